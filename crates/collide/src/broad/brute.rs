@@ -1,0 +1,50 @@
+//! Brute force: every ball against every shape before it (obstacles and earlier balls).
+//!
+//! Cost: `n_balls · (n_obstacles + (n_balls - 1) / 2)` box tests per call, Θ(n²). It is the
+//! reference every other algorithm is tested against. Pairs come out sorted because the outer
+//! loop runs over the lower index.
+
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
+
+/// The reference broad phase.
+#[derive(Default, Debug)]
+pub struct BruteForce;
+
+/// All wanted overlapping pairs by testing every candidate, sorted. Shared with tests.
+pub fn brute_pairs(input: &BroadInput, pairs: &mut Vec<Pair>) -> u64 {
+    pairs.clear();
+    let n = input.aabbs.len();
+    let first_ball = input.first_dynamic.min(n);
+    let mut tests = 0u64;
+    for i in 0..n {
+        let a = &input.aabbs[i];
+        let from = (i + 1).max(first_ball);
+        tests += (n - from) as u64;
+        for (j, b) in input.aabbs[from..].iter().enumerate() {
+            if a.overlaps(b) {
+                pairs.push((i as u32, (from + j) as u32));
+            }
+        }
+    }
+    tests
+}
+
+impl BroadPhase for BruteForce {
+    fn kind(&self) -> BroadKind {
+        BroadKind::Brute
+    }
+
+    fn find_pairs(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+    ) {
+        counters.aabb_tests += brute_pairs(input, pairs);
+        counters.pairs += pairs.len() as u64;
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        Ok(())
+    }
+}

@@ -1,0 +1,162 @@
+//! Broad phase: find every pair of shapes whose boxes overlap, cheaply.
+//!
+//! Every algorithm implements [`BroadPhase`] and must return exactly the pair set of
+//! [`brute::BruteForce`]: each pair `(i, j)` once, `i < j`, the boxes overlapping (closed
+//! intervals, so touching counts, see [`Aabb::overlaps`]), and `j` a dynamic shape (ball). The
+//! list comes out sorted, so narrow phase and response see pairs in the same order whatever
+//! produced them, and switching algorithm never changes the simulation.
+//!
+//! Index layout of [`BroadInput::aabbs`]: statics `[0, first_moving)`, kinematic shapes
+//! `[first_moving, first_dynamic)`, balls `[first_dynamic, len)`. Pairs among non-dynamic
+//! shapes are never wanted.
+
+pub mod brute;
+pub mod quadtree;
+
+use crate::debug_draw::DebugDraw;
+use crate::geom::Aabb;
+
+/// A candidate pair `(i, j)`, `i < j`, indices into [`BroadInput::aabbs`].
+pub type Pair = (u32, u32);
+
+/// What a broad phase sees each collision iteration.
+#[derive(Clone, Copy, Debug)]
+pub struct BroadInput<'a> {
+    /// Boxes of all shapes in the index layout described in the module docs.
+    pub aabbs: &'a [Aabb],
+    /// First kinematic shape; everything before it is static.
+    pub first_moving: usize,
+    /// First ball; everything before it is an obstacle.
+    pub first_dynamic: usize,
+    /// Changes whenever the static boxes (or their count) change: a structure that keeps
+    /// statics between calls rebuilds them when this differs from what it saw last.
+    pub statics_version: u64,
+    /// The play area (px). Shapes may lie partly or wholly outside it.
+    pub world: Aabb,
+}
+
+impl BroadInput<'_> {
+    /// True when the pair `(i, j)` (`i < j`) is one the broad phase must report, given that
+    /// the boxes overlap: `j` is a ball.
+    #[inline(always)]
+    pub fn wanted(&self, _i: usize, j: usize) -> bool {
+        j >= self.first_dynamic
+    }
+}
+
+/// Work done by one call of [`BroadPhase::find_pairs`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BroadCounters {
+    /// Box overlap tests, including the structure's own (node tests, neighbour tests).
+    pub aabb_tests: u64,
+    /// Pairs reported (after removing repeats).
+    pub pairs: u64,
+    /// Pairs found more than once and dropped (multi-leaf or multi-shift repeats).
+    pub repeats_dropped: u64,
+}
+
+impl std::ops::AddAssign for BroadCounters {
+    fn add_assign(&mut self, o: Self) {
+        self.aabb_tests += o.aabb_tests;
+        self.pairs += o.pairs;
+        self.repeats_dropped += o.repeats_dropped;
+    }
+}
+
+/// A tunable number of an algorithm, shown as a slider in the app.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    /// Key passed to [`BroadPhase::set_param`].
+    pub name: &'static str,
+    /// Current value.
+    pub value: f32,
+    /// Slider minimum.
+    pub min: f32,
+    /// Slider maximum.
+    pub max: f32,
+    /// Whole numbers only.
+    pub integer: bool,
+    /// One line on what it does and its rule (shown beside the slider).
+    pub help: String,
+}
+
+/// A broad-phase algorithm.
+pub trait BroadPhase: Send {
+    /// Which algorithm this is.
+    fn kind(&self) -> BroadKind;
+    /// Clears `pairs` and fills it with the wanted overlapping pairs, sorted, each once;
+    /// adds the work done to `counters`.
+    fn find_pairs(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+    );
+    /// Checks the structure's invariants as left by the last `find_pairs`.
+    fn validate(&self) -> Result<(), String>;
+    /// The algorithm's parameters.
+    fn params(&self) -> Vec<Param> {
+        Vec::new()
+    }
+    /// Sets a parameter; a value that breaks the algorithm's rule is refused with the reason.
+    fn set_param(&mut self, name: &str, _value: f32) -> Result<(), String> {
+        Err(format!("{} has no parameter {name:?}", self.kind().label()))
+    }
+    /// Read-outs of the structure for the panel, as (label, value).
+    fn stats(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+    /// Draws the structure as left by the last `find_pairs`.
+    fn debug_draw(&self, _draw: &mut dyn DebugDraw) {}
+}
+
+/// The algorithms, for menus and the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BroadKind {
+    /// Every ball against every shape.
+    Brute,
+    /// The original toy's array quadtree.
+    Quadtree,
+}
+
+impl BroadKind {
+    /// Every algorithm, in menu order.
+    pub const ALL: &'static [BroadKind] = &[BroadKind::Brute, BroadKind::Quadtree];
+
+    /// Command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BroadKind::Brute => "brute",
+            BroadKind::Quadtree => "quadtree",
+        }
+    }
+
+    /// Menu label.
+    pub fn label(self) -> &'static str {
+        match self {
+            BroadKind::Brute => "Brute force",
+            BroadKind::Quadtree => "Quadtree",
+        }
+    }
+
+    /// Looks up a command-line name.
+    pub fn from_name(name: &str) -> Option<BroadKind> {
+        Self::ALL.iter().copied().find(|k| k.name() == name)
+    }
+
+    /// A new instance with default parameters.
+    pub fn create(self) -> Box<dyn BroadPhase> {
+        match self {
+            BroadKind::Brute => Box::new(brute::BruteForce::default()),
+            BroadKind::Quadtree => Box::new(quadtree::QuadTree::default()),
+        }
+    }
+}
+
+/// Sorts `pairs` and removes repeats, returning how many were dropped.
+pub fn sort_dedup(pairs: &mut Vec<Pair>) -> u64 {
+    pairs.sort_unstable();
+    let before = pairs.len();
+    pairs.dedup();
+    (before - pairs.len()) as u64
+}

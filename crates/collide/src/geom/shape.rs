@@ -1,0 +1,257 @@
+//! Obstacle shapes (everything a ball can hit that is not another ball).
+//!
+//! A [`Shape`] is its current [`Geometry`], the geometry it was built with (`base`, angle 0),
+//! an elasticity and a [`Motion`]. Kinematic shapes turn about a pivot; their current geometry
+//! is always recomputed from `base` and the angle, so no error builds up over time.
+
+use super::Aabb;
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+use std::f32::consts::TAU;
+
+/// The geometry of an obstacle. Angles in radians, counter-clockwise, y up.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Geometry {
+    /// A single point (a guard point at a segment end, or a target's tip).
+    Point {
+        /// Position (px).
+        p: Vec2,
+    },
+    /// A line segment from `a` to `b`. Its ends are handled by guard points, not by the segment.
+    Segment {
+        /// First end (px).
+        a: Vec2,
+        /// Second end (px).
+        b: Vec2,
+    },
+    /// A solid circle.
+    Circle {
+        /// Centre (px).
+        c: Vec2,
+        /// Radius (px).
+        r: f32,
+    },
+    /// A circular arc from `start` counter-clockwise to `end` (`start <= end <= start + 2π`).
+    /// Balls hit it from inside or outside.
+    Arc {
+        /// Centre (px).
+        c: Vec2,
+        /// Radius (px).
+        r: f32,
+        /// Start angle (rad).
+        start: f32,
+        /// End angle (rad), at least `start`.
+        end: f32,
+    },
+    /// A one-way gate: a segment with a unit normal. Balls moving against the normal faster
+    /// than `threshold` pass; all others bounce as off a segment.
+    Gate {
+        /// First end (px).
+        a: Vec2,
+        /// Second end (px).
+        b: Vec2,
+        /// Unit normal, pointing to the side balls may enter from.
+        normal: Vec2,
+        /// Speed against the normal needed to pass (px/s).
+        threshold: f32,
+    },
+}
+
+/// How an obstacle moves.
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub enum Motion {
+    /// Never moves.
+    #[default]
+    Static,
+    /// Turns about `pivot` at `speed` rev/s (counter-clockwise when positive) while rotation is on.
+    Kinematic {
+        /// Centre of rotation (px).
+        pivot: Vec2,
+        /// Turn rate (rev/s).
+        speed: f32,
+    },
+}
+
+/// An obstacle: geometry, elasticity, motion.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Shape {
+    /// Current geometry.
+    pub geom: Geometry,
+    /// Geometry at angle 0, from which kinematic shapes are recomputed.
+    pub base: Geometry,
+    /// Coefficient of restitution of this shape; the response uses the product with the ball's.
+    pub elasticity: f32,
+    /// Static or kinematic.
+    pub motion: Motion,
+    /// Current rotation angle about the pivot (rad).
+    pub angle: f32,
+    /// For a guard point: the index of the shape it guards.
+    pub guard_of: Option<u32>,
+}
+
+fn rotate_about(p: Vec2, pivot: Vec2, rot: Vec2) -> Vec2 {
+    pivot + rot.rotate(p - pivot)
+}
+
+impl Geometry {
+    /// The bounding box (px).
+    pub fn aabb(&self) -> Aabb {
+        match *self {
+            Geometry::Point { p } => Aabb { min: p, max: p },
+            Geometry::Segment { a, b } | Geometry::Gate { a, b, .. } => Aabb::new(a, b),
+            Geometry::Circle { c, r } => Aabb::around(c, r),
+            Geometry::Arc { c, r, start, end } => arc_aabb(c, r, start, end),
+        }
+    }
+
+    /// This geometry turned by `angle` (rad) about `pivot`.
+    pub fn rotated(&self, pivot: Vec2, angle: f32) -> Geometry {
+        let rot = Vec2::from_angle(angle);
+        match *self {
+            Geometry::Point { p } => Geometry::Point {
+                p: rotate_about(p, pivot, rot),
+            },
+            Geometry::Segment { a, b } => Geometry::Segment {
+                a: rotate_about(a, pivot, rot),
+                b: rotate_about(b, pivot, rot),
+            },
+            Geometry::Circle { c, r } => Geometry::Circle {
+                c: rotate_about(c, pivot, rot),
+                r,
+            },
+            Geometry::Arc { c, r, start, end } => Geometry::Arc {
+                c: rotate_about(c, pivot, rot),
+                r,
+                start: start + angle,
+                end: end + angle,
+            },
+            Geometry::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+            } => Geometry::Gate {
+                a: rotate_about(a, pivot, rot),
+                b: rotate_about(b, pivot, rot),
+                normal: rot.rotate(normal),
+                threshold,
+            },
+        }
+    }
+
+    /// Short name of the kind, for panels and messages.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Geometry::Point { .. } => "point",
+            Geometry::Segment { .. } => "segment",
+            Geometry::Circle { .. } => "circle",
+            Geometry::Arc { .. } => "arc",
+            Geometry::Gate { .. } => "gate",
+        }
+    }
+}
+
+/// Box of an arc: the two end points plus every axis extreme (0, 90, 180, 270°) inside the sweep.
+fn arc_aabb(c: Vec2, r: f32, start: f32, end: f32) -> Aabb {
+    let r = r.max(0.0);
+    let p0 = c + Vec2::from_angle(start) * r;
+    let mut b = Aabb::new(p0, c + Vec2::from_angle(end) * r);
+    let extent = end - start;
+    for k in 0..4 {
+        let theta = k as f32 * TAU / 4.0;
+        // Angle from start to this extreme, counter-clockwise, in [0, 2π).
+        let d = (theta - start).rem_euclid(TAU);
+        if d <= extent {
+            let p = c + Vec2::from_angle(theta) * r;
+            b = b.merged(&Aabb { min: p, max: p });
+        }
+    }
+    b
+}
+
+impl Shape {
+    /// A shape at rest in its base position.
+    pub fn new(geom: Geometry, elasticity: f32, motion: Motion) -> Self {
+        Self {
+            geom,
+            base: geom,
+            elasticity,
+            motion,
+            angle: 0.0,
+            guard_of: None,
+        }
+    }
+
+    /// True for kinematic shapes.
+    pub fn is_kinematic(&self) -> bool {
+        matches!(self.motion, Motion::Kinematic { .. })
+    }
+
+    /// Sets the rotation angle (rad) and recomputes the current geometry from the base.
+    pub fn set_angle(&mut self, angle: f32) {
+        if let Motion::Kinematic { pivot, .. } = self.motion {
+            self.angle = angle;
+            self.geom = self.base.rotated(pivot, angle);
+        }
+    }
+
+    /// Velocity (px/s) of the material point at `p` when the shape turns at `rev_per_s`.
+    pub fn velocity_at(&self, p: Vec2, rotating: bool) -> Vec2 {
+        match self.motion {
+            Motion::Kinematic { pivot, speed } if rotating => {
+                // v = ω × r, with ω = 2π·speed rad/s about the z axis.
+                (p - pivot).perp() * (speed * TAU)
+            }
+            _ => Vec2::ZERO,
+        }
+    }
+
+    /// The bounding box of the current geometry.
+    pub fn aabb(&self) -> Aabb {
+        self.geom.aabb()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f32::consts::PI;
+
+    #[test]
+    fn quarter_arc_box_covers_only_its_quadrant() {
+        let g = Geometry::Arc {
+            c: Vec2::ZERO,
+            r: 2.0,
+            start: 0.0,
+            end: PI / 2.0,
+        };
+        let b = g.aabb();
+        assert!((b.min - Vec2::ZERO).length() < 1e-5);
+        assert!((b.max - Vec2::splat(2.0)).length() < 1e-5);
+    }
+
+    #[test]
+    fn arc_box_includes_extremes_across_zero() {
+        let g = Geometry::Arc {
+            c: Vec2::ZERO,
+            r: 1.0,
+            start: -0.5,
+            end: 0.5,
+        };
+        assert!((g.aabb().max.x - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn rotation_keeps_lengths() {
+        let g = Geometry::Segment {
+            a: Vec2::new(1.0, 0.0),
+            b: Vec2::new(3.0, 0.0),
+        };
+        if let Geometry::Segment { a, b } = g.rotated(Vec2::ZERO, PI / 2.0) {
+            assert!((a - Vec2::new(0.0, 1.0)).length() < 1e-5);
+            assert!(((b - a).length() - 2.0).abs() < 1e-5);
+        } else {
+            unreachable!()
+        }
+    }
+}

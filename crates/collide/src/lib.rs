@@ -1,0 +1,26 @@
+//! # collide — the headless core of the Collision Math Toy
+//!
+//! Shapes (point, segment, circle, arc, gate, ball), narrow-phase contact tests, broad-phase
+//! algorithms behind one trait, collision response and a fixed-step [`World`].
+//!
+//! The library never draws, reads input or the screen, and keeps all randomness in a seeded
+//! generator: the same scene, seed and inputs give the same state, bit for bit.
+#![warn(missing_docs)]
+
+pub mod broad;
+pub mod debug_draw;
+pub mod geom;
+pub mod narrow;
+pub mod response;
+pub mod scene;
+pub mod stepper;
+pub mod world;
+
+pub use broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
+pub use debug_draw::{DebugDraw, Prim, Rgba};
+pub use geom::{Aabb, Geometry, Motion, Shape};
+pub use glam::Vec2;
+pub use narrow::Contact;
+pub use scene::{Scene, SceneError};
+pub use stepper::Stepper;
+pub use world::{Counters, Settings, World};

@@ -1,0 +1,86 @@
+//! Collision response: push the ball out along the contact normal, then reflect the normal
+//! component of the relative velocity scaled by the combined elasticity.
+//!
+//! For a ball against an obstacle moving with surface velocity `u` at the contact point:
+//! `v_n = (v - u)·n`; when approaching (`v_n < 0`), `v ← v - (1 + e)·v_n·n`, so the relative
+//! normal speed leaves at `e` times the speed it came in with. Ball–ball uses the reduced mass
+//! and conserves momentum: `j = -(1 + e)·v_n / (1/m₁ + 1/m₂)`.
+
+use crate::narrow::Contact;
+use crate::world::Ball;
+use glam::Vec2;
+
+/// Responds to a ball–obstacle contact; returns the approach speed (px/s, 0 if separating).
+pub fn respond_ball_obstacle(ball: &mut Ball, contact: &Contact, e: f32, surface_vel: Vec2) -> f32 {
+    let n = contact.normal;
+    ball.pos += n * contact.depth;
+    let vn = (ball.vel - surface_vel).dot(n);
+    if vn >= 0.0 {
+        return 0.0;
+    }
+    ball.vel -= n * ((1.0 + e) * vn);
+    -vn
+}
+
+/// Responds to a contact of ball `a` with ball `b` (normal from `b` to `a`); returns the
+/// approach speed (px/s, 0 if separating).
+pub fn respond_ball_ball(a: &mut Ball, b: &mut Ball, contact: &Contact, e: f32) -> f32 {
+    let n = contact.normal;
+    let (wa, wb) = push_shares(a.mass, b.mass);
+    a.pos += n * (contact.depth * wa);
+    b.pos -= n * (contact.depth * wb);
+    let vn = (a.vel - b.vel).dot(n);
+    if vn >= 0.0 {
+        return 0.0;
+    }
+    let inv_sum = 1.0 / a.mass + 1.0 / b.mass;
+    let j = -(1.0 + e) * vn / inv_sum;
+    a.vel += n * (j / a.mass);
+    b.vel -= n * (j / b.mass);
+    -vn
+}
+
+/// How much of the separation each ball takes: the lighter one moves more.
+fn push_shares(ma: f32, mb: f32) -> (f32, f32) {
+    let sum = ma + mb;
+    if sum > 0.0 && sum.is_finite() {
+        (mb / sum, ma / sum)
+    } else {
+        (0.5, 0.5)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::narrow::contact_ball_ball;
+
+    fn ball(pos: Vec2, vel: Vec2, r: f32) -> Ball {
+        Ball::new(pos, vel, r, 1.0, 0)
+    }
+
+    #[test]
+    fn ball_ball_conserves_momentum() {
+        let mut a = ball(Vec2::new(0.0, 0.0), Vec2::new(100.0, 5.0), 10.0);
+        let mut b = ball(Vec2::new(15.0, 3.0), Vec2::new(-40.0, 0.0), 6.0);
+        let before = a.vel * a.mass + b.vel * b.mass;
+        let c = contact_ball_ball(a.pos, a.radius, b.pos, b.radius).unwrap();
+        let speed = respond_ball_ball(&mut a, &mut b, &c, 0.8);
+        assert!(speed > 0.0);
+        let after = a.vel * a.mass + b.vel * b.mass;
+        assert!((before - after).length() <= 1e-3 * before.length().max(1.0));
+    }
+
+    #[test]
+    fn obstacle_reflects_normal_speed_scaled() {
+        let mut a = ball(Vec2::ZERO, Vec2::new(30.0, -100.0), 5.0);
+        let c = Contact {
+            point: Vec2::new(0.0, -4.0),
+            normal: Vec2::Y,
+            depth: 1.0,
+        };
+        respond_ball_obstacle(&mut a, &c, 0.5, Vec2::ZERO);
+        assert_eq!(a.vel, Vec2::new(30.0, 50.0));
+        assert_eq!(a.pos, Vec2::new(0.0, 1.0));
+    }
+}

@@ -1,0 +1,630 @@
+//! Scene files: a serde description of a table (RON), validated and built into a [`World`].
+//!
+//! Angles in scene files are in degrees; the library works in radians. Every segment and arc
+//! end gets a guard point (one per distinct position, moving with its shape), so a ball
+//! hitting an end bounces off the end. Errors name the file, line, column and field.
+
+use crate::geom::{Aabb, Geometry, Motion, Shape};
+use crate::world::{Launcher, World};
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Most shapes a scene may hold.
+pub const MAX_SHAPES: usize = 100_000;
+
+fn one() -> f32 {
+    1.0
+}
+
+/// How an obstacle moves, as written in a scene.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum MotionDesc {
+    /// Never moves.
+    #[default]
+    Static,
+    /// Turns about `pivot` at `speed` rev/s while rotation is on.
+    Kinematic {
+        /// Centre of rotation (px).
+        pivot: Vec2,
+        /// Rev/s, counter-clockwise when positive.
+        speed: f32,
+    },
+}
+
+/// One obstacle as written in a scene file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ShapeDesc {
+    /// A point.
+    Point {
+        /// Position (px).
+        p: Vec2,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+        /// Motion (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+    /// A segment.
+    Segment {
+        /// First end (px).
+        a: Vec2,
+        /// Second end (px).
+        b: Vec2,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+        /// Motion (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+    /// Segments joining consecutive points.
+    Polyline {
+        /// The corners (px), at least two.
+        points: Vec<Vec2>,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+        /// Motion (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+    /// A solid circle (bumper).
+    Circle {
+        /// Centre (px).
+        centre: Vec2,
+        /// Radius (px), > 0.
+        radius: f32,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+        /// Motion (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+    /// An arc from `start` counter-clockwise to `end` (degrees).
+    Arc {
+        /// Centre (px).
+        centre: Vec2,
+        /// Radius (px), > 0.
+        radius: f32,
+        /// Start angle (degrees).
+        start: f32,
+        /// End angle (degrees), `start < end <= start + 360`.
+        end: f32,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+        /// Motion (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+    /// A one-way gate: balls moving against `normal` faster than `threshold` pass.
+    Gate {
+        /// First end (px).
+        a: Vec2,
+        /// Second end (px).
+        b: Vec2,
+        /// Normal (need not be unit length), pointing to the side balls enter from.
+        normal: Vec2,
+        /// Speed needed to pass (px/s).
+        #[serde(default)]
+        threshold: f32,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+    },
+    /// A teardrop target: a round end (`centre`, `radius`) drawn out to a point `tip`; built as
+    /// an arc, two tangent segments and a point at the tip.
+    Teardrop {
+        /// Centre of the round end (px).
+        centre: Vec2,
+        /// Radius of the round end (px), > 0.
+        radius: f32,
+        /// The tip (px), farther than `radius` from the centre.
+        tip: Vec2,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+    },
+}
+
+/// Where balls enter.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LaunchDesc {
+    /// Start point (px).
+    pub pos: Vec2,
+    /// Direction (need not be unit length).
+    pub dir: Vec2,
+}
+
+/// A scene: play area, launcher, obstacles and a few defaults.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scene {
+    /// Name shown in the panel.
+    pub name: String,
+    /// Play area (px): balls outside it are strays.
+    pub bounds: Aabb,
+    /// Where balls enter.
+    pub launch: LaunchDesc,
+    /// Gravity (px/s²) to start with.
+    #[serde(default)]
+    pub gravity: Option<f32>,
+    /// Radius of launched balls to start with (px).
+    #[serde(default)]
+    pub ball_radius: Option<f32>,
+    /// The obstacles.
+    pub shapes: Vec<ShapeDesc>,
+}
+
+/// Why a scene could not be loaded: where, and what.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneError {
+    /// File path or built-in name.
+    pub origin: String,
+    /// 1-based line (0 when unknown).
+    pub line: usize,
+    /// 1-based column (0 when unknown).
+    pub col: usize,
+    /// The problem, naming the field.
+    pub message: String,
+}
+
+impl fmt::Display for SceneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.origin, self.line, self.col, self.message
+        )
+    }
+}
+
+impl std::error::Error for SceneError {}
+
+impl Scene {
+    /// Parses and validates scene text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Scene, SceneError> {
+        let scene: Scene = ron::from_str(text).map_err(|e| SceneError {
+            origin: origin.to_string(),
+            line: e.position.line,
+            col: e.position.col,
+            message: e.code.to_string(),
+        })?;
+        scene.validate().map_err(|(index, message)| {
+            let (line, col) = index
+                .and_then(|i| shape_positions(text).get(i).copied())
+                .unwrap_or((0, 0));
+            SceneError {
+                origin: origin.to_string(),
+                line,
+                col,
+                message,
+            }
+        })?;
+        Ok(scene)
+    }
+
+    /// Reads, parses and validates a scene file.
+    pub fn load(path: &std::path::Path) -> Result<Scene, SceneError> {
+        let origin = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| SceneError {
+            origin: origin.clone(),
+            line: 0,
+            col: 0,
+            message: format!("cannot read the file: {e}"),
+        })?;
+        Self::parse(&text, &origin)
+    }
+
+    /// Checks every number; on failure returns the shape index (if any) and the message.
+    fn validate(&self) -> Result<(), (Option<usize>, String)> {
+        let b = &self.bounds;
+        if !(b.min.is_finite() && b.max.is_finite() && b.min.x < b.max.x && b.min.y < b.max.y) {
+            return Err((
+                None,
+                "field `bounds`: min must be below max, all finite".into(),
+            ));
+        }
+        check_vec(self.launch.pos, "launch.pos").map_err(|m| (None, m))?;
+        if !self.launch.dir.is_finite() || self.launch.dir.length_squared() == 0.0 {
+            return Err((
+                None,
+                "field `launch.dir`: must be a non-zero finite vector".into(),
+            ));
+        }
+        if let Some(g) = self.gravity {
+            check_num(g, "gravity", 0.0, 1e7).map_err(|m| (None, m))?;
+        }
+        if let Some(r) = self.ball_radius {
+            check_num(r, "ball_radius", 0.0, 1e4).map_err(|m| (None, m))?;
+        }
+        if self.shapes.len() > MAX_SHAPES {
+            return Err((
+                None,
+                format!(
+                    "field `shapes`: {} shapes, at most {MAX_SHAPES}",
+                    self.shapes.len()
+                ),
+            ));
+        }
+        for (i, s) in self.shapes.iter().enumerate() {
+            s.validate()
+                .map_err(|m| (Some(i), format!("shape {i} ({}): {m}", s.kind_name())))?;
+        }
+        Ok(())
+    }
+
+    /// Builds the world (brute force broad phase, default settings but the scene's gravity
+    /// and ball radius).
+    pub fn build(&self, seed: u64) -> World {
+        let mut shapes = Vec::new();
+        for d in &self.shapes {
+            d.push_shapes(&mut shapes);
+        }
+        add_guard_points(&mut shapes);
+        let launcher = Launcher {
+            pos: self.launch.pos,
+            dir: self.launch.dir.normalize(),
+        };
+        let mut world = World::new(shapes, self.bounds, launcher, seed);
+        if let Some(g) = self.gravity {
+            world.settings.gravity = g;
+        }
+        if let Some(r) = self.ball_radius {
+            world.settings.ball_radius = r;
+        }
+        world
+    }
+}
+
+fn check_num(x: f32, field: &str, lo: f32, hi: f32) -> Result<(), String> {
+    if !x.is_finite() {
+        return Err(format!("field `{field}`: must be a finite number, got {x}"));
+    }
+    if x < lo || x > hi {
+        return Err(format!("field `{field}`: must be in {lo}..={hi}, got {x}"));
+    }
+    Ok(())
+}
+
+fn check_vec(v: Vec2, field: &str) -> Result<(), String> {
+    check_num(v.x, field, -1e7, 1e7)?;
+    check_num(v.y, field, -1e7, 1e7)
+}
+
+fn check_motion(m: &MotionDesc) -> Result<(), String> {
+    match *m {
+        MotionDesc::Static => Ok(()),
+        MotionDesc::Kinematic { pivot, speed } => {
+            check_vec(pivot, "motion.pivot")?;
+            check_num(speed, "motion.speed", -100.0, 100.0)
+        }
+    }
+}
+
+impl ShapeDesc {
+    fn kind_name(&self) -> &'static str {
+        match self {
+            ShapeDesc::Point { .. } => "Point",
+            ShapeDesc::Segment { .. } => "Segment",
+            ShapeDesc::Polyline { .. } => "Polyline",
+            ShapeDesc::Circle { .. } => "Circle",
+            ShapeDesc::Arc { .. } => "Arc",
+            ShapeDesc::Gate { .. } => "Gate",
+            ShapeDesc::Teardrop { .. } => "Teardrop",
+        }
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        match self {
+            ShapeDesc::Point {
+                p,
+                elasticity,
+                motion,
+            } => {
+                check_vec(*p, "p")?;
+                check_num(*elasticity, "elasticity", 0.0, 10.0)?;
+                check_motion(motion)
+            }
+            ShapeDesc::Segment {
+                a,
+                b,
+                elasticity,
+                motion,
+            } => {
+                check_vec(*a, "a")?;
+                check_vec(*b, "b")?;
+                check_num(*elasticity, "elasticity", 0.0, 10.0)?;
+                check_motion(motion)
+            }
+            ShapeDesc::Polyline {
+                points,
+                elasticity,
+                motion,
+            } => {
+                if points.len() < 2 {
+                    return Err("field `points`: needs at least two points".into());
+                }
+                points.iter().try_for_each(|p| check_vec(*p, "points"))?;
+                check_num(*elasticity, "elasticity", 0.0, 10.0)?;
+                check_motion(motion)
+            }
+            ShapeDesc::Circle {
+                centre,
+                radius,
+                elasticity,
+                motion,
+            } => {
+                check_vec(*centre, "centre")?;
+                check_num(*radius, "radius", 1e-3, 1e6)?;
+                check_num(*elasticity, "elasticity", 0.0, 10.0)?;
+                check_motion(motion)
+            }
+            ShapeDesc::Arc {
+                centre,
+                radius,
+                start,
+                end,
+                elasticity,
+                motion,
+            } => {
+                check_vec(*centre, "centre")?;
+                check_num(*radius, "radius", 1e-3, 1e6)?;
+                check_num(*start, "start", -3600.0, 3600.0)?;
+                check_num(*end, "end", -3600.0, 3600.0)?;
+                if !(end > start && end - start <= 360.0) {
+                    return Err(format!("field `end`: must be above `start` by at most 360 degrees (start {start}, end {end})"));
+                }
+                check_num(*elasticity, "elasticity", 0.0, 10.0)?;
+                check_motion(motion)
+            }
+            ShapeDesc::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+                elasticity,
+            } => {
+                check_vec(*a, "a")?;
+                check_vec(*b, "b")?;
+                check_vec(*normal, "normal")?;
+                if normal.length_squared() == 0.0 {
+                    return Err("field `normal`: must not be zero".into());
+                }
+                check_num(*threshold, "threshold", 0.0, 1e7)?;
+                check_num(*elasticity, "elasticity", 0.0, 10.0)
+            }
+            ShapeDesc::Teardrop {
+                centre,
+                radius,
+                tip,
+                elasticity,
+            } => {
+                check_vec(*centre, "centre")?;
+                check_vec(*tip, "tip")?;
+                check_num(*radius, "radius", 1e-3, 1e6)?;
+                if (*tip - *centre).length() <= radius * 1.01 {
+                    return Err("field `tip`: must lie outside the round end".into());
+                }
+                check_num(*elasticity, "elasticity", 0.0, 10.0)
+            }
+        }
+    }
+
+    fn push_shapes(&self, out: &mut Vec<Shape>) {
+        let motion_of = |m: &MotionDesc| match *m {
+            MotionDesc::Static => Motion::Static,
+            MotionDesc::Kinematic { pivot, speed } => Motion::Kinematic { pivot, speed },
+        };
+        match self {
+            ShapeDesc::Point {
+                p,
+                elasticity,
+                motion,
+            } => out.push(Shape::new(
+                Geometry::Point { p: *p },
+                *elasticity,
+                motion_of(motion),
+            )),
+            ShapeDesc::Segment {
+                a,
+                b,
+                elasticity,
+                motion,
+            } => out.push(Shape::new(
+                Geometry::Segment { a: *a, b: *b },
+                *elasticity,
+                motion_of(motion),
+            )),
+            ShapeDesc::Polyline {
+                points,
+                elasticity,
+                motion,
+            } => {
+                for w in points.windows(2) {
+                    out.push(Shape::new(
+                        Geometry::Segment { a: w[0], b: w[1] },
+                        *elasticity,
+                        motion_of(motion),
+                    ));
+                }
+            }
+            ShapeDesc::Circle {
+                centre,
+                radius,
+                elasticity,
+                motion,
+            } => out.push(Shape::new(
+                Geometry::Circle {
+                    c: *centre,
+                    r: *radius,
+                },
+                *elasticity,
+                motion_of(motion),
+            )),
+            ShapeDesc::Arc {
+                centre,
+                radius,
+                start,
+                end,
+                elasticity,
+                motion,
+            } => {
+                let geom = Geometry::Arc {
+                    c: *centre,
+                    r: *radius,
+                    start: start.to_radians(),
+                    end: end.to_radians(),
+                };
+                out.push(Shape::new(geom, *elasticity, motion_of(motion)))
+            }
+            ShapeDesc::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+                elasticity,
+            } => {
+                let geom = Geometry::Gate {
+                    a: *a,
+                    b: *b,
+                    normal: normal.normalize(),
+                    threshold: *threshold,
+                };
+                out.push(Shape::new(geom, *elasticity, Motion::Static))
+            }
+            ShapeDesc::Teardrop {
+                centre,
+                radius,
+                tip,
+                elasticity,
+            } => push_teardrop(*centre, *radius, *tip, *elasticity, out),
+        }
+    }
+}
+
+/// Arc round the back plus two segments tangent to it meeting at the tip, plus the tip point.
+fn push_teardrop(c: Vec2, r: f32, tip: Vec2, e: f32, out: &mut Vec<Shape>) {
+    let d = tip - c;
+    let dist = d.length();
+    let toward = d.y.atan2(d.x);
+    // The tangent points sit at ±acos(r / dist) from the direction to the tip.
+    let half = (r / dist).acos();
+    let (t1, t2) = (toward + half, toward - half);
+    let p1 = c + Vec2::from_angle(t1) * r;
+    let p2 = c + Vec2::from_angle(t2) * r;
+    let arc = Geometry::Arc {
+        c,
+        r,
+        start: t1,
+        end: t2 + std::f32::consts::TAU,
+    };
+    out.push(Shape::new(arc, e, Motion::Static));
+    out.push(Shape::new(
+        Geometry::Segment { a: p1, b: tip },
+        e,
+        Motion::Static,
+    ));
+    out.push(Shape::new(
+        Geometry::Segment { a: tip, b: p2 },
+        e,
+        Motion::Static,
+    ));
+    out.push(Shape::new(Geometry::Point { p: tip }, e, Motion::Static));
+}
+
+/// Adds one point, moving with its shape, at every distinct segment, gate and arc end that
+/// has no point there yet.
+fn add_guard_points(shapes: &mut Vec<Shape>) {
+    let mut guards: Vec<Shape> = Vec::new();
+    let taken = |list: &[Shape], q: Vec2| {
+        list.iter()
+            .any(|s| matches!(s.geom, Geometry::Point { p } if (p - q).length_squared() < 1e-6))
+    };
+    for (i, s) in shapes.iter().enumerate() {
+        let ends: Vec<Vec2> = match s.geom {
+            Geometry::Segment { a, b } | Geometry::Gate { a, b, .. } => vec![a, b],
+            Geometry::Arc { c, r, start, end } if end - start < std::f32::consts::TAU - 1e-6 => {
+                vec![
+                    c + Vec2::from_angle(start) * r,
+                    c + Vec2::from_angle(end) * r,
+                ]
+            }
+            _ => vec![],
+        };
+        for q in ends {
+            if !taken(shapes, q) && !taken(&guards, q) {
+                let mut g = Shape::new(Geometry::Point { p: q }, s.elasticity, s.motion);
+                g.guard_of = Some(i as u32);
+                guards.push(g);
+            }
+        }
+    }
+    shapes.extend(guards);
+}
+
+/// Line and column (1-based) of each entry of the top-level `shapes` list, found by a light
+/// scan of the text (strings and comments skipped), for error messages.
+fn shape_positions(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let Some(start) = find_key(text, "shapes") else {
+        return out;
+    };
+    let (mut depth, mut expect_item) = (0i32, false);
+    let (mut line, mut col) = line_col(text, start);
+    let mut chars = text[start..].chars().peekable();
+    let mut in_comment = false;
+    while let Some(ch) = chars.next() {
+        if ch == '\n' {
+            line += 1;
+            col = 0;
+            in_comment = false;
+        }
+        col += 1;
+        if in_comment {
+            continue;
+        }
+        match ch {
+            '/' if chars.peek() == Some(&'/') => in_comment = true,
+            '[' | '(' | '{' => {
+                depth += 1;
+                expect_item = depth == 1 && ch == '[';
+            }
+            ']' | ')' | '}' => {
+                depth -= 1;
+                if depth <= 0 && ch == ']' {
+                    break;
+                }
+            }
+            ',' if depth == 1 => expect_item = true,
+            c if expect_item && depth == 1 && c.is_alphabetic() => {
+                out.push((line, col));
+                expect_item = false;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn find_key(text: &str, key: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = text[from..].find(key) {
+        let at = from + i;
+        let rest = text[at + key.len()..].trim_start();
+        if rest.starts_with(':') {
+            return Some(at);
+        }
+        from = at + key.len();
+    }
+    None
+}
+
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count());
+    (line, col)
+}

@@ -1,0 +1,598 @@
+//! The world: obstacles, balls, the broad phase, and the fixed step.
+//!
+//! One [`World::step`] is one motion iteration of `1 / (60 · motion_iterations)` s:
+//! launch a queued ball if the lane is clear, turn kinematic shapes, apply gravity and move the
+//! balls (semi-implicit Euler), then `collision_iterations` times: box every shape, ask the
+//! broad phase for candidate pairs (sorted), and for each pair run the narrow phase and the
+//! response in that order. Everything depends only on the scene, the seed and the settings.
+
+use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
+use crate::geom::{Aabb, Geometry, Shape};
+use crate::narrow::{contact_ball_ball, contact_ball_shape};
+use crate::response::{respond_ball_ball, respond_ball_obstacle};
+use glam::Vec2;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::f32::consts::TAU;
+
+/// Fastest a ball may go (px/s): keeps positions finite whatever the elasticities.
+pub const MAX_SPEED: f32 = 1.0e6;
+/// Impacts slower than this (px/s) are resting contact, not hits worth showing.
+pub const HIT_SPEED: f32 = 30.0;
+/// Most hits kept between two [`World::drain_hits`] calls.
+const MAX_HITS: usize = 4096;
+
+/// A dynamic ball: a circle with a velocity; mass is proportional to its area.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ball {
+    /// Centre (px).
+    pub pos: Vec2,
+    /// Velocity (px/s).
+    pub vel: Vec2,
+    /// Radius (px).
+    pub radius: f32,
+    /// Mass, `radius²` (the constant π cancels in every response).
+    pub mass: f32,
+    /// Elasticity of the ball.
+    pub elasticity: f32,
+    /// Colour index (a hue seed for the app).
+    pub color: u32,
+}
+
+impl Ball {
+    /// A ball; radius is clamped to ≥ 0 and the mass kept positive so responses stay finite.
+    pub fn new(pos: Vec2, vel: Vec2, radius: f32, elasticity: f32, color: u32) -> Self {
+        let radius = if radius.is_finite() {
+            radius.max(0.0)
+        } else {
+            0.0
+        };
+        Self {
+            pos,
+            vel,
+            radius,
+            mass: (radius * radius).max(1e-6),
+            elasticity,
+            color,
+        }
+    }
+
+    /// The ball's box.
+    pub fn aabb(&self) -> Aabb {
+        Aabb::around(self.pos, self.radius)
+    }
+}
+
+/// What a ball hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HitWith {
+    /// An obstacle, by index into [`World::shapes`].
+    Shape(u32),
+    /// Another ball, by index into [`World::balls`].
+    Ball(u32),
+}
+
+/// One impact, for hit points, reticles and lights.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hit {
+    /// Where (px).
+    pub point: Vec2,
+    /// Approach speed (px/s).
+    pub speed: f32,
+    /// The ball that hit.
+    pub ball: u32,
+    /// What it hit.
+    pub with: HitWith,
+}
+
+/// Settings the user changes while the world runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Motion iterations per 1/60 s frame (1–64): physics rate is 60 × this.
+    pub motion_iterations: u32,
+    /// Collision iterations per motion iteration (1–64).
+    pub collision_iterations: u32,
+    /// Gravity (px/s², pointing down). May be 0.
+    pub gravity: f32,
+    /// Multiplies every combined elasticity.
+    pub elasticity_scale: f32,
+    /// Kinematic shapes turn while this is on.
+    pub rotate: bool,
+    /// Radius of the next launched ball (px).
+    pub ball_radius: f32,
+    /// Launch speed of the next ball (px/s).
+    pub launch_speed: f32,
+    /// Elasticity of launched balls.
+    pub ball_elasticity: f32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            motion_iterations: 4,
+            collision_iterations: 6,
+            gravity: 300.0,
+            elasticity_scale: 1.0,
+            rotate: false,
+            ball_radius: 10.0,
+            launch_speed: 1000.0,
+            ball_elasticity: 0.95,
+        }
+    }
+}
+
+/// Work counts of one period (a step, or one simulated second).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Collision iterations run.
+    pub iterations: u64,
+    /// Broad-phase work.
+    pub broad: BroadCounters,
+    /// Narrow-phase tests run (one per candidate pair).
+    pub full_tests: u64,
+    /// Narrow-phase tests that found contact.
+    pub collisions: u64,
+    /// Time spent in the broad phase (ns), when a clock is set.
+    pub broad_nanos: u64,
+}
+
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, o: Self) {
+        self.iterations += o.iterations;
+        self.broad += o.broad;
+        self.full_tests += o.full_tests;
+        self.collisions += o.collisions;
+        self.broad_nanos += o.broad_nanos;
+    }
+}
+
+impl Tally {
+    /// Per collision iteration: `(aabb tests, pairs, repeats dropped, broad µs)`.
+    pub fn per_iteration(&self) -> (f64, f64, f64, f64) {
+        let n = self.iterations.max(1) as f64;
+        (
+            self.broad.aabb_tests as f64 / n,
+            self.broad.pairs as f64 / n,
+            self.broad.repeats_dropped as f64 / n,
+            self.broad_nanos as f64 / n / 1000.0,
+        )
+    }
+}
+
+/// The counters the panel shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Counters {
+    /// Everything since the scene was loaded.
+    pub total: Tally,
+    /// The last step.
+    pub last_step: Tally,
+    /// The last complete simulated second.
+    pub last_second: Tally,
+    /// The simulated second in progress.
+    current_second: Tally,
+    steps_in_second: u32,
+    /// Balls launched since the last clear.
+    pub launched: u64,
+    /// Balls sitting at the same place as another (centres closer than half the smaller radius).
+    pub overlaps: u32,
+    /// Balls whose centre is outside the play area.
+    pub strays: u32,
+}
+
+/// Where new balls enter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Launcher {
+    /// Start point of a launched ball (px).
+    pub pos: Vec2,
+    /// Unit launch direction.
+    pub dir: Vec2,
+}
+
+/// A simulation of balls among obstacles.
+pub struct World {
+    /// Settings (read every step; change them freely).
+    pub settings: Settings,
+    shapes: Vec<Shape>,
+    first_moving: usize,
+    balls: Vec<Ball>,
+    bounds: Aabb,
+    launcher: Launcher,
+    pending_launches: u32,
+    rng: StdRng,
+    broad: Box<dyn BroadPhase>,
+    statics_version: u64,
+    aabbs: Vec<Aabb>,
+    pairs: Vec<Pair>,
+    counters: Counters,
+    hits: Vec<Hit>,
+    steps: u64,
+    clock: Option<fn() -> u64>,
+}
+
+impl World {
+    /// A world of the given obstacles (any order; statics are put first), play area, launcher
+    /// and seed, with brute force as the broad phase.
+    pub fn new(mut shapes: Vec<Shape>, bounds: Aabb, launcher: Launcher, seed: u64) -> Self {
+        shapes.sort_by_key(|s| s.is_kinematic());
+        let first_moving = shapes
+            .iter()
+            .position(|s| s.is_kinematic())
+            .unwrap_or(shapes.len());
+        Self {
+            settings: Settings::default(),
+            shapes,
+            first_moving,
+            balls: Vec::new(),
+            bounds,
+            launcher,
+            pending_launches: 0,
+            rng: StdRng::seed_from_u64(seed),
+            broad: BroadKind::Brute.create(),
+            statics_version: next_statics_version(),
+            aabbs: Vec::new(),
+            pairs: Vec::new(),
+            counters: Counters::default(),
+            hits: Vec::new(),
+            steps: 0,
+            clock: None,
+        }
+    }
+
+    /// Obstacles: statics `[0, first_moving)`, then kinematic shapes.
+    pub fn shapes(&self) -> &[Shape] {
+        &self.shapes
+    }
+
+    /// Index of the first kinematic shape.
+    pub fn first_moving(&self) -> usize {
+        self.first_moving
+    }
+
+    /// The balls.
+    pub fn balls(&self) -> &[Ball] {
+        &self.balls
+    }
+
+    /// The play area (px).
+    pub fn bounds(&self) -> Aabb {
+        self.bounds
+    }
+
+    /// Where balls are launched from.
+    pub fn launcher(&self) -> Launcher {
+        self.launcher
+    }
+
+    /// Balls waiting to be launched.
+    pub fn pending_launches(&self) -> u32 {
+        self.pending_launches
+    }
+
+    /// The counters.
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// The broad phase in use.
+    pub fn broad(&self) -> &dyn BroadPhase {
+        self.broad.as_ref()
+    }
+
+    /// The broad phase in use, for setting its parameters.
+    pub fn broad_mut(&mut self) -> &mut dyn BroadPhase {
+        self.broad.as_mut()
+    }
+
+    /// Switches the broad phase. The simulation is unaffected (all return the same pairs).
+    pub fn set_broad_phase(&mut self, kind: BroadKind) {
+        if self.broad.kind() != kind {
+            self.broad = kind.create();
+        }
+    }
+
+    /// Replaces the broad phase with a configured instance.
+    pub fn set_broad_phase_boxed(&mut self, broad: Box<dyn BroadPhase>) {
+        self.broad = broad;
+    }
+
+    /// The candidate pairs of the last collision iteration.
+    pub fn last_pairs(&self) -> &[Pair] {
+        &self.pairs
+    }
+
+    /// The boxes of the last collision iteration (obstacles, then balls).
+    pub fn last_aabbs(&self) -> &[Aabb] {
+        &self.aabbs
+    }
+
+    /// A function returning nanoseconds from any fixed origin, used only to time the broad
+    /// phase for the counters (the library never reads a clock by itself).
+    pub fn set_clock(&mut self, clock: fn() -> u64) {
+        self.clock = Some(clock);
+    }
+
+    /// Steps run since the scene was loaded.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Length of one step (s) at the current motion iterations.
+    pub fn step_seconds(&self) -> f64 {
+        1.0 / (60.0 * self.settings.motion_iterations.clamp(1, 64) as f64)
+    }
+
+    /// Queues `n` balls for launch; they enter one at a time as the launch point clears.
+    pub fn launch(&mut self, n: u32) {
+        self.pending_launches = self.pending_launches.saturating_add(n);
+    }
+
+    /// Removes every ball and cancels queued launches.
+    pub fn clear(&mut self) {
+        self.balls.clear();
+        self.pending_launches = 0;
+        self.counters.launched = 0;
+        self.counters.overlaps = 0;
+        self.counters.strays = 0;
+        self.pairs.clear();
+    }
+
+    /// Adds a ball directly (scenes, tests, benchmarks).
+    pub fn add_ball(&mut self, ball: Ball) {
+        self.balls.push(ball);
+    }
+
+    /// Removes ball `i` (keeps the order of the others).
+    pub fn remove_ball(&mut self, i: usize) {
+        if i < self.balls.len() {
+            self.balls.remove(i);
+        }
+    }
+
+    /// Takes the impacts recorded since the last call.
+    pub fn drain_hits(&mut self) -> std::vec::Drain<'_, Hit> {
+        self.hits.drain(..)
+    }
+
+    /// Runs one motion iteration.
+    pub fn step(&mut self) {
+        let dt = self.step_seconds() as f32;
+        self.launch_next();
+        self.turn_kinematics(dt);
+        self.move_balls(dt);
+        let mut tally = Tally::default();
+        for _ in 0..self.settings.collision_iterations.clamp(1, 64) {
+            self.collide_once(&mut tally);
+        }
+        self.count_after_step(tally);
+        self.steps += 1;
+    }
+
+    fn launch_next(&mut self) {
+        if self.pending_launches == 0 {
+            return;
+        }
+        let r = self.settings.ball_radius.max(0.0);
+        let at = self.launcher.pos;
+        let clear = self
+            .balls
+            .iter()
+            .all(|b| (b.pos - at).length_squared() >= (b.radius + r) * (b.radius + r));
+        if !clear {
+            return;
+        }
+        // A little spread so that balls launched together do not retrace one path.
+        let speed = self.settings.launch_speed * self.rng.gen_range(0.97..=1.03);
+        let dir = self
+            .launcher
+            .dir
+            .rotate(Vec2::from_angle(self.rng.gen_range(-0.01..=0.01)));
+        let color = self.rng.gen::<u32>();
+        let ball = Ball::new(at, dir * speed, r, self.settings.ball_elasticity, color);
+        self.balls.push(ball);
+        self.pending_launches -= 1;
+        self.counters.launched += 1;
+    }
+
+    fn turn_kinematics(&mut self, dt: f32) {
+        if !self.settings.rotate {
+            return;
+        }
+        for s in &mut self.shapes[self.first_moving..] {
+            if let crate::geom::Motion::Kinematic { speed, .. } = s.motion {
+                let angle = (s.angle + speed * TAU * dt).rem_euclid(TAU);
+                s.set_angle(angle);
+            }
+        }
+    }
+
+    fn move_balls(&mut self, dt: f32) {
+        let g = Vec2::new(0.0, -self.settings.gravity);
+        for b in &mut self.balls {
+            b.vel = clamp_speed(b.vel + g * dt);
+            b.pos += b.vel * dt;
+        }
+    }
+
+    fn collide_once(&mut self, tally: &mut Tally) {
+        self.aabbs.clear();
+        self.aabbs.extend(self.shapes.iter().map(Shape::aabb));
+        self.aabbs.extend(self.balls.iter().map(Ball::aabb));
+        let input = BroadInput {
+            aabbs: &self.aabbs,
+            first_moving: self.first_moving,
+            first_dynamic: self.shapes.len(),
+            statics_version: self.statics_version,
+            world: self.bounds,
+        };
+        let t0 = self.clock.map(|c| c());
+        self.broad
+            .find_pairs(&input, &mut self.pairs, &mut tally.broad);
+        if let (Some(c), Some(t0)) = (self.clock, t0) {
+            tally.broad_nanos += c().saturating_sub(t0);
+        }
+        tally.iterations += 1;
+        let n_shapes = self.shapes.len();
+        for k in 0..self.pairs.len() {
+            let (i, j) = self.pairs[k];
+            tally.full_tests += 1;
+            let hit = if (i as usize) < n_shapes {
+                self.collide_ball_shape(j as usize - n_shapes, i as usize)
+            } else {
+                self.collide_ball_ball(i as usize - n_shapes, j as usize - n_shapes)
+            };
+            tally.collisions += hit as u64;
+        }
+    }
+
+    fn collide_ball_shape(&mut self, bi: usize, si: usize) -> bool {
+        let shape = &self.shapes[si];
+        let ball = &mut self.balls[bi];
+        let rotating = self.settings.rotate;
+        // The gate judges the ball's speed relative to the gate's own motion.
+        let surface_at_ball = shape.velocity_at(ball.pos, rotating);
+        let Some(c) = contact_ball_shape(
+            ball.pos,
+            ball.radius,
+            ball.vel - surface_at_ball,
+            &shape.geom,
+        ) else {
+            return false;
+        };
+        let e = ball.elasticity * shape.elasticity * self.settings.elasticity_scale;
+        let speed = respond_ball_obstacle(ball, &c, e, shape.velocity_at(c.point, rotating));
+        ball.vel = clamp_speed(ball.vel);
+        record(
+            &mut self.hits,
+            Hit {
+                point: c.point,
+                speed,
+                ball: bi as u32,
+                with: HitWith::Shape(si as u32),
+            },
+        );
+        true
+    }
+
+    fn collide_ball_ball(&mut self, bi: usize, bj: usize) -> bool {
+        let (lo, hi) = self.balls.split_at_mut(bj);
+        let (a, b) = (&mut lo[bi], &mut hi[0]);
+        // Normal from the higher-indexed ball to the lower one.
+        let Some(c) = contact_ball_ball(a.pos, a.radius, b.pos, b.radius) else {
+            return false;
+        };
+        let e = a.elasticity * b.elasticity * self.settings.elasticity_scale;
+        let speed = respond_ball_ball(a, b, &c, e);
+        a.vel = clamp_speed(a.vel);
+        b.vel = clamp_speed(b.vel);
+        record(
+            &mut self.hits,
+            Hit {
+                point: c.point,
+                speed,
+                ball: bi as u32,
+                with: HitWith::Ball(bj as u32),
+            },
+        );
+        true
+    }
+
+    fn count_after_step(&mut self, tally: Tally) {
+        let c = &mut self.counters;
+        c.last_step = tally;
+        c.total += tally;
+        c.current_second += tally;
+        c.steps_in_second += 1;
+        if c.steps_in_second >= 60 * self.settings.motion_iterations.clamp(1, 64) {
+            c.last_second = c.current_second;
+            c.current_second = Tally::default();
+            c.steps_in_second = 0;
+        }
+        let strays = self
+            .balls
+            .iter()
+            .filter(|b| !self.bounds.contains(b.pos))
+            .count() as u32;
+        self.counters.strays = strays;
+        self.counters.overlaps = self.count_overlaps();
+    }
+
+    /// Balls whose centre is within half the smaller radius of another ball's centre, found
+    /// among the last candidate pairs (co-located balls always have overlapping boxes).
+    fn count_overlaps(&self) -> u32 {
+        let n_shapes = self.shapes.len() as u32;
+        let mut marked: Vec<u32> = Vec::new();
+        for &(i, j) in self.pairs.iter().filter(|p| p.0 >= n_shapes) {
+            let (a, b) = (
+                &self.balls[(i - n_shapes) as usize],
+                &self.balls[(j - n_shapes) as usize],
+            );
+            let close = 0.5 * a.radius.min(b.radius);
+            if (a.pos - b.pos).length_squared() < close * close || a.pos == b.pos {
+                marked.push(i);
+                marked.push(j);
+            }
+        }
+        marked.sort_unstable();
+        marked.dedup();
+        marked.len() as u32
+    }
+
+    /// A hash of the state, bit exact: every ball's position and velocity, and every
+    /// kinematic angle (FNV-1a, 64 bit).
+    pub fn state_hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |x: u32| {
+            for byte in x.to_le_bytes() {
+                h ^= byte as u64;
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        };
+        eat(self.balls.len() as u32);
+        for b in &self.balls {
+            for v in [b.pos.x, b.pos.y, b.vel.x, b.vel.y] {
+                eat(v.to_bits());
+            }
+        }
+        for s in &self.shapes[self.first_moving..] {
+            eat(s.angle.to_bits());
+        }
+        h
+    }
+
+    /// True when every ball's position and velocity is finite.
+    pub fn all_finite(&self) -> bool {
+        self.balls
+            .iter()
+            .all(|b| b.pos.is_finite() && b.vel.is_finite())
+    }
+
+    /// The kind of geometry of obstacle `i`.
+    pub fn shape_geometry(&self, i: usize) -> Option<&Geometry> {
+        self.shapes.get(i).map(|s| &s.geom)
+    }
+}
+
+/// A number no other world has used, so a broad phase moved between worlds rebuilds statics.
+fn next_statics_version() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+fn clamp_speed(v: Vec2) -> Vec2 {
+    if !v.is_finite() {
+        return Vec2::ZERO;
+    }
+    let s2 = v.length_squared();
+    if s2 > MAX_SPEED * MAX_SPEED {
+        v * (MAX_SPEED / s2.sqrt())
+    } else {
+        v
+    }
+}
+
+fn record(hits: &mut Vec<Hit>, hit: Hit) {
+    if hit.speed >= HIT_SPEED && hits.len() < MAX_HITS {
+        hits.push(hit);
+    }
+}
