@@ -12,6 +12,7 @@
 
 pub mod brute;
 pub mod quadtree;
+pub mod scenarios;
 
 use crate::debug_draw::DebugDraw;
 use crate::geom::Aabb;

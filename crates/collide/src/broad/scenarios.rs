@@ -1,0 +1,164 @@
+//! Seeded random broad-phase inputs for equivalence tests and benchmarks, including the
+//! adversarial cases: everything at one point, everything on one line, tiny and huge boxes
+//! mixed, boxes outside the world box, empty and single-ball inputs, boxes that touch exactly,
+//! and boxes on power-of-two grid lines (quadtree leaf and sector boundaries).
+
+use super::BroadInput;
+use crate::geom::Aabb;
+use glam::Vec2;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// An owned broad-phase input.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// What kind of case this is.
+    pub label: &'static str,
+    /// Boxes: statics, kinematic, balls.
+    pub aabbs: Vec<Aabb>,
+    /// First kinematic index.
+    pub first_moving: usize,
+    /// First ball index.
+    pub first_dynamic: usize,
+    /// World box.
+    pub world: Aabb,
+}
+
+impl Scenario {
+    /// Borrows it as a [`BroadInput`] with the given statics version.
+    pub fn input(&self, statics_version: u64) -> BroadInput<'_> {
+        BroadInput {
+            aabbs: &self.aabbs,
+            first_moving: self.first_moving,
+            first_dynamic: self.first_dynamic,
+            statics_version,
+            world: self.world,
+        }
+    }
+
+    /// Moves every ball box by a small random step (for incremental structures).
+    pub fn jiggle(&mut self, rng: &mut StdRng, step: f32) {
+        for b in &mut self.aabbs[self.first_dynamic..] {
+            let d = Vec2::new(rng.gen_range(-step..=step), rng.gen_range(-step..=step));
+            b.min += d;
+            b.max += d;
+        }
+    }
+}
+
+/// The world box used by scenarios: the table's 960 × 704 px.
+pub const WORLD: Aabb = Aabb {
+    min: Vec2::ZERO,
+    max: Vec2::new(960.0, 704.0),
+};
+
+/// Number of scenario kinds [`scenario`] cycles through.
+pub const KINDS: u64 = 10;
+
+/// Scenario number `seed`; the kind cycles with `seed % KINDS`.
+pub fn scenario(seed: u64) -> Scenario {
+    let mut rng = StdRng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let n_static = rng.gen_range(0..12);
+    let n_kin = rng.gen_range(0..4);
+    let n_balls = rng.gen_range(0..120);
+    let (label, maker): (&'static str, fn(&mut StdRng) -> Aabb) = match seed % KINDS {
+        0 => ("uniform", |r| {
+            ball_at(r, random_point(r, WORLD), r.gen_range(2.0..25.0))
+        }),
+        1 => ("one point", |r| {
+            ball_at(r, Vec2::new(300.0, 200.0), r.gen_range(0.0..10.0))
+        }),
+        2 => ("one line", |r| {
+            ball_at(
+                r,
+                Vec2::new(r.gen_range(0.0..960.0), 352.0),
+                r.gen_range(1.0..8.0),
+            )
+        }),
+        3 => ("tiny and huge", |r| {
+            let radius = if r.gen_bool(0.1) {
+                r.gen_range(150.0..600.0)
+            } else {
+                r.gen_range(0.0..2.0)
+            };
+            ball_at(r, random_point(r, WORLD), radius)
+        }),
+        4 => ("outside the world", |r| {
+            let wide = WORLD.expanded(600.0);
+            ball_at(r, random_point(r, wide), r.gen_range(1.0..30.0))
+        }),
+        5 => ("grid lines", |r| {
+            // Centres and edges on multiples of 60 × 44 px (leaf size at 5 levels) and 32 px.
+            let (sx, sy) = if r.gen_bool(0.5) {
+                (60.0, 44.0)
+            } else {
+                (32.0, 32.0)
+            };
+            let p = Vec2::new(
+                r.gen_range(0..17) as f32 * sx,
+                r.gen_range(0..17) as f32 * sy,
+            );
+            let half = [0.0, 15.0, 16.0, 30.0, 22.0][r.gen_range(0..5)];
+            Aabb::new(p - Vec2::splat(half), p + Vec2::splat(half))
+        }),
+        6 => ("touching", |r| {
+            // Unit-aligned boxes on an 8 px lattice: many share exactly an edge or a corner.
+            let p = Vec2::new(
+                r.gen_range(0..12) as f32 * 8.0,
+                r.gen_range(0..12) as f32 * 8.0,
+            ) + Vec2::splat(400.0);
+            Aabb::new(p, p + Vec2::splat(8.0 * r.gen_range(1..3) as f32))
+        }),
+        7 => ("dense cluster", |r| {
+            ball_at(
+                r,
+                random_point(r, Aabb::new(Vec2::splat(100.0), Vec2::splat(180.0))),
+                r.gen_range(3.0..12.0),
+            )
+        }),
+        8 => ("empty or one", |r| ball_at(r, random_point(r, WORLD), 10.0)),
+        _ => ("points", |r| {
+            let p = random_point(r, WORLD);
+            Aabb { min: p, max: p }
+        }),
+    };
+    let n_balls = match seed % KINDS {
+        8 => rng.gen_range(0..2),
+        _ => n_balls,
+    };
+    let mut aabbs = Vec::with_capacity(n_static + n_kin + n_balls);
+    for _ in 0..n_static + n_kin {
+        aabbs.push(obstacle(&mut rng));
+    }
+    for _ in 0..n_balls {
+        aabbs.push(maker(&mut rng));
+    }
+    Scenario {
+        label,
+        aabbs,
+        first_moving: n_static,
+        first_dynamic: n_static + n_kin,
+        world: WORLD,
+    }
+}
+
+fn random_point(rng: &mut StdRng, b: Aabb) -> Vec2 {
+    Vec2::new(
+        rng.gen_range(b.min.x..=b.max.x),
+        rng.gen_range(b.min.y..=b.max.y),
+    )
+}
+
+fn ball_at(_rng: &mut StdRng, c: Vec2, r: f32) -> Aabb {
+    Aabb::around(c, r)
+}
+
+/// A segment-like or bumper-like obstacle box, sometimes long and thin, sometimes outside.
+fn obstacle(rng: &mut StdRng) -> Aabb {
+    let a = random_point(rng, WORLD.expanded(50.0));
+    match rng.gen_range(0..3) {
+        0 => Aabb::new(a, a + Vec2::new(rng.gen_range(0.0..500.0), 0.0)),
+        1 => Aabb::new(a, a + Vec2::new(0.0, rng.gen_range(0.0..400.0))),
+        _ => Aabb::around(a, rng.gen_range(5.0..60.0)),
+    }
+}
