@@ -63,10 +63,10 @@ pub fn scenario(seed: u64) -> Scenario {
     let n_balls = rng.gen_range(0..120);
     let (label, maker): (&'static str, fn(&mut StdRng) -> Aabb) = match seed % KINDS {
         0 => ("uniform", |r| {
-            ball_at(r, random_point(r, WORLD), r.gen_range(2.0..25.0))
+            ball_at(random_point(r, WORLD), r.gen_range(2.0..25.0))
         }),
         1 => ("one point", |r| {
-            ball_at(r, Vec2::new(300.0, 200.0), r.gen_range(0.0..10.0))
+            ball_at(Vec2::new(300.0, 200.0), r.gen_range(0.0..10.0))
         }),
         2 => ("one line", |r| {
             ball_at(
@@ -81,11 +81,11 @@ pub fn scenario(seed: u64) -> Scenario {
             } else {
                 r.gen_range(0.0..2.0)
             };
-            ball_at(r, random_point(r, WORLD), radius)
+            ball_at(random_point(r, WORLD), radius)
         }),
         4 => ("outside the world", |r| {
             let wide = WORLD.expanded(600.0);
-            ball_at(r, random_point(r, wide), r.gen_range(1.0..30.0))
+            ball_at(random_point(r, wide), r.gen_range(1.0..30.0))
         }),
         5 => ("grid lines", |r| {
             // Centres and edges on multiples of 60 × 44 px (leaf size at 5 levels) and 32 px.
@@ -116,7 +116,7 @@ pub fn scenario(seed: u64) -> Scenario {
                 r.gen_range(3.0..12.0),
             )
         }),
-        8 => ("empty or one", |r| ball_at(r, random_point(r, WORLD), 10.0)),
+        8 => ("empty or one", |r| ball_at(random_point(r, WORLD), 10.0)),
         _ => ("points", |r| {
             let p = random_point(r, WORLD);
             Aabb { min: p, max: p }
@@ -149,7 +149,7 @@ fn random_point(rng: &mut StdRng, b: Aabb) -> Vec2 {
     )
 }
 
-fn ball_at(_rng: &mut StdRng, c: Vec2, r: f32) -> Aabb {
+fn ball_at(c: Vec2, r: f32) -> Aabb {
     Aabb::around(c, r)
 }
 
