@@ -70,7 +70,6 @@ pub fn scenario(seed: u64) -> Scenario {
         }),
         2 => ("one line", |r| {
             ball_at(
-                r,
                 Vec2::new(r.gen_range(0.0..960.0), 352.0),
                 r.gen_range(1.0..8.0),
             )
@@ -111,7 +110,6 @@ pub fn scenario(seed: u64) -> Scenario {
         }),
         7 => ("dense cluster", |r| {
             ball_at(
-                r,
                 random_point(r, Aabb::new(Vec2::splat(100.0), Vec2::splat(180.0))),
                 r.gen_range(3.0..12.0),
             )
