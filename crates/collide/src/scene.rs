@@ -581,6 +581,7 @@ fn shape_positions(text: &str) -> Vec<(usize, usize)> {
             line += 1;
             col = 0;
             in_comment = false;
+            continue;
         }
         col += 1;
         if in_comment {

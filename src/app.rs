@@ -1,0 +1,215 @@
+//! The window loop: input → commands → stepper → world; then drawing and panels.
+
+use crate::cli::{self, Args};
+use crate::fx::Fx;
+use crate::panel::{self, Command, Load, UiState};
+use crate::view::View;
+use collide::{Scene, Stepper, Vec2, World};
+use macroquad::prelude::*;
+use std::time::Instant;
+
+/// A world from the scene with the command line's seed, broad phase, launches and rotation.
+pub fn new_world(args: &Args, scene: &Scene) -> World {
+    let mut world = scene.build(args.seed);
+    world.set_broad_phase(args.broad_phase);
+    world.set_clock(cli::nanos);
+    world.settings.rotate = args.rotate;
+    world.launch(args.launch);
+    world
+}
+
+struct App {
+    args: Args,
+    scene: Scene,
+    world: World,
+    stepper: Stepper,
+    ui: UiState,
+    fx: Fx,
+    load: Load,
+    quit: bool,
+}
+
+impl App {
+    fn new(args: Args, scene: Scene) -> Self {
+        let world = new_world(&args, &scene);
+        let ui = UiState::new(&world);
+        Self {
+            args,
+            scene,
+            world,
+            stepper: Stepper::default(),
+            ui,
+            fx: Fx::default(),
+            load: Load::default(),
+            quit: false,
+        }
+    }
+
+    fn apply(&mut self, cmd: Command) {
+        match cmd {
+            Command::Launch(n) => self.world.launch(n),
+            Command::Clear => {
+                self.world.clear();
+                self.fx.reset();
+            }
+            Command::Restart => self.restart(),
+            Command::Quit => self.quit = true,
+            Command::SetBroad(kind) => {
+                self.world.set_broad_phase(kind);
+                self.ui.param_message = None;
+            }
+            Command::SetParam(name, v) => {
+                self.ui.param_message = self.world.broad_mut().set_param(name, v).err();
+            }
+            Command::Step => {
+                self.ui.paused = true;
+                self.frame_physics(1.0 / 60.0, true);
+            }
+        }
+    }
+
+    /// Reloads the scene, keeping the settings and the broad phase the user chose.
+    fn restart(&mut self) {
+        let settings = self.ui.sim.clone();
+        let kind = self.world.broad().kind();
+        self.world = self.scene.build(self.args.seed);
+        self.world.set_broad_phase(kind);
+        self.world.set_clock(cli::nanos);
+        self.world.settings = settings;
+        self.stepper = Stepper::default();
+        self.fx.reset();
+    }
+
+    fn keys(&mut self) -> Vec<Command> {
+        let mut cmds = Vec::new();
+        if self.ui.egui_wants_keys {
+            return cmds;
+        }
+        if is_key_pressed(KeyCode::Space) {
+            cmds.push(Command::Launch(1));
+        }
+        if is_key_pressed(KeyCode::P) {
+            self.ui.paused = !self.ui.paused;
+        }
+        if is_key_pressed(KeyCode::O) && self.ui.paused {
+            cmds.push(Command::Step);
+        }
+        if is_key_pressed(KeyCode::R) {
+            cmds.push(Command::Restart);
+        }
+        if is_key_pressed(KeyCode::F1) {
+            self.ui.help_open = !self.ui.help_open;
+        }
+        if is_key_pressed(KeyCode::Escape) {
+            cmds.push(Command::Quit);
+        }
+        cmds
+    }
+
+    /// Runs the physics for one frame of `dt` seconds; returns the time it took (s).
+    fn frame_physics(&mut self, dt: f64, force: bool) -> f64 {
+        if self.ui.paused && !force {
+            return 0.0;
+        }
+        let t0 = Instant::now();
+        if force {
+            // One whole frame of steps, whatever the accumulator holds.
+            for _ in 0..self.world.settings.motion_iterations {
+                self.world.step();
+            }
+        } else {
+            self.stepper.advance(dt, &mut self.world);
+        }
+        t0.elapsed().as_secs_f64()
+    }
+
+    fn view(&self) -> View {
+        let right = (screen_width() - self.ui.panel_width).max(50.0);
+        View::fit(
+            self.world.bounds(),
+            Vec2::ZERO,
+            Vec2::new(right, screen_height()),
+        )
+    }
+}
+
+/// Smooths a read-out so the panel does not flicker.
+fn smooth(old: f32, new: f32) -> f32 {
+    if old == 0.0 {
+        new
+    } else {
+        old * 0.9 + new * 0.1
+    }
+}
+
+/// The window's main loop.
+pub async fn run(args: Args, scene: Scene) {
+    let mut app = App::new(args, scene);
+    let frames_limit = app.args.frames;
+    let (mut frames, mut physics_total) = (0u64, 0.0f64);
+    let run_start = Instant::now();
+    loop {
+        let frame_start = Instant::now();
+        let frame_time = get_frame_time() as f64;
+        // With --frames each frame is 1/60 s of simulation, so the result matches --headless.
+        let sim_dt = if frames_limit.is_some() {
+            1.0 / 60.0
+        } else {
+            frame_time
+        };
+
+        let mut cmds = app.keys();
+        app.world.settings = app.ui.sim.clone();
+        let physics = app.frame_physics(sim_dt, false);
+        physics_total += physics;
+        app.fx
+            .update(&mut app.world, frame_time as f32, app.ui.show.tracks);
+
+        let load = app.load;
+        egui_macroquad::ui(|ctx| cmds.extend(panel::show(ctx, &mut app.ui, &app.world, load)));
+        let view = app.view();
+        crate::draw::background(&view, &app.world);
+        crate::draw::world(&view, &app.world, &app.fx, &app.ui.show, get_time() as f32);
+        if app.ui.paused {
+            draw_text("PAUSED  (P resumes, O steps)", 16.0, 28.0, 26.0, ORANGE);
+        }
+        egui_macroquad::draw();
+
+        for c in cmds {
+            app.apply(c);
+        }
+        frames += 1;
+        let cpu = frame_start.elapsed().as_secs_f64();
+        app.load = Load {
+            fps: smooth(app.load.fps, 1.0 / frame_time.max(1e-4) as f32),
+            cpu: smooth(app.load.cpu, (cpu / frame_time.max(1e-4)) as f32),
+            physics_ms: smooth(app.load.physics_ms, (physics * 1000.0) as f32),
+        };
+        if frames_limit.is_some_and(|n| frames >= n) {
+            finish(&app, frames, run_start, physics_total);
+        }
+        if app.quit {
+            std::process::exit(0);
+        }
+        next_frame().await;
+    }
+}
+
+/// After `--frames`: the screenshot, the summary line, exit.
+fn finish(app: &App, frames: u64, start: Instant, physics_total: f64) -> ! {
+    if let Some(path) = &app.args.screenshot {
+        get_screen_data().export_png(&path.to_string_lossy());
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let fps = frames as f64 / secs.max(1e-9);
+    println!(
+        "{}",
+        cli::summary(
+            frames,
+            &app.world,
+            fps,
+            physics_total * 1000.0 / frames.max(1) as f64
+        )
+    );
+    std::process::exit(0);
+}

@@ -1,0 +1,333 @@
+//! Drawing the world with macroquad: obstacles, balls and the overlays.
+
+use crate::fx::{Fx, HitKind, HIT_LIFE, LIGHT_LIFE};
+use crate::panel::Show;
+use crate::view::View;
+use collide::{Aabb, DebugDraw, Geometry, Motion, Prim, Rgba, Shape, Vec2, World};
+use macroquad::prelude::*;
+use std::f32::consts::TAU;
+
+const BACKGROUND: Color = Color::new(0.06, 0.07, 0.09, 1.0);
+const FIELD: Color = Color::new(0.09, 0.11, 0.14, 1.0);
+const WALL: Color = Color::new(0.72, 0.80, 0.90, 1.0);
+const KINEMATIC: Color = Color::new(1.0, 0.62, 0.20, 1.0);
+const BUMPER: Color = Color::new(1.0, 0.35, 0.70, 1.0);
+const GATE: Color = Color::new(0.35, 0.95, 0.50, 1.0);
+const LIT: Color = Color::new(1.0, 1.0, 0.55, 1.0);
+
+fn rgba(c: Rgba) -> Color {
+    Color::new(c.0, c.1, c.2, c.3)
+}
+
+/// Clears the screen and shades the play area.
+pub fn background(view: &View, world: &World) {
+    clear_background(BACKGROUND);
+    let b = world.bounds();
+    let (p, q) = (
+        view.pt(Vec2::new(b.min.x, b.max.y)),
+        view.pt(Vec2::new(b.max.x, b.min.y)),
+    );
+    draw_rectangle(p.x, p.y, q.x - p.x, q.y - p.y, FIELD);
+}
+
+/// Draws everything the Show toggles ask for, in back-to-front order.
+pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32) {
+    if show.sectors {
+        arc_sectors(view, world);
+    }
+    if show.aabbs {
+        world.broad().debug_draw(&mut MqDraw { view });
+        boxes(view, world);
+    }
+    obstacles(view, world, fx, show.lights);
+    launcher(view, world);
+    if show.tracks {
+        tracks(view, world, fx);
+    }
+    balls(view, world);
+    if show.velocity {
+        velocities(view, world);
+    }
+    hits(view, fx, show, time);
+}
+
+fn line(view: &View, a: Vec2, b: Vec2, width: f32, color: Color) {
+    let (p, q) = (view.pt(a), view.pt(b));
+    draw_line(p.x, p.y, q.x, q.y, width, color);
+}
+
+fn arc_points(c: Vec2, r: f32, start: f32, end: f32, view: &View) -> Vec<Vec2> {
+    let n = ((view.len(r) * (end - start)) / 6.0).clamp(6.0, 160.0) as usize;
+    (0..=n)
+        .map(|i| c + Vec2::from_angle(start + (end - start) * i as f32 / n as f32) * r)
+        .collect()
+}
+
+fn shape_color(s: &Shape, light: f32) -> Color {
+    let base = match (s.geom, s.motion) {
+        (Geometry::Gate { .. }, _) => GATE,
+        (_, Motion::Kinematic { .. }) => KINEMATIC,
+        _ if s.elasticity > 1.0 => BUMPER,
+        _ => WALL,
+    };
+    let t = (light / LIGHT_LIFE).clamp(0.0, 1.0);
+    Color::new(
+        base.r + (LIT.r - base.r) * t,
+        base.g + (LIT.g - base.g) * t,
+        base.b + (LIT.b - base.b) * t,
+        1.0,
+    )
+}
+
+fn obstacles(view: &View, world: &World, fx: &Fx, lights: bool) {
+    let w = view.len(3.0).clamp(1.5, 4.0);
+    for (i, s) in world.shapes().iter().enumerate() {
+        let light = if lights {
+            fx.lights.get(i).copied().unwrap_or(0.0)
+        } else {
+            0.0
+        };
+        let color = shape_color(s, light);
+        match s.geom {
+            Geometry::Point { p } => {
+                let q = view.pt(p);
+                let r = if s.guard_of.is_some() {
+                    w * 0.6
+                } else {
+                    w * 1.2
+                };
+                draw_circle(q.x, q.y, r, color);
+            }
+            Geometry::Segment { a, b } => line(view, a, b, w, color),
+            Geometry::Circle { c, r } => {
+                let q = view.pt(c);
+                draw_circle(
+                    q.x,
+                    q.y,
+                    view.len(r),
+                    Color::new(color.r, color.g, color.b, 0.25),
+                );
+                draw_circle_lines(q.x, q.y, view.len(r), w, color);
+            }
+            Geometry::Arc { c, r, start, end } => {
+                for pair in arc_points(c, r, start, end, view).windows(2) {
+                    line(view, pair[0], pair[1], w, color);
+                }
+            }
+            Geometry::Gate { a, b, normal, .. } => gate(view, a, b, normal, w, color),
+        }
+        if let Motion::Kinematic { pivot, .. } = s.motion {
+            let q = view.pt(pivot);
+            draw_circle_lines(q.x, q.y, 3.0, 1.0, KINEMATIC);
+        }
+    }
+}
+
+/// A dashed bar with an arrow showing the direction balls may pass (against the normal).
+fn gate(view: &View, a: Vec2, b: Vec2, normal: Vec2, w: f32, color: Color) {
+    let n = 8;
+    for i in (0..n).step_by(2) {
+        let (t0, t1) = (i as f32 / n as f32, (i + 1) as f32 / n as f32);
+        line(view, a.lerp(b, t0), a.lerp(b, t1), w, color);
+    }
+    let mid = (a + b) * 0.5;
+    let len = (b - a).length().clamp(10.0, 40.0) * 0.6;
+    let tip = mid - normal * len;
+    line(view, mid + normal * len * 0.3, tip, 1.5, color);
+    let side = normal.perp() * len * 0.25;
+    line(view, tip, tip + normal * len * 0.35 + side, 1.5, color);
+    line(view, tip, tip + normal * len * 0.35 - side, 1.5, color);
+}
+
+fn launcher(view: &View, world: &World) {
+    let l = world.launcher();
+    let p = view.pt(l.pos);
+    draw_circle_lines(
+        p.x,
+        p.y,
+        view.len(world.settings.ball_radius).max(2.0),
+        1.0,
+        Color::new(1.0, 1.0, 1.0, 0.3),
+    );
+    if world.pending_launches() > 0 {
+        draw_text(
+            &format!("{} waiting", world.pending_launches()),
+            p.x - 60.0,
+            p.y + 22.0,
+            18.0,
+            GRAY,
+        );
+    }
+}
+
+fn arc_sectors(view: &View, world: &World) {
+    for s in world.shapes() {
+        if let Geometry::Arc { c, r, start, end } = s.geom {
+            let pts = arc_points(c, r, start, end, view);
+            let centre = view.pt(c);
+            let fill = Color::new(0.3, 0.5, 0.9, 0.18);
+            for pair in pts.windows(2) {
+                draw_triangle(centre, view.pt(pair[0]), view.pt(pair[1]), fill);
+            }
+        }
+    }
+}
+
+fn boxes(view: &View, world: &World) {
+    let mut d = MqDraw { view };
+    let shape_col = Rgba(0.5, 0.8, 1.0, 0.55);
+    for s in world.shapes() {
+        d.draw(Prim::Rect {
+            aabb: s.aabb(),
+            fill: None,
+            stroke: Some(shape_col),
+        });
+    }
+    let ball_col = Rgba(1.0, 1.0, 1.0, 0.45);
+    for b in world.balls() {
+        d.draw(Prim::Rect {
+            aabb: b.aabb(),
+            fill: None,
+            stroke: Some(ball_col),
+        });
+    }
+}
+
+/// Hue in 0..1 from a ball's colour seed, to an RGB colour.
+pub fn ball_color(seed: u32) -> Color {
+    let h = (seed % 3600) as f32 / 3600.0;
+    let (s, l) = (0.75, 0.58);
+    let c = (1.0 - (2.0 * l - 1.0_f32).abs()) * s;
+    let hp = h * 6.0;
+    let x = c * (1.0 - (hp % 2.0 - 1.0).abs());
+    let (r, g, b) = match hp as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = l - c / 2.0;
+    Color::new(r + m, g + m, b + m, 1.0)
+}
+
+fn balls(view: &View, world: &World) {
+    for b in world.balls() {
+        let p = view.pt(b.pos);
+        let r = view.len(b.radius).max(1.0);
+        let c = ball_color(b.color);
+        draw_circle(p.x, p.y, r, c);
+        if r > 4.0 {
+            let hl = Color::new((c.r + 1.0) * 0.5, (c.g + 1.0) * 0.5, (c.b + 1.0) * 0.5, 0.9);
+            draw_circle(p.x - r * 0.3, p.y - r * 0.3, r * 0.3, hl);
+        }
+    }
+}
+
+fn tracks(view: &View, world: &World, fx: &Fx) {
+    for (t, b) in fx.tracks.iter().zip(world.balls()) {
+        let c = ball_color(b.color);
+        let n = t.len().max(1) as f32;
+        for (k, pair) in t.iter().zip(t.iter().skip(1)).enumerate() {
+            let a = (k as f32 + 1.0) / n * 0.6;
+            line(view, *pair.0, *pair.1, 1.5, Color::new(c.r, c.g, c.b, a));
+        }
+    }
+}
+
+fn velocities(view: &View, world: &World) {
+    for b in world.balls() {
+        // Arrow length: where the ball will be in 0.05 s.
+        let tip = b.pos + b.vel * 0.05;
+        line(view, b.pos, tip, 1.5, YELLOW);
+        let dir = (tip - b.pos).normalize_or_zero();
+        let side = dir.perp() * view.len(1.0).recip() * 4.0;
+        let back = tip - dir * view.len(1.0).recip() * 7.0;
+        line(view, tip, back + side, 1.5, YELLOW);
+        line(view, tip, back - side, 1.5, YELLOW);
+    }
+}
+
+fn hits(view: &View, fx: &Fx, show: &Show, time: f32) {
+    for h in &fx.hits {
+        let fade = 1.0 - h.age / HIT_LIFE;
+        let p = view.pt(h.point);
+        if show.hit_points {
+            draw_circle(p.x, p.y, 3.0, Color::new(1.0, 0.3, 0.3, fade));
+        }
+        if show.tangents {
+            if let Some(t) = h.tangent {
+                let d = Vec2::new(t.x, -t.y) * 18.0;
+                draw_line(
+                    p.x - d.x,
+                    p.y - d.y,
+                    p.x + d.x,
+                    p.y + d.y,
+                    1.5,
+                    Color::new(0.4, 1.0, 1.0, fade),
+                );
+            }
+        }
+        if show.reticles {
+            reticle(p, h.kind, time * 4.0 + h.age * 6.0, fade);
+        }
+    }
+}
+
+/// A spinning marker whose shape tells the collision type.
+fn reticle(p: Vec2, kind: HitKind, spin: f32, fade: f32) {
+    let (sides, color) = match kind {
+        HitKind::Ball => (0, Color::new(1.0, 1.0, 1.0, fade)),
+        HitKind::Segment => (4, Color::new(0.4, 0.9, 1.0, fade)),
+        HitKind::Arc => (3, Color::new(1.0, 0.8, 0.3, fade)),
+        HitKind::Round => (6, Color::new(1.0, 0.4, 0.9, fade)),
+    };
+    let r = 9.0;
+    if sides == 0 {
+        draw_circle_lines(p.x, p.y, r, 1.5, color);
+    } else {
+        draw_poly_lines(p.x, p.y, sides, r, spin.to_degrees(), 1.5, color);
+    }
+    for k in 0..4 {
+        let d = Vec2::from_angle(spin + k as f32 * TAU / 4.0);
+        draw_line(
+            p.x + d.x * r * 0.5,
+            p.y + d.y * r * 0.5,
+            p.x + d.x * r * 1.4,
+            p.y + d.y * r * 1.4,
+            1.0,
+            color,
+        );
+    }
+}
+
+/// The library's debug-draw primitives, drawn with macroquad.
+pub struct MqDraw<'a> {
+    /// The camera.
+    pub view: &'a View,
+}
+
+impl DebugDraw for MqDraw<'_> {
+    fn draw(&mut self, prim: Prim) {
+        match prim {
+            Prim::Rect { aabb, fill, stroke } => rect(self.view, aabb, fill, stroke),
+            Prim::Line { a, b, color } => line(self.view, a, b, 1.0, rgba(color)),
+            Prim::Text { at, text, color } => {
+                let p = self.view.pt(at);
+                draw_text(&text, p.x, p.y, 14.0, rgba(color));
+            }
+        }
+    }
+}
+
+fn rect(view: &View, aabb: Aabb, fill: Option<Rgba>, stroke: Option<Rgba>) {
+    let p = view.pt(Vec2::new(aabb.min.x, aabb.max.y));
+    let size = aabb.size() * view.scale();
+    if let Some(f) = fill {
+        draw_rectangle(p.x, p.y, size.x, size.y, rgba(f));
+    }
+    if let Some(s) = stroke {
+        draw_rectangle_lines(p.x, p.y, size.x.max(1.0), size.y.max(1.0), 1.0, rgba(s));
+    }
+}

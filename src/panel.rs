@@ -1,0 +1,392 @@
+//! The control panel (egui), after the original toy's dialog. It binds widgets to [`UiState`]
+//! and returns [`Command`]s; it never touches the simulation itself.
+
+use collide::broad::Param;
+use collide::{BroadKind, Settings, World};
+use egui_macroquad::egui;
+
+/// The eight Show toggles.
+#[derive(Clone, Debug, Default)]
+pub struct Show {
+    /// Fading dot at each impact.
+    pub hit_points: bool,
+    /// Fading trails behind balls.
+    pub tracks: bool,
+    /// Tangent lines at impacts on arcs, segments and circles.
+    pub tangents: bool,
+    /// Every box, plus the broad phase's structure (quadtree leaf grid, sectors, …).
+    pub aabbs: bool,
+    /// Spinning marker at impacts, styled by collision type.
+    pub reticles: bool,
+    /// Velocity arrows.
+    pub velocity: bool,
+    /// Arc interiors shaded.
+    pub sectors: bool,
+    /// Shapes lit briefly when hit.
+    pub lights: bool,
+}
+
+/// Everything the panel edits.
+#[derive(Clone, Debug)]
+pub struct UiState {
+    /// Physics settings, copied into the world when changed.
+    pub sim: Settings,
+    /// Overlays.
+    pub show: Show,
+    /// Balls launched by the Launch button.
+    pub launch_count: u32,
+    /// Broad phase chosen.
+    pub broad: BroadKind,
+    /// Broad phase in use before the quadtree was ticked (to go back to).
+    pub broad_before_quadtree: BroadKind,
+    /// Simulation paused.
+    pub paused: bool,
+    /// Help window open.
+    pub help_open: bool,
+    /// Last refusal of a parameter change, shown under the sliders.
+    pub param_message: Option<String>,
+    /// Width the panel took last frame (px), so the table fits beside it.
+    pub panel_width: f32,
+    /// egui has keyboard focus (keys then go to egui, not the toy).
+    pub egui_wants_keys: bool,
+    /// egui has the pointer.
+    pub egui_wants_pointer: bool,
+}
+
+impl UiState {
+    /// Defaults, with the world's settings.
+    pub fn new(world: &World) -> Self {
+        let broad = world.broad().kind();
+        Self {
+            sim: world.settings.clone(),
+            show: Show {
+                lights: true,
+                ..Show::default()
+            },
+            launch_count: 10,
+            broad,
+            broad_before_quadtree: if broad == BroadKind::Quadtree {
+                BroadKind::Brute
+            } else {
+                broad
+            },
+            paused: false,
+            help_open: false,
+            param_message: None,
+            panel_width: 320.0,
+            egui_wants_keys: false,
+            egui_wants_pointer: false,
+        }
+    }
+}
+
+/// What the user asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Launch this many balls.
+    Launch(u32),
+    /// Remove every ball.
+    Clear,
+    /// Reload the scene.
+    Restart,
+    /// Leave.
+    Quit,
+    /// Use this broad phase.
+    SetBroad(BroadKind),
+    /// Set a parameter of the broad phase.
+    SetParam(&'static str, f32),
+    /// Run one frame while paused.
+    Step,
+}
+
+/// Read-outs the panel shows (measured by the app).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Load {
+    /// Frames per second.
+    pub fps: f32,
+    /// CPU time of the frame over the frame time, 0..=1.
+    pub cpu: f32,
+    /// Physics time per frame (ms).
+    pub physics_ms: f32,
+}
+
+/// Draws the side panel and the help window; returns the commands.
+pub fn show(
+    ctx: &egui::Context,
+    ui_state: &mut UiState,
+    world: &World,
+    load: Load,
+) -> Vec<Command> {
+    let mut cmds = Vec::new();
+    let panel = egui::SidePanel::right("controls")
+        .resizable(false)
+        .default_width(300.0)
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
+                ui.spacing_mut().slider_width = 130.0;
+                ui.heading("Collision Math Toy");
+                balls_section(ui, world);
+                launch_section(ui, ui_state, &mut cmds);
+                load_section(ui, load);
+                counters_section(ui, world);
+                broad_section(ui, ui_state, world, &mut cmds);
+                quadtree_section(ui, ui_state, world, &mut cmds);
+                iterations_section(ui, &mut ui_state.sim);
+                next_ball_section(ui, &mut ui_state.sim);
+                other_section(ui, ui_state);
+                show_section(ui, &mut ui_state.show);
+            });
+        });
+    ui_state.panel_width = panel.response.rect.width() * ctx.pixels_per_point();
+    help_window(ctx, &mut ui_state.help_open);
+    ui_state.egui_wants_keys = ctx.wants_keyboard_input();
+    ui_state.egui_wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+    cmds
+}
+
+fn row(ui: &mut egui::Ui, label: &str, value: impl std::fmt::Display) {
+    ui.label(label);
+    ui.monospace(value.to_string());
+    ui.end_row();
+}
+
+fn grid(ui: &mut egui::Ui, id: &str, add: impl FnOnce(&mut egui::Ui)) {
+    egui::Grid::new(id)
+        .num_columns(2)
+        .spacing([12.0, 2.0])
+        .show(ui, add);
+}
+
+fn balls_section(ui: &mut egui::Ui, world: &World) {
+    ui.separator();
+    ui.strong("Balls in play");
+    let c = world.counters();
+    grid(ui, "balls", |ui| {
+        row(ui, "Launched", c.launched);
+        row(
+            ui,
+            "In play (waiting)",
+            format!("{} ({})", world.balls().len(), world.pending_launches()),
+        );
+        row(ui, "Overlaps", c.overlaps);
+        row(ui, "Strays", c.strays);
+    });
+}
+
+fn load_section(ui: &mut egui::Ui, load: Load) {
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.strong("Load");
+        ui.monospace(format!(
+            "{:5.1} FPS  physics {:.2} ms",
+            load.fps, load.physics_ms
+        ));
+    });
+    ui.add(
+        egui::ProgressBar::new(load.cpu.clamp(0.0, 1.0))
+            .text(format!("CPU {:.0}% of the frame", load.cpu * 100.0)),
+    );
+}
+
+fn next_ball_section(ui: &mut egui::Ui, sim: &mut Settings) {
+    ui.separator();
+    ui.strong("Next ball");
+    ui.add(egui::Slider::new(&mut sim.ball_radius, 1.0..=40.0).text("radius (px)"));
+    ui.add(egui::Slider::new(&mut sim.launch_speed, 100.0..=3000.0).text("speed (px/s)"));
+}
+
+fn counters_section(ui: &mut egui::Ui, world: &World) {
+    ui.separator();
+    ui.strong("Collision detection and response");
+    let s = &world.counters().last_second;
+    let (aabb, pairs, repeats, micros) = s.per_iteration();
+    grid(ui, "counters", |ui| {
+        row(ui, "AABB tests / iteration", format!("{aabb:.0}"));
+        row(ui, "AABB tests / s", s.broad.aabb_tests);
+        row(ui, "Candidate pairs / iteration", format!("{pairs:.1}"));
+        row(ui, "Repeats dropped / iteration", format!("{repeats:.1}"));
+        row(ui, "Broad phase µs / iteration", format!("{micros:.1}"));
+        row(ui, "Full tests / s", s.full_tests);
+        row(ui, "Collisions / s", s.collisions);
+    });
+}
+
+fn broad_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut Vec<Command>) {
+    ui.separator();
+    ui.strong("Broad phase");
+    let before = st.broad;
+    egui::ComboBox::from_id_salt("broad")
+        .selected_text(st.broad.label())
+        .show_ui(ui, |ui| {
+            for &k in BroadKind::ALL {
+                ui.selectable_value(&mut st.broad, k, k.label());
+            }
+        });
+    if st.broad != before {
+        cmds.push(Command::SetBroad(st.broad));
+    }
+    if world.broad().kind() != BroadKind::Quadtree {
+        param_sliders(ui, world.broad().params(), cmds);
+        stats_grid(ui, "broad-stats", world);
+    }
+    if let Some(msg) = &st.param_message {
+        ui.colored_label(egui::Color32::from_rgb(255, 170, 80), msg);
+    }
+}
+
+fn param_sliders(ui: &mut egui::Ui, params: Vec<Param>, cmds: &mut Vec<Command>) {
+    for p in params {
+        let mut v = p.value;
+        let slider = egui::Slider::new(&mut v, p.min..=p.max).text(p.name);
+        let slider = if p.integer { slider.integer() } else { slider };
+        if ui.add(slider).on_hover_text(&p.help).changed() {
+            cmds.push(Command::SetParam(p.name, v));
+        }
+        ui.small(&p.help);
+    }
+}
+
+fn stats_grid(ui: &mut egui::Ui, id: &str, world: &World) {
+    grid(ui, id, |ui| {
+        for (label, value) in world.broad().stats() {
+            row(ui, label, value);
+        }
+    });
+}
+
+fn quadtree_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut Vec<Command>) {
+    ui.separator();
+    let mut active = world.broad().kind() == BroadKind::Quadtree;
+    if ui
+        .checkbox(&mut active, egui::RichText::new("Quadtree").strong())
+        .changed()
+    {
+        let to = if active {
+            st.broad_before_quadtree = st.broad;
+            BroadKind::Quadtree
+        } else {
+            st.broad_before_quadtree
+        };
+        st.broad = to;
+        cmds.push(Command::SetBroad(to));
+    }
+    if active {
+        param_sliders(ui, world.broad().params(), cmds);
+        stats_grid(ui, "qt-stats", world);
+    } else {
+        ui.small("Tick to use the array quadtree as the broad phase.");
+    }
+}
+
+fn iterations_section(ui: &mut egui::Ui, sim: &mut Settings) {
+    ui.separator();
+    ui.strong("Iterations");
+    ui.add(egui::Slider::new(&mut sim.motion_iterations, 1..=64).text("motion"));
+    ui.add(egui::Slider::new(&mut sim.collision_iterations, 1..=64).text("collision"));
+    ui.small(format!(
+        "Physics rate {} Hz; {} collision iterations per frame",
+        60 * sim.motion_iterations,
+        sim.motion_iterations * sim.collision_iterations
+    ));
+}
+
+fn other_section(ui: &mut egui::Ui, st: &mut UiState) {
+    ui.separator();
+    ui.strong("Other");
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut st.sim.rotate, "Rotate");
+        ui.checkbox(&mut st.paused, "Pause");
+        if ui.button("Help").clicked() {
+            st.help_open = !st.help_open;
+        }
+    });
+    ui.add(egui::Slider::new(&mut st.sim.gravity, 0.0..=2000.0).text("gravity (px/s²)"));
+    ui.add(egui::Slider::new(&mut st.sim.elasticity_scale, 0.0..=1.5).text("elasticity ×"));
+}
+
+fn show_section(ui: &mut egui::Ui, show: &mut Show) {
+    ui.separator();
+    ui.strong("Show");
+    egui::Grid::new("show").num_columns(2).show(ui, |ui| {
+        ui.checkbox(&mut show.hit_points, "Hit points");
+        ui.checkbox(&mut show.tracks, "Tracks");
+        ui.end_row();
+        ui.checkbox(&mut show.tangents, "Tangents");
+        ui.checkbox(&mut show.aabbs, "AABBs + structure");
+        ui.end_row();
+        ui.checkbox(&mut show.reticles, "Reticles");
+        ui.checkbox(&mut show.velocity, "Velocity");
+        ui.end_row();
+        ui.checkbox(&mut show.sectors, "Sectors");
+        ui.checkbox(&mut show.lights, "Lights");
+        ui.end_row();
+    });
+}
+
+fn launch_section(ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<Command>) {
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.add(egui::Slider::new(&mut st.launch_count, 1..=1000).logarithmic(true));
+        if ui.button("Launch").clicked() {
+            cmds.push(Command::Launch(st.launch_count));
+        }
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Clear").clicked() {
+            cmds.push(Command::Clear);
+        }
+        if ui.button("Restart").clicked() {
+            cmds.push(Command::Restart);
+        }
+        if ui.button("Step").clicked() {
+            cmds.push(Command::Step);
+        }
+        if ui.button("Quit").clicked() {
+            cmds.push(Command::Quit);
+        }
+    });
+}
+
+const HELP: &[(&str, &str)] = &[
+    ("Space", "launch one ball up the lane"),
+    ("P", "pause / resume"),
+    ("O", "one frame forward while paused"),
+    ("R", "restart the scene"),
+    ("F1", "this help"),
+    ("Esc", "quit"),
+];
+
+const CONTROLS: &[(&str, &str)] = &[
+    ("Balls in play", "launched since Clear; balls in play; overlaps = balls sitting on another ball's centre; strays = balls outside the table"),
+    ("Load", "frames per second and the share of the frame the CPU spent on physics and drawing"),
+    ("Next ball", "radius and launch speed of the next ball"),
+    ("AABB tests", "box-overlap tests of the broad phase, including its own structure work, per collision iteration and per second"),
+    ("Full tests", "narrow-phase tests, one per candidate pair; collisions are the tests that found contact"),
+    ("Broad phase", "the algorithm that finds candidate pairs; switching it never changes the simulation"),
+    ("Quadtree", "the original's array quadtree; levels count the root (3 = a 4 x 4 leaf grid)"),
+    ("Iterations", "motion: physics steps per 1/60 s; collision: broad+narrow passes per step"),
+    ("Rotate", "kinematic shapes (orange) turn about their pivots"),
+    ("Gravity, elasticity ×", "gravity in px/s²; a factor on every combined elasticity"),
+    ("Show", "hit points, tracks, tangents, boxes with the broad phase's structure, reticles, velocity arrows, arc sectors, lights"),
+];
+
+fn help_window(ctx: &egui::Context, open: &mut bool) {
+    egui::Window::new("Help")
+        .open(open)
+        .default_width(460.0)
+        .show(ctx, |ui| {
+            ui.strong("Keys");
+            grid(ui, "help-keys", |ui| {
+                for (k, v) in HELP {
+                    row(ui, k, v);
+                }
+            });
+            ui.separator();
+            ui.strong("Controls");
+            for (k, v) in CONTROLS {
+                ui.label(egui::RichText::new(*k).strong());
+                ui.label(*v);
+            }
+        });
+}

@@ -1,0 +1,135 @@
+//! The command line: summaries, determinism across broad phases, and clear errors.
+
+use std::process::Command;
+
+const EXE: &str = env!("CARGO_BIN_EXE_collision-math-toy");
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(EXE)
+        .args(args)
+        .output()
+        .expect("the app starts");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn hash_of(summary: &str) -> &str {
+    summary
+        .split_whitespace()
+        .find_map(|kv| kv.strip_prefix("hash="))
+        .expect("a hash")
+}
+
+#[test]
+fn headless_run_prints_one_summary_line() {
+    let (code, out, err) = run(&["--headless", "--frames", "120", "--launch", "5"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    for key in [
+        "frames=120",
+        "balls=5",
+        "strays=",
+        "overlaps=",
+        "aabb_tests=",
+        "fps=",
+        "physics_ms=",
+        "hash=",
+    ] {
+        assert!(lines[0].contains(key), "{key} missing in {}", lines[0]);
+    }
+}
+
+#[test]
+fn every_broad_phase_gives_the_same_state() {
+    let base = run(&[
+        "--headless",
+        "--frames",
+        "300",
+        "--launch",
+        "40",
+        "--rotate",
+    ]);
+    for kind in collide::BroadKind::ALL {
+        let other = run(&[
+            "--headless",
+            "--frames",
+            "300",
+            "--launch",
+            "40",
+            "--rotate",
+            "--broad-phase",
+            kind.name(),
+        ]);
+        assert_eq!(other.0, 0, "{}", other.2);
+        assert_eq!(
+            hash_of(&base.1),
+            hash_of(&other.1),
+            "{} differs",
+            kind.name()
+        );
+    }
+}
+
+#[test]
+fn bad_scene_file_names_path_line_and_field_and_exits_2() {
+    let dir = std::env::temp_dir().join(format!("cmt-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.ron");
+    let text = "Scene(\n  name: \"bad\",\n  bounds: (min: (0, 0), max: (100, 100)),\n  launch: (pos: (5, 5), dir: (0, 1)),\n  shapes: [\n    Segment(a: (0, 0), b: (10, 0)),\n    Circle(centre: (50, 50), radius: -4),\n  ],\n)\n";
+    std::fs::write(&path, text).unwrap();
+    let (code, out, err) = run(&[
+        "--scene",
+        path.to_str().unwrap(),
+        "--headless",
+        "--frames",
+        "1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(
+        err.contains("bad.ron:7:5:") && err.contains("radius"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked") && !err.contains("backtrace"));
+
+    std::fs::write(
+        &path,
+        "Scene(name: \"x\", bounds: (min: (0, 0) max: (1, 1)))",
+    )
+    .unwrap();
+    let (code, _, err) = run(&[
+        "--scene",
+        path.to_str().unwrap(),
+        "--headless",
+        "--frames",
+        "1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.ron:1:"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn missing_scene_file_exits_2_with_its_path() {
+    let (code, _, err) = run(&[
+        "--scene",
+        "/no/such/scene.ron",
+        "--headless",
+        "--frames",
+        "1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("/no/such/scene.ron"), "{err}");
+}
+
+#[test]
+fn unknown_broad_phase_is_refused() {
+    let (code, _, err) = run(&["--broad-phase", "nonsense", "--headless", "--frames", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("nonsense"), "{err}");
+}

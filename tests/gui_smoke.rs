@@ -1,0 +1,134 @@
+//! The real binary in a real window: runs frames, writes a screenshot that is not blank, and
+//! ends in the same state as the headless run. Uses $DISPLAY, or starts Xvfb when there is
+//! none. With CI=true a missing display is a failure, not a skip.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const EXE: &str = env!("CARGO_BIN_EXE_collision-math-toy");
+
+/// A virtual X server, stopped when dropped.
+struct Xvfb(Child);
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A display to use: the existing one, or a fresh Xvfb. `None` when neither can be had.
+fn display() -> Option<(String, Option<Xvfb>)> {
+    if let Ok(d) = std::env::var("DISPLAY") {
+        if !d.is_empty() {
+            return Some((d, None));
+        }
+    }
+    let n = (150..250).find(|n| {
+        !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+            && !Path::new(&format!("/tmp/.X{n}-lock")).exists()
+    })?;
+    let child = Command::new("Xvfb")
+        .args([
+            format!(":{n}").as_str(),
+            "-screen",
+            "0",
+            "1280x800x24",
+            "-nolisten",
+            "tcp",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let guard = Xvfb(child);
+    let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+    let start = Instant::now();
+    while !socket.exists() {
+        if start.elapsed() > Duration::from_secs(10) {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some((format!(":{n}"), Some(guard)))
+}
+
+fn need_display() -> Option<(String, Option<Xvfb>)> {
+    let d = display();
+    if d.is_none() {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(!ci, "CI=true but no X display could be had (install xvfb)");
+        eprintln!("skipping: no X display and no Xvfb");
+    }
+    d
+}
+
+fn field(summary: &str, key: &str) -> String {
+    summary
+        .split_whitespace()
+        .find_map(|kv| kv.strip_prefix(&format!("{key}=")))
+        .unwrap_or_else(|| panic!("no {key} in {summary:?}"))
+        .to_string()
+}
+
+/// Distinct colours among a sample of the PNG's pixels.
+fn distinct_colours(path: &Path) -> usize {
+    let decoder = png::Decoder::new(std::fs::File::open(path).expect("screenshot exists"));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("PNG data");
+    let bpp = info.color_type.samples();
+    let mut seen: Vec<&[u8]> = buf[..info.buffer_size()].chunks(bpp).step_by(97).collect();
+    seen.sort();
+    seen.dedup();
+    seen.len()
+}
+
+#[test]
+fn window_runs_frames_and_writes_a_screenshot() {
+    let Some((display, _xvfb)) = need_display() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("cmt-smoke-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("smoke.png");
+    let out = Command::new(EXE)
+        .env("DISPLAY", &display)
+        .args(["--launch", "50", "--frames", "300", "--screenshot"])
+        .arg(&png)
+        .output()
+        .expect("the app starts");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout {stdout}\nstderr {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = stdout.lines().last().expect("a summary line");
+    assert_eq!(field(summary, "frames"), "300");
+    assert_eq!(field(summary, "balls"), "50");
+    let colours = distinct_colours(&png);
+    assert!(
+        colours > 20,
+        "screenshot looks blank: {colours} distinct colours"
+    );
+
+    // The window fed 1/60 s per frame, so it must end where the headless run ends.
+    let headless = Command::new(EXE)
+        .args(["--launch", "50", "--frames", "300", "--headless"])
+        .output()
+        .unwrap();
+    let hline = String::from_utf8_lossy(&headless.stdout)
+        .lines()
+        .last()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        field(summary, "hash"),
+        field(&hline, "hash"),
+        "window and headless runs differ"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
