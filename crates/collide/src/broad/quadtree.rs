@@ -1,22 +1,663 @@
-//! Placeholder until the array quadtree lands (being written now).
-use super::{brute::brute_pairs, BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
+//! The original toy's array quadtree (seed `004_…`, section 5.4): a full 4-ary tree kept in one
+//! array, its leaves a uniform grid over the world box, every shape listed in each leaf its box
+//! overlaps, and candidate pairs tested only inside leaves.
+//!
+//! # Layout
+//! Node `i` has children `4i+1 ..= 4i+4` and parent `⌊(i−1)/4⌋`. Child `k` of a node is its
+//! quadrant taking the upper half in x when `k & 1` and the upper half in y when `k & 2`. With
+//! `L` levels counting the root there are `(4^L − 1)/3` nodes and `4^(L−1)` leaves, the last
+//! `4^(L−1)` entries; the first leaf is `(nodes − 1)/4` (the node count of `L − 1` levels). The
+//! root box is the world box.
+//!
+//! # Algorithm
+//! Each box is clamped into the world box first ([`Aabb::clamped`] is monotone, so boxes that
+//! overlap still overlap, and a shape partly or wholly outside the world lands in border leaves:
+//! no pair is lost). It is inserted by descending from the root into every child whose box it
+//! overlaps. Statics are inserted once per `(statics_version, count, levels, world)`; kinematic
+//! shapes and balls on every call. Leaf lists are flat: `(leaf, shape)` entries counting-sorted
+//! into one range per leaf, each range ascending by shape index, so kinematic shapes come
+//! before balls. In each leaf every ball is tested (real, unclamped boxes) against the statics
+//! and the earlier moving shapes there; the unwanted kinds (static–kinematic,
+//! kinematic–kinematic, static–static) are never tested.
+//!
+//! A pair whose boxes span several leaves is found in each. It is reported only by the leaf
+//! that owns `p`, the min corner of the intersection of the two clamped boxes; ownership
+//! follows the descent rule "`p >= mid` takes the upper half", so exactly one leaf owns a point,
+//! and that leaf holds both shapes (both clamped boxes contain `p`). The other finds are
+//! counted as `repeats_dropped`. No sort-and-dedup is needed, only a sort.
+//!
+//! # Cost
+//! Insertion: one AABB test per node box tested, `1 + 4(L − 1)` for a box inside one leaf,
+//! counted in `aabb_tests` with the leaf pair tests. With `n` shapes over `m` non-empty leaves
+//! holding at most `k` each, a call costs `O(n log N + m k²)` (section 5.4.5). Memory is
+//! `O(nodes + entries)`; once the vectors have grown, a call allocates nothing.
+//!
+//! # Invariants (checked by [`BroadPhase::validate`])
+//! The node count matches the formula; each node's four children tile it exactly; every shape
+//! (statics in the static lists, kinematic shapes and balls in the moving lists) appears exactly
+//! in the leaves its clamped box overlaps, once each, lists ascending.
+
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use crate::debug_draw::{DebugDraw, Prim, Rgba};
+use crate::geom::Aabb;
+use glam::Vec2;
+
+/// Fewest levels: the root alone, one leaf.
+pub const MIN_LEVELS: u32 = 1;
+/// Most levels: a 16 × 16 leaf grid.
+pub const MAX_LEVELS: u32 = 5;
+/// Levels at start, as in the original: a 4 × 4 leaf grid.
+pub const DEFAULT_LEVELS: u32 = 3;
+/// Leaf outline colour, the original's magenta.
+pub const LEAF_COLOR: Rgba = Rgba(1.0, 0.0, 1.0, 1.0);
+/// Alpha of the leaf heat fill, low so shapes stay visible underneath.
+const FILL_ALPHA: f32 = 0.25;
+
+/// Nodes in a full quadtree of `levels` levels counting the root: `(4^L − 1)/3`.
+pub const fn node_count(levels: u32) -> usize {
+    ((1usize << (2 * levels)) - 1) / 3
+}
+
+/// Leaves of a quadtree of `levels` levels (`levels >= 1`): `4^(L−1)`.
+pub const fn leaf_count(levels: u32) -> usize {
+    1usize << (2 * (levels - 1))
+}
+
+/// Leaves along one side of the leaf grid: `2^(L−1)`.
+pub const fn grid_side(levels: u32) -> usize {
+    1usize << (levels - 1)
+}
+
+/// Array index of the first of node `i`'s four children (the others follow it).
+pub const fn first_child(i: usize) -> usize {
+    4 * i + 1
+}
+
+/// Array index of the parent of node `i` (`i > 0`): `⌊(i − 1)/4⌋`.
+pub const fn parent(i: usize) -> usize {
+    (i - 1) / 4
+}
+
+/// Quadrant `k` of `b` split at `mid`: upper half in x when `k & 1`, in y when `k & 2`.
+pub fn quadrant(b: &Aabb, mid: Vec2, k: usize) -> Aabb {
+    let (x0, x1) = if k & 1 == 0 {
+        (b.min.x, mid.x)
+    } else {
+        (mid.x, b.max.x)
+    };
+    let (y0, y1) = if k & 2 == 0 {
+        (b.min.y, mid.y)
+    } else {
+        (mid.y, b.max.y)
+    };
+    Aabb {
+        min: Vec2::new(x0, y0),
+        max: Vec2::new(x1, y1),
+    }
+}
+
+/// Shape indices per leaf, flat: leaf `l` holds `items[start[l]..start[l + 1]]`.
+#[derive(Debug, Default)]
+struct LeafLists {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl LeafLists {
+    /// The shapes listed in leaf `l`.
+    fn leaf(&self, l: usize) -> &[u32] {
+        &self.items[self.start[l] as usize..self.start[l + 1] as usize]
+    }
+
+    /// Every leaf empty.
+    fn clear(&mut self, leaves: usize) {
+        self.start.clear();
+        self.start.resize(leaves + 1, 0);
+        self.items.clear();
+    }
+
+    /// Counting sort of `(leaf, shape)` entries into leaf ranges, stable, so shapes entered
+    /// in ascending order stay ascending in each leaf.
+    fn fill(&mut self, entries: &[(u32, u32)], leaves: usize) {
+        self.clear(leaves);
+        for &(leaf, _) in entries {
+            self.start[leaf as usize] += 1;
+        }
+        // Inclusive prefix sums: start[l] = end of leaf l's range.
+        for l in 1..leaves {
+            self.start[l] += self.start[l - 1];
+        }
+        self.start[leaves] = entries.len() as u32;
+        self.items.resize(entries.len(), 0);
+        // Filling backwards moves each start[l] down to the beginning of its range.
+        for &(leaf, shape) in entries.iter().rev() {
+            self.start[leaf as usize] -= 1;
+            self.items[self.start[leaf as usize] as usize] = shape;
+        }
+    }
+}
+
+/// Inserts `b` below `node`: records `(leaf, shape)` for every leaf it overlaps; returns the
+/// node boxes tested (one AABB test each).
+fn descend(nodes: &[Aabb], node: usize, b: &Aabb, shape: u32, out: &mut Vec<(u32, u32)>) -> u64 {
+    if !nodes[node].overlaps(b) {
+        return 1;
+    }
+    let child = first_child(node);
+    if child >= nodes.len() {
+        let first_leaf = (nodes.len() - 1) / 4;
+        out.push(((node - first_leaf) as u32, shape));
+        return 1;
+    }
+    1 + (child..child + 4)
+        .map(|c| descend(nodes, c, b, shape, out))
+        .sum::<u64>()
+}
+
+/// The one leaf owning point `p` (inside the root): descend taking the upper half whenever
+/// `p >= mid`. Comparisons only; no AABB test.
+fn owner_leaf(nodes: &[Aabb], p: Vec2) -> usize {
+    let mut i = 0;
+    while first_child(i) < nodes.len() {
+        let mid = nodes[first_child(i)].max; // child 0 is [min, mid]
+        let k = (p.x >= mid.x) as usize + 2 * (p.y >= mid.y) as usize;
+        i = first_child(i) + k;
+    }
+    i - (nodes.len() - 1) / 4
+}
+
 /// The original toy's array quadtree.
-#[derive(Default, Debug)]
-pub struct QuadTree;
+#[derive(Debug)]
+pub struct QuadTree {
+    levels: u32,
+    /// Node boxes, root (the world box) first.
+    nodes: Vec<Aabb>,
+    /// `(statics_version, first_moving)` the static lists were built for; `None` = rebuild.
+    statics_key: Option<(u64, usize)>,
+    /// Clamped boxes of all shapes, input order, as of the last call.
+    clamped: Vec<Aabb>,
+    /// Layout of the last call.
+    first_moving: usize,
+    first_dynamic: usize,
+    statics: LeafLists,
+    moving: LeafLists,
+    /// Scratch `(leaf, shape)` entries for the counting sort.
+    entries: Vec<(u32, u32)>,
+}
+
+impl Default for QuadTree {
+    fn default() -> Self {
+        Self::with_levels(DEFAULT_LEVELS)
+    }
+}
+
+impl QuadTree {
+    /// An empty quadtree of `levels` levels counting the root.
+    ///
+    /// # Panics
+    /// When `levels` is outside `MIN_LEVELS..=MAX_LEVELS`.
+    pub fn with_levels(levels: u32) -> Self {
+        assert!(
+            (MIN_LEVELS..=MAX_LEVELS).contains(&levels),
+            "levels {levels}"
+        );
+        let mut tree = QuadTree {
+            levels,
+            nodes: Vec::new(),
+            statics_key: None,
+            clamped: Vec::new(),
+            first_moving: 0,
+            first_dynamic: 0,
+            statics: LeafLists::default(),
+            moving: LeafLists::default(),
+            entries: Vec::new(),
+        };
+        tree.reset(Aabb::default());
+        tree
+    }
+
+    /// Levels counting the root.
+    pub fn levels(&self) -> u32 {
+        self.levels
+    }
+
+    /// Box of leaf `l`, numbered in array order (leaf `l` is node `first leaf + l`).
+    pub fn leaf_box(&self, l: usize) -> Aabb {
+        self.nodes[self.first_leaf() + l]
+    }
+
+    fn first_leaf(&self) -> usize {
+        (self.nodes.len() - 1) / 4
+    }
+
+    fn leaves(&self) -> usize {
+        leaf_count(self.levels)
+    }
+
+    /// Shapes (static and moving) listed in leaf `l`.
+    fn leaf_len(&self, l: usize) -> usize {
+        self.statics.leaf(l).len() + self.moving.leaf(l).len()
+    }
+
+    /// Empties the tree and rebuilds the node boxes over `world`.
+    fn reset(&mut self, world: Aabb) {
+        self.nodes.clear();
+        self.nodes.resize(node_count(self.levels), world);
+        for i in 0..self.first_leaf() {
+            let b = self.nodes[i];
+            for k in 0..4 {
+                self.nodes[first_child(i) + k] = quadrant(&b, b.centre(), k);
+            }
+        }
+        self.statics_key = None;
+        self.clamped.clear();
+        self.first_moving = 0;
+        self.first_dynamic = 0;
+        self.statics.clear(self.leaves());
+        self.moving.clear(self.leaves());
+    }
+
+    /// Rebuilds what the input invalidated: nodes on a new world box, statics on a new
+    /// statics version or count.
+    fn prepare(&mut self, input: &BroadInput, counters: &mut BroadCounters) {
+        if self.nodes[0] != input.world {
+            self.reset(input.world);
+        }
+        self.clamped.resize(input.aabbs.len(), Aabb::default());
+        self.first_moving = input.first_moving;
+        self.first_dynamic = input.first_dynamic;
+        let key = (input.statics_version, input.first_moving);
+        if self.statics_key != Some(key) {
+            counters.aabb_tests += self.insert(input, 0..input.first_moving);
+            self.statics.fill(&self.entries, leaf_count(self.levels));
+            self.statics_key = Some(key);
+        }
+    }
+
+    /// Clamps and inserts shapes `range` into `self.entries` (cleared first); returns the
+    /// node tests done.
+    fn insert(&mut self, input: &BroadInput, range: std::ops::Range<usize>) -> u64 {
+        self.entries.clear();
+        let mut tests = 0;
+        for i in range {
+            let c = input.aabbs[i].clamped(&input.world);
+            self.clamped[i] = c;
+            tests += descend(&self.nodes, 0, &c, i as u32, &mut self.entries);
+        }
+        tests
+    }
+
+    /// Tests every wanted candidate in every leaf; pushes the pairs each leaf owns.
+    fn collect_pairs(
+        &self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+    ) {
+        for leaf in 0..self.leaves() {
+            let statics = self.statics.leaf(leaf);
+            let moving = self.moving.leaf(leaf);
+            let first_ball = moving.partition_point(|&i| (i as usize) < input.first_dynamic);
+            for (bi, &b) in moving.iter().enumerate().skip(first_ball) {
+                // Statics and earlier moving shapes all have smaller indices than ball b.
+                for &a in statics.iter().chain(&moving[..bi]) {
+                    self.test_pair(input, leaf, (a, b), pairs, counters);
+                }
+            }
+        }
+    }
+
+    /// One AABB test of a candidate in `leaf`; reports it if this leaf owns it.
+    fn test_pair(
+        &self,
+        input: &BroadInput,
+        leaf: usize,
+        (a, b): Pair,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+    ) {
+        counters.aabb_tests += 1;
+        if !input.aabbs[a as usize].overlaps(&input.aabbs[b as usize]) {
+            return;
+        }
+        let p = self.clamped[a as usize]
+            .min
+            .max(self.clamped[b as usize].min);
+        if owner_leaf(&self.nodes, p) == leaf {
+            pairs.push((a, b));
+        } else {
+            counters.repeats_dropped += 1;
+        }
+    }
+
+    /// Node count and exact tiling of every node by its four children.
+    fn check_nodes(&self) -> Result<(), String> {
+        if self.nodes.len() != node_count(self.levels) {
+            return Err(format!(
+                "{} nodes for {} levels, expected {}",
+                self.nodes.len(),
+                self.levels,
+                node_count(self.levels)
+            ));
+        }
+        for i in 0..self.first_leaf() {
+            let b = &self.nodes[i];
+            let mid = self.nodes[first_child(i)].max;
+            if !b.contains(mid) {
+                return Err(format!("node {i}: split point {mid} outside {b:?}"));
+            }
+            for k in 0..4 {
+                let c = first_child(i) + k;
+                if parent(c) != i || self.nodes[c] != quadrant(b, mid, k) {
+                    return Err(format!("node {i}: child {c} is not quadrant {k}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every shape in `range` listed exactly in the leaves its clamped box overlaps.
+    fn check_lists(&self, lists: &LeafLists, range: std::ops::Range<usize>) -> Result<(), String> {
+        let leaves = self.leaves();
+        if lists.start.len() != leaves + 1 || lists.start[leaves] as usize != lists.items.len() {
+            return Err("leaf ranges do not cover the item list".into());
+        }
+        let mut seen = vec![0usize; self.clamped.len()];
+        for l in 0..leaves {
+            let items = lists.leaf(l);
+            if items.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(format!("leaf {l}: list not strictly ascending"));
+            }
+            for &i in items {
+                let i = i as usize;
+                if !range.contains(&i) || !self.clamped[i].overlaps(&self.leaf_box(l)) {
+                    return Err(format!("leaf {l}: shape {i} should not be listed"));
+                }
+                seen[i] += 1;
+            }
+        }
+        for i in range {
+            if !self.nodes[0].encloses(&self.clamped[i]) {
+                return Err(format!("shape {i}: clamped box outside the root"));
+            }
+            let want = (0..leaves)
+                .filter(|&l| self.clamped[i].overlaps(&self.leaf_box(l)))
+                .count();
+            if seen[i] != want {
+                return Err(format!("shape {i}: in {} leaves, overlaps {want}", seen[i]));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl BroadPhase for QuadTree {
     fn kind(&self) -> BroadKind {
         BroadKind::Quadtree
     }
+
     fn find_pairs(
         &mut self,
         input: &BroadInput,
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
     ) {
-        counters.aabb_tests += brute_pairs(input, pairs);
+        debug_assert!(input.first_moving <= input.first_dynamic);
+        debug_assert!(input.first_dynamic <= input.aabbs.len());
+        pairs.clear();
+        self.prepare(input, counters);
+        counters.aabb_tests += self.insert(input, input.first_moving..input.aabbs.len());
+        self.moving.fill(&self.entries, self.leaves());
+        self.collect_pairs(input, pairs, counters);
+        pairs.sort_unstable();
+        debug_assert!(
+            pairs.windows(2).all(|w| w[0] < w[1]),
+            "owner rule repeated a pair"
+        );
         counters.pairs += pairs.len() as u64;
     }
+
     fn validate(&self) -> Result<(), String> {
+        self.check_nodes()?;
+        self.check_lists(&self.statics, 0..self.first_moving.min(self.clamped.len()))?;
+        self.check_lists(&self.moving, self.first_moving..self.clamped.len())
+    }
+
+    fn params(&self) -> Vec<Param> {
+        let side = grid_side(self.levels);
+        vec![Param {
+            name: "levels",
+            value: self.levels as f32,
+            min: MIN_LEVELS as f32,
+            max: MAX_LEVELS as f32,
+            integer: true,
+            help: format!(
+                "Levels counting the root: L levels give a 2^(L-1) square leaf grid \
+                 (now {side} x {side} leaves)"
+            ),
+        }]
+    }
+
+    fn set_param(&mut self, name: &str, value: f32) -> Result<(), String> {
+        if name != "levels" {
+            return Err(format!("Quadtree has no parameter {name:?}"));
+        }
+        let range = MIN_LEVELS as f32..=MAX_LEVELS as f32;
+        if !range.contains(&value) || value.fract() != 0.0 {
+            return Err(format!(
+                "levels must be a whole number from {MIN_LEVELS} to {MAX_LEVELS} \
+                 (counting the root), not {value}"
+            ));
+        }
+        self.levels = value as u32;
+        self.reset(self.nodes[0]);
         Ok(())
+    }
+
+    fn stats(&self) -> Vec<(&'static str, String)> {
+        let size = self.leaf_box(0).size();
+        let counts = (0..self.leaves()).map(|l| self.leaf_len(l));
+        vec![
+            ("nodes", self.nodes.len().to_string()),
+            ("leaves", self.leaves().to_string()),
+            ("leaf area", format!("{:.0} x {:.0}", size.x, size.y)),
+            (
+                "max shapes per leaf",
+                counts.clone().max().unwrap_or(0).to_string(),
+            ),
+            (
+                "non-empty leaves",
+                counts.filter(|&c| c > 0).count().to_string(),
+            ),
+        ]
+    }
+
+    fn debug_draw(&self, draw: &mut dyn DebugDraw) {
+        let most = (0..self.leaves())
+            .map(|l| self.leaf_len(l))
+            .max()
+            .unwrap_or(0);
+        for l in 0..self.leaves() {
+            let aabb = self.leaf_box(l);
+            let count = self.leaf_len(l);
+            let fill = (count > 0).then(|| Rgba::heat(count as f32 / most as f32));
+            draw.draw(Prim::Rect {
+                aabb,
+                fill: fill.map(|c| c.with_alpha(FILL_ALPHA)),
+                stroke: Some(LEAF_COLOR),
+            });
+            if count > 0 {
+                draw.draw(Prim::Text {
+                    at: aabb.centre(),
+                    text: count.to_string(),
+                    color: LEAF_COLOR,
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::broad::brute::brute_pairs;
+    use crate::debug_draw::Recorder;
+
+    fn world() -> Aabb {
+        Aabb::new(Vec2::ZERO, Vec2::new(960.0, 704.0))
+    }
+
+    fn input(aabbs: &[Aabb], first_moving: usize, first_dynamic: usize) -> BroadInput<'_> {
+        BroadInput {
+            aabbs,
+            first_moving,
+            first_dynamic,
+            statics_version: 1,
+            world: world(),
+        }
+    }
+
+    #[test]
+    fn children_and_parent_invert_each_other() {
+        // The seed's worked example: node 18 has children 73..=76.
+        assert_eq!(first_child(18), 73);
+        assert!((73..=76).all(|c| parent(c) == 18));
+        assert_eq!(first_child(0), 1);
+        assert!((1..=4).all(|c| parent(c) == 0));
+        for i in 0..node_count(MAX_LEVELS - 1) {
+            for c in first_child(i)..first_child(i) + 4 {
+                assert_eq!(parent(c), i);
+            }
+        }
+    }
+
+    #[test]
+    fn node_and_leaf_counts_follow_the_formulas() {
+        let expected = [
+            (1, 1, 1),
+            (2, 5, 4),
+            (3, 21, 16),
+            (4, 85, 64),
+            (5, 341, 256),
+        ];
+        for (levels, nodes, leaves) in expected {
+            assert_eq!(node_count(levels), nodes);
+            assert_eq!(leaf_count(levels), leaves);
+            assert_eq!(grid_side(levels).pow(2), leaves);
+            // Leaves are the last entries: first leaf = node count of one level fewer.
+            assert_eq!((nodes - 1) / 4, node_count(levels - 1));
+            assert_eq!(nodes - (nodes - 1) / 4, leaves);
+            let tree = QuadTree::with_levels(levels);
+            assert_eq!(tree.nodes.len(), nodes);
+            assert!(tree.validate().is_ok());
+        }
+    }
+
+    #[test]
+    fn default_is_three_levels_and_five_give_the_seeds_60_by_44_leaves() {
+        let mut tree = QuadTree::default();
+        assert_eq!(tree.levels(), 3);
+        tree.set_param("levels", 5.0).unwrap();
+        let aabbs = [Aabb::around(Vec2::new(100.0, 100.0), 5.0)];
+        tree.find_pairs(
+            &input(&aabbs, 0, 0),
+            &mut Vec::new(),
+            &mut Default::default(),
+        );
+        let stats = tree.stats();
+        assert!(
+            stats.contains(&("leaf area", "60 x 44".to_string())),
+            "{stats:?}"
+        );
+        assert!(stats.contains(&("nodes", "341".to_string())));
+    }
+
+    #[test]
+    fn node_tests_are_counted_on_descent() {
+        // One ball inside one leaf at 3 levels: root + its 4 children + 4 grandchildren.
+        let mut tree = QuadTree::default();
+        let aabbs = [Aabb::around(Vec2::new(100.0, 100.0), 5.0)];
+        let mut counters = BroadCounters::default();
+        tree.find_pairs(&input(&aabbs, 0, 0), &mut Vec::new(), &mut counters);
+        assert_eq!(counters.aabb_tests, 9);
+        // A second call re-inserts the ball only.
+        tree.find_pairs(&input(&aabbs, 0, 0), &mut Vec::new(), &mut counters);
+        assert_eq!(counters.aabb_tests, 18);
+    }
+
+    #[test]
+    fn pair_spanning_four_leaves_is_reported_once() {
+        // Two balls straddling the world centre: both in all four centre leaves.
+        let c = world().centre();
+        let aabbs = [Aabb::around(c, 10.0), Aabb::around(c + Vec2::ONE, 10.0)];
+        let mut tree = QuadTree::default();
+        let (mut pairs, mut counters) = (Vec::new(), BroadCounters::default());
+        tree.find_pairs(&input(&aabbs, 0, 0), &mut pairs, &mut counters);
+        assert_eq!(pairs, vec![(0, 1)]);
+        assert_eq!(counters.repeats_dropped, 3);
+        assert_eq!(counters.pairs, 1);
+        tree.validate().unwrap();
+    }
+
+    #[test]
+    fn shapes_outside_the_world_meet_in_border_leaves() {
+        let aabbs = [
+            Aabb::new(Vec2::new(-300.0, 100.0), Vec2::new(-200.0, 100.0)), // static
+            Aabb::around(Vec2::new(-250.0, 100.0), 5.0),
+            Aabb::around(Vec2::new(-240.0, 100.0), 5.0),
+            Aabb::around(Vec2::new(-100.0, 100.0), 5.0), // far from the others
+        ];
+        let inp = input(&aabbs, 1, 1);
+        let mut tree = QuadTree::default();
+        let (mut pairs, mut expected) = (Vec::new(), Vec::new());
+        tree.find_pairs(&inp, &mut pairs, &mut Default::default());
+        brute_pairs(&inp, &mut expected);
+        assert_eq!(pairs, vec![(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(pairs, expected);
+        tree.validate().unwrap();
+    }
+
+    #[test]
+    fn set_param_refuses_out_of_range_levels() {
+        let mut tree = QuadTree::default();
+        for bad in [0.0, 6.0, 2.5, f32::NAN, -1.0] {
+            assert!(tree.set_param("levels", bad).is_err(), "{bad}");
+        }
+        assert!(tree.set_param("depth", 3.0).is_err());
+        assert_eq!(tree.levels(), 3);
+        tree.set_param("levels", 1.0).unwrap();
+        assert_eq!(tree.params()[0].value, 1.0);
+    }
+
+    #[test]
+    fn debug_draw_outlines_every_leaf_and_fills_only_occupied_ones() {
+        let mut tree = QuadTree::default();
+        let aabbs = [
+            Aabb::around(Vec2::new(100.0, 100.0), 5.0),
+            Aabb::around(Vec2::new(110.0, 100.0), 5.0),
+            Aabb::around(Vec2::new(900.0, 600.0), 5.0),
+        ];
+        tree.find_pairs(
+            &input(&aabbs, 0, 0),
+            &mut Vec::new(),
+            &mut Default::default(),
+        );
+        let mut rec = Recorder::default();
+        tree.debug_draw(&mut rec);
+        let rects: Vec<_> = rec
+            .prims
+            .iter()
+            .filter_map(|p| match p {
+                Prim::Rect { fill, stroke, .. } => Some((*fill, *stroke)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(rects.len(), 16);
+        assert!(rects.iter().all(|(_, s)| *s == Some(LEAF_COLOR)));
+        let filled: Vec<_> = rects.iter().filter_map(|(f, _)| *f).collect();
+        assert_eq!(filled.len(), 2);
+        assert!(filled.iter().all(|f| f.3 == FILL_ALPHA));
+        let labels = rec.prims.iter().filter(|p| matches!(p, Prim::Text { .. }));
+        assert_eq!(labels.count(), 2);
     }
 }
