@@ -47,6 +47,8 @@ pub struct UiState {
     pub param_message: Option<String>,
     /// Width the panel took last frame (px), so the table fits beside it.
     pub panel_width: f32,
+    /// Height the toolbar took last frame (px).
+    pub toolbar_height: f32,
     /// egui has keyboard focus (keys then go to egui, not the toy).
     pub egui_wants_keys: bool,
     /// egui has the pointer.
@@ -74,6 +76,7 @@ impl UiState {
             help_open: false,
             param_message: None,
             panel_width: 320.0,
+            toolbar_height: 60.0,
             egui_wants_keys: false,
             egui_wants_pointer: false,
         }
@@ -118,6 +121,12 @@ pub fn show(
     load: Load,
 ) -> Vec<Command> {
     let mut cmds = Vec::new();
+    let top = egui::TopBottomPanel::top("toolbar").show(ctx, |ui| {
+        ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
+        launch_section(ui, ui_state, &mut cmds);
+        show_section(ui, &mut ui_state.show);
+    });
+    ui_state.toolbar_height = top.response.rect.height() * ctx.pixels_per_point();
     let panel = egui::SidePanel::right("controls")
         .resizable(false)
         .default_width(300.0)
@@ -127,7 +136,6 @@ pub fn show(
                 ui.spacing_mut().slider_width = 130.0;
                 ui.heading("Collision Math Toy");
                 balls_section(ui, world);
-                launch_section(ui, ui_state, &mut cmds);
                 load_section(ui, load);
                 counters_section(ui, world);
                 broad_section(ui, ui_state, world, &mut cmds);
@@ -135,7 +143,6 @@ pub fn show(
                 iterations_section(ui, &mut ui_state.sim);
                 next_ball_section(ui, &mut ui_state.sim);
                 other_section(ui, ui_state);
-                show_section(ui, &mut ui_state.show);
             });
         });
     ui_state.panel_width = panel.response.rect.width() * ctx.pixels_per_point();
@@ -294,53 +301,46 @@ fn iterations_section(ui: &mut egui::Ui, sim: &mut Settings) {
 fn other_section(ui: &mut egui::Ui, st: &mut UiState) {
     ui.separator();
     ui.strong("Other");
-    ui.horizontal(|ui| {
-        ui.checkbox(&mut st.sim.rotate, "Rotate");
-        ui.checkbox(&mut st.paused, "Pause");
-        if ui.button("Help").clicked() {
-            st.help_open = !st.help_open;
-        }
-    });
+    ui.checkbox(&mut st.sim.rotate, "Rotate (kinematic shapes turn)");
     ui.add(egui::Slider::new(&mut st.sim.gravity, 0.0..=2000.0).text("gravity (px/s²)"));
     ui.add(egui::Slider::new(&mut st.sim.elasticity_scale, 0.0..=1.5).text("elasticity ×"));
 }
 
 fn show_section(ui: &mut egui::Ui, show: &mut Show) {
-    ui.separator();
-    ui.strong("Show");
-    egui::Grid::new("show").num_columns(2).show(ui, |ui| {
-        ui.checkbox(&mut show.hit_points, "Hit points");
-        ui.checkbox(&mut show.tracks, "Tracks");
-        ui.end_row();
-        ui.checkbox(&mut show.tangents, "Tangents");
+    ui.horizontal_wrapped(|ui| {
+        ui.strong("Show");
+        ui.checkbox(&mut show.hit_points, "hit points");
+        ui.checkbox(&mut show.tracks, "tracks");
+        ui.checkbox(&mut show.tangents, "tangents");
         ui.checkbox(&mut show.aabbs, "AABBs + structure");
-        ui.end_row();
-        ui.checkbox(&mut show.reticles, "Reticles");
-        ui.checkbox(&mut show.velocity, "Velocity");
-        ui.end_row();
-        ui.checkbox(&mut show.sectors, "Sectors");
-        ui.checkbox(&mut show.lights, "Lights");
-        ui.end_row();
+        ui.checkbox(&mut show.reticles, "reticles");
+        ui.checkbox(&mut show.velocity, "velocity");
+        ui.checkbox(&mut show.sectors, "sectors");
+        ui.checkbox(&mut show.lights, "lights");
     });
 }
 
 fn launch_section(ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<Command>) {
-    ui.separator();
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
+        ui.strong("Launch");
         ui.add(egui::Slider::new(&mut st.launch_count, 1..=1000).logarithmic(true));
         if ui.button("Launch").clicked() {
             cmds.push(Command::Launch(st.launch_count));
         }
-    });
-    ui.horizontal(|ui| {
         if ui.button("Clear").clicked() {
             cmds.push(Command::Clear);
         }
         if ui.button("Restart").clicked() {
             cmds.push(Command::Restart);
         }
+        ui.separator();
+        ui.checkbox(&mut st.paused, "Pause");
         if ui.button("Step").clicked() {
             cmds.push(Command::Step);
+        }
+        ui.separator();
+        if ui.button("Help").clicked() {
+            st.help_open = !st.help_open;
         }
         if ui.button("Quit").clicked() {
             cmds.push(Command::Quit);
