@@ -268,7 +268,7 @@ fn mangled_table_texts_never_panic() {
         let mut dropped = table.to_string();
         dropped.remove(at);
         if let Ok(scene) = Scene::parse(&dropped, "dropped.ron") {
-            assert!(scene.build(1).shapes().len() > 0);
+            assert!(!scene.build(1).shapes().is_empty());
         }
     }
     assert!(n_errors > 0);
