@@ -228,12 +228,7 @@ impl Scene {
             ));
         }
         check_vec(self.launch.pos, "launch.pos").map_err(|m| (None, m))?;
-        if !self.launch.dir.is_finite() || self.launch.dir.length_squared() == 0.0 {
-            return Err((
-                None,
-                "field `launch.dir`: must be a non-zero finite vector".into(),
-            ));
-        }
+        check_direction(self.launch.dir, "launch.dir").map_err(|m| (None, m))?;
         if let Some(g) = self.gravity {
             check_num(g, "gravity", 0.0, 1e7).map_err(|m| (None, m))?;
         }
@@ -292,6 +287,19 @@ fn check_num(x: f32, field: &str, lo: f32, hi: f32) -> Result<(), String> {
 fn check_vec(v: Vec2, field: &str) -> Result<(), String> {
     check_num(v.x, field, -1e7, 1e7)?;
     check_num(v.y, field, -1e7, 1e7)
+}
+
+/// A direction must normalize to a unit vector in f32: finite, and neither so short nor so
+/// long that its squared length underflows or overflows.
+fn check_direction(v: Vec2, field: &str) -> Result<(), String> {
+    let len = v.length();
+    if v.is_finite() && (1e-6..=1e15).contains(&len) {
+        Ok(())
+    } else {
+        Err(format!(
+            "field `{field}`: must be a non-zero finite direction (length 1e-6..=1e15), got {v}"
+        ))
+    }
 }
 
 fn check_motion(m: &MotionDesc) -> Result<(), String> {
@@ -390,9 +398,7 @@ impl ShapeDesc {
                 check_vec(*a, "a")?;
                 check_vec(*b, "b")?;
                 check_vec(*normal, "normal")?;
-                if normal.length_squared() == 0.0 {
-                    return Err("field `normal`: must not be zero".into());
-                }
+                check_direction(*normal, "normal")?;
                 check_num(*threshold, "threshold", 0.0, 1e7)?;
                 check_num(*elasticity, "elasticity", 0.0, 10.0)
             }
@@ -568,39 +574,19 @@ fn add_guard_points(shapes: &mut Vec<Shape>) {
 /// Line and column (1-based) of each entry of the top-level `shapes` list, found by a light
 /// scan of the text (strings and comments skipped), for error messages.
 fn shape_positions(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let Some(start) = find_key(text, "shapes") else {
-        return out;
+    let code = code_chars(text);
+    let Some(open) = shapes_list_start(&code) else {
+        return Vec::new();
     };
-    let (mut depth, mut expect_item) = (0i32, false);
-    let (mut line, mut col) = line_col(text, start);
-    let mut chars = text[start..].chars().peekable();
-    let mut in_comment = false;
-    while let Some(ch) = chars.next() {
-        if ch == '\n' {
-            line += 1;
-            col = 0;
-            in_comment = false;
-            continue;
-        }
-        col += 1;
-        if in_comment {
-            continue;
-        }
+    let mut out = Vec::new();
+    let (mut depth, mut expect_item) = (0i32, true);
+    for &(ch, line, col) in &code[open + 1..] {
         match ch {
-            '/' if chars.peek() == Some(&'/') => in_comment = true,
-            '[' | '(' | '{' => {
-                depth += 1;
-                expect_item = depth == 1 && ch == '[';
-            }
-            ']' | ')' | '}' => {
-                depth -= 1;
-                if depth <= 0 && ch == ']' {
-                    break;
-                }
-            }
-            ',' if depth == 1 => expect_item = true,
-            c if expect_item && depth == 1 && c.is_alphabetic() => {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' if depth == 0 => break,
+            ']' | ')' | '}' => depth -= 1,
+            ',' if depth == 0 => expect_item = true,
+            c if expect_item && depth == 0 && c.is_alphabetic() => {
                 out.push((line, col));
                 expect_item = false;
             }
@@ -610,22 +596,103 @@ fn shape_positions(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-fn find_key(text: &str, key: &str) -> Option<usize> {
-    let mut from = 0;
-    while let Some(i) = text[from..].find(key) {
-        let at = from + i;
-        let rest = text[at + key.len()..].trim_start();
-        if rest.starts_with(':') {
-            return Some(at);
+/// Index in `code` of the `[` opening the list of the `shapes` key of the top-level struct.
+fn shapes_list_start(code: &[(char, usize, usize)]) -> Option<usize> {
+    let chars: Vec<char> = code.iter().map(|c| c.0).collect();
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut depth = 0i32;
+    for i in 0..chars.len() {
+        match chars[i] {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
+            _ => {}
         }
-        from = at + key.len();
+        let word_start = i == 0 || !is_ident(chars[i - 1]);
+        if depth != 1 || !word_start || !chars[i..].starts_with(&['s', 'h', 'a', 'p', 'e', 's']) {
+            continue;
+        }
+        // The key is followed by `:` and then `[` (whitespace aside).
+        let mut rest = (i + 6..chars.len()).filter(|&k| !chars[k].is_whitespace());
+        if let (Some(colon), Some(open)) = (rest.next(), rest.next()) {
+            if chars[colon] == ':' && chars[open] == '[' {
+                return Some(open);
+            }
+        }
     }
     None
 }
 
-fn line_col(text: &str, at: usize) -> (usize, usize) {
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count());
-    (line, col)
+/// Lexer state of [`code_chars`].
+#[derive(Clone, Copy, PartialEq)]
+enum Lex {
+    Code,
+    LineComment,
+    /// Inside block comments nested this deep.
+    BlockComment(u32),
+    Str,
+}
+
+/// The characters of RON `text` outside comments and strings, each with its 1-based line and
+/// column; a string is kept as its opening quote only.
+fn code_chars(text: &str) -> Vec<(char, usize, usize)> {
+    let mut out = Vec::new();
+    let (mut line, mut col) = (1, 0);
+    let mut state = Lex::Code;
+    let mut chars = text.chars().peekable();
+    while let Some(ch) = chars.next() {
+        advance_line_col(ch, &mut line, &mut col);
+        let next = chars.peek().copied();
+        // Two-character tokens consume their second character here.
+        let mut take_next = || {
+            if let Some(n) = chars.next() {
+                advance_line_col(n, &mut line, &mut col);
+            }
+        };
+        state = match (state, ch, next) {
+            (Lex::Code, '/', Some('/')) => Lex::LineComment,
+            (Lex::Code, '/', Some('*')) => {
+                take_next();
+                Lex::BlockComment(1)
+            }
+            (Lex::Code, '"', _) => {
+                out.push((ch, line, col));
+                Lex::Str
+            }
+            (Lex::Code, _, _) => {
+                out.push((ch, line, col));
+                Lex::Code
+            }
+            (Lex::LineComment, '\n', _) => Lex::Code,
+            (Lex::BlockComment(d), '*', Some('/')) => {
+                take_next();
+                if d <= 1 {
+                    Lex::Code
+                } else {
+                    Lex::BlockComment(d - 1)
+                }
+            }
+            (Lex::BlockComment(d), '/', Some('*')) => {
+                take_next();
+                Lex::BlockComment(d + 1)
+            }
+            (Lex::Str, '\\', _) => {
+                take_next();
+                Lex::Str
+            }
+            (Lex::Str, '"', _) => Lex::Code,
+            (other, _, _) => other,
+        };
+    }
+    out
+}
+
+/// Moves the 1-based position past `ch`: a newline starts the next line at column 0, so the
+/// first character of a line is in column 1.
+fn advance_line_col(ch: char, line: &mut usize, col: &mut usize) {
+    if ch == '\n' {
+        *line += 1;
+        *col = 0;
+    } else {
+        *col += 1;
+    }
 }

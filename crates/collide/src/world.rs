@@ -212,8 +212,8 @@ pub struct World {
 impl World {
     /// A world of the given obstacles (any order; statics are put first), play area, launcher
     /// and seed, with brute force as the broad phase.
-    pub fn new(mut shapes: Vec<Shape>, bounds: Aabb, launcher: Launcher, seed: u64) -> Self {
-        shapes.sort_by_key(|s| s.is_kinematic());
+    pub fn new(shapes: Vec<Shape>, bounds: Aabb, launcher: Launcher, seed: u64) -> Self {
+        let shapes = statics_first(shapes);
         let first_moving = shapes
             .iter()
             .position(|s| s.is_kinematic())
@@ -570,6 +570,25 @@ impl World {
     pub fn shape_geometry(&self, i: usize) -> Option<&Geometry> {
         self.shapes.get(i).map(|s| &s.geom)
     }
+}
+
+/// The shapes reordered statics first (stable), each `guard_of` renumbered to follow the
+/// shape it guards (an index out of range is dropped).
+fn statics_first(shapes: Vec<Shape>) -> Vec<Shape> {
+    let mut order: Vec<usize> = (0..shapes.len()).collect();
+    order.sort_by_key(|&i| shapes[i].is_kinematic());
+    let mut new_index = vec![0u32; shapes.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old] = new as u32;
+    }
+    order
+        .iter()
+        .map(|&old| {
+            let mut s = shapes[old];
+            s.guard_of = s.guard_of.and_then(|g| new_index.get(g as usize).copied());
+            s
+        })
+        .collect()
 }
 
 /// A number no other world has used, so a broad phase moved between worlds rebuilds statics.

@@ -15,6 +15,7 @@ pub fn angle_in_arc(theta: f32, start: f32, end: f32) -> bool {
 
 /// Contact of the ball (centre `c`, radius `r`) with the arc of centre `ac`, radius `ar`,
 /// from `start` counter-clockwise to `end` (rad). The ball's centre must lie within the sweep.
+/// Negative radii count as zero.
 pub fn contact_ball_arc(
     c: Vec2,
     r: f32,
@@ -25,7 +26,7 @@ pub fn contact_ball_arc(
 ) -> Option<Contact> {
     let d = c - ac;
     let dist_sq = d.length_squared();
-    let ar = ar.max(0.0);
+    let (r, ar) = (r.max(0.0), ar.max(0.0));
     // Early out: the ball cannot reach the circle of the arc (|dist - ar| >= r).
     let (lo, hi) = ((ar - r).max(0.0), ar + r);
     if dist_sq >= hi * hi || (ar > r && dist_sq <= lo * lo) {

@@ -4,9 +4,10 @@ use super::{normalized_or, Contact};
 use glam::Vec2;
 
 /// Contact of the ball (centre `c`, radius `r`) with the solid circle (`cc`, `cr`).
+/// Negative radii count as zero.
 pub fn contact_ball_circle(c: Vec2, r: f32, cc: Vec2, cr: f32) -> Option<Contact> {
     let d = c - cc;
-    let reach = r + cr.max(0.0);
+    let reach = r.max(0.0) + cr.max(0.0);
     let dist_sq = d.length_squared();
     if dist_sq >= reach * reach {
         return None;

@@ -5,8 +5,9 @@ use super::{contact_ball_point, normalized_or, Contact};
 use glam::Vec2;
 
 /// Contact of the ball (centre `c`, radius `r`) with the segment `a`–`b`.
-/// A zero-length segment behaves as a point.
+/// A zero-length segment behaves as a point; a negative radius counts as zero.
 pub fn contact_ball_segment(c: Vec2, r: f32, a: Vec2, b: Vec2) -> Option<Contact> {
+    let r = r.max(0.0);
     let ab = b - a;
     let len_sq = ab.length_squared();
     if len_sq <= f32::MIN_POSITIVE {

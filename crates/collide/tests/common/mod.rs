@@ -17,3 +17,8 @@ pub fn table(seed: u64) -> World {
 pub fn close(a: f32, b: f32, rel: f32) -> bool {
     (a - b).abs() <= rel * a.abs().max(b.abs()).max(1.0)
 }
+
+/// [`close`] on both components of two vectors.
+pub fn close_v(a: collide::Vec2, b: collide::Vec2, rel: f32) -> bool {
+    close(a.x, b.x, rel) && close(a.y, b.y, rel)
+}
