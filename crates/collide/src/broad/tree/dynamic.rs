@@ -406,7 +406,9 @@ impl DynamicTree {
         }
         let [b, c] = n.children.map(|c| self.node(c).height);
         if b.abs_diff(c) > 1 {
-            return Err(format!("node {id}: children's heights {b} and {c} differ by > 1"));
+            return Err(format!(
+                "node {id}: children's heights {b} and {c} differ by > 1"
+            ));
         }
         Ok(false)
     }
@@ -429,7 +431,11 @@ mod tests {
             t.insert(k, b, b);
         }
         assert_eq!(t.validate().unwrap(), 1024);
-        assert!(t.height() <= 14, "height {} (AVL bound 1.44·log2 n)", t.height());
+        assert!(
+            t.height() <= 14,
+            "height {} (AVL bound 1.44·log2 n)",
+            t.height()
+        );
     }
 
     #[test]
@@ -439,7 +445,11 @@ mod tests {
             t.insert(k, point(3.0, 3.0), point(3.0, 3.0));
         }
         assert_eq!(t.validate().unwrap(), 1024);
-        assert!(t.height() <= 14, "height {} (AVL bound 1.44·log2 n)", t.height());
+        assert!(
+            t.height() <= 14,
+            "height {} (AVL bound 1.44·log2 n)",
+            t.height()
+        );
     }
 
     #[test]
