@@ -160,6 +160,28 @@ fn same_statics_version_with_new_ball_count_keeps_statics() {
 }
 
 #[test]
+fn inverted_boxes_match_brute_force() {
+    // min > max on one axis: never built by the world, but must not break a structure.
+    for seed in 0..200 {
+        let mut sc = scenario(seed);
+        for (k, b) in sc.aabbs.iter_mut().enumerate().filter(|(k, _)| k % 5 == 0) {
+            let axis = k % 2;
+            let (lo, hi) = (b.min[axis], b.max[axis]);
+            b.min[axis] = hi + 1.0;
+            b.max[axis] = lo;
+        }
+        for kind in [BroadKind::Rdc, BroadKind::Sap, BroadKind::Tree] {
+            check(
+                kind.create().as_mut(),
+                &sc,
+                1,
+                &format!("seed {seed} inverted"),
+            );
+        }
+    }
+}
+
+#[test]
 fn names_labels_and_registration() {
     for (kind, name, label) in [
         (BroadKind::Rdc, "rdc", "Recursive dimensional clustering"),

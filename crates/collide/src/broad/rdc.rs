@@ -233,9 +233,13 @@ impl Rdc {
         self.bounds.clear();
         for &item in &self.items[w.start..w.end] {
             let b = &input.aabbs[item as usize];
-            debug_assert!(b.min.cmple(b.max).all(), "box {item} has min > max");
             // `+ 0.0` maps −0.0 to +0.0 (round to nearest), so total_cmp sees them equal.
-            let (lo, hi) = (b.min[w.axis] + 0.0, b.max[w.axis] + 0.0);
+            let (lo, mut hi) = (b.min[w.axis] + 0.0, b.max[w.axis] + 0.0);
+            if !(lo <= hi) {
+                // An inverted (or NaN) box: only a box spanning [max, min] can overlap it, and
+                // that box also spans `lo`; a point there keeps the counter from going negative.
+                hi = lo;
+            }
             self.bounds.push(Boundary {
                 pos: lo,
                 close: false,
