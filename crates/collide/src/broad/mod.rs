@@ -12,7 +12,10 @@
 
 pub mod brute;
 pub mod quadtree;
+pub mod rdc;
+pub mod sap;
 pub mod scenarios;
+pub mod tree;
 
 use crate::debug_draw::DebugDraw;
 use crate::geom::Aabb;
@@ -118,17 +121,32 @@ pub enum BroadKind {
     Brute,
     /// The original toy's array quadtree.
     Quadtree,
+    /// Recursive dimensional clustering: split on x, y, x … where intervals leave gaps.
+    Rdc,
+    /// Sweep and prune on one axis with a persistent insertion-sorted order.
+    Sap,
+    /// A dynamic AABB tree of fattened boxes, refit incrementally.
+    Tree,
 }
 
 impl BroadKind {
     /// Every algorithm, in menu order.
-    pub const ALL: &'static [BroadKind] = &[BroadKind::Brute, BroadKind::Quadtree];
+    pub const ALL: &'static [BroadKind] = &[
+        BroadKind::Brute,
+        BroadKind::Quadtree,
+        BroadKind::Rdc,
+        BroadKind::Sap,
+        BroadKind::Tree,
+    ];
 
     /// Command-line name.
     pub fn name(self) -> &'static str {
         match self {
             BroadKind::Brute => "brute",
             BroadKind::Quadtree => "quadtree",
+            BroadKind::Rdc => "rdc",
+            BroadKind::Sap => "sap",
+            BroadKind::Tree => "tree",
         }
     }
 
@@ -137,6 +155,9 @@ impl BroadKind {
         match self {
             BroadKind::Brute => "Brute force",
             BroadKind::Quadtree => "Quadtree",
+            BroadKind::Rdc => "Recursive dimensional clustering",
+            BroadKind::Sap => "Sweep and prune",
+            BroadKind::Tree => "AABB tree",
         }
     }
 
@@ -150,6 +171,9 @@ impl BroadKind {
         match self {
             BroadKind::Brute => Box::new(brute::BruteForce::default()),
             BroadKind::Quadtree => Box::new(quadtree::QuadTree::default()),
+            BroadKind::Rdc => Box::new(rdc::Rdc::default()),
+            BroadKind::Sap => Box::new(sap::Sap::default()),
+            BroadKind::Tree => Box::new(tree::AabbTree::default()),
         }
     }
 }

@@ -1,0 +1,508 @@
+//! Recursive dimensional clustering (RDC), after Steve Rabin (*Game Programming Gems 2*) as
+//! retold in seed `003_…txt` ("Collision detection with Recursive Dimensional Clustering").
+//!
+//! Algorithm. A group (at first, every box) is projected on one axis: each box gives an *open*
+//! boundary at its min and a *close* boundary at its max. The boundaries are sorted and swept
+//! with a counter (+1 on open, −1 on close); wherever the counter returns to zero the group is
+//! cut, because no interval spans the cut. Each part is then split again on the other axis,
+//! x → y → x …, until a group holds at most `threshold` boxes or stops splitting. Inside a
+//! final group every wanted pair is tested by brute force.
+//!
+//! Stopping rule. A part produced by a cut on axis `a` is one connected run of intervals on
+//! `a`, so splitting it on `a` again would give it back whole. Hence a part that does not split
+//! on the other axis is final at once ("did not split on this axis and not on the other
+//! either"). Only the very first group has not been tried on either axis: when it does not
+//! split on x it is tried on y before giving up.
+//!
+//! Touching boxes. Boxes are closed (see [`Aabb::overlaps`]), so two boxes that share an edge
+//! overlap. The seed's "snap" demo shows the trap: if the close of `a` is sorted before the
+//! open of `b` at the same coordinate, the counter drops to zero between them and the touching
+//! pair is cut apart and lost. We sort *opens before closes at equal coordinates*, so touching
+//! intervals stay in one group and the brute-force pass then decides (the seed's "negative
+//! threshold" alternative, done exactly in the sort key instead of with an epsilon). The key
+//! is `pos + 0.0`, which turns −0.0 into +0.0 so `total_cmp` does not order two equal
+//! coordinates apart.
+//!
+//! Groups holding no ball are dropped: no pair among obstacles is ever wanted.
+//!
+//! Cost. One pass over a group of `m` boxes sorts `2m` boundaries, `O(m log m)`; a level of
+//! the recursion costs `O(n log n)` in total. Evenly spread, separated boxes need few levels:
+//! about `O(n log n)` overall plus the small brute-force groups. The worst case is a chain that
+//! peels one box per pass: `O(n² log n)` sorting, then brute force anyway. The sort work is
+//! kept apart as a statistic (comparisons, boundaries); it is not counted as AABB tests. The
+//! AABB tests are the box pairs tested inside final groups, one per wanted candidate pair.
+//!
+//! Invariants. Groups partition the boxes, so a pair is found at most once (no repeats). The
+//! per-call buffers are kept between calls, and the recursion runs on an explicit stack, so a
+//! steady state allocates nothing.
+
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use crate::debug_draw::{DebugDraw, Prim, Rgba};
+use crate::geom::Aabb;
+
+/// Default largest group left to brute force.
+pub const DEFAULT_THRESHOLD: usize = 8;
+/// Slider maximum of the threshold.
+const MAX_THRESHOLD: usize = 128;
+
+/// One end of a box's interval on the axis being split.
+#[derive(Clone, Copy, Debug)]
+struct Boundary {
+    /// Coordinate (px), −0.0 normalised to +0.0.
+    pos: f32,
+    /// Close (max) rather than open (min); `false < true` sorts opens first at ties.
+    close: bool,
+    /// Box index.
+    item: u32,
+}
+
+/// A group waiting to be split: the range `start..end` of `items`.
+#[derive(Clone, Copy, Debug)]
+struct Work {
+    start: usize,
+    end: usize,
+    /// 0 = x, 1 = y.
+    axis: usize,
+    depth: usize,
+    /// True when splitting on the other axis is known to give the group back whole.
+    other_axis_whole: bool,
+}
+
+/// What became of a recorded group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fate {
+    /// Split further (drawn as a thin grey outline).
+    Split,
+    /// Brute-forced (drawn in a palette colour).
+    Final,
+    /// Dropped: no ball in it.
+    NoBall,
+}
+
+/// A group as left by the last call, for drawing.
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    aabb: Aabb,
+    depth: usize,
+    fate: Fate,
+}
+
+/// Read-outs of the last call.
+#[derive(Clone, Copy, Debug, Default)]
+struct RdcStats {
+    finals: usize,
+    largest: usize,
+    depth: usize,
+    dropped: usize,
+    comparisons: u64,
+    boundaries: u64,
+}
+
+/// Recursive dimensional clustering broad phase.
+#[derive(Debug)]
+pub struct Rdc {
+    threshold: usize,
+    items: Vec<u32>,
+    scratch: Vec<u32>,
+    cuts: Vec<usize>,
+    bounds: Vec<Boundary>,
+    stack: Vec<Work>,
+    groups: Vec<Group>,
+    stats: RdcStats,
+}
+
+impl Default for Rdc {
+    fn default() -> Self {
+        Self::with_threshold(DEFAULT_THRESHOLD)
+    }
+}
+
+impl Rdc {
+    /// An instance that stops splitting at groups of at most `threshold` boxes (≥ 1).
+    pub fn with_threshold(threshold: usize) -> Self {
+        Self {
+            threshold: threshold.max(1),
+            items: Vec::new(),
+            scratch: Vec::new(),
+            cuts: Vec::new(),
+            bounds: Vec::new(),
+            stack: Vec::new(),
+            groups: Vec::new(),
+            stats: RdcStats::default(),
+        }
+    }
+
+    /// Starts a call: every box in one group, to be split on x first.
+    fn reset(&mut self, input: &BroadInput) {
+        let n = input.aabbs.len();
+        self.items.clear();
+        self.items.extend(0..n as u32);
+        self.groups.clear();
+        self.stack.clear();
+        self.stats = RdcStats::default();
+        if input.first_dynamic < n {
+            self.stack.push(Work {
+                start: 0,
+                end: n,
+                axis: 0,
+                depth: 0,
+                other_axis_whole: false,
+            });
+        }
+    }
+
+    /// Handles one group: brute force if small, else split it and push the parts.
+    fn process(&mut self, input: &BroadInput, w: Work, pairs: &mut Vec<Pair>) -> u64 {
+        self.stats.depth = self.stats.depth.max(w.depth);
+        if w.end - w.start <= self.threshold {
+            return self.finish(input, w, pairs);
+        }
+        let parts = self.split(input, w);
+        if parts == 1 {
+            if w.other_axis_whole {
+                return self.finish(input, w, pairs);
+            }
+            self.stack.push(Work {
+                axis: 1 - w.axis,
+                depth: w.depth + 1,
+                other_axis_whole: true,
+                ..w
+            });
+            return 0;
+        }
+        self.record(input, w, Fate::Split);
+        self.push_parts(input, w);
+        0
+    }
+
+    /// Pushes the parts found by [`Rdc::split`] (ends in `cuts`), dropping those without a ball.
+    fn push_parts(&mut self, input: &BroadInput, w: Work) {
+        let mut start = w.start;
+        for k in 0..self.cuts.len() {
+            let end = w.start + self.cuts[k];
+            let part = Work {
+                start,
+                end,
+                axis: 1 - w.axis,
+                depth: w.depth + 1,
+                other_axis_whole: true,
+            };
+            if self.items[start..end]
+                .iter()
+                .any(|&i| i as usize >= input.first_dynamic)
+            {
+                self.stack.push(part);
+            } else {
+                self.stats.dropped += 1;
+                self.record(input, part, Fate::NoBall);
+            }
+            start = end;
+        }
+    }
+
+    /// Sorts the group's boundaries on `w.axis`, reorders `items[w.start..w.end]` part by
+    /// part, leaves each part's end (relative to `w.start`) in `cuts`, returns the part count.
+    fn split(&mut self, input: &BroadInput, w: Work) -> usize {
+        self.fill_boundaries(input, w);
+        let mut comparisons = 0u64;
+        self.bounds.sort_unstable_by(|a, b| {
+            comparisons += 1;
+            a.pos.total_cmp(&b.pos).then(a.close.cmp(&b.close))
+        });
+        self.stats.comparisons += comparisons;
+        self.scratch.clear();
+        self.cuts.clear();
+        let mut open = 0usize;
+        for b in &self.bounds {
+            if b.close {
+                open -= 1;
+                if open == 0 {
+                    self.cuts.push(self.scratch.len());
+                }
+            } else {
+                open += 1;
+                self.scratch.push(b.item);
+            }
+        }
+        self.items[w.start..w.end].copy_from_slice(&self.scratch);
+        self.cuts.len()
+    }
+
+    /// Fills `bounds` with the open and close boundaries of the group on `w.axis`.
+    fn fill_boundaries(&mut self, input: &BroadInput, w: Work) {
+        self.bounds.clear();
+        for &item in &self.items[w.start..w.end] {
+            let b = &input.aabbs[item as usize];
+            // `+ 0.0` maps −0.0 to +0.0 (round to nearest), so total_cmp sees them equal.
+            let (lo, mut hi) = (b.min[w.axis] + 0.0, b.max[w.axis] + 0.0);
+            if !(lo <= hi) {
+                // An inverted (or NaN) box: only a box spanning [max, min] can overlap it, and
+                // that box also spans `lo`; a point there keeps the counter from going negative.
+                hi = lo;
+            }
+            self.bounds.push(Boundary {
+                pos: lo,
+                close: false,
+                item,
+            });
+            self.bounds.push(Boundary {
+                pos: hi,
+                close: true,
+                item,
+            });
+        }
+        self.stats.boundaries += self.bounds.len() as u64;
+    }
+
+    /// Brute force inside a final group; returns the AABB tests done.
+    fn finish(&mut self, input: &BroadInput, w: Work, pairs: &mut Vec<Pair>) -> u64 {
+        self.stats.finals += 1;
+        self.stats.largest = self.stats.largest.max(w.end - w.start);
+        self.record(input, w, Fate::Final);
+        let group = &self.items[w.start..w.end];
+        let mut tests = 0;
+        for (k, &a) in group.iter().enumerate() {
+            for &b in &group[k + 1..] {
+                let (i, j) = (a.min(b), a.max(b));
+                if !input.wanted(i as usize, j as usize) {
+                    continue;
+                }
+                tests += 1;
+                if input.aabbs[i as usize].overlaps(&input.aabbs[j as usize]) {
+                    pairs.push((i, j));
+                }
+            }
+        }
+        tests
+    }
+
+    /// Keeps the group's box for drawing.
+    fn record(&mut self, input: &BroadInput, w: Work, fate: Fate) {
+        let group = &self.items[w.start..w.end];
+        let first = input.aabbs[group[0] as usize];
+        let aabb = group[1..]
+            .iter()
+            .fold(first, |acc, &i| acc.merged(&input.aabbs[i as usize]));
+        self.groups.push(Group {
+            aabb,
+            depth: w.depth,
+            fate,
+        });
+    }
+}
+
+impl BroadPhase for Rdc {
+    fn kind(&self) -> BroadKind {
+        BroadKind::Rdc
+    }
+
+    fn find_pairs(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+    ) {
+        pairs.clear();
+        self.reset(input);
+        let mut tests = 0;
+        while let Some(w) = self.stack.pop() {
+            tests += self.process(input, w, pairs);
+        }
+        pairs.sort_unstable();
+        counters.aabb_tests += tests;
+        counters.pairs += pairs.len() as u64;
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let mut seen = vec![false; self.items.len()];
+        for &i in &self.items {
+            let slot = seen
+                .get_mut(i as usize)
+                .ok_or_else(|| format!("item {i} out of range"))?;
+            if std::mem::replace(slot, true) {
+                return Err(format!("item {i} appears twice"));
+            }
+        }
+        if !self.stack.is_empty() {
+            return Err("work left on the stack".into());
+        }
+        if self.stats.largest > self.items.len() {
+            return Err("largest group bigger than the input".into());
+        }
+        Ok(())
+    }
+
+    fn params(&self) -> Vec<Param> {
+        vec![Param {
+            name: "threshold",
+            value: self.threshold as f32,
+            min: 1.0,
+            max: MAX_THRESHOLD as f32,
+            integer: true,
+            help: "Largest group left to brute force (≥ 1); lower splits deeper".into(),
+        }]
+    }
+
+    fn set_param(&mut self, name: &str, value: f32) -> Result<(), String> {
+        if name != "threshold" {
+            return Err(format!("{} has no parameter {name:?}", self.kind().label()));
+        }
+        if !(1.0..=MAX_THRESHOLD as f32).contains(&value) || value.fract() != 0.0 {
+            return Err(format!(
+                "threshold must be a whole number in 1..={MAX_THRESHOLD}"
+            ));
+        }
+        self.threshold = value as usize;
+        Ok(())
+    }
+
+    fn stats(&self) -> Vec<(&'static str, String)> {
+        let s = &self.stats;
+        vec![
+            ("groups", s.finals.to_string()),
+            ("largest group", s.largest.to_string()),
+            ("depth reached", s.depth.to_string()),
+            ("groups without a ball", s.dropped.to_string()),
+            ("boundaries sorted", s.boundaries.to_string()),
+            ("sort comparisons", s.comparisons.to_string()),
+        ]
+    }
+
+    fn debug_draw(&self, draw: &mut dyn DebugDraw) {
+        let mut colour = 0;
+        for g in &self.groups {
+            let prim = match g.fate {
+                Fate::Split => Prim::Rect {
+                    aabb: g.aabb,
+                    fill: None,
+                    stroke: Some(Rgba(0.6, 0.6, 0.6, 0.6 / (1.0 + g.depth as f32 * 0.3))),
+                },
+                Fate::NoBall => Prim::Rect {
+                    aabb: g.aabb,
+                    fill: None,
+                    stroke: Some(Rgba(0.4, 0.4, 0.4, 0.35)),
+                },
+                Fate::Final => {
+                    colour += 1;
+                    let c = Rgba::palette(colour);
+                    Prim::Rect {
+                        aabb: g.aabb,
+                        fill: Some(c.with_alpha(0.12)),
+                        stroke: Some(c),
+                    }
+                }
+            };
+            draw.draw(prim);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::broad::brute::brute_pairs;
+    use crate::debug_draw::Recorder;
+    use glam::Vec2;
+
+    fn input(aabbs: &[Aabb], first_dynamic: usize) -> BroadInput<'_> {
+        BroadInput {
+            aabbs,
+            first_moving: first_dynamic,
+            first_dynamic,
+            statics_version: 1,
+            world: Aabb::new(Vec2::ZERO, Vec2::splat(100.0)),
+        }
+    }
+
+    fn unit_at(x: f32, y: f32) -> Aabb {
+        Aabb::new(Vec2::new(x, y), Vec2::new(x + 1.0, y + 1.0))
+    }
+
+    fn run(rdc: &mut Rdc, inp: &BroadInput) -> (Vec<Pair>, BroadCounters) {
+        let (mut pairs, mut c) = (Vec::new(), BroadCounters::default());
+        rdc.find_pairs(inp, &mut pairs, &mut c);
+        rdc.validate().unwrap();
+        (pairs, c)
+    }
+
+    #[test]
+    fn touching_boxes_stay_in_one_group() {
+        // A row of unit boxes each sharing an edge with the next: one chain of touching pairs.
+        let boxes: Vec<Aabb> = (0..6).map(|k| unit_at(k as f32, 0.0)).collect();
+        let mut rdc = Rdc::with_threshold(1);
+        let (pairs, _) = run(&mut rdc, &input(&boxes, 0));
+        let expect: Vec<Pair> = (0..5).map(|k| (k, k + 1)).collect();
+        assert_eq!(pairs, expect);
+    }
+
+    #[test]
+    fn separated_boxes_split_to_singletons_without_tests() {
+        let boxes: Vec<Aabb> = (0..16)
+            .map(|k| unit_at((k % 4) as f32 * 3.0, (k / 4) as f32 * 3.0))
+            .collect();
+        let mut rdc = Rdc::with_threshold(1);
+        let (pairs, c) = run(&mut rdc, &input(&boxes, 0));
+        assert!(pairs.is_empty());
+        assert_eq!(c.aabb_tests, 0);
+        assert_eq!(rdc.stats.finals, 16);
+    }
+
+    #[test]
+    fn seed_example_splits_x_then_y_then_x() {
+        // The seed's picture: A and C share x with B between them on y; [A,B,C] → [B], [A,C]
+        // → [A], [C].
+        let a = unit_at(0.0, 0.0);
+        let b = Aabb::new(Vec2::new(0.5, 2.0), Vec2::new(5.0, 3.0));
+        let c = unit_at(4.0, 0.0);
+        let boxes = [a, b, c];
+        let mut rdc = Rdc::with_threshold(1);
+        let (pairs, c) = run(&mut rdc, &input(&boxes, 0));
+        assert!(pairs.is_empty());
+        assert_eq!(c.aabb_tests, 0);
+        assert_eq!(rdc.stats.finals, 3);
+        assert_eq!(rdc.stats.depth, 3, "passes: x (no split), y, x");
+    }
+
+    #[test]
+    fn everything_at_one_point_is_one_group() {
+        let boxes = vec![Aabb::around(Vec2::splat(5.0), 0.0); 20];
+        let mut rdc = Rdc::with_threshold(2);
+        let (pairs, c) = run(&mut rdc, &input(&boxes, 3));
+        let mut expect = Vec::new();
+        brute_pairs(&input(&boxes, 3), &mut expect);
+        assert_eq!(pairs, expect);
+        assert_eq!(rdc.stats.finals, 1);
+        assert_eq!(c.aabb_tests, expect.len() as u64);
+    }
+
+    #[test]
+    fn groups_of_obstacles_only_are_dropped() {
+        let boxes = [unit_at(0.0, 0.0), unit_at(0.5, 0.0), unit_at(10.0, 10.0)];
+        let mut rdc = Rdc::with_threshold(1);
+        let (pairs, c) = run(&mut rdc, &input(&boxes, 2));
+        assert!(pairs.is_empty());
+        assert_eq!(c.aabb_tests, 0);
+        assert_eq!(rdc.stats.dropped, 1);
+    }
+
+    #[test]
+    fn threshold_param_is_checked() {
+        let mut rdc = Rdc::default();
+        assert!(rdc.set_param("threshold", 0.0).is_err());
+        assert!(rdc.set_param("threshold", 2.5).is_err());
+        assert!(rdc.set_param("depth", 2.0).is_err());
+        rdc.set_param("threshold", 3.0).unwrap();
+        assert_eq!(rdc.params()[0].value, 3.0);
+    }
+
+    #[test]
+    fn draws_final_and_intermediate_groups() {
+        let boxes: Vec<Aabb> = (0..12).map(|k| unit_at(k as f32 * 0.6, 0.0)).collect();
+        let mut rdc = Rdc::with_threshold(2);
+        run(&mut rdc, &input(&boxes, 0));
+        let mut rec = Recorder::default();
+        rdc.debug_draw(&mut rec);
+        assert_eq!(rec.prims.len(), rdc.groups.len());
+        assert!(!rec.prims.is_empty());
+    }
+}
