@@ -171,8 +171,17 @@ pub async fn run(args: Args, scene: Scene) {
         crate::draw::background(&view, &app.world);
         crate::draw::world(&view, &app.world, &app.fx, &app.ui.show, get_time() as f32);
         if app.ui.paused {
-            let at = view.pt(Vec2::new(app.world.bounds().min.x, app.world.bounds().max.y));
-            draw_text("PAUSED  (P resumes, O steps)", at.x + 12.0, at.y + 30.0, 26.0, ORANGE);
+            let at = view.pt(Vec2::new(
+                app.world.bounds().min.x,
+                app.world.bounds().max.y,
+            ));
+            draw_text(
+                "PAUSED  (P resumes, O steps)",
+                at.x + 12.0,
+                at.y + 30.0,
+                26.0,
+                ORANGE,
+            );
         }
         egui_macroquad::draw();
 

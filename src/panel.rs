@@ -233,6 +233,20 @@ fn broad_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut 
     if st.broad != before {
         cmds.push(Command::SetBroad(st.broad));
     }
+    ui.checkbox(&mut st.sim.verify, "Verify against brute force")
+        .on_hover_text("Each iteration also runs brute force and counts missed and extra pairs");
+    if st.sim.verify {
+        let s = &world.counters().last_second;
+        let colour = if s.missed + s.extra == 0 {
+            egui::Color32::LIGHT_GREEN
+        } else {
+            egui::Color32::RED
+        };
+        ui.colored_label(
+            colour,
+            format!("missed {}  extra {}  (last second)", s.missed, s.extra),
+        );
+    }
     if world.broad().kind() != BroadKind::Quadtree {
         param_sliders(ui, world.broad().params(), cmds);
         stats_grid(ui, "broad-stats", world);

@@ -104,6 +104,9 @@ pub struct Settings {
     pub launch_speed: f32,
     /// Elasticity of launched balls.
     pub ball_elasticity: f32,
+    /// Also run brute force every collision iteration and count the pairs the broad phase
+    /// missed or added (both stay 0 for a correct broad phase). Costs a brute-force pass.
+    pub verify: bool,
 }
 
 impl Default for Settings {
@@ -117,6 +120,7 @@ impl Default for Settings {
             ball_radius: 10.0,
             launch_speed: 1000.0,
             ball_elasticity: 0.95,
+            verify: false,
         }
     }
 }
@@ -134,6 +138,10 @@ pub struct Tally {
     pub collisions: u64,
     /// Time spent in the broad phase (ns), when a clock is set.
     pub broad_nanos: u64,
+    /// With verification on: pairs brute force found that the broad phase did not.
+    pub missed: u64,
+    /// With verification on: pairs the broad phase reported that brute force did not.
+    pub extra: u64,
 }
 
 impl std::ops::AddAssign for Tally {
@@ -143,6 +151,8 @@ impl std::ops::AddAssign for Tally {
         self.full_tests += o.full_tests;
         self.collisions += o.collisions;
         self.broad_nanos += o.broad_nanos;
+        self.missed += o.missed;
+        self.extra += o.extra;
     }
 }
 
@@ -203,6 +213,7 @@ pub struct World {
     statics_version: u64,
     aabbs: Vec<Aabb>,
     pairs: Vec<Pair>,
+    verify_scratch: Vec<Pair>,
     counters: Counters,
     hits: Vec<Hit>,
     steps: u64,
@@ -231,6 +242,7 @@ impl World {
             statics_version: next_statics_version(),
             aabbs: Vec::new(),
             pairs: Vec::new(),
+            verify_scratch: Vec::new(),
             counters: Counters::default(),
             hits: Vec::new(),
             steps: 0,
@@ -431,6 +443,11 @@ impl World {
             tally.broad_nanos += c().saturating_sub(t0);
         }
         tally.iterations += 1;
+        if self.settings.verify {
+            let (missed, extra) = verified(&input, &self.pairs, &mut self.verify_scratch);
+            tally.missed += missed;
+            tally.extra += extra;
+        }
         let n_shapes = self.shapes.len();
         for k in 0..self.pairs.len() {
             let (i, j) = self.pairs[k];
@@ -589,6 +606,22 @@ fn statics_first(shapes: Vec<Shape>) -> Vec<Shape> {
             s
         })
         .collect()
+}
+
+/// Compares `pairs` with brute force's pairs for the same input (both sorted): returns
+/// `(missed, extra)`.
+fn verified(input: &BroadInput, pairs: &[Pair], scratch: &mut Vec<Pair>) -> (u64, u64) {
+    crate::broad::brute::brute_pairs(input, scratch);
+    let (mut i, mut j, mut missed, mut extra) = (0, 0, 0u64, 0u64);
+    while i < scratch.len() || j < pairs.len() {
+        match (scratch.get(i), pairs.get(j)) {
+            (Some(a), Some(b)) if a == b => (i, j) = (i + 1, j + 1),
+            (Some(a), Some(b)) if a < b => (i, missed) = (i + 1, missed + 1),
+            (Some(_), None) => (i, missed) = (i + 1, missed + 1),
+            _ => (j, extra) = (j + 1, extra + 1),
+        }
+    }
+    (missed, extra)
 }
 
 /// A number no other world has used, so a broad phase moved between worlds rebuilds statics.
