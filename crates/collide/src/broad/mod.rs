@@ -10,9 +10,14 @@
 //! `[first_moving, first_dynamic)`, balls `[first_dynamic, len)`. Pairs among non-dynamic
 //! shapes are never wanted.
 
+pub mod adjacent;
 pub mod brute;
+pub mod grid;
+mod grid_cells;
+mod obstacle_cells;
 pub mod quadtree;
 pub mod scenarios;
+pub mod sectors;
 
 use crate::debug_draw::DebugDraw;
 use crate::geom::Aabb;
@@ -118,17 +123,32 @@ pub enum BroadKind {
     Brute,
     /// The original toy's array quadtree.
     Quadtree,
+    /// Sectors with four shifts (1994).
+    Sectors,
+    /// One sector grid, each sector with its eight neighbours (the 1994 post's comparison).
+    Adjacent,
+    /// Uniform grid: own cell and half the neighbours, statics kept between calls.
+    Grid,
 }
 
 impl BroadKind {
     /// Every algorithm, in menu order.
-    pub const ALL: &'static [BroadKind] = &[BroadKind::Brute, BroadKind::Quadtree];
+    pub const ALL: &'static [BroadKind] = &[
+        BroadKind::Brute,
+        BroadKind::Quadtree,
+        BroadKind::Sectors,
+        BroadKind::Adjacent,
+        BroadKind::Grid,
+    ];
 
     /// Command-line name.
     pub fn name(self) -> &'static str {
         match self {
             BroadKind::Brute => "brute",
             BroadKind::Quadtree => "quadtree",
+            BroadKind::Sectors => "sectors",
+            BroadKind::Adjacent => "adjacent",
+            BroadKind::Grid => "grid",
         }
     }
 
@@ -137,6 +157,9 @@ impl BroadKind {
         match self {
             BroadKind::Brute => "Brute force",
             BroadKind::Quadtree => "Quadtree",
+            BroadKind::Sectors => "Sectors (four shifts)",
+            BroadKind::Adjacent => "Adjacent sectors",
+            BroadKind::Grid => "Uniform grid",
         }
     }
 
@@ -150,6 +173,9 @@ impl BroadKind {
         match self {
             BroadKind::Brute => Box::new(brute::BruteForce::default()),
             BroadKind::Quadtree => Box::new(quadtree::QuadTree::default()),
+            BroadKind::Sectors => Box::new(sectors::Sectors::default()),
+            BroadKind::Adjacent => Box::new(adjacent::Adjacent::default()),
+            BroadKind::Grid => Box::new(grid::Grid::default()),
         }
     }
 }
