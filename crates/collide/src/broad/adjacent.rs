@@ -16,14 +16,16 @@
 //! **Counted.** `aabb_tests` is `Σ L(L − 1)/2` over all sectors of the grid (the world box and
 //! the balls, at most `MAX_DIM` per axis), plus the obstacle tests. A pair is met in every
 //! block holding both balls — 9 blocks for two balls in one interior sector, 4 or 6 across a
-//! sector line — and reported once; the extra sightings are `repeats_dropped`. That repetition
+//! sector line — and reported once, from the first block (row-major) that holds both; the
+//! extra sightings are `repeats_dropped`. That repetition
 //! is the seed's point: its cost is what makes adjacent sectors ~20 times dearer.
 //!
 //! **Obstacles** (statics and kinematic shapes) are handled as in the other grid methods, in
 //! [`super::obstacle_cells`].
 
 use super::grid_cells::{
-    draw_lattice, largest_side, pairs_within, region_of, within_two_cells, Buckets, CellRange,
+    cell_of_each, draw_lattice, largest_side, pairs_within_first, region_of, within_two_cells,
+    Buckets, CellRange,
 };
 use super::obstacle_cells::ObstacleCells;
 use super::sectors::{checked_size, rule_text, sector_rule, size_param, SizeChoice, DEFAULT_SIZE};
@@ -48,6 +50,10 @@ pub struct Adjacent {
     balls: Buckets,
     /// Ball index range of the last call.
     ball_ids: std::ops::Range<usize>,
+    /// Sector column of each ball, by ball index − first ball.
+    cols: Vec<u32>,
+    /// Sector row of each ball, by ball index − first ball.
+    rows: Vec<u32>,
     /// The balls of one 3 × 3 block (scratch, reused).
     block: Vec<u32>,
     obstacles: ObstacleCells,
@@ -63,6 +69,8 @@ impl Default for Adjacent {
             range: CellRange::default(),
             balls: Buckets::default(),
             ball_ids: 0..0,
+            cols: Vec::new(),
+            rows: Vec::new(),
             block: Vec::new(),
             obstacles: ObstacleCells::default(),
         }
@@ -98,29 +106,56 @@ impl Adjacent {
         }
     }
 
-    /// Gathers the balls of the 3 × 3 block around sector `(c, r)` into `self.block`.
+    /// Sorts the balls into sectors by min corner, keeping each ball's column and row.
+    fn sort_balls(&mut self, aabbs: &[Aabb]) {
+        self.cols.clear();
+        self.rows.clear();
+        self.balls.clear();
+        for b in self.ball_ids.clone() {
+            let (col, row) = (
+                self.range.col(aabbs[b].min.x),
+                self.range.row(aabbs[b].min.y),
+            );
+            self.cols.push(col as u32);
+            self.rows.push(row as u32);
+            self.balls.push(self.range.index(col, row), b);
+        }
+        self.balls.sort(self.range.cells());
+    }
+
+    /// Gathers the balls of the 3 × 3 block around sector `(c, r)` into `self.block`: three
+    /// runs of three cells, each contiguous in the row-major bucket array.
     fn gather_block(&mut self, c: usize, r: usize) {
         self.block.clear();
         let (w, h) = self.range.dims;
-        for row in r.saturating_sub(1)..(r + 2).min(h) {
-            for col in c.saturating_sub(1)..(c + 2).min(w) {
-                let cell = self.range.index(col, row);
-                self.block.extend_from_slice(self.balls.cell(cell));
-            }
+        let (c0, c1) = (c.saturating_sub(1), (c + 1).min(w - 1));
+        for row in r.saturating_sub(1)..=(r + 1).min(h - 1) {
+            let run = self
+                .balls
+                .run(self.range.index(c0, row), self.range.index(c1, row));
+            self.block.extend_from_slice(run);
         }
     }
 
-    /// Every sector with its eight neighbours: `Σ L(L − 1)/2` tests.
-    fn test_blocks(&mut self, aabbs: &[Aabb], pairs: &mut Vec<Pair>) -> u64 {
+    /// Every sector with its eight neighbours: `Σ L(L − 1)/2` tests. A pair is kept only in the
+    /// first block (row-major) holding both balls, the one centred at
+    /// `(max col − 1, max row − 1)` (clamped at 0); the other sightings are repeats.
+    fn test_blocks(&mut self, aabbs: &[Aabb], pairs: &mut Vec<Pair>, counters: &mut BroadCounters) {
         let (w, h) = self.range.dims;
-        let mut tests = 0;
+        let f = self.ball_ids.start as u32;
         for r in 0..h {
             for c in 0..w {
                 self.gather_block(c, r);
-                tests += pairs_within(&self.block, aabbs, pairs);
+                let (cols, rows) = (&self.cols, &self.rows);
+                let first = |i: u32, j: u32| {
+                    let (i, j) = ((i - f) as usize, (j - f) as usize);
+                    let fc = cols[i].max(cols[j]).saturating_sub(1) as usize;
+                    let fr = rows[i].max(rows[j]).saturating_sub(1) as usize;
+                    (fc, fr) == (c, r)
+                };
+                pairs_within_first(&self.block, aabbs, pairs, counters, first);
             }
         }
-        tests
     }
 }
 
@@ -141,12 +176,8 @@ impl BroadPhase for Adjacent {
         let balls = &input.aabbs[self.ball_ids.clone()];
         self.choose_size(balls);
         self.range = CellRange::covering(&region_of(&input.world, balls), self.working, (0.0, 0.0));
-        self.balls.clear();
-        for b in self.ball_ids.clone() {
-            self.balls.push(self.range.index_of(input.aabbs[b].min), b);
-        }
-        self.balls.sort(self.range.cells());
-        counters.aabb_tests += self.test_blocks(input.aabbs, pairs);
+        self.sort_balls(input.aabbs);
+        self.test_blocks(input.aabbs, pairs, counters);
         self.obstacles.update(input, self.working);
         self.obstacles.query(input, pairs, counters);
         counters.repeats_dropped += sort_dedup(pairs);
@@ -164,14 +195,17 @@ impl BroadPhase for Adjacent {
         if self.balls.cells() != self.range.cells() {
             return Err("buckets and sector range disagree".into());
         }
-        let mut seen: Vec<u32> = self.balls.items().to_vec();
-        seen.sort_unstable();
-        if !seen
-            .iter()
-            .copied()
-            .eq(self.ball_ids.clone().map(|b| b as u32))
-        {
-            return Err("not every ball in exactly one sector".into());
+        let cells = cell_of_each(&self.balls, self.ball_ids.clone())?;
+        for (k, &c) in cells.iter().enumerate() {
+            if c != self
+                .range
+                .index(self.cols[k] as usize, self.rows[k] as usize)
+            {
+                return Err(format!(
+                    "ball {} outside its sector",
+                    self.ball_ids.start + k
+                ));
+            }
         }
         self.obstacles.validate()
     }

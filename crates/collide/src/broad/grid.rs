@@ -28,7 +28,7 @@
 //! keeps neighbours neighbours).
 
 use super::grid_cells::{
-    largest_side, pairs_between, pairs_within, within_two_cells, Buckets, CellRange,
+    cell_of_each, largest_side, pairs_between, pairs_within, within_two_cells, Buckets, CellRange,
 };
 use super::obstacle_cells::ObstacleCells;
 use super::{sort_dedup, BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
@@ -233,15 +233,7 @@ impl BroadPhase for Grid {
         if self.balls.cells() != self.range.cells() {
             return Err("buckets and cell range disagree".into());
         }
-        let mut seen: Vec<u32> = self.balls.items().to_vec();
-        seen.sort_unstable();
-        if !seen
-            .iter()
-            .copied()
-            .eq(self.ball_ids.clone().map(|b| b as u32))
-        {
-            return Err("not every ball in exactly one cell".into());
-        }
+        cell_of_each(&self.balls, self.ball_ids.clone())?;
         self.obstacles.validate()
     }
 

@@ -21,7 +21,7 @@
 //! Source: the sector arrays of the 1994 "sectors with four shifts" post (seed `000_…`), with
 //! its linked lists replaced by a counting sort.
 
-use super::Pair;
+use super::{BroadCounters, Pair};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use glam::Vec2;
@@ -188,6 +188,13 @@ impl Buckets {
         &self.items[self.start[c] as usize..self.start[c + 1] as usize]
     }
 
+    /// The items of cells `first..=last`, which are contiguous (cells `first..=last` of one
+    /// row, say).
+    #[inline]
+    pub fn run(&self, first: usize, last: usize) -> &[u32] {
+        &self.items[self.start[first] as usize..self.start[last + 1] as usize]
+    }
+
     /// Number of cells sorted into.
     pub fn cells(&self) -> usize {
         self.start.len().saturating_sub(1)
@@ -207,11 +214,6 @@ impl Buckets {
     pub fn max_per_cell(&self) -> usize {
         let most = self.start.windows(2).map(|w| w[1] - w[0]).max();
         most.unwrap_or(0) as usize
-    }
-
-    /// The items, in cell order.
-    pub fn items(&self) -> &[u32] {
-        &self.items
     }
 
     /// Checks that the lists hold exactly the pushed entries, by cell, in push order.
@@ -241,6 +243,30 @@ impl Buckets {
     }
 }
 
+/// Checks that every item of `ids` sits in exactly one cell of `b` (and nothing else does);
+/// returns the cell of each, indexed by item − `ids.start`.
+pub(crate) fn cell_of_each(b: &Buckets, ids: std::ops::Range<usize>) -> Result<Vec<usize>, String> {
+    let mut cell_of = vec![usize::MAX; ids.len()];
+    for c in 0..b.cells() {
+        for &item in b.cell(c) {
+            let k = (item as usize)
+                .checked_sub(ids.start)
+                .filter(|&k| k < ids.len());
+            let slot = k
+                .map(|k| &mut cell_of[k])
+                .ok_or(format!("item {item} is not a ball"))?;
+            if *slot != usize::MAX {
+                return Err(format!("ball {item} in two cells"));
+            }
+            *slot = c;
+        }
+    }
+    match cell_of.iter().position(|&c| c == usize::MAX) {
+        Some(k) => Err(format!("ball {} in no cell", ids.start + k)),
+        None => Ok(cell_of),
+    }
+}
+
 /// Brute force inside one list of boxes: `len (len − 1) / 2` tests, pairs pushed as
 /// `(min, max)`. Returns the number of tests.
 pub(crate) fn pairs_within(list: &[u32], aabbs: &[Aabb], pairs: &mut Vec<Pair>) -> u64 {
@@ -254,6 +280,34 @@ pub(crate) fn pairs_within(list: &[u32], aabbs: &[Aabb], pairs: &mut Vec<Pair>) 
     }
     let n = list.len() as u64;
     n * n.saturating_sub(1) / 2
+}
+
+/// Brute force inside one list like [`pairs_within`], adding the tests to `counters`, but
+/// keeping an overlapping pair `(i, j)` (`i < j`) only when `first(i, j)` says this is where it
+/// is seen first; the others are counted in `repeats_dropped`.
+pub(crate) fn pairs_within_first(
+    list: &[u32],
+    aabbs: &[Aabb],
+    pairs: &mut Vec<Pair>,
+    counters: &mut BroadCounters,
+    first: impl Fn(u32, u32) -> bool,
+) {
+    for (k, &i) in list.iter().enumerate() {
+        let a = &aabbs[i as usize];
+        for &j in &list[k + 1..] {
+            if !a.overlaps(&aabbs[j as usize]) {
+                continue;
+            }
+            let (lo, hi) = (i.min(j), i.max(j));
+            if first(lo, hi) {
+                pairs.push((lo, hi));
+            } else {
+                counters.repeats_dropped += 1;
+            }
+        }
+    }
+    let n = list.len() as u64;
+    counters.aabb_tests += n * n.saturating_sub(1) / 2;
 }
 
 /// Every box of `a` against every box of `b`: `|a| · |b|` tests, pairs pushed as `(min, max)`.
@@ -384,6 +438,20 @@ mod tests {
         assert!(b.cell(3).is_empty());
         assert_eq!((b.occupied(), b.max_per_cell()), (3, 3));
         b.validate().unwrap();
+    }
+
+    #[test]
+    fn cell_of_each_finds_missing_and_doubled_balls() {
+        let mut b = Buckets::default();
+        b.push(1, 5);
+        b.push(0, 6);
+        b.sort(2);
+        assert_eq!(cell_of_each(&b, 5..7).unwrap(), vec![1, 0]);
+        assert!(cell_of_each(&b, 5..8).unwrap_err().contains("no cell"));
+        b.push(1, 6);
+        b.sort(2);
+        assert!(cell_of_each(&b, 5..7).unwrap_err().contains("two cells"));
+        assert!(cell_of_each(&b, 6..7).unwrap_err().contains("not a ball"));
     }
 
     #[test]
