@@ -55,9 +55,11 @@ fn fresh_instances_match_brute_force_on_1000_scenarios() {
 #[test]
 fn every_size_setting_matches_brute_force() {
     let settings: [(BroadKind, &[f32]); 3] = [
-        (BroadKind::Sectors, &[1.0, 16.0, 33.0, 100.0, 500.0]),
-        (BroadKind::Adjacent, &[1.0, 16.0, 33.0, 100.0, 500.0]),
-        (BroadKind::Grid, &[0.0, 1.0, 7.0, 40.0, 300.0]),
+        // 65: just above 2 × the 32 px boxes of the "grid lines" scenarios; 32 and 30: the cell
+        // equal to, and raised from just below, that side.
+        (BroadKind::Sectors, &[1.0, 16.0, 33.0, 65.0, 100.0, 500.0]),
+        (BroadKind::Adjacent, &[1.0, 16.0, 33.0, 65.0, 100.0, 500.0]),
+        (BroadKind::Grid, &[0.0, 1.0, 7.0, 30.0, 32.0, 40.0, 300.0]),
     ];
     for (kind, sizes) in settings {
         for &size in sizes {

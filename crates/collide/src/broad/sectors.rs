@@ -395,6 +395,25 @@ mod tests {
     }
 
     #[test]
+    fn draws_four_shifted_lattices_in_four_colours() {
+        let b = Aabb::around(Vec2::new(300.0, 200.0), 5.0);
+        let mut s = Sectors::default();
+        run(&mut s, &input(&[b], 0));
+        let mut rec = crate::debug_draw::Recorder::default();
+        s.debug_draw(&mut rec);
+        let mut colours: Vec<usize> = (0..4)
+            .filter(|&k| {
+                let want = Rgba::palette(k).with_alpha(0.3);
+                rec.prims
+                    .iter()
+                    .any(|p| matches!(p, crate::Prim::Line { color, .. } if *color == want))
+            })
+            .collect();
+        colours.dedup();
+        assert_eq!(colours, vec![0, 1, 2, 3]);
+    }
+
+    #[test]
     fn long_static_segment_against_small_sectors() {
         let wall = Aabb::new(Vec2::new(-300.0, 100.0), Vec2::new(800.0, 100.0));
         let ball = Aabb::around(Vec2::new(700.0, 95.0), 5.0);
