@@ -21,7 +21,7 @@
 //! is the seed's point: its cost is what makes adjacent sectors ~20 times dearer.
 //!
 //! **Obstacles** (statics and kinematic shapes) are handled as in the other grid methods, in
-//! [`super::obstacle_cells`].
+//! `obstacle_cells.rs`.
 
 use super::grid_cells::{
     cell_of_each, draw_lattice, largest_side, pairs_within_first, region_of, within_two_cells,

@@ -20,7 +20,7 @@
 //!
 //! **Obstacles** (statics, possibly far larger than a cell, and kinematic shapes) are entered
 //! in every cell they overlap, statics once and kept between calls (rebuilt when
-//! `statics_version` or the cell size changes); see [`super::obstacle_cells`].
+//! `statics_version` or the cell size changes); see `obstacle_cells.rs`.
 //!
 //! **Cost** (what `aabb_tests` counts): `Σ K(K − 1)/2 + Σ K·K'` over occupied cells and their
 //! 4 forward neighbours, plus the obstacle tests; sorting is O(n + cells). The cell array

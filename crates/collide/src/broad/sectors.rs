@@ -25,7 +25,7 @@
 //! uses `ceil(2m) + 2` px instead and [`Sectors::stats`] says so.
 //!
 //! **Obstacles** (statics and kinematic shapes, often long segments far larger than `s`) cannot
-//! follow the rule; they are handled exactly in [`super::obstacle_cells`]: entered in every
+//! follow the rule; they are handled exactly in `obstacle_cells.rs`: entered in every
 //! cell they overlap (statics kept between calls), looked up by each ball, each pair reported
 //! once.
 //!
