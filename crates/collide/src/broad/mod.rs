@@ -10,11 +10,16 @@
 //! `[first_moving, first_dynamic)`, balls `[first_dynamic, len)`. Pairs among non-dynamic
 //! shapes are never wanted.
 
+pub mod adjacent;
 pub mod brute;
+pub mod grid;
+mod grid_cells;
+mod obstacle_cells;
 pub mod quadtree;
 pub mod rdc;
 pub mod sap;
 pub mod scenarios;
+pub mod sectors;
 pub mod tree;
 
 use crate::debug_draw::DebugDraw;
@@ -121,6 +126,12 @@ pub enum BroadKind {
     Brute,
     /// The original toy's array quadtree.
     Quadtree,
+    /// Sectors with four shifts (1994).
+    Sectors,
+    /// One sector grid, each sector with its eight neighbours (the 1994 post's comparison).
+    Adjacent,
+    /// Uniform grid: own cell and half the neighbours, statics kept between calls.
+    Grid,
     /// Recursive dimensional clustering: split on x, y, x … where intervals leave gaps.
     Rdc,
     /// Sweep and prune on one axis with a persistent insertion-sorted order.
@@ -134,6 +145,9 @@ impl BroadKind {
     pub const ALL: &'static [BroadKind] = &[
         BroadKind::Brute,
         BroadKind::Quadtree,
+        BroadKind::Sectors,
+        BroadKind::Adjacent,
+        BroadKind::Grid,
         BroadKind::Rdc,
         BroadKind::Sap,
         BroadKind::Tree,
@@ -144,6 +158,9 @@ impl BroadKind {
         match self {
             BroadKind::Brute => "brute",
             BroadKind::Quadtree => "quadtree",
+            BroadKind::Sectors => "sectors",
+            BroadKind::Adjacent => "adjacent",
+            BroadKind::Grid => "grid",
             BroadKind::Rdc => "rdc",
             BroadKind::Sap => "sap",
             BroadKind::Tree => "tree",
@@ -155,6 +172,9 @@ impl BroadKind {
         match self {
             BroadKind::Brute => "Brute force",
             BroadKind::Quadtree => "Quadtree",
+            BroadKind::Sectors => "Sectors (four shifts)",
+            BroadKind::Adjacent => "Adjacent sectors",
+            BroadKind::Grid => "Uniform grid",
             BroadKind::Rdc => "Recursive dimensional clustering",
             BroadKind::Sap => "Sweep and prune",
             BroadKind::Tree => "AABB tree",
@@ -171,6 +191,9 @@ impl BroadKind {
         match self {
             BroadKind::Brute => Box::new(brute::BruteForce::default()),
             BroadKind::Quadtree => Box::new(quadtree::QuadTree::default()),
+            BroadKind::Sectors => Box::new(sectors::Sectors::default()),
+            BroadKind::Adjacent => Box::new(adjacent::Adjacent::default()),
+            BroadKind::Grid => Box::new(grid::Grid::default()),
             BroadKind::Rdc => Box::new(rdc::Rdc::default()),
             BroadKind::Sap => Box::new(sap::Sap::default()),
             BroadKind::Tree => Box::new(tree::AabbTree::default()),

@@ -1,0 +1,386 @@
+//! Uniform grid: the modern form of the sector method.
+//!
+//! **Algorithm.** Square cells of side `c`, at least the largest ball side `m`. Each ball goes
+//! into the one cell holding its box's min corner, by a counting sort into flat arrays
+//! (structure of arrays: entry cells, entry items, cell starts, items; reused, so a
+//! steady-state call allocates nothing). Then each occupied cell is tested against itself
+//! (`K(K − 1)/2`) and against 4 of its 8 neighbours — `(+1, 0)`, `(−1, +1)`, `(0, +1)`,
+//! `(+1, +1)` — so every pair of neighbouring cells is visited exactly once and no pair is
+//! ever found twice (`repeats_dropped` stays 0 for balls).
+//!
+//! **Exact.** Two overlapping balls with `a.min ≤ b.min` on an axis have `b.min ≤ a.max`, so
+//! `col(b.min) − col(a.min) ≤ col(a.max) − col(a.min) ≤ 1` as long as no ball box spans more
+//! than two cells per axis, which `c ≥ m` gives; that is re-checked with the cells' own
+//! rounding, and `c` doubled if it ever fails. So the two cells are equal or neighbours.
+//!
+//! **Cell size.** Param "cell size" (px); 0 (the default) is automatic: the smallest power of
+//! two ≥ `max(m, 8)` px. A power of two keeps the cell size — and so the cached statics —
+//! unchanged while ball sizes vary a little, and makes `x / c` exact. A set size below `m` is
+//! raised for the call to that same automatic value, and [`Grid::stats`] says so.
+//!
+//! **Obstacles** (statics, possibly far larger than a cell, and kinematic shapes) are entered
+//! in every cell they overlap, statics once and kept between calls (rebuilt when
+//! `statics_version` or the cell size changes); see `obstacle_cells.rs`.
+//!
+//! **Cost** (what `aabb_tests` counts): `Σ K(K − 1)/2 + Σ K·K'` over occupied cells and their
+//! 4 forward neighbours, plus the obstacle tests; sorting is O(n + cells). The cell array
+//! covers the balls' bounding box, at most `MAX_DIM` cells per axis (clamped beyond, which
+//! keeps neighbours neighbours).
+
+use super::grid_cells::{
+    cell_of_each, largest_side, pairs_between, pairs_within, within_two_cells, Buckets, CellRange,
+};
+use super::obstacle_cells::ObstacleCells;
+use super::{sort_dedup, BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use crate::debug_draw::{DebugDraw, Prim, Rgba};
+use crate::geom::Aabb;
+
+/// Smallest automatic cell size (px).
+pub const MIN_AUTO: f64 = 8.0;
+
+/// The forward half of the 8 neighbours, `(dcol, drow)`.
+const HALF: [(isize, isize); 4] = [(1, 0), (-1, 1), (0, 1), (1, 1)];
+
+/// The automatic cell size for largest ball side `largest`: a power of two ≥ `max(largest, 8)`.
+pub fn auto_cell_size(largest: f64) -> f64 {
+    let mut c = MIN_AUTO;
+    for _ in 0..64 {
+        if c >= largest {
+            break;
+        }
+        c *= 2.0;
+    }
+    c
+}
+
+/// How the working cell size of the last call was chosen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum CellChoice {
+    /// Automatic (param 0).
+    Auto,
+    /// The set size obeys the rule.
+    AsSet,
+    /// The set size was below the largest ball side; raised.
+    Raised,
+    /// A ball spanned three cells by float rounding; the size was doubled.
+    Rounding,
+}
+
+/// The uniform-grid broad phase.
+#[derive(Clone, Debug)]
+pub struct Grid {
+    /// Cell size set by the user (px); 0 is automatic.
+    size: f32,
+    /// Cell size used by the last call (px).
+    working: f64,
+    /// Largest ball side seen by the last call (px).
+    largest: f64,
+    choice: CellChoice,
+    /// The cells of the last call.
+    range: CellRange,
+    /// Balls by cell.
+    balls: Buckets,
+    /// Ball index range of the last call.
+    ball_ids: std::ops::Range<usize>,
+    obstacles: ObstacleCells,
+}
+
+impl Default for Grid {
+    fn default() -> Self {
+        Self {
+            size: 0.0,
+            working: MIN_AUTO,
+            largest: 0.0,
+            choice: CellChoice::Auto,
+            range: CellRange::default(),
+            balls: Buckets::default(),
+            ball_ids: 0..0,
+            obstacles: ObstacleCells::default(),
+        }
+    }
+}
+
+impl Grid {
+    /// A grid with cells of `size` px, or automatic for 0.
+    pub fn new(size: f32) -> Result<Self, String> {
+        Ok(Self {
+            size: checked_size(size)?,
+            ..Self::default()
+        })
+    }
+
+    /// The cell size used by the last call (px).
+    pub fn working_size(&self) -> f64 {
+        self.working
+    }
+
+    /// Applies the rule `c ≥ m` to this call's balls.
+    fn choose_size(&mut self, balls: &[Aabb]) {
+        self.largest = largest_side(balls);
+        let auto = auto_cell_size(self.largest);
+        (self.working, self.choice) = match self.size as f64 {
+            0.0 => (auto, CellChoice::Auto),
+            s if s >= self.largest => (s, CellChoice::AsSet),
+            _ => (auto, CellChoice::Raised),
+        };
+        for _ in 0..8 {
+            if within_two_cells(balls, self.working) {
+                return;
+            }
+            self.working *= 2.0;
+            self.choice = CellChoice::Rounding;
+        }
+    }
+
+    /// Sorts the balls into cells by min corner.
+    fn sort_balls(&mut self, aabbs: &[Aabb]) {
+        let balls = &aabbs[self.ball_ids.clone()];
+        let region = balls
+            .iter()
+            .fold(balls.first().copied().unwrap_or_default(), |r, b| {
+                r.merged(b)
+            });
+        self.range = CellRange::covering(&region, self.working, (0.0, 0.0));
+        self.balls.clear();
+        for b in self.ball_ids.clone() {
+            self.balls.push(self.range.index_of(aabbs[b].min), b);
+        }
+        self.balls.sort(self.range.cells());
+    }
+
+    /// Each occupied cell against itself and its 4 forward neighbours.
+    fn test_cells(&self, aabbs: &[Aabb], pairs: &mut Vec<Pair>) -> u64 {
+        let (w, h) = self.range.dims;
+        let mut tests = 0;
+        for r in 0..h {
+            for c in 0..w {
+                let own = self.balls.cell(self.range.index(c, r));
+                if own.is_empty() {
+                    continue;
+                }
+                tests += pairs_within(own, aabbs, pairs);
+                for (dc, dr) in HALF {
+                    let (nc, nr) = (c.wrapping_add_signed(dc), r.wrapping_add_signed(dr));
+                    if nc < w && nr < h {
+                        let other = self.balls.cell(self.range.index(nc, nr));
+                        tests += pairs_between(own, other, aabbs, pairs);
+                    }
+                }
+            }
+        }
+        tests
+    }
+
+    /// The "rule" line of the stats panel.
+    fn rule_text(&self) -> String {
+        let (set, work, m) = (self.size, self.working, self.largest);
+        match self.choice {
+            CellChoice::Auto => {
+                format!("automatic {work} px: power of two ≥ largest moving side {m} px")
+            }
+            CellChoice::AsSet => format!("{set} ≥ largest moving side {m} px: ok"),
+            CellChoice::Raised => {
+                format!("cell raised from {set} to {work}: largest moving side {m} px")
+            }
+            CellChoice::Rounding => {
+                format!("cell raised from {set} to {work}: a ball spanned three cells by rounding")
+            }
+        }
+    }
+}
+
+/// The checked cell-size parameter: 0 (automatic) or a positive number of px.
+fn checked_size(value: f32) -> Result<f32, String> {
+    if !value.is_finite() || value < 0.0 {
+        return Err(format!(
+            "cell size must be 0 (automatic) or a positive number of px, not {value}"
+        ));
+    }
+    Ok(value)
+}
+
+impl BroadPhase for Grid {
+    fn kind(&self) -> BroadKind {
+        BroadKind::Grid
+    }
+
+    fn find_pairs(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+    ) {
+        pairs.clear();
+        let n = input.aabbs.len();
+        self.ball_ids = input.first_dynamic.min(n)..n;
+        self.choose_size(&input.aabbs[self.ball_ids.clone()]);
+        self.sort_balls(input.aabbs);
+        counters.aabb_tests += self.test_cells(input.aabbs, pairs);
+        self.obstacles.update(input, self.working);
+        self.obstacles.query(input, pairs, counters);
+        counters.repeats_dropped += sort_dedup(pairs);
+        counters.pairs += pairs.len() as u64;
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        if self.choice != CellChoice::Rounding && self.working < self.largest {
+            return Err(format!(
+                "cell size {} below largest side {}",
+                self.working, self.largest
+            ));
+        }
+        self.balls.validate()?;
+        if self.balls.cells() != self.range.cells() {
+            return Err("buckets and cell range disagree".into());
+        }
+        cell_of_each(&self.balls, self.ball_ids.clone())?;
+        self.obstacles.validate()
+    }
+
+    fn params(&self) -> Vec<Param> {
+        vec![Param {
+            name: "cell size",
+            value: self.size,
+            min: 0.0,
+            max: 512.0,
+            integer: true,
+            help: "cell side (px), 0 = automatic; at least the largest ball side, else raised"
+                .into(),
+        }]
+    }
+
+    fn set_param(&mut self, name: &str, value: f32) -> Result<(), String> {
+        match name {
+            "cell size" => {
+                self.size = checked_size(value)?;
+                Ok(())
+            }
+            _ => Err(format!("{} has no parameter {name:?}", self.kind().label())),
+        }
+    }
+
+    fn stats(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("cell size", format!("{} px", self.working)),
+            ("rule", self.rule_text()),
+            (
+                "cells",
+                format!("{} × {}", self.range.dims.0, self.range.dims.1),
+            ),
+            ("cells used", self.balls.occupied().to_string()),
+            ("max balls per cell", self.balls.max_per_cell().to_string()),
+            ("obstacle cells", self.obstacles.occupied().to_string()),
+            ("static rebuilds", self.obstacles.rebuilds().to_string()),
+        ]
+    }
+
+    fn debug_draw(&self, draw: &mut dyn DebugDraw) {
+        let most = self.balls.max_per_cell().max(1) as f32;
+        let (w, h) = self.range.dims;
+        for r in 0..h {
+            for c in 0..w {
+                let k = self.balls.cell(self.range.index(c, r)).len();
+                if k > 0 {
+                    let fill = Some(Rgba::heat(k as f32 / most).with_alpha(0.3));
+                    draw.draw(Prim::Rect {
+                        aabb: self.range.cell_box(c, r),
+                        fill,
+                        stroke: None,
+                    });
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debug_draw::Recorder;
+    use glam::Vec2;
+
+    fn input(aabbs: &[Aabb], first_dynamic: usize, version: u64) -> BroadInput<'_> {
+        BroadInput {
+            aabbs,
+            first_moving: first_dynamic,
+            first_dynamic,
+            statics_version: version,
+            world: Aabb::new(Vec2::ZERO, Vec2::splat(512.0)),
+        }
+    }
+
+    fn run(g: &mut Grid, inp: &BroadInput) -> (Vec<Pair>, BroadCounters) {
+        let (mut pairs, mut c) = (Vec::new(), BroadCounters::default());
+        g.find_pairs(inp, &mut pairs, &mut c);
+        g.validate().unwrap();
+        (pairs, c)
+    }
+
+    #[test]
+    fn automatic_size_is_a_power_of_two_at_least_the_largest_side() {
+        assert_eq!(auto_cell_size(0.0), 8.0);
+        assert_eq!(auto_cell_size(20.0), 32.0);
+        assert_eq!(auto_cell_size(32.0), 32.0);
+        assert_eq!(auto_cell_size(33.0), 64.0);
+    }
+
+    #[test]
+    fn coincident_balls_found_once_without_repeats() {
+        let b = Aabb::around(Vec2::new(300.0, 200.0), 5.0);
+        let (pairs, c) = run(&mut Grid::default(), &input(&[b, b], 0, 0));
+        assert_eq!(pairs, vec![(0, 1)]);
+        assert_eq!((c.aabb_tests, c.repeats_dropped), (1, 0));
+    }
+
+    #[test]
+    fn diagonal_neighbours_at_negative_coordinates() {
+        // Touching at the corner (−32, −32); with 8 px cells `b` is one column right of and one
+        // row below `a`: a diagonal neighbour, at negative coordinates.
+        let a = Aabb::new(Vec2::new(-40.0, -32.0), Vec2::new(-32.0, -24.0));
+        let b = Aabb::new(Vec2::new(-32.0, -40.0), Vec2::new(-24.0, -32.0));
+        let (pairs, _) = run(&mut Grid::new(8.0).unwrap(), &input(&[a, b], 0, 0));
+        assert_eq!(pairs, vec![(0, 1)]);
+    }
+
+    #[test]
+    fn small_set_size_is_raised_and_said() {
+        let big = Aabb::new(Vec2::ZERO, Vec2::splat(50.0));
+        let mut g = Grid::new(8.0).unwrap();
+        run(&mut g, &input(&[big], 0, 0));
+        assert_eq!(g.working_size(), 64.0);
+        assert_eq!(
+            g.stats()[1].1,
+            "cell raised from 8 to 64: largest moving side 50 px"
+        );
+        assert!(g.set_param("cell size", -1.0).is_err());
+        assert!(g.set_param("cell size", f32::NAN).is_err());
+        assert!(g.set_param("cell size", 0.0).is_ok());
+    }
+
+    #[test]
+    fn static_much_larger_than_a_cell_kept_between_calls() {
+        let wall = Aabb::new(Vec2::new(-400.0, 100.0), Vec2::new(900.0, 104.0));
+        let mut boxes = vec![wall, Aabb::around(Vec2::new(850.0, 100.0), 3.0)];
+        let mut g = Grid::default();
+        assert_eq!(run(&mut g, &input(&boxes, 1, 1)).0, vec![(0, 1)]);
+        boxes[1] = Aabb::around(Vec2::new(-350.0, 98.0), 3.0);
+        assert_eq!(run(&mut g, &input(&boxes, 1, 1)).0, vec![(0, 1)]);
+        let rebuilds = |g: &Grid| g.stats()[6].1.clone();
+        assert_eq!(rebuilds(&g), "1");
+        boxes[0].min.y = 200.0;
+        boxes[0].max.y = 200.0;
+        assert!(run(&mut g, &input(&boxes, 1, 2)).0.is_empty());
+        assert_eq!(rebuilds(&g), "2");
+    }
+
+    #[test]
+    fn heat_map_draws_occupied_cells() {
+        let b = Aabb::around(Vec2::new(300.0, 200.0), 5.0);
+        let far = Aabb::around(Vec2::new(100.0, 100.0), 5.0);
+        let mut g = Grid::default();
+        run(&mut g, &input(&[b, b, far], 0, 0));
+        let mut rec = Recorder::default();
+        g.debug_draw(&mut rec);
+        assert_eq!(rec.prims.len(), 2);
+    }
+}

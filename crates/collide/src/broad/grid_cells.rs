@@ -1,0 +1,467 @@
+//! Cell coordinates, a bounded cell range, counting sort into cells, and brute force inside a
+//! cell: the parts shared by the grid broad phases (sectors, adjacent sectors, uniform grid and
+//! their obstacle cells).
+//!
+//! **Cell coordinates.** A lattice of square cells of side `size` px, shifted by `(sx, sy)`
+//! cells (0 or ½), puts `x` in column `floor(x / size + sx)`. It is computed in f64 from the
+//! f32 coordinate and is monotone in `x` (`x ≤ y` ⇒ `col(x) ≤ col(y)`): the exactness arguments
+//! of every algorithm rest on that alone. Negative and out-of-world coordinates need nothing
+//! special: `floor`, not truncation toward zero.
+//!
+//! **Bounded range.** [`CellRange`] is a rectangle of cells covering some region, at most
+//! [`MAX_DIM`] cells per axis. A coordinate outside it is clamped onto the border row or
+//! column. Clamping is monotone and never pulls two cells further apart, so two boxes in the
+//! same (or adjacent) cells stay in the same (or adjacent) cells: clamping can only add
+//! candidates, which are box-tested, and never loses a pair.
+//!
+//! **Counting sort.** [`Buckets`] takes `(cell, item)` entries and sorts them into flat arrays:
+//! `items[start[c]..start[c + 1]]` are the items of cell `c`, in push order. Cost
+//! O(entries + cells); all vectors are reused, so a steady-state call allocates nothing.
+//!
+//! Source: the sector arrays of the 1994 "sectors with four shifts" post (seed `000_…`), with
+//! its linked lists replaced by a counting sort.
+
+use super::{BroadCounters, Pair};
+use crate::debug_draw::{DebugDraw, Prim, Rgba};
+use crate::geom::Aabb;
+use glam::Vec2;
+
+/// Most cells per axis of a [`CellRange`]; beyond it outside cells are clamped onto the border.
+pub(crate) const MAX_DIM: usize = 256;
+
+/// Column (or row) of coordinate `v` for cells of side `size` px shifted by `shift` cells.
+#[inline]
+pub(crate) fn cell_coord(v: f32, size: f64, shift: f64) -> i64 {
+    // `as` saturates at the i64 limits and maps NaN to 0, so this never panics.
+    (v as f64 / size + shift).floor() as i64
+}
+
+/// A bounded rectangle of cells of one lattice (size and shift).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct CellRange {
+    /// Cell side (px).
+    pub size: f64,
+    /// Shift of the lattice in cells, x and y (0 or ½).
+    pub shift: (f64, f64),
+    /// Lattice coordinates of the first column and row.
+    pub origin: (i64, i64),
+    /// Columns and rows.
+    pub dims: (usize, usize),
+}
+
+impl CellRange {
+    /// The cells covering `region`, capped at [`MAX_DIM`] per axis.
+    pub fn covering(region: &Aabb, size: f64, shift: (f64, f64)) -> Self {
+        let x0 = cell_coord(region.min.x, size, shift.0);
+        let y0 = cell_coord(region.min.y, size, shift.1);
+        let x1 = cell_coord(region.max.x, size, shift.0);
+        let y1 = cell_coord(region.max.y, size, shift.1);
+        Self {
+            size,
+            shift,
+            origin: (x0, y0),
+            dims: (span(x0, x1), span(y0, y1)),
+        }
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> usize {
+        self.dims.0 * self.dims.1
+    }
+
+    /// Column of `x`, clamped into the range.
+    #[inline]
+    pub fn col(&self, x: f32) -> usize {
+        clamp_into(
+            cell_coord(x, self.size, self.shift.0),
+            self.origin.0,
+            self.dims.0,
+        )
+    }
+
+    /// Row of `y`, clamped into the range.
+    #[inline]
+    pub fn row(&self, y: f32) -> usize {
+        clamp_into(
+            cell_coord(y, self.size, self.shift.1),
+            self.origin.1,
+            self.dims.1,
+        )
+    }
+
+    /// Flat index of column `c`, row `r`.
+    #[inline]
+    pub fn index(&self, c: usize, r: usize) -> usize {
+        r * self.dims.0 + c
+    }
+
+    /// Flat index of the cell holding point `p` (clamped).
+    #[inline]
+    pub fn index_of(&self, p: Vec2) -> usize {
+        self.index(self.col(p.x), self.row(p.y))
+    }
+
+    /// Columns and rows `(c0, c1, r0, r1)` (inclusive) that box `b` overlaps, clamped.
+    pub fn box_cells(&self, b: &Aabb) -> (usize, usize, usize, usize) {
+        (
+            self.col(b.min.x),
+            self.col(b.max.x),
+            self.row(b.min.y),
+            self.row(b.max.y),
+        )
+    }
+
+    /// The box of cell `(c, r)` in world pixels (the unclamped lattice cell).
+    pub fn cell_box(&self, c: usize, r: usize) -> Aabb {
+        // col(x) = k  ⇔  k ≤ x / size + shift < k + 1  ⇔  x ∈ [(k − shift)·size, (k + 1 − shift)·size).
+        let kx = (self.origin.0 + c as i64) as f64 - self.shift.0;
+        let ky = (self.origin.1 + r as i64) as f64 - self.shift.1;
+        let min = Vec2::new((kx * self.size) as f32, (ky * self.size) as f32);
+        Aabb::new(min, min + Vec2::splat(self.size as f32))
+    }
+}
+
+/// Number of cells from `lo` to `hi` inclusive, between 1 and [`MAX_DIM`].
+fn span(lo: i64, hi: i64) -> usize {
+    hi.saturating_sub(lo).clamp(0, MAX_DIM as i64 - 1) as usize + 1
+}
+
+/// `k - origin` clamped into `0..dim`.
+#[inline]
+fn clamp_into(k: i64, origin: i64, dim: usize) -> usize {
+    k.saturating_sub(origin).clamp(0, dim as i64 - 1) as usize
+}
+
+/// Counting sort of `(cell, item)` entries into flat per-cell lists.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Buckets {
+    /// Cell of each entry, in push order (structure of arrays with `entry_item`).
+    entry_cell: Vec<u32>,
+    /// Item of each entry, in push order.
+    entry_item: Vec<u32>,
+    /// `items[start[c]..start[c + 1]]` is cell `c`; `start.len()` is cells + 1.
+    start: Vec<u32>,
+    /// Write position per cell while sorting.
+    cursor: Vec<u32>,
+    /// Items grouped by cell.
+    items: Vec<u32>,
+}
+
+impl Buckets {
+    /// Forgets all entries (keeps the memory).
+    pub fn clear(&mut self) {
+        self.entry_cell.clear();
+        self.entry_item.clear();
+    }
+
+    /// Adds `item` to cell `cell` (takes effect at the next [`Buckets::sort`]).
+    #[inline]
+    pub fn push(&mut self, cell: usize, item: usize) {
+        self.entry_cell.push(cell as u32);
+        self.entry_item.push(item as u32);
+    }
+
+    /// Groups the entries by cell, `cells` cells in all, keeping push order within a cell.
+    pub fn sort(&mut self, cells: usize) {
+        self.start.clear();
+        self.start.resize(cells + 1, 0);
+        for &c in &self.entry_cell {
+            self.start[c as usize + 1] += 1;
+        }
+        for c in 0..cells {
+            self.start[c + 1] += self.start[c];
+        }
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.start[..cells]);
+        self.items.clear();
+        self.items.resize(self.entry_item.len(), 0);
+        for (&c, &item) in self.entry_cell.iter().zip(&self.entry_item) {
+            let at = &mut self.cursor[c as usize];
+            self.items[*at as usize] = item;
+            *at += 1;
+        }
+    }
+
+    /// The items of cell `c`.
+    #[inline]
+    pub fn cell(&self, c: usize) -> &[u32] {
+        &self.items[self.start[c] as usize..self.start[c + 1] as usize]
+    }
+
+    /// The items of cells `first..=last`, which are contiguous (cells `first..=last` of one
+    /// row, say).
+    #[inline]
+    pub fn run(&self, first: usize, last: usize) -> &[u32] {
+        &self.items[self.start[first] as usize..self.start[last + 1] as usize]
+    }
+
+    /// Number of cells sorted into.
+    pub fn cells(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    /// Number of entries.
+    pub fn entries(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Cells holding at least one item.
+    pub fn occupied(&self) -> usize {
+        self.start.windows(2).filter(|w| w[1] > w[0]).count()
+    }
+
+    /// Most items in one cell.
+    pub fn max_per_cell(&self) -> usize {
+        let most = self.start.windows(2).map(|w| w[1] - w[0]).max();
+        most.unwrap_or(0) as usize
+    }
+
+    /// Checks that the lists hold exactly the pushed entries, by cell, in push order.
+    pub fn validate(&self) -> Result<(), String> {
+        let cells = self.cells();
+        if self.start.first().copied().unwrap_or(0) != 0
+            || self.start.windows(2).any(|w| w[0] > w[1])
+        {
+            return Err("bucket starts not ascending from 0".into());
+        }
+        if self.start.last().map_or(0, |&s| s as usize) != self.entry_item.len()
+            || self.items.len() != self.entry_item.len()
+        {
+            return Err("bucket sizes differ from the entries pushed".into());
+        }
+        let mut at: Vec<u32> = self.start[..cells].to_vec();
+        for (&c, &item) in self.entry_cell.iter().zip(&self.entry_item) {
+            let slot = at.get_mut(c as usize).ok_or("entry cell out of range")?;
+            if self.items[*slot as usize] != item {
+                return Err(format!(
+                    "item {item} not where counting sort puts it in cell {c}"
+                ));
+            }
+            *slot += 1;
+        }
+        Ok(())
+    }
+}
+
+/// Checks that every item of `ids` sits in exactly one cell of `b` (and nothing else does);
+/// returns the cell of each, indexed by item − `ids.start`.
+pub(crate) fn cell_of_each(b: &Buckets, ids: std::ops::Range<usize>) -> Result<Vec<usize>, String> {
+    let mut cell_of = vec![usize::MAX; ids.len()];
+    for c in 0..b.cells() {
+        for &item in b.cell(c) {
+            let k = (item as usize)
+                .checked_sub(ids.start)
+                .filter(|&k| k < ids.len());
+            let slot = k
+                .map(|k| &mut cell_of[k])
+                .ok_or(format!("item {item} is not a ball"))?;
+            if *slot != usize::MAX {
+                return Err(format!("ball {item} in two cells"));
+            }
+            *slot = c;
+        }
+    }
+    match cell_of.iter().position(|&c| c == usize::MAX) {
+        Some(k) => Err(format!("ball {} in no cell", ids.start + k)),
+        None => Ok(cell_of),
+    }
+}
+
+/// Brute force inside one list of boxes: `len (len − 1) / 2` tests, pairs pushed as
+/// `(min, max)`. Returns the number of tests.
+pub(crate) fn pairs_within(list: &[u32], aabbs: &[Aabb], pairs: &mut Vec<Pair>) -> u64 {
+    for (k, &i) in list.iter().enumerate() {
+        let a = &aabbs[i as usize];
+        for &j in &list[k + 1..] {
+            if a.overlaps(&aabbs[j as usize]) {
+                pairs.push((i.min(j), i.max(j)));
+            }
+        }
+    }
+    let n = list.len() as u64;
+    n * n.saturating_sub(1) / 2
+}
+
+/// Brute force inside one list like [`pairs_within`], adding the tests to `counters`, but
+/// keeping an overlapping pair `(i, j)` (`i < j`) only when `first(i, j)` says this is where it
+/// is seen first; the others are counted in `repeats_dropped`.
+pub(crate) fn pairs_within_first(
+    list: &[u32],
+    aabbs: &[Aabb],
+    pairs: &mut Vec<Pair>,
+    counters: &mut BroadCounters,
+    first: impl Fn(u32, u32) -> bool,
+) {
+    for (k, &i) in list.iter().enumerate() {
+        let a = &aabbs[i as usize];
+        for &j in &list[k + 1..] {
+            if !a.overlaps(&aabbs[j as usize]) {
+                continue;
+            }
+            let (lo, hi) = (i.min(j), i.max(j));
+            if first(lo, hi) {
+                pairs.push((lo, hi));
+            } else {
+                counters.repeats_dropped += 1;
+            }
+        }
+    }
+    let n = list.len() as u64;
+    counters.aabb_tests += n * n.saturating_sub(1) / 2;
+}
+
+/// Every box of `a` against every box of `b`: `|a| · |b|` tests, pairs pushed as `(min, max)`.
+/// Returns the number of tests.
+pub(crate) fn pairs_between(a: &[u32], b: &[u32], aabbs: &[Aabb], pairs: &mut Vec<Pair>) -> u64 {
+    for &i in a {
+        let box_i = &aabbs[i as usize];
+        for &j in b {
+            if box_i.overlaps(&aabbs[j as usize]) {
+                pairs.push((i.min(j), i.max(j)));
+            }
+        }
+    }
+    (a.len() * b.len()) as u64
+}
+
+/// The largest side (px) of any box in `boxes`, computed in f64 so the f32 subtraction cannot
+/// round it down; 0 for none.
+pub(crate) fn largest_side(boxes: &[Aabb]) -> f64 {
+    let side = |b: &Aabb| {
+        let w = b.max.x as f64 - b.min.x as f64;
+        let h = b.max.y as f64 - b.min.y as f64;
+        w.max(h)
+    };
+    boxes.iter().map(side).fold(0.0, f64::max)
+}
+
+/// The box holding `world` and every box of `boxes`.
+pub(crate) fn region_of(world: &Aabb, boxes: &[Aabb]) -> Aabb {
+    boxes.iter().fold(*world, |r, b| r.merged(b))
+}
+
+/// True when no box of `boxes` spans more than two cells per axis in the unshifted lattice of
+/// side `size`: then two overlapping boxes have their min corners in the same or adjacent
+/// cells (`a.min ≤ b.min ≤ a.max` on an axis ⇒ `col(b.min) − col(a.min) ≤ col(a.max) −
+/// col(a.min) ≤ 1`). Checked with the same rounding as the cells themselves.
+pub(crate) fn within_two_cells(boxes: &[Aabb], size: f64) -> bool {
+    boxes.iter().all(|b| {
+        cell_coord(b.max.x, size, 0.0) - cell_coord(b.min.x, size, 0.0) <= 1
+            && cell_coord(b.max.y, size, 0.0) - cell_coord(b.min.y, size, 0.0) <= 1
+    })
+}
+
+/// Draws the lines of a lattice (side `size` px, shift in cells) across `area`, at most
+/// [`MAX_DIM`] lines per direction.
+pub(crate) fn draw_lattice(
+    draw: &mut dyn DebugDraw,
+    area: &Aabb,
+    size: f64,
+    shift: (f64, f64),
+    color: Rgba,
+) {
+    // Lines sit where v / size + shift is a whole number: v = (k − shift)·size.
+    let lines = |lo: f32, hi: f32, sh: f64| {
+        let first = (lo as f64 / size + sh).ceil() as i64;
+        let last = (hi as f64 / size + sh).floor() as i64;
+        (first..=last)
+            .take(MAX_DIM)
+            .map(move |k| ((k as f64 - sh) * size) as f32)
+    };
+    for x in lines(area.min.x, area.max.x, shift.0) {
+        let (a, b) = (Vec2::new(x, area.min.y), Vec2::new(x, area.max.y));
+        draw.draw(Prim::Line { a, b, color });
+    }
+    for y in lines(area.min.y, area.max.y, shift.1) {
+        let (a, b) = (Vec2::new(area.min.x, y), Vec2::new(area.max.x, y));
+        draw.draw(Prim::Line { a, b, color });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negative_coordinates_floor_not_truncate() {
+        assert_eq!(cell_coord(-0.5, 64.0, 0.0), -1);
+        assert_eq!(cell_coord(-64.0, 64.0, 0.0), -1);
+        assert_eq!(cell_coord(-64.5, 64.0, 0.0), -2);
+        assert_eq!(cell_coord(0.0, 64.0, 0.0), 0);
+        assert_eq!(
+            cell_coord(-32.0, 64.0, 0.5),
+            0,
+            "shifted lattice: line at −32"
+        );
+        assert_eq!(cell_coord(-32.5, 64.0, 0.5), -1);
+    }
+
+    #[test]
+    fn range_clamps_outside_points_to_the_border() {
+        let region = Aabb::new(Vec2::new(-100.0, -100.0), Vec2::new(100.0, 100.0));
+        let r = CellRange::covering(&region, 64.0, (0.0, 0.0));
+        assert_eq!(r.origin, (-2, -2));
+        assert_eq!(r.dims, (4, 4));
+        assert_eq!(r.col(-1000.0), 0);
+        assert_eq!(r.col(-65.0), 0);
+        assert_eq!(r.col(-1.0), 1);
+        assert_eq!(r.col(1e9), 3);
+        assert_eq!(r.row(f32::NEG_INFINITY), 0);
+    }
+
+    #[test]
+    fn range_is_capped() {
+        let region = Aabb::new(Vec2::splat(-1e6), Vec2::splat(1e6));
+        let r = CellRange::covering(&region, 1.0, (0.0, 0.0));
+        assert_eq!(r.dims, (MAX_DIM, MAX_DIM));
+    }
+
+    #[test]
+    fn cell_box_holds_its_points() {
+        let r = CellRange::covering(&Aabb::new(Vec2::splat(-50.0), Vec2::ZERO), 20.0, (0.5, 0.0));
+        let b = r.cell_box(0, 0);
+        assert_eq!(r.col(b.min.x), 0);
+        assert_eq!(r.col(b.max.x - 0.01), 0);
+        assert_eq!(r.row(b.min.y), 0);
+    }
+
+    #[test]
+    fn counting_sort_groups_by_cell_in_push_order() {
+        let mut b = Buckets::default();
+        for (c, item) in [(2, 10), (0, 11), (2, 12), (1, 13), (2, 14)] {
+            b.push(c, item);
+        }
+        b.sort(4);
+        assert_eq!(b.cell(0), &[11]);
+        assert_eq!(b.cell(1), &[13]);
+        assert_eq!(b.cell(2), &[10, 12, 14]);
+        assert!(b.cell(3).is_empty());
+        assert_eq!((b.occupied(), b.max_per_cell()), (3, 3));
+        b.validate().unwrap();
+    }
+
+    #[test]
+    fn cell_of_each_finds_missing_and_doubled_balls() {
+        let mut b = Buckets::default();
+        b.push(1, 5);
+        b.push(0, 6);
+        b.sort(2);
+        assert_eq!(cell_of_each(&b, 5..7).unwrap(), vec![1, 0]);
+        assert!(cell_of_each(&b, 5..8).unwrap_err().contains("no cell"));
+        b.push(1, 6);
+        b.sort(2);
+        assert!(cell_of_each(&b, 5..7).unwrap_err().contains("two cells"));
+        assert!(cell_of_each(&b, 6..7).unwrap_err().contains("not a ball"));
+    }
+
+    #[test]
+    fn within_two_cells_uses_the_cell_rounding() {
+        let b = Aabb::new(Vec2::new(-64.0, 0.0), Vec2::new(0.0, 10.0));
+        assert!(
+            within_two_cells(&[b], 64.0),
+            "[−64, 0] spans columns −1 and 0"
+        );
+        let wide = Aabb::new(Vec2::new(-64.0, 0.0), Vec2::new(64.0, 10.0));
+        assert!(!within_two_cells(&[wide], 64.0));
+    }
+}

@@ -1,0 +1,196 @@
+//! Obstacle cells: statics and kinematic shapes against balls, for the grid broad phases.
+//!
+//! The grid rules (sector size > 2 × largest side, cell size ≥ largest side) are rules about
+//! balls. Obstacles — long segments, big arcs, rotating arms — cannot follow them, so all three
+//! grid algorithms handle them the same way, apart from the balls:
+//!
+//! - every obstacle is entered in **every** cell its box overlaps, so its size does not matter;
+//!   statics once, kept between calls and rebuilt only when `statics_version`, their count or
+//!   the cell size changes; kinematic shapes again on every call (they turn);
+//! - each ball visits the cells its own box overlaps and box-tests the obstacles listed there;
+//! - a pair met in several shared cells is reported only from the cell holding the corner
+//!   `max(a.min, b.min)` of the two boxes' intersection. That corner lies inside both boxes,
+//!   and cell coordinates and the clamp are monotone, so its cell is one of the cells both
+//!   boxes were entered in: every overlapping pair is reported exactly once. The other
+//!   sightings are counted as AABB tests and as `repeats_dropped`.
+//!
+//! Lattice: unshifted, the caller's cell size, covering the world box and every static box (at
+//! most `MAX_DIM` cells per axis; kinematic shapes and balls outside are clamped onto the
+//! border, which loses nothing, see [`super::grid_cells`]).
+//!
+//! Cost per call: kinematic entries (cells covered) + per ball, the obstacles listed in the ≤ 4
+//! cells its box overlaps (when its side is at most the cell size). Statics cost their entries
+//! only when rebuilt.
+
+use super::grid_cells::{region_of, Buckets, CellRange};
+use super::{BroadCounters, BroadInput, Pair};
+use crate::geom::Aabb;
+
+/// Obstacles entered in every cell they overlap; balls look them up.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ObstacleCells {
+    /// The lattice of both lists.
+    range: CellRange,
+    /// Static shapes, kept between calls.
+    statics: Buckets,
+    /// Kinematic shapes, rebuilt every call.
+    kinematic: Buckets,
+    /// `(statics_version, cell size bits, static count)` the statics were built for.
+    built_for: Option<(u64, u64, usize)>,
+    /// How many times the statics were rebuilt.
+    rebuilds: u64,
+}
+
+impl ObstacleCells {
+    /// Brings both lists up to date for `input` with cells of `size` px.
+    pub fn update(&mut self, input: &BroadInput, size: f64) {
+        let n = input.aabbs.len();
+        let statics = input.first_moving.min(n);
+        let key = (input.statics_version, size.to_bits(), statics);
+        if self.built_for != Some(key) {
+            self.range = CellRange::covering(
+                &region_of(&input.world, &input.aabbs[..statics]),
+                size,
+                (0.0, 0.0),
+            );
+            enter_all(&self.range, &mut self.statics, input.aabbs, 0..statics);
+            self.built_for = Some(key);
+            self.rebuilds += 1;
+        }
+        let moving = statics..input.first_dynamic.clamp(statics, n);
+        enter_all(&self.range, &mut self.kinematic, input.aabbs, moving);
+    }
+
+    /// Appends every overlapping (obstacle, ball) pair, each once; counts the tests.
+    pub fn query(&self, input: &BroadInput, pairs: &mut Vec<Pair>, counters: &mut BroadCounters) {
+        if self.statics.entries() + self.kinematic.entries() == 0 {
+            return;
+        }
+        for ball in input.first_dynamic..input.aabbs.len() {
+            self.query_ball(input.aabbs, ball, pairs, counters);
+        }
+    }
+
+    /// The obstacles met by one ball, from the cells its box overlaps.
+    fn query_ball(
+        &self,
+        aabbs: &[Aabb],
+        ball: usize,
+        pairs: &mut Vec<Pair>,
+        c: &mut BroadCounters,
+    ) {
+        let b = &aabbs[ball];
+        let (c0, c1, r0, r1) = self.range.box_cells(b);
+        for row in r0..=r1 {
+            for col in c0..=c1 {
+                let cell = self.range.index(col, row);
+                for list in [self.statics.cell(cell), self.kinematic.cell(cell)] {
+                    for &o in list {
+                        c.aabb_tests += 1;
+                        let a = &aabbs[o as usize];
+                        if !a.overlaps(b) {
+                            continue;
+                        }
+                        // Report only from the cell of the intersection's min corner.
+                        if self.range.index_of(a.min.max(b.min)) == cell {
+                            pairs.push((o, ball as u32));
+                        } else {
+                            c.repeats_dropped += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Cells holding at least one obstacle (static or kinematic).
+    pub fn occupied(&self) -> usize {
+        (0..self.statics.cells())
+            .filter(|&c| !self.statics.cell(c).is_empty() || !self.kinematic.cell(c).is_empty())
+            .count()
+    }
+
+    /// How many times the static list was (re)built.
+    pub fn rebuilds(&self) -> u64 {
+        self.rebuilds
+    }
+
+    /// Checks both lists.
+    pub fn validate(&self) -> Result<(), String> {
+        self.statics
+            .validate()
+            .map_err(|e| format!("static cells: {e}"))?;
+        self.kinematic
+            .validate()
+            .map_err(|e| format!("kinematic cells: {e}"))?;
+        let cells = self.range.cells();
+        if self.built_for.is_some()
+            && (self.statics.cells() != cells || self.kinematic.cells() != cells)
+        {
+            return Err("obstacle lists and lattice disagree on the cell count".into());
+        }
+        Ok(())
+    }
+}
+
+/// Enters each box of `ids` in every cell of `range` it overlaps, then sorts the buckets.
+fn enter_all(
+    range: &CellRange,
+    buckets: &mut Buckets,
+    aabbs: &[Aabb],
+    ids: std::ops::Range<usize>,
+) {
+    buckets.clear();
+    for id in ids {
+        let (c0, c1, r0, r1) = range.box_cells(&aabbs[id]);
+        for row in r0..=r1 {
+            for col in c0..=c1 {
+                buckets.push(range.index(col, row), id);
+            }
+        }
+    }
+    buckets.sort(range.cells());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec2;
+
+    fn input(aabbs: &[Aabb], first_moving: usize, first_dynamic: usize, v: u64) -> BroadInput<'_> {
+        BroadInput {
+            aabbs,
+            first_moving,
+            first_dynamic,
+            statics_version: v,
+            world: Aabb::new(Vec2::ZERO, Vec2::splat(256.0)),
+        }
+    }
+
+    #[test]
+    fn long_static_met_once_by_a_ball_spanning_four_cells() {
+        let wall = Aabb::new(Vec2::new(-500.0, 60.0), Vec2::new(900.0, 70.0));
+        let ball = Aabb::new(Vec2::new(60.0, 60.0), Vec2::new(70.0, 70.0));
+        let boxes = [wall, ball];
+        let inp = input(&boxes, 1, 1, 0);
+        let mut oc = ObstacleCells::default();
+        oc.update(&inp, 64.0);
+        let (mut pairs, mut c) = (Vec::new(), BroadCounters::default());
+        oc.query(&inp, &mut pairs, &mut c);
+        assert_eq!(pairs, vec![(0, 1)]);
+        assert_eq!(c.repeats_dropped, 3, "met in 4 cells, reported from one");
+        oc.validate().unwrap();
+    }
+
+    #[test]
+    fn statics_rebuilt_only_when_version_or_size_changes() {
+        let boxes = [Aabb::new(Vec2::ZERO, Vec2::splat(10.0))];
+        let mut oc = ObstacleCells::default();
+        oc.update(&input(&boxes, 1, 1, 7), 32.0);
+        oc.update(&input(&boxes, 1, 1, 7), 32.0);
+        assert_eq!(oc.rebuilds(), 1);
+        oc.update(&input(&boxes, 1, 1, 8), 32.0);
+        oc.update(&input(&boxes, 1, 1, 8), 64.0);
+        assert_eq!(oc.rebuilds(), 3);
+    }
+}

@@ -1,0 +1,431 @@
+//! Sectors with four shifts (Tom Moertel, 1994; seed `000_…`).
+//!
+//! **Algorithm.** The plane is cut into square sectors of side `s`. Each ball goes into the one
+//! sector holding its box's min corner (counting sort), and the balls of each sector are tested
+//! against each other by brute force. Two overlapping balls may straddle a sector line, so the
+//! whole pass is repeated with the grid shifted by `(0, 0)`, `(0, s/2)`, `(s/2, 0)` and
+//! `(s/2, s/2)`. A pair seen in several shifts (two coincident balls: in all four — the seed's
+//! "reported four times") is reported once: a sighting in shift `k` is dropped when the two
+//! balls already shared a sector in an earlier shift (their sector keys are kept per shift),
+//! and counted in `repeats_dropped` — one of the seed's "trivial ways to sidestep the issue".
+//! The box test was still done, and is counted.
+//!
+//! **Why `s > 2 ×` the largest side `m`.** One axis suffices (the seed's hint: "consider the 1-D
+//! case"). Take two overlapping balls with `a.min ≤ b.min`; then `b.min ≤ a.max`, so
+//! `0 ≤ b.min − a.min ≤ m`. They share a sector of a shift unless one of its lines lies in
+//! `(a.min, b.min]`. The lines of the two offsets together are `s/2` apart, so a half-open
+//! interval of length `≤ m < s/2` holds at most one of them: at least one offset has no line
+//! there. Choosing the good offset on x and the good offset on y picks one of the four shifts,
+//! in which the two balls share a sector. With `m ≥ s/2` both offsets can cut the interval and
+//! the pair is lost, hence the rule. (Exactly, the argument used is "each ball's box lies
+//! inside one sector of at least one offset, per axis"; that is checked with the same
+//! rounding as the sectors themselves, and the size raised if it ever fails.)
+//!
+//! **The rule, enforced.** If the set size is not above `2m` (balls only; see below), the call
+//! uses `ceil(2m) + 2` px instead and [`Sectors::stats`] says so.
+//!
+//! **Obstacles** (statics and kinematic shapes, often long segments far larger than `s`) cannot
+//! follow the rule; they are handled exactly in `obstacle_cells.rs`: entered in every
+//! cell they overlap (statics kept between calls), looked up by each ball, each pair reported
+//! once.
+//!
+//! **Cost** (what `aabb_tests` counts): `Σ over the four shifts and every sector of
+//! K(K − 1)/2` for `K` balls in the sector — the seed's `4 · K(K − 1)/2 = 2K(K − 1)` per
+//! sector — plus the obstacle tests. Sorting is O(n + sectors) per shift.
+//!
+//! **Sector coordinates** use `floor`, so negative and out-of-world coordinates work; the
+//! sector array covers the world box and the balls (at most `MAX_DIM` per axis, clamped
+//! beyond — monotone, so never a lost pair).
+
+use super::grid_cells::{
+    cell_coord, cell_of_each, draw_lattice, largest_side, pairs_within_first, region_of, Buckets,
+    CellRange,
+};
+use super::obstacle_cells::ObstacleCells;
+use super::{sort_dedup, BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use crate::debug_draw::{DebugDraw, Rgba};
+use crate::geom::Aabb;
+
+/// The four grid offsets, in sectors: `(0, 0)`, `(0, s/2)`, `(s/2, 0)`, `(s/2, s/2)`.
+pub const SHIFTS: [(f64, f64); 4] = [(0.0, 0.0), (0.0, 0.5), (0.5, 0.0), (0.5, 0.5)];
+
+/// Default sector size (px): the seed's 64.
+pub const DEFAULT_SIZE: f32 = 64.0;
+
+/// How the working sector size of the last call was chosen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum SizeChoice {
+    /// The set size obeys the rule.
+    AsSet,
+    /// The set size was not above twice the largest ball side; raised.
+    Raised,
+    /// A ball straddled sectors by float rounding; the size was doubled.
+    Rounding,
+}
+
+/// The working sector size: `set` if above `2 × largest`, else `ceil(2 × largest) + 2`.
+pub(crate) fn sector_rule(set: f32, largest: f64) -> (f64, SizeChoice) {
+    if set as f64 > 2.0 * largest {
+        (set as f64, SizeChoice::AsSet)
+    } else {
+        ((2.0 * largest).ceil() + 2.0, SizeChoice::Raised)
+    }
+}
+
+/// The "rule" line of the stats panel for a sector size.
+pub(crate) fn rule_text(set: f32, working: f64, largest: f64, choice: SizeChoice) -> String {
+    match choice {
+        SizeChoice::AsSet => format!("{set} > 2 × {largest} px (largest moving side): ok"),
+        SizeChoice::Raised => {
+            format!("size raised from {set} to {working}: largest moving side {largest} px")
+        }
+        SizeChoice::Rounding => {
+            format!("size raised from {set} to {working}: a ball straddled sectors by rounding")
+        }
+    }
+}
+
+/// The checked sector-size parameter value.
+pub(crate) fn checked_size(value: f32) -> Result<f32, String> {
+    if !value.is_finite() || value <= 0.0 {
+        return Err(format!(
+            "sector size must be a positive number of px, not {value}"
+        ));
+    }
+    Ok(value)
+}
+
+/// The "sector size" slider.
+pub(crate) fn size_param(value: f32) -> Param {
+    Param {
+        name: "sector size",
+        value,
+        min: 4.0,
+        max: 512.0,
+        integer: true,
+        help: "sector side (px); must exceed 2 × the largest ball side, else raised per call"
+            .into(),
+    }
+}
+
+/// True when every box lies inside one sector of offset 0 or of offset ½, on each axis.
+fn fits_one_shift(boxes: &[Aabb], s: f64) -> bool {
+    let inside = |lo: f32, hi: f32| {
+        cell_coord(lo, s, 0.0) == cell_coord(hi, s, 0.0)
+            || cell_coord(lo, s, 0.5) == cell_coord(hi, s, 0.5)
+    };
+    boxes
+        .iter()
+        .all(|b| inside(b.min.x, b.max.x) && inside(b.min.y, b.max.y))
+}
+
+/// One shifted grid of sectors.
+#[derive(Clone, Debug, Default)]
+struct Shift {
+    range: CellRange,
+    /// Sector (flat index) of each ball, by ball index − first ball.
+    keys: Vec<u32>,
+    balls: Buckets,
+}
+
+/// The four-shifts sector broad phase.
+#[derive(Clone, Debug)]
+pub struct Sectors {
+    /// Sector size set by the user (px).
+    size: f32,
+    /// Size used by the last call (px).
+    working: f64,
+    /// Largest ball side seen by the last call (px).
+    largest: f64,
+    /// How `working` was chosen.
+    choice: SizeChoice,
+    /// The four grids of the last call.
+    shifts: [Shift; 4],
+    /// Balls of the last call (index range).
+    balls: std::ops::Range<usize>,
+    obstacles: ObstacleCells,
+}
+
+impl Default for Sectors {
+    fn default() -> Self {
+        Self {
+            size: DEFAULT_SIZE,
+            working: DEFAULT_SIZE as f64,
+            largest: 0.0,
+            choice: SizeChoice::AsSet,
+            shifts: Default::default(),
+            balls: 0..0,
+            obstacles: ObstacleCells::default(),
+        }
+    }
+}
+
+impl Sectors {
+    /// A sectors broad phase with sector side `size` px (must be positive).
+    pub fn new(size: f32) -> Result<Self, String> {
+        let size = checked_size(size)?;
+        Ok(Self {
+            size,
+            working: size as f64,
+            ..Self::default()
+        })
+    }
+
+    /// The sector size used by the last call (px), after the rule.
+    pub fn working_size(&self) -> f64 {
+        self.working
+    }
+
+    /// Applies the rule to this call's balls.
+    fn choose_size(&mut self, balls: &[Aabb]) {
+        self.largest = largest_side(balls);
+        (self.working, self.choice) = sector_rule(self.size, self.largest);
+        for _ in 0..8 {
+            if fits_one_shift(balls, self.working) {
+                return;
+            }
+            self.working *= 2.0;
+            self.choice = SizeChoice::Rounding;
+        }
+    }
+
+    /// Sorts the balls into the sectors of shift `k`, keeping each ball's sector key.
+    fn sort_shift(&mut self, k: usize, aabbs: &[Aabb], region: &Aabb) {
+        let shift = &mut self.shifts[k];
+        shift.range = CellRange::covering(region, self.working, SHIFTS[k]);
+        shift.keys.clear();
+        shift.balls.clear();
+        for b in self.balls.clone() {
+            let key = shift.range.index_of(aabbs[b].min);
+            shift.keys.push(key as u32);
+            shift.balls.push(key, b);
+        }
+        shift.balls.sort(shift.range.cells());
+    }
+
+    /// Brute force in each sector of shift `k`; a pair whose balls already shared a sector in
+    /// an earlier shift is a repeat.
+    fn test_shift(&self, k: usize, aabbs: &[Aabb], pairs: &mut Vec<Pair>, c: &mut BroadCounters) {
+        let f = self.balls.start as u32;
+        let earlier = &self.shifts[..k];
+        let first = |i: u32, j: u32| {
+            let (i, j) = ((i - f) as usize, (j - f) as usize);
+            earlier.iter().all(|s| s.keys[i] != s.keys[j])
+        };
+        let shift = &self.shifts[k];
+        for cell in 0..shift.range.cells() {
+            let list = shift.balls.cell(cell);
+            if list.len() >= 2 {
+                pairs_within_first(list, aabbs, pairs, c, first);
+            }
+        }
+    }
+}
+
+impl BroadPhase for Sectors {
+    fn kind(&self) -> BroadKind {
+        BroadKind::Sectors
+    }
+
+    fn find_pairs(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+    ) {
+        pairs.clear();
+        let n = input.aabbs.len();
+        self.balls = input.first_dynamic.min(n)..n;
+        let balls = &input.aabbs[self.balls.clone()];
+        self.choose_size(balls);
+        let region = region_of(&input.world, balls);
+        for k in 0..SHIFTS.len() {
+            self.sort_shift(k, input.aabbs, &region);
+            self.test_shift(k, input.aabbs, pairs, counters);
+        }
+        self.obstacles.update(input, self.working);
+        self.obstacles.query(input, pairs, counters);
+        counters.repeats_dropped += sort_dedup(pairs);
+        counters.pairs += pairs.len() as u64;
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        if self.choice != SizeChoice::Rounding && self.working <= 2.0 * self.largest {
+            return Err(format!(
+                "sector size {} not above 2 × {}",
+                self.working, self.largest
+            ));
+        }
+        for (k, shift) in self.shifts.iter().enumerate() {
+            shift
+                .balls
+                .validate()
+                .map_err(|e| format!("shift {k}: {e}"))?;
+            if shift.balls.cells() != shift.range.cells() {
+                return Err(format!("shift {k}: buckets and sector range disagree"));
+            }
+            let cells = cell_of_each(&shift.balls, self.balls.clone())?;
+            if cells
+                .iter()
+                .zip(&shift.keys)
+                .any(|(&c, &key)| c != key as usize)
+            {
+                return Err(format!("shift {k}: a ball outside the sector of its key"));
+            }
+        }
+        self.obstacles.validate()
+    }
+
+    fn params(&self) -> Vec<Param> {
+        vec![size_param(self.size)]
+    }
+
+    fn set_param(&mut self, name: &str, value: f32) -> Result<(), String> {
+        match name {
+            "sector size" => {
+                self.size = checked_size(value)?;
+                Ok(())
+            }
+            _ => Err(format!("{} has no parameter {name:?}", self.kind().label())),
+        }
+    }
+
+    fn stats(&self) -> Vec<(&'static str, String)> {
+        let used: usize = self.shifts.iter().map(|s| s.balls.occupied()).sum();
+        let most = self.shifts.iter().map(|s| s.balls.max_per_cell()).max();
+        vec![
+            ("sector size", format!("{} px", self.working)),
+            (
+                "rule",
+                rule_text(self.size, self.working, self.largest, self.choice),
+            ),
+            ("sectors used (4 shifts)", used.to_string()),
+            ("max balls per sector", most.unwrap_or(0).to_string()),
+            ("obstacle cells", self.obstacles.occupied().to_string()),
+            ("static rebuilds", self.obstacles.rebuilds().to_string()),
+        ]
+    }
+
+    fn debug_draw(&self, draw: &mut dyn DebugDraw) {
+        let area = self.shifts[0].range;
+        if area.cells() == 0 {
+            return;
+        }
+        let (c1, r1) = (area.dims.0 - 1, area.dims.1 - 1);
+        let extent = area.cell_box(0, 0).merged(&area.cell_box(c1, r1));
+        for (k, &shift) in SHIFTS.iter().enumerate() {
+            draw_lattice(
+                draw,
+                &extent,
+                self.working,
+                shift,
+                Rgba::palette(k).with_alpha(0.3),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::broad::brute::brute_pairs;
+    use glam::Vec2;
+
+    fn input(aabbs: &[Aabb], first_dynamic: usize) -> BroadInput<'_> {
+        BroadInput {
+            aabbs,
+            first_moving: first_dynamic,
+            first_dynamic,
+            statics_version: 0,
+            world: Aabb::new(Vec2::ZERO, Vec2::splat(512.0)),
+        }
+    }
+
+    fn run(s: &mut Sectors, inp: &BroadInput) -> (Vec<Pair>, BroadCounters) {
+        let (mut pairs, mut c) = (Vec::new(), BroadCounters::default());
+        s.find_pairs(inp, &mut pairs, &mut c);
+        s.validate().unwrap();
+        (pairs, c)
+    }
+
+    #[test]
+    fn coincident_balls_found_four_times_reported_once() {
+        let b = Aabb::around(Vec2::new(300.0, 200.0), 5.0);
+        let (pairs, c) = run(&mut Sectors::default(), &input(&[b, b], 0));
+        assert_eq!(pairs, vec![(0, 1)]);
+        assert_eq!(c.aabb_tests, 4, "one test per shift");
+        assert_eq!(c.repeats_dropped, 3);
+    }
+
+    #[test]
+    fn balls_straddling_lines_at_negative_coordinates_are_found() {
+        // Touching across x = −64 (a line of shift 0) and y = −32 (a line of the y shift).
+        let a = Aabb::new(Vec2::new(-80.0, -40.0), Vec2::new(-64.0, -24.0));
+        let b = Aabb::new(Vec2::new(-64.0, -30.0), Vec2::new(-50.0, -16.0));
+        let boxes = [a, b];
+        let (pairs, _) = run(&mut Sectors::default(), &input(&boxes, 0));
+        assert_eq!(pairs, vec![(0, 1)]);
+    }
+
+    #[test]
+    fn size_not_above_twice_the_largest_side_is_raised_and_said() {
+        let big = Aabb::new(Vec2::ZERO, Vec2::splat(64.0));
+        let mut s = Sectors::default();
+        run(&mut s, &input(&[big], 0));
+        assert_eq!(s.working_size(), 130.0);
+        let rule = &s.stats()[1].1;
+        assert_eq!(
+            rule,
+            "size raised from 64 to 130: largest moving side 64 px"
+        );
+        let small = Aabb::new(Vec2::ZERO, Vec2::splat(31.0));
+        run(&mut s, &input(&[small], 0));
+        assert_eq!(s.working_size(), 64.0);
+    }
+
+    #[test]
+    fn set_param_refuses_non_positive_and_non_finite() {
+        let mut s = Sectors::default();
+        for bad in [0.0, -3.0, f32::NAN, f32::INFINITY] {
+            assert!(s.set_param("sector size", bad).is_err(), "{bad}");
+        }
+        assert!(s.set_param("sector size", 100.0).is_ok());
+        assert_eq!(s.params()[0].value, 100.0);
+        assert!(s.set_param("cell size", 10.0).is_err());
+    }
+
+    #[test]
+    fn draws_four_shifted_lattices_in_four_colours() {
+        let b = Aabb::around(Vec2::new(300.0, 200.0), 5.0);
+        let mut s = Sectors::default();
+        run(&mut s, &input(&[b], 0));
+        let mut rec = crate::debug_draw::Recorder::default();
+        s.debug_draw(&mut rec);
+        let mut colours: Vec<usize> = (0..4)
+            .filter(|&k| {
+                let want = Rgba::palette(k).with_alpha(0.3);
+                rec.prims
+                    .iter()
+                    .any(|p| matches!(p, crate::Prim::Line { color, .. } if *color == want))
+            })
+            .collect();
+        colours.dedup();
+        assert_eq!(colours, vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn long_static_segment_against_small_sectors() {
+        let wall = Aabb::new(Vec2::new(-300.0, 100.0), Vec2::new(800.0, 100.0));
+        let ball = Aabb::around(Vec2::new(700.0, 95.0), 5.0);
+        let boxes = [wall, ball];
+        let inp = BroadInput {
+            first_moving: 1,
+            ..input(&boxes, 1)
+        };
+        let (pairs, _) = run(&mut Sectors::new(16.0).unwrap(), &inp);
+        let mut want = Vec::new();
+        brute_pairs(&inp, &mut want);
+        assert_eq!(pairs, want);
+        assert_eq!(pairs, vec![(0, 1)]);
+    }
+}
