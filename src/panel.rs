@@ -129,7 +129,7 @@ pub fn show(
     ui_state.toolbar_height = top.response.rect.height() * ctx.pixels_per_point();
     let panel = egui::SidePanel::right("controls")
         .resizable(false)
-        .default_width(300.0)
+        .exact_width(310.0)
         .show(ctx, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
@@ -154,7 +154,7 @@ pub fn show(
 
 fn row(ui: &mut egui::Ui, label: &str, value: impl std::fmt::Display) {
     ui.label(label);
-    ui.monospace(value.to_string());
+    ui.add(egui::Label::new(egui::RichText::new(value.to_string()).monospace()).wrap());
     ui.end_row();
 }
 
@@ -261,6 +261,8 @@ fn param_sliders(ui: &mut egui::Ui, params: Vec<Param>, cmds: &mut Vec<Command>)
         let mut v = p.value;
         let slider = egui::Slider::new(&mut v, p.min..=p.max).text(p.name);
         let slider = if p.integer { slider.integer() } else { slider };
+        // Wide ranges (sizes in px) are easier to set on a log scale.
+        let slider = slider.logarithmic(!p.integer && p.max > 100.0 * p.min.max(1.0));
         if ui.add(slider).on_hover_text(&p.help).changed() {
             cmds.push(Command::SetParam(p.name, v));
         }

@@ -176,11 +176,11 @@ impl Grid {
         let (set, work, m) = (self.size, self.working, self.largest);
         match self.choice {
             CellChoice::Auto => {
-                format!("automatic {work} px: power of two ≥ largest moving side {m} px")
+                format!("automatic {work} px: power of two ≥ largest ball side {m:.1} px")
             }
-            CellChoice::AsSet => format!("{set} ≥ largest moving side {m} px: ok"),
+            CellChoice::AsSet => format!("{set} ≥ largest ball side {m:.1} px: ok"),
             CellChoice::Raised => {
-                format!("cell raised from {set} to {work}: largest moving side {m} px")
+                format!("cell raised from {set} to {work}: largest ball side {m:.1} px")
             }
             CellChoice::Rounding => {
                 format!("cell raised from {set} to {work}: a ball spanned three cells by rounding")
@@ -190,10 +190,13 @@ impl Grid {
 }
 
 /// The checked cell-size parameter: 0 (automatic) or a positive number of px.
+/// Largest cell size accepted (px).
+const MAX_CELL: f32 = 2048.0;
+
 fn checked_size(value: f32) -> Result<f32, String> {
-    if !value.is_finite() || value < 0.0 {
+    if !value.is_finite() || !(0.0..=MAX_CELL).contains(&value) {
         return Err(format!(
-            "cell size must be 0 (automatic) or a positive number of px, not {value}"
+            "cell size must be 0 (automatic) or a positive number of px up to {MAX_CELL}, not {value}"
         ));
     }
     Ok(value)
@@ -242,7 +245,7 @@ impl BroadPhase for Grid {
             name: "cell size",
             value: self.size,
             min: 0.0,
-            max: 512.0,
+            max: MAX_CELL,
             integer: true,
             help: "cell side (px), 0 = automatic; at least the largest ball side, else raised"
                 .into(),
@@ -350,7 +353,7 @@ mod tests {
         assert_eq!(g.working_size(), 64.0);
         assert_eq!(
             g.stats()[1].1,
-            "cell raised from 8 to 64: largest moving side 50 px"
+            "cell raised from 8 to 64: largest ball side 50.0 px"
         );
         assert!(g.set_param("cell size", -1.0).is_err());
         assert!(g.set_param("cell size", f32::NAN).is_err());

@@ -75,9 +75,9 @@ pub(crate) fn sector_rule(set: f32, largest: f64) -> (f64, SizeChoice) {
 /// The "rule" line of the stats panel for a sector size.
 pub(crate) fn rule_text(set: f32, working: f64, largest: f64, choice: SizeChoice) -> String {
     match choice {
-        SizeChoice::AsSet => format!("{set} > 2 × {largest} px (largest moving side): ok"),
+        SizeChoice::AsSet => format!("{set} > 2 × {largest:.1} px (largest ball side): ok"),
         SizeChoice::Raised => {
-            format!("size raised from {set} to {working}: largest moving side {largest} px")
+            format!("size raised from {set} to {working}: largest ball side {largest:.1} px")
         }
         SizeChoice::Rounding => {
             format!("size raised from {set} to {working}: a ball straddled sectors by rounding")
@@ -87,13 +87,16 @@ pub(crate) fn rule_text(set: f32, working: f64, largest: f64, choice: SizeChoice
 
 /// The checked sector-size parameter value.
 pub(crate) fn checked_size(value: f32) -> Result<f32, String> {
-    if !value.is_finite() || value <= 0.0 {
+    if !value.is_finite() || value <= 0.0 || value > MAX_SIZE {
         return Err(format!(
-            "sector size must be a positive number of px, not {value}"
+            "sector size must be a positive number of px up to {MAX_SIZE}, not {value}"
         ));
     }
     Ok(value)
 }
+
+/// Largest sector size accepted (px).
+pub(crate) const MAX_SIZE: f32 = 2048.0;
 
 /// The "sector size" slider.
 pub(crate) fn size_param(value: f32) -> Param {
@@ -101,7 +104,7 @@ pub(crate) fn size_param(value: f32) -> Param {
         name: "sector size",
         value,
         min: 4.0,
-        max: 512.0,
+        max: MAX_SIZE,
         integer: true,
         help: "sector side (px); must exceed 2 × the largest ball side, else raised per call"
             .into(),
@@ -376,7 +379,7 @@ mod tests {
         let rule = &s.stats()[1].1;
         assert_eq!(
             rule,
-            "size raised from 64 to 130: largest moving side 64 px"
+            "size raised from 64 to 130: largest ball side 64.0 px"
         );
         let small = Aabb::new(Vec2::ZERO, Vec2::splat(31.0));
         run(&mut s, &input(&[small], 0));
