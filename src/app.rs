@@ -32,7 +32,10 @@ struct App {
 impl App {
     fn new(args: Args, scene: Scene) -> Self {
         let world = new_world(&args, &scene);
-        let ui = UiState::new(&world);
+        let mut ui = UiState::new(&world);
+        for name in &args.show {
+            ui.show.enable(name);
+        }
         Self {
             args,
             scene,

@@ -36,6 +36,10 @@ pub struct Args {
     /// software rendering, hence off by default.
     #[arg(long, default_value_t = 1, value_name = "SAMPLES")]
     pub msaa: i32,
+    /// Overlays to show at start, comma separated: hit-points, tracks, tangents, aabbs,
+    /// reticles, velocity, sectors, lights.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_overlay)]
+    pub show: Vec<String>,
     /// Start with kinematic shapes turning.
     #[arg(long)]
     pub rotate: bool,
@@ -46,6 +50,29 @@ fn parse_broad(s: &str) -> Result<BroadKind, String> {
         let names: Vec<&str> = BroadKind::ALL.iter().map(|k| k.name()).collect();
         format!("unknown broad phase {s:?}; one of: {}", names.join(", "))
     })
+}
+
+/// The overlay names `--show` accepts.
+pub const OVERLAYS: &[&str] = &[
+    "hit-points",
+    "tracks",
+    "tangents",
+    "aabbs",
+    "reticles",
+    "velocity",
+    "sectors",
+    "lights",
+];
+
+fn parse_overlay(s: &str) -> Result<String, String> {
+    if OVERLAYS.contains(&s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "unknown overlay {s:?}; one of: {}",
+            OVERLAYS.join(", ")
+        ))
+    }
 }
 
 /// The scene named on the command line, or the built-in table.

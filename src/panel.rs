@@ -26,6 +26,23 @@ pub struct Show {
     pub lights: bool,
 }
 
+impl Show {
+    /// Turns on the overlay called `name` (one of [`crate::cli::OVERLAYS`]).
+    pub fn enable(&mut self, name: &str) {
+        match name {
+            "hit-points" => self.hit_points = true,
+            "tracks" => self.tracks = true,
+            "tangents" => self.tangents = true,
+            "aabbs" => self.aabbs = true,
+            "reticles" => self.reticles = true,
+            "velocity" => self.velocity = true,
+            "sectors" => self.sectors = true,
+            "lights" => self.lights = true,
+            _ => {}
+        }
+    }
+}
+
 /// Everything the panel edits.
 #[derive(Clone, Debug)]
 pub struct UiState {
