@@ -7,7 +7,8 @@
 //! the algorithm and simulate `MEASURE_S` more seconds. The numbers are the averages over the
 //! last complete simulated second, so the structure has had a full second to settle.
 //!
-//! Run: `cargo run --release -p collide --example table_counts [radius at 1,000 balls]`
+//! Run: `cargo run --release -p collide --example table_counts [radius at 1,000 balls]
+//! [algorithm names…]`
 
 use collide::{BroadKind, Scene, World};
 use std::sync::OnceLock;
@@ -56,6 +57,19 @@ fn measured(kind: BroadKind, n: u32, radius: f32) -> World {
     w
 }
 
+/// The algorithms named after the radius on the command line, else all of them.
+fn chosen() -> Vec<BroadKind> {
+    let named: Vec<BroadKind> = std::env::args()
+        .skip(2)
+        .map(|a| BroadKind::from_name(&a).unwrap_or_else(|| panic!("no broad phase {a:?}")))
+        .collect();
+    if named.is_empty() {
+        BroadKind::ALL.to_vec()
+    } else {
+        named
+    }
+}
+
 fn main() {
     println!(
         "table scene, seed {SEED}; {WARMUP_S} s warm-up (sap) + {MEASURE_S} s measured; \
@@ -68,7 +82,7 @@ fn main() {
     for (n, radius) in [(100, 10.0), (1000, big_radius)] {
         println!();
         let mut header = true;
-        for &kind in BroadKind::ALL {
+        for kind in chosen() {
             let w = measured(kind, n, radius);
             let c = w.counters();
             if header {
