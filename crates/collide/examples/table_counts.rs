@@ -1,5 +1,5 @@
 //! AABB tests, candidate pairs and broad-phase time per collision iteration on the table
-//! scene, for every broad phase, at 100 and 1,000 balls.
+//! scene, for every broad phase, at 100, 250 (the app's case) and 1,000 balls.
 //!
 //! For each ball count and algorithm: build the table from one seed, queue the balls, and
 //! simulate `WARMUP_S` seconds with sweep and prune doing the broad phase (every broad phase
@@ -8,7 +8,7 @@
 //! last complete simulated second, so the structure has had a full second to settle.
 //!
 //! Run: `cargo run --release -p collide --example table_counts [radius at 1,000 balls]
-//! [algorithm names…]`
+//! [algorithm names…] [--stats]`
 
 use collide::{BroadKind, Scene, World};
 use std::sync::OnceLock;
@@ -57,16 +57,36 @@ fn measured(kind: BroadKind, n: u32, radius: f32) -> World {
     w
 }
 
-/// The algorithms named after the radius on the command line, else all of them.
-fn chosen() -> Vec<BroadKind> {
-    let named: Vec<BroadKind> = std::env::args()
-        .skip(2)
-        .map(|a| BroadKind::from_name(&a).unwrap_or_else(|| panic!("no broad phase {a:?}")))
-        .collect();
-    if named.is_empty() {
-        BroadKind::ALL.to_vec()
-    } else {
-        named
+/// Command line: an optional radius (px) for the 1,000-ball run, algorithm names (default:
+/// all), and `--stats` to print each algorithm's own read-outs after its row.
+struct Options {
+    big_radius: f32,
+    kinds: Vec<BroadKind>,
+    stats: bool,
+}
+
+impl Options {
+    fn from_args() -> Self {
+        let mut o = Options {
+            big_radius: BIG_RADIUS,
+            kinds: Vec::new(),
+            stats: false,
+        };
+        for a in std::env::args().skip(1) {
+            if a == "--stats" {
+                o.stats = true;
+            } else if let Ok(r) = a.parse() {
+                o.big_radius = r;
+            } else {
+                let kind = BroadKind::from_name(&a);
+                o.kinds
+                    .push(kind.unwrap_or_else(|| panic!("no broad phase {a:?}")));
+            }
+        }
+        if o.kinds.is_empty() {
+            o.kinds = BroadKind::ALL.to_vec();
+        }
+        o
     }
 }
 
@@ -75,14 +95,11 @@ fn main() {
         "table scene, seed {SEED}; {WARMUP_S} s warm-up (sap) + {MEASURE_S} s measured; \
          per collision iteration, averaged over the last simulated second"
     );
-    let big_radius: f32 = std::env::args()
-        .nth(1)
-        .map(|a| a.parse().expect("radius (px) for 1,000 balls"))
-        .unwrap_or(BIG_RADIUS);
-    for (n, radius) in [(100, 10.0), (1000, big_radius)] {
+    let opts = Options::from_args();
+    for (n, radius) in [(100, 10.0), (250, 10.0), (1000, opts.big_radius)] {
         println!();
         let mut header = true;
-        for kind in chosen() {
+        for &kind in &opts.kinds {
             let w = measured(kind, n, radius);
             let c = w.counters();
             if header {
@@ -109,6 +126,11 @@ fn main() {
                 pairs,
                 us
             );
+            if opts.stats {
+                for (label, value) in w.broad().stats() {
+                    println!("    {label}: {value}");
+                }
+            }
         }
     }
 }
