@@ -25,17 +25,34 @@
 //!
 //! Groups holding no ball are dropped: no pair among obstacles is ever wanted.
 //!
+//! Statics. Only the moving shapes (kinematic shapes and balls) are clustered. A static box
+//! that spans the table (an outer wall) would keep the open count above zero across the whole
+//! sweep and glue everything into one group; worse, every static sits in some group and costs
+//! a test against each of its balls. So statics are kept apart, in a [`StaticTree`] built once
+//! per `statics_version` (the seed: "great for static objects since you can precompute the
+//! groups and use them as bounding boxes"). For each final group the union `G` of its balls'
+//! boxes is queried against the static tree, and each static found is tested against each of
+//! the group's balls (with one ball, `G` is that ball's box and the tree's leaf test already
+//! decided the pair). Exact: if static `S` overlaps ball box `B` in group box `G`, then
+//! `S.min ≤ B.max ≤ G.max` and `G.min ≤ B.min ≤ S.max` componentwise (`G` is the componentwise
+//! min/max of its balls' boxes), so `S` overlaps `G` and the query finds it; the tree prunes by
+//! the same argument one level up. Nothing in it needs `min ≤ max`, so inverted boxes are safe.
+//! Every group holds each ball once, so each static–ball pair is reported at most once.
+//!
 //! Cost. One pass over a group of `m` boxes sorts `2m` boundaries, `O(m log m)`; a level of
 //! the recursion costs `O(n log n)` in total. Evenly spread, separated boxes need few levels:
 //! about `O(n log n)` overall plus the small brute-force groups. The worst case is a chain that
 //! peels one box per pass: `O(n² log n)` sorting, then brute force anyway. The sort work is
 //! kept apart as a statistic (comparisons, boundaries); it is not counted as AABB tests. The
-//! AABB tests are the box pairs tested inside final groups, one per wanted candidate pair.
+//! AABB tests are the box pairs tested inside final groups (one per wanted candidate pair),
+//! the static-tree nodes tested by group boxes, and the static–ball tests inside groups.
+//! Building the static tree is bookkeeping, done once per statics version, and not counted.
 //!
 //! Invariants. Groups partition the boxes, so a pair is found at most once (no repeats). The
 //! per-call buffers are kept between calls, and the recursion runs on an explicit stack, so a
 //! steady state allocates nothing.
 
+use super::tree::StaticTree;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
@@ -96,6 +113,10 @@ struct RdcStats {
     dropped: usize,
     comparisons: u64,
     boundaries: u64,
+    /// Static-tree nodes tested by group boxes.
+    static_tree_tests: u64,
+    /// Static boxes tested against a group's balls.
+    static_ball_tests: u64,
 }
 
 /// Recursive dimensional clustering broad phase.
@@ -109,6 +130,17 @@ pub struct Rdc {
     stack: Vec<Work>,
     groups: Vec<Group>,
     stats: RdcStats,
+    /// The statics, built from `static_boxes` for `statics_version`.
+    statics: StaticTree,
+    static_boxes: Vec<Aabb>,
+    statics_version: Option<u64>,
+    /// Statics found by some group box in the last call (drawn).
+    static_hit: Vec<bool>,
+    /// Scratch: statics found by one group box, and the query stack.
+    found: Vec<u32>,
+    query_stack: Vec<u32>,
+    /// Shape count of the last call: `items` holds `first_moving..len`.
+    len: usize,
 }
 
 impl Default for Rdc {
@@ -129,21 +161,45 @@ impl Rdc {
             stack: Vec::new(),
             groups: Vec::new(),
             stats: RdcStats::default(),
+            statics: StaticTree::new(),
+            static_boxes: Vec::new(),
+            statics_version: None,
+            static_hit: Vec::new(),
+            found: Vec::new(),
+            query_stack: Vec::new(),
+            len: 0,
         }
     }
 
-    /// Starts a call: every box in one group, to be split on x first.
+    /// Rebuilds the static tree when the statics changed.
+    fn sync_statics(&mut self, input: &BroadInput) {
+        let fm = input.first_moving.min(input.aabbs.len());
+        if self.statics_version == Some(input.statics_version) && self.static_boxes.len() == fm {
+            return;
+        }
+        self.static_boxes.clear();
+        self.static_boxes.extend_from_slice(&input.aabbs[..fm]);
+        self.statics.build(&self.static_boxes);
+        self.statics_version = Some(input.statics_version);
+    }
+
+    /// Starts a call: every moving box in one group, to be split on x first.
     fn reset(&mut self, input: &BroadInput) {
+        self.sync_statics(input);
         let n = input.aabbs.len();
+        let fm = self.static_boxes.len();
+        self.len = n;
         self.items.clear();
-        self.items.extend(0..n as u32);
+        self.items.extend(fm as u32..n as u32);
         self.groups.clear();
         self.stack.clear();
         self.stats = RdcStats::default();
+        self.static_hit.clear();
+        self.static_hit.resize(fm, false);
         if input.first_dynamic < n {
             self.stack.push(Work {
                 start: 0,
-                end: n,
+                end: n - fm,
                 axis: 0,
                 depth: 0,
                 other_axis_whole: false,
@@ -254,11 +310,17 @@ impl Rdc {
         self.stats.boundaries += self.bounds.len() as u64;
     }
 
-    /// Brute force inside a final group; returns the AABB tests done.
+    /// Brute force inside a final group, then its balls against the statics; returns the
+    /// AABB tests done.
     fn finish(&mut self, input: &BroadInput, w: Work, pairs: &mut Vec<Pair>) -> u64 {
         self.stats.finals += 1;
         self.stats.largest = self.stats.largest.max(w.end - w.start);
         self.record(input, w, Fate::Final);
+        self.moving_pairs(input, w, pairs) + self.static_pairs(input, w, pairs)
+    }
+
+    /// Every wanted pair among the group's moving shapes, by brute force.
+    fn moving_pairs(&self, input: &BroadInput, w: Work, pairs: &mut Vec<Pair>) -> u64 {
         let group = &self.items[w.start..w.end];
         let mut tests = 0;
         for (k, &a) in group.iter().enumerate() {
@@ -270,6 +332,58 @@ impl Rdc {
                 tests += 1;
                 if input.aabbs[i as usize].overlaps(&input.aabbs[j as usize]) {
                     pairs.push((i, j));
+                }
+            }
+        }
+        tests
+    }
+
+    /// Queries the static tree with the union of the group's ball boxes, then tests each
+    /// static found against each of the group's balls (see "Statics" in the module docs).
+    fn static_pairs(&mut self, input: &BroadInput, w: Work, pairs: &mut Vec<Pair>) -> u64 {
+        let fd = input.first_dynamic as u32;
+        let mut balls = self.items[w.start..w.end].iter().filter(|&&i| i >= fd);
+        let Some(&first) = balls.next() else {
+            return 0;
+        };
+        let (mut area, mut count) = (input.aabbs[first as usize], 1);
+        for &b in balls {
+            area = area.merged(&input.aabbs[b as usize]);
+            count += 1;
+        }
+        self.found.clear();
+        let found = &mut self.found;
+        let tree_tests = self
+            .statics
+            .query(&area, &mut self.query_stack, |s| found.push(s));
+        self.stats.static_tree_tests += tree_tests;
+        let ball_tests = self.test_found_statics(input, w, first, count, pairs);
+        self.stats.static_ball_tests += ball_tests;
+        tree_tests + ball_tests
+    }
+
+    /// Pairs the statics in `found` with the group's balls; returns the tests done. With one
+    /// ball (`first`) the group box was its own box: the tree's leaf test already decided.
+    fn test_found_statics(
+        &mut self,
+        input: &BroadInput,
+        w: Work,
+        first: u32,
+        balls: usize,
+        pairs: &mut Vec<Pair>,
+    ) -> u64 {
+        let fd = input.first_dynamic as u32;
+        let mut tests = 0;
+        for &s in &self.found {
+            self.static_hit[s as usize] = true;
+            if balls == 1 {
+                pairs.push((s, first));
+                continue;
+            }
+            for &b in self.items[w.start..w.end].iter().filter(|&&i| i >= fd) {
+                tests += 1;
+                if input.aabbs[s as usize].overlaps(&input.aabbs[b as usize]) {
+                    pairs.push((s, b));
                 }
             }
         }
@@ -314,10 +428,20 @@ impl BroadPhase for Rdc {
     }
 
     fn validate(&self) -> Result<(), String> {
+        self.statics.validate(&self.static_boxes)?;
+        let fm = self.static_boxes.len();
+        if fm + self.items.len() != self.len.max(fm) {
+            return Err(format!(
+                "{} moving items for {} shapes and {fm} statics",
+                self.items.len(),
+                self.len
+            ));
+        }
         let mut seen = vec![false; self.items.len()];
         for &i in &self.items {
-            let slot = seen
-                .get_mut(i as usize)
+            let slot = (i as usize)
+                .checked_sub(fm)
+                .and_then(|k| seen.get_mut(k))
                 .ok_or_else(|| format!("item {i} out of range"))?;
             if std::mem::replace(slot, true) {
                 return Err(format!("item {i} appears twice"));
@@ -365,10 +489,26 @@ impl BroadPhase for Rdc {
             ("groups without a ball", s.dropped.to_string()),
             ("boundaries sorted", s.boundaries.to_string()),
             ("sort comparisons", s.comparisons.to_string()),
+            ("static tree nodes", self.statics.nodes().len().to_string()),
+            (
+                "statics near a group",
+                self.static_hit.iter().filter(|&&h| h).count().to_string(),
+            ),
+            ("static tree tests", s.static_tree_tests.to_string()),
+            ("static × ball tests", s.static_ball_tests.to_string()),
         ]
     }
 
+    /// Intermediate groups in grey, final groups filled in palette colours, groups without a
+    /// ball faint; statics found by a group's box outlined in white.
     fn debug_draw(&self, draw: &mut dyn DebugDraw) {
+        for (s, _) in self.static_hit.iter().enumerate().filter(|(_, &h)| h) {
+            draw.draw(Prim::Rect {
+                aabb: self.static_boxes[s],
+                fill: None,
+                stroke: Some(Rgba(1.0, 1.0, 1.0, 0.5)),
+            });
+        }
         let mut colour = 0;
         for g in &self.groups {
             let prim = match g.fate {
@@ -404,10 +544,15 @@ mod tests {
     use crate::debug_draw::Recorder;
     use glam::Vec2;
 
+    /// Statics before `first_dynamic`, no kinematic shapes.
     fn input(aabbs: &[Aabb], first_dynamic: usize) -> BroadInput<'_> {
+        input_with(aabbs, first_dynamic, first_dynamic)
+    }
+
+    fn input_with(aabbs: &[Aabb], first_moving: usize, first_dynamic: usize) -> BroadInput<'_> {
         BroadInput {
             aabbs,
-            first_moving: first_dynamic,
+            first_moving,
             first_dynamic,
             statics_version: 1,
             world: Aabb::new(Vec2::ZERO, Vec2::splat(100.0)),
@@ -472,14 +617,18 @@ mod tests {
         brute_pairs(&input(&boxes, 3), &mut expect);
         assert_eq!(pairs, expect);
         assert_eq!(rdc.stats.finals, 1);
-        assert_eq!(c.aabb_tests, expect.len() as u64);
+        // 17 balls: C(17, 2) tests inside the group; the group box (a point) visits all 5
+        // static-tree nodes; then 3 statics × 17 balls.
+        assert_eq!(c.aabb_tests, 136 + 5 + 51);
+        assert_eq!(c.aabb_tests, expect.len() as u64 + 5);
     }
 
     #[test]
     fn groups_of_obstacles_only_are_dropped() {
+        // Two overlapping kinematic boxes apart from the one ball.
         let boxes = [unit_at(0.0, 0.0), unit_at(0.5, 0.0), unit_at(10.0, 10.0)];
         let mut rdc = Rdc::with_threshold(1);
-        let (pairs, c) = run(&mut rdc, &input(&boxes, 2));
+        let (pairs, c) = run(&mut rdc, &input_with(&boxes, 0, 2));
         assert!(pairs.is_empty());
         assert_eq!(c.aabb_tests, 0);
         assert_eq!(rdc.stats.dropped, 1);
@@ -504,5 +653,111 @@ mod tests {
         rdc.debug_draw(&mut rec);
         assert_eq!(rec.prims.len(), rdc.groups.len());
         assert!(!rec.prims.is_empty());
+    }
+
+    /// `statics` then a 4 × 4 grid of separated unit balls inside `(0, 0)–(12, 12)`.
+    fn balls_after(statics: &[Aabb]) -> (Vec<Aabb>, usize) {
+        let mut b = statics.to_vec();
+        b.extend((0..16).map(|k| unit_at(1.0 + (k % 4) as f32 * 3.0, 1.0 + (k / 4) as f32 * 3.0)));
+        (b, statics.len())
+    }
+
+    fn check_brute(rdc: &mut Rdc, inp: &BroadInput) -> BroadCounters {
+        let (pairs, c) = run(rdc, inp);
+        let mut expect = Vec::new();
+        brute_pairs(inp, &mut expect);
+        assert_eq!(pairs, expect);
+        c
+    }
+
+    #[test]
+    fn walls_spanning_the_world_do_not_glue_the_balls_into_one_group() {
+        // Regression (table scene, ~250 balls: one group): walls whose boxes span everything.
+        let walls = [
+            Aabb::new(Vec2::new(0.0, 0.0), Vec2::new(13.0, 0.0)),
+            Aabb::new(Vec2::new(0.0, 0.0), Vec2::new(0.0, 13.0)),
+            Aabb::new(Vec2::new(0.0, 13.0), Vec2::new(13.0, 13.0)),
+            Aabb::new(Vec2::new(13.0, 0.0), Vec2::new(13.0, 13.0)),
+        ];
+        let (b, fd) = balls_after(&walls);
+        let mut rdc = Rdc::with_threshold(1);
+        let c = check_brute(&mut rdc, &input(&b, fd));
+        assert_eq!(rdc.stats.finals, 16, "one group per ball");
+        assert_eq!(
+            c.aabb_tests, rdc.stats.static_tree_tests,
+            "no ball–ball tests"
+        );
+        // Any two of the walls span the square, so each group box visits all 7 static-tree
+        // nodes, and the 4 leaf tests miss: the walls cost 7 tests per group, not a group.
+        assert_eq!(rdc.stats.static_tree_tests, 16 * 7);
+        assert_eq!(rdc.stats.static_ball_tests, 0);
+    }
+
+    #[test]
+    fn statics_far_larger_than_the_world_pair_with_every_ball() {
+        let huge = [
+            Aabb::around(Vec2::splat(5.0), 1e7),
+            Aabb::new(Vec2::new(-1e7, 4.5), Vec2::new(1e7, 4.5)),
+        ];
+        let (b, fd) = balls_after(&huge);
+        for threshold in [1, 4, 16] {
+            let mut rdc = Rdc::with_threshold(threshold);
+            check_brute(&mut rdc, &input(&b, fd));
+            assert!(rdc.stats.finals > 1 || threshold == 16);
+        }
+    }
+
+    #[test]
+    fn statics_outside_the_world_cost_one_test_per_group() {
+        let outside = [
+            unit_at(-500.0, -500.0),
+            unit_at(-480.0, 900.0),
+            unit_at(-450.0, 5.0),
+        ];
+        let (b, fd) = balls_after(&outside);
+        let mut rdc = Rdc::with_threshold(1);
+        let c = check_brute(&mut rdc, &input(&b, fd));
+        assert_eq!(rdc.stats.finals, 16);
+        assert_eq!(
+            rdc.stats.static_tree_tests, 16,
+            "the static root, once per group"
+        );
+        assert_eq!(rdc.stats.static_ball_tests, 0);
+        assert_eq!(c.aabb_tests, rdc.stats.static_tree_tests);
+    }
+
+    #[test]
+    fn no_statics_and_only_statics() {
+        let (b, fd) = balls_after(&[]);
+        let mut rdc = Rdc::with_threshold(1);
+        let c = check_brute(&mut rdc, &input_with(&b, 0, fd));
+        assert_eq!(c.aabb_tests, 0);
+        assert!(rdc.statics.nodes().is_empty());
+        let only: Vec<Aabb> = (0..5).map(|k| unit_at(k as f32 * 0.5, 0.0)).collect();
+        let c = check_brute(&mut rdc, &input(&only, 5));
+        assert_eq!(c.aabb_tests, 0);
+        assert!(rdc.groups.is_empty());
+        assert_eq!(rdc.statics.leaves(), 5);
+    }
+
+    #[test]
+    fn static_found_by_a_group_box_is_tested_against_each_ball() {
+        // Two overlapping balls in one group beside a wall that touches only the second.
+        let boxes = [
+            Aabb::new(Vec2::new(3.0, 0.0), Vec2::new(3.0, 10.0)),
+            unit_at(1.0, 1.0),
+            unit_at(2.0, 1.5),
+        ];
+        let mut rdc = Rdc::with_threshold(1);
+        let c = check_brute(&mut rdc, &input(&boxes, 1));
+        assert_eq!(rdc.stats.finals, 1);
+        assert_eq!(
+            c.aabb_tests,
+            1 + 1 + 2,
+            "ball pair, tree leaf, wall × 2 balls"
+        );
+        let mut rec = Recorder::default();
+        rdc.debug_draw(&mut rec);
+        assert_eq!(rec.prims.len(), 2, "the group and the wall it found");
     }
 }

@@ -1,35 +1,58 @@
-//! AABB tree broad phase: a [`DynamicTree`] kept across calls, refit incrementally.
+//! AABB tree broad phase with two trees, as Box2D does: a [`StaticTree`] over the statics,
+//! built once per `statics_version`, and a [`DynamicTree`] over kinematic shapes and balls,
+//! kept across calls and refit incrementally.
 //!
-//! Algorithm. Every shape has a leaf, indexed by its position in [`BroadInput::aabbs`].
-//! Statics are inserted once with their exact box and rebuilt only when `statics_version` (or
-//! the static count) changes. Kinematic shapes and balls get a *fat* box, their box grown by
-//! `margin` px; each call a moving leaf whose box is still inside its fat box costs nothing
-//! more, and one that left it is removed and reinserted with a new fat box. When the number of
-//! shapes changes, leaves are removed or added at the end (balls are added or removed there);
-//! a leaf whose index now names another ball simply moves far and is reinserted.
+//! Why two. The table's outer walls are long segments whose boxes span the whole table; in one
+//! shared tree they bloat every internal node above them, so a ball's query opens most of the
+//! tree. Apart, the walls sit near the static root (the SAH build puts them there) and the
+//! moving tree's nodes stay as small as the balls' clusters.
 //!
-//! Pairs. Each ball `j` queries the tree with its tight box and keeps the leaves `i < j`
-//! whose tight box overlaps. Every wanted pair `(i, j)` has `j` a ball, so it is found from
-//! `j` exactly once: kinematic shapes never need to query, nothing repeats, and leaves with
-//! `i ≥ j` are skipped by index before any box test.
+//! Algorithm. The static tree is built top-down by the surface-area heuristic from the exact
+//! static boxes whenever `statics_version` or the static count changes. Every kinematic shape
+//! and ball has a leaf in the dynamic tree holding a *fat* box, its box grown by `margin` px;
+//! each call a leaf whose box is still inside its fat box costs nothing more, and one that left
+//! it is removed and reinserted with a new fat box. When the number of shapes changes, leaves
+//! are removed or added at the end (balls are added or removed there); a leaf whose index now
+//! names another shape simply moves far and is reinserted.
 //!
-//! Counting. AABB tests are: one per internal node tested during a query, one per leaf tested
-//! (its tight box), and one per moving leaf per call for the "still inside its fat box?" check.
-//! Choosing where to insert compares box perimeters, not overlaps: that work is reported as
-//! the separate "insert steps" statistic, not as AABB tests.
+//! Pairs. Every wanted pair has a ball `j`, so there are two kinds:
+//! - moving–ball pairs come from one simultaneous self-traversal of the dynamic tree: each
+//!   node pair `(a, b)` whose boxes overlap is opened by splitting the larger internal node,
+//!   each node's two children are paired with each other once, and at two leaves the tight
+//!   boxes decide. Every unordered leaf pair is reached at most once (along the unique path
+//!   of splits to it), so nothing repeats; a leaf pair with no ball is skipped untested;
+//! - static–ball pairs come from one simultaneous traversal of the dynamic tree against the
+//!   static tree, opened the same way; a kinematic leaf is skipped untested.
 //!
-//! Cost. `O(m)` refit checks for `m` moving shapes, `O(log n)` per reinsertion, and per ball a
-//! query of `O(log n + k)` node visits when boxes are small; degenerate inputs (everything at
-//! one point) make every query visit every node, `Θ(n²)` as brute force. Invariants are those
-//! of [`DynamicTree`] plus: one leaf per shape, `leaf_of[i]` holds item `i`, statics unfattened.
-//! Seed: none of the seed documents; the method is Box2D's dynamic tree (Erin Catto, 2009).
+//! Exactness: a node's box encloses the tight boxes of every leaf below it, so two overlapping
+//! tight boxes make every pair of their ancestors overlap, and no pruning loses a pair.
+//!
+//! Counting. AABB tests are: one per node pair tested in either traversal (internal nodes by
+//! their fat box, leaves by their tight box), and one per moving leaf per call for the "still
+//! inside its fat box?" check. Building the static tree and choosing where to insert a moving
+//! leaf compare perimeters, not overlaps: insertion work is reported as the "insert steps"
+//! statistic, not as AABB tests.
+//!
+//! Cost. `O(m)` refit checks for `m` moving shapes, `O(log n)` per reinsertion, and the
+//! traversals visit `O(n + k)` node pairs when boxes are small and spread (each ball's few
+//! neighbours, its static walls); degenerate inputs (everything at one point) visit every
+//! pair, `Θ(n²)` as brute force. Invariants are those of [`DynamicTree`] and [`StaticTree`]
+//! plus: one dynamic leaf per moving shape, `leaf_of[i − first_moving]` holds item `i`, one
+//! static leaf per static with its exact box.
+//! Seed: none of the seed documents; the method is Box2D's (Erin Catto, 2009, two trees since
+//! v3) and Bullet's `btDbvt` tree–tree collision.
 
 mod dynamic;
+mod static_tree;
 
 pub use dynamic::DynamicTree;
+pub use static_tree::StaticTree;
 
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
+use crate::geom::Aabb;
+use dynamic::Node;
+use static_tree::StaticNode;
 
 /// Default fattening margin (px).
 pub const DEFAULT_MARGIN: f32 = 6.0;
@@ -42,20 +65,25 @@ struct TreeStats {
     reinserts: u64,
     rebuilt: bool,
     refit_tests: u64,
-    query_tests: u64,
+    self_tests: u64,
+    static_tests: u64,
     insert_steps: u64,
 }
 
-/// Dynamic AABB tree broad phase.
+/// Two-tree AABB tree broad phase.
 #[derive(Debug)]
 pub struct AabbTree {
     margin: f32,
     tree: DynamicTree,
-    /// Leaf node of each shape index.
+    statics: StaticTree,
+    /// The static boxes the static tree was built from (for `validate`).
+    static_boxes: Vec<Aabb>,
+    /// Leaf node of each moving shape, indexed by shape index − `first_moving`.
     leaf_of: Vec<u32>,
     statics_version: Option<u64>,
     first_moving: usize,
-    stack: Vec<u32>,
+    first_dynamic: usize,
+    stack: Vec<(u32, u32)>,
     stats: TreeStats,
 }
 
@@ -71,59 +99,155 @@ impl AabbTree {
         Self {
             margin: margin.max(0.0),
             tree: DynamicTree::new(),
+            statics: StaticTree::new(),
+            static_boxes: Vec::new(),
             leaf_of: Vec::new(),
             statics_version: None,
             first_moving: 0,
+            first_dynamic: 0,
             stack: Vec::new(),
             stats: TreeStats::default(),
         }
     }
 
-    /// Rebuilds on a statics change; removes or adds leaves at the end when the count changed.
+    /// Rebuilds the static tree on a statics change (and empties the dynamic tree when the
+    /// moving shapes' indices shifted); removes or adds moving leaves at the end.
     fn sync_layout(&mut self, input: &BroadInput) {
         let n = input.aabbs.len();
         let fm = input.first_moving.min(n);
-        if self.statics_version != Some(input.statics_version) || self.first_moving != fm {
+        if self.first_moving != fm {
             self.tree.clear();
             self.leaf_of.clear();
+        }
+        if self.statics_version != Some(input.statics_version) || self.first_moving != fm {
+            self.static_boxes.clear();
+            self.static_boxes.extend_from_slice(&input.aabbs[..fm]);
+            self.statics.build(&self.static_boxes);
             self.statics_version = Some(input.statics_version);
             self.first_moving = fm;
             self.stats.rebuilt = true;
         }
-        while self.leaf_of.len() > n {
+        self.first_dynamic = input.first_dynamic.clamp(fm, n);
+        while fm + self.leaf_of.len() > n {
             let leaf = self.leaf_of.pop().expect("non-empty");
             self.tree.remove(leaf);
         }
-        for i in self.leaf_of.len()..n {
+        for i in fm + self.leaf_of.len()..n {
             let b = input.aabbs[i];
-            let fat = if i < fm { b } else { b.expanded(self.margin) };
-            self.leaf_of.push(self.tree.insert(i as u32, b, fat));
+            self.leaf_of
+                .push(self.tree.insert(i as u32, b, b.expanded(self.margin)));
         }
     }
 
     /// Updates every moving leaf's box, reinserting those that left their fat box.
     fn refit_moving(&mut self, input: &BroadInput) {
-        for i in self.first_moving..input.aabbs.len() {
+        for (k, &leaf) in self.leaf_of.iter().enumerate() {
             self.stats.refit_tests += 1;
-            let leaf = self.leaf_of[i];
-            if self.tree.move_leaf(leaf, input.aabbs[i], self.margin) {
+            let b = input.aabbs[self.first_moving + k];
+            if self.tree.move_leaf(leaf, b, self.margin) {
                 self.stats.reinserts += 1;
             }
         }
     }
 
-    /// Queries the tree with each ball's tight box, keeping leaves of lower index.
-    fn query_balls(&mut self, input: &BroadInput, pairs: &mut Vec<Pair>) {
-        for j in input.first_dynamic..input.aabbs.len() {
-            let j = j as u32;
-            self.stats.query_tests += self.tree.query(
-                &input.aabbs[j as usize],
-                &mut self.stack,
-                |i| i >= j,
-                |i| pairs.push((i, j)),
-            );
+    /// Moving–ball pairs by one self-traversal of the dynamic tree.
+    fn self_pairs(&mut self, pairs: &mut Vec<Pair>) {
+        let Some(root) = self.tree.root() else {
+            return;
+        };
+        let fd = self.first_dynamic as u32;
+        let mut tests = 0;
+        self.stack.clear();
+        self.stack.push((root, root));
+        while let Some((a, b)) = self.stack.pop() {
+            let (na, nb) = (self.tree.node(a), self.tree.node(b));
+            if a == b {
+                if !na.is_leaf() {
+                    let [c, d] = na.children;
+                    self.stack.extend([(c, c), (d, d), (c, d)]);
+                }
+                continue;
+            }
+            if na.is_leaf() && nb.is_leaf() {
+                let (i, j) = (na.item.min(nb.item), na.item.max(nb.item));
+                if j < fd {
+                    continue; // two obstacles: never wanted, not tested
+                }
+                tests += 1;
+                if na.tight.overlaps(&nb.tight) {
+                    pairs.push((i, j));
+                }
+                continue;
+            }
+            tests += 1;
+            if dyn_box(na).overlaps(dyn_box(nb)) {
+                push_split(&mut self.stack, a, na, b, nb);
+            }
         }
+        self.stats.self_tests = tests;
     }
+
+    /// Static–ball pairs by one traversal of the dynamic tree against the static tree.
+    fn static_pairs(&mut self, pairs: &mut Vec<Pair>) {
+        let (Some(root), false) = (self.tree.root(), self.statics.nodes().is_empty()) else {
+            return;
+        };
+        let fd = self.first_dynamic as u32;
+        let snodes = self.statics.nodes();
+        let mut tests = 0;
+        self.stack.clear();
+        self.stack.push((root, 0));
+        while let Some((a, s)) = self.stack.pop() {
+            let (na, ns) = (self.tree.node(a), &snodes[s as usize]);
+            if na.is_leaf() && na.item < fd {
+                continue; // a kinematic shape: pairs with statics are never wanted
+            }
+            tests += 1;
+            if !dyn_box(na).overlaps(&ns.aabb) {
+                continue;
+            }
+            match (na.is_leaf(), ns.is_leaf()) {
+                (true, true) => pairs.push((ns.item, na.item)),
+                (true, false) => self.stack.extend(ns.children.map(|c| (a, c))),
+                (false, true) => self.stack.extend(na.children.map(|c| (c, s))),
+                (false, false) => {
+                    if na.fat.half_perimeter() >= ns.aabb.half_perimeter() {
+                        self.stack.extend(na.children.map(|c| (c, s)));
+                    } else {
+                        self.stack.extend(ns.children.map(|c| (a, c)));
+                    }
+                }
+            }
+        }
+        self.stats.static_tests = tests;
+    }
+}
+
+/// The box a dynamic node is tested by: a leaf's tight box, an internal node's union.
+fn dyn_box(n: &Node) -> &Aabb {
+    if n.is_leaf() {
+        &n.tight
+    } else {
+        &n.fat
+    }
+}
+
+/// Opens the node pair `(a, b)` (not both leaves) by splitting the larger internal node.
+fn push_split(stack: &mut Vec<(u32, u32)>, a: u32, na: &Node, b: u32, nb: &Node) {
+    let split_a =
+        !na.is_leaf() && (nb.is_leaf() || na.fat.half_perimeter() >= nb.fat.half_perimeter());
+    if split_a {
+        stack.extend(na.children.map(|c| (c, b)));
+    } else {
+        stack.extend(nb.children.map(|c| (a, c)));
+    }
+}
+
+/// Outline colour of a static-tree node: the depth colour, darkened, so the two trees differ.
+fn static_colour(n: &StaticNode, depth: usize) -> Rgba {
+    let c = Rgba::palette(depth);
+    let alpha = if n.is_leaf() { 0.3 } else { 0.55 };
+    Rgba(c.0 * 0.5, c.1 * 0.5, c.2 * 0.5, alpha)
 }
 
 impl BroadPhase for AabbTree {
@@ -141,25 +265,32 @@ impl BroadPhase for AabbTree {
         self.stats = TreeStats::default();
         self.sync_layout(input);
         self.refit_moving(input);
-        self.query_balls(input, pairs);
+        self.self_pairs(pairs);
+        self.static_pairs(pairs);
         pairs.sort_unstable();
         self.stats.insert_steps = self.tree.take_steps();
-        counters.aabb_tests += self.stats.refit_tests + self.stats.query_tests;
+        let s = &self.stats;
+        counters.aabb_tests += s.refit_tests + s.self_tests + s.static_tests;
         counters.pairs += pairs.len() as u64;
     }
 
     fn validate(&self) -> Result<(), String> {
+        self.statics.validate(&self.static_boxes)?;
+        if self.static_boxes.len() != self.first_moving {
+            return Err("static tree built for another static count".into());
+        }
         let leaves = self.tree.validate()?;
         if leaves != self.leaf_of.len() {
-            return Err(format!("{leaves} leaves for {} shapes", self.leaf_of.len()));
+            return Err(format!(
+                "{leaves} leaves for {} moving shapes",
+                self.leaf_of.len()
+            ));
         }
-        for (i, &leaf) in self.leaf_of.iter().enumerate() {
+        for (k, &leaf) in self.leaf_of.iter().enumerate() {
+            let i = self.first_moving + k;
             let n = self.tree.node(leaf);
             if !n.is_leaf() || n.item != i as u32 {
                 return Err(format!("shape {i}: node {leaf} is not its leaf"));
-            }
-            if i < self.first_moving && n.fat != n.tight {
-                return Err(format!("static {i} is fattened"));
             }
         }
         Ok(())
@@ -190,22 +321,36 @@ impl BroadPhase for AabbTree {
     fn stats(&self) -> Vec<(&'static str, String)> {
         let s = &self.stats;
         vec![
-            ("nodes", self.tree.len().to_string()),
-            ("leaves", self.leaf_of.len().to_string()),
-            ("height", self.tree.height().to_string()),
+            ("moving nodes", self.tree.len().to_string()),
+            ("moving leaves", self.leaf_of.len().to_string()),
+            ("moving height", self.tree.height().to_string()),
+            ("static nodes", self.statics.nodes().len().to_string()),
+            ("static height", self.statics.height().to_string()),
             ("reinserts", s.reinserts.to_string()),
             (
                 "statics rebuilt",
                 if s.rebuilt { "yes" } else { "no" }.to_string(),
             ),
-            ("query box tests", s.query_tests.to_string()),
+            ("moving × moving tests", s.self_tests.to_string()),
+            ("moving × static tests", s.static_tests.to_string()),
             ("fat-box checks", s.refit_tests.to_string()),
             ("insert steps", s.insert_steps.to_string()),
         ]
     }
 
+    /// Static tree: darkened depth colours, a faint fill on internal nodes; moving tree: bright
+    /// depth colours, leaves fainter than internal nodes.
     fn debug_draw(&self, draw: &mut dyn DebugDraw) {
         let mut stack = Vec::new();
+        self.statics.for_each_node(&mut stack, |n, depth| {
+            let stroke = static_colour(n, depth);
+            let fill = (!n.is_leaf()).then(|| stroke.with_alpha(0.04));
+            draw.draw(Prim::Rect {
+                aabb: n.aabb,
+                fill,
+                stroke: Some(stroke),
+            });
+        });
         self.tree.for_each_node(&mut stack, |n, depth| {
             let alpha = if n.is_leaf() { 0.45 } else { 0.9 };
             draw.draw(Prim::Rect {
@@ -287,7 +432,7 @@ mod tests {
         assert!(!t.stats.rebuilt);
         check(&mut t, &input(&b[..4], 3, 5, 1));
         check(&mut t, &input(&b, 3, 5, 1));
-        assert_eq!(t.leaf_of.len(), 30);
+        assert_eq!(t.leaf_of.len(), 27, "one leaf per moving shape");
     }
 
     #[test]
@@ -309,6 +454,55 @@ mod tests {
         check(&mut t, &input(&b, 1, 1, 1));
         let mut rec = Recorder::default();
         t.debug_draw(&mut rec);
-        assert_eq!(rec.prims.len(), t.tree.len());
+        assert_eq!(rec.prims.len(), t.tree.len() + t.statics.nodes().len());
+    }
+
+    /// A few balls and kinematic boxes spread over the world, after `statics`.
+    fn with_statics(statics: &[Aabb]) -> (Vec<Aabb>, usize, usize) {
+        let mut b = statics.to_vec();
+        let fm = b.len();
+        b.extend(boxes(3, 20.0));
+        let fd = b.len();
+        b.extend((0..20).map(|k| Aabb::around(Vec2::new(5.0 * k as f32, 4.0 * k as f32), 3.0)));
+        (b, fm, fd)
+    }
+
+    #[test]
+    fn statics_far_larger_than_the_world_pair_with_every_ball() {
+        let huge = [
+            Aabb::around(Vec2::splat(50.0), 1e6),
+            Aabb::new(Vec2::new(-1e6, 40.0), Vec2::new(1e6, 41.0)),
+        ];
+        let (b, fm, fd) = with_statics(&huge);
+        let mut t = AabbTree::default();
+        check(&mut t, &input(&b, fm, fd, 1));
+        check(&mut t, &input(&b, fm, fd, 1));
+        assert!(!t.stats.rebuilt);
+    }
+
+    #[test]
+    fn statics_outside_the_world_cost_one_test() {
+        // Two statics far outside, apart from every moving shape: the root pair misses.
+        let outside = [
+            Aabb::around(Vec2::new(-500.0, -500.0), 5.0),
+            Aabb::around(Vec2::new(-400.0, -520.0), 5.0),
+        ];
+        let (b, fm, fd) = with_statics(&outside);
+        let mut t = AabbTree::default();
+        check(&mut t, &input(&b, fm, fd, 1));
+        assert_eq!(t.stats.static_tests, 1);
+    }
+
+    #[test]
+    fn no_statics_and_only_statics() {
+        let (b, fm, fd) = with_statics(&[]);
+        let mut t = AabbTree::default();
+        check(&mut t, &input(&b, fm, fd, 1));
+        assert_eq!(t.stats.static_tests, 0);
+        let only = boxes(6, 0.0);
+        let c = check(&mut t, &input(&only, 6, 6, 2));
+        assert_eq!(c.aabb_tests, 0, "no moving shape: nothing to test");
+        assert_eq!(t.statics.leaves(), 6);
+        assert_eq!(t.tree.len(), 0);
     }
 }

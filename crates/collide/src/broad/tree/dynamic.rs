@@ -91,6 +91,11 @@ impl DynamicTree {
         self.root == NULL
     }
 
+    /// The root node, if any.
+    pub fn root(&self) -> Option<u32> {
+        (self.root != NULL).then_some(self.root)
+    }
+
     /// Height of the root (0 for one leaf or none).
     pub fn height(&self) -> u32 {
         if self.root == NULL {
