@@ -42,8 +42,13 @@ fn table_sweep_runs_follow_one_trajectory_whatever_the_broad_phase() {
     let sweep = table_sweep::run(&scene, &tiny(), &mut |_| {});
     for n in 2..=4 {
         let runs: Vec<_> = sweep.rows.iter().filter(|r| r.balls == n).collect();
-        assert!(runs.iter().all(|r| r.state_hash == runs[0].state_hash), "{runs:?}");
-        assert!(runs.iter().all(|r| r.pairs_per_iteration == runs[0].pairs_per_iteration));
+        assert!(
+            runs.iter().all(|r| r.state_hash == runs[0].state_hash),
+            "{runs:?}"
+        );
+        assert!(runs
+            .iter()
+            .all(|r| r.pairs_per_iteration == runs[0].pairs_per_iteration));
     }
     let summary = table_sweep::summarize(&sweep.rows);
     assert_eq!(summary.len(), BroadKind::ALL.len());

@@ -46,7 +46,11 @@ pub fn linear_fit(points: &[(f64, f64)]) -> Option<LinearFit> {
         .map(|p| (p.1 - (slope * p.0 + intercept)).powi(2))
         .sum();
     // A flat set of points is fitted exactly by the flat line.
-    let r2 = if ss_tot == 0.0 { 1.0 } else { 1.0 - ss_res / ss_tot };
+    let r2 = if ss_tot == 0.0 {
+        1.0
+    } else {
+        1.0 - ss_res / ss_tot
+    };
     Some(LinearFit {
         slope,
         intercept,

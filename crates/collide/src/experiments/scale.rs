@@ -82,9 +82,7 @@ pub struct ScaleRow {
 /// `n` ball boxes as defined in the module docs, and the square (the world box).
 pub fn scale_boxes(n: usize, seed: u64) -> (Vec<Aabb>, Aabb) {
     let mut rng = StdRng::seed_from_u64(seed);
-    let radii: Vec<f32> = (0..n)
-        .map(|_| rng.gen_range(0.5 * R0..=1.5 * R0))
-        .collect();
+    let radii: Vec<f32> = (0..n).map(|_| rng.gen_range(0.5 * R0..=1.5 * R0)).collect();
     // Σ π r² = 0.3 · side², summed in f64 for a million terms.
     let area: f64 = radii.iter().map(|&r| (PI * r * r) as f64).sum();
     let side = ((area / AREA_FRACTION as f64).sqrt() as f32).max(1.0);
@@ -116,9 +114,18 @@ pub fn scale_broad(kind: BroadKind, side: f32) -> Box<dyn BroadPhase> {
 }
 
 /// Runs every algorithm at every count; `clock` returns nanoseconds.
-pub fn run(config: &ScaleConfig, clock: fn() -> u64, progress: &mut dyn FnMut(f32)) -> Vec<ScaleRow> {
+pub fn run(
+    config: &ScaleConfig,
+    clock: fn() -> u64,
+    progress: &mut dyn FnMut(f32),
+) -> Vec<ScaleRow> {
     // Work grows about linearly with n: weigh progress by it.
-    let weight: f64 = config.counts.iter().map(|&n| n as f64).sum::<f64>().max(1.0);
+    let weight: f64 = config
+        .counts
+        .iter()
+        .map(|&n| n as f64)
+        .sum::<f64>()
+        .max(1.0);
     let mut done = 0.0;
     let mut rows = Vec::new();
     for &n in &config.counts {
@@ -150,9 +157,14 @@ fn run_one(
         statics_version: 1,
         world,
     };
-    let reps = if boxes.len() > 100_000 { 1 } else { config.reps.max(1) };
+    let reps = if boxes.len() > 100_000 {
+        1
+    } else {
+        config.reps.max(1)
+    };
     let mut times = Vec::new();
-    let (mut pairs, mut counters, mut params) = (Vec::<Pair>::new(), BroadCounters::default(), String::new());
+    let (mut pairs, mut counters, mut params) =
+        (Vec::<Pair>::new(), BroadCounters::default(), String::new());
     for _ in 0..reps {
         let mut broad = scale_broad(kind, world.size().x);
         counters = BroadCounters::default();

@@ -118,6 +118,44 @@ pub fn predicted_ratio(k: f64) -> Option<f64> {
     (k > 1.0).then(|| (81.0 * k * k - 9.0 * k) / 2.0 / (2.0 * k * k - 2.0 * k))
 }
 
+/// The expected ratio of adjacent-sector to four-shift tests for objects placed at random,
+/// border sectors included (about 16.5 on the post's screen).
+///
+/// With corners uniform on the screen, a sector holding the share `m` of a full sector's area
+/// holds on average `mK` objects, and for a random count the mean of `c(c − 1)` is the square of
+/// its mean. So four shifts cost `Σ_shifts Σ_sectors (mK)²/2` and adjacent sectors
+/// `Σ_sectors (BK)²/2`, `B` the summed shares of the 3 × 3 block; both factor into x and y
+/// sums, and `K` cancels. The grids span the boxes (30 px past the screen), as the
+/// implementations' do.
+pub fn expected_ratio() -> f64 {
+    let axis = |len: f64, reach: f64, shift: f64| -> Vec<f64> {
+        let s = SECTOR_SIZE as f64;
+        let (lo, hi) = ((shift).floor() as i64, (reach / s + shift).floor() as i64);
+        (lo..=hi)
+            .map(|i| {
+                (((i as f64 + 1.0 - shift) * s).min(len) - ((i as f64 - shift) * s).max(0.0))
+                    .max(0.0)
+                    / s
+            })
+            .collect()
+    };
+    let squares = |m: &[f64]| m.iter().map(|v| v * v).sum::<f64>();
+    let blocks = |m: &[f64]| -> Vec<f64> {
+        (0..m.len())
+            .map(|i| m[i.saturating_sub(1)..(i + 2).min(m.len())].iter().sum())
+            .collect()
+    };
+    // Corners lie in [0, W − 1) × [0, H − 1); boxes reach 30 px further.
+    let (w, h) = (SCREEN_W as f64 - 1.0, SCREEN_H as f64 - 1.0);
+    let (rw, rh) = (w + OBJECT_SIDE as f64, h + OBJECT_SIDE as f64);
+    let adjacent = squares(&blocks(&axis(w, rw, 0.0))) * squares(&blocks(&axis(h, rh, 0.0)));
+    let shifts: f64 = [(0.0, 0.0), (0.0, 0.5), (0.5, 0.0), (0.5, 0.5)]
+        .iter()
+        .map(|&(sx, sy)| squares(&axis(w, rw, sx)) * squares(&axis(h, rh, sy)))
+        .sum();
+    adjacent / shifts
+}
+
 /// The boxes of `n` objects placed as the post's `_RandomizeObjects` does.
 pub fn random_objects(rng: &mut StdRng, n: u32, out: &mut Vec<Aabb>) {
     out.clear();
@@ -231,6 +269,13 @@ mod tests {
     }
 
     #[test]
+    fn expected_ratio_is_below_the_interior_limit() {
+        // Interior sectors alone would give 81/4; border blocks hold fewer objects.
+        let r = expected_ratio();
+        assert!(r > 15.0 && r < 20.25, "{r}");
+    }
+
+    #[test]
     fn objects_stay_where_the_post_puts_them() {
         let mut rng = StdRng::seed_from_u64(3);
         let mut boxes = Vec::new();
@@ -252,7 +297,9 @@ mod tests {
         };
         let rows = run(&config, || 0, &mut |_| {});
         assert_eq!(rows.len(), BroadKind::ALL.len() * 2);
-        let brute = rows.iter().find(|r| r.kind == BroadKind::Brute && r.objects == 40);
+        let brute = rows
+            .iter()
+            .find(|r| r.kind == BroadKind::Brute && r.objects == 40);
         let brute = brute.unwrap();
         assert_eq!(brute.tests_per_check, 40.0 * 39.0 / 2.0);
         for r in rows.iter().filter(|r| r.objects == 40) {
