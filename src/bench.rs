@@ -3,7 +3,7 @@
 
 use crate::bench_chart;
 use crate::cli::{self, BenchArgs, Experiment};
-use collide::experiments::scale::{self, ScaleConfig, ScaleRow};
+use collide::experiments::scale::{self, ScaleConfig, ScaleRun};
 use collide::experiments::sectors_1994::{self as sectors, HarnessConfig, HarnessRow, RatioRow};
 use collide::experiments::table_sweep::{self, KindSummary, LeafRow, Sweep, SweepConfig};
 use collide::{BroadKind, Scene};
@@ -410,32 +410,34 @@ fn run_scale(args: &BenchArgs) -> Result<Vec<PathBuf>, String> {
     let rows = scale::run(&config, cli::nanos, &mut progress_printer("scale"));
     print!("{}", scale_table(&config, &rows));
     let png = args.out.join("scale.png");
-    bench_chart::scale(&png, &rows)?;
+    bench_chart::scale(&png, &rows.rows)?;
     Ok(vec![
         write_file(&args.out, "scale.csv", &scale_csv(&rows))?,
         png,
     ])
 }
 
-fn scale_table(config: &ScaleConfig, rows: &[ScaleRow]) -> String {
+fn scale_table(config: &ScaleConfig, run: &ScaleRun) -> String {
     let mut t = String::new();
     let _ = writeln!(
         t,
         "\nUniform random balls, radius {}-{} px uniform, total ball area = {} x the square; \
          one fresh instance builds\nand finds all pairs (median of {} runs up to 100k, 1 \
-         run above); brute force up to {} balls.\n",
+         run above or when a run takes over 1 s); brute force up to {} balls;\nruns predicted \
+         (power law from the last two counts) to take over {:.0} s are skipped.\n",
         0.5 * scale::R0,
         1.5 * scale::R0,
         scale::AREA_FRACTION,
         config.reps,
-        config.brute_max_n
+        config.brute_max_n,
+        config.budget_ms / 1000.0
     );
     let _ = writeln!(
         t,
         "{:<10} {:>9} {:>8} {:>11} {:>10} {:>11}  params",
         "algorithm", "balls", "side px", "time ms", "pairs", "tests/ball"
     );
-    for r in rows {
+    for r in &run.rows {
         let _ = writeln!(
             t,
             "{:<10} {:>9} {:>8.0} {:>11.3} {:>10} {:>11.1}  {}",
@@ -448,12 +450,20 @@ fn scale_table(config: &ScaleConfig, rows: &[ScaleRow]) -> String {
             r.params
         );
     }
+    for s in &run.skipped {
+        let why = s
+            .predicted_ms
+            .map_or("brute force beyond its limit".to_string(), |ms| {
+                format!("predicted {:.0} s", ms / 1000.0)
+            });
+        let _ = writeln!(t, "{:<10} {:>9}  skipped: {why}", s.kind.name(), s.n);
+    }
     t
 }
 
-fn scale_csv(rows: &[ScaleRow]) -> String {
+fn scale_csv(run: &ScaleRun) -> String {
     let mut t = String::from("algorithm,params,n,side,millis,pairs,tests_per_object\n");
-    for r in rows {
+    for r in &run.rows {
         let _ = writeln!(
             t,
             "{},{},{},{:.1},{:.4},{},{:.4}",

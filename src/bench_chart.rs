@@ -182,9 +182,16 @@ fn sectors_ratio(area: &Area, rows: &[HarnessRow]) -> Result<(), String> {
     let blue = kind_color(BroadKind::Sectors);
     let e = sectors::expected_ratio();
     chart
-        .draw_series(DashedLineSeries::new(vec![(0.0, e), (3.2, e)], 4, 4, line_style(blue)))
+        .draw_series(DashedLineSeries::new(
+            vec![(0.0, e), (3.2, e)],
+            4,
+            4,
+            line_style(blue),
+        ))
         .map_err(err)?
-        .label(format!("{e:.1}: random counts, with the screen's border sectors"))
+        .label(format!(
+            "{e:.1}: random counts, with the screen's border sectors"
+        ))
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], line_style(blue)));
     let red = kind_color(BroadKind::Brute);
     let measured: Vec<(f64, f64)> = ratios
@@ -369,6 +376,8 @@ fn scale_panel(
 ) -> Result<(), String> {
     let x = log_range(rows.iter().map(|r| r.n as f64));
     let y = log_range(rows.iter().map(value));
+    // Head room on the log axis for the legend above the data.
+    let y = y.start..y.end * 30.0;
     let mut chart = ChartBuilder::on(area)
         .caption(caption, (FONT, 24))
         .margin(20)
@@ -386,7 +395,9 @@ fn scale_panel(
         .y_label_formatter(&|v| short(*v))
         .draw()
         .map_err(err)?;
-    for &kind in BroadKind::ALL {
+    // Brute force last and thinner: where another algorithm equals it (RDC with no gap to
+    // split at) both stay visible.
+    for &kind in BroadKind::ALL.iter().rev() {
         let pts: Vec<(f64, f64)> = rows
             .iter()
             .filter(|r| r.kind == kind && value(r) > 0.0)
@@ -396,8 +407,13 @@ fn scale_panel(
             continue;
         }
         let c = kind_color(kind);
+        let style = if kind == BroadKind::Brute {
+            c.stroke_width(2)
+        } else {
+            c.stroke_width(5)
+        };
         chart
-            .draw_series(LineSeries::new(pts, line_style(c)).point_size(4))
+            .draw_series(LineSeries::new(pts, style).point_size(4))
             .map_err(err)?
             .label(kind.name())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], line_style(c)));

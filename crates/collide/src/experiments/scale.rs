@@ -10,8 +10,14 @@
 //!
 //! **Measured.** For each algorithm a fresh instance (nothing cached) makes one
 //! [`BroadPhase::find_pairs`] call: building the structure and finding all pairs. The time is
-//! the median over `reps` fresh instances (one above 100k balls). Also: the pairs found (the
-//! same for every algorithm) and AABB tests per ball.
+//! the median over `reps` fresh instances (one run only above 100k balls or when the first run
+//! took over a second). Also: the pairs found (the same for every algorithm) and AABB tests
+//! per ball.
+//!
+//! **Skipped.** Brute force above `brute_max_n`; and an algorithm at a count where its time,
+//! extrapolated from its last two counts (power law, exponent at least 1), would exceed
+//! `budget_ms` — some degrade to Θ(n²) on this input (RDC finds no gap to split at). Skips are
+//! returned with the predicted time.
 //!
 //! **Parameters.** The grid methods keep at most `MAX_CELLS_PER_AXIS` cells per axis and
 //! clamp beyond, which would pile most balls of a 1M square into the border cells; so here the
@@ -44,6 +50,8 @@ pub struct ScaleConfig {
     pub brute_max_n: usize,
     /// Fresh instances timed per row (one above 100k balls).
     pub reps: u32,
+    /// Skip a run predicted to take longer than this (ms).
+    pub budget_ms: f64,
     /// Seed of the inputs.
     pub seed: u64,
 }
@@ -55,6 +63,7 @@ impl Default for ScaleConfig {
             kinds: BroadKind::ALL.to_vec(),
             brute_max_n: 10_000,
             reps: 3,
+            budget_ms: 30_000.0,
             seed: 7,
         }
     }
@@ -77,6 +86,26 @@ pub struct ScaleRow {
     pub pairs: u64,
     /// AABB tests per ball.
     pub tests_per_object: f64,
+}
+
+/// A run not made.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Skipped {
+    /// The algorithm.
+    pub kind: BroadKind,
+    /// Balls.
+    pub n: usize,
+    /// The extrapolated time (ms); `None` for brute force above its limit.
+    pub predicted_ms: Option<f64>,
+}
+
+/// What a scaling run measured and skipped.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ScaleRun {
+    /// Measured rows, by count then algorithm.
+    pub rows: Vec<ScaleRow>,
+    /// Runs not made.
+    pub skipped: Vec<Skipped>,
 }
 
 /// `n` ball boxes as defined in the module docs, and the square (the world box).
@@ -114,11 +143,7 @@ pub fn scale_broad(kind: BroadKind, side: f32) -> Box<dyn BroadPhase> {
 }
 
 /// Runs every algorithm at every count; `clock` returns nanoseconds.
-pub fn run(
-    config: &ScaleConfig,
-    clock: fn() -> u64,
-    progress: &mut dyn FnMut(f32),
-) -> Vec<ScaleRow> {
+pub fn run(config: &ScaleConfig, clock: fn() -> u64, progress: &mut dyn FnMut(f32)) -> ScaleRun {
     // Work grows about linearly with n: weigh progress by it.
     let weight: f64 = config
         .counts
@@ -127,20 +152,52 @@ pub fn run(
         .sum::<f64>()
         .max(1.0);
     let mut done = 0.0;
-    let mut rows = Vec::new();
+    let mut out = ScaleRun::default();
     for &n in &config.counts {
         let (boxes, world) = scale_boxes(n, config.seed ^ n as u64);
         for (ki, &kind) in config.kinds.iter().enumerate() {
+            let predicted = predicted_ms(&out.rows, kind, n);
             if kind == BroadKind::Brute && n > config.brute_max_n {
-                continue;
+                out.skipped.push(Skipped {
+                    kind,
+                    n,
+                    predicted_ms: None,
+                });
+            } else if predicted.is_some_and(|t| t > config.budget_ms) {
+                out.skipped.push(Skipped {
+                    kind,
+                    n,
+                    predicted_ms: predicted,
+                });
+            } else {
+                out.rows.push(run_one(config, kind, &boxes, world, clock));
             }
-            rows.push(run_one(config, kind, &boxes, world, clock));
             let part = (ki + 1) as f64 / config.kinds.len() as f64;
             progress(((done + n as f64 * part) / weight) as f32);
         }
         done += n as f64;
     }
-    rows
+    out
+}
+
+/// The time of `kind` at `n` extrapolated from its last two rows, `t ∝ n^e` with `e ≥ 1`
+/// (from one row: linear); `None` without rows.
+pub fn predicted_ms(rows: &[ScaleRow], kind: BroadKind, n: usize) -> Option<f64> {
+    let mine: Vec<&ScaleRow> = rows.iter().filter(|r| r.kind == kind).collect();
+    let last = mine.last()?;
+    let e = match mine.len() {
+        1 => 1.0,
+        k => {
+            let prev = mine[k - 2];
+            let e = (last.millis / prev.millis).ln() / (last.n as f64 / prev.n as f64).ln();
+            if e.is_finite() {
+                e.max(1.0)
+            } else {
+                1.0
+            }
+        }
+    };
+    Some(last.millis * (n as f64 / last.n as f64).powf(e))
 }
 
 fn run_one(
@@ -157,7 +214,7 @@ fn run_one(
         statics_version: 1,
         world,
     };
-    let reps = if boxes.len() > 100_000 {
+    let mut reps = if boxes.len() > 100_000 {
         1
     } else {
         config.reps.max(1)
@@ -165,12 +222,16 @@ fn run_one(
     let mut times = Vec::new();
     let (mut pairs, mut counters, mut params) =
         (Vec::<Pair>::new(), BroadCounters::default(), String::new());
-    for _ in 0..reps {
+    while times.len() < reps as usize {
         let mut broad = scale_broad(kind, world.size().x);
         counters = BroadCounters::default();
         let t0 = clock();
         broad.find_pairs(&input, &mut pairs, &mut counters);
         times.push(clock().saturating_sub(t0) as f64 * 1e-6);
+        // A run over a second is timed once.
+        if times[0] > 1000.0 {
+            reps = 1;
+        }
         params = super::params_text(broad.as_ref());
     }
     ScaleRow {
@@ -203,13 +264,36 @@ mod tests {
     }
 
     #[test]
+    fn extrapolation_uses_the_last_two_rows_and_at_least_linear_growth() {
+        let row = |n, millis| ScaleRow {
+            kind: BroadKind::Rdc,
+            params: String::new(),
+            n,
+            side: 1.0,
+            millis,
+            pairs: 0,
+            tests_per_object: 0.0,
+        };
+        assert_eq!(predicted_ms(&[], BroadKind::Rdc, 10), None);
+        assert_eq!(
+            predicted_ms(&[row(10, 2.0)], BroadKind::Rdc, 100),
+            Some(20.0)
+        );
+        let quadratic = [row(10, 1.0), row(100, 100.0)];
+        let p = predicted_ms(&quadratic, BroadKind::Rdc, 1000).unwrap();
+        assert!((p - 10_000.0).abs() < 1e-6, "{p}");
+        let flat = [row(10, 5.0), row(100, 5.0)];
+        assert_eq!(predicted_ms(&flat, BroadKind::Rdc, 1000), Some(50.0));
+    }
+
+    #[test]
     fn every_algorithm_finds_the_same_pairs_on_a_small_square() {
         let config = ScaleConfig {
             counts: vec![2_000],
             reps: 1,
             ..ScaleConfig::default()
         };
-        let rows = run(&config, || 0, &mut |_| {});
+        let rows = run(&config, || 0, &mut |_| {}).rows;
         assert_eq!(rows.len(), BroadKind::ALL.len());
         assert!(rows[0].pairs > 0);
         assert!(rows.iter().all(|r| r.pairs == rows[0].pairs), "{rows:?}");
