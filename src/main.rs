@@ -6,6 +6,7 @@ mod bench;
 mod bench_chart;
 mod cli;
 mod draw;
+mod experiment_ui;
 mod fx;
 mod panel;
 mod view;
