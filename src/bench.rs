@@ -313,13 +313,16 @@ fn summary_line(name: &str, s: &KindSummary) -> String {
     )
 }
 
+/// One number of a [`LeafRow`].
+type LeafValue = fn(&LeafRow) -> f64;
+
 /// The seed-comparable counts: tests inside the quadtree's leaves, without node tests.
 fn leaf_table(sweep: &Sweep) -> String {
     let mut t = String::new();
     if sweep.leaf_rows.is_empty() {
         return t;
     }
-    let series = |f: fn(&LeafRow) -> f64| -> Vec<(u32, f64)> {
+    let series = |f: LeafValue| -> Vec<(u32, f64)> {
         sweep.leaf_rows.iter().map(|l| (l.balls, f(l))).collect()
     };
     let brute = series(|l| l.brute_ball_tests);
@@ -329,7 +332,7 @@ fn leaf_table(sweep: &Sweep) -> String {
          force like ball-ball tests):\nk balls and o obstacles in a quadtree leaf; brute force \
          n(n-1)/2; 'overtakes' and 'brute/algo' against brute force n(n-1)/2"
     );
-    let rows: [(&str, fn(&LeafRow) -> f64); 3] = [
+    let rows: [(&str, LeafValue); 3] = [
         ("brute b-b", |l| l.brute_ball_tests),
         ("leaf k(k-1)/2", |l| l.leaf_ball_tests),
         ("leaf +k*o", |l| l.leaf_tests),

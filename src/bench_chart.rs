@@ -56,6 +56,13 @@ fn canvas<'a>(path: &'a Path, title: &str) -> Result<(Area<'a>, Area<'a>, Area<'
     Ok((root, left, right))
 }
 
+/// Brute force thin and the others wide: drawn last, brute force stays visible on top of an
+/// algorithm that does exactly its work (RDC when it finds no gap to split at), and both show.
+fn kind_style(kind: BroadKind) -> ShapeStyle {
+    let width = if kind == BroadKind::Brute { 2 } else { 5 };
+    kind_color(kind).stroke_width(width)
+}
+
 fn line_style(c: RGBColor) -> ShapeStyle {
     c.stroke_width(3)
 }
@@ -257,7 +264,7 @@ fn quadtree_all(area: &Area, sweep: &Sweep) -> Result<(), String> {
         .axis_desc_style((FONT, 20))
         .draw()
         .map_err(err)?;
-    for &kind in BroadKind::ALL {
+    for &kind in BroadKind::ALL.iter().rev() {
         let pts: Vec<(f64, f64)> = sweep
             .rows
             .iter()
@@ -269,7 +276,7 @@ fn quadtree_all(area: &Area, sweep: &Sweep) -> Result<(), String> {
         }
         let c = kind_color(kind);
         chart
-            .draw_series(LineSeries::new(pts, line_style(c)))
+            .draw_series(LineSeries::new(pts, kind_style(kind)))
             .map_err(err)?
             .label(kind.name())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], line_style(c)));
@@ -395,8 +402,7 @@ fn scale_panel(
         .y_label_formatter(&|v| short(*v))
         .draw()
         .map_err(err)?;
-    // Brute force last and thinner: where another algorithm equals it (RDC with no gap to
-    // split at) both stay visible.
+    // Reversed, so brute force comes last (see `kind_style`).
     for &kind in BroadKind::ALL.iter().rev() {
         let pts: Vec<(f64, f64)> = rows
             .iter()
@@ -407,13 +413,8 @@ fn scale_panel(
             continue;
         }
         let c = kind_color(kind);
-        let style = if kind == BroadKind::Brute {
-            c.stroke_width(2)
-        } else {
-            c.stroke_width(5)
-        };
         chart
-            .draw_series(LineSeries::new(pts, style).point_size(4))
+            .draw_series(LineSeries::new(pts, kind_style(kind)).point_size(4))
             .map_err(err)?
             .label(kind.name())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], line_style(c)));
