@@ -27,6 +27,7 @@ struct App {
     fx: Fx,
     load: Load,
     quit: bool,
+    experiment: crate::experiment_ui::ExperimentUi,
 }
 
 impl App {
@@ -45,6 +46,7 @@ impl App {
             fx: Fx::default(),
             load: Load::default(),
             quit: false,
+            experiment: Default::default(),
         }
     }
 
@@ -169,7 +171,10 @@ pub async fn run(args: Args, scene: Scene) {
             .update(&mut app.world, frame_time as f32, app.ui.show.tracks);
 
         let load = app.load;
-        egui_macroquad::ui(|ctx| cmds.extend(panel::show(ctx, &mut app.ui, &app.world, load)));
+        egui_macroquad::ui(|ctx| {
+            cmds.extend(panel::show(ctx, &mut app.ui, &app.world, load));
+            app.experiment.ui(ctx, &app.scene);
+        });
         let view = app.view();
         crate::draw::background(&view, &app.world);
         crate::draw::world(&view, &app.world, &app.fx, &app.ui.show, get_time() as f32);

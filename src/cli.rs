@@ -43,6 +43,56 @@ pub struct Args {
     /// Start with kinematic shapes turning.
     #[arg(long)]
     pub rotate: bool,
+    /// A subcommand instead of the window.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Subcommands.
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum Command {
+    /// Run an experiment headless: print a table, write CSV and a PNG chart.
+    Bench(BenchArgs),
+}
+
+/// The experiments of `bench`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Experiment {
+    /// The 1994 sector harness: complete checks per second, four shifts vs adjacent sectors.
+    Sectors,
+    /// Fig. 26-28 of the toy: AABB tests per iteration for 2-32 balls on the table.
+    Quadtree,
+    /// Uniform random balls, 1k-1M: build-plus-all-pairs time.
+    Scale,
+}
+
+/// `bench` options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Which experiment.
+    #[arg(value_enum)]
+    pub experiment: Experiment,
+    /// Directory for the CSV and PNG files (created if missing).
+    #[arg(long, value_name = "DIR", default_value = "bench-out")]
+    pub out: PathBuf,
+    /// quadtree: simulated seconds measured per run.
+    #[arg(long, default_value_t = 60, value_name = "S")]
+    pub seconds: u32,
+    /// quadtree: fewest balls.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub min_balls: u32,
+    /// quadtree: most balls.
+    #[arg(long, default_value_t = 32, value_name = "N")]
+    pub max_balls: u32,
+    /// quadtree: gravity (px/s²); 0 as on the original table, seen from above.
+    #[arg(long, default_value_t = 0.0, value_name = "PX_PER_S2")]
+    pub gravity: f32,
+    /// scale: largest ball count run (1000, 10000, 100000, 1000000 up to this).
+    #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+    pub max_n: usize,
+    /// sectors: random layouts (timed batches of 50 complete checks) per count.
+    #[arg(long, default_value_t = 40, value_name = "N")]
+    pub layouts: u32,
 }
 
 fn parse_broad(s: &str) -> Result<BroadKind, String> {

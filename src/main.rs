@@ -2,8 +2,11 @@
 //! input, panels and drawing. See README.md.
 
 mod app;
+mod bench;
+mod bench_chart;
 mod cli;
 mod draw;
+mod experiment_ui;
 mod fx;
 mod panel;
 mod view;
@@ -20,6 +23,9 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if let Some(cli::Command::Bench(bench_args)) = &args.command {
+        std::process::exit(bench::run(bench_args, &scene));
+    }
     if args.headless {
         run_headless(&args, &scene);
         return;

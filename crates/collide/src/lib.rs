@@ -9,6 +9,7 @@
 
 pub mod broad;
 pub mod debug_draw;
+pub mod experiments;
 pub mod geom;
 pub mod narrow;
 pub mod response;

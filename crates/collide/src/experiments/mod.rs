@@ -1,0 +1,59 @@
+//! Experiments: the measurements of the seed documents, re-run on this library.
+//!
+//! Each experiment is a pure function of its configuration that returns plain rows, so the
+//! app's `bench` command can print and chart them and the window can run them on a
+//! background thread. They take a progress callback (`0.0 ..= 1.0`) and, where they time
+//! anything, a clock function (nanoseconds from any fixed origin) — the library never reads
+//! a clock by itself.
+//!
+//! - [`sectors_1994`] — the 1994 four-shifts post's timing harness (seed `000_…`): complete
+//!   checks per second on a 640 × 480 screen of 30 × 30 objects, and rectangle tests of four
+//!   shifts against adjacent sectors beside the post's predicted ratio.
+//! - [`table_sweep`] — the toy's Fig. 26–28 (seed `004_…`): AABB tests per iteration on the
+//!   table for 2 … 32 balls of radius 21 px, 60 simulated seconds each, every broad phase.
+//! - [`scale`] — uniform random balls, 1k … 1M: build-plus-all-pairs time.
+//! - [`fit`] — least-squares line and R², as the seed's spreadsheet did.
+
+pub mod fit;
+pub mod scale;
+pub mod sectors_1994;
+pub mod table_sweep;
+
+pub use fit::{linear_fit, LinearFit};
+
+/// Median of `values` (the mean of the middle two for an even count); `None` when empty.
+/// NaNs sort last.
+pub fn median(values: &mut [f64]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_by(|a, b| a.total_cmp(b));
+    let n = values.len();
+    Some(if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        0.5 * (values[n / 2 - 1] + values[n / 2])
+    })
+}
+
+/// The parameters of a broad phase as one short string, `name=value; …` (empty if none).
+pub fn params_text(broad: &dyn crate::broad::BroadPhase) -> String {
+    broad
+        .params()
+        .iter()
+        .map(|p| format!("{}={}", p.name, p.value))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(&mut []), None);
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), Some(2.5));
+    }
+}

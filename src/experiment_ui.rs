@@ -1,0 +1,156 @@
+//! The "Experiment" button: runs the toy's Fig. 26–28 sweep (AABB tests per iteration for
+//! 2 … 32 balls on the table, every broad phase; `collide::experiments::table_sweep`) on a
+//! background thread, shows a progress bar while it runs (the window stays responsive), and
+//! plots the result in an egui window.
+
+use collide::experiments::table_sweep::{self, Sweep, SweepConfig};
+use collide::{BroadKind, Scene};
+use egui_macroquad::egui;
+use egui_plot::{Legend, Line, Plot, PlotPoints};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+
+/// What the worker thread reports.
+enum Msg {
+    Progress(f32),
+    Done(Sweep),
+}
+
+/// The experiment's window state.
+pub struct ExperimentUi {
+    open: bool,
+    /// Simulated seconds per run (the seed's 60).
+    seconds: u32,
+    worker: Option<Receiver<Msg>>,
+    progress: f32,
+    result: Option<Sweep>,
+}
+
+impl Default for ExperimentUi {
+    fn default() -> Self {
+        Self {
+            open: false,
+            seconds: 60,
+            worker: None,
+            progress: 0.0,
+            result: None,
+        }
+    }
+}
+
+impl ExperimentUi {
+    /// Draws the button (bottom left) and, when open, the window; polls the worker.
+    pub fn ui(&mut self, ctx: &egui::Context, scene: &Scene) {
+        self.poll();
+        egui::Area::new(egui::Id::new("experiment_button"))
+            .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0])
+            .show(ctx, |ui| {
+                let hint =
+                    "AABB tests per iteration for 2-32 balls, every broad phase (Fig. 26-28)";
+                if ui.button("Experiment").on_hover_text(hint).clicked() {
+                    self.open = true;
+                }
+            });
+        let mut open = self.open;
+        egui::Window::new("Experiment: Fig. 26-28 on the table")
+            .open(&mut open)
+            .default_size([640.0, 480.0])
+            .show(ctx, |ui| self.window(ui, scene));
+        self.open = open;
+    }
+
+    fn window(&mut self, ui: &mut egui::Ui, scene: &Scene) {
+        ui.horizontal(|ui| {
+            let running = self.worker.is_some();
+            ui.add_enabled_ui(!running, |ui| {
+                ui.add(egui::Slider::new(&mut self.seconds, 1..=60).text("s per run"));
+                if ui.button("Run").clicked() {
+                    self.start(scene);
+                }
+            });
+        });
+        ui.label(
+            "Balls of radius 21 px, gravity 0, motion 1 x collision 1 iteration (one iteration \
+             = one 1/60 s frame), quadtree at 5 levels (60 x 44 px leaves).",
+        );
+        if self.worker.is_some() {
+            ui.add(egui::ProgressBar::new(self.progress).show_percentage());
+        }
+        if let Some(sweep) = &self.result {
+            plot(ui, sweep);
+        }
+    }
+
+    /// Starts the sweep on a new thread.
+    fn start(&mut self, scene: &Scene) {
+        let (tx, rx) = mpsc::channel();
+        let scene = scene.clone();
+        let config = SweepConfig {
+            seconds: self.seconds,
+            ..SweepConfig::default()
+        };
+        std::thread::spawn(move || {
+            let progress = tx.clone();
+            let sweep = table_sweep::run(&scene, &config, &mut |f| {
+                let _ = progress.send(Msg::Progress(f));
+            });
+            let _ = tx.send(Msg::Done(sweep));
+        });
+        (self.worker, self.progress) = (Some(rx), 0.0);
+    }
+
+    /// Takes the worker's messages without blocking.
+    fn poll(&mut self) {
+        let Some(rx) = &self.worker else { return };
+        loop {
+            match rx.try_recv() {
+                Ok(Msg::Progress(f)) => self.progress = f,
+                Ok(Msg::Done(sweep)) => {
+                    (self.result, self.worker) = (Some(sweep), None);
+                    return;
+                }
+                Err(TryRecvError::Empty) => return,
+                Err(TryRecvError::Disconnected) => {
+                    self.worker = None;
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Tests per iteration against balls, one line per algorithm, and the fitted slopes.
+fn plot(ui: &mut egui::Ui, sweep: &Sweep) {
+    let summary = table_sweep::summarize(&sweep.rows);
+    ui.horizontal_wrapped(|ui| {
+        for s in &summary {
+            let slope = s.fit.map_or(f64::NAN, |f| f.slope);
+            let from = s
+                .overtakes_brute_at
+                .map_or("-".to_string(), |n| n.to_string());
+            ui.label(format!(
+                "{}: {slope:.1}/ball, beats brute from {from};",
+                s.kind.name()
+            ));
+        }
+    });
+    Plot::new("experiment_plot")
+        .legend(Legend::default())
+        .x_axis_label("balls")
+        .y_axis_label("AABB tests per iteration")
+        .show(ui, |plot_ui| {
+            for &kind in BroadKind::ALL {
+                let pts: Vec<[f64; 2]> = sweep
+                    .rows
+                    .iter()
+                    .filter(|r| r.kind == kind)
+                    .map(|r| [r.balls as f64, r.tests_per_iteration])
+                    .collect();
+                let c = crate::bench_chart::kind_color(kind);
+                let line = Line::new(PlotPoints::from(pts))
+                    .name(kind.name())
+                    .color(egui::Color32::from_rgb(c.0, c.1, c.2))
+                    .width(2.0);
+                plot_ui.line(line);
+            }
+        });
+}
