@@ -14,6 +14,7 @@ pub mod geom;
 pub mod narrow;
 pub mod response;
 pub mod scene;
+pub mod shots;
 pub mod stepper;
 pub mod tunnel;
 pub mod world;

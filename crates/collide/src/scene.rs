@@ -201,6 +201,9 @@ pub struct Scene {
     /// Launch speed to start with (px/s).
     #[serde(default)]
     pub launch_speed: Option<f32>,
+    /// Elasticity of launched balls to start with.
+    #[serde(default)]
+    pub ball_elasticity: Option<f32>,
     /// The obstacles.
     pub shapes: Vec<ShapeDesc>,
 }
@@ -285,6 +288,9 @@ impl Scene {
         if let Some(v) = self.launch_speed {
             check_num(v, "launch_speed", 0.0, 1e6).map_err(|m| (None, m))?;
         }
+        if let Some(e) = self.ball_elasticity {
+            check_num(e, "ball_elasticity", 0.0, 10.0).map_err(|m| (None, m))?;
+        }
         if self.shapes.len() > MAX_SHAPES {
             return Err((
                 None,
@@ -302,7 +308,7 @@ impl Scene {
     }
 
     /// Builds the world (brute force broad phase, default settings but the scene's gravity,
-    /// ball radius and launch speed).
+    /// ball radius, launch speed and ball elasticity).
     pub fn build(&self, seed: u64) -> World {
         let (mut shapes, mut groups) = (Vec::new(), Vec::new());
         for d in &self.shapes {
@@ -317,6 +323,9 @@ impl Scene {
         world.set_groups(groups);
         if let Some(v) = self.launch_speed {
             world.settings.launch_speed = v;
+        }
+        if let Some(e) = self.ball_elasticity {
+            world.settings.ball_elasticity = e;
         }
         if let Some(g) = self.gravity {
             world.settings.gravity = g;
