@@ -30,7 +30,11 @@ fn main() {
             totals.push((mode, cells));
         }
     }
-    println!("\nAll {} containers together ({} shots per cell):\n", Target::ALL.len(), shots * Target::ALL.len() as u64);
+    println!(
+        "\nAll {} containers together ({} shots per cell):\n",
+        Target::ALL.len(),
+        shots * Target::ALL.len() as u64
+    );
     println!("| mode | {} |", header());
     println!("|---|{}", "---|".repeat(SPEEDS.len()));
     for &mode in Tunnelling::ALL {
@@ -46,7 +50,9 @@ fn main() {
         }
         println!("| {} | {} |", mode.name(), row(&sum));
     }
-    println!("\nEach cell: strays per 10,000 shots / impact tests per shot (candidate pairs per shot).");
+    println!(
+        "\nEach cell: strays per 10,000 shots / impact tests per shot (candidate pairs per shot)."
+    );
 }
 
 fn header() -> String {

@@ -491,7 +491,9 @@ impl ShapeDesc {
                 check_vec(*min, "min")?;
                 check_vec(*max, "max")?;
                 if !(min.x < max.x && min.y < max.y) {
-                    return Err(format!("field `max`: must be above `min` on both axes (min {min}, max {max})"));
+                    return Err(format!(
+                        "field `max`: must be above `min` on both axes (min {min}, max {max})"
+                    ));
                 }
                 check_num(*elasticity, "elasticity", 0.0, 10.0)?;
                 check_motion(motion)
@@ -510,11 +512,7 @@ impl ShapeDesc {
                 check_num(*elasticity, "elasticity", 0.0, 10.0)?;
                 check_motion(motion)
             }
-            ShapeDesc::Group {
-                shapes,
-                motion,
-                ..
-            } => {
+            ShapeDesc::Group { shapes, motion, .. } => {
                 if shapes.is_empty() {
                     return Err("field `shapes`: a group needs at least one shape".into());
                 }
@@ -542,7 +540,10 @@ impl ShapeDesc {
             | ShapeDesc::OrientedRect { motion, .. }
                 if *motion != MotionDesc::Static =>
             {
-                return Err("field `motion`: members move with their group; give the group the motion".into())
+                return Err(
+                    "field `motion`: members move with their group; give the group the motion"
+                        .into(),
+                )
             }
             _ => {}
         }

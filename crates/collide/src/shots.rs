@@ -73,9 +73,18 @@ impl Target {
         match self {
             Target::Point => ring(126, |_, a| point(polar(RING, a))),
             Target::Segment => {
-                let corner = |k: usize| polar(if k % 2 == 0 { RING / 0.85 } else { RING }, k as f32 * TAU / 16.0);
+                let corner = |k: usize| {
+                    polar(
+                        if k % 2 == 0 { RING / 0.85 } else { RING },
+                        k as f32 * TAU / 16.0,
+                    )
+                };
                 let points = (0..=16).map(|k| corner(k % 16)).collect();
-                vec![ShapeDesc::Polyline { points, elasticity: 1.0, motion: Default::default() }]
+                vec![ShapeDesc::Polyline {
+                    points,
+                    elasticity: 1.0,
+                    motion: Default::default(),
+                }]
             }
             Target::Circle => ring(30, |_, a| ShapeDesc::Circle {
                 centre: polar(RING + 15.0, a),
@@ -96,7 +105,12 @@ impl Target {
                     (Vec2::new(-s - t, -s - t), Vec2::new(s + t, -s)),
                     (Vec2::new(-s - t, s), Vec2::new(s + t, s + t)),
                 ]
-                .map(|(min, max)| ShapeDesc::Rect { min, max, elasticity: 1.0, motion: Default::default() })
+                .map(|(min, max)| ShapeDesc::Rect {
+                    min,
+                    max,
+                    elasticity: 1.0,
+                    motion: Default::default(),
+                })
                 .to_vec()
             }
             Target::OrientedRect => ring(12, |_, a| ShapeDesc::OrientedRect {
@@ -114,7 +128,10 @@ impl Target {
         let mut s = Scene {
             name: format!("shots at {}", self.name()),
             bounds: Aabb::new(Vec2::ZERO, Vec2::ONE),
-            launch: LaunchDesc { pos: Vec2::ZERO, dir: Vec2::Y },
+            launch: LaunchDesc {
+                pos: Vec2::ZERO,
+                dir: Vec2::Y,
+            },
             gravity: Some(0.0),
             ball_radius: Some(BALL_RADIUS),
             launch_speed: None,
@@ -122,8 +139,14 @@ impl Target {
             shapes: self.shapes(),
         };
         let w = s.build(0);
-        let around = w.shapes().iter().map(|s| s.aabb()).reduce(|a, b| a.merged(&b));
-        s.bounds = around.expect("a ring has shapes").expanded(2.0 * BALL_RADIUS);
+        let around = w
+            .shapes()
+            .iter()
+            .map(|s| s.aabb())
+            .reduce(|a, b| a.merged(&b));
+        s.bounds = around
+            .expect("a ring has shapes")
+            .expanded(2.0 * BALL_RADIUS);
         s
     }
 }
@@ -137,7 +160,11 @@ fn ring(n: usize, f: impl Fn(usize, f32) -> ShapeDesc) -> Vec<ShapeDesc> {
 }
 
 fn point(p: Vec2) -> ShapeDesc {
-    ShapeDesc::Point { p, elasticity: 1.0, motion: Default::default() }
+    ShapeDesc::Point {
+        p,
+        elasticity: 1.0,
+        motion: Default::default(),
+    }
 }
 
 fn arc(c: Vec2, r: f32, start: f32, end: f32) -> ShapeDesc {
@@ -208,9 +235,15 @@ pub fn fire(
 /// A ball somewhere inside the ring (in the middle half), aimed at a random place of a
 /// random shape's box, up to a radius aside.
 fn aimed_ball(rng: &mut StdRng, aims: &[Aabb], speed: f32, dt: f32) -> Ball {
-    let start = polar(RING * 0.5 * rng.gen::<f32>().sqrt(), rng.gen_range(0.0..TAU));
+    let start = polar(
+        RING * 0.5 * rng.gen::<f32>().sqrt(),
+        rng.gen_range(0.0..TAU),
+    );
     let b = aims[rng.gen_range(0..aims.len())];
-    let on = Vec2::new(rng.gen_range(b.min.x..=b.max.x), rng.gen_range(b.min.y..=b.max.y));
+    let on = Vec2::new(
+        rng.gen_range(b.min.x..=b.max.x),
+        rng.gen_range(b.min.y..=b.max.y),
+    );
     let dir = (on - start).normalize_or(Vec2::X);
     let aim = on + dir.perp() * rng.gen_range(-BALL_RADIUS..=BALL_RADIUS);
     let dir = (aim - start).normalize_or(Vec2::X);

@@ -20,7 +20,11 @@ fn balls_far_from_a_group_are_rejected_by_its_hull_and_near_ones_bounce_off_a_me
     for &mode in Tunnelling::ALL {
         let mut w = scene(BUMPER).unwrap();
         w.settings.tunnelling = mode;
-        let Geometry::Group { hull: Hull::Circle { c, r }, .. } = w.shapes()[0].geom else {
+        let Geometry::Group {
+            hull: Hull::Circle { c, r },
+            ..
+        } = w.shapes()[0].geom
+        else {
             panic!("a circle hull: {:?}", w.shapes()[0]);
         };
         // Rectangle hull x ∈ [190, 240] → centre (215, 200); reach 15 + 10 = 25.
@@ -28,15 +32,29 @@ fn balls_far_from_a_group_are_rejected_by_its_hull_and_near_ones_bounce_off_a_me
         // Inside the hull's box but outside the circle hull: tested and rejected.
         w.add_ball(Ball::new(Vec2::new(236.0, 226.0), Vec2::ZERO, 2.0, 1.0, 0));
         // Falling straight onto the first circle.
-        w.add_ball(Ball::new(Vec2::new(200.0, 260.0), Vec2::new(0.0, -2400.0), 5.0, 1.0, 1));
+        w.add_ball(Ball::new(
+            Vec2::new(200.0, 260.0),
+            Vec2::new(0.0, -2400.0),
+            5.0,
+            1.0,
+            1,
+        ));
         for _ in 0..40 {
             w.step();
         }
         let t = w.counters().total;
         assert!(t.hull_tests > 0 && t.hull_rejections > 0, "{mode:?} {t:?}");
         assert!(t.hull_rejections < t.hull_tests, "{mode:?} {t:?}");
-        assert!(w.balls()[1].vel.y > 0.0, "{mode:?}: bounced up: {:?}", w.balls()[1]);
-        assert!(w.balls()[1].pos.y >= 214.0, "{mode:?}: never inside: {:?}", w.balls()[1]);
+        assert!(
+            w.balls()[1].vel.y > 0.0,
+            "{mode:?}: bounced up: {:?}",
+            w.balls()[1]
+        );
+        assert!(
+            w.balls()[1].pos.y >= 214.0,
+            "{mode:?}: never inside: {:?}",
+            w.balls()[1]
+        );
     }
 }
 
@@ -52,9 +70,18 @@ fn kinematic_group_turns_its_members_and_its_rect_hull_follows() {
     for _ in 0..240 {
         w.step();
     }
-    let Geometry::Group { id, hull: Hull::Rect(b) } = w.shapes()[0].geom else { panic!() };
+    let Geometry::Group {
+        id,
+        hull: Hull::Rect(b),
+    } = w.shapes()[0].geom
+    else {
+        panic!()
+    };
     let member = w.group(id).unwrap().members[0].geom;
-    assert!(matches!(member, Geometry::OrientedRect { .. }), "{member:?}");
+    assert!(
+        matches!(member, Geometry::OrientedRect { .. }),
+        "{member:?}"
+    );
     // Now upright above the pivot: x ∈ [95, 105], y ∈ [100, 200].
     assert!((b.min - Vec2::new(95.0, 100.0)).length() < 0.5, "{b:?}");
     assert!((b.max - Vec2::new(105.0, 200.0)).length() < 0.5, "{b:?}");
@@ -68,7 +95,10 @@ fn group_member_with_its_own_motion_is_refused_with_line_and_column() {
     .err()
     .expect("refused");
     assert_eq!((err.line, err.col), (5, 3), "{err}");
-    assert!(err.message.contains("member 0 (Segment)") && err.message.contains("motion"), "{err}");
+    assert!(
+        err.message.contains("member 0 (Segment)") && err.message.contains("motion"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -78,7 +108,9 @@ fn rectangles_parse_and_bad_corners_are_named() {
     assert!(matches!(w.shapes()[0].geom, Geometry::Rect { .. }));
     let b = w.shapes()[1].aabb();
     assert!((b.min - Vec2::new(95.0, 70.0)).length() < 1e-3, "{b:?}");
-    let err = scene("Rect(min: (10, 10), max: (5, 20))").err().expect("refused");
+    let err = scene("Rect(min: (10, 10), max: (5, 20))")
+        .err()
+        .expect("refused");
     assert!(err.message.contains("field `max`"), "{err}");
     assert_eq!(err.line, 4);
 }

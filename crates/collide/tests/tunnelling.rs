@@ -26,8 +26,14 @@ fn v(x: f32, y: f32) -> Vec2 {
 fn assert_impact(got: Option<Impact>, t: f32, point: Vec2, normal: Vec2) {
     let h = got.expect("expected an impact");
     assert!(close(h.t, t, 1e-5), "t {h:?}, want {t}");
-    assert!(close_v(h.contact.point, point, 1e-5), "point {h:?}, want {point}");
-    assert!(close_v(h.contact.normal, normal, 1e-5), "normal {h:?}, want {normal}");
+    assert!(
+        close_v(h.contact.point, point, 1e-5),
+        "point {h:?}, want {point}"
+    );
+    assert!(
+        close_v(h.contact.normal, normal, 1e-5),
+        "normal {h:?}, want {normal}"
+    );
     assert!(h.contact.depth.abs() < 1e-4, "depth {h:?}");
 }
 
@@ -36,15 +42,38 @@ fn assert_impact(got: Option<Impact>, t: f32, point: Vec2, normal: Vec2) {
 #[test]
 fn ball_moving_at_a_point_hits_when_its_edge_arrives() {
     // Centre from x = -10 to +10; radius 2 touches the origin at x = -2: t = 8/20.
-    assert_impact(toi_ball_point(v(-10.0, 0.0), 2.0, v(20.0, 0.0), Vec2::ZERO), 0.4, Vec2::ZERO, v(-1.0, 0.0));
-    assert_eq!(toi_ball_point(v(-10.0, 3.0), 2.0, v(20.0, 0.0), Vec2::ZERO), None, "passes beside");
-    assert_eq!(toi_ball_point(v(-10.0, 0.0), 2.0, v(7.0, 0.0), Vec2::ZERO), None, "stops short");
-    assert_eq!(toi_ball_point(v(-10.0, 0.0), 2.0, v(-20.0, 0.0), Vec2::ZERO), None, "moves away");
+    assert_impact(
+        toi_ball_point(v(-10.0, 0.0), 2.0, v(20.0, 0.0), Vec2::ZERO),
+        0.4,
+        Vec2::ZERO,
+        v(-1.0, 0.0),
+    );
+    assert_eq!(
+        toi_ball_point(v(-10.0, 3.0), 2.0, v(20.0, 0.0), Vec2::ZERO),
+        None,
+        "passes beside"
+    );
+    assert_eq!(
+        toi_ball_point(v(-10.0, 0.0), 2.0, v(7.0, 0.0), Vec2::ZERO),
+        None,
+        "stops short"
+    );
+    assert_eq!(
+        toi_ball_point(v(-10.0, 0.0), 2.0, v(-20.0, 0.0), Vec2::ZERO),
+        None,
+        "moves away"
+    );
 }
 
 #[test]
 fn ball_crosses_a_thin_wall_at_a_hundred_radii_per_step_and_is_stopped() {
-    let h = toi_ball_segment(v(0.0, -100.0), 1.0, v(0.0, 200.0), v(-5.0, 0.0), v(5.0, 0.0));
+    let h = toi_ball_segment(
+        v(0.0, -100.0),
+        1.0,
+        v(0.0, 200.0),
+        v(-5.0, 0.0),
+        v(5.0, 0.0),
+    );
     assert_impact(h, 99.0 / 200.0, Vec2::ZERO, v(0.0, -1.0));
 }
 
@@ -67,29 +96,72 @@ fn ball_absorbed_circle_gives_the_bumper_impact() {
 fn arc_is_hit_from_outside_and_from_inside_only_within_its_sweep() {
     // Upper half circle of radius 10.
     let hit = |c: Vec2, d: Vec2| toi_ball_arc(c, 1.0, d, Vec2::ZERO, 10.0, 0.0, PI);
-    assert_impact(hit(v(0.0, 30.0), v(0.0, -30.0)), 19.0 / 30.0, v(0.0, 10.0), v(0.0, 1.0));
-    assert_impact(hit(v(0.0, 0.0), v(0.0, 30.0)), 9.0 / 30.0, v(0.0, 10.0), v(0.0, -1.0));
+    assert_impact(
+        hit(v(0.0, 30.0), v(0.0, -30.0)),
+        19.0 / 30.0,
+        v(0.0, 10.0),
+        v(0.0, 1.0),
+    );
+    assert_impact(
+        hit(v(0.0, 0.0), v(0.0, 30.0)),
+        9.0 / 30.0,
+        v(0.0, 10.0),
+        v(0.0, -1.0),
+    );
     // From below, through the open lower half, out through the top from inside.
-    assert_impact(hit(v(0.0, -30.0), v(0.0, 60.0)), 39.0 / 60.0, v(0.0, 10.0), v(0.0, -1.0));
-    assert_eq!(hit(v(0.0, -30.0), v(0.0, 25.0)), None, "the lower half is open");
+    assert_impact(
+        hit(v(0.0, -30.0), v(0.0, 60.0)),
+        39.0 / 60.0,
+        v(0.0, 10.0),
+        v(0.0, -1.0),
+    );
+    assert_eq!(
+        hit(v(0.0, -30.0), v(0.0, 25.0)),
+        None,
+        "the lower half is open"
+    );
 }
 
 #[test]
 fn rectangle_is_hit_on_a_face_or_a_corner() {
     let (min, max) = (v(0.0, 0.0), v(10.0, 4.0));
-    assert_impact(toi_ball_rect(v(5.0, 20.0), 2.0, v(0.0, -40.0), min, max), 14.0 / 40.0, v(5.0, 4.0), v(0.0, 1.0));
+    assert_impact(
+        toi_ball_rect(v(5.0, 20.0), 2.0, v(0.0, -40.0), min, max),
+        14.0 / 40.0,
+        v(5.0, 4.0),
+        v(0.0, 1.0),
+    );
     let corner = toi_ball_rect(v(-10.0, -10.0), 2.0, v(20.0, 20.0), min, max).expect("corner");
-    assert!(close_v(corner.contact.point, Vec2::ZERO, 1e-5), "{corner:?}");
-    assert!(close_v(corner.contact.normal, v(-1.0, -1.0).normalize(), 1e-4), "{corner:?}");
+    assert!(
+        close_v(corner.contact.point, Vec2::ZERO, 1e-5),
+        "{corner:?}"
+    );
+    assert!(
+        close_v(corner.contact.normal, v(-1.0, -1.0).normalize(), 1e-4),
+        "{corner:?}"
+    );
     // Thin rectangle, fast ball.
-    let thin = toi_ball_rect(v(5.0, -500.0), 1.0, v(0.0, 1000.0), v(0.0, 0.0), v(10.0, 0.5));
+    let thin = toi_ball_rect(
+        v(5.0, -500.0),
+        1.0,
+        v(0.0, 1000.0),
+        v(0.0, 0.0),
+        v(10.0, 0.5),
+    );
     assert_impact(thin, 499.0 / 1000.0, v(5.0, 0.0), v(0.0, -1.0));
 }
 
 #[test]
 fn oriented_rectangle_is_hit_in_its_own_frame() {
     // A 2 × 20 bar turned 90°: 20 wide, 2 high, centred at the origin.
-    let h = toi_ball_oriented_rect(v(0.0, 10.0), 1.0, v(0.0, -10.0), Vec2::ZERO, v(1.0, 10.0), FRAC_PI_2);
+    let h = toi_ball_oriented_rect(
+        v(0.0, 10.0),
+        1.0,
+        v(0.0, -10.0),
+        Vec2::ZERO,
+        v(1.0, 10.0),
+        FRAC_PI_2,
+    );
     let (point, normal) = (v(0.0, 1.0), v(0.0, 1.0));
     assert_impact(h, 0.8, point, normal);
 }
@@ -99,7 +171,10 @@ fn ball_starting_in_contact_hits_at_once_only_when_moving_in() {
     let into = toi_ball_point(v(1.0, 0.0), 2.0, v(-1.0, 0.0), Vec2::ZERO).expect("moving in");
     assert_eq!(into.t, 0.0);
     assert!(close(into.contact.depth, 1.0, 1e-6));
-    assert_eq!(toi_ball_point(v(1.0, 0.0), 2.0, v(1.0, 0.0), Vec2::ZERO), None);
+    assert_eq!(
+        toi_ball_point(v(1.0, 0.0), 2.0, v(1.0, 0.0), Vec2::ZERO),
+        None
+    );
     let wall = toi_ball_segment(v(0.0, 0.5), 1.0, v(0.0, -3.0), v(-1.0, 0.0), v(1.0, 0.0)).unwrap();
     assert_eq!(wall.t, 0.0);
     assert!(close(wall.contact.depth, 0.5, 1e-6));
@@ -112,16 +187,30 @@ fn obstacle(rng: &mut StdRng, r: f32) -> Geometry {
     let p = |rng: &mut StdRng| v(rng.gen_range(-10.0..10.0), rng.gen_range(-10.0..10.0)) * r;
     match rng.gen_range(0..6) {
         0 => Geometry::Point { p: p(rng) },
-        1 => Geometry::Segment { a: p(rng), b: p(rng) },
-        2 => Geometry::Circle { c: p(rng), r: rng.gen_range(0.0..5.0) * r },
+        1 => Geometry::Segment {
+            a: p(rng),
+            b: p(rng),
+        },
+        2 => Geometry::Circle {
+            c: p(rng),
+            r: rng.gen_range(0.0..5.0) * r,
+        },
         3 => {
             let start = rng.gen_range(-PI..PI);
             let end = start + rng.gen_range(0.1..TAU);
-            Geometry::Arc { c: p(rng), r: rng.gen_range(0.5..8.0) * r, start, end }
+            Geometry::Arc {
+                c: p(rng),
+                r: rng.gen_range(0.5..8.0) * r,
+                start,
+                end,
+            }
         }
         4 => {
             let a = p(rng);
-            Geometry::Rect { min: a, max: a + v(rng.gen_range(0.05..6.0), rng.gen_range(0.05..6.0)) * r }
+            Geometry::Rect {
+                min: a,
+                max: a + v(rng.gen_range(0.05..6.0), rng.gen_range(0.05..6.0)) * r,
+            }
         }
         _ => Geometry::OrientedRect {
             c: p(rng),
@@ -135,8 +224,10 @@ fn obstacle(rng: &mut StdRng, r: f32) -> Geometry {
 fn shot(rng: &mut StdRng, r: f32, g: &Geometry) -> (Vec2, Vec2) {
     let start = Vec2::from_angle(rng.gen_range(0.0..TAU)) * rng.gen_range(0.0..60.0) * r;
     let b = g.aabb();
-    let aim = v(rng.gen_range(b.min.x..=b.max.x), rng.gen_range(b.min.y..=b.max.y))
-        + v(rng.gen_range(-2.0..2.0), rng.gen_range(-2.0..2.0)) * r;
+    let aim = v(
+        rng.gen_range(b.min.x..=b.max.x),
+        rng.gen_range(b.min.y..=b.max.y),
+    ) + v(rng.gen_range(-2.0..2.0), rng.gen_range(-2.0..2.0)) * r;
     let len = rng.gen_range(0.0..100.0) * r;
     (start, (aim - start).normalize_or_zero() * len)
 }
@@ -146,7 +237,10 @@ fn ends(g: &Geometry) -> Vec<Geometry> {
     let ps = match *g {
         Geometry::Segment { a, b } => vec![a, b],
         Geometry::Arc { c, r, start, end } => {
-            vec![c + Vec2::from_angle(start) * r, c + Vec2::from_angle(end) * r]
+            vec![
+                c + Vec2::from_angle(start) * r,
+                c + Vec2::from_angle(end) * r,
+            ]
         }
         _ => vec![],
     };
@@ -178,7 +272,10 @@ fn binary_search_agrees_with_exact_within_its_tolerance() {
             (Some(e), Some(b)) => {
                 both += 1;
                 let behind = (b.t - e.t) * len;
-                assert!(behind >= -slack && behind <= m + slack, "binary {b:?} exact {e:?} (min move {m}) {g:?} c {c} d {d}");
+                assert!(
+                    behind >= -slack && behind <= m + slack,
+                    "binary {b:?} exact {e:?} (min move {m}) {g:?} c {c} d {d}"
+                );
             }
             (None, Some(b)) => panic!("binary found {b:?}, exact nothing: {g:?} c {c} r {r} d {d}"),
             (Some(e), None) => {
@@ -191,7 +288,10 @@ fn binary_search_agrees_with_exact_within_its_tolerance() {
                         .chain(ends(&g))
                         .filter_map(|g| contact_ball_shape(at, r, Vec2::ZERO, &g))
                         .find(|k| d.dot(k.normal) < 0.0);
-                    assert!(still.is_none(), "binary missed a real hit {e:?}: {g:?} c {c} r {r} d {d}");
+                    assert!(
+                        still.is_none(),
+                        "binary missed a real hit {e:?}: {g:?} c {c} r {r} d {d}"
+                    );
                 }
             }
             (None, None) => {}
@@ -213,39 +313,64 @@ fn swept_ball_ball_agrees_with_the_two_moving_balls_sampled() {
         let d1 = v(rng.gen_range(-100.0..100.0), rng.gen_range(-100.0..100.0));
         let d2 = v(rng.gen_range(-100.0..100.0), rng.gen_range(-100.0..100.0));
         // The first sampled moment the two balls, each on its own path, overlap.
-        let first = (0..=4000).map(|k| k as f32 / 4000.0).find(|&t| {
-            contact_ball_ball(c1 + d1 * t, r1, c2 + d2 * t, r2).is_some()
-        });
+        let first = (0..=4000)
+            .map(|k| k as f32 / 4000.0)
+            .find(|&t| contact_ball_ball(c1 + d1 * t, r1, c2 + d2 * t, r2).is_some());
         let got = toi_ball_ball(c1, r1, d1, c2, r2, d2);
         let step = ((d1 - d2).length() / 4000.0).max(1e-4);
         match (got, first) {
             (Some(h), Some(t)) => {
                 hits += 1;
-                assert!(h.t <= t + 1e-5 && (t - h.t) * (d1 - d2).length() <= 2.0 * step + 1e-3, "{h:?} sampled {t}");
+                assert!(
+                    h.t <= t + 1e-5 && (t - h.t) * (d1 - d2).length() <= 2.0 * step + 1e-3,
+                    "{h:?} sampled {t}"
+                );
                 let (p1, p2) = (c1 + d1 * h.t, c2 + d2 * h.t);
                 if h.t > 0.0 {
-                    assert!(close((p1 - p2).length(), r1 + r2, 1e-3), "not touching at {h:?}");
+                    assert!(
+                        close((p1 - p2).length(), r1 + r2, 1e-3),
+                        "not touching at {h:?}"
+                    );
                 }
-                assert!(close_v(h.contact.normal, (p1 - p2).normalize_or(h.contact.normal), 1e-3));
+                assert!(close_v(
+                    h.contact.normal,
+                    (p1 - p2).normalize_or(h.contact.normal),
+                    1e-3
+                ));
             }
             (None, Some(t)) => {
                 // Only a touch shorter than the sampling step, or an overlap being left.
                 let moving_in = (c1 - c2 + (d1 - d2) * t).dot(d1 - d2) < 0.0;
-                assert!(!moving_in || t == 0.0, "missed an impact at {t}: {c1} {r1} {d1} / {c2} {r2} {d2}");
+                assert!(
+                    !moving_in || t == 0.0,
+                    "missed an impact at {t}: {c1} {r1} {d1} / {c2} {r2} {d2}"
+                );
             }
             (Some(h), None) => {
                 // A graze the sampling stepped over: at its moment the balls just touch.
                 let gap = (c1 + d1 * h.t - c2 - d2 * h.t).length() - (r1 + r2);
-                assert!(gap.abs() < 1e-2, "impact {h:?} where the balls are {gap} apart");
+                assert!(
+                    gap.abs() < 1e-2,
+                    "impact {h:?} where the balls are {gap} apart"
+                );
             }
             (None, None) => {}
         }
         // The binary search on the same motion, relative to ball 2, agrees within tolerance.
         let still = Geometry::Circle { c: c2, r: r2 };
-        let b = impact_ball_shape(Tunnelling::Binary, 8, (c1, r1, d1 - d2, Vec2::ZERO), &still, &mut 0);
+        let b = impact_ball_shape(
+            Tunnelling::Binary,
+            8,
+            (c1, r1, d1 - d2, Vec2::ZERO),
+            &still,
+            &mut 0,
+        );
         if let (Some(e), Some(b)) = (got, b) {
             let behind = (b.t - e.t) * (d1 - d2).length();
-            assert!(behind >= -1e-2 && behind <= binary_min_move(r1) + 1e-2, "binary {b:?} exact {e:?}");
+            assert!(
+                behind >= -1e-2 && behind <= binary_min_move(r1) + 1e-2,
+                "binary {b:?} exact {e:?}"
+            );
         }
     }
     assert!(hits > 300, "only {hits} hits");
@@ -269,18 +394,34 @@ fn no_nan_for_zero_moves_zero_radii_or_balls_starting_in_contact() {
             1 => anchor + v(rng.gen_range(-3.0..3.0), rng.gen_range(-3.0..3.0)),
             _ => v(wild(&mut rng), wild(&mut rng)),
         };
-        let d = if rng.gen_bool(0.3) { Vec2::ZERO } else { v(wild(&mut rng), wild(&mut rng)) };
+        let d = if rng.gen_bool(0.3) {
+            Vec2::ZERO
+        } else {
+            v(wild(&mut rng), wild(&mut rng))
+        };
         for &mode in Tunnelling::ALL {
             let mut tests = 0;
             if let Some(h) = impact_ball_shape(mode, 8, (c, r, d, d), &g, &mut tests) {
                 let k = h.contact;
-                assert!((0.0..=1.0).contains(&h.t), "{mode:?} {h:?} {g:?} c {c} r {r} d {d}");
-                assert!(k.point.is_finite() && k.normal.is_finite() && k.depth.is_finite(), "{mode:?} {h:?} {g:?} c {c} r {r} d {d}");
-                assert!(close(k.normal.length(), 1.0, 1e-3) && k.depth >= 0.0, "{mode:?} {h:?}");
+                assert!(
+                    (0.0..=1.0).contains(&h.t),
+                    "{mode:?} {h:?} {g:?} c {c} r {r} d {d}"
+                );
+                assert!(
+                    k.point.is_finite() && k.normal.is_finite() && k.depth.is_finite(),
+                    "{mode:?} {h:?} {g:?} c {c} r {r} d {d}"
+                );
+                assert!(
+                    close(k.normal.length(), 1.0, 1e-3) && k.depth >= 0.0,
+                    "{mode:?} {h:?}"
+                );
             }
         }
         if let Some(h) = toi_ball_ball(c, r, d, anchor, r, -d) {
-            assert!(h.contact.point.is_finite() && h.contact.normal.is_finite() && h.t.is_finite(), "{h:?}");
+            assert!(
+                h.contact.point.is_finite() && h.contact.normal.is_finite() && h.t.is_finite(),
+                "{h:?}"
+            );
         }
     }
 }
@@ -289,12 +430,29 @@ fn no_nan_for_zero_moves_zero_radii_or_balls_starting_in_contact() {
 fn zero_length_moves_never_hit_and_resting_contacts_are_not_impacts() {
     for g in [
         Geometry::Point { p: Vec2::ZERO },
-        Geometry::Segment { a: v(-5.0, 0.0), b: v(5.0, 0.0) },
-        Geometry::Rect { min: v(-5.0, -5.0), max: v(5.0, 0.0) },
-        Geometry::Arc { c: v(0.0, -10.0), r: 10.0, start: 0.0, end: PI },
+        Geometry::Segment {
+            a: v(-5.0, 0.0),
+            b: v(5.0, 0.0),
+        },
+        Geometry::Rect {
+            min: v(-5.0, -5.0),
+            max: v(5.0, 0.0),
+        },
+        Geometry::Arc {
+            c: v(0.0, -10.0),
+            r: 10.0,
+            start: 0.0,
+            end: PI,
+        },
     ] {
         for &mode in &Tunnelling::ALL[1..] {
-            let got = impact_ball_shape(mode, 8, (v(0.0, 0.5), 1.0, Vec2::ZERO, Vec2::ZERO), &g, &mut 0);
+            let got = impact_ball_shape(
+                mode,
+                8,
+                (v(0.0, 0.5), 1.0, Vec2::ZERO, Vec2::ZERO),
+                &g,
+                &mut 0,
+            );
             assert_eq!(got, None, "{mode:?} {g:?}");
         }
     }
@@ -309,9 +467,15 @@ fn stat(geom: Geometry) -> Shape {
 /// The seed's picture: two balls side by side heading right at a rectangle, one slow, one
 /// fast enough to jump it in one step.
 fn two_balls_and_a_rectangle(mode: Tunnelling) -> World {
-    let rect = stat(Geometry::Rect { min: v(300.0, 0.0), max: v(320.0, 400.0) });
+    let rect = stat(Geometry::Rect {
+        min: v(300.0, 0.0),
+        max: v(320.0, 400.0),
+    });
     let bounds = Aabb::new(Vec2::ZERO, v(600.0, 400.0));
-    let launcher = collide::world::Launcher { pos: v(10.0, 10.0), dir: Vec2::X };
+    let launcher = collide::world::Launcher {
+        pos: v(10.0, 10.0),
+        dir: Vec2::X,
+    };
     let mut w = World::new(vec![rect], bounds, launcher, 1);
     w.settings.gravity = 0.0;
     w.settings.tunnelling = mode;
@@ -328,7 +492,11 @@ fn fast_ball_tunnels_the_rectangle_when_off_and_bounces_in_every_search() {
         off.step();
     }
     assert!(off.balls()[0].pos.x < 300.0, "the slow ball is held");
-    assert!(off.balls()[1].pos.x > 320.0, "the fast ball went through: {:?}", off.balls()[1]);
+    assert!(
+        off.balls()[1].pos.x > 320.0,
+        "the fast ball went through: {:?}",
+        off.balls()[1]
+    );
     for mode in [Tunnelling::Linear, Tunnelling::Binary, Tunnelling::Exact] {
         let mut w = two_balls_and_a_rectangle(mode);
         // The slow ball needs ten steps to reach the rectangle.
@@ -354,14 +522,23 @@ fn exact_impact_puts_the_ball_touching_and_continues_the_rest_of_the_step() {
     w.step();
     // 10 px to the touch, then the remaining 80 px back: 290 − 80 = 210.
     assert!(close(w.balls()[1].pos.x, 210.0, 1e-4), "{:?}", w.balls()[1]);
-    let imp = w.step_impacts().iter().find(|i| i.ball == 1).expect("the impact is logged");
-    assert!(close_v(imp.centre, v(290.0, 300.0), 1e-4) && close_v(imp.point, v(300.0, 300.0), 1e-4), "{imp:?}");
+    let imp = w
+        .step_impacts()
+        .iter()
+        .find(|i| i.ball == 1)
+        .expect("the impact is logged");
+    assert!(
+        close_v(imp.centre, v(290.0, 300.0), 1e-4) && close_v(imp.point, v(300.0, 300.0), 1e-4),
+        "{imp:?}"
+    );
 }
 
 const LAB: &str = include_str!("../../../assets/scenes/lab.ron");
 
 fn lab(mode: Tunnelling, seed: u64) -> World {
-    let mut w = Scene::parse(LAB, "lab.ron").expect("the lab parses").build(seed);
+    let mut w = Scene::parse(LAB, "lab.ron")
+        .expect("the lab parses")
+        .build(seed);
     w.settings.tunnelling = mode;
     w.launch(30);
     w
@@ -379,7 +556,10 @@ fn lab_in_every_mode_stays_finite_and_exact_keeps_every_ball() {
         strays.push((mode, w.counters().strays));
     }
     assert_eq!(strays[3].1, 0, "{strays:?}");
-    assert!(strays[0].1 > 0, "the lab should show tunnelling when off: {strays:?}");
+    assert!(
+        strays[0].1 > 0,
+        "the lab should show tunnelling when off: {strays:?}"
+    );
 }
 
 #[test]
@@ -414,12 +594,22 @@ fn balls_starting_in_contact_or_with_zero_radius_stay_finite_in_every_mode() {
 }
 
 /// Shots per container: 10,000 in release builds, a tenth in debug ones.
-const SHOTS: u64 = if cfg!(debug_assertions) { 1_000 } else { 10_000 };
+const SHOTS: u64 = if cfg!(debug_assertions) {
+    1_000
+} else {
+    10_000
+};
 
 #[test]
 fn exact_mode_lets_no_ball_stray_from_any_container_at_up_to_100_radii_per_step() {
     for &target in Target::ALL {
-        let got = fire(target, Tunnelling::Exact, 1.0..=100.0, SHOTS, 0xe4ac + target as u64);
+        let got = fire(
+            target,
+            Tunnelling::Exact,
+            1.0..=100.0,
+            SHOTS,
+            0xe4ac + target as u64,
+        );
         assert_eq!(got.strays, 0, "{}: {got:?}", target.name());
         assert_eq!(got.shots, SHOTS);
     }

@@ -70,8 +70,13 @@ impl Hull {
         let rot = Vec2::from_angle(angle);
         match *self {
             Hull::Rect(b) => {
-                let k = [b.min, Vec2::new(b.max.x, b.min.y), b.max, Vec2::new(b.min.x, b.max.y)]
-                    .map(|p| pivot + rot.rotate(p - pivot));
+                let k = [
+                    b.min,
+                    Vec2::new(b.max.x, b.min.y),
+                    b.max,
+                    Vec2::new(b.min.x, b.max.y),
+                ]
+                .map(|p| pivot + rot.rotate(p - pivot));
                 Hull::Rect(Aabb::new(k[0], k[2]).merged(&Aabb::new(k[1], k[3])))
             }
             Hull::Circle { c, r } => Hull::Circle {
@@ -149,7 +154,9 @@ mod tests {
             members: vec![circle(0.0, 0.0, 1.0), circle(10.0, 0.0, 3.0)],
             hull_kind: HullKind::Circle,
         };
-        let Hull::Circle { c, r } = g.hull() else { panic!() };
+        let Hull::Circle { c, r } = g.hull() else {
+            panic!()
+        };
         // Rectangle hull x ∈ [-1, 13] → centre x = 6; reach = max(6 + 1, 4 + 3) = 7.
         assert!((c - Vec2::new(6.0, 0.0)).length() < 1e-5);
         assert!((r - 7.0).abs() < 1e-5);

@@ -149,7 +149,11 @@ impl Geometry {
                 .fold(0.0, f32::max),
             Geometry::Group { hull, .. } => match hull {
                 Hull::Circle { c, r } => far(c) + r,
-                Hull::Rect(b) => Geometry::Rect { min: b.min, max: b.max }.reach_from(p),
+                Hull::Rect(b) => Geometry::Rect {
+                    min: b.min,
+                    max: b.max,
+                }
+                .reach_from(p),
             },
         }
     }

@@ -62,7 +62,10 @@ pub fn binary_impact_search(
 ) -> Option<Impact> {
     *tests += 1;
     if let Some(hit) = moving_in(contact(c), d) {
-        return Some(Impact { t: 0.0, contact: hit });
+        return Some(Impact {
+            t: 0.0,
+            contact: hit,
+        });
     }
     let mut s = Search {
         c,
@@ -100,7 +103,10 @@ impl Search<'_> {
         if len < self.min_move || depth >= MAX_DEPTH {
             *self.tests += 1;
             let hit = moving_in((self.contact)(b), self.d)?;
-            return Some(Impact { t: t1, contact: hit });
+            return Some(Impact {
+                t: t1,
+                contact: hit,
+            });
         }
         let mid = (t0 + t1) * 0.5;
         self.halve(t0, mid, depth + 1)

@@ -21,12 +21,19 @@ pub fn toi_ball_arc(
     let (r, ar) = (r.max(0.0), ar.max(0.0));
     if let Some(now) = contact_ball_arc(c, r, ac, ar, start, end) {
         if d.dot(now.normal) < 0.0 {
-            return Some(super::Impact { t: 0.0, contact: now });
+            return Some(super::Impact {
+                t: 0.0,
+                contact: now,
+            });
         }
     }
     let m = c - ac;
     let outer = entering_outer(m, d, ar + r);
-    let inner = if ar > r { leaving_inner(m, d, ar - r) } else { None };
+    let inner = if ar > r {
+        leaving_inner(m, d, ar - r)
+    } else {
+        None
+    };
     for (t, outside) in [(outer, true), (inner, false)] {
         let Some(t) = t.filter(|t| (0.0..=1.0).contains(t)) else {
             continue;
@@ -53,7 +60,11 @@ fn entering_outer(m: Vec2, d: Vec2, big: f32) -> Option<f32> {
 
 /// When the path `m + t·d` leaves the disk of radius `small` about the origin: the larger root.
 fn leaving_inner(m: Vec2, d: Vec2, small: f32) -> Option<f32> {
-    let (a, b, k) = (d.length_squared(), m.dot(d), m.length_squared() - small * small);
+    let (a, b, k) = (
+        d.length_squared(),
+        m.dot(d),
+        m.length_squared() - small * small,
+    );
     let disc = b * b - a * k;
     // Early out: the line misses the disk, or there is no motion.
     if disc < 0.0 || a <= f32::MIN_POSITIVE {
@@ -61,5 +72,9 @@ fn leaving_inner(m: Vec2, d: Vec2, small: f32) -> Option<f32> {
     }
     // Larger root (−b + √disc)/a; for b > 0 the same value as k / (−b − √disc), no cancellation.
     let root = disc.sqrt();
-    Some(if b <= 0.0 { (-b + root) / a } else { k / (-b - root) })
+    Some(if b <= 0.0 {
+        (-b + root) / a
+    } else {
+        k / (-b - root)
+    })
 }

@@ -11,7 +11,10 @@ use glam::Vec2;
 /// never if it moves out (the box is convex: once leaving, it stays left).
 pub fn toi_ball_rect(c: Vec2, r: f32, d: Vec2, min: Vec2, max: Vec2) -> Option<Impact> {
     if let Some(now) = contact_ball_rect(c, r, min, max) {
-        return (d.dot(now.normal) < 0.0).then_some(Impact { t: 0.0, contact: now });
+        return (d.dot(now.normal) < 0.0).then_some(Impact {
+            t: 0.0,
+            contact: now,
+        });
     }
     let k = [min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)];
     let faces = (0..4).filter_map(|i| toi_ball_segment(c, r, d, k[i], k[(i + 1) % 4]));

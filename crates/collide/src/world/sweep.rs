@@ -86,10 +86,11 @@ impl World {
             return;
         }
         let from = &self.sweep.from;
-        self.aabbs.extend(self.balls.iter().enumerate().map(|(i, b)| {
-            let f = from.get(i).copied().unwrap_or(b.pos);
-            Aabb::new(f, b.pos).expanded(b.radius)
-        }));
+        self.aabbs
+            .extend(self.balls.iter().enumerate().map(|(i, b)| {
+                let f = from.get(i).copied().unwrap_or(b.pos);
+                Aabb::new(f, b.pos).expanded(b.radius)
+            }));
     }
 
     /// Leaves a ball whose last path went unchecked at its last impact.
@@ -144,7 +145,15 @@ impl World {
         if let Some((impact, elasticity)) = found {
             let left = rest * (1.0 - impact.t);
             let with = HitWith::Shape(si as u32);
-            self.offer(bi, Best { left, with, impact, elasticity });
+            self.offer(
+                bi,
+                Best {
+                    left,
+                    with,
+                    impact,
+                    elasticity,
+                },
+            );
         }
     }
 
@@ -186,7 +195,10 @@ impl World {
             toi_ball_ball(ci, bi.radius, di, cj, bj.radius, dj)
         } else {
             // Ball j held still at its window start, ball i moving by the difference.
-            let still = Geometry::Circle { c: cj, r: bj.radius };
+            let still = Geometry::Circle {
+                c: cj,
+                r: bj.radius,
+            };
             let path = (ci, bi.radius, di - dj, bi.vel - bj.vel);
             let n = self.settings.linear_fractions;
             impact_ball_shape(mode, n, path, &still, &mut tally.impact_tests)
@@ -195,7 +207,15 @@ impl World {
             let left = w * (1.0 - impact.t);
             for (me, other) in [(i, j), (j, i)] {
                 let with = HitWith::Ball(other as u32);
-                self.offer(me, Best { left, with, impact, elasticity: 1.0 });
+                self.offer(
+                    me,
+                    Best {
+                        left,
+                        with,
+                        impact,
+                        elasticity: 1.0,
+                    },
+                );
             }
         }
     }
@@ -265,7 +285,12 @@ impl World {
         a.vel = clamp_speed(a.vel);
         b.vel = clamp_speed(b.vel);
         let with = HitWith::Ball(j as u32);
-        let hit = Hit { point: contact.point, speed, ball: i as u32, with };
+        let hit = Hit {
+            point: contact.point,
+            speed,
+            ball: i as u32,
+            with,
+        };
         record(&mut self.hits, hit);
         self.log_impact(i, pi, contact.point);
         self.log_impact(j, pj, contact.point);
@@ -275,7 +300,11 @@ impl World {
 
     fn log_impact(&mut self, b: usize, centre: Vec2, point: Vec2) {
         let ball = b as u32;
-        self.sweep.impacts.push(SweptImpact { ball, centre, point });
+        self.sweep.impacts.push(SweptImpact {
+            ball,
+            centre,
+            point,
+        });
     }
 
     /// Sends ball `b` on from where it is, with its velocity, for the `left` seconds remaining.
