@@ -144,7 +144,15 @@ fn value_of<'a>(summary: &'a str, key: &str) -> &'a str {
 #[test]
 fn built_in_lab_loads_by_name_and_only_off_mode_loses_balls() {
     let lab = |mode: &str| {
-        let args = ["--scene", "lab", "--headless", "--frames", "300", "--launch", "30"];
+        let args = [
+            "--scene",
+            "lab",
+            "--headless",
+            "--frames",
+            "300",
+            "--launch",
+            "30",
+        ];
         let (code, out, err) = run(&[&args[..], &["--tunnelling", mode]].concat());
         assert_eq!(code, 0, "{err}");
         value_of(&out, "strays=").parse::<u32>().unwrap()
@@ -157,8 +165,24 @@ fn built_in_lab_loads_by_name_and_only_off_mode_loses_balls() {
 #[test]
 fn table_by_name_is_the_default_scene() {
     let base = run(&["--headless", "--frames", "120", "--launch", "5"]);
-    let named = run(&["--scene", "table", "--headless", "--frames", "120", "--launch", "5"]);
-    let off = run(&["--headless", "--frames", "120", "--launch", "5", "--tunnelling", "off"]);
+    let named = run(&[
+        "--scene",
+        "table",
+        "--headless",
+        "--frames",
+        "120",
+        "--launch",
+        "5",
+    ]);
+    let off = run(&[
+        "--headless",
+        "--frames",
+        "120",
+        "--launch",
+        "5",
+        "--tunnelling",
+        "off",
+    ]);
     assert_eq!(hash_of(&base.1), hash_of(&named.1));
     assert_eq!(hash_of(&base.1), hash_of(&off.1));
 }
