@@ -216,10 +216,12 @@ fn boxes(view: &View, world: &World) {
             stroke: Some(shape_col),
         });
     }
+    // The balls' boxes as the broad phase last saw them: swept boxes in the tunnelling modes.
     let ball_col = Rgba(1.0, 1.0, 1.0, 0.45);
-    for b in world.balls() {
+    let seen = world.last_aabbs().get(world.shapes().len()..).unwrap_or(&[]);
+    for (k, b) in world.balls().iter().enumerate() {
         d.draw(Prim::Rect {
-            aabb: b.aabb(),
+            aabb: seen.get(k).copied().unwrap_or_else(|| b.aabb()),
             fill: None,
             stroke: Some(ball_col),
         });
