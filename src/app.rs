@@ -14,6 +14,7 @@ pub fn new_world(args: &Args, scene: &Scene) -> World {
     world.set_broad_phase(args.broad_phase);
     world.set_clock(cli::nanos);
     world.settings.rotate = args.rotate;
+    world.settings.tunnelling = args.tunnelling;
     world.launch(args.launch);
     world
 }

@@ -1,19 +1,27 @@
 //! The command line.
 
 use clap::Parser;
-use collide::{BroadKind, Scene, SceneError};
+use collide::{BroadKind, Scene, SceneError, Tunnelling};
 use std::path::PathBuf;
 
 /// The table scene, embedded so the toy runs from a bare binary.
 pub const TABLE_RON: &str = include_str!("../assets/scenes/table.ron");
+/// The tunnelling lab scene, embedded likewise.
+pub const LAB_RON: &str = include_str!("../assets/scenes/lab.ron");
+
+/// The built-in scenes by name.
+pub const BUILT_IN: &[(&str, &str)] = &[("table", TABLE_RON), ("lab", LAB_RON)];
 
 /// Collision Math Toy: balls, a table of shapes, and every broad phase, measured honestly.
 #[derive(Parser, Debug, Clone)]
 #[command(version, about)]
 pub struct Args {
-    /// Scene file (RON) to load instead of the built-in table.
-    #[arg(long, value_name = "FILE")]
+    /// Scene to load: a built-in one by name (table, lab) or a file (RON). Default: table.
+    #[arg(long, value_name = "NAME|FILE")]
     pub scene: Option<PathBuf>,
+    /// How moving balls are tested: off (discrete), linear, binary or exact.
+    #[arg(long, value_name = "MODE", default_value = "off", value_parser = parse_tunnelling)]
+    pub tunnelling: Tunnelling,
     /// Seed of the world's random numbers (launch spread, ball colours).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -125,11 +133,23 @@ fn parse_overlay(s: &str) -> Result<String, String> {
     }
 }
 
-/// The scene named on the command line, or the built-in table.
+fn parse_tunnelling(s: &str) -> Result<Tunnelling, String> {
+    Tunnelling::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Tunnelling::ALL.iter().map(|m| m.name()).collect();
+        format!(
+            "unknown tunnelling mode {s:?}; one of: {}",
+            names.join(", ")
+        )
+    })
+}
+
+/// The scene named on the command line: a built-in one by name, else a file; by default the
+/// built-in table.
 pub fn load_scene(args: &Args) -> Result<Scene, SceneError> {
-    match &args.scene {
-        Some(path) => Scene::load(path),
-        None => Scene::parse(TABLE_RON, "table (built in)"),
+    let name = args.scene.as_ref().map_or(Some("table"), |p| p.to_str());
+    match BUILT_IN.iter().find(|(n, _)| Some(*n) == name) {
+        Some((n, text)) => Scene::parse(text, &format!("{n} (built in)")),
+        None => Scene::load(args.scene.as_deref().expect("a path when not built in")),
     }
 }
 

@@ -3,6 +3,7 @@
 use crate::fx::{Fx, HitKind, HIT_LIFE, LIGHT_LIFE};
 use crate::panel::Show;
 use crate::view::View;
+use collide::geom::{oriented_rect_corners, Hull};
 use collide::{Aabb, DebugDraw, Geometry, Motion, Prim, Rgba, Shape, Vec2, World};
 use macroquad::prelude::*;
 use std::f32::consts::TAU;
@@ -38,11 +39,15 @@ pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32) {
     if show.aabbs {
         world.broad().debug_draw(&mut MqDraw { view });
         boxes(view, world);
+        hulls(view, world);
     }
     obstacles(view, world, fx, show.lights);
     launcher(view, world);
     if show.tracks {
         tracks(view, world, fx);
+    }
+    if show.sweeps {
+        sweeps(view, world);
     }
     balls(view, world);
     if show.velocity {
@@ -88,38 +93,66 @@ fn obstacles(view: &View, world: &World, fx: &Fx, lights: bool) {
             0.0
         };
         let color = shape_color(s, light);
-        match s.geom {
-            Geometry::Point { p } => {
-                let q = view.pt(p);
-                let r = if s.guard_of.is_some() {
-                    w * 0.6
-                } else {
-                    w * 1.2
-                };
-                draw_circle(q.x, q.y, r, color);
-            }
-            Geometry::Segment { a, b } => line(view, a, b, w, color),
-            Geometry::Circle { c, r } => {
-                let q = view.pt(c);
-                draw_circle(
-                    q.x,
-                    q.y,
-                    view.len(r),
-                    Color::new(color.r, color.g, color.b, 0.25),
-                );
-                draw_circle_lines(q.x, q.y, view.len(r), w, color);
-            }
-            Geometry::Arc { c, r, start, end } => {
-                for pair in arc_points(c, r, start, end, view).windows(2) {
-                    line(view, pair[0], pair[1], w, color);
-                }
-            }
-            Geometry::Gate { a, b, normal, .. } => gate(view, a, b, normal, w, color),
-        }
+        shape(view, world, s, w, color);
         if let Motion::Kinematic { pivot, .. } = s.motion {
             let q = view.pt(pivot);
             draw_circle_lines(q.x, q.y, 3.0, 1.0, KINEMATIC);
         }
+    }
+}
+
+/// One obstacle's outline; a group draws its members.
+fn shape(view: &View, world: &World, s: &Shape, w: f32, color: Color) {
+    match s.geom {
+        Geometry::Point { p } => {
+            let q = view.pt(p);
+            let r = if s.guard_of.is_some() {
+                w * 0.6
+            } else {
+                w * 1.2
+            };
+            draw_circle(q.x, q.y, r, color);
+        }
+        Geometry::Segment { a, b } => line(view, a, b, w, color),
+        Geometry::Circle { c, r } => {
+            let q = view.pt(c);
+            draw_circle(
+                q.x,
+                q.y,
+                view.len(r),
+                Color::new(color.r, color.g, color.b, 0.25),
+            );
+            draw_circle_lines(q.x, q.y, view.len(r), w, color);
+        }
+        Geometry::Arc { c, r, start, end } => {
+            for pair in arc_points(c, r, start, end, view).windows(2) {
+                line(view, pair[0], pair[1], w, color);
+            }
+        }
+        Geometry::Gate { a, b, normal, .. } => gate(view, a, b, normal, w, color),
+        Geometry::Rect { min, max } => {
+            let k = [min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)];
+            polygon(view, &k, w, color);
+        }
+        Geometry::OrientedRect { c, half, angle } => {
+            polygon(view, &oriented_rect_corners(c, half, angle), w, color)
+        }
+        Geometry::Group { id, .. } => {
+            for m in world.group(id).map_or(&[][..], |g| &g.members) {
+                shape(view, world, m, w, color);
+            }
+        }
+    }
+}
+
+/// A closed outline, lightly filled.
+fn polygon(view: &View, corners: &[Vec2; 4], w: f32, color: Color) {
+    let q = corners.map(|k| view.pt(k));
+    let fill = Color::new(color.r, color.g, color.b, 0.25);
+    draw_triangle(q[0], q[1], q[2], fill);
+    draw_triangle(q[0], q[2], q[3], fill);
+    for i in 0..4 {
+        line(view, corners[i], corners[(i + 1) % 4], w, color);
     }
 }
 
@@ -183,10 +216,15 @@ fn boxes(view: &View, world: &World) {
             stroke: Some(shape_col),
         });
     }
+    // The balls' boxes as the broad phase last saw them: swept boxes in the tunnelling modes.
     let ball_col = Rgba(1.0, 1.0, 1.0, 0.45);
-    for b in world.balls() {
+    let seen = world
+        .last_aabbs()
+        .get(world.shapes().len()..)
+        .unwrap_or(&[]);
+    for (k, b) in world.balls().iter().enumerate() {
         d.draw(Prim::Rect {
-            aabb: b.aabb(),
+            aabb: seen.get(k).copied().unwrap_or_else(|| b.aabb()),
             fill: None,
             stroke: Some(ball_col),
         });
@@ -329,5 +367,49 @@ fn rect(view: &View, aabb: Aabb, fill: Option<Rgba>, stroke: Option<Rgba>) {
     }
     if let Some(s) = stroke {
         draw_rectangle_lines(p.x, p.y, size.x.max(1.0), size.y.max(1.0), 1.0, rgba(s));
+    }
+}
+
+/// The hull around each shape group, drawn with the boxes.
+fn hulls(view: &View, world: &World) {
+    let col = Color::new(0.75, 0.45, 1.0, 0.9);
+    for s in world.shapes() {
+        let Geometry::Group { hull, .. } = s.geom else {
+            continue;
+        };
+        match hull {
+            Hull::Rect(b) => {
+                let p = view.pt(Vec2::new(b.min.x, b.max.y));
+                let size = b.size() * view.scale();
+                draw_rectangle_lines(p.x, p.y, size.x, size.y, 1.5, col);
+            }
+            Hull::Circle { c, r } => {
+                let q = view.pt(c);
+                draw_circle_lines(q.x, q.y, view.len(r), 1.5, col);
+            }
+        }
+    }
+}
+
+/// Each ball's path in the last step (start, impacts, end) and the impacts found: the ball's
+/// outline where it hit and a dot at the contact point.
+fn sweeps(view: &View, world: &World) {
+    let starts = world.step_starts();
+    let impacts = world.step_impacts();
+    for (i, b) in world.balls().iter().enumerate().take(starts.len()) {
+        let c = ball_color(b.color);
+        let col = Color::new(c.r, c.g, c.b, 0.8);
+        let mut at = starts[i];
+        for hit in impacts.iter().filter(|h| h.ball as usize == i) {
+            line(view, at, hit.centre, 1.5, col);
+            let q = view.pt(hit.centre);
+            draw_circle_lines(q.x, q.y, view.len(b.radius).max(2.0), 1.0, col);
+            at = hit.centre;
+        }
+        line(view, at, b.pos, 1.5, col);
+    }
+    for hit in impacts {
+        let p = view.pt(hit.point);
+        draw_circle(p.x, p.y, 3.5, Color::new(1.0, 0.25, 0.2, 1.0));
     }
 }

@@ -121,6 +121,7 @@ fn classify(g: Geometry, p: Vec2) -> (HitKind, Option<Vec2>) {
         }
         Geometry::Arc { c, .. } => (HitKind::Arc, Some((p - c).perp().normalize_or_zero())),
         Geometry::Circle { c, .. } => (HitKind::Round, Some((p - c).perp().normalize_or_zero())),
-        Geometry::Point { .. } => (HitKind::Round, None),
+        Geometry::Point { .. } | Geometry::Group { .. } => (HitKind::Round, None),
+        Geometry::Rect { .. } | Geometry::OrientedRect { .. } => (HitKind::Segment, None),
     }
 }

@@ -2,7 +2,7 @@
 //! and returns [`Command`]s; it never touches the simulation itself.
 
 use collide::broad::Param;
-use collide::{BroadKind, Settings, World};
+use collide::{BroadKind, Settings, Tunnelling, World};
 use egui_macroquad::egui;
 
 /// The eight Show toggles.
@@ -24,6 +24,8 @@ pub struct Show {
     pub sectors: bool,
     /// Shapes lit briefly when hit.
     pub lights: bool,
+    /// Each ball's path in the last step and the impacts found on it.
+    pub sweeps: bool,
 }
 
 impl Show {
@@ -80,6 +82,7 @@ impl UiState {
             sim: world.settings.clone(),
             show: Show {
                 lights: true,
+                sweeps: true,
                 ..Show::default()
             },
             launch_count: 10,
@@ -155,6 +158,7 @@ pub fn show(
                 balls_section(ui, world);
                 load_section(ui, load);
                 counters_section(ui, world);
+                tunnelling_section(ui, &mut ui_state.sim, world);
                 broad_section(ui, ui_state, world, &mut cmds);
                 quadtree_section(ui, ui_state, world, &mut cmds);
                 iterations_section(ui, &mut ui_state.sim);
@@ -217,7 +221,11 @@ fn next_ball_section(ui: &mut egui::Ui, sim: &mut Settings) {
     ui.separator();
     ui.strong("Next ball");
     ui.add(egui::Slider::new(&mut sim.ball_radius, 1.0..=40.0).text("radius (px)"));
-    ui.add(egui::Slider::new(&mut sim.launch_speed, 100.0..=3000.0).text("speed (px/s)"));
+    ui.add(
+        egui::Slider::new(&mut sim.launch_speed, 100.0..=60000.0)
+            .logarithmic(true)
+            .text("speed (px/s)"),
+    );
 }
 
 fn counters_section(ui: &mut egui::Ui, world: &World) {
@@ -350,6 +358,7 @@ fn show_section(ui: &mut egui::Ui, show: &mut Show) {
         ui.checkbox(&mut show.velocity, "velocity");
         ui.checkbox(&mut show.sectors, "sectors");
         ui.checkbox(&mut show.lights, "lights");
+        ui.checkbox(&mut show.sweeps, "swept paths");
     });
 }
 
@@ -399,6 +408,7 @@ const CONTROLS: &[(&str, &str)] = &[
     ("Broad phase", "the algorithm that finds candidate pairs; switching it never changes the simulation"),
     ("Quadtree", "the original's array quadtree; levels count the root (3 = a 4 x 4 leaf grid)"),
     ("Iterations", "motion: physics steps per 1/60 s; collision: broad+narrow passes per step"),
+    ("Tunnelling", "how moving balls are tested: off = at the end of each step only; linear = at fixed fractions of the move; binary = halving the move inside an envelope circle; exact = time of impact in closed form. Impact tests count every sample, envelope or closed form; hull tests are the group hulls tried first"),
     ("Rotate", "kinematic shapes (orange) turn about their pivots"),
     ("Gravity, elasticity ×", "gravity in px/s²; a factor on every combined elasticity"),
     ("Show", "hit points, tracks, tangents, boxes with the broad phase's structure, reticles, velocity arrows, arc sectors, lights"),
@@ -422,4 +432,26 @@ fn help_window(ctx: &egui::Context, open: &mut bool) {
                 ui.label(*v);
             }
         });
+}
+
+/// The tunnelling combo box and what the mode costs (seed 002, "Shapes in Motion").
+fn tunnelling_section(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
+    ui.separator();
+    ui.strong("Tunnelling");
+    egui::ComboBox::from_id_salt("tunnelling")
+        .selected_text(sim.tunnelling.label())
+        .show_ui(ui, |ui| {
+            for &m in Tunnelling::ALL {
+                ui.selectable_value(&mut sim.tunnelling, m, m.label());
+            }
+        });
+    if sim.tunnelling == Tunnelling::Linear {
+        ui.add(egui::Slider::new(&mut sim.linear_fractions, 1..=64).text("fractions"));
+    }
+    let s = &world.counters().last_second;
+    grid(ui, "tunnel-counters", |ui| {
+        row(ui, "Impact tests / s", s.impact_tests);
+        row(ui, "Hull tests / s", s.hull_tests);
+        row(ui, "Hull rejections / s", s.hull_rejections);
+    });
 }

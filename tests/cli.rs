@@ -133,3 +133,63 @@ fn unknown_broad_phase_is_refused() {
     assert_eq!(code, 2);
     assert!(err.contains("nonsense"), "{err}");
 }
+
+fn value_of<'a>(summary: &'a str, key: &str) -> &'a str {
+    summary
+        .split_whitespace()
+        .find_map(|kv| kv.strip_prefix(key))
+        .unwrap_or_else(|| panic!("{key} missing in {summary}"))
+}
+
+#[test]
+fn built_in_lab_loads_by_name_and_only_off_mode_loses_balls() {
+    let lab = |mode: &str| {
+        let args = [
+            "--scene",
+            "lab",
+            "--headless",
+            "--frames",
+            "300",
+            "--launch",
+            "30",
+        ];
+        let (code, out, err) = run(&[&args[..], &["--tunnelling", mode]].concat());
+        assert_eq!(code, 0, "{err}");
+        value_of(&out, "strays=").parse::<u32>().unwrap()
+    };
+    assert!(lab("off") > 0, "the lab shows tunnelling when off");
+    assert_eq!(lab("binary"), 0);
+    assert_eq!(lab("exact"), 0);
+}
+
+#[test]
+fn table_by_name_is_the_default_scene() {
+    let base = run(&["--headless", "--frames", "120", "--launch", "5"]);
+    let named = run(&[
+        "--scene",
+        "table",
+        "--headless",
+        "--frames",
+        "120",
+        "--launch",
+        "5",
+    ]);
+    let off = run(&[
+        "--headless",
+        "--frames",
+        "120",
+        "--launch",
+        "5",
+        "--tunnelling",
+        "off",
+    ]);
+    assert_eq!(hash_of(&base.1), hash_of(&named.1));
+    assert_eq!(hash_of(&base.1), hash_of(&off.1));
+}
+
+#[test]
+fn unknown_tunnelling_mode_is_refused_with_the_choices() {
+    let (code, _, err) = run(&["--headless", "--frames", "1", "--tunnelling", "fast"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("off, linear, binary, exact"), "{err}");
+}

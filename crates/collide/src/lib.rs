@@ -1,7 +1,8 @@
 //! # collide — the headless core of the Collision Math Toy
 //!
-//! Shapes (point, segment, circle, arc, gate, ball), narrow-phase contact tests, broad-phase
-//! algorithms behind one trait, collision response and a fixed-step [`World`].
+//! Shapes (point, segment, circle, arc, gate, rectangles, groups in hulls, ball), narrow-phase
+//! contact and swept tests, broad-phase algorithms behind one trait, collision response, the
+//! tunnelling modes and a fixed-step [`World`].
 //!
 //! The library never draws, reads input or the screen, and keeps all randomness in a seeded
 //! generator: the same scene, seed and inputs give the same state, bit for bit.
@@ -14,7 +15,9 @@ pub mod geom;
 pub mod narrow;
 pub mod response;
 pub mod scene;
+pub mod shots;
 pub mod stepper;
+pub mod tunnel;
 pub mod world;
 
 pub use broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
@@ -24,4 +27,5 @@ pub use glam::Vec2;
 pub use narrow::Contact;
 pub use scene::{Scene, SceneError};
 pub use stepper::Stepper;
+pub use tunnel::Tunnelling;
 pub use world::{Counters, Settings, World};

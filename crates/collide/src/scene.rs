@@ -3,8 +3,11 @@
 //! Angles in scene files are in degrees; the library works in radians. Every segment and arc
 //! end gets a guard point (one per distinct position, moving with its shape), so a ball
 //! hitting an end bounces off the end. Errors name the file, line, column and field.
+//!
+//! A `Group` is one object made of several shapes, built into one obstacle whose members the
+//! world keeps; its members get their own guard points and move with the group.
 
-use crate::geom::{Aabb, Geometry, Motion, Shape};
+use crate::geom::{Aabb, Geometry, Group, HullKind, Motion, Shape};
 use crate::world::{Launcher, World};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -128,6 +131,47 @@ pub enum ShapeDesc {
         #[serde(default = "one")]
         elasticity: f32,
     },
+    /// A solid axis-aligned rectangle.
+    Rect {
+        /// Lower corner (px).
+        min: Vec2,
+        /// Upper corner (px), above `min` on both axes.
+        max: Vec2,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+        /// Motion (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+    /// A solid rectangle turned about its centre.
+    OrientedRect {
+        /// Centre (px).
+        centre: Vec2,
+        /// Half width and half height before turning (px), > 0.
+        half_extents: Vec2,
+        /// Angle (degrees, counter-clockwise; default 0).
+        #[serde(default)]
+        angle: f32,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+        /// Motion (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+    /// One object made of several shapes (static ones; they move with the group), wrapped in
+    /// a hull that is tested first.
+    Group {
+        /// The members: any shapes but gates and groups, each without its own motion.
+        shapes: Vec<ShapeDesc>,
+        /// The hull (default `Rect`).
+        #[serde(default)]
+        hull: HullKind,
+        /// Motion of the whole group (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
 }
 
 /// Where balls enter.
@@ -154,6 +198,12 @@ pub struct Scene {
     /// Radius of launched balls to start with (px).
     #[serde(default)]
     pub ball_radius: Option<f32>,
+    /// Launch speed to start with (px/s).
+    #[serde(default)]
+    pub launch_speed: Option<f32>,
+    /// Elasticity of launched balls to start with.
+    #[serde(default)]
+    pub ball_elasticity: Option<f32>,
     /// The obstacles.
     pub shapes: Vec<ShapeDesc>,
 }
@@ -235,6 +285,12 @@ impl Scene {
         if let Some(r) = self.ball_radius {
             check_num(r, "ball_radius", 0.0, 1e4).map_err(|m| (None, m))?;
         }
+        if let Some(v) = self.launch_speed {
+            check_num(v, "launch_speed", 0.0, 1e6).map_err(|m| (None, m))?;
+        }
+        if let Some(e) = self.ball_elasticity {
+            check_num(e, "ball_elasticity", 0.0, 10.0).map_err(|m| (None, m))?;
+        }
         if self.shapes.len() > MAX_SHAPES {
             return Err((
                 None,
@@ -251,12 +307,12 @@ impl Scene {
         Ok(())
     }
 
-    /// Builds the world (brute force broad phase, default settings but the scene's gravity
-    /// and ball radius).
+    /// Builds the world (brute force broad phase, default settings but the scene's gravity,
+    /// ball radius, launch speed and ball elasticity).
     pub fn build(&self, seed: u64) -> World {
-        let mut shapes = Vec::new();
+        let (mut shapes, mut groups) = (Vec::new(), Vec::new());
         for d in &self.shapes {
-            d.push_shapes(&mut shapes);
+            d.push_shapes(&mut shapes, &mut groups);
         }
         add_guard_points(&mut shapes);
         let launcher = Launcher {
@@ -264,6 +320,13 @@ impl Scene {
             dir: self.launch.dir.normalize(),
         };
         let mut world = World::new(shapes, self.bounds, launcher, seed);
+        world.set_groups(groups);
+        if let Some(v) = self.launch_speed {
+            world.settings.launch_speed = v;
+        }
+        if let Some(e) = self.ball_elasticity {
+            world.settings.ball_elasticity = e;
+        }
         if let Some(g) = self.gravity {
             world.settings.gravity = g;
         }
@@ -322,6 +385,9 @@ impl ShapeDesc {
             ShapeDesc::Arc { .. } => "Arc",
             ShapeDesc::Gate { .. } => "Gate",
             ShapeDesc::Teardrop { .. } => "Teardrop",
+            ShapeDesc::Rect { .. } => "Rect",
+            ShapeDesc::OrientedRect { .. } => "OrientedRect",
+            ShapeDesc::Group { .. } => "Group",
         }
     }
 
@@ -416,10 +482,75 @@ impl ShapeDesc {
                 }
                 check_num(*elasticity, "elasticity", 0.0, 10.0)
             }
+            ShapeDesc::Rect {
+                min,
+                max,
+                elasticity,
+                motion,
+            } => {
+                check_vec(*min, "min")?;
+                check_vec(*max, "max")?;
+                if !(min.x < max.x && min.y < max.y) {
+                    return Err(format!(
+                        "field `max`: must be above `min` on both axes (min {min}, max {max})"
+                    ));
+                }
+                check_num(*elasticity, "elasticity", 0.0, 10.0)?;
+                check_motion(motion)
+            }
+            ShapeDesc::OrientedRect {
+                centre,
+                half_extents,
+                angle,
+                elasticity,
+                motion,
+            } => {
+                check_vec(*centre, "centre")?;
+                check_num(half_extents.x, "half_extents", 1e-3, 1e6)?;
+                check_num(half_extents.y, "half_extents", 1e-3, 1e6)?;
+                check_num(*angle, "angle", -3600.0, 3600.0)?;
+                check_num(*elasticity, "elasticity", 0.0, 10.0)?;
+                check_motion(motion)
+            }
+            ShapeDesc::Group { shapes, motion, .. } => {
+                if shapes.is_empty() {
+                    return Err("field `shapes`: a group needs at least one shape".into());
+                }
+                shapes.iter().enumerate().try_for_each(|(k, m)| {
+                    m.validate_member()
+                        .map_err(|e| format!("member {k} ({}): {e}", m.kind_name()))
+                })?;
+                check_motion(motion)
+            }
         }
     }
 
-    fn push_shapes(&self, out: &mut Vec<Shape>) {
+    /// Checks a group member: a valid shape, not a gate or a group, and without its own motion.
+    fn validate_member(&self) -> Result<(), String> {
+        match self {
+            ShapeDesc::Group { .. } | ShapeDesc::Gate { .. } => {
+                return Err("groups hold no gates and no groups".into())
+            }
+            ShapeDesc::Point { motion, .. }
+            | ShapeDesc::Segment { motion, .. }
+            | ShapeDesc::Polyline { motion, .. }
+            | ShapeDesc::Circle { motion, .. }
+            | ShapeDesc::Arc { motion, .. }
+            | ShapeDesc::Rect { motion, .. }
+            | ShapeDesc::OrientedRect { motion, .. }
+                if *motion != MotionDesc::Static =>
+            {
+                return Err(
+                    "field `motion`: members move with their group; give the group the motion"
+                        .into(),
+                )
+            }
+            _ => {}
+        }
+        self.validate()
+    }
+
+    fn push_shapes(&self, out: &mut Vec<Shape>, groups: &mut Vec<Group>) {
         let motion_of = |m: &MotionDesc| match *m {
             MotionDesc::Static => Motion::Static,
             MotionDesc::Kinematic { pivot, speed } => Motion::Kinematic { pivot, speed },
@@ -507,8 +638,67 @@ impl ShapeDesc {
                 tip,
                 elasticity,
             } => push_teardrop(*centre, *radius, *tip, *elasticity, out),
+            ShapeDesc::Rect {
+                min,
+                max,
+                elasticity,
+                motion,
+            } => out.push(Shape::new(
+                Geometry::Rect {
+                    min: *min,
+                    max: *max,
+                },
+                *elasticity,
+                motion_of(motion),
+            )),
+            ShapeDesc::OrientedRect {
+                centre,
+                half_extents,
+                angle,
+                elasticity,
+                motion,
+            } => out.push(Shape::new(
+                Geometry::OrientedRect {
+                    c: *centre,
+                    half: *half_extents,
+                    angle: angle.to_radians(),
+                },
+                *elasticity,
+                motion_of(motion),
+            )),
+            ShapeDesc::Group {
+                shapes,
+                hull,
+                motion,
+            } => push_group(shapes, *hull, motion_of(motion), out, groups),
         }
     }
+}
+
+/// Builds the members (with their guard points) moving as the group, the group itself, and
+/// one obstacle standing for it.
+fn push_group(
+    descs: &[ShapeDesc],
+    hull_kind: HullKind,
+    motion: Motion,
+    out: &mut Vec<Shape>,
+    groups: &mut Vec<Group>,
+) {
+    let mut members = Vec::new();
+    for d in descs {
+        d.push_shapes(&mut members, groups);
+    }
+    add_guard_points(&mut members);
+    for m in &mut members {
+        m.motion = motion;
+    }
+    let group = Group { members, hull_kind };
+    let geom = Geometry::Group {
+        id: groups.len() as u32,
+        hull: group.hull(),
+    };
+    groups.push(group);
+    out.push(Shape::new(geom, 1.0, motion));
 }
 
 /// Arc round the back plus two segments tangent to it meeting at the tip, plus the tip point.

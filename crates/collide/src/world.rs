@@ -5,11 +5,23 @@
 //! balls (semi-implicit Euler), then `collision_iterations` times: box every shape, ask the
 //! broad phase for candidate pairs (sorted), and for each pair run the narrow phase and the
 //! response in that order. Everything depends only on the scene, the seed and the settings.
+//!
+//! With a tunnelling mode other than [`Tunnelling::Off`] the collision iterations are swept
+//! instead (see `world/sweep.rs`): the broad phase boxes each ball's path this step, each ball
+//! answers its earliest impact at the moment it happens and goes on for the rest of the step,
+//! and iterations stop once no path changed. Shape groups are tested hull first
+//! (`world/groups.rs`).
+
+mod groups;
+mod sweep;
+
+pub use sweep::SweptImpact;
 
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
-use crate::geom::{Aabb, Geometry, Shape};
+use crate::geom::{Aabb, Geometry, Group, Shape};
 use crate::narrow::{contact_ball_ball, contact_ball_shape};
 use crate::response::{respond_ball_ball, respond_ball_obstacle};
+use crate::tunnel::Tunnelling;
 use glam::Vec2;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -107,6 +119,10 @@ pub struct Settings {
     /// Also run brute force every collision iteration and count the pairs the broad phase
     /// missed or added (both stay 0 for a correct broad phase). Costs a brute-force pass.
     pub verify: bool,
+    /// How moving balls are tested (Off: discrete tests at the end of each step).
+    pub tunnelling: Tunnelling,
+    /// Fractions of the move the linear impact search tests (1–64; it tests `n + 1` places).
+    pub linear_fractions: u32,
 }
 
 impl Default for Settings {
@@ -121,6 +137,8 @@ impl Default for Settings {
             launch_speed: 1000.0,
             ball_elasticity: 0.95,
             verify: false,
+            tunnelling: Tunnelling::Off,
+            linear_fractions: 8,
         }
     }
 }
@@ -142,6 +160,14 @@ pub struct Tally {
     pub missed: u64,
     /// With verification on: pairs the broad phase reported that brute force did not.
     pub extra: u64,
+    /// Ball–shape tests of the tunnelling mode: one per pair when Off, the places sampled by
+    /// linear search, envelopes and places by binary search, closed forms when exact; group
+    /// members included.
+    pub impact_tests: u64,
+    /// Group hulls tested.
+    pub hull_tests: u64,
+    /// Hull tests that missed, sparing the group's member tests.
+    pub hull_rejections: u64,
 }
 
 impl std::ops::AddAssign for Tally {
@@ -153,6 +179,9 @@ impl std::ops::AddAssign for Tally {
         self.broad_nanos += o.broad_nanos;
         self.missed += o.missed;
         self.extra += o.extra;
+        self.impact_tests += o.impact_tests;
+        self.hull_tests += o.hull_tests;
+        self.hull_rejections += o.hull_rejections;
     }
 }
 
@@ -218,6 +247,8 @@ pub struct World {
     hits: Vec<Hit>,
     steps: u64,
     clock: Option<fn() -> u64>,
+    groups: Vec<Group>,
+    sweep: sweep::SweepState,
 }
 
 impl World {
@@ -247,6 +278,8 @@ impl World {
             hits: Vec::new(),
             steps: 0,
             clock: None,
+            groups: Vec::new(),
+            sweep: sweep::SweepState::default(),
         }
     }
 
@@ -370,11 +403,15 @@ impl World {
         let dt = self.step_seconds() as f32;
         self.launch_next();
         self.turn_kinematics(dt);
+        self.begin_sweep(dt);
         self.move_balls(dt);
         let mut tally = Tally::default();
         for _ in 0..self.settings.collision_iterations.clamp(1, 64) {
-            self.collide_once(&mut tally);
+            if !self.collide_once(&mut tally) {
+                break;
+            }
         }
+        self.end_sweep();
         self.count_after_step(tally);
         self.steps += 1;
     }
@@ -415,6 +452,7 @@ impl World {
                 s.set_angle(angle);
             }
         }
+        self.turn_groups();
     }
 
     fn move_balls(&mut self, dt: f32) {
@@ -425,10 +463,12 @@ impl World {
         }
     }
 
-    fn collide_once(&mut self, tally: &mut Tally) {
+    /// One collision iteration; false when a swept iteration changed no path (nothing left
+    /// to do this step).
+    fn collide_once(&mut self, tally: &mut Tally) -> bool {
         self.aabbs.clear();
         self.aabbs.extend(self.shapes.iter().map(Shape::aabb));
-        self.aabbs.extend(self.balls.iter().map(Ball::aabb));
+        self.push_ball_boxes();
         let input = BroadInput {
             aabbs: &self.aabbs,
             first_moving: self.first_moving,
@@ -448,20 +488,28 @@ impl World {
             tally.missed += missed;
             tally.extra += extra;
         }
+        if self.settings.tunnelling != Tunnelling::Off {
+            return self.sweep_pairs(tally);
+        }
         let n_shapes = self.shapes.len();
         for k in 0..self.pairs.len() {
             let (i, j) = self.pairs[k];
             tally.full_tests += 1;
+            tally.impact_tests += 1;
             let hit = if (i as usize) < n_shapes {
-                self.collide_ball_shape(j as usize - n_shapes, i as usize)
+                self.collide_ball_shape(j as usize - n_shapes, i as usize, tally)
             } else {
                 self.collide_ball_ball(i as usize - n_shapes, j as usize - n_shapes)
             };
             tally.collisions += hit as u64;
         }
+        true
     }
 
-    fn collide_ball_shape(&mut self, bi: usize, si: usize) -> bool {
+    fn collide_ball_shape(&mut self, bi: usize, si: usize, tally: &mut Tally) -> bool {
+        if matches!(self.shapes[si].geom, Geometry::Group { .. }) {
+            return self.collide_ball_group(bi, si, tally);
+        }
         let shape = &self.shapes[si];
         let ball = &mut self.balls[bi];
         let rotating = self.settings.rotate;

@@ -681,6 +681,9 @@ fn anchor(g: &Geometry) -> Vec2 {
                 c
             }
         }
+        Geometry::Rect { min, .. } => min,
+        Geometry::OrientedRect { c, .. } => c,
+        Geometry::Group { hull, .. } => hull.aabb().min,
     }
 }
 

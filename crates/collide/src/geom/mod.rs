@@ -1,7 +1,11 @@
-//! Geometry: axis-aligned boxes and the shapes balls collide with.
+//! Geometry: axis-aligned boxes, the shapes balls collide with, rectangles, hulls and groups.
 
 mod aabb;
+mod hull;
+mod rect;
 mod shape;
 
 pub use aabb::Aabb;
+pub use hull::{circle_hull, rect_hull, Group, Hull, HullKind};
+pub use rect::{oriented_rect_aabb, oriented_rect_corners, unrotated};
 pub use shape::{Geometry, Motion, Shape};

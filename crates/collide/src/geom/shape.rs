@@ -4,7 +4,7 @@
 //! an elasticity and a [`Motion`]. Kinematic shapes turn about a pivot; their current geometry
 //! is always recomputed from `base` and the angle, so no error builds up over time.
 
-use super::Aabb;
+use super::{oriented_rect_aabb, oriented_rect_corners, Aabb, Hull};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 use std::f32::consts::TAU;
@@ -55,6 +55,30 @@ pub enum Geometry {
         /// Speed against the normal needed to pass (px/s).
         threshold: f32,
     },
+    /// A solid axis-aligned rectangle. Turned about a pivot it becomes an oriented one.
+    Rect {
+        /// Lower corner (px).
+        min: Vec2,
+        /// Upper corner (px).
+        max: Vec2,
+    },
+    /// A solid rectangle turned by `angle` about its centre.
+    OrientedRect {
+        /// Centre (px).
+        c: Vec2,
+        /// Half width and half height before turning (px).
+        half: Vec2,
+        /// Angle (rad), counter-clockwise.
+        angle: f32,
+    },
+    /// A shape group: several shapes moving as one, wrapped in a hull. The members live in
+    /// the world ([`crate::World::group`]); the shape carries the group's number and hull.
+    Group {
+        /// Index of the group in the world.
+        id: u32,
+        /// The hull around all members.
+        hull: Hull,
+    },
 }
 
 /// How an obstacle moves.
@@ -101,6 +125,36 @@ impl Geometry {
             Geometry::Segment { a, b } | Geometry::Gate { a, b, .. } => Aabb::new(a, b),
             Geometry::Circle { c, r } => Aabb::around(c, r),
             Geometry::Arc { c, r, start, end } => arc_aabb(c, r, start, end),
+            Geometry::Rect { min, max } => Aabb::new(min, max),
+            Geometry::OrientedRect { c, half, angle } => oriented_rect_aabb(c, half, angle),
+            Geometry::Group { hull, .. } => hull.aabb(),
+        }
+    }
+
+    /// Distance (px) from `p` to the farthest point of the shape, or a little more (an arc
+    /// counts its whole circle): the radius a circle hull centred at `p` needs.
+    pub fn reach_from(&self, p: Vec2) -> f32 {
+        let far = |q: Vec2| (q - p).length();
+        match *self {
+            Geometry::Point { p: q } => far(q),
+            Geometry::Segment { a, b } | Geometry::Gate { a, b, .. } => far(a).max(far(b)),
+            Geometry::Circle { c, r } | Geometry::Arc { c, r, .. } => far(c) + r.max(0.0),
+            Geometry::Rect { min, max } => far(min)
+                .max(far(max))
+                .max(far(Vec2::new(min.x, max.y)))
+                .max(far(Vec2::new(max.x, min.y))),
+            Geometry::OrientedRect { c, half, angle } => oriented_rect_corners(c, half, angle)
+                .into_iter()
+                .map(far)
+                .fold(0.0, f32::max),
+            Geometry::Group { hull, .. } => match hull {
+                Hull::Circle { c, r } => far(c) + r,
+                Hull::Rect(b) => Geometry::Rect {
+                    min: b.min,
+                    max: b.max,
+                }
+                .reach_from(p),
+            },
         }
     }
 
@@ -136,6 +190,21 @@ impl Geometry {
                 normal: rot.rotate(normal),
                 threshold,
             },
+            Geometry::Rect { min, max } if angle == 0.0 => Geometry::Rect { min, max },
+            Geometry::Rect { min, max } => Geometry::OrientedRect {
+                c: rotate_about((min + max) * 0.5, pivot, rot),
+                half: (max - min) * 0.5,
+                angle,
+            },
+            Geometry::OrientedRect { c, half, angle: a } => Geometry::OrientedRect {
+                c: rotate_about(c, pivot, rot),
+                half,
+                angle: a + angle,
+            },
+            Geometry::Group { id, hull } => Geometry::Group {
+                id,
+                hull: hull.rotated(pivot, angle),
+            },
         }
     }
 
@@ -147,6 +216,9 @@ impl Geometry {
             Geometry::Circle { .. } => "circle",
             Geometry::Arc { .. } => "arc",
             Geometry::Gate { .. } => "gate",
+            Geometry::Rect { .. } => "rect",
+            Geometry::OrientedRect { .. } => "oriented rect",
+            Geometry::Group { .. } => "group",
         }
     }
 }

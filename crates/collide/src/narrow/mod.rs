@@ -7,20 +7,41 @@
 //! only when the distance is strictly less than the radius (touching exactly is a miss).
 //! No function ever returns a non-finite value, whatever its input (zero lengths, zero radii,
 //! coincident centres).
+//!
+//! Swept tests (`toi_*`, one file each) take the ball's move `d` (px) over the step and return
+//! the first [`Impact`]: the fraction `t ∈ [0, 1]` of the move and the contact at that moment
+//! (depth 0, or the overlap when the ball starts in contact and moves in). They are exact, in
+//! closed form; [`search`] holds the generic linear and binary searches the seed compares them
+//! with.
 
 mod arc;
 mod ball;
 mod circle;
 mod gate;
 mod point;
+mod rect;
+pub mod search;
 mod segment;
+mod toi_ball_arc;
+mod toi_ball_ball;
+mod toi_ball_circle;
+mod toi_ball_point;
+mod toi_ball_rect;
+mod toi_ball_segment;
 
-pub use arc::contact_ball_arc;
+pub use arc::{angle_in_arc, contact_ball_arc};
 pub use ball::contact_ball_ball;
 pub use circle::contact_ball_circle;
 pub use gate::contact_ball_gate;
 pub use point::contact_ball_point;
+pub use rect::{contact_ball_oriented_rect, contact_ball_rect};
 pub use segment::contact_ball_segment;
+pub use toi_ball_arc::toi_ball_arc;
+pub use toi_ball_ball::toi_ball_ball;
+pub use toi_ball_circle::toi_ball_circle;
+pub use toi_ball_point::toi_ball_point;
+pub use toi_ball_rect::{toi_ball_oriented_rect, toi_ball_rect};
+pub use toi_ball_segment::toi_ball_segment;
 
 use crate::geom::Geometry;
 use glam::Vec2;
@@ -36,8 +57,18 @@ pub struct Contact {
     pub depth: f32,
 }
 
+/// A swept test's answer: the first moment of contact along a move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Impact {
+    /// Fraction of the move at the impact, in `[0, 1]`.
+    pub t: f32,
+    /// The contact at that moment (depth 0 unless the ball started overlapping).
+    pub contact: Contact,
+}
+
 /// The contact of a ball (centre `c`, radius `r`, velocity `v` relative to the shape, px/s)
-/// with an obstacle's geometry. The velocity matters only for gates.
+/// with an obstacle's geometry. The velocity matters only for gates. A group is a miss here:
+/// its members live in the world, which tests them after the hull.
 pub fn contact_ball_shape(c: Vec2, r: f32, v: Vec2, geom: &Geometry) -> Option<Contact> {
     match *geom {
         Geometry::Point { p } => contact_ball_point(c, r, p),
@@ -55,7 +86,84 @@ pub fn contact_ball_shape(c: Vec2, r: f32, v: Vec2, geom: &Geometry) -> Option<C
             normal,
             threshold,
         } => contact_ball_gate(c, r, v, a, b, normal, threshold),
+        Geometry::Rect { min, max } => contact_ball_rect(c, r, min, max),
+        Geometry::OrientedRect { c: rc, half, angle } => {
+            contact_ball_oriented_rect(c, r, rc, half, angle)
+        }
+        Geometry::Group { .. } => None,
     }
+}
+
+/// The exact first impact of a ball (centre `c`, radius `r`) moving by `d` (px) with an
+/// obstacle, `v` being the ball's velocity relative to it (px/s; it matters only for gates,
+/// which let fast balls through). A group is a miss here, as in [`contact_ball_shape`].
+pub fn toi_ball_shape(c: Vec2, r: f32, d: Vec2, v: Vec2, geom: &Geometry) -> Option<Impact> {
+    match *geom {
+        Geometry::Point { p } => toi_ball_point(c, r, d, p),
+        Geometry::Segment { a, b } => toi_ball_segment(c, r, d, a, b),
+        Geometry::Circle { c: cc, r: cr } => toi_ball_circle(c, r, d, cc, cr),
+        Geometry::Arc {
+            c: ac,
+            r: ar,
+            start,
+            end,
+        } => toi_ball_arc(c, r, d, ac, ar, start, end),
+        Geometry::Gate {
+            a,
+            b,
+            normal,
+            threshold,
+        } => {
+            // Early out: fast enough against the normal to pass the gate.
+            if -v.dot(normal) > threshold {
+                return None;
+            }
+            toi_ball_segment(c, r, d, a, b)
+        }
+        Geometry::Rect { min, max } => toi_ball_rect(c, r, d, min, max),
+        Geometry::OrientedRect { c: rc, half, angle } => {
+            toi_ball_oriented_rect(c, r, d, rc, half, angle)
+        }
+        Geometry::Group { .. } => None,
+    }
+}
+
+/// True when the circle (`m`, `big_r`) may touch the obstacle: exact for points, segments,
+/// circles and rectangles (ends and corners included), the whole ring for an arc, the hull for
+/// a group, and false for a gate the ball passes (velocity `v` relative to it). The binary
+/// search's envelope test: it never says no to a circle that overlaps.
+pub fn envelope_overlaps(m: Vec2, big_r: f32, v: Vec2, geom: &Geometry) -> bool {
+    let big_r = big_r.max(0.0);
+    let within = |q: Vec2| (m - q).length_squared() <= big_r * big_r;
+    match *geom {
+        Geometry::Point { p } => within(p),
+        Geometry::Segment { a, b } => within(closest_on_segment(m, a, b)),
+        Geometry::Circle { c, r } => (m - c).length() <= big_r + r.max(0.0),
+        // The arc's whole ring: |dist − ar| ≤ R.
+        Geometry::Arc { c, r, .. } => ((m - c).length() - r.max(0.0)).abs() <= big_r,
+        Geometry::Gate {
+            a,
+            b,
+            normal,
+            threshold,
+        } => -v.dot(normal) <= threshold && within(closest_on_segment(m, a, b)),
+        Geometry::Rect { min, max } => within(m.clamp(min, max)),
+        Geometry::OrientedRect { c, half, angle } => {
+            let local = crate::geom::unrotated(Vec2::from_angle(angle), m - c);
+            (local - local.clamp(-half.abs(), half.abs())).length_squared() <= big_r * big_r
+        }
+        Geometry::Group { hull, .. } => hull.overlaps_circle(m, big_r),
+    }
+}
+
+/// The point of segment `a`–`b` closest to `p`.
+pub fn closest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
+    let ab = b - a;
+    let len_sq = ab.length_squared();
+    if len_sq <= f32::MIN_POSITIVE {
+        return a;
+    }
+    a + ab * ((p - a).dot(ab) / len_sq).clamp(0.0, 1.0)
 }
 
 /// Unit vector of `d`, or `fallback` when `d` is zero or not finite (keeps NaN out).

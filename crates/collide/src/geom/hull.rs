@@ -1,0 +1,171 @@
+//! Bounding hulls and shape groups (seed 002, "Bounding Shapes" and "Bounded Shape Groups").
+//!
+//! A [`Group`] is one object made of several shapes (a flipper, a compound bumper). It is
+//! wrapped in one cheap hull, tested first: when the ball misses the hull it misses every
+//! member, and the member tests are saved. Two hulls, computed as the seed does:
+//!
+//! - rectangle hull: the union of the members' bounding rectangles
+//!   (`rectangles_rectangle_hull`); exact for shapes that do not turn;
+//! - circle hull: centred on the rectangle hull's centre, with the radius reaching the
+//!   farthest point of any member (`circles_circle_hull`); not the smallest circle, but cheap,
+//!   and it survives rotation about its centre.
+//!
+//! Cost: a hull test is one box or one circle test; computing a hull is linear in members.
+
+use super::{Aabb, Geometry, Shape};
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// Which hull a group is wrapped in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum HullKind {
+    /// An axis-aligned rectangle.
+    #[default]
+    Rect,
+    /// A circle.
+    Circle,
+}
+
+/// A bounding hull (px).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Hull {
+    /// An axis-aligned rectangle.
+    Rect(Aabb),
+    /// A circle.
+    Circle {
+        /// Centre (px).
+        c: Vec2,
+        /// Radius (px).
+        r: f32,
+    },
+}
+
+impl Hull {
+    /// The hull's bounding box.
+    pub fn aabb(&self) -> Aabb {
+        match *self {
+            Hull::Rect(b) => b,
+            Hull::Circle { c, r } => Aabb::around(c, r),
+        }
+    }
+
+    /// True when the circle (`c`, `r`) touches or overlaps the hull: the conservative test,
+    /// so a member can never be hit while its hull is missed.
+    pub fn overlaps_circle(&self, c: Vec2, r: f32) -> bool {
+        let r = r.max(0.0);
+        match *self {
+            // Closest point of the box to the centre, then a squared distance.
+            Hull::Rect(b) => (c - c.clamp(b.min, b.max)).length_squared() <= r * r,
+            Hull::Circle { c: hc, r: hr } => {
+                let reach = r + hr.max(0.0);
+                (c - hc).length_squared() <= reach * reach
+            }
+        }
+    }
+
+    /// This hull turned by `angle` (rad) about `pivot`. A rectangle hull becomes the box of
+    /// its turned corners: still a hull, but no longer the tightest (recompute it from the
+    /// members when they are at hand).
+    pub fn rotated(&self, pivot: Vec2, angle: f32) -> Hull {
+        let rot = Vec2::from_angle(angle);
+        match *self {
+            Hull::Rect(b) => {
+                let k = [
+                    b.min,
+                    Vec2::new(b.max.x, b.min.y),
+                    b.max,
+                    Vec2::new(b.min.x, b.max.y),
+                ]
+                .map(|p| pivot + rot.rotate(p - pivot));
+                Hull::Rect(Aabb::new(k[0], k[2]).merged(&Aabb::new(k[1], k[3])))
+            }
+            Hull::Circle { c, r } => Hull::Circle {
+                c: pivot + rot.rotate(c - pivot),
+                r,
+            },
+        }
+    }
+}
+
+/// The members of one shape group, in their current pose.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// The shapes, guard points included. They move with the group.
+    pub members: Vec<Shape>,
+    /// The hull the group is wrapped in.
+    pub hull_kind: HullKind,
+}
+
+impl Group {
+    /// The hull of the members in their current pose.
+    pub fn hull(&self) -> Hull {
+        let geoms = || self.members.iter().map(|m| &m.geom);
+        match self.hull_kind {
+            HullKind::Rect => Hull::Rect(rect_hull(geoms())),
+            HullKind::Circle => circle_hull(geoms()),
+        }
+    }
+}
+
+/// The rectangle hull of shapes: the union of their bounding rectangles (empty: a zero box).
+pub fn rect_hull<'a>(geoms: impl Iterator<Item = &'a Geometry>) -> Aabb {
+    geoms
+        .map(Geometry::aabb)
+        .reduce(|h, b| h.merged(&b))
+        .unwrap_or_default()
+}
+
+/// The circle hull of shapes: centre of the rectangle hull, radius to the farthest point.
+pub fn circle_hull<'a>(geoms: impl Iterator<Item = &'a Geometry> + Clone) -> Hull {
+    let c = rect_hull(geoms.clone()).centre();
+    let r = geoms.map(|g| g.reach_from(c)).fold(0.0, f32::max);
+    Hull::Circle { c, r }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Motion;
+
+    fn circle(x: f32, y: f32, r: f32) -> Shape {
+        Shape::new(
+            Geometry::Circle {
+                c: Vec2::new(x, y),
+                r,
+            },
+            1.0,
+            Motion::Static,
+        )
+    }
+
+    #[test]
+    fn rect_hull_is_the_union_of_member_boxes() {
+        let g = Group {
+            members: vec![circle(0.0, 0.0, 1.0), circle(10.0, 4.0, 2.0)],
+            hull_kind: HullKind::Rect,
+        };
+        let Hull::Rect(b) = g.hull() else { panic!() };
+        assert_eq!(b, Aabb::new(Vec2::new(-1.0, -1.0), Vec2::new(12.0, 6.0)));
+    }
+
+    #[test]
+    fn circle_hull_follows_the_seed_and_encloses_every_member() {
+        let g = Group {
+            members: vec![circle(0.0, 0.0, 1.0), circle(10.0, 0.0, 3.0)],
+            hull_kind: HullKind::Circle,
+        };
+        let Hull::Circle { c, r } = g.hull() else {
+            panic!()
+        };
+        // Rectangle hull x ∈ [-1, 13] → centre x = 6; reach = max(6 + 1, 4 + 3) = 7.
+        assert!((c - Vec2::new(6.0, 0.0)).length() < 1e-5);
+        assert!((r - 7.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn hull_overlap_counts_touching() {
+        let h = Hull::Rect(Aabb::new(Vec2::ZERO, Vec2::ONE));
+        assert!(h.overlaps_circle(Vec2::new(2.0, 0.5), 1.0));
+        assert!(!h.overlaps_circle(Vec2::new(2.0, 2.0), 1.0));
+    }
+}

@@ -1,0 +1,17 @@
+//! Swept ball against ball, both moving: the seed's relative-motion trick. Subtract ball 2's
+//! move from both: ball 2 stands still, ball 1 moves by the difference, and their relative
+//! motion is unchanged. Then the circle-absorbs-the-ball trick makes it a point against a
+//! circle of the summed radii (seed 002, "When Both Objects Move").
+
+use super::{toi_ball_point, Impact};
+use glam::Vec2;
+
+/// First impact of ball 1 (centre `c1`, radius `r1`, moving by `d1`) with ball 2 (`c2`, `r2`,
+/// moving by `d2`) over the same time, as a fraction of it. The normal points from ball 2 to
+/// ball 1 and the point is on ball 2, both at the moment of impact.
+pub fn toi_ball_ball(c1: Vec2, r1: f32, d1: Vec2, c2: Vec2, r2: f32, d2: Vec2) -> Option<Impact> {
+    let r2 = r2.max(0.0);
+    let mut hit = toi_ball_point(c1, r1.max(0.0) + r2, d1 - d2, c2)?;
+    hit.contact.point = c2 + d2 * hit.t + hit.contact.normal * r2;
+    Some(hit)
+}
