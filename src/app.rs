@@ -3,6 +3,7 @@
 use crate::cli::{self, Args};
 use crate::fx::Fx;
 use crate::panel::{self, Command, Load, UiState};
+use crate::sprites::Sprites;
 use crate::view::View;
 use collide::{Scene, Stepper, Vec2, World};
 use macroquad::prelude::*;
@@ -15,7 +16,18 @@ pub fn new_world(args: &Args, scene: &Scene) -> World {
     world.set_clock(cli::nanos);
     world.settings.rotate = args.rotate;
     world.launch(args.launch);
+    if args.fill > 0 {
+        world.fill_random(args.fill, fill_radii(args.fill_radius), FILL_SPEED);
+    }
     world
+}
+
+/// Top speed of filled balls (px/s).
+pub const FILL_SPEED: f32 = 300.0;
+
+/// The radius range of a fill whose largest radius is `r` (px).
+pub fn fill_radii(r: f32) -> (f32, f32) {
+    (0.7 * r, r)
 }
 
 struct App {
@@ -25,6 +37,7 @@ struct App {
     stepper: Stepper,
     ui: UiState,
     fx: Fx,
+    sprites: Sprites,
     load: Load,
     quit: bool,
 }
@@ -40,6 +53,7 @@ impl App {
             stepper: Stepper::default(),
             ui,
             fx: Fx::default(),
+            sprites: Sprites::default(),
             load: Load::default(),
             quit: false,
         }
@@ -169,7 +183,14 @@ pub async fn run(args: Args, scene: Scene) {
         egui_macroquad::ui(|ctx| cmds.extend(panel::show(ctx, &mut app.ui, &app.world, load)));
         let view = app.view();
         crate::draw::background(&view, &app.world);
-        crate::draw::world(&view, &app.world, &app.fx, &app.ui.show, get_time() as f32);
+        crate::draw::world(
+            &view,
+            &app.world,
+            &app.fx,
+            &app.ui.show,
+            get_time() as f32,
+            &mut app.sprites,
+        );
         if app.ui.paused {
             let at = view.pt(Vec2::new(
                 app.world.bounds().min.x,

@@ -2,6 +2,7 @@
 
 use crate::fx::{Fx, HitKind, HIT_LIFE, LIGHT_LIFE};
 use crate::panel::Show;
+use crate::sprites::Sprites;
 use crate::view::View;
 use collide::{Aabb, DebugDraw, Geometry, Motion, Prim, Rgba, Shape, Vec2, World};
 use macroquad::prelude::*;
@@ -30,8 +31,12 @@ pub fn background(view: &View, world: &World) {
     draw_rectangle(p.x, p.y, q.x - p.x, q.y - p.y, FIELD);
 }
 
+/// Per-ball overlays (boxes, velocity arrows) are drawn for the first this many balls only:
+/// one `draw_line` each is too slow for tens of thousands in software rendering.
+pub const OVERLAY_BALLS: usize = 2000;
+
 /// Draws everything the Show toggles ask for, in back-to-front order.
-pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32) {
+pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32, sprites: &mut Sprites) {
     if show.sectors {
         arc_sectors(view, world);
     }
@@ -44,7 +49,7 @@ pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32) {
     if show.tracks {
         tracks(view, world, fx);
     }
-    balls(view, world);
+    sprites.draw(view, world.balls(), |b| ball_color(b.color));
     if show.velocity {
         velocities(view, world);
     }
@@ -184,7 +189,7 @@ fn boxes(view: &View, world: &World) {
         });
     }
     let ball_col = Rgba(1.0, 1.0, 1.0, 0.45);
-    for b in world.balls() {
+    for b in world.balls().iter().take(OVERLAY_BALLS) {
         d.draw(Prim::Rect {
             aabb: b.aabb(),
             fill: None,
@@ -212,19 +217,6 @@ pub fn ball_color(seed: u32) -> Color {
     Color::new(r + m, g + m, b + m, 1.0)
 }
 
-fn balls(view: &View, world: &World) {
-    for b in world.balls() {
-        let p = view.pt(b.pos);
-        let r = view.len(b.radius).max(1.0);
-        let c = ball_color(b.color);
-        draw_circle(p.x, p.y, r, c);
-        if r > 4.0 {
-            let hl = Color::new((c.r + 1.0) * 0.5, (c.g + 1.0) * 0.5, (c.b + 1.0) * 0.5, 0.9);
-            draw_circle(p.x - r * 0.3, p.y - r * 0.3, r * 0.3, hl);
-        }
-    }
-}
-
 fn tracks(view: &View, world: &World, fx: &Fx) {
     for (t, b) in fx.tracks.iter().zip(world.balls()) {
         let c = ball_color(b.color);
@@ -237,7 +229,7 @@ fn tracks(view: &View, world: &World, fx: &Fx) {
 }
 
 fn velocities(view: &View, world: &World) {
-    for b in world.balls() {
+    for b in world.balls().iter().take(OVERLAY_BALLS) {
         // Arrow length: where the ball will be in 0.05 s.
         let tip = b.pos + b.vel * 0.05;
         line(view, b.pos, tip, 1.5, YELLOW);

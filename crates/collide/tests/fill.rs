@@ -86,3 +86,21 @@ fn fill_with_bad_arguments_stays_finite() {
     assert!(w.all_finite());
     assert!(w.balls().len() <= 50);
 }
+
+/// The table's pockets sealed by walls: inside the top-left arc, outside the corner arc.
+#[test]
+fn fill_leaves_sealed_pockets_of_the_table_empty() {
+    let mut w = filled(6, 10_000, (2.1, 3.0));
+    for b in w.balls() {
+        let in_top_left = (b.pos - Vec2::new(0.0, 704.0)).length() < 130.0;
+        let outside_corner = b.pos.x > 860.0
+            && b.pos.y > 604.0
+            && (b.pos - Vec2::new(860.0, 604.0)).length() > 100.0;
+        assert!(!in_top_left && !outside_corner, "ball at {}", b.pos);
+    }
+    w.set_broad_phase(collide::BroadKind::Grid);
+    for _ in 0..60 {
+        w.step();
+    }
+    assert_eq!(w.counters().strays, 0);
+}

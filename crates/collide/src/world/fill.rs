@@ -3,7 +3,8 @@
 //! Algorithm: lay a grid of square cells of side `c = 2.1 · r_max` over the play area, keep
 //! the cells whose covering disc (radius `c/√2`) touches no obstacle (narrow-phase test with
 //! a zero velocity, after a box early-out), no kinematic shape's swept disc and no existing
-//! ball's box, shuffle them with the world's seeded generator and put one ball in each of the
+//! ball's box, keep the largest 4-connected region of them (the field, not a pocket sealed
+//! by walls), shuffle them with the world's seeded generator and put one ball in each of the
 //! first `n`, jittered inside its cell. Balls so placed never overlap each other or an
 //! obstacle. When fewer than `n` cells are free, the cells (and the radii) shrink by
 //! `√(free / n)` until `n` fit, so asking for 100,000 balls gives 100,000 small ones.
@@ -66,8 +67,21 @@ impl Cells {
         self.origin + (Vec2::new(i as f32, j as f32) + 0.5) * self.side
     }
 
-    /// Marks every cell that `b` overlaps.
-    fn mark(&self, b: &Aabb, taken: &mut [bool]) {
+    /// The up to 4 edge neighbours of cell `k`.
+    fn neighbours(&self, k: usize) -> impl Iterator<Item = usize> {
+        let (i, j, cols, rows) = (k % self.cols, k / self.cols, self.cols, self.rows);
+        [
+            (i > 0).then(|| k - 1),
+            (i + 1 < cols).then(|| k + 1),
+            (j > 0).then(|| k - cols),
+            (j + 1 < rows).then(|| k + cols),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// Sets every cell that `b` overlaps to `value`.
+    fn mark(&self, b: &Aabb, cells: &mut [bool], value: bool) {
         let lo = ((b.min - self.origin) / self.side).floor();
         let hi = ((b.max - self.origin) / self.side).floor();
         let (i0, i1) = (lo.x.max(0.0) as usize, hi.x.min(self.cols as f32 - 1.0));
@@ -77,7 +91,7 @@ impl Cells {
         }
         for j in j0..=j1 as usize {
             for i in i0..=i1 as usize {
-                taken[j * self.cols + i] = true;
+                cells[j * self.cols + i] = value;
             }
         }
     }
@@ -170,20 +184,52 @@ impl World {
         best
     }
 
+    /// The cells of the largest 4-connected region of cells clear of obstacles and balls, in
+    /// index order.
     fn cells_clear(&self, cells: &Cells) -> Vec<usize> {
-        let mut taken = vec![false; cells.len()];
+        let mut open = vec![true; cells.len()];
         for b in &self.balls {
-            cells.mark(&b.aabb(), &mut taken);
+            cells.mark(&b.aabb(), &mut open, false);
         }
         let cover = cells.side * std::f32::consts::FRAC_1_SQRT_2;
-        (0..cells.len())
-            .filter(|&k| !taken[k])
-            .filter(|&k| {
-                let p = cells.centre(k);
-                !self.shapes.iter().any(|s| blocks(s, p, cover))
-            })
-            .collect()
+        for (k, o) in open.iter_mut().enumerate() {
+            *o = *o
+                && !self
+                    .shapes
+                    .iter()
+                    .any(|s| blocks(s, cells.centre(k), cover));
+        }
+        largest_region(cells, &open)
     }
+}
+
+/// The open cells of the largest 4-connected region, in index order: the table's field, not
+/// a pocket sealed by walls (inside a closed arc, outside the outer wall, a separate lane).
+fn largest_region(cells: &Cells, open: &[bool]) -> Vec<usize> {
+    let mut label = vec![u32::MAX; open.len()];
+    let (mut best, mut best_size, mut stack) = (u32::MAX, 0usize, Vec::new());
+    for start in 0..open.len() {
+        if !open[start] || label[start] != u32::MAX {
+            continue;
+        }
+        let id = start as u32;
+        let mut size = 0;
+        label[start] = id;
+        stack.push(start);
+        while let Some(k) = stack.pop() {
+            size += 1;
+            for m in cells.neighbours(k) {
+                if open[m] && label[m] == u32::MAX {
+                    label[m] = id;
+                    stack.push(m);
+                }
+            }
+        }
+        if size > best_size {
+            (best, best_size) = (id, size);
+        }
+    }
+    (0..open.len()).filter(|&k| label[k] == best).collect()
 }
 
 /// `(lo, hi)` finite, positive and ordered.
