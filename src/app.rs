@@ -1,5 +1,6 @@
 //! The window loop: input → commands → stepper → world; then drawing and panels.
 
+use crate::chart::Chart;
 use crate::cli::{self, Args};
 use crate::fx::Fx;
 use crate::panel::{self, Command, Load, UiState};
@@ -38,6 +39,7 @@ struct App {
     ui: UiState,
     fx: Fx,
     sprites: Sprites,
+    chart: Chart,
     load: Load,
     quit: bool,
 }
@@ -54,6 +56,7 @@ impl App {
             ui,
             fx: Fx::default(),
             sprites: Sprites::default(),
+            chart: Chart::default(),
             load: Load::default(),
             quit: false,
         }
@@ -75,11 +78,25 @@ impl App {
             Command::SetParam(name, v) => {
                 self.ui.param_message = self.world.broad_mut().set_param(name, v).err();
             }
+            Command::Fill(n, r) => self.fill(n, r),
             Command::Step => {
                 self.ui.paused = true;
                 self.frame_physics(1.0 / 60.0, true);
             }
         }
+    }
+
+    /// Replaces the balls with `n` at random places, radii up to `r` px.
+    fn fill(&mut self, n: u32, r: f32) {
+        self.world.clear();
+        self.fx.reset();
+        let done = self.world.fill_random(n, fill_radii(r), FILL_SPEED);
+        self.ui.fill_message = (done.balls < n || done.max_radius < r).then(|| {
+            format!(
+                "{} balls placed; radii shrunk to at most {:.2} px to fit",
+                done.balls, done.max_radius
+            )
+        });
     }
 
     /// Reloads the scene, keeping the settings and the broad phase the user chose.
@@ -176,11 +193,15 @@ pub async fn run(args: Args, scene: Scene) {
         app.world.settings = app.ui.sim.clone();
         let physics = app.frame_physics(sim_dt, false);
         physics_total += physics;
+        app.chart.record(get_time(), &app.world);
         app.fx
             .update(&mut app.world, frame_time as f32, app.ui.show.tracks);
 
         let load = app.load;
-        egui_macroquad::ui(|ctx| cmds.extend(panel::show(ctx, &mut app.ui, &app.world, load)));
+        egui_macroquad::ui(|ctx| {
+            cmds.extend(panel::show(ctx, &mut app.ui, &app.world, load));
+            crate::chart::window(ctx, &mut app.ui.chart_open, &app.chart);
+        });
         let view = app.view();
         crate::draw::background(&view, &app.world);
         crate::draw::world(

@@ -2,6 +2,7 @@
 //! input, panels and drawing. See README.md.
 
 mod app;
+mod chart;
 mod cli;
 mod draw;
 mod fx;
