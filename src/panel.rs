@@ -433,6 +433,8 @@ const HELP: &[(&str, &str)] = &[
 
 const CONTROLS: &[(&str, &str)] = &[
     ("Balls in play", "launched since Clear; balls in play; overlaps = balls sitting on another ball's centre; strays = balls outside the table"),
+    ("Fill", "replace every ball with N at random places in the field, clear of obstacles and each other; radii shrink when N would not fit"),
+    ("Chart", "AABB tests, candidate pairs and broad-phase µs per frame over the last 10 s"),
     ("Load", "frames per second and the share of the frame the CPU spent on physics and drawing"),
     ("Next ball", "radius and launch speed of the next ball"),
     ("AABB tests", "box-overlap tests of the broad phase, including its own structure work, per collision iteration and per second"),
