@@ -154,6 +154,16 @@ impl App {
         t0.elapsed().as_secs_f64()
     }
 
+    /// Normally a slow frame is caught up with up to [`CATCH_UP`] s of steps; while one
+    /// frame's physics takes longer than 50 ms (tens of thousands of balls) that would make
+    /// every frame six times slower still, so the stepper then takes at most one frame's time
+    /// per frame: slow motion, but the window stays responsive. Back at under 10 ms.
+    fn adapt_catch_up(&mut self, physics_s: f64) {
+        let slow = self.stepper.max_frame < CATCH_UP;
+        let stay_slow = physics_s > 0.05 || (slow && physics_s > 0.01);
+        self.stepper.max_frame = if stay_slow { 1.0 / 60.0 } else { CATCH_UP };
+    }
+
     fn view(&self) -> View {
         let right = (screen_width() - self.ui.panel_width).max(50.0);
         View::fit(
@@ -163,6 +173,9 @@ impl App {
         )
     }
 }
+
+/// Longest frame time the stepper catches up on normally (s).
+const CATCH_UP: f64 = 0.1;
 
 /// Smooths a read-out so the panel does not flicker.
 fn smooth(old: f32, new: f32) -> f32 {
@@ -192,6 +205,7 @@ pub async fn run(args: Args, scene: Scene) {
         let mut cmds = app.keys();
         app.world.settings = app.ui.sim.clone();
         let physics = app.frame_physics(sim_dt, false);
+        app.adapt_catch_up(physics);
         physics_total += physics;
         app.chart.record(get_time(), &app.world);
         app.fx
@@ -236,6 +250,7 @@ pub async fn run(args: Args, scene: Scene) {
             fps: smooth(app.load.fps, 1.0 / frame_time.max(1e-4) as f32),
             cpu: smooth(app.load.cpu, (cpu / frame_time.max(1e-4)) as f32),
             physics_ms: smooth(app.load.physics_ms, (physics * 1000.0) as f32),
+            slow_motion: app.stepper.max_frame < CATCH_UP,
         };
         if frames_limit.is_some_and(|n| frames >= n) {
             finish(&app, frames, run_start, physics_total);

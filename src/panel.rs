@@ -125,6 +125,8 @@ pub struct Load {
     pub cpu: f32,
     /// Physics time per frame (ms).
     pub physics_ms: f32,
+    /// Physics cannot keep up: one frame of simulated time per frame.
+    pub slow_motion: bool,
 }
 
 /// Draws the side panel and the help window; returns the commands.
@@ -244,6 +246,9 @@ fn load_section(ui: &mut egui::Ui, load: Load) {
         egui::ProgressBar::new(load.cpu.clamp(0.0, 1.0))
             .text(format!("CPU {:.0}% of the frame", load.cpu * 100.0)),
     );
+    if load.slow_motion {
+        ui.small("Slow motion: physics cannot keep up, so each frame simulates 1/60 s.");
+    }
 }
 
 fn next_ball_section(ui: &mut egui::Ui, sim: &mut Settings) {
