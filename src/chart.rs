@@ -146,3 +146,69 @@ fn short(v: f64) -> String {
         _ => format!("{v:.0}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use collide::world::Launcher;
+    use collide::{Aabb, Vec2};
+
+    fn world() -> World {
+        let bounds = Aabb::new(Vec2::ZERO, Vec2::splat(500.0));
+        let launcher = Launcher {
+            pos: Vec2::splat(10.0),
+            dir: Vec2::Y,
+        };
+        let mut w = World::new(Vec::new(), bounds, launcher, 1);
+        w.fill_random(50, (3.0, 5.0), 100.0);
+        w
+    }
+
+    #[test]
+    fn a_sample_is_the_work_of_every_step_in_the_frame() {
+        let (mut w, mut chart) = (world(), Chart::default());
+        chart.record(0.0, &w);
+        for _ in 0..3 {
+            w.step();
+        }
+        chart.record(0.1, &w);
+        let s = chart.samples.back().expect("a sample");
+        assert_eq!(s.iterations, 3.0 * w.settings.collision_iterations as f64);
+        assert_eq!(s.aabb_tests, w.counters().total.broad.aabb_tests as f64);
+    }
+
+    #[test]
+    fn frames_without_steps_add_nothing_and_old_samples_go() {
+        let (mut w, mut chart) = (world(), Chart::default());
+        chart.record(0.0, &w);
+        chart.record(0.5, &w);
+        assert!(chart.samples.is_empty());
+        w.step();
+        chart.record(1.0, &w);
+        w.step();
+        chart.record(1.0 + SPAN + 0.5, &w);
+        assert_eq!(chart.samples.len(), 1);
+    }
+
+    #[test]
+    fn a_new_world_starts_the_differences_again() {
+        let (mut w, mut chart) = (world(), Chart::default());
+        for _ in 0..5 {
+            w.step();
+        }
+        chart.record(0.0, &w);
+        let mut fresh = world();
+        fresh.step();
+        chart.record(0.1, &fresh);
+        let s = chart.samples.back().expect("a sample");
+        assert_eq!(s.iterations, fresh.counters().total.iterations as f64);
+    }
+
+    #[test]
+    fn numbers_read_well() {
+        assert_eq!(grouped(1_234_567.0), "1,234,567");
+        assert_eq!(grouped(12.0), "12");
+        assert_eq!(short(3_400_000.0), "3.4M");
+        assert_eq!(short(12_000.0), "12k");
+    }
+}
