@@ -1,8 +1,10 @@
 //! The window loop: input → commands → stepper → world; then drawing and panels.
 
+use crate::chart::Chart;
 use crate::cli::{self, Args};
 use crate::fx::Fx;
 use crate::panel::{self, Command, Load, UiState};
+use crate::sprites::Sprites;
 use crate::view::View;
 use collide::{Scene, Stepper, Vec2, World};
 use macroquad::prelude::*;
@@ -16,7 +18,18 @@ pub fn new_world(args: &Args, scene: &Scene) -> World {
     world.settings.rotate = args.rotate;
     world.settings.tunnelling = args.tunnelling;
     world.launch(args.launch);
+    if args.fill > 0 {
+        world.fill_random(args.fill, fill_radii(args.fill_radius), FILL_SPEED);
+    }
     world
+}
+
+/// Top speed of filled balls (px/s).
+pub const FILL_SPEED: f32 = 300.0;
+
+/// The radius range of a fill whose largest radius is `r` (px).
+pub fn fill_radii(r: f32) -> (f32, f32) {
+    (0.7 * r, r)
 }
 
 struct App {
@@ -26,6 +39,8 @@ struct App {
     stepper: Stepper,
     ui: UiState,
     fx: Fx,
+    sprites: Sprites,
+    chart: Chart,
     load: Load,
     quit: bool,
     experiment: crate::experiment_ui::ExperimentUi,
@@ -45,6 +60,8 @@ impl App {
             stepper: Stepper::default(),
             ui,
             fx: Fx::default(),
+            sprites: Sprites::default(),
+            chart: Chart::default(),
             load: Load::default(),
             quit: false,
             experiment: Default::default(),
@@ -67,11 +84,25 @@ impl App {
             Command::SetParam(name, v) => {
                 self.ui.param_message = self.world.broad_mut().set_param(name, v).err();
             }
+            Command::Fill(n, r) => self.fill(n, r),
             Command::Step => {
                 self.ui.paused = true;
                 self.frame_physics(1.0 / 60.0, true);
             }
         }
+    }
+
+    /// Replaces the balls with `n` at random places, radii up to `r` px.
+    fn fill(&mut self, n: u32, r: f32) {
+        self.world.clear();
+        self.fx.reset();
+        let done = self.world.fill_random(n, fill_radii(r), FILL_SPEED);
+        self.ui.fill_message = (done.balls < n || done.max_radius < r).then(|| {
+            format!(
+                "{} balls placed; radii shrunk to at most {:.2} px to fit",
+                done.balls, done.max_radius
+            )
+        });
     }
 
     /// Reloads the scene, keeping the settings and the broad phase the user chose.
@@ -129,6 +160,16 @@ impl App {
         t0.elapsed().as_secs_f64()
     }
 
+    /// Normally a slow frame is caught up with up to [`CATCH_UP`] s of steps; while one
+    /// frame's physics takes longer than 50 ms (tens of thousands of balls) that would make
+    /// every frame six times slower still, so the stepper then takes at most one frame's time
+    /// per frame: slow motion, but the window stays responsive. Back at under 10 ms.
+    fn adapt_catch_up(&mut self, physics_s: f64) {
+        let slow = self.stepper.max_frame < CATCH_UP;
+        let stay_slow = physics_s > 0.05 || (slow && physics_s > 0.01);
+        self.stepper.max_frame = if stay_slow { 1.0 / 60.0 } else { CATCH_UP };
+    }
+
     fn view(&self) -> View {
         let right = (screen_width() - self.ui.panel_width).max(50.0);
         View::fit(
@@ -138,6 +179,9 @@ impl App {
         )
     }
 }
+
+/// Longest frame time the stepper catches up on normally (s).
+const CATCH_UP: f64 = 0.1;
 
 /// Smooths a read-out so the panel does not flicker.
 fn smooth(old: f32, new: f32) -> f32 {
@@ -167,7 +211,9 @@ pub async fn run(args: Args, scene: Scene) {
         let mut cmds = app.keys();
         app.world.settings = app.ui.sim.clone();
         let physics = app.frame_physics(sim_dt, false);
+        app.adapt_catch_up(physics);
         physics_total += physics;
+        app.chart.record(get_time(), &app.world);
         app.fx
             .update(&mut app.world, frame_time as f32, app.ui.show.tracks);
 
@@ -175,10 +221,18 @@ pub async fn run(args: Args, scene: Scene) {
         egui_macroquad::ui(|ctx| {
             cmds.extend(panel::show(ctx, &mut app.ui, &app.world, load));
             app.experiment.ui(ctx, &app.scene);
+            crate::chart::window(ctx, &mut app.ui.chart_open, &app.chart);
         });
         let view = app.view();
         crate::draw::background(&view, &app.world);
-        crate::draw::world(&view, &app.world, &app.fx, &app.ui.show, get_time() as f32);
+        crate::draw::world(
+            &view,
+            &app.world,
+            &app.fx,
+            &app.ui.show,
+            get_time() as f32,
+            &mut app.sprites,
+        );
         if app.ui.paused {
             let at = view.pt(Vec2::new(
                 app.world.bounds().min.x,
@@ -203,6 +257,7 @@ pub async fn run(args: Args, scene: Scene) {
             fps: smooth(app.load.fps, 1.0 / frame_time.max(1e-4) as f32),
             cpu: smooth(app.load.cpu, (cpu / frame_time.max(1e-4)) as f32),
             physics_ms: smooth(app.load.physics_ms, (physics * 1000.0) as f32),
+            slow_motion: app.stepper.max_frame < CATCH_UP,
         };
         if frames_limit.is_some_and(|n| frames >= n) {
             finish(&app, frames, run_start, physics_total);

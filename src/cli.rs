@@ -28,6 +28,13 @@ pub struct Args {
     /// Balls to launch at the start.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub launch: u32,
+    /// Fill the table with N balls at random places at the start (see the Fill control).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub fill: u32,
+    /// Largest radius of the --fill balls (px); radii are uniform in 0.7×R..=R, smaller when
+    /// N would not fit.
+    #[arg(long = "fill-radius", default_value_t = 3.0, value_name = "R")]
+    pub fill_radius: f32,
     /// Broad phase to start with.
     #[arg(long = "broad-phase", value_name = "NAME", default_value = "brute", value_parser = parse_broad)]
     pub broad_phase: BroadKind,

@@ -2,6 +2,7 @@
 
 use crate::fx::{Fx, HitKind, HIT_LIFE, LIGHT_LIFE};
 use crate::panel::Show;
+use crate::sprites::Sprites;
 use crate::view::View;
 use collide::geom::{oriented_rect_corners, Hull};
 use collide::{Aabb, DebugDraw, Geometry, Motion, Prim, Rgba, Shape, Vec2, World};
@@ -20,19 +21,30 @@ fn rgba(c: Rgba) -> Color {
     Color::new(c.0, c.1, c.2, c.3)
 }
 
-/// Clears the screen and shades the play area.
+/// Clears the screen to the play area's shade and darkens the margins around it inside the
+/// view's area (the panels cover the rest). Software rendering blends every pixel of a
+/// rectangle, at some 50 Mpx/s here, while a clear is nearly free: so no field-sized rectangle.
 pub fn background(view: &View, world: &World) {
-    clear_background(BACKGROUND);
+    clear_background(FIELD);
     let b = world.bounds();
     let (p, q) = (
         view.pt(Vec2::new(b.min.x, b.max.y)),
         view.pt(Vec2::new(b.max.x, b.min.y)),
     );
-    draw_rectangle(p.x, p.y, q.x - p.x, q.y - p.y, FIELD);
+    let (lo, hi) = view.area();
+    let w = hi.x - lo.x;
+    draw_rectangle(lo.x, lo.y, w, p.y - lo.y, BACKGROUND);
+    draw_rectangle(lo.x, q.y, w, hi.y - q.y, BACKGROUND);
+    draw_rectangle(lo.x, p.y, p.x - lo.x, q.y - p.y, BACKGROUND);
+    draw_rectangle(q.x, p.y, hi.x - q.x, q.y - p.y, BACKGROUND);
 }
 
+/// Per-ball overlays (boxes, velocity arrows) are drawn for the first this many balls only:
+/// one `draw_line` each is too slow for tens of thousands in software rendering.
+pub const OVERLAY_BALLS: usize = 2000;
+
 /// Draws everything the Show toggles ask for, in back-to-front order.
-pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32) {
+pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32, sprites: &mut Sprites) {
     if show.sectors {
         arc_sectors(view, world);
     }
@@ -49,7 +61,7 @@ pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32) {
     if show.sweeps {
         sweeps(view, world);
     }
-    balls(view, world);
+    sprites.draw(view, world.balls(), |b| ball_color(b.color));
     if show.velocity {
         velocities(view, world);
     }
@@ -222,7 +234,7 @@ fn boxes(view: &View, world: &World) {
         .last_aabbs()
         .get(world.shapes().len()..)
         .unwrap_or(&[]);
-    for (k, b) in world.balls().iter().enumerate() {
+    for (k, b) in world.balls().iter().enumerate().take(OVERLAY_BALLS) {
         d.draw(Prim::Rect {
             aabb: seen.get(k).copied().unwrap_or_else(|| b.aabb()),
             fill: None,
@@ -250,19 +262,6 @@ pub fn ball_color(seed: u32) -> Color {
     Color::new(r + m, g + m, b + m, 1.0)
 }
 
-fn balls(view: &View, world: &World) {
-    for b in world.balls() {
-        let p = view.pt(b.pos);
-        let r = view.len(b.radius).max(1.0);
-        let c = ball_color(b.color);
-        draw_circle(p.x, p.y, r, c);
-        if r > 4.0 {
-            let hl = Color::new((c.r + 1.0) * 0.5, (c.g + 1.0) * 0.5, (c.b + 1.0) * 0.5, 0.9);
-            draw_circle(p.x - r * 0.3, p.y - r * 0.3, r * 0.3, hl);
-        }
-    }
-}
-
 fn tracks(view: &View, world: &World, fx: &Fx) {
     for (t, b) in fx.tracks.iter().zip(world.balls()) {
         let c = ball_color(b.color);
@@ -275,7 +274,7 @@ fn tracks(view: &View, world: &World, fx: &Fx) {
 }
 
 fn velocities(view: &View, world: &World) {
-    for b in world.balls() {
+    for b in world.balls().iter().take(OVERLAY_BALLS) {
         // Arrow length: where the ball will be in 0.05 s.
         let tip = b.pos + b.vel * 0.05;
         line(view, b.pos, tip, 1.5, YELLOW);

@@ -11,6 +11,9 @@ pub const HIT_LIFE: f32 = 1.0;
 pub const LIGHT_LIFE: f32 = 0.35;
 /// Positions kept per ball track.
 const TRACK_LEN: usize = 40;
+/// Balls with a track: the first this many (one line per track point is costly in software
+/// rendering, and filled balls are placed at random, so these are a fair sample).
+pub const TRACK_BALLS: usize = 500;
 /// Most hit effects alive at once.
 const MAX_HITS: usize = 1500;
 
@@ -103,7 +106,8 @@ impl Fx {
             return;
         }
         let balls = world.balls();
-        self.tracks.resize_with(balls.len(), VecDeque::new);
+        self.tracks
+            .resize_with(balls.len().min(TRACK_BALLS), VecDeque::new);
         for (t, b) in self.tracks.iter_mut().zip(balls) {
             if t.len() >= TRACK_LEN {
                 t.pop_front();

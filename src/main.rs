@@ -4,11 +4,13 @@
 mod app;
 mod bench;
 mod bench_chart;
+mod chart;
 mod cli;
 mod draw;
 mod experiment_ui;
 mod fx;
 mod panel;
+mod sprites;
 mod view;
 
 use clap::Parser;
@@ -50,6 +52,9 @@ fn window_conf(msaa: i32) -> macroquad::conf::Conf {
             sample_count: msaa.clamp(1, 16),
             ..Default::default()
         },
+        // Room for one ball mesh (16,383 quads) per draw call; see sprites.rs.
+        draw_call_vertex_capacity: 4 * sprites::MAX_QUADS + 4,
+        draw_call_index_capacity: 6 * sprites::MAX_QUADS + 6,
         ..Default::default()
     }
 }

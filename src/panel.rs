@@ -62,6 +62,14 @@ pub struct UiState {
     pub paused: bool,
     /// Help window open.
     pub help_open: bool,
+    /// Chart window open.
+    pub chart_open: bool,
+    /// Balls the Fill button puts on the table.
+    pub fill_count: u32,
+    /// Largest radius of filled balls (px).
+    pub fill_radius: f32,
+    /// What the last fill did, when worth saying.
+    pub fill_message: Option<String>,
     /// Last refusal of a parameter change, shown under the sliders.
     pub param_message: Option<String>,
     /// Width the panel took last frame (px), so the table fits beside it.
@@ -94,6 +102,10 @@ impl UiState {
             },
             paused: false,
             help_open: false,
+            chart_open: false,
+            fill_count: 10_000,
+            fill_radius: 3.0,
+            fill_message: None,
             param_message: None,
             panel_width: 320.0,
             toolbar_height: 60.0,
@@ -120,6 +132,8 @@ pub enum Command {
     SetParam(&'static str, f32),
     /// Run one frame while paused.
     Step,
+    /// Replace the balls with this many at random places, of at most this radius (px).
+    Fill(u32, f32),
 }
 
 /// Read-outs the panel shows (measured by the app).
@@ -131,6 +145,8 @@ pub struct Load {
     pub cpu: f32,
     /// Physics time per frame (ms).
     pub physics_ms: f32,
+    /// Physics cannot keep up: one frame of simulated time per frame.
+    pub slow_motion: bool,
 }
 
 /// Draws the side panel and the help window; returns the commands.
@@ -156,6 +172,7 @@ pub fn show(
                 ui.spacing_mut().slider_width = 130.0;
                 ui.heading("Collision Math Toy");
                 balls_section(ui, world);
+                fill_section(ui, ui_state, world, &mut cmds);
                 load_section(ui, load);
                 counters_section(ui, world);
                 tunnelling_section(ui, &mut ui_state.sim, world);
@@ -202,6 +219,41 @@ fn balls_section(ui: &mut egui::Ui, world: &World) {
     });
 }
 
+fn fill_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut Vec<Command>) {
+    ui.separator();
+    ui.strong("Fill");
+    ui.add(
+        egui::Slider::new(&mut st.fill_count, 100..=100_000)
+            .logarithmic(true)
+            .text("balls"),
+    );
+    ui.add(
+        egui::Slider::new(&mut st.fill_radius, 0.5..=20.0)
+            .logarithmic(true)
+            .text("max radius (px)"),
+    );
+    if ui
+        .button("Fill")
+        .on_hover_text(
+            "Replace every ball with this many at random places in the field, radii 0.7–1 × max",
+        )
+        .clicked()
+    {
+        cmds.push(Command::Fill(st.fill_count, st.fill_radius));
+    }
+    if let Some(msg) = &st.fill_message {
+        ui.small(msg);
+    }
+    let n = world.balls().len();
+    if n > crate::fx::TRACK_BALLS {
+        ui.small(format!(
+            "With {n} balls: tracks show the first {}, boxes and velocity arrows the first {}.",
+            crate::fx::TRACK_BALLS,
+            crate::draw::OVERLAY_BALLS
+        ));
+    }
+}
+
 fn load_section(ui: &mut egui::Ui, load: Load) {
     ui.separator();
     ui.horizontal(|ui| {
@@ -215,6 +267,9 @@ fn load_section(ui: &mut egui::Ui, load: Load) {
         egui::ProgressBar::new(load.cpu.clamp(0.0, 1.0))
             .text(format!("CPU {:.0}% of the frame", load.cpu * 100.0)),
     );
+    if load.slow_motion {
+        ui.small("Slow motion: physics cannot keep up, so each frame simulates 1/60 s.");
+    }
 }
 
 fn next_ball_section(ui: &mut egui::Ui, sim: &mut Settings) {
@@ -384,6 +439,14 @@ fn launch_section(ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<Command>) 
         if ui.button("Help").clicked() {
             st.help_open = !st.help_open;
         }
+        let chart = egui::Button::new("Chart").selected(st.chart_open);
+        if ui
+            .add(chart)
+            .on_hover_text("AABB tests, pairs and broad-phase time per frame, last 10 s")
+            .clicked()
+        {
+            st.chart_open = !st.chart_open;
+        }
         if ui.button("Quit").clicked() {
             cmds.push(Command::Quit);
         }
@@ -401,6 +464,8 @@ const HELP: &[(&str, &str)] = &[
 
 const CONTROLS: &[(&str, &str)] = &[
     ("Balls in play", "launched since Clear; balls in play; overlaps = balls sitting on another ball's centre; strays = balls outside the table"),
+    ("Fill", "replace every ball with N at random places in the field, clear of obstacles and each other; radii shrink when N would not fit"),
+    ("Chart", "AABB tests, candidate pairs and broad-phase µs per frame over the last 10 s"),
     ("Load", "frames per second and the share of the frame the CPU spent on physics and drawing"),
     ("Next ball", "radius and launch speed of the next ball"),
     ("AABB tests", "box-overlap tests of the broad phase, including its own structure work, per collision iteration and per second"),

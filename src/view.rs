@@ -8,6 +8,7 @@ pub struct View {
     origin: Vec2,
     scale: f32,
     world: Aabb,
+    area: (Vec2, Vec2),
 }
 
 impl View {
@@ -22,7 +23,13 @@ impl View {
             origin,
             scale,
             world,
+            area: (min, max),
         }
+    }
+
+    /// The screen rectangle the view was fitted into (`min`, `max`, px).
+    pub fn area(&self) -> (Vec2, Vec2) {
+        self.area
     }
 
     /// Screen position of a world point.

@@ -193,3 +193,25 @@ fn unknown_tunnelling_mode_is_refused_with_the_choices() {
     assert_ne!(code, 0);
     assert!(err.contains("off, linear, binary, exact"), "{err}");
 }
+
+#[test]
+fn fill_puts_n_balls_on_the_table_headless() {
+    let (code, out, err) = run(&["--fill", "500", "--headless", "--frames", "10"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("frames=10 "), "{out}");
+    assert!(out.contains("balls=500 "), "{out}");
+    assert!(out.contains("strays=0 "), "{out}");
+}
+
+#[test]
+fn fill_is_the_same_for_every_broad_phase() {
+    let args = ["--fill", "300", "--headless", "--frames", "60"];
+    let base = run(&args);
+    assert_eq!(base.0, 0, "{}", base.2);
+    for kind in ["grid", "sap", "tree"] {
+        let mut a = args.to_vec();
+        a.extend(["--broad-phase", kind]);
+        let other = run(&a);
+        assert_eq!(hash_of(&base.1), hash_of(&other.1), "{kind} differs");
+    }
+}

@@ -27,6 +27,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::f32::consts::TAU;
 
+mod fill;
+pub use fill::Filled;
+
 /// Fastest a ball may go (px/s): keeps positions finite whatever the elasticities.
 pub const MAX_SPEED: f32 = 1.0e6;
 /// Impacts slower than this (px/s) are resting contact, not hits worth showing.

@@ -1,0 +1,246 @@
+//! Filling the play area with many balls at once (the app's "Fill" / `--fill N`).
+//!
+//! Algorithm: lay a grid of square cells of side `c = 2.1 · r_max` over the play area, keep
+//! the cells whose covering disc (radius `c/√2`) touches no obstacle (narrow-phase test with
+//! a zero velocity, after a box early-out), no kinematic shape's swept disc and no existing
+//! ball's box, keep the largest 4-connected region of them (the field, not a pocket sealed
+//! by walls), shuffle them with the world's seeded generator and put one ball in each of the
+//! first `n`, jittered inside its cell. Balls so placed never overlap each other or an
+//! obstacle. When fewer than `n` cells are free, the cells (and the radii) shrink by
+//! `√(free / n)` until `n` fit, so asking for 100,000 balls gives 100,000 small ones.
+//!
+//! Cost: `O(cells · shapes)` box tests plus `O(n)`; run once per fill, never in a step.
+//! Deterministic: the same world, seed history and arguments give the same balls.
+
+use super::{Ball, World};
+use crate::geom::{Aabb, Motion, Shape};
+use crate::narrow::contact_ball_shape;
+use glam::Vec2;
+use rand::Rng;
+use std::f32::consts::TAU;
+
+/// Space between neighbouring balls' cells, as a factor on the diameter.
+const CELL_GAP: f32 = 1.05;
+/// Times the cells may shrink to fit `n` balls.
+const MAX_SHRINKS: usize = 12;
+/// Most cells laid over the play area (bounds memory for tiny radii).
+const MAX_CELLS: usize = 4_000_000;
+
+/// What [`World::fill_random`] did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Filled {
+    /// Balls added.
+    pub balls: u32,
+    /// Largest radius used (px): the asked maximum, or less when the balls had to shrink to fit.
+    pub max_radius: f32,
+}
+
+/// The grid of cells the balls go in.
+struct Cells {
+    origin: Vec2,
+    side: f32,
+    cols: usize,
+    rows: usize,
+}
+
+impl Cells {
+    fn new(bounds: Aabb, side: f32) -> Self {
+        let size = bounds.size();
+        let cols = (size.x / side).floor().max(0.0) as usize;
+        let rows = (size.y / side).floor().max(0.0) as usize;
+        // Centre the grid in the play area.
+        let used = Vec2::new(cols as f32, rows as f32) * side;
+        Self {
+            origin: bounds.min + (size - used) * 0.5,
+            side,
+            cols,
+            rows,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.cols * self.rows
+    }
+
+    fn centre(&self, k: usize) -> Vec2 {
+        let (i, j) = (k % self.cols, k / self.cols);
+        self.origin + (Vec2::new(i as f32, j as f32) + 0.5) * self.side
+    }
+
+    /// The up to 4 edge neighbours of cell `k`.
+    fn neighbours(&self, k: usize) -> impl Iterator<Item = usize> {
+        let (i, j, cols, rows) = (k % self.cols, k / self.cols, self.cols, self.rows);
+        [
+            (i > 0).then(|| k - 1),
+            (i + 1 < cols).then(|| k + 1),
+            (j > 0).then(|| k - cols),
+            (j + 1 < rows).then(|| k + cols),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// Sets every cell that `b` overlaps to `value`.
+    fn mark(&self, b: &Aabb, cells: &mut [bool], value: bool) {
+        let lo = ((b.min - self.origin) / self.side).floor();
+        let hi = ((b.max - self.origin) / self.side).floor();
+        let (i0, i1) = (lo.x.max(0.0) as usize, hi.x.min(self.cols as f32 - 1.0));
+        let (j0, j1) = (lo.y.max(0.0) as usize, hi.y.min(self.rows as f32 - 1.0));
+        if i1 < 0.0 || j1 < 0.0 {
+            return;
+        }
+        for j in j0..=j1 as usize {
+            for i in i0..=i1 as usize {
+                cells[j * self.cols + i] = value;
+            }
+        }
+    }
+}
+
+/// True when a disc at `p` of radius `r` touches the shape now or, for a kinematic shape,
+/// anywhere it can turn to.
+fn blocks(s: &Shape, p: Vec2, r: f32) -> bool {
+    if let Motion::Kinematic { pivot, .. } = s.motion {
+        // The swept disc: the farthest corner of the shape's box from the pivot bounds its reach.
+        let b = s.aabb();
+        let reach = [
+            b.min,
+            b.max,
+            Vec2::new(b.min.x, b.max.y),
+            Vec2::new(b.max.x, b.min.y),
+        ]
+        .iter()
+        .map(|c| (*c - pivot).length_squared())
+        .fold(0.0, f32::max)
+        .sqrt();
+        return (p - pivot).length_squared() < (reach + r) * (reach + r);
+    }
+    // Early-out on the box grown by r, then the exact test.
+    s.aabb().expanded(r).contains(p) && contact_ball_shape(p, r, Vec2::ZERO, &s.geom).is_some()
+}
+
+impl World {
+    /// Adds up to `n` balls at random, non-overlapping places in the play area, clear of the
+    /// obstacles (and of the sweep of kinematic ones) and of the balls already there. Radii are
+    /// uniform in `radius` (px; shrunk when `n` would not fit otherwise), velocities point in
+    /// a random direction with a speed uniform in `0..=speed` (px/s), colours are random. All
+    /// randomness comes from the world's seeded generator. Fewer than `n` are added only when
+    /// the play area is too small even for the smallest cells. Call [`World::clear`] first for
+    /// a fresh field. Not counted as launches.
+    pub fn fill_random(&mut self, n: u32, radius: (f32, f32), speed: f32) -> Filled {
+        let (lo, hi) = sane_radii(radius);
+        let speed = if speed.is_finite() {
+            speed.max(0.0)
+        } else {
+            0.0
+        };
+        let (cells, free) = self.free_cells(n as usize, hi);
+        let scale = ((cells.side / CELL_GAP * 0.5) / hi).min(1.0);
+        let placed = (n as usize).min(free.len());
+        let mut free = free;
+        for k in 0..placed {
+            // Partial Fisher–Yates: cell k is a uniform pick among the cells not yet used.
+            let pick = self.rng.gen_range(k..free.len());
+            free.swap(k, pick);
+            let r = self.rng.gen_range(lo..=hi) * scale;
+            let slack = (cells.side * 0.5 - r).max(0.0);
+            let jitter = Vec2::new(
+                self.rng.gen_range(-slack..=slack),
+                self.rng.gen_range(-slack..=slack),
+            );
+            let vel =
+                Vec2::from_angle(self.rng.gen_range(0.0..TAU)) * self.rng.gen_range(0.0..=speed);
+            let color = self.rng.gen::<u32>();
+            let e = self.settings.ball_elasticity;
+            self.balls
+                .push(Ball::new(cells.centre(free[k]) + jitter, vel, r, e, color));
+        }
+        Filled {
+            balls: placed as u32,
+            max_radius: hi * scale,
+        }
+    }
+
+    /// The cell grid and its free cells, shrinking the cells until `n` fit (or the cells
+    /// would be too many).
+    fn free_cells(&self, n: usize, r_max: f32) -> (Cells, Vec<usize>) {
+        let mut side = 2.0 * r_max * CELL_GAP;
+        let mut best = (Cells::new(self.bounds, side), Vec::new());
+        for _ in 0..MAX_SHRINKS {
+            let cells = Cells::new(self.bounds, side);
+            if cells.len() > MAX_CELLS {
+                break;
+            }
+            let free = self.cells_clear(&cells);
+            let enough = free.len() >= n;
+            let ratio = free.len().max(1) as f32 / n.max(1) as f32;
+            best = (cells, free);
+            if enough {
+                break;
+            }
+            // Area per ball scales with side²; aim slightly below to fit in one more try.
+            side *= ratio.sqrt().clamp(0.2, 0.99) * 0.98;
+        }
+        best
+    }
+
+    /// The cells of the largest 4-connected region of cells clear of obstacles and balls, in
+    /// index order.
+    fn cells_clear(&self, cells: &Cells) -> Vec<usize> {
+        let mut open = vec![true; cells.len()];
+        for b in &self.balls {
+            cells.mark(&b.aabb(), &mut open, false);
+        }
+        let cover = cells.side * std::f32::consts::FRAC_1_SQRT_2;
+        for (k, o) in open.iter_mut().enumerate() {
+            *o = *o
+                && !self
+                    .shapes
+                    .iter()
+                    .any(|s| blocks(s, cells.centre(k), cover));
+        }
+        largest_region(cells, &open)
+    }
+}
+
+/// The open cells of the largest 4-connected region, in index order: the table's field, not
+/// a pocket sealed by walls (inside a closed arc, outside the outer wall, a separate lane).
+fn largest_region(cells: &Cells, open: &[bool]) -> Vec<usize> {
+    let mut label = vec![u32::MAX; open.len()];
+    let (mut best, mut best_size, mut stack) = (u32::MAX, 0usize, Vec::new());
+    for start in 0..open.len() {
+        if !open[start] || label[start] != u32::MAX {
+            continue;
+        }
+        let id = start as u32;
+        let mut size = 0;
+        label[start] = id;
+        stack.push(start);
+        while let Some(k) = stack.pop() {
+            size += 1;
+            for m in cells.neighbours(k) {
+                if open[m] && label[m] == u32::MAX {
+                    label[m] = id;
+                    stack.push(m);
+                }
+            }
+        }
+        if size > best_size {
+            (best, best_size) = (id, size);
+        }
+    }
+    (0..open.len()).filter(|&k| label[k] == best).collect()
+}
+
+/// `(lo, hi)` finite, positive and ordered.
+fn sane_radii((a, b): (f32, f32)) -> (f32, f32) {
+    let fix = |r: f32| {
+        if r.is_finite() {
+            r.clamp(0.05, 1.0e4)
+        } else {
+            1.0
+        }
+    };
+    let (a, b) = (fix(a), fix(b));
+    (a.min(b), a.max(b))
+}

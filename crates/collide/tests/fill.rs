@@ -1,0 +1,106 @@
+//! `World::fill_random`: the count, inside the play area, clear of obstacles and of each
+//! other, finite, and the same balls for the same seed.
+mod common;
+
+use collide::narrow::contact_ball_shape;
+use collide::{Vec2, World};
+
+fn filled(seed: u64, n: u32, radius: (f32, f32)) -> World {
+    let mut w = common::table(seed);
+    let done = w.fill_random(n, radius, 300.0);
+    assert_eq!(done.balls, n, "asked for {n}");
+    w
+}
+
+#[test]
+fn fill_adds_n_finite_balls_inside_the_play_area() {
+    let w = filled(3, 1000, (2.0, 4.0));
+    assert_eq!(w.balls().len(), 1000);
+    assert!(w.all_finite());
+    let b = w.bounds();
+    for ball in w.balls() {
+        assert!(ball.radius > 0.0 && ball.radius <= 4.0);
+        assert!(b.contains(ball.pos - ball.radius) && b.contains(ball.pos + ball.radius));
+        assert!(ball.vel.length() <= 300.0 + 1e-3);
+    }
+}
+
+#[test]
+fn filled_balls_touch_no_obstacle_and_no_other_ball() {
+    let w = filled(5, 2000, (3.0, 3.0));
+    for ball in w.balls() {
+        for s in w.shapes() {
+            assert!(contact_ball_shape(ball.pos, ball.radius, Vec2::ZERO, &s.geom).is_none());
+        }
+    }
+    // Brute force over 2000 balls: 2 million pairs, fine in release and debug.
+    let balls = w.balls();
+    for (i, a) in balls.iter().enumerate() {
+        for b in &balls[i + 1..] {
+            let d = a.radius + b.radius;
+            assert!((a.pos - b.pos).length_squared() >= d * d);
+        }
+    }
+}
+
+#[test]
+fn fill_is_deterministic_for_a_seed() {
+    let (a, b, c) = (
+        filled(9, 500, (2.0, 5.0)),
+        filled(9, 500, (2.0, 5.0)),
+        filled(10, 500, (2.0, 5.0)),
+    );
+    assert_eq!(a.state_hash(), b.state_hash());
+    assert_ne!(a.state_hash(), c.state_hash());
+}
+
+#[test]
+fn fill_shrinks_radii_when_n_would_not_fit() {
+    let mut w = common::table(1);
+    let done = w.fill_random(100_000, (3.0, 3.0), 0.0);
+    assert_eq!(done.balls, 100_000);
+    assert!(done.max_radius < 3.0 && done.max_radius > 0.5, "{done:?}");
+    assert!(w.balls().iter().all(|b| b.radius <= done.max_radius + 1e-4));
+    assert!(w.all_finite());
+}
+
+#[test]
+fn fill_avoids_balls_already_there_and_survives_steps() {
+    let mut w = filled(2, 3000, (2.5, 3.0));
+    w.fill_random(1000, (2.5, 3.0), 300.0);
+    assert_eq!(w.balls().len(), 4000);
+    w.set_broad_phase(collide::BroadKind::Grid);
+    w.settings.motion_iterations = 1;
+    for _ in 0..30 {
+        w.step();
+    }
+    assert!(w.all_finite());
+    assert_eq!(w.counters().overlaps, 0);
+}
+
+#[test]
+fn fill_with_bad_arguments_stays_finite() {
+    let mut w = common::table(4);
+    w.fill_random(50, (f32::NAN, -3.0), f32::INFINITY);
+    w.fill_random(0, (1.0, 2.0), 10.0);
+    assert!(w.all_finite());
+    assert!(w.balls().len() <= 50);
+}
+
+/// The table's pockets sealed by walls: inside the top-left arc, outside the corner arc.
+#[test]
+fn fill_leaves_sealed_pockets_of_the_table_empty() {
+    let mut w = filled(6, 10_000, (2.1, 3.0));
+    for b in w.balls() {
+        let in_top_left = (b.pos - Vec2::new(0.0, 704.0)).length() < 130.0;
+        let outside_corner = b.pos.x > 860.0
+            && b.pos.y > 604.0
+            && (b.pos - Vec2::new(860.0, 604.0)).length() > 100.0;
+        assert!(!in_top_left && !outside_corner, "ball at {}", b.pos);
+    }
+    w.set_broad_phase(collide::BroadKind::Grid);
+    for _ in 0..60 {
+        w.step();
+    }
+    assert_eq!(w.counters().strays, 0);
+}

@@ -1,0 +1,214 @@
+//! The live chart (egui_plot): AABB tests, candidate pairs and broad-phase time per frame over
+//! the last [`SPAN`] seconds. Each frame's numbers are the change of the world's running
+//! total (`counters().total`) across the frame, so every step of the frame counts, however
+//! many the stepper ran. Frames without a step (paused) add no sample.
+
+use collide::world::Tally;
+use collide::World;
+use egui_macroquad::egui;
+use egui_plot::{Line, Plot, PlotPoints};
+use std::collections::VecDeque;
+
+/// Seconds of history shown.
+pub const SPAN: f64 = 10.0;
+
+/// One frame's work.
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    /// Wall-clock time of the frame (s since start).
+    t: f64,
+    aabb_tests: f64,
+    pairs: f64,
+    broad_us: f64,
+    iterations: f64,
+}
+
+/// The chart's ring buffer of per-frame samples.
+#[derive(Default)]
+pub struct Chart {
+    samples: VecDeque<Sample>,
+    last_total: Option<Tally>,
+}
+
+impl Chart {
+    /// Takes the work the world did since the last call, at wall time `t` (s).
+    pub fn record(&mut self, t: f64, world: &World) {
+        let total = world.counters().total;
+        let prev = self.last_total.replace(total).unwrap_or(total);
+        // A new world (restart) starts its totals again: take its totals as the frame's.
+        let base = if total.iterations < prev.iterations {
+            Tally::default()
+        } else {
+            prev
+        };
+        let iterations = total.iterations - base.iterations;
+        if iterations > 0 {
+            self.samples.push_back(Sample {
+                t,
+                aabb_tests: (total.broad.aabb_tests - base.broad.aabb_tests) as f64,
+                pairs: (total.broad.pairs - base.broad.pairs) as f64,
+                broad_us: (total.broad_nanos - base.broad_nanos) as f64 / 1000.0,
+                iterations: iterations as f64,
+            });
+        }
+        while self.samples.front().is_some_and(|s| s.t < t - SPAN) {
+            self.samples.pop_front();
+        }
+    }
+
+    fn series(&self, f: impl Fn(&Sample) -> f64) -> Vec<[f64; 2]> {
+        let now = self.samples.back().map_or(0.0, |s| s.t);
+        self.samples.iter().map(|s| [s.t - now, f(s)]).collect()
+    }
+
+    fn latest_and_mean(&self, f: impl Fn(&Sample) -> f64) -> (f64, f64) {
+        let n = self.samples.len().max(1) as f64;
+        let latest = self.samples.back().map_or(0.0, &f);
+        (latest, self.samples.iter().map(f).sum::<f64>() / n)
+    }
+}
+
+/// The chart window, when `open`.
+pub fn window(ctx: &egui::Context, open: &mut bool, chart: &Chart) {
+    egui::Window::new("Chart: broad phase per frame")
+        .open(open)
+        .default_pos(egui::pos2(60.0, 120.0))
+        .default_width(480.0)
+        .resizable(true)
+        .show(ctx, |ui| {
+            let iters = chart.latest_and_mean(|s| s.iterations).0;
+            ui.small(format!(
+                "Last {SPAN:.0} s of wall time, one point per frame; {iters:.0} collision iterations in the last frame."
+            ));
+            let rows: [(&str, fn(&Sample) -> f64, egui::Color32); 3] = [
+                ("AABB tests", |s| s.aabb_tests, egui::Color32::from_rgb(110, 180, 255)),
+                ("Candidate pairs", |s| s.pairs, egui::Color32::from_rgb(255, 190, 90)),
+                ("Broad phase µs", |s| s.broad_us, egui::Color32::from_rgb(140, 230, 140)),
+            ];
+            for (name, f, color) in rows {
+                plot_row(ui, chart, name, f, color);
+            }
+        });
+}
+
+fn plot_row(
+    ui: &mut egui::Ui,
+    chart: &Chart,
+    name: &str,
+    f: fn(&Sample) -> f64,
+    color: egui::Color32,
+) {
+    let (latest, mean) = chart.latest_and_mean(f);
+    ui.horizontal(|ui| {
+        ui.colored_label(color, egui::RichText::new(name).strong());
+        ui.monospace(format!("{} now, mean {}", grouped(latest), grouped(mean)));
+    });
+    Plot::new(name)
+        .height(100.0)
+        .include_x(-SPAN)
+        .include_x(0.0)
+        .include_y(0.0)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .x_axis_formatter(|m, _| format!("{:.0} s", m.value))
+        .y_axis_formatter(|m, _| short(m.value))
+        .y_axis_min_width(44.0)
+        .show(ui, |p| {
+            p.line(
+                Line::new(PlotPoints::from(chart.series(f)))
+                    .color(color)
+                    .fill(0.0)
+                    .name(name),
+            );
+        });
+}
+
+/// 1234567 → "1,234,567".
+fn grouped(v: f64) -> String {
+    let s = format!("{:.0}", v.max(0.0));
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// Axis labels: 12k, 3.4M.
+fn short(v: f64) -> String {
+    match v.abs() {
+        a if a >= 1e6 => format!("{:.1}M", v / 1e6),
+        a if a >= 1e3 => format!("{:.0}k", v / 1e3),
+        _ => format!("{v:.0}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use collide::world::Launcher;
+    use collide::{Aabb, Vec2};
+
+    fn world() -> World {
+        let bounds = Aabb::new(Vec2::ZERO, Vec2::splat(500.0));
+        let launcher = Launcher {
+            pos: Vec2::splat(10.0),
+            dir: Vec2::Y,
+        };
+        let mut w = World::new(Vec::new(), bounds, launcher, 1);
+        w.fill_random(50, (3.0, 5.0), 100.0);
+        w
+    }
+
+    #[test]
+    fn a_sample_is_the_work_of_every_step_in_the_frame() {
+        let (mut w, mut chart) = (world(), Chart::default());
+        chart.record(0.0, &w);
+        for _ in 0..3 {
+            w.step();
+        }
+        chart.record(0.1, &w);
+        let s = chart.samples.back().expect("a sample");
+        assert_eq!(s.iterations, 3.0 * w.settings.collision_iterations as f64);
+        assert_eq!(s.aabb_tests, w.counters().total.broad.aabb_tests as f64);
+    }
+
+    #[test]
+    fn frames_without_steps_add_nothing_and_old_samples_go() {
+        let (mut w, mut chart) = (world(), Chart::default());
+        chart.record(0.0, &w);
+        chart.record(0.5, &w);
+        assert!(chart.samples.is_empty());
+        w.step();
+        chart.record(1.0, &w);
+        w.step();
+        chart.record(1.0 + SPAN + 0.5, &w);
+        assert_eq!(chart.samples.len(), 1);
+    }
+
+    #[test]
+    fn a_new_world_starts_the_differences_again() {
+        let (mut w, mut chart) = (world(), Chart::default());
+        for _ in 0..5 {
+            w.step();
+        }
+        chart.record(0.0, &w);
+        let mut fresh = world();
+        fresh.step();
+        chart.record(0.1, &fresh);
+        let s = chart.samples.back().expect("a sample");
+        assert_eq!(s.iterations, fresh.counters().total.iterations as f64);
+    }
+
+    #[test]
+    fn numbers_read_well() {
+        assert_eq!(grouped(1_234_567.0), "1,234,567");
+        assert_eq!(grouped(12.0), "12");
+        assert_eq!(short(3_400_000.0), "3.4M");
+        assert_eq!(short(12_000.0), "12k");
+    }
+}
