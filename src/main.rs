@@ -6,8 +6,10 @@ mod bench;
 mod bench_chart;
 mod cli;
 mod draw;
+mod energy;
 mod experiment_ui;
 mod fx;
+mod input;
 mod panel;
 mod view;
 

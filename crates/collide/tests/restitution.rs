@@ -45,7 +45,11 @@ fn ball_dropped_on_a_static_segment_reports_measured_e_close_to_the_set_e() {
         let h = first_hit(&mut w);
         assert_eq!(h.with, HitWith::Shape(0));
         assert!(close(h.e, 0.72, 1e-6), "{mode:?}: set e {}", h.e);
-        assert!(close(h.normal.y, 1.0, 1e-5), "{mode:?}: normal {}", h.normal);
+        assert!(
+            close(h.normal.y, 1.0, 1e-5),
+            "{mode:?}: normal {}",
+            h.normal
+        );
         let measured = h.rebound / h.speed;
         assert!(h.speed > 500.0, "{mode:?}: approach {}", h.speed);
         assert!(close(measured, h.e, 1e-3), "{mode:?}: measured {measured}");
@@ -56,8 +60,20 @@ fn ball_dropped_on_a_static_segment_reports_measured_e_close_to_the_set_e() {
 fn head_on_balls_report_the_set_e_on_their_relative_normal_speed() {
     let mut w = floor_world(1.0, Tunnelling::Off);
     w.settings.gravity = 0.0;
-    w.add_ball(Ball::new(Vec2::new(400.0, 500.0), Vec2::new(300.0, 0.0), 10.0, 0.8, 0));
-    w.add_ball(Ball::new(Vec2::new(600.0, 500.0), Vec2::new(-100.0, 0.0), 20.0, 0.9, 0));
+    w.add_ball(Ball::new(
+        Vec2::new(400.0, 500.0),
+        Vec2::new(300.0, 0.0),
+        10.0,
+        0.8,
+        0,
+    ));
+    w.add_ball(Ball::new(
+        Vec2::new(600.0, 500.0),
+        Vec2::new(-100.0, 0.0),
+        20.0,
+        0.9,
+        0,
+    ));
     let h = first_hit(&mut w);
     assert!(matches!(h.with, HitWith::Ball(_)));
     assert!(close(h.speed, 400.0, 1e-4));

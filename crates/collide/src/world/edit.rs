@@ -47,7 +47,8 @@ impl World {
         let r = self.settings.ball_radius.max(0.0);
         let color = self.rng.gen::<u32>();
         let e = self.settings.ball_elasticity;
-        self.balls.push(Ball::new(pos, clamp_speed(vel), r, e, color));
+        self.balls
+            .push(Ball::new(pos, clamp_speed(vel), r, e, color));
         self.counters.launched += 1;
         self.balls.len() - 1
     }
