@@ -288,7 +288,7 @@ pub async fn run(args: Args, scene: Scene) {
         crate::draw::world(&view, &app.world, &app.fx, &app.ui.show, get_time() as f32);
         app.mouse.draw(&view, app.ui.sim.ball_radius);
         if app.ui.paused {
-            let at = view.pt(Vec2::new(
+            let at = app.fitted().pt(Vec2::new(
                 app.world.bounds().min.x,
                 app.world.bounds().max.y,
             ));
