@@ -2,10 +2,12 @@
 
 use crate::chart::Chart;
 use crate::cli::{self, Args};
+use crate::energy::EnergyUi;
 use crate::fx::Fx;
+use crate::input::{self, Mouse};
 use crate::panel::{self, Command, Load, UiState};
 use crate::sprites::Sprites;
-use crate::view::View;
+use crate::view::{Camera, View};
 use collide::{Scene, Stepper, Vec2, World};
 use macroquad::prelude::*;
 use std::time::Instant;
@@ -44,6 +46,10 @@ struct App {
     load: Load,
     quit: bool,
     experiment: crate::experiment_ui::ExperimentUi,
+    mouse: Mouse,
+    cam: Camera,
+    energy: EnergyUi,
+    shot_pending: bool,
 }
 
 impl App {
@@ -65,6 +71,10 @@ impl App {
             load: Load::default(),
             quit: false,
             experiment: Default::default(),
+            mouse: Mouse::default(),
+            cam: Camera::default(),
+            energy: EnergyUi::default(),
+            shot_pending: false,
         }
     }
 
@@ -89,6 +99,42 @@ impl App {
                 self.ui.paused = true;
                 self.frame_physics(1.0 / 60.0, true);
             }
+            cmd => self.apply_hands(cmd),
+        }
+    }
+
+    /// The hands-on commands (mouse and number keys).
+    fn apply_hands(&mut self, cmd: Command) {
+        match cmd {
+            Command::LaunchAt(pos, vel) => {
+                self.world.launch_at(pos, vel);
+            }
+            Command::MoveBall(i, pos, vel) => {
+                self.world.set_ball_motion(i, pos, vel);
+            }
+            Command::RemoveBall(i) => {
+                self.world.remove_ball(i);
+                self.mouse.forget();
+                self.fx.tracks.clear();
+            }
+            Command::LoadScene(k) => self.load_scene(k),
+            _ => {}
+        }
+    }
+
+    /// Loads built-in scene `k` (number keys), keeping settings as a restart does.
+    fn load_scene(&mut self, k: usize) {
+        let Some((name, text)) = cli::BUILT_IN.get(k) else {
+            return;
+        };
+        match Scene::parse(text, &format!("{name} (built in)")) {
+            Ok(scene) => {
+                self.scene = scene;
+                self.restart();
+                self.cam = Camera::default();
+                self.ui.message = Some(format!("Scene {name} loaded"));
+            }
+            Err(e) => self.ui.message = Some(format!("Scene {name}: {e}")),
         }
     }
 
@@ -115,6 +161,7 @@ impl App {
         self.world.settings = settings;
         self.stepper = Stepper::default();
         self.fx.reset();
+        self.mouse.forget();
     }
 
     fn keys(&mut self) -> Vec<Command> {
@@ -140,7 +187,56 @@ impl App {
         if is_key_pressed(KeyCode::Escape) {
             cmds.push(Command::Quit);
         }
+        self.hand_keys(&mut cmds);
         cmds
+    }
+
+    /// Time scale, Tab, F12, scene numbers, framing, the energy window.
+    fn hand_keys(&mut self, cmds: &mut Vec<Command>) {
+        let ts = &mut self.ui.time_scale;
+        if is_key_pressed(KeyCode::LeftBracket) {
+            *ts = (*ts * 0.5).max(0.02);
+        }
+        if is_key_pressed(KeyCode::RightBracket) {
+            *ts = (*ts * 2.0).min(2.0);
+        }
+        if is_key_pressed(KeyCode::Tab) {
+            self.ui.panels_hidden = !self.ui.panels_hidden;
+        }
+        if is_key_pressed(KeyCode::F12) {
+            self.shot_pending = true;
+        }
+        if is_key_pressed(KeyCode::F) || is_key_pressed(KeyCode::Home) {
+            self.cam = Camera::default();
+        }
+        if is_key_pressed(KeyCode::E) {
+            self.ui.energy_open = !self.ui.energy_open;
+        }
+        let digits = [KeyCode::Key1, KeyCode::Key2, KeyCode::Key3, KeyCode::Key4];
+        for (k, key) in digits.into_iter().enumerate() {
+            if is_key_pressed(key) && k < cli::BUILT_IN.len() {
+                cmds.push(Command::LoadScene(k));
+            }
+        }
+    }
+
+    /// Mouse gestures: camera moves now, ball edits as commands.
+    fn mouse(&mut self) -> Vec<Command> {
+        let cx = input::Ctx {
+            fitted: self.fitted(),
+            world: &self.world,
+            egui_wants_pointer: self.ui.egui_wants_pointer,
+            time_scale: self.ui.time_scale,
+            now: get_time(),
+        };
+        self.mouse.update(&cx, &mut self.cam)
+    }
+
+    /// F12: the frame as drawn, to a timestamped PNG in the current folder.
+    fn screenshot(&mut self) {
+        let name = input::screenshot_name();
+        get_screen_data().export_png(&name);
+        self.ui.message = Some(format!("Screenshot written: {name}"));
     }
 
     /// Runs the physics for one frame of `dt` seconds; returns the time it took (s).
@@ -170,13 +266,19 @@ impl App {
         self.stepper.max_frame = if stay_slow { 1.0 / 60.0 } else { CATCH_UP };
     }
 
-    fn view(&self) -> View {
+    /// The view fitted to the free area, before zoom and pan.
+    fn fitted(&self) -> View {
         let right = (screen_width() - self.ui.panel_width).max(50.0);
+        let top = self.ui.toolbar_height.min(screen_height() - 50.0);
         View::fit(
             self.world.bounds(),
-            Vec2::ZERO,
+            Vec2::new(0.0, top),
             Vec2::new(right, screen_height()),
         )
+    }
+
+    fn view(&self) -> View {
+        self.fitted().with_camera(self.cam)
     }
 }
 
@@ -209,19 +311,25 @@ pub async fn run(args: Args, scene: Scene) {
         };
 
         let mut cmds = app.keys();
+        cmds.extend(app.mouse());
         app.world.settings = app.ui.sim.clone();
+        app.stepper.time_scale = app.ui.time_scale as f64;
         let physics = app.frame_physics(sim_dt, false);
         app.adapt_catch_up(physics);
         physics_total += physics;
         app.chart.record(get_time(), &app.world);
         app.fx
             .update(&mut app.world, frame_time as f32, app.ui.show.tracks);
+        app.energy.update(&app.world, &app.fx.frame_hits);
 
         let load = app.load;
         egui_macroquad::ui(|ctx| {
             cmds.extend(panel::show(ctx, &mut app.ui, &app.world, load));
-            app.experiment.ui(ctx, &app.scene);
-            crate::chart::window(ctx, &mut app.ui.chart_open, &app.chart);
+            if !app.ui.panels_hidden {
+                app.experiment.ui(ctx, &app.scene);
+                app.energy.ui(ctx, &app.world, &mut app.ui.energy_open);
+                crate::chart::window(ctx, &mut app.ui.chart_open, &app.chart);
+            }
         });
         let view = app.view();
         crate::draw::background(&view, &app.world);
@@ -233,8 +341,9 @@ pub async fn run(args: Args, scene: Scene) {
             get_time() as f32,
             &mut app.sprites,
         );
+        app.mouse.draw(&view, app.ui.sim.ball_radius);
         if app.ui.paused {
-            let at = view.pt(Vec2::new(
+            let at = app.fitted().pt(Vec2::new(
                 app.world.bounds().min.x,
                 app.world.bounds().max.y,
             ));
@@ -247,6 +356,9 @@ pub async fn run(args: Args, scene: Scene) {
             );
         }
         egui_macroquad::draw();
+        if std::mem::take(&mut app.shot_pending) {
+            app.screenshot();
+        }
 
         for c in cmds {
             app.apply(c);

@@ -52,6 +52,8 @@ pub struct Fx {
     pub lights: Vec<f32>,
     /// Recent positions of each ball.
     pub tracks: Vec<VecDeque<Vec2>>,
+    /// The hits taken in the last update (for the energy window's restitution).
+    pub frame_hits: Vec<Hit>,
 }
 
 impl Fx {
@@ -75,9 +77,10 @@ impl Fx {
             *l = (*l - dt).max(0.0);
         }
         let hits: Vec<Hit> = world.drain_hits().collect();
-        for hit in hits {
-            self.take_hit(world, &hit);
+        for hit in &hits {
+            self.take_hit(world, hit);
         }
+        self.frame_hits = hits;
         self.update_tracks(world, keep_tracks);
     }
 

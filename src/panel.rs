@@ -2,7 +2,7 @@
 //! and returns [`Command`]s; it never touches the simulation itself.
 
 use collide::broad::Param;
-use collide::{BroadKind, Settings, Tunnelling, World};
+use collide::{BroadKind, Settings, Tunnelling, Vec2, World};
 use egui_macroquad::egui;
 
 /// The eight Show toggles.
@@ -80,6 +80,14 @@ pub struct UiState {
     pub egui_wants_keys: bool,
     /// egui has the pointer.
     pub egui_wants_pointer: bool,
+    /// Simulated seconds per real second (below 1: slow motion).
+    pub time_scale: f32,
+    /// Tab hid the panels and windows.
+    pub panels_hidden: bool,
+    /// Energy window open.
+    pub energy_open: bool,
+    /// A note for the user (screenshot written, scene loaded), shown under the heading.
+    pub message: Option<String>,
 }
 
 impl UiState {
@@ -111,6 +119,10 @@ impl UiState {
             toolbar_height: 60.0,
             egui_wants_keys: false,
             egui_wants_pointer: false,
+            time_scale: 1.0,
+            panels_hidden: false,
+            energy_open: false,
+            message: None,
         }
     }
 }
@@ -134,6 +146,14 @@ pub enum Command {
     Step,
     /// Replace the balls with this many at random places, of at most this radius (px).
     Fill(u32, f32),
+    /// Launch a ball now at this place (px) with this velocity (px/s).
+    LaunchAt(Vec2, Vec2),
+    /// Put ball `i` here (px) with this velocity (px/s).
+    MoveBall(usize, Vec2, Vec2),
+    /// Delete ball `i`.
+    RemoveBall(usize),
+    /// Load the built-in scene with this index in [`crate::cli::BUILT_IN`].
+    LoadScene(usize),
 }
 
 /// Read-outs the panel shows (measured by the app).
@@ -157,6 +177,11 @@ pub fn show(
     load: Load,
 ) -> Vec<Command> {
     let mut cmds = Vec::new();
+    if ui_state.panels_hidden {
+        (ui_state.panel_width, ui_state.toolbar_height) = (0.0, 0.0);
+        (ui_state.egui_wants_keys, ui_state.egui_wants_pointer) = (false, false);
+        return cmds;
+    }
     let top = egui::TopBottomPanel::top("toolbar").show(ctx, |ui| {
         ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
         launch_section(ui, ui_state, &mut cmds);
@@ -171,6 +196,9 @@ pub fn show(
                 ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
                 ui.spacing_mut().slider_width = 130.0;
                 ui.heading("Collision Math Toy");
+                if let Some(m) = &ui_state.message {
+                    ui.colored_label(egui::Color32::LIGHT_GREEN, m);
+                }
                 balls_section(ui, world);
                 fill_section(ui, ui_state, world, &mut cmds);
                 load_section(ui, load);
@@ -400,6 +428,11 @@ fn other_section(ui: &mut egui::Ui, st: &mut UiState) {
     ui.checkbox(&mut st.sim.rotate, "Rotate (kinematic shapes turn)");
     ui.add(egui::Slider::new(&mut st.sim.gravity, 0.0..=2000.0).text("gravity (px/s²)"));
     ui.add(egui::Slider::new(&mut st.sim.elasticity_scale, 0.0..=1.5).text("elasticity ×"));
+    ui.add(
+        egui::Slider::new(&mut st.time_scale, 0.02..=2.0)
+            .logarithmic(true)
+            .text("time scale ([ ])"),
+    );
 }
 
 fn show_section(ui: &mut egui::Ui, show: &mut Show) {
@@ -436,6 +469,7 @@ fn launch_section(ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<Command>) 
             cmds.push(Command::Step);
         }
         ui.separator();
+        ui.toggle_value(&mut st.energy_open, "Energy");
         if ui.button("Help").clicked() {
             st.help_open = !st.help_open;
         }
@@ -460,6 +494,16 @@ const HELP: &[(&str, &str)] = &[
     ("R", "restart the scene"),
     ("F1", "this help"),
     ("Esc", "quit"),
+    ("[  ]", "time scale: halve / double (slow motion below 1)"),
+    ("Tab", "hide / show the panels"),
+    ("F12", "screenshot to screenshot-DATE-TIME.png in the current folder"),
+    ("1, 2", "load a built-in scene: 1 table, 2 lab"),
+    ("F or Home", "frame the whole scene (undo zoom and pan)"),
+    ("E", "energy window"),
+    ("Left drag", "from empty field: launch a ball along the drag (longer = faster); on a ball: grab and throw it"),
+    ("Right click", "on a ball: delete it"),
+    ("Right / middle drag", "pan"),
+    ("Wheel", "zoom about the cursor"),
 ];
 
 const CONTROLS: &[(&str, &str)] = &[

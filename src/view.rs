@@ -1,15 +1,39 @@
-//! The camera: world pixels (y up) to screen pixels (y down), fitted to the free area.
+//! The camera: world pixels (y up) to screen pixels (y down), fitted to the free area, then
+//! zoomed and panned by a [`Camera`]; [`View::to_world`] is the inverse.
 
 use collide::{Aabb, Vec2};
 
-/// Maps the world box into a screen rectangle, keeping the aspect ratio.
+/// Maps the world into a screen rectangle: `screen = centre_screen + (p − centre_world)·scale`
+/// with y flipped.
 #[derive(Clone, Copy, Debug)]
 pub struct View {
-    origin: Vec2,
+    centre_world: Vec2,
+    centre_screen: Vec2,
     scale: f32,
-    world: Aabb,
     area: (Vec2, Vec2),
 }
+
+/// Zoom and pan on top of the fitted view; the default frames the whole scene.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    /// Magnification over the fitted view (1 = whole scene).
+    pub zoom: f32,
+    /// World point (px) at the centre of the free area, relative to the scene's centre.
+    pub offset: Vec2,
+}
+
+impl Default for Camera {
+    fn default() -> Self {
+        Self {
+            zoom: 1.0,
+            offset: Vec2::ZERO,
+        }
+    }
+}
+
+/// Zoom limits.
+const ZOOM_MIN: f32 = 0.25;
+const ZOOM_MAX: f32 = 64.0;
 
 impl View {
     /// Fits `world` into the screen rectangle `min`..`max` with a small margin.
@@ -17,13 +41,21 @@ impl View {
         let avail = (max - min - Vec2::splat(24.0)).max(Vec2::splat(10.0));
         let size = world.size().max(Vec2::splat(1e-3));
         let scale = (avail.x / size.x).min(avail.y / size.y);
-        let used = size * scale;
-        let origin = min + (max - min - used) * 0.5;
         Self {
-            origin,
+            centre_world: (world.min + world.max) * 0.5,
+            centre_screen: (min + max) * 0.5,
             scale,
-            world,
             area: (min, max),
+        }
+    }
+
+    /// This view seen through `cam`.
+    pub fn with_camera(self, cam: Camera) -> Self {
+        Self {
+            centre_world: self.centre_world + cam.offset,
+            centre_screen: self.centre_screen,
+            scale: self.scale * cam.zoom,
+            area: self.area,
         }
     }
 
@@ -34,10 +66,14 @@ impl View {
 
     /// Screen position of a world point.
     pub fn pt(&self, p: Vec2) -> Vec2 {
-        Vec2::new(
-            self.origin.x + (p.x - self.world.min.x) * self.scale,
-            self.origin.y + (self.world.max.y - p.y) * self.scale,
-        )
+        let d = (p - self.centre_world) * self.scale;
+        self.centre_screen + Vec2::new(d.x, -d.y)
+    }
+
+    /// World point under a screen position (the inverse of [`View::pt`]).
+    pub fn to_world(&self, s: Vec2) -> Vec2 {
+        let d = (s - self.centre_screen) / self.scale;
+        self.centre_world + Vec2::new(d.x, -d.y)
     }
 
     /// Screen length of a world length.
@@ -48,5 +84,65 @@ impl View {
     /// Pixels per world pixel.
     pub fn scale(&self) -> f32 {
         self.scale
+    }
+}
+
+impl Camera {
+    /// Zooms by `factor` about the screen point `at`, which keeps the world point under it;
+    /// `fitted` is the view without the camera.
+    pub fn zoom_about(&mut self, fitted: View, at: Vec2, factor: f32) {
+        let before = fitted.with_camera(*self).to_world(at);
+        self.zoom = (self.zoom * factor).clamp(ZOOM_MIN, ZOOM_MAX);
+        let after = fitted.with_camera(*self).to_world(at);
+        self.offset += before - after;
+    }
+
+    /// Pans by a screen displacement `delta` (px): the world follows the pointer.
+    pub fn pan_by(&mut self, fitted: View, delta: Vec2) {
+        let s = fitted.scale * self.zoom;
+        self.offset -= Vec2::new(delta.x, -delta.y) / s;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fitted() -> View {
+        let world = Aabb::new(Vec2::ZERO, Vec2::new(800.0, 600.0));
+        View::fit(world, Vec2::ZERO, Vec2::new(1000.0, 700.0))
+    }
+
+    #[test]
+    fn to_world_inverts_pt_through_any_camera() {
+        let cam = Camera {
+            zoom: 3.5,
+            offset: Vec2::new(-40.0, 25.0),
+        };
+        let v = fitted().with_camera(cam);
+        for p in [Vec2::ZERO, Vec2::new(123.0, 456.0), Vec2::new(800.0, -30.0)] {
+            assert!((v.to_world(v.pt(p)) - p).length() < 1e-3);
+        }
+    }
+
+    #[test]
+    fn zoom_about_keeps_the_point_under_the_cursor() {
+        let mut cam = Camera::default();
+        let at = Vec2::new(300.0, 200.0);
+        let w = fitted().to_world(at);
+        cam.zoom_about(fitted(), at, 2.0);
+        cam.zoom_about(fitted(), at, 1.7);
+        assert!((fitted().with_camera(cam).to_world(at) - w).length() < 1e-3);
+        assert!((cam.zoom - 3.4).abs() < 1e-5);
+    }
+
+    #[test]
+    fn pan_moves_the_world_with_the_pointer() {
+        let mut cam = Camera::default();
+        let p = Vec2::new(400.0, 300.0);
+        let s0 = fitted().pt(p);
+        cam.pan_by(fitted(), Vec2::new(50.0, -20.0));
+        let s1 = fitted().with_camera(cam).pt(p);
+        assert!((s1 - s0 - Vec2::new(50.0, -20.0)).length() < 1e-3);
     }
 }

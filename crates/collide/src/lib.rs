@@ -10,6 +10,7 @@
 
 pub mod broad;
 pub mod debug_draw;
+pub mod energy;
 pub mod experiments;
 pub mod geom;
 pub mod narrow;
@@ -22,6 +23,7 @@ pub mod world;
 
 pub use broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
 pub use debug_draw::{DebugDraw, Prim, Rgba};
+pub use energy::Energy;
 pub use geom::{Aabb, Geometry, Motion, Shape};
 pub use glam::Vec2;
 pub use narrow::Contact;

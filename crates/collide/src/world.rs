@@ -12,6 +12,7 @@
 //! and iterations stop once no path changed. Shape groups are tested hull first
 //! (`world/groups.rs`).
 
+mod edit;
 mod groups;
 mod sweep;
 
@@ -87,13 +88,20 @@ pub enum HitWith {
     Ball(u32),
 }
 
-/// One impact, for hit points, reticles and lights.
+/// One impact, for hit points, reticles, lights and the measured restitution.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Hit {
     /// Where (px).
     pub point: Vec2,
-    /// Approach speed (px/s).
+    /// Approach speed (px/s): the normal speed relative to the surface before the response.
     pub speed: f32,
+    /// Rebound speed (px/s): the normal speed relative to the surface at the end of the step
+    /// of the impact, after every collision iteration (negative if still approaching).
+    pub rebound: f32,
+    /// The combined elasticity the response used (ball × shape × scale).
+    pub e: f32,
+    /// Unit contact normal, from the surface (or the other ball) towards the ball.
+    pub normal: Vec2,
     /// The ball that hit.
     pub ball: u32,
     /// What it hit.
@@ -404,6 +412,7 @@ impl World {
     /// Runs one motion iteration.
     pub fn step(&mut self) {
         let dt = self.step_seconds() as f32;
+        let first_hit = self.hits.len();
         self.launch_next();
         self.turn_kinematics(dt);
         self.begin_sweep(dt);
@@ -415,6 +424,7 @@ impl World {
             }
         }
         self.end_sweep();
+        self.measure_rebounds(first_hit);
         self.count_after_step(tally);
         self.steps += 1;
     }
@@ -534,6 +544,9 @@ impl World {
             Hit {
                 point: c.point,
                 speed,
+                rebound: 0.0,
+                e,
+                normal: c.normal,
                 ball: bi as u32,
                 with: HitWith::Shape(si as u32),
             },
@@ -557,11 +570,31 @@ impl World {
             Hit {
                 point: c.point,
                 speed,
+                rebound: 0.0,
+                e,
+                normal: c.normal,
                 ball: bi as u32,
                 with: HitWith::Ball(bj as u32),
             },
         );
         true
+    }
+
+    /// Fills in the rebound speed of the hits recorded this step (from `first`), from the
+    /// velocities the step ended with: `(v_ball - v_surface)·n`, the other ball's velocity
+    /// standing in for the surface's in a ball–ball hit.
+    fn measure_rebounds(&mut self, first: usize) {
+        let rotate = self.settings.rotate;
+        for h in self.hits.iter_mut().skip(first) {
+            let Some(ball) = self.balls.get(h.ball as usize) else {
+                continue;
+            };
+            let surface = match h.with {
+                HitWith::Shape(s) => self.shapes[s as usize].velocity_at(h.point, rotate),
+                HitWith::Ball(o) => self.balls.get(o as usize).map_or(Vec2::ZERO, |b| b.vel),
+            };
+            h.rebound = (ball.vel - surface).dot(h.normal);
+        }
     }
 
     fn count_after_step(&mut self, tally: Tally) {

@@ -89,6 +89,9 @@ impl World {
             Hit {
                 point: contact.point,
                 speed,
+                rebound: 0.0,
+                e,
+                normal: contact.normal,
                 ball: bi as u32,
                 with: HitWith::Shape(si as u32),
             },

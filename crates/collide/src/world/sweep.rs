@@ -288,6 +288,9 @@ impl World {
         let hit = Hit {
             point: contact.point,
             speed,
+            rebound: 0.0,
+            e,
+            normal: contact.normal,
             ball: i as u32,
             with,
         };

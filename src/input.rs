@@ -1,0 +1,228 @@
+//! Hands on: mouse gestures and the extra keys, turned into [`Command`]s and camera moves.
+//!
+//! - Left drag from empty field: launch a ball from the press point along the drag, at
+//!   [`LAUNCH_GAIN`] × the drag length (a preview line shows direction and speed).
+//! - Left drag on a ball: grab it; it follows the pointer and is thrown at the pointer's
+//!   speed of the last [`THROW_WINDOW`] s on release.
+//! - Right click on a ball: delete it. Right or middle drag: pan. Wheel: zoom about the cursor.
+//!
+//! Ball edits are commands the app applies between frames (so runs stay deterministic given
+//! the same commands); nothing fires when egui has the pointer.
+
+use crate::panel::Command;
+use crate::view::{Camera, View};
+use collide::{Vec2, World};
+use macroquad::prelude::*;
+use std::collections::VecDeque;
+
+/// Launch speed per world pixel of drag (px/s per px).
+pub const LAUNCH_GAIN: f32 = 4.0;
+/// Real seconds of pointer motion averaged into a throw.
+const THROW_WINDOW: f64 = 0.08;
+/// Screen pixels a right press may move and still be a click.
+const CLICK_SLOP: f32 = 4.0;
+/// Zoom factor per wheel notch.
+const WHEEL_ZOOM: f32 = 1.2;
+
+/// The gesture in progress.
+#[derive(Clone, Debug)]
+enum Gesture {
+    /// Left drag from `from` (world px).
+    Launch { from: Vec2 },
+    /// Holding ball `ball`, `grip` = ball centre − pointer (world px); recent pointer places
+    /// (real time s, world px).
+    Grab {
+        ball: usize,
+        grip: Vec2,
+        trail: VecDeque<(f64, Vec2)>,
+    },
+    /// Panning; the pointer was at `last` (screen px).
+    Pan { last: Vec2 },
+}
+
+/// The mouse's state between frames.
+#[derive(Default)]
+pub struct Mouse {
+    gesture: Option<Gesture>,
+}
+
+/// What one frame of mouse input needs to know.
+pub struct Ctx<'a> {
+    /// The view without the camera.
+    pub fitted: View,
+    /// The world, read only.
+    pub world: &'a World,
+    /// egui has the pointer: presses and the wheel are egui's.
+    pub egui_wants_pointer: bool,
+    /// Simulation seconds per real second (throws are in simulation time).
+    pub time_scale: f32,
+    /// Real time (s).
+    pub now: f64,
+}
+
+impl Mouse {
+    /// Drops a grab (the ball indices changed: a ball removed, the scene reloaded).
+    pub fn forget(&mut self) {
+        self.gesture = None;
+    }
+
+    /// One frame of mouse input: moves the camera, returns the ball commands.
+    pub fn update(&mut self, cx: &Ctx, cam: &mut Camera) -> Vec<Command> {
+        let mut cmds = Vec::new();
+        let at = Vec2::from(mouse_position());
+        let view = cx.fitted.with_camera(*cam);
+        let p = view.to_world(at);
+        if !cx.egui_wants_pointer {
+            let wheel = mouse_wheel().1;
+            if wheel != 0.0 {
+                cam.zoom_about(cx.fitted, at, WHEEL_ZOOM.powf(wheel.signum()));
+            }
+            self.press(cx, &view, at, p, &mut cmds);
+        }
+        self.drag(cx, cam, at, p, &mut cmds);
+        cmds
+    }
+
+    fn press(&mut self, cx: &Ctx, view: &View, at: Vec2, p: Vec2, cmds: &mut Vec<Command>) {
+        if self.gesture.is_some() {
+            return;
+        }
+        // A few screen pixels of slop, so small balls can be picked when zoomed out.
+        let slop = 3.0 / view.scale();
+        let under = cx.world.ball_at(p, slop);
+        if is_mouse_button_pressed(MouseButton::Left) {
+            self.gesture = Some(match under {
+                Some(ball) => Gesture::Grab {
+                    ball,
+                    grip: cx.world.balls()[ball].pos - p,
+                    trail: VecDeque::from([(cx.now, p)]),
+                },
+                None => Gesture::Launch { from: p },
+            });
+        } else if is_mouse_button_pressed(MouseButton::Right) {
+            match under {
+                Some(ball) => cmds.push(Command::RemoveBall(ball)),
+                None => self.gesture = Some(Gesture::Pan { last: at }),
+            }
+        } else if is_mouse_button_pressed(MouseButton::Middle) {
+            self.gesture = Some(Gesture::Pan { last: at });
+        }
+    }
+
+    fn drag(&mut self, cx: &Ctx, cam: &mut Camera, at: Vec2, p: Vec2, cmds: &mut Vec<Command>) {
+        let left_up = !is_mouse_button_down(MouseButton::Left);
+        match &mut self.gesture {
+            None => {}
+            Some(Gesture::Launch { from }) => {
+                if left_up {
+                    let vel = launch_velocity(*from, p);
+                    if vel.length() * (cx.fitted.scale() * cam.zoom) > CLICK_SLOP * LAUNCH_GAIN {
+                        cmds.push(Command::LaunchAt(*from, vel));
+                    }
+                    self.gesture = None;
+                }
+            }
+            Some(Gesture::Grab { ball, grip, trail }) => {
+                if *ball >= cx.world.balls().len() {
+                    self.gesture = None;
+                    return;
+                }
+                trail.push_back((cx.now, p));
+                while trail.len() > 2 && cx.now - trail[0].0 > THROW_WINDOW {
+                    trail.pop_front();
+                }
+                let vel = trail_velocity(trail) / cx.time_scale.max(1e-3);
+                cmds.push(Command::MoveBall(*ball, p + *grip, vel));
+                if left_up {
+                    self.gesture = None;
+                }
+            }
+            Some(Gesture::Pan { last }) => {
+                cam.pan_by(cx.fitted, at - *last);
+                *last = at;
+                let held = is_mouse_button_down(MouseButton::Right)
+                    || is_mouse_button_down(MouseButton::Middle);
+                if !held {
+                    self.gesture = None;
+                }
+            }
+        }
+    }
+
+    /// Draws the launch preview: a line from the press point to the pointer, an arrow head
+    /// and the speed the ball will leave with; a circle of the next ball's `radius` (px).
+    pub fn draw(&self, view: &View, radius: f32) {
+        let Some(Gesture::Launch { from }) = &self.gesture else {
+            return;
+        };
+        let to = view.to_world(Vec2::from(mouse_position()));
+        let vel = launch_velocity(*from, to);
+        let (a, b) = (view.pt(*from), view.pt(to));
+        let colour = Color::new(1.0, 0.85, 0.3, 0.95);
+        draw_line(a.x, a.y, b.x, b.y, 2.0, colour);
+        draw_circle_lines(a.x, a.y, view.len(radius).max(3.0), 1.5, colour);
+        let dir = (b - a).normalize_or_zero();
+        for side in [-1.0, 1.0] {
+            let h = b - dir * 12.0 + dir.perp() * 6.0 * side;
+            draw_line(b.x, b.y, h.x, h.y, 2.0, colour);
+        }
+        let label = format!("{:.0} px/s", vel.length());
+        draw_text(&label, b.x + 10.0, b.y - 10.0, 22.0, colour);
+    }
+}
+
+/// Velocity (px/s) of a ball launched by dragging from `from` to `to` (world px).
+pub fn launch_velocity(from: Vec2, to: Vec2) -> Vec2 {
+    (to - from) * LAUNCH_GAIN
+}
+
+/// Mean velocity over the trail (world px per real second).
+fn trail_velocity(trail: &VecDeque<(f64, Vec2)>) -> Vec2 {
+    match (trail.front(), trail.back()) {
+        (Some(a), Some(b)) if b.0 - a.0 > 1e-4 => (b.1 - a.1) / (b.0 - a.0) as f32,
+        _ => Vec2::ZERO,
+    }
+}
+
+/// A file name in the current folder from the wall clock: `screenshot-YYYYMMDD-HHMMSS.png`
+/// (UTC).
+pub fn screenshot_name() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
+    let (y, m, d) = civil_from_days(days);
+    let (hh, mm, ss) = (rem / 3600, rem / 60 % 60, rem % 60);
+    format!("screenshot-{y:04}{m:02}{d:02}-{hh:02}{mm:02}{ss:02}.png")
+}
+
+/// Year, month, day of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + (m <= 2) as i64, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates_match_known_days() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+    }
+
+    #[test]
+    fn launch_speed_grows_with_the_drag() {
+        let v = launch_velocity(Vec2::new(10.0, 10.0), Vec2::new(110.0, 10.0));
+        assert_eq!(v, Vec2::new(100.0 * LAUNCH_GAIN, 0.0));
+    }
+}
