@@ -4,6 +4,7 @@
 mod app;
 mod bench;
 mod bench_chart;
+mod check;
 mod cli;
 mod draw;
 mod experiment_ui;
@@ -25,6 +26,9 @@ fn main() {
     };
     if let Some(cli::Command::Bench(bench_args)) = &args.command {
         std::process::exit(bench::run(bench_args, &scene));
+    }
+    if let Some(cli::Command::Check(check_args)) = &args.command {
+        std::process::exit(check::run(check_args));
     }
     if args.headless {
         run_headless(&args, &scene);
