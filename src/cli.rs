@@ -68,6 +68,21 @@ pub struct Args {
 pub enum Command {
     /// Run an experiment headless: print a table, write CSV and a PNG chart.
     Bench(BenchArgs),
+    /// Run the checks of what the toy promises and print a table: check, cases tried,
+    /// failures, worst figure seen. Exit status 1 if any check failed.
+    Check(CheckArgs),
+}
+
+/// `check` options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// Run at the size of the tests (`cargo test`) instead of the full size.
+    #[arg(long)]
+    pub quick: bool,
+    /// Run only the checks whose name contains this (no-nan, energy, restitution,
+    /// determinism, containment, soak, bad-files).
+    #[arg(long, value_name = "NAME")]
+    pub only: Option<String>,
 }
 
 /// The experiments of `bench`.

@@ -5,6 +5,7 @@ mod app;
 mod bench;
 mod bench_chart;
 mod chart;
+mod check;
 mod cli;
 mod draw;
 mod energy;
@@ -29,6 +30,9 @@ fn main() {
     };
     if let Some(cli::Command::Bench(bench_args)) = &args.command {
         std::process::exit(bench::run(bench_args, &scene));
+    }
+    if let Some(cli::Command::Check(check_args)) = &args.command {
+        std::process::exit(check::run(check_args));
     }
     if args.headless {
         run_headless(&args, &scene);

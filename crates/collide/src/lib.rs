@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod broad;
+pub mod checks;
 pub mod debug_draw;
 pub mod energy;
 pub mod experiments;

@@ -37,6 +37,7 @@ pub enum MotionDesc {
 
 /// One obstacle as written in a scene file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum ShapeDesc {
     /// A point.
     Point {
@@ -176,6 +177,7 @@ pub enum ShapeDesc {
 
 /// Where balls enter.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LaunchDesc {
     /// Start point (px).
     pub pos: Vec2,
@@ -185,6 +187,7 @@ pub struct LaunchDesc {
 
 /// A scene: play area, launcher, obstacles and a few defaults.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scene {
     /// Name shown in the panel.
     pub name: String,
@@ -242,10 +245,16 @@ impl Scene {
             col: e.position.col,
             message: e.code.to_string(),
         })?;
-        scene.validate().map_err(|(index, message)| {
-            let (line, col) = index
-                .and_then(|i| shape_positions(text).get(i).copied())
-                .unwrap_or((0, 0));
+        scene.validate().map_err(|(at, message)| {
+            let found = match at {
+                At::Shape(i) => shape_positions(text).get(i).copied(),
+                At::Key(key) => key_position(&code_chars(text), key).map(|i| {
+                    let (_, line, col) = code_chars(text)[i];
+                    (line, col)
+                }),
+            };
+            // A value the parser accepted is somewhere in the text; 1:1 if it cannot be found.
+            let (line, col) = found.unwrap_or((1, 1));
             SceneError {
                 origin: origin.to_string(),
                 line,
@@ -269,31 +278,32 @@ impl Scene {
     }
 
     /// Checks every number; on failure returns the shape index (if any) and the message.
-    fn validate(&self) -> Result<(), (Option<usize>, String)> {
+    fn validate(&self) -> Result<(), (At, String)> {
         let b = &self.bounds;
         if !(b.min.is_finite() && b.max.is_finite() && b.min.x < b.max.x && b.min.y < b.max.y) {
             return Err((
-                None,
+                At::Key("bounds"),
                 "field `bounds`: min must be below max, all finite".into(),
             ));
         }
-        check_vec(self.launch.pos, "launch.pos").map_err(|m| (None, m))?;
-        check_direction(self.launch.dir, "launch.dir").map_err(|m| (None, m))?;
+        check_vec(self.launch.pos, "launch.pos").map_err(|m| (At::Key("launch"), m))?;
+        check_direction(self.launch.dir, "launch.dir").map_err(|m| (At::Key("launch"), m))?;
         if let Some(g) = self.gravity {
-            check_num(g, "gravity", 0.0, 1e7).map_err(|m| (None, m))?;
+            check_num(g, "gravity", 0.0, 1e7).map_err(|m| (At::Key("gravity"), m))?;
         }
         if let Some(r) = self.ball_radius {
-            check_num(r, "ball_radius", 0.0, 1e4).map_err(|m| (None, m))?;
+            check_num(r, "ball_radius", 0.0, 1e4).map_err(|m| (At::Key("ball_radius"), m))?;
         }
         if let Some(v) = self.launch_speed {
-            check_num(v, "launch_speed", 0.0, 1e6).map_err(|m| (None, m))?;
+            check_num(v, "launch_speed", 0.0, 1e6).map_err(|m| (At::Key("launch_speed"), m))?;
         }
         if let Some(e) = self.ball_elasticity {
-            check_num(e, "ball_elasticity", 0.0, 10.0).map_err(|m| (None, m))?;
+            check_num(e, "ball_elasticity", 0.0, 10.0)
+                .map_err(|m| (At::Key("ball_elasticity"), m))?;
         }
         if self.shapes.len() > MAX_SHAPES {
             return Err((
-                None,
+                At::Key("shapes"),
                 format!(
                     "field `shapes`: {} shapes, at most {MAX_SHAPES}",
                     self.shapes.len()
@@ -302,7 +312,7 @@ impl Scene {
         }
         for (i, s) in self.shapes.iter().enumerate() {
             s.validate()
-                .map_err(|m| (Some(i), format!("shape {i} ({}): {m}", s.kind_name())))?;
+                .map_err(|m| (At::Shape(i), format!("shape {i} ({}): {m}", s.kind_name())))?;
         }
         Ok(())
     }
@@ -335,6 +345,14 @@ impl Scene {
         }
         world
     }
+}
+
+/// Where a validation error points.
+enum At {
+    /// The entry of the top-level `shapes` list.
+    Shape(usize),
+    /// A key of the top-level struct.
+    Key(&'static str),
 }
 
 fn check_num(x: f32, field: &str, lo: f32, hi: f32) -> Result<(), String> {
@@ -784,6 +802,31 @@ fn shape_positions(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// Index in `code` of the first character of the key `key` of the top-level struct (followed
+/// by `:`).
+fn key_position(code: &[(char, usize, usize)], key: &str) -> Option<usize> {
+    let chars: Vec<char> = code.iter().map(|c| c.0).collect();
+    let key: Vec<char> = key.chars().collect();
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut depth = 0i32;
+    for i in 0..chars.len() {
+        match chars[i] {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
+            _ => {}
+        }
+        let word_start = i == 0 || !is_ident(chars[i - 1]);
+        if depth != 1 || !word_start || !chars[i..].starts_with(&key) {
+            continue;
+        }
+        let after = chars[i + key.len()..].iter().find(|c| !c.is_whitespace());
+        if after == Some(&':') {
+            return Some(i);
+        }
+    }
+    None
 }
 
 /// Index in `code` of the `[` opening the list of the `shapes` key of the top-level struct.

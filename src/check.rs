@@ -1,0 +1,88 @@
+//! `check`: runs the library's checks (`collide::checks`) at full size, or at the tests' size
+//! with `--quick`, and prints a table: check, cases tried, failures, worst figure seen.
+
+use crate::cli::CheckArgs;
+use collide::checks::{self, bad_files, sizes::Sizes, CheckReport};
+use std::io::Write as _;
+use std::path::Path;
+use std::time::Instant;
+
+/// The bad-scene corpus, read from the source tree.
+const CORPUS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/crates/collide/tests/corpus/bad_scenes"
+);
+
+/// Resident size of this process (bytes), from /proc/self/statm; 0 where there is none.
+fn resident_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |pages| pages * 4096)
+}
+
+fn progress(name: &'static str) -> impl FnMut(f32) {
+    let mut last = -1i32;
+    move |f| {
+        let pc = (f * 100.0).floor() as i32;
+        if pc != last {
+            last = pc;
+            eprint!("\r{name} {pc:3}%");
+            if pc >= 100 {
+                eprintln!();
+            }
+            let _ = std::io::stderr().flush();
+        }
+    }
+}
+
+/// Runs every check (or those whose name contains `--only`); returns the exit status.
+pub fn run(args: &CheckArgs) -> i32 {
+    let sizes = if args.quick {
+        Sizes::ci()
+    } else {
+        Sizes::full()
+    };
+    let wanted = |name: &str| args.only.as_deref().is_none_or(|o| name.contains(o));
+    let mut reports: Vec<CheckReport> = Vec::new();
+    let start = Instant::now();
+    let mut last = Instant::now();
+    let mut note = |r: CheckReport, _: Instant| {
+        eprintln!("{r}  ({:.1} s)", last.elapsed().as_secs_f64());
+        last = Instant::now();
+        reports.push(r);
+    };
+    if wanted("no-nan") {
+        note(checks::finite::run(sizes.finite), Instant::now());
+    }
+    if wanted("energy") {
+        note(checks::energy::conserved(sizes.energy), Instant::now());
+        note(checks::energy::adders(sizes.adders), Instant::now());
+    }
+    if wanted("restitution") {
+        note(checks::restitution::run(&sizes.restitution), Instant::now());
+    }
+    if wanted("determinism") {
+        note(checks::determinism::run(sizes.determinism), Instant::now());
+    }
+    if wanted("containment") {
+        let r = checks::containment::run(sizes.containment, &mut progress("containment"));
+        note(r, Instant::now());
+    }
+    if wanted("soak") {
+        let r = checks::soak::run(sizes.soak, &resident_bytes, &mut progress("soak"));
+        note(r, Instant::now());
+    }
+    if wanted("bad-files") {
+        match bad_files::load_corpus(Path::new(CORPUS)) {
+            Ok(files) => note(bad_files::corpus(&files), Instant::now()),
+            Err(e) => eprintln!("error: cannot read {CORPUS}: {e}"),
+        }
+        let (stride, edits) = sizes.damage;
+        note(bad_files::generated(stride, edits, 1), Instant::now());
+    }
+    println!("{}", checks::report_table(&reports));
+    println!("took {:.1} s", start.elapsed().as_secs_f64());
+    let failed = reports.iter().any(|r| !r.passed());
+    i32::from(failed)
+}
