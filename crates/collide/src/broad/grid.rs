@@ -218,7 +218,7 @@ impl BroadPhase for Grid {
                 self.working, self.largest
             ));
         }
-        self.balls.validate(self.ball_ids.start)?;
+        self.balls.validate()?;
         if self.balls.cells() != self.range.cells() {
             return Err("ball cells and cell range disagree".into());
         }
@@ -267,7 +267,7 @@ impl BroadPhase for Grid {
         let (w, h) = self.range.dims;
         for r in 0..h {
             for c in 0..w {
-                let k = self.balls.cell(self.range.index(c, r)).len();
+                let k = self.balls.cell_len(self.range.index(c, r));
                 if k > 0 {
                     let fill = Some(Rgba::heat(k as f32 / most).with_alpha(0.3));
                     draw.draw(Prim::Rect {

@@ -18,6 +18,7 @@ mod grid_cells;
 mod obstacle_cells;
 mod pair_keys;
 pub mod quadtree;
+mod radix;
 pub mod rdc;
 pub mod sap;
 pub mod scenarios;

@@ -1,21 +1,15 @@
 //! Pairs as sortable `u64` keys, put in canonical order by an LSD radix sort.
 //!
 //! A pair `(i, j)`, `i < j`, is the key `i · 2^b + j` with `b` the bits of the largest index,
-//! so keys order exactly as pairs do. A least-significant-digit radix sort (11-bit digits, a
-//! counting pass and a stable scatter per digit) orders `p` keys in `O(p · ⌈2b / 11⌉)`: no
-//! comparisons, and the histograms fit in L1. Digits on which every key agrees are skipped.
-//! The buffers are kept, so a steady state allocates nothing. Repeats, if any, are dropped
-//! after the sort and counted.
+//! so keys order exactly as pairs do. A radix sort (`radix.rs`) orders `p` keys in
+//! `O(p · ⌈2b / 11⌉)`, no comparisons. The buffers are kept, so a steady state allocates
+//! nothing. Repeats, if any, are dropped after the sort and counted.
 //!
 //! Used by the broad phases that find pairs in spatial order (cells, sweeps) rather than in
 //! index order, in place of a comparison sort of the pair list.
 
+use super::radix::{index_bits, RadixScratch};
 use super::Pair;
-
-/// Bits per radix digit.
-const DIGIT: u32 = 11;
-/// Buckets per digit.
-const BUCKETS: usize = 1 << DIGIT;
 
 /// Pairs collected as keys, then sorted into a pair list.
 #[derive(Clone, Debug, Default)]
@@ -23,16 +17,14 @@ pub(crate) struct PairKeys {
     /// Bits of the second index in a key.
     shift: u32,
     keys: Vec<u64>,
-    scratch: Vec<u64>,
-    counts: Vec<u32>,
+    radix: RadixScratch<u64>,
 }
 
 impl PairKeys {
     /// Forgets all keys; indices will be below `n`.
     pub fn clear(&mut self, n: usize) {
         self.keys.clear();
-        // Bits of the largest index n − 1 (at least 1), so two of them fit in 64.
-        self.shift = (usize::BITS - n.saturating_sub(1).leading_zeros()).max(1);
+        self.shift = index_bits(n); // two indices below 2^32 fit in 64 bits
     }
 
     /// Adds pair `(i, j)` in either order.
@@ -52,7 +44,7 @@ impl PairKeys {
     /// Sorts the keys and writes them to `pairs` (cleared first), each once; returns the
     /// repeats dropped.
     pub fn sorted_into(&mut self, pairs: &mut Vec<Pair>) -> u64 {
-        self.radix_sort();
+        self.radix.sort(&mut self.keys, |&k| k, 0, 2 * self.shift);
         let before = self.keys.len();
         self.keys.dedup();
         let mask = (1u64 << self.shift) - 1;
@@ -63,43 +55,6 @@ impl PairKeys {
                 .map(|&k| ((k >> self.shift) as u32, (k & mask) as u32)),
         );
         (before - self.keys.len()) as u64
-    }
-
-    /// LSD radix sort of `keys` over the `2 · shift` low bits.
-    fn radix_sort(&mut self) {
-        let bits = 2 * self.shift;
-        self.scratch.resize(self.keys.len(), 0);
-        self.counts.resize(BUCKETS, 0);
-        let mut at = 0;
-        while at < bits {
-            if self.counting_pass(at) {
-                std::mem::swap(&mut self.keys, &mut self.scratch);
-            }
-            at += DIGIT;
-        }
-    }
-
-    /// One stable pass on the digit at bit `at`, from `keys` into `scratch`; false (and
-    /// nothing moved) when every key has the same digit there.
-    fn counting_pass(&mut self, at: u32) -> bool {
-        let digit = |k: u64| ((k >> at) as usize) & (BUCKETS - 1);
-        self.counts.fill(0);
-        for &k in &self.keys {
-            self.counts[digit(k)] += 1;
-        }
-        if self.counts.iter().any(|&c| c as usize == self.keys.len()) {
-            return false;
-        }
-        let mut sum = 0;
-        for c in &mut self.counts {
-            (*c, sum) = (sum, sum + *c);
-        }
-        for &k in &self.keys {
-            let slot = &mut self.counts[digit(k)];
-            self.scratch[*slot as usize] = k;
-            *slot += 1;
-        }
-        true
     }
 }
 
