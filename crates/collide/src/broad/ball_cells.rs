@@ -19,19 +19,20 @@
 //! grid's exactness argument needs, provided the same function also checks that no ball spans
 //! more than two cells per axis ([`BallCells::build`] does both in one pass).
 //!
-//! **Sorting.** The entries are made in index order (streaming over the boxes) and radix
-//! sorted on the cell (`radix.rs`: stable, so a cell's balls stay in index order), carrying the
-//! box along. A plain counting sort needs one counter per cell, and with a million cells its
-//! random increments and scattered writes missed the cache on every ball, as did gathering the
-//! boxes into cell order through the sorted indices (each the profile's largest item in turn);
-//! the radix passes stream. One more pass writes the cell starts.
+//! **Sorting**, in two counting sorts that each stay in cache: first by row (one counter per
+//! row; the entries, made while streaming over the boxes, are scattered into one run per row),
+//! then each row by column (one counter per column, the row's entries moved within a few
+//! kilobytes), which also yields the cell starts. Both are stable, so a cell's balls stay in
+//! index order. A one-level counting sort needs one counter per cell, and with a million cells
+//! its random increments and scattered writes missed the cache on every ball, as did gathering
+//! the boxes into cell order through sorted indices afterwards (each was the profile's largest
+//! item in turn).
 //!
-//! **Cost.** O(n · ⌈cell bits / 11⌉ + cells). All arrays are kept, so a steady-state call
+//! **Cost.** O(n + cells). All arrays are kept, so a steady-state call
 //! allocates nothing.
 
 use super::grid_cells::CellRange;
 use super::pair_keys::PairKeys;
-use super::radix::{index_bits, RadixScratch};
 use crate::geom::Aabb;
 use glam::Vec4;
 
@@ -49,13 +50,16 @@ pub(crate) struct BallCells {
     start: Vec<u32>,
     /// The balls in cell order.
     entries: Vec<Entry>,
-    radix: RadixScratch<Entry>,
+    /// The balls in row order (the first sort's output).
+    by_row: Vec<Entry>,
+    /// Start of each row in `by_row`, then its write cursor; length rows + 1.
+    row_start: Vec<u32>,
 }
 
-/// One ball in a cell.
+/// One ball in a cell (20 bytes: its cell is recomputed from its box when needed, which is
+/// cheaper than moving four more bytes per ball through both sorts).
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
-    cell: u32,
     id: u32,
     /// `[min x, min y, −max x, −max y]`.
     packed: [f32; 4],
@@ -99,32 +103,72 @@ impl BallCells {
         let [ax, ay] = [(origin.x, range.dims.0), (origin.y, range.dims.1)]
             .map(|(o, dim)| Axis { origin: o, inv, last: dim as u32 - 1 });
         (self.dims, self.axes, self.first, self.count) = (range.dims, [ax, ay], first, balls.len());
-        let w = range.dims.0 as u32;
-        let mut spans_ok = true;
-        self.entries.clear();
-        self.entries.extend(balls.iter().enumerate().map(|(k, b)| {
-            let (c0, c1) = (ax.cell(b.min.x), ax.cell(b.max.x));
-            let (r0, r1) = (ay.cell(b.min.y), ay.cell(b.max.y));
-            spans_ok &= c1.wrapping_sub(c0) <= 1 && r1.wrapping_sub(r0) <= 1;
-            let (cell, id) = (r0 * w + c0, (first + k) as u32);
-            Entry { cell, id, packed: packed(b) }
-        }));
-        let cells = range.cells();
-        self.radix.sort(&mut self.entries, |e| e.cell as u64, 0, index_bits(cells));
-        self.find_starts(cells);
+        let spans_ok = self.count_rows(balls);
+        self.scatter_rows(balls);
+        self.sort_rows();
         spans_ok
     }
 
-    /// The cell starts, from the sorted entries.
-    fn find_starts(&mut self, cells: usize) {
-        self.start.clear();
-        for (k, e) in self.entries.iter().enumerate() {
-            // Cells up to this one that have no start yet begin here.
-            while self.start.len() <= e.cell as usize {
-                self.start.push(k as u32);
-            }
+    /// The balls per row; false when a ball spans more than two cells on an axis.
+    fn count_rows(&mut self, balls: &[Aabb]) -> bool {
+        let [ax, ay] = self.axes;
+        self.row_start.clear();
+        self.row_start.resize(self.dims.1 + 1, 0);
+        let mut spans_ok = true;
+        for b in balls {
+            let (c0, c1) = (ax.cell(b.min.x), ax.cell(b.max.x));
+            let (r0, r1) = (ay.cell(b.min.y), ay.cell(b.max.y));
+            spans_ok &= c1.wrapping_sub(c0) <= 1 && r1.wrapping_sub(r0) <= 1;
+            self.row_start[r0 as usize + 1] += 1;
         }
-        self.start.resize(cells + 1, self.entries.len() as u32);
+        spans_ok
+    }
+
+    /// First sort: entries made in index order, scattered into one run per row.
+    fn scatter_rows(&mut self, balls: &[Aabb]) {
+        let ay = self.axes[1];
+        for r in 0..self.dims.1 {
+            self.row_start[r + 1] += self.row_start[r];
+        }
+        self.by_row.resize(balls.len(), Entry::default());
+        for (k, b) in balls.iter().enumerate() {
+            let at = &mut self.row_start[ay.cell(b.min.y) as usize];
+            let id = (self.first + k) as u32;
+            self.by_row[*at as usize] = Entry { id, packed: packed(b) };
+            *at += 1;
+        }
+        // Each row's cursor ended at the next row's start: shift back.
+        self.row_start.copy_within(0..self.dims.1, 1);
+        self.row_start[0] = 0;
+    }
+
+    /// Second sort: each row's run by column into `entries`, writing the cell starts.
+    fn sort_rows(&mut self) {
+        let ((w, h), ax) = (self.dims, self.axes[0]);
+        self.entries.resize(self.by_row.len(), Entry::default());
+        self.start.clear();
+        self.start.resize(w * h + 1, 0);
+        for r in 0..h {
+            let (lo, hi) = (self.row_start[r] as usize, self.row_start[r + 1] as usize);
+            let row = &mut self.start[r * w..(r + 1) * w + 1];
+            row.fill(0);
+            for e in &self.by_row[lo..hi] {
+                row[ax.cell(e.packed[0]) as usize + 1] += 1;
+            }
+            row[0] = lo as u32;
+            for c in 0..w {
+                row[c + 1] += row[c];
+            }
+            for e in &self.by_row[lo..hi] {
+                let at = &mut row[ax.cell(e.packed[0]) as usize];
+                self.entries[*at as usize] = *e;
+                *at += 1;
+            }
+            // Each cursor ended at the next cell's start: shift back.
+            row.copy_within(0..w, 1);
+            row[0] = lo as u32;
+        }
+        self.start[w * h] = self.entries.len() as u32;
     }
 
     /// Every ball against the later balls of its own cell, the cell to its right and the
@@ -222,7 +266,7 @@ impl BallCells {
                 let id = e.id as usize;
                 let slot = id.checked_sub(self.first).and_then(|i| seen.get_mut(i));
                 match slot {
-                    Some(s) if !*s && home == c as u32 && e.cell == home && x0 <= -nx1 && y0 <= -ny1 => *s = true,
+                    Some(s) if !*s && home == c as u32 && x0 <= -nx1 && y0 <= -ny1 => *s = true,
                     _ => return Err(format!("ball {id} misplaced, repeated or not a box in cell {c}")),
                 }
             }

@@ -1,8 +1,9 @@
 //! Pairs as sortable `u64` keys, put in canonical order by an LSD radix sort.
 //!
 //! A pair `(i, j)`, `i < j`, is the key `i · 2^b + j` with `b` the bits of the largest index,
-//! so keys order exactly as pairs do. A radix sort (`radix.rs`) orders `p` keys in
-//! `O(p · ⌈2b / 11⌉)`, no comparisons. The buffers are kept, so a steady state allocates
+//! so keys order exactly as pairs do. A radix sort (`radix.rs`) orders the keys by their first
+//! index only, `O(p · ⌈b / 11⌉)`, no comparisons; then each first index's few partners are
+//! put in order where they lie (a ball has a handful of neighbours, so these runs are tiny). The buffers are kept, so a steady state allocates
 //! nothing. Repeats, if any, are dropped after the sort and counted.
 //!
 //! Used by the broad phases that find pairs in spatial order (cells, sweeps) rather than in
@@ -44,7 +45,12 @@ impl PairKeys {
     /// Sorts the keys and writes them to `pairs` (cleared first), each once; returns the
     /// repeats dropped.
     pub fn sorted_into(&mut self, pairs: &mut Vec<Pair>) -> u64 {
-        self.radix.sort(&mut self.keys, |&k| k, 0, 2 * self.shift);
+        self.radix.sort(&mut self.keys, |&k| k, self.shift, 2 * self.shift);
+        for run in self.keys.chunk_by_mut(|a, b| a >> self.shift == b >> self.shift) {
+            if run.len() > 1 {
+                run.sort_unstable();
+            }
+        }
         let before = self.keys.len();
         self.keys.dedup();
         let mask = (1u64 << self.shift) - 1;
