@@ -195,3 +195,40 @@ pub fn scale_input(n: usize, seed: u64) -> Scenario {
         world,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::broad::brute::brute_pairs;
+    use crate::broad::{BroadCounters, BroadKind};
+
+    #[test]
+    fn scale_input_covers_three_tenths_of_its_square_and_is_seeded() {
+        let sc = scale_input(20_000, 7);
+        let side = sc.world.size().x as f64;
+        let discs: f64 = sc
+            .aabbs
+            .iter()
+            .map(|b| std::f64::consts::PI * (b.size().x as f64 / 2.0).powi(2))
+            .sum();
+        let fill = discs / (side * side);
+        assert!((fill - SCALE_FILL).abs() < 0.01, "fill {fill}");
+        assert!(sc.aabbs.iter().all(|b| sc.world.contains(b.centre())));
+        assert_eq!(scale_input(20_000, 7).aabbs, sc.aabbs);
+        assert_ne!(scale_input(20_000, 8).aabbs, sc.aabbs);
+    }
+
+    #[test]
+    fn every_algorithm_matches_brute_force_on_the_scale_input() {
+        let sc = scale_input(3000, 1);
+        let mut want = Vec::new();
+        brute_pairs(&sc.input(1), &mut want);
+        for &kind in BroadKind::ALL {
+            let (mut got, mut c) = (Vec::new(), BroadCounters::default());
+            let mut algo = kind.create();
+            algo.find_pairs(&sc.input(1), &mut got, &mut c);
+            assert_eq!(got, want, "{}", kind.name());
+            algo.validate().unwrap();
+        }
+    }
+}
