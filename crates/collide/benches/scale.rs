@@ -51,7 +51,11 @@ const LIMITS: [(BroadKind, usize); 4] = [
 /// Our algorithms to run at `n` balls.
 fn ours(n: usize) -> Vec<BroadKind> {
     let fits = |k: BroadKind| LIMITS.iter().all(|&(l, max)| l != k || n <= max);
-    BroadKind::ALL.iter().copied().filter(|&k| fits(k)).collect()
+    BroadKind::ALL
+        .iter()
+        .copied()
+        .filter(|&k| fits(k))
+        .collect()
 }
 
 /// A fresh instance of `kind`, at its best setting for many balls.
@@ -88,9 +92,12 @@ fn run_parry(sc: &Scenario, pairs: &mut Vec<Pair>) -> usize {
 fn run_broccoli(sc: &Scenario, boxes: &mut Vec<(Rect<f32>, u32)>, pairs: &mut Vec<Pair>) -> usize {
     pairs.clear();
     boxes.clear();
-    boxes.extend(sc.aabbs.iter().enumerate().map(|(i, b)| {
-        (broccoli::rect(b.min.x, b.max.x, b.min.y, b.max.y), i as u32)
-    }));
+    boxes.extend(
+        sc.aabbs
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (broccoli::rect(b.min.x, b.max.x, b.min.y, b.max.y), i as u32)),
+    );
     let mut tree = broccoli::Tree::new(boxes.as_mut_slice());
     tree.find_colliding_pairs(|a, b| pairs.push((a.1, b.1)));
     pairs.len()
@@ -104,20 +111,28 @@ fn check_counts(sc: &Scenario) {
     let mut timed = |name: &str, run: &mut dyn FnMut() -> usize| {
         let t = Instant::now();
         let count = run();
-        eprintln!("  check N = {n}: {name} {count} pairs in {:.1?}", t.elapsed());
+        eprintln!(
+            "  check N = {n}: {name} {count} pairs in {:.1?}",
+            t.elapsed()
+        );
         counts.push((name.to_string(), count));
     };
     for k in ours(n) {
         timed(k.name(), &mut || run_ours(k, sc, &mut pairs));
     }
     timed("parry2d", &mut || run_parry(sc, &mut pairs));
-    timed("broccoli", &mut || run_broccoli(sc, &mut Vec::new(), &mut pairs));
+    timed("broccoli", &mut || {
+        run_broccoli(sc, &mut Vec::new(), &mut pairs)
+    });
     let first = counts[0].1;
     assert!(
         counts.iter().all(|(_, c)| *c == first),
         "N = {n}: pair counts differ: {counts:?}"
     );
-    eprintln!("scale N = {n}: {first} pairs, all {} contenders agree", counts.len());
+    eprintln!(
+        "scale N = {n}: {first} pairs, all {} contenders agree",
+        counts.len()
+    );
 }
 
 fn bench_scale(c: &mut Criterion) {
@@ -126,7 +141,13 @@ fn bench_scale(c: &mut Criterion) {
         // Checked on first use, so a filter that skips this N skips its check too.
         let checked = OnceCell::new();
         let skip = std::env::var_os("SCALE_SKIP_CHECK").is_some(); // for profiling runs only
-        let check = || *checked.get_or_init(|| if !skip { check_counts(&sc) });
+        let check = || {
+            *checked.get_or_init(|| {
+                if !skip {
+                    check_counts(&sc)
+                }
+            })
+        };
         let mut group = c.benchmark_group(format!("scale/{n}"));
         if n >= 1_000_000 {
             group.sample_size(10).warm_up_time(Duration::from_secs(1));
@@ -135,7 +156,9 @@ fn bench_scale(c: &mut Criterion) {
             group.sample_size(10).warm_up_time(Duration::from_secs(1));
             group.measurement_time(Duration::from_secs(3));
         } else {
-            group.sample_size(20).warm_up_time(Duration::from_millis(500));
+            group
+                .sample_size(20)
+                .warm_up_time(Duration::from_millis(500));
             group.measurement_time(Duration::from_secs(2));
         }
         let mut pairs = Vec::new();

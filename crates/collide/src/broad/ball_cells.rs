@@ -100,8 +100,11 @@ impl BallCells {
     pub fn build(&mut self, range: &CellRange, balls: &[Aabb], first: usize) -> bool {
         let origin = range.cell_box(0, 0).min;
         let inv = (1.0 / range.size) as f32;
-        let [ax, ay] = [(origin.x, range.dims.0), (origin.y, range.dims.1)]
-            .map(|(o, dim)| Axis { origin: o, inv, last: dim as u32 - 1 });
+        let [ax, ay] = [(origin.x, range.dims.0), (origin.y, range.dims.1)].map(|(o, dim)| Axis {
+            origin: o,
+            inv,
+            last: dim as u32 - 1,
+        });
         (self.dims, self.axes, self.first, self.count) = (range.dims, [ax, ay], first, balls.len());
         let spans_ok = self.count_rows(balls);
         self.scatter_rows(balls);
@@ -134,7 +137,10 @@ impl BallCells {
         for (k, b) in balls.iter().enumerate() {
             let at = &mut self.row_start[ay.cell(b.min.y) as usize];
             let id = (self.first + k) as u32;
-            self.by_row[*at as usize] = Entry { id, packed: packed(b) };
+            self.by_row[*at as usize] = Entry {
+                id,
+                packed: packed(b),
+            };
             *at += 1;
         }
         // Each row's cursor ended at the next row's start: shift back.
@@ -206,7 +212,10 @@ impl BallCells {
     /// Entry `a` against entries `run`; returns the tests (the run's length).
     #[inline(always)]
     fn scan(&self, a: usize, run: std::ops::Range<usize>, keys: &mut PairKeys) -> u64 {
-        let (q, id) = (query(Vec4::from_array(self.entries[a].packed)), self.entries[a].id);
+        let (q, id) = (
+            query(Vec4::from_array(self.entries[a].packed)),
+            self.entries[a].id,
+        );
         let tests = run.len() as u64;
         for e in &self.entries[run] {
             // Closed intervals: touching boxes overlap (see the module docs).
@@ -267,7 +276,11 @@ impl BallCells {
                 let slot = id.checked_sub(self.first).and_then(|i| seen.get_mut(i));
                 match slot {
                     Some(s) if !*s && home == c as u32 && x0 <= -nx1 && y0 <= -ny1 => *s = true,
-                    _ => return Err(format!("ball {id} misplaced, repeated or not a box in cell {c}")),
+                    _ => {
+                        return Err(format!(
+                            "ball {id} misplaced, repeated or not a box in cell {c}"
+                        ))
+                    }
                 }
             }
         }

@@ -1,14 +1,15 @@
 //! Uniform grid: the modern form of the sector method.
 //!
 //! **Algorithm.** Square cells of side `c`, at least the largest ball side `m`. Each ball goes
-//! into the one cell holding its box's min corner, by a counting sort into flat arrays, its box
-//! copied beside it in cell order (structure of arrays, see `ball_cells.rs`; reused, so a
-//! steady-state call allocates nothing). Then each occupied cell is tested against itself
+//! into the one cell holding its box's min corner, by two counting sorts (rows, then columns
+//! within a row) into one flat array holding each ball's index and box in cell order (see
+//! `ball_cells.rs`; reused, so a steady-state call allocates nothing). Then each occupied cell is tested against itself
 //! (`K(K − 1)/2`) and against 4 of its 8 neighbours — `(+1, 0)`, `(−1, +1)`, `(0, +1)`,
 //! `(+1, +1)` — so every pair of neighbouring cells is visited exactly once and no pair is
 //! ever found twice (`repeats_dropped` stays 0 for balls). The own cell and its right-hand
-//! neighbour are one contiguous run of boxes, the three cells below another. Pairs are found
-//! in cell order and put in index order by a radix sort of `u64` keys (`pair_keys.rs`).
+//! neighbour are one contiguous run of boxes, the three cells below another, and one 4-lane
+//! compare tests a pair. Pairs are found in cell order and put in index order as `u64` keys,
+//! radix sorted on the first index (`pair_keys.rs`).
 //!
 //! **Exact.** Two overlapping balls with `a.min ≤ b.min` on an axis have `b.min ≤ a.max`, so
 //! `col(b.min) − col(a.min) ≤ col(a.max) − col(a.min) ≤ 1` as long as no ball box spans more

@@ -45,8 +45,12 @@ impl PairKeys {
     /// Sorts the keys and writes them to `pairs` (cleared first), each once; returns the
     /// repeats dropped.
     pub fn sorted_into(&mut self, pairs: &mut Vec<Pair>) -> u64 {
-        self.radix.sort(&mut self.keys, |&k| k, self.shift, 2 * self.shift);
-        for run in self.keys.chunk_by_mut(|a, b| a >> self.shift == b >> self.shift) {
+        self.radix
+            .sort(&mut self.keys, |&k| k, self.shift, 2 * self.shift);
+        for run in self
+            .keys
+            .chunk_by_mut(|a, b| a >> self.shift == b >> self.shift)
+        {
             if run.len() > 1 {
                 run.sort_unstable();
             }

@@ -71,7 +71,9 @@ mod tests {
     fn sorts_a_bit_range_stably() {
         let mut rng = StdRng::seed_from_u64(3);
         for (from, to) in [(0, 64), (32, 52), (5, 6), (0, 11), (40, 41)] {
-            let keys: Vec<u64> = (0..5000).map(|_| rng.gen::<u64>() >> rng.gen_range(0..60)).collect();
+            let keys: Vec<u64> = (0..5000)
+                .map(|_| rng.gen::<u64>() >> rng.gen_range(0..60))
+                .collect();
             let field = |k: u64| (k >> from) & ((1u128 << (to - from)) - 1) as u64;
             let mut want = keys.clone();
             want.sort_by_key(|&k| field(k)); // stable
