@@ -254,6 +254,8 @@ pub struct World {
     aabbs: Vec<Aabb>,
     pairs: Vec<Pair>,
     verify_scratch: Vec<Pair>,
+    /// Balls marked by `count_overlaps`, kept so a step allocates nothing.
+    overlap_scratch: Vec<u32>,
     counters: Counters,
     hits: Vec<Hit>,
     steps: u64,
@@ -285,6 +287,7 @@ impl World {
             aabbs: Vec::new(),
             pairs: Vec::new(),
             verify_scratch: Vec::new(),
+            overlap_scratch: Vec::new(),
             counters: Counters::default(),
             hits: Vec::new(),
             steps: 0,
@@ -619,9 +622,10 @@ impl World {
 
     /// Balls whose centre is within half the smaller radius of another ball's centre, found
     /// among the last candidate pairs (co-located balls always have overlapping boxes).
-    fn count_overlaps(&self) -> u32 {
+    fn count_overlaps(&mut self) -> u32 {
         let n_shapes = self.shapes.len() as u32;
-        let mut marked: Vec<u32> = Vec::new();
+        let mut marked = std::mem::take(&mut self.overlap_scratch);
+        marked.clear();
         for &(i, j) in self.pairs.iter().filter(|p| p.0 >= n_shapes) {
             let (a, b) = (
                 &self.balls[(i - n_shapes) as usize],
@@ -635,7 +639,9 @@ impl World {
         }
         marked.sort_unstable();
         marked.dedup();
-        marked.len() as u32
+        let count = marked.len() as u32;
+        self.overlap_scratch = marked;
+        count
     }
 
     /// A hash of the state, bit exact: every ball's position and velocity, and every

@@ -14,7 +14,7 @@
 //! [`super::sectors`]) so both run on identical grids.
 //!
 //! **Counted.** `aabb_tests` is `Σ L(L − 1)/2` over all sectors of the grid (the world box and
-//! the balls, at most `MAX_DIM` per axis), plus the obstacle tests. A pair is met in every
+//! the balls, at most `max(MAX_DIM², 4n)` sectors for `n` balls), plus the obstacle tests. A pair is met in every
 //! block holding both balls — 9 blocks for two balls in one interior sector, 4 or 6 across a
 //! sector line — and reported once, from the first block (row-major) that holds both; the
 //! extra sightings are `repeats_dropped`. That repetition
@@ -175,7 +175,8 @@ impl BroadPhase for Adjacent {
         self.ball_ids = input.first_dynamic.min(n)..n;
         let balls = &input.aabbs[self.ball_ids.clone()];
         self.choose_size(balls);
-        self.range = CellRange::covering(&region_of(&input.world, balls), self.working, (0.0, 0.0));
+        let region = region_of(&input.world, balls);
+        self.range = CellRange::covering_for(&region, self.working, (0.0, 0.0), balls.len());
         self.sort_balls(input.aabbs);
         self.test_blocks(input.aabbs, pairs, counters);
         self.obstacles.update(input, self.working);

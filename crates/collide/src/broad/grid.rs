@@ -1,12 +1,15 @@
 //! Uniform grid: the modern form of the sector method.
 //!
 //! **Algorithm.** Square cells of side `c`, at least the largest ball side `m`. Each ball goes
-//! into the one cell holding its box's min corner, by a counting sort into flat arrays
-//! (structure of arrays: entry cells, entry items, cell starts, items; reused, so a
-//! steady-state call allocates nothing). Then each occupied cell is tested against itself
+//! into the one cell holding its box's min corner, by two counting sorts (rows, then columns
+//! within a row) into one flat array holding each ball's index and box in cell order (see
+//! `ball_cells.rs`; reused, so a steady-state call allocates nothing). Then each occupied cell is tested against itself
 //! (`K(K − 1)/2`) and against 4 of its 8 neighbours — `(+1, 0)`, `(−1, +1)`, `(0, +1)`,
 //! `(+1, +1)` — so every pair of neighbouring cells is visited exactly once and no pair is
-//! ever found twice (`repeats_dropped` stays 0 for balls).
+//! ever found twice (`repeats_dropped` stays 0 for balls). The own cell and its right-hand
+//! neighbour are one contiguous run of boxes, the three cells below another, and one 4-lane
+//! compare tests a pair. Pairs are found in cell order and put in index order as `u64` keys,
+//! radix sorted on the first index (`pair_keys.rs`).
 //!
 //! **Exact.** Two overlapping balls with `a.min ≤ b.min` on an axis have `b.min ≤ a.max`, so
 //! `col(b.min) − col(a.min) ≤ col(a.max) − col(a.min) ≤ 1` as long as no ball box spans more
@@ -23,23 +26,21 @@
 //! `statics_version` or the cell size changes); see `obstacle_cells.rs`.
 //!
 //! **Cost** (what `aabb_tests` counts): `Σ K(K − 1)/2 + Σ K·K'` over occupied cells and their
-//! 4 forward neighbours, plus the obstacle tests; sorting is O(n + cells). The cell array
-//! covers the balls' bounding box, at most `MAX_DIM` cells per axis (clamped beyond, which
-//! keeps neighbours neighbours).
+//! 4 forward neighbours, plus the obstacle tests; sorting is O(n + cells), the pairs O(pairs).
+//! The cell array covers the balls' bounding box, at most `max(MAX_DIM², 4n)` cells for `n`
+//! balls (clamped beyond, which keeps neighbours neighbours), so uniformly spread balls never
+//! pile into border cells however many there are.
 
-use super::grid_cells::{
-    cell_of_each, largest_side, pairs_between, pairs_within, within_two_cells, Buckets, CellRange,
-};
+use super::ball_cells::BallCells;
+use super::grid_cells::CellRange;
 use super::obstacle_cells::ObstacleCells;
-use super::{sort_dedup, BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use super::pair_keys::PairKeys;
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 
 /// Smallest automatic cell size (px).
 pub const MIN_AUTO: f64 = 8.0;
-
-/// The forward half of the 8 neighbours, `(dcol, drow)`.
-const HALF: [(isize, isize); 4] = [(1, 0), (-1, 1), (0, 1), (1, 1)];
 
 /// The automatic cell size for largest ball side `largest`: a power of two ≥ `max(largest, 8)`.
 pub fn auto_cell_size(largest: f64) -> f64 {
@@ -79,7 +80,9 @@ pub struct Grid {
     /// The cells of the last call.
     range: CellRange,
     /// Balls by cell.
-    balls: Buckets,
+    balls: BallCells,
+    /// Pairs of the last call as sortable keys.
+    keys: PairKeys,
     /// Ball index range of the last call.
     ball_ids: std::ops::Range<usize>,
     obstacles: ObstacleCells,
@@ -93,7 +96,8 @@ impl Default for Grid {
             largest: 0.0,
             choice: CellChoice::Auto,
             range: CellRange::default(),
-            balls: Buckets::default(),
+            balls: BallCells::default(),
+            keys: PairKeys::default(),
             ball_ids: 0..0,
             obstacles: ObstacleCells::default(),
         }
@@ -114,9 +118,13 @@ impl Grid {
         self.working
     }
 
-    /// Applies the rule `c ≥ m` to this call's balls.
-    fn choose_size(&mut self, balls: &[Aabb]) {
-        self.largest = largest_side(balls);
+    /// Applies the rule `c ≥ m` to this call's balls and sorts them into cells, doubling the
+    /// size if a ball spans three cells by rounding.
+    fn sort_balls(&mut self, aabbs: &[Aabb]) {
+        let first = self.ball_ids.start;
+        let balls = &aabbs[self.ball_ids.clone()];
+        let region;
+        (region, self.largest) = extent(balls);
         let auto = auto_cell_size(self.largest);
         (self.working, self.choice) = match self.size as f64 {
             0.0 => (auto, CellChoice::Auto),
@@ -124,51 +132,13 @@ impl Grid {
             _ => (auto, CellChoice::Raised),
         };
         for _ in 0..8 {
-            if within_two_cells(balls, self.working) {
+            self.range = CellRange::covering_for(&region, self.working, (0.0, 0.0), balls.len());
+            if self.balls.build(&self.range, balls, first) {
                 return;
             }
             self.working *= 2.0;
             self.choice = CellChoice::Rounding;
         }
-    }
-
-    /// Sorts the balls into cells by min corner.
-    fn sort_balls(&mut self, aabbs: &[Aabb]) {
-        let balls = &aabbs[self.ball_ids.clone()];
-        let region = balls
-            .iter()
-            .fold(balls.first().copied().unwrap_or_default(), |r, b| {
-                r.merged(b)
-            });
-        self.range = CellRange::covering(&region, self.working, (0.0, 0.0));
-        self.balls.clear();
-        for b in self.ball_ids.clone() {
-            self.balls.push(self.range.index_of(aabbs[b].min), b);
-        }
-        self.balls.sort(self.range.cells());
-    }
-
-    /// Each occupied cell against itself and its 4 forward neighbours.
-    fn test_cells(&self, aabbs: &[Aabb], pairs: &mut Vec<Pair>) -> u64 {
-        let (w, h) = self.range.dims;
-        let mut tests = 0;
-        for r in 0..h {
-            for c in 0..w {
-                let own = self.balls.cell(self.range.index(c, r));
-                if own.is_empty() {
-                    continue;
-                }
-                tests += pairs_within(own, aabbs, pairs);
-                for (dc, dr) in HALF {
-                    let (nc, nr) = (c.wrapping_add_signed(dc), r.wrapping_add_signed(dr));
-                    if nc < w && nr < h {
-                        let other = self.balls.cell(self.range.index(nc, nr));
-                        tests += pairs_between(own, other, aabbs, pairs);
-                    }
-                }
-            }
-        }
-        tests
     }
 
     /// The "rule" line of the stats panel.
@@ -189,10 +159,26 @@ impl Grid {
     }
 }
 
-/// The checked cell-size parameter: 0 (automatic) or a positive number of px.
+/// The box holding every box of `boxes` (the zero box for none), and their largest side
+/// (px), computed in f64 so the f32 subtraction cannot round it down.
+fn extent(boxes: &[Aabb]) -> (Aabb, f64) {
+    let Some(first) = boxes.first() else {
+        return (Aabb::default(), 0.0);
+    };
+    let (mut region, mut largest) = (*first, 0.0f64);
+    for b in boxes {
+        region = region.merged(b);
+        let w = b.max.x as f64 - b.min.x as f64;
+        let h = b.max.y as f64 - b.min.y as f64;
+        largest = largest.max(w).max(h);
+    }
+    (region, largest)
+}
+
 /// Largest cell size accepted (px).
 const MAX_CELL: f32 = 2048.0;
 
+/// The checked cell-size parameter: 0 (automatic) or a positive number of px.
 fn checked_size(value: f32) -> Result<f32, String> {
     if !value.is_finite() || !(0.0..=MAX_CELL).contains(&value) {
         return Err(format!(
@@ -216,12 +202,13 @@ impl BroadPhase for Grid {
         pairs.clear();
         let n = input.aabbs.len();
         self.ball_ids = input.first_dynamic.min(n)..n;
-        self.choose_size(&input.aabbs[self.ball_ids.clone()]);
         self.sort_balls(input.aabbs);
-        counters.aabb_tests += self.test_cells(input.aabbs, pairs);
+        self.keys.clear(n);
+        counters.aabb_tests += self.balls.pairs(&mut self.keys);
         self.obstacles.update(input, self.working);
         self.obstacles.query(input, pairs, counters);
-        counters.repeats_dropped += sort_dedup(pairs);
+        self.keys.extend(pairs);
+        counters.repeats_dropped += self.keys.sorted_into(pairs);
         counters.pairs += pairs.len() as u64;
     }
 
@@ -234,9 +221,8 @@ impl BroadPhase for Grid {
         }
         self.balls.validate()?;
         if self.balls.cells() != self.range.cells() {
-            return Err("buckets and cell range disagree".into());
+            return Err("ball cells and cell range disagree".into());
         }
-        cell_of_each(&self.balls, self.ball_ids.clone())?;
         self.obstacles.validate()
     }
 
@@ -282,7 +268,7 @@ impl BroadPhase for Grid {
         let (w, h) = self.range.dims;
         for r in 0..h {
             for c in 0..w {
-                let k = self.balls.cell(self.range.index(c, r)).len();
+                let k = self.balls.cell_len(self.range.index(c, r));
                 if k > 0 {
                     let fill = Some(Rgba::heat(k as f32 / most).with_alpha(0.3));
                     draw.draw(Prim::Rect {

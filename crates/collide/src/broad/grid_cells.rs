@@ -26,8 +26,12 @@ use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use glam::Vec2;
 
-/// Most cells per axis of a [`CellRange`]; beyond it outside cells are clamped onto the border.
+/// Most cells per axis of a [`CellRange`] made for few items (at most `MAX_DIM²` cells);
+/// beyond it outside cells are clamped onto the border.
 pub(crate) const MAX_DIM: usize = 256;
+/// Cells per item a [`CellRange`] may grow to beyond `MAX_DIM²`, so the cell array stays
+/// O(items) and many items never pile into clamped border cells.
+pub(crate) const CELLS_PER_ITEM: usize = 4;
 
 /// Column (or row) of coordinate `v` for cells of side `size` px shifted by `shift` cells.
 #[inline]
@@ -50,8 +54,17 @@ pub(crate) struct CellRange {
 }
 
 impl CellRange {
-    /// The cells covering `region`, capped at [`MAX_DIM`] per axis.
+    /// The cells covering `region`, at most [`MAX_DIM`]² cells in all.
     pub fn covering(region: &Aabb, size: f64, shift: (f64, f64)) -> Self {
+        Self::covering_for(region, size, shift, 0)
+    }
+
+    /// The cells covering `region`, at most `max(MAX_DIM², CELLS_PER_ITEM · items)` cells in
+    /// all: room enough that `items` spread evenly over the region average at most a few per
+    /// cell, whatever their number. A region needing more is cut at its max side (the longer
+    /// axis first) and the rest clamped onto the border.
+    pub fn covering_for(region: &Aabb, size: f64, shift: (f64, f64), items: usize) -> Self {
+        let cap = (MAX_DIM * MAX_DIM).max(CELLS_PER_ITEM.saturating_mul(items));
         let x0 = cell_coord(region.min.x, size, shift.0);
         let y0 = cell_coord(region.min.y, size, shift.1);
         let x1 = cell_coord(region.max.x, size, shift.0);
@@ -60,7 +73,7 @@ impl CellRange {
             size,
             shift,
             origin: (x0, y0),
-            dims: (span(x0, x1), span(y0, y1)),
+            dims: fitted(span(x0, x1, cap), span(y0, y1, cap), cap),
         }
     }
 
@@ -121,9 +134,25 @@ impl CellRange {
     }
 }
 
-/// Number of cells from `lo` to `hi` inclusive, between 1 and [`MAX_DIM`].
-fn span(lo: i64, hi: i64) -> usize {
-    hi.saturating_sub(lo).clamp(0, MAX_DIM as i64 - 1) as usize + 1
+/// Number of cells from `lo` to `hi` inclusive, between 1 and `cap`.
+fn span(lo: i64, hi: i64, cap: usize) -> usize {
+    hi.saturating_sub(lo).clamp(0, cap as i64 - 1) as usize + 1
+}
+
+/// `(w, h)` cut down until `w · h ≤ cap`: the longer side first, down to the shorter, then
+/// both to `⌊√cap⌋`.
+fn fitted(w: usize, h: usize, cap: usize) -> (usize, usize) {
+    if w.saturating_mul(h) <= cap {
+        return (w, h);
+    }
+    let side = (cap as f64).sqrt() as usize;
+    let short = w.min(h).min(side).max(1);
+    let long = (cap / short).max(1);
+    if w <= h {
+        (short, long.min(h))
+    } else {
+        (long.min(w), short)
+    }
 }
 
 /// `k - origin` clamped into `0..dim`.
@@ -267,22 +296,7 @@ pub(crate) fn cell_of_each(b: &Buckets, ids: std::ops::Range<usize>) -> Result<V
     }
 }
 
-/// Brute force inside one list of boxes: `len (len − 1) / 2` tests, pairs pushed as
-/// `(min, max)`. Returns the number of tests.
-pub(crate) fn pairs_within(list: &[u32], aabbs: &[Aabb], pairs: &mut Vec<Pair>) -> u64 {
-    for (k, &i) in list.iter().enumerate() {
-        let a = &aabbs[i as usize];
-        for &j in &list[k + 1..] {
-            if a.overlaps(&aabbs[j as usize]) {
-                pairs.push((i.min(j), i.max(j)));
-            }
-        }
-    }
-    let n = list.len() as u64;
-    n * n.saturating_sub(1) / 2
-}
-
-/// Brute force inside one list like [`pairs_within`], adding the tests to `counters`, but
+/// Brute force inside one list (`len (len − 1) / 2` tests), adding the tests to `counters`, but
 /// keeping an overlapping pair `(i, j)` (`i < j`) only when `first(i, j)` says this is where it
 /// is seen first; the others are counted in `repeats_dropped`.
 pub(crate) fn pairs_within_first(
@@ -308,20 +322,6 @@ pub(crate) fn pairs_within_first(
     }
     let n = list.len() as u64;
     counters.aabb_tests += n * n.saturating_sub(1) / 2;
-}
-
-/// Every box of `a` against every box of `b`: `|a| · |b|` tests, pairs pushed as `(min, max)`.
-/// Returns the number of tests.
-pub(crate) fn pairs_between(a: &[u32], b: &[u32], aabbs: &[Aabb], pairs: &mut Vec<Pair>) -> u64 {
-    for &i in a {
-        let box_i = &aabbs[i as usize];
-        for &j in b {
-            if box_i.overlaps(&aabbs[j as usize]) {
-                pairs.push((i.min(j), i.max(j)));
-            }
-        }
-    }
-    (a.len() * b.len()) as u64
 }
 
 /// The largest side (px) of any box in `boxes`, computed in f64 so the f32 subtraction cannot
@@ -414,6 +414,18 @@ mod tests {
         let region = Aabb::new(Vec2::splat(-1e6), Vec2::splat(1e6));
         let r = CellRange::covering(&region, 1.0, (0.0, 0.0));
         assert_eq!(r.dims, (MAX_DIM, MAX_DIM));
+    }
+
+    #[test]
+    fn range_grows_with_the_items_up_to_four_cells_each() {
+        let region = Aabb::new(Vec2::ZERO, Vec2::splat(32.0 * 1000.0 - 1.0));
+        let r = CellRange::covering_for(&region, 32.0, (0.0, 0.0), 1_000_000);
+        assert_eq!(r.dims, (1000, 1000), "one million items: no clamping");
+        let r = CellRange::covering_for(&region, 32.0, (0.0, 0.0), 100_000);
+        assert!(r.cells() <= 400_000 && r.dims.0 == r.dims.1, "{:?}", r.dims);
+        let line = Aabb::new(Vec2::ZERO, Vec2::new(1e7, 10.0));
+        let r = CellRange::covering_for(&line, 1.0, (0.0, 0.0), 10);
+        assert_eq!(r.dims, (MAX_DIM * MAX_DIM / 11, 11), "the long side is cut");
     }
 
     #[test]

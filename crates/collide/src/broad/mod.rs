@@ -11,11 +11,14 @@
 //! shapes are never wanted.
 
 pub mod adjacent;
+mod ball_cells;
 pub mod brute;
 pub mod grid;
 mod grid_cells;
 mod obstacle_cells;
+mod pair_keys;
 pub mod quadtree;
+mod radix;
 pub mod rdc;
 pub mod sap;
 pub mod scenarios;

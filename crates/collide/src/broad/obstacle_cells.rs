@@ -46,6 +46,15 @@ impl ObstacleCells {
     pub fn update(&mut self, input: &BroadInput, size: f64) {
         let n = input.aabbs.len();
         let statics = input.first_moving.min(n);
+        if input.first_dynamic.min(n) == 0 {
+            // No obstacles at all: no lattice either (a fresh one is built when they come).
+            (self.range, self.built_for) = (CellRange::default(), None);
+            for list in [&mut self.statics, &mut self.kinematic] {
+                list.clear();
+                list.sort(0);
+            }
+            return;
+        }
         let key = (input.statics_version, size.to_bits(), statics);
         if self.built_for != Some(key) {
             self.range = CellRange::covering(

@@ -1,7 +1,8 @@
 //! Seeded random broad-phase inputs for equivalence tests and benchmarks, including the
 //! adversarial cases: everything at one point, everything on one line, tiny and huge boxes
 //! mixed, boxes outside the world box, empty and single-ball inputs, boxes that touch exactly,
-//! and boxes on power-of-two grid lines (quadtree leaf and sector boundaries).
+//! and boxes on power-of-two grid lines (quadtree leaf and sector boundaries). Also the
+//! benchmarks' `scale` input ([`scale_input`]): many uniform random balls at a fixed density.
 
 use super::BroadInput;
 use crate::geom::Aabb;
@@ -158,5 +159,76 @@ fn obstacle(rng: &mut StdRng) -> Aabb {
         0 => Aabb::new(a, a + Vec2::new(rng.gen_range(0.0..500.0), 0.0)),
         1 => Aabb::new(a, a + Vec2::new(0.0, rng.gen_range(0.0..400.0))),
         _ => Aabb::around(a, rng.gen_range(5.0..60.0)),
+    }
+}
+
+/// Mean ball radius of [`scale_input`] (px): radii are uniform in `[0.5, 1.5] ×` this.
+pub const SCALE_RADIUS: f32 = 10.0;
+
+/// Fraction of the square covered by the balls of [`scale_input`] (sum of disc areas / area).
+pub const SCALE_FILL: f64 = 0.3;
+
+/// The benchmarks' `scale` input: `n` balls, uniform random centres in the square
+/// `[0, side]²` (also the world box), radii uniform in `[5, 15]` px, the side chosen so the
+/// discs' areas add up to 0.3 of the square. No obstacles (`first_moving = first_dynamic = 0`).
+/// Seeded: the same `(n, seed)` always gives the same boxes.
+///
+/// Side: `E[r²] = r0²(1 + 1/12)` for `r` uniform in `[r0/2, 3r0/2]`, so
+/// `n π r0² 13/12 = 0.3 side²`. For `n` = 1k, 10k, 100k, 1M that is about 1.1k, 3.4k, 10.7k and
+/// 33.7k px.
+pub fn scale_input(n: usize, seed: u64) -> Scenario {
+    let r0 = SCALE_RADIUS as f64;
+    let side = (n as f64 * std::f64::consts::PI * r0 * r0 * 13.0 / 12.0 / SCALE_FILL).sqrt() as f32;
+    let world = Aabb::new(Vec2::ZERO, Vec2::splat(side));
+    let mut rng = StdRng::seed_from_u64(seed ^ 0x5ca1_e000_0000_0001);
+    let aabbs = (0..n)
+        .map(|_| {
+            let r = rng.gen_range(0.5 * SCALE_RADIUS..=1.5 * SCALE_RADIUS);
+            ball_at(random_point(&mut rng, world), r)
+        })
+        .collect();
+    Scenario {
+        label: "scale",
+        aabbs,
+        first_moving: 0,
+        first_dynamic: 0,
+        world,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::broad::brute::brute_pairs;
+    use crate::broad::{BroadCounters, BroadKind};
+
+    #[test]
+    fn scale_input_covers_three_tenths_of_its_square_and_is_seeded() {
+        let sc = scale_input(20_000, 7);
+        let side = sc.world.size().x as f64;
+        let discs: f64 = sc
+            .aabbs
+            .iter()
+            .map(|b| std::f64::consts::PI * (b.size().x as f64 / 2.0).powi(2))
+            .sum();
+        let fill = discs / (side * side);
+        assert!((fill - SCALE_FILL).abs() < 0.01, "fill {fill}");
+        assert!(sc.aabbs.iter().all(|b| sc.world.contains(b.centre())));
+        assert_eq!(scale_input(20_000, 7).aabbs, sc.aabbs);
+        assert_ne!(scale_input(20_000, 8).aabbs, sc.aabbs);
+    }
+
+    #[test]
+    fn every_algorithm_matches_brute_force_on_the_scale_input() {
+        let sc = scale_input(3000, 1);
+        let mut want = Vec::new();
+        brute_pairs(&sc.input(1), &mut want);
+        for &kind in BroadKind::ALL {
+            let (mut got, mut c) = (Vec::new(), BroadCounters::default());
+            let mut algo = kind.create();
+            algo.find_pairs(&sc.input(1), &mut got, &mut c);
+            assert_eq!(got, want, "{}", kind.name());
+            algo.validate().unwrap();
+        }
     }
 }

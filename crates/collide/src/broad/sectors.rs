@@ -34,8 +34,9 @@
 //! sector — plus the obstacle tests. Sorting is O(n + sectors) per shift.
 //!
 //! **Sector coordinates** use `floor`, so negative and out-of-world coordinates work; the
-//! sector array covers the world box and the balls (at most `MAX_DIM` per axis, clamped
-//! beyond — monotone, so never a lost pair).
+//! sector array covers the world box and the balls (at most `max(MAX_DIM², 4n)` sectors for
+//! `n` balls, clamped beyond — monotone, so never a lost pair — and growing with `n`, so many
+//! balls never pile into clamped border sectors).
 
 use super::grid_cells::{
     cell_coord, cell_of_each, draw_lattice, largest_side, pairs_within_first, region_of, Buckets,
@@ -195,7 +196,8 @@ impl Sectors {
     /// Sorts the balls into the sectors of shift `k`, keeping each ball's sector key.
     fn sort_shift(&mut self, k: usize, aabbs: &[Aabb], region: &Aabb) {
         let shift = &mut self.shifts[k];
-        shift.range = CellRange::covering(region, self.working, SHIFTS[k]);
+        let n = self.balls.len();
+        shift.range = CellRange::covering_for(region, self.working, SHIFTS[k], n);
         shift.keys.clear();
         shift.balls.clear();
         for b in self.balls.clone() {

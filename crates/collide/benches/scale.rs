@@ -1,0 +1,194 @@
+//! Broad phases at scale: "build + all pairs" on the `scale` input
+//! ([`collide::broad::scenarios::scale_input`]: uniform random balls, 0.3 area fraction, radii
+//! 5–15 px) for N = 1k, 10k, 100k and 1M, single thread.
+//!
+//! Contenders: every [`BroadKind`] through the [`BroadPhase`] trait, each iteration on a fresh
+//! instance (so nothing carries over from the previous call), and the crates a user would pick
+//! instead: parry2d's `Bvh` (binned build from the leaves, then the tree traversed against
+//! itself) and broccoli (`Tree::new`, then `find_colliding_pairs`). Every contender writes its
+//! pairs into a reused `Vec`; ours are also sorted, the peers' are not. The peers' times include
+//! converting our boxes into their types (a copy, as a user of them would have to make).
+//!
+//! Before timing, every contender's pair count is checked against the others at each N (the
+//! environment variable `SCALE_SKIP_CHECK` skips that, for profiling runs only).
+//!
+//! Skipped (see `LIMITS`): brute force and RDC above 10k, the quadtree and the AABB tree above
+//! 100k; adjacent sectors run throughout. The quadtree runs at its largest setting, 5 levels
+//! (16 × 16 leaves over the world): the original toy's limit, so it grows quadratically once
+//! leaves fill, by design.
+//!
+//! Run all: `cargo bench -p collide --bench scale`; a subset with criterion's filter, e.g.
+//! `cargo bench -p collide --bench scale -- 'scale/100000/'` or `-- grid`.
+
+use broccoli::aabb::Rect;
+use collide::broad::scenarios::{scale_input, Scenario};
+use collide::broad::{BroadCounters, BroadKind, BroadPhase, Pair};
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
+use parry2d::bounding_volume::Aabb as ParryAabb;
+use parry2d::math::Vector;
+use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
+use std::cell::OnceCell;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Ball counts benchmarked.
+const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
+/// Seed of the input at every size.
+const SEED: u64 = 2024;
+/// Largest N some of ours run at (one call each, measured on this 2-core machine):
+/// - brute force: quadratic by design;
+/// - RDC: 150 s per call at 100k (it peels the uniform input apart very slowly);
+/// - the quadtree: at most 16 × 16 leaves (the original's 5 levels), so ~4k balls per leaf at
+///   1M: 42 s per call, quadratic by design;
+/// - the AABB tree: 12.8 s per call at 100k.
+const LIMITS: [(BroadKind, usize); 4] = [
+    (BroadKind::Brute, 10_000),
+    (BroadKind::Rdc, 10_000),
+    (BroadKind::Quadtree, 100_000),
+    (BroadKind::Tree, 100_000),
+];
+
+/// Our algorithms to run at `n` balls.
+fn ours(n: usize) -> Vec<BroadKind> {
+    let fits = |k: BroadKind| LIMITS.iter().all(|&(l, max)| l != k || n <= max);
+    BroadKind::ALL
+        .iter()
+        .copied()
+        .filter(|&k| fits(k))
+        .collect()
+}
+
+/// A fresh instance of `kind`, at its best setting for many balls.
+fn fresh(kind: BroadKind) -> Box<dyn BroadPhase> {
+    let mut algo = kind.create();
+    if kind == BroadKind::Quadtree {
+        algo.set_param("levels", 5.0).expect("5 levels is in range");
+    }
+    algo
+}
+
+/// Build + all pairs with one of ours; returns the pair count.
+fn run_ours(kind: BroadKind, sc: &Scenario, pairs: &mut Vec<Pair>) -> usize {
+    let mut algo = fresh(kind);
+    let mut counters = BroadCounters::default();
+    algo.find_pairs(&sc.input(1), pairs, &mut counters);
+    pairs.len()
+}
+
+/// Build + all pairs with parry2d's `Bvh`; returns the pair count.
+fn run_parry(sc: &Scenario, pairs: &mut Vec<Pair>) -> usize {
+    pairs.clear();
+    let leaves = sc.aabbs.iter().map(|b| {
+        let (lo, hi) = (Vector::new(b.min.x, b.min.y), Vector::new(b.max.x, b.max.y));
+        ParryAabb::new(lo, hi)
+    });
+    let bvh = Bvh::from_iter(BvhBuildStrategy::Binned, leaves.enumerate());
+    let mut workspace = BvhWorkspace::default();
+    bvh.traverse_bvtt_single_tree::<false>(&mut workspace, &mut |a, b| pairs.push((a, b)));
+    pairs.len()
+}
+
+/// Build + all pairs with broccoli; returns the pair count.
+fn run_broccoli(sc: &Scenario, boxes: &mut Vec<(Rect<f32>, u32)>, pairs: &mut Vec<Pair>) -> usize {
+    pairs.clear();
+    boxes.clear();
+    boxes.extend(
+        sc.aabbs
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (broccoli::rect(b.min.x, b.max.x, b.min.y, b.max.y), i as u32)),
+    );
+    let mut tree = broccoli::Tree::new(boxes.as_mut_slice());
+    tree.find_colliding_pairs(|a, b| pairs.push((a.1, b.1)));
+    pairs.len()
+}
+
+/// All contenders report the same number of pairs at this input.
+fn check_counts(sc: &Scenario) {
+    let n = sc.aabbs.len();
+    let mut pairs = Vec::new();
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    let mut timed = |name: &str, run: &mut dyn FnMut() -> usize| {
+        let t = Instant::now();
+        let count = run();
+        eprintln!(
+            "  check N = {n}: {name} {count} pairs in {:.1?}",
+            t.elapsed()
+        );
+        counts.push((name.to_string(), count));
+    };
+    for k in ours(n) {
+        timed(k.name(), &mut || run_ours(k, sc, &mut pairs));
+    }
+    timed("parry2d", &mut || run_parry(sc, &mut pairs));
+    timed("broccoli", &mut || {
+        run_broccoli(sc, &mut Vec::new(), &mut pairs)
+    });
+    let first = counts[0].1;
+    assert!(
+        counts.iter().all(|(_, c)| *c == first),
+        "N = {n}: pair counts differ: {counts:?}"
+    );
+    eprintln!(
+        "scale N = {n}: {first} pairs, all {} contenders agree",
+        counts.len()
+    );
+}
+
+fn bench_scale(c: &mut Criterion) {
+    for n in SIZES {
+        let sc = scale_input(n, SEED);
+        // Checked on first use, so a filter that skips this N skips its check too.
+        let checked = OnceCell::new();
+        let skip = std::env::var_os("SCALE_SKIP_CHECK").is_some(); // for profiling runs only
+        let check = || {
+            *checked.get_or_init(|| {
+                if !skip {
+                    check_counts(&sc)
+                }
+            })
+        };
+        let mut group = c.benchmark_group(format!("scale/{n}"));
+        if n >= 1_000_000 {
+            group.sample_size(10).warm_up_time(Duration::from_secs(1));
+            group.measurement_time(Duration::from_secs(10));
+        } else if n >= 100_000 {
+            group.sample_size(10).warm_up_time(Duration::from_secs(1));
+            group.measurement_time(Duration::from_secs(3));
+        } else {
+            group
+                .sample_size(20)
+                .warm_up_time(Duration::from_millis(500));
+            group.measurement_time(Duration::from_secs(2));
+        }
+        let mut pairs = Vec::new();
+        for kind in ours(n) {
+            group.bench_function(BenchmarkId::from_parameter(kind.name()), |b| {
+                check();
+                b.iter_batched(
+                    || fresh(kind),
+                    |mut algo| {
+                        let mut counters = BroadCounters::default();
+                        algo.find_pairs(&sc.input(1), &mut pairs, &mut counters);
+                        black_box(pairs.len());
+                        algo
+                    },
+                    BatchSize::LargeInput,
+                )
+            });
+        }
+        group.bench_function(BenchmarkId::from_parameter("parry2d"), |b| {
+            check();
+            b.iter(|| black_box(run_parry(&sc, &mut pairs)))
+        });
+        let mut boxes = Vec::new();
+        group.bench_function(BenchmarkId::from_parameter("broccoli"), |b| {
+            check();
+            b.iter(|| black_box(run_broccoli(&sc, &mut boxes, &mut pairs)))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench_scale);
+criterion_main!(benches);
