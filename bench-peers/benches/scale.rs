@@ -17,8 +17,8 @@
 //! (16 × 16 leaves over the world): the original toy's limit, so it grows quadratically once
 //! leaves fill, by design.
 //!
-//! Run all: `cargo bench -p collide --bench scale`; a subset with criterion's filter, e.g.
-//! `cargo bench -p collide --bench scale -- 'scale/100000/'` or `-- grid`.
+//! Run all: `cargo bench --manifest-path bench-peers/Cargo.toml --bench scale`; a subset with criterion's filter, e.g.
+//! `cargo bench --manifest-path bench-peers/Cargo.toml --bench scale -- 'scale/100000/'` or `-- grid`.
 
 use broccoli::aabb::Rect;
 use collide::broad::scenarios::{scale_input, Scenario};

@@ -1,0 +1,1 @@
+//! Empty: this package only holds the `scale` benchmark (benches/scale.rs).
