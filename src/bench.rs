@@ -36,7 +36,7 @@ pub fn run(args: &BenchArgs, scene: &Scene) -> i32 {
 }
 
 /// Prints "name  42%" to stderr whenever the whole percent changes.
-fn progress_printer(name: &'static str) -> impl FnMut(f32) {
+pub(crate) fn progress_printer(name: &'static str) -> impl FnMut(f32) {
     let mut last = -1i32;
     move |f| {
         let pc = (f * 100.0).floor() as i32;

@@ -3,7 +3,6 @@
 
 use crate::cli::CheckArgs;
 use collide::checks::{self, bad_files, sizes::Sizes, CheckReport};
-use std::io::Write as _;
 use std::path::Path;
 use std::time::Instant;
 
@@ -19,21 +18,6 @@ fn resident_bytes() -> u64 {
         .ok()
         .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
         .map_or(0, |pages| pages * 4096)
-}
-
-fn progress(name: &'static str) -> impl FnMut(f32) {
-    let mut last = -1i32;
-    move |f| {
-        let pc = (f * 100.0).floor() as i32;
-        if pc != last {
-            last = pc;
-            eprint!("\r{name} {pc:3}%");
-            if pc >= 100 {
-                eprintln!();
-            }
-            let _ = std::io::stderr().flush();
-        }
-    }
 }
 
 /// Runs every check (or those whose name contains `--only`); returns the exit status.
@@ -66,11 +50,18 @@ pub fn run(args: &CheckArgs) -> i32 {
         note(checks::determinism::run(sizes.determinism), Instant::now());
     }
     if wanted("containment") {
-        let r = checks::containment::run(sizes.containment, &mut progress("containment"));
+        let r = checks::containment::run(
+            sizes.containment,
+            &mut crate::bench::progress_printer("containment"),
+        );
         note(r, Instant::now());
     }
     if wanted("soak") {
-        let r = checks::soak::run(sizes.soak, &resident_bytes, &mut progress("soak"));
+        let r = checks::soak::run(
+            sizes.soak,
+            &resident_bytes,
+            &mut crate::bench::progress_printer("soak"),
+        );
         note(r, Instant::now());
     }
     if wanted("bad-files") {

@@ -24,11 +24,10 @@
 //! `obstacle_cells.rs`.
 
 use super::grid_cells::{
-    cell_of_each, draw_lattice, largest_side, pairs_within_first, region_of, within_two_cells,
-    Buckets, CellRange,
+    cell_of_each, draw_lattice, pairs_within_first, region_of, within_two_cells, Buckets, CellRange,
 };
 use super::obstacle_cells::ObstacleCells;
-use super::sectors::{checked_size, rule_text, sector_rule, size_param, SizeChoice, DEFAULT_SIZE};
+use super::sectors::{checked_size, chosen_size, rule_text, size_param, SizeChoice, DEFAULT_SIZE};
 use super::{sort_dedup, BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
@@ -95,15 +94,7 @@ impl Adjacent {
 
     /// Applies the four-shifts rule, then makes sure no ball spans three sectors.
     fn choose_size(&mut self, balls: &[Aabb]) {
-        self.largest = largest_side(balls);
-        (self.working, self.choice) = sector_rule(self.size, self.largest);
-        for _ in 0..8 {
-            if within_two_cells(balls, self.working) {
-                return;
-            }
-            self.working *= 2.0;
-            self.choice = SizeChoice::Rounding;
-        }
+        (self.largest, self.working, self.choice) = chosen_size(self.size, balls, within_two_cells);
     }
 
     /// Sorts the balls into sectors by min corner, keeping each ball's column and row.

@@ -73,6 +73,26 @@ pub(crate) fn sector_rule(set: f32, largest: f64) -> (f64, SizeChoice) {
     }
 }
 
+/// The working size for set size `set` and this call's balls: the rule of
+/// [`sector_rule`], then doubled (at most 8 times) while `fits` says rounding would let a ball
+/// straddle more sectors than the method allows. Returns (largest side, working size, why).
+pub(crate) fn chosen_size(
+    set: f32,
+    balls: &[Aabb],
+    fits: fn(&[Aabb], f64) -> bool,
+) -> (f64, f64, SizeChoice) {
+    let largest = largest_side(balls);
+    let (mut working, mut choice) = sector_rule(set, largest);
+    for _ in 0..8 {
+        if fits(balls, working) {
+            break;
+        }
+        working *= 2.0;
+        choice = SizeChoice::Rounding;
+    }
+    (largest, working, choice)
+}
+
 /// The "rule" line of the stats panel for a sector size.
 pub(crate) fn rule_text(set: f32, working: f64, largest: f64, choice: SizeChoice) -> String {
     match choice {
@@ -182,15 +202,7 @@ impl Sectors {
 
     /// Applies the rule to this call's balls.
     fn choose_size(&mut self, balls: &[Aabb]) {
-        self.largest = largest_side(balls);
-        (self.working, self.choice) = sector_rule(self.size, self.largest);
-        for _ in 0..8 {
-            if fits_one_shift(balls, self.working) {
-                return;
-            }
-            self.working *= 2.0;
-            self.choice = SizeChoice::Rounding;
-        }
+        (self.largest, self.working, self.choice) = chosen_size(self.size, balls, fits_one_shift);
     }
 
     /// Sorts the balls into the sectors of shift `k`, keeping each ball's sector key.
