@@ -7,6 +7,7 @@ use collide::experiments::scale::ScaleRow;
 use collide::experiments::sectors_1994::{self as sectors, HarnessRow};
 use collide::experiments::table_sweep::{self, Sweep};
 use collide::BroadKind;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -237,18 +238,17 @@ fn x_range(ns: impl Iterator<Item = u32>) -> std::ops::Range<f64> {
     (lo.min(hi) as f64 - 0.5)..(hi as f64 + 0.5)
 }
 
-fn quadtree_all(area: &Area, sweep: &Sweep) -> Result<(), String> {
-    let x = x_range(sweep.rows.iter().map(|r| r.balls));
-    let ymax = sweep
-        .rows
-        .iter()
-        .map(|r| r.tests_per_iteration)
-        .fold(1.0, f64::max);
+/// Axes of AABB tests per iteration (0 to a little above `ymax`) against balls (`x`), with a
+/// caption and the mesh drawn.
+fn tests_per_ball_count_chart<'a>(
+    area: &Area<'a>,
+    caption: &str,
+    x: std::ops::Range<f64>,
+    ymax: f64,
+) -> Result<ChartContext<'a, BitMapBackend<'a>, Cartesian2d<RangedCoordf64, RangedCoordf64>>, String>
+{
     let mut chart = ChartBuilder::on(area)
-        .caption(
-            "AABB tests per 1/60 s iteration, all tests counted",
-            (FONT, 24),
-        )
+        .caption(caption, (FONT, 24))
         .margin(20)
         .x_label_area_size(50)
         .y_label_area_size(80)
@@ -264,6 +264,22 @@ fn quadtree_all(area: &Area, sweep: &Sweep) -> Result<(), String> {
         .axis_desc_style((FONT, 20))
         .draw()
         .map_err(err)?;
+    Ok(chart)
+}
+
+fn quadtree_all(area: &Area, sweep: &Sweep) -> Result<(), String> {
+    let x = x_range(sweep.rows.iter().map(|r| r.balls));
+    let ymax = sweep
+        .rows
+        .iter()
+        .map(|r| r.tests_per_iteration)
+        .fold(1.0, f64::max);
+    let mut chart = tests_per_ball_count_chart(
+        area,
+        "AABB tests per 1/60 s iteration, all tests counted",
+        x,
+        ymax,
+    )?;
     for &kind in BroadKind::ALL.iter().rev() {
         let pts: Vec<(f64, f64)> = sweep
             .rows
@@ -289,26 +305,12 @@ fn quadtree_seed(area: &Area, sweep: &Sweep) -> Result<(), String> {
     let x = x_range(leaf.iter().map(|l| l.balls));
     let xmax = x.end;
     let ymax = leaf.iter().map(|l| l.brute_ball_tests).fold(10.0, f64::max);
-    let mut chart = ChartBuilder::on(area)
-        .caption(
-            "seed-comparable: tests in quadtree leaves, no node tests",
-            (FONT, 24),
-        )
-        .margin(20)
-        .x_label_area_size(50)
-        .y_label_area_size(80)
-        .build_cartesian_2d(x, 0f64..ymax * 1.05)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc("balls")
-        .y_desc("AABB tests per iteration")
-        .x_label_formatter(&|v| format!("{v:.0}"))
-        .y_label_formatter(&|v| short(*v))
-        .label_style((FONT, 18))
-        .axis_desc_style((FONT, 20))
-        .draw()
-        .map_err(err)?;
+    let mut chart = tests_per_ball_count_chart(
+        area,
+        "seed-comparable: tests in quadtree leaves, no node tests",
+        x,
+        ymax,
+    )?;
     let red = kind_color(BroadKind::Brute);
     let green = kind_color(BroadKind::Quadtree);
     let brute: Vec<(f64, f64)> = leaf
