@@ -418,6 +418,9 @@ impl World {
         let first_hit = self.hits.len();
         self.launch_next();
         self.turn_kinematics(dt);
+        // Obstacles move only in turn_kinematics: box them once per step, not per iteration.
+        self.aabbs.clear();
+        self.aabbs.extend(self.shapes.iter().map(Shape::aabb));
         self.begin_sweep(dt);
         self.move_balls(dt);
         let mut tally = Tally::default();
@@ -482,8 +485,7 @@ impl World {
     /// One collision iteration; false when a swept iteration changed no path (nothing left
     /// to do this step).
     fn collide_once(&mut self, tally: &mut Tally) -> bool {
-        self.aabbs.clear();
-        self.aabbs.extend(self.shapes.iter().map(Shape::aabb));
+        self.aabbs.truncate(self.shapes.len());
         self.push_ball_boxes();
         let input = BroadInput {
             aabbs: &self.aabbs,
