@@ -118,6 +118,7 @@ impl App {
                 self.fx.tracks.clear();
             }
             Command::LoadScene(k) => self.load_scene(k),
+            Command::Control(c, down) => self.world.set_control(c, down),
             _ => {}
         }
     }

@@ -154,6 +154,8 @@ pub enum Command {
     RemoveBall(usize),
     /// Load the built-in scene with this index in [`crate::cli::BUILT_IN`].
     LoadScene(usize),
+    /// Press (`true`) or release a game control (flippers, plunger).
+    Control(collide::Control, bool),
 }
 
 /// Read-outs the panel shows (measured by the app).

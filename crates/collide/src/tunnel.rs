@@ -21,7 +21,9 @@ use crate::narrow::{contact_ball_shape, envelope_overlaps, toi_ball_shape, Impac
 use glam::Vec2;
 
 /// How moving balls are tested.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Tunnelling {
     /// Discrete tests at the end of each step.
     #[default]

@@ -109,7 +109,7 @@ pub struct Hit {
 }
 
 /// Settings the user changes while the world runs.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
     /// Motion iterations per 1/60 s frame (1–64): physics rate is 60 × this.
     pub motion_iterations: u32,
@@ -262,6 +262,7 @@ pub struct World {
     clock: Option<fn() -> u64>,
     groups: Vec<Group>,
     sweep: sweep::SweepState,
+    play: crate::play::PlayState,
 }
 
 impl World {
@@ -294,6 +295,7 @@ impl World {
             clock: None,
             groups: Vec::new(),
             sweep: sweep::SweepState::default(),
+            play: crate::play::PlayState::default(),
         }
     }
 
@@ -405,6 +407,16 @@ impl World {
         if i < self.balls.len() {
             self.balls.remove(i);
         }
+    }
+
+    /// The game state: held controls, score, lost balls.
+    pub fn play(&self) -> &crate::play::PlayState {
+        &self.play
+    }
+
+    /// Presses (`down`) or releases a control; it acts from the next step on.
+    pub fn set_control(&mut self, control: crate::play::Control, down: bool) {
+        self.play.held[control.index()] = down;
     }
 
     /// Takes the impacts recorded since the last call.
