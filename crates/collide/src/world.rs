@@ -14,6 +14,7 @@
 
 mod edit;
 mod groups;
+mod settle;
 mod sweep;
 
 pub use sweep::SweptImpact;
@@ -263,6 +264,7 @@ pub struct World {
     groups: Vec<Group>,
     sweep: sweep::SweepState,
     play: crate::play::PlayState,
+    settle: settle::SettleState,
 }
 
 impl World {
@@ -296,6 +298,7 @@ impl World {
             groups: Vec::new(),
             sweep: sweep::SweepState::default(),
             play: crate::play::PlayState::default(),
+            settle: settle::SettleState::default(),
         }
     }
 
@@ -442,6 +445,9 @@ impl World {
             }
         }
         self.end_sweep();
+        if self.settings.tunnelling != Tunnelling::Off {
+            self.settle_overlaps(&mut tally);
+        }
         self.measure_rebounds(first_hit);
         self.count_after_step(tally);
         self.steps += 1;

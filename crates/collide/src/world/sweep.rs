@@ -268,7 +268,10 @@ impl World {
         }
     }
 
-    /// Puts balls `i < j` where they meet and answers their impact.
+    /// Puts balls `i < j` where they meet and answers their impact. Pushing overlapping balls
+    /// apart is a move like any other: each ball's next path runs from where they met through
+    /// the push, so the next iteration tests the push against the walls (a crowd cannot push a
+    /// ball through a wall, and a push left unchecked is undone by [`World::end_sweep`]).
     fn answer_balls(&mut self, i: usize, j: usize, best: Best) {
         let (pi, pj) = (self.at_left(i, best.left), self.at_left(j, best.left));
         let (lo, hi) = self.balls.split_at_mut(j);
@@ -299,6 +302,8 @@ impl World {
         self.log_impact(j, pj, contact.point);
         self.go_on(i, best.left);
         self.go_on(j, best.left);
+        self.sweep.from[i] = pi;
+        self.sweep.from[j] = pj;
     }
 
     fn log_impact(&mut self, b: usize, centre: Vec2, point: Vec2) {

@@ -1,0 +1,177 @@
+//! Parting overlapping balls in the swept modes, without pushing any through a wall.
+//!
+//! The swept iterations answer one impact per ball per iteration, so in a dense pile (every
+//! ball touching several others and the floor) the iterations run out before each ball's
+//! path is checked, and overlaps that gravity and the crowd build up are never undone. After
+//! the swept iterations, this pass finds the balls that still overlap and moves them apart
+//! by relaxation: each pass every overlapping pair asks for its depth (shared by mass, the
+//! lighter ball moving more), each ball's total is scaled by [`RELAX`], and the move is a
+//! swept move against the obstacles near it (closed-form time of impact, whatever the mode),
+//! stopped where it would first touch one. Only positions change, never velocities.
+//!
+//! The candidate pairs come from one broad-phase call with each ball's box grown by
+//! [`MARGIN`] × its radius, and no ball moves farther than that in total, so those pairs stay
+//! complete for every pass. Balls exactly on top of each other part along a direction fixed
+//! by their indices.
+
+use super::{Tally, World};
+use crate::broad::BroadInput;
+use crate::geom::Geometry;
+use crate::narrow::{normalized_or, toi_ball_shape};
+use glam::Vec2;
+
+/// How far a ball may move in total, as a fraction of its radius.
+pub const MARGIN: f32 = 0.5;
+/// Relaxation passes at most.
+pub const PASSES: u32 = 4;
+/// Fraction of the asked-for move taken each pass (below 1 so a ball squeezed from several
+/// sides does not overshoot).
+pub const RELAX: f32 = 0.8;
+/// Overlap shallower than this fraction of the smaller radius is left alone.
+const SLOP: f32 = 1e-3;
+
+/// Scratch of the pass, kept between steps to avoid allocating.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SettleState {
+    push: Vec<Vec2>,
+    moved: Vec<f32>,
+    t_max: Vec<f32>,
+}
+
+impl World {
+    /// Parts the balls that still overlap after the swept iterations; counts its broad-phase
+    /// call and tests in `tally`.
+    pub(super) fn settle_overlaps(&mut self, tally: &mut Tally) {
+        let n_shapes = self.shapes.len();
+        let n = self.balls.len();
+        if n < 2 {
+            return;
+        }
+        self.aabbs.truncate(n_shapes);
+        self.aabbs.extend(
+            self.balls
+                .iter()
+                .map(|b| b.aabb().expanded(b.radius.max(0.0) * MARGIN)),
+        );
+        let input = BroadInput {
+            aabbs: &self.aabbs,
+            first_moving: self.first_moving,
+            first_dynamic: n_shapes,
+            statics_version: self.statics_version,
+            world: self.bounds,
+        };
+        self.broad
+            .find_pairs(&input, &mut self.pairs, &mut tally.broad);
+        tally.iterations += 1;
+        let mut st = std::mem::take(&mut self.settle);
+        st.moved.clear();
+        st.moved.resize(n, 0.0);
+        for _ in 0..PASSES {
+            if !self.ask_pushes(&mut st, tally) {
+                break;
+            }
+            self.clamp_pushes(&mut st, tally);
+            for (b, ball) in self.balls.iter_mut().enumerate() {
+                let step = st.push[b] * st.t_max[b];
+                ball.pos += step;
+                st.moved[b] += step.length();
+            }
+        }
+        self.settle = st;
+    }
+
+    /// Each ball's wanted move, from the pairs that overlap; false when none do.
+    fn ask_pushes(&self, st: &mut SettleState, tally: &mut Tally) -> bool {
+        let n_shapes = self.shapes.len() as u32;
+        st.push.clear();
+        st.push.resize(self.balls.len(), Vec2::ZERO);
+        let mut any = false;
+        for &(i, j) in self.pairs.iter().filter(|p| p.0 >= n_shapes) {
+            let (i, j) = ((i - n_shapes) as usize, (j - n_shapes) as usize);
+            let (a, b) = (&self.balls[i], &self.balls[j]);
+            tally.full_tests += 1;
+            let (ra, rb) = (a.radius.max(0.0), b.radius.max(0.0));
+            let m = a.pos - b.pos;
+            let depth = ra + rb - m.length();
+            if !(depth > SLOP * ra.min(rb)) {
+                continue;
+            }
+            any = true;
+            let normal = normalized_or(m, parting_direction(i, j));
+            let (wa, wb) = shares(a.mass, b.mass);
+            st.push[i] += normal * (depth * wa);
+            st.push[j] -= normal * (depth * wb);
+        }
+        any
+    }
+
+    /// Scales each push by [`RELAX`], caps it at what is left of the ball's margin, and finds
+    /// how much of it the ball can take before it touches an obstacle (`t_max`, 0..=1).
+    fn clamp_pushes(&mut self, st: &mut SettleState, tally: &mut Tally) {
+        let n_shapes = self.shapes.len();
+        for (b, ball) in self.balls.iter().enumerate() {
+            let p = st.push[b] * RELAX;
+            let room = (ball.radius.max(0.0) * MARGIN - st.moved[b]).max(0.0);
+            let len = p.length();
+            st.push[b] = if len > room && len > 0.0 {
+                p * (room / len)
+            } else {
+                p
+            };
+        }
+        st.t_max.clear();
+        st.t_max.resize(self.balls.len(), 1.0);
+        for &(i, j) in self.pairs.iter().take_while(|p| (p.0 as usize) < n_shapes) {
+            let (si, b) = (i as usize, j as usize - n_shapes);
+            let d = st.push[b];
+            if d == Vec2::ZERO || st.t_max[b] == 0.0 {
+                continue;
+            }
+            let ball = &self.balls[b];
+            let path = (ball.pos, ball.radius, d);
+            if let Some(t) = self.first_touch(si, path, tally) {
+                st.t_max[b] = st.t_max[b].min(t);
+            }
+        }
+    }
+
+    /// When a ball at `c` of radius `r` moved by `d` first touches obstacle `si` (its members,
+    /// for a group), as a fraction of the move.
+    fn first_touch(
+        &self,
+        si: usize,
+        (c, r, d): (Vec2, f32, Vec2),
+        tally: &mut Tally,
+    ) -> Option<f32> {
+        let toi = |g: &Geometry, tests: &mut u64| {
+            *tests += 1;
+            toi_ball_shape(c, r, d, d, g).map(|i| i.t)
+        };
+        match self.shapes[si].geom {
+            Geometry::Group { id, .. } => {
+                let members = &self.groups.get(id as usize)?.members;
+                members
+                    .iter()
+                    .filter_map(|m| toi(&m.geom, &mut tally.impact_tests))
+                    .reduce(f32::min)
+            }
+            ref g => toi(g, &mut tally.impact_tests),
+        }
+    }
+}
+
+/// The direction balls `i < j` on top of each other part along (unit, fixed by the indices).
+fn parting_direction(i: usize, j: usize) -> Vec2 {
+    let turn = (i as u32).wrapping_mul(0x9E37_79B9) ^ (j as u32).wrapping_mul(0x85EB_CA6B);
+    Vec2::from_angle(turn as f32 * (std::f32::consts::TAU / 4_294_967_296.0))
+}
+
+/// How much of the separation each ball takes: the lighter one moves more.
+fn shares(ma: f32, mb: f32) -> (f32, f32) {
+    let sum = ma + mb;
+    if sum > 0.0 && sum.is_finite() {
+        (mb / sum, ma / sum)
+    } else {
+        (0.5, 0.5)
+    }
+}
