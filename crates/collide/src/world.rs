@@ -21,7 +21,7 @@ pub use sweep::SweptImpact;
 
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
 use crate::geom::{Aabb, Geometry, Group, Shape};
-use crate::narrow::{contact_ball_ball, contact_ball_shape};
+use crate::narrow::{contact_ball_ball, contact_ball_shape, keep_side};
 use crate::response::{respond_ball_ball, respond_ball_obstacle};
 use crate::tunnel::Tunnelling;
 use glam::Vec2;
@@ -445,7 +445,9 @@ impl World {
             }
         }
         self.end_sweep();
-        if self.settings.tunnelling != Tunnelling::Off {
+        if self.settings.tunnelling == Tunnelling::Off {
+            self.walls_last(&mut tally);
+        } else {
             self.settle_overlaps(&mut tally);
         }
         self.measure_rebounds(first_hit);
@@ -503,6 +505,29 @@ impl World {
     /// One collision iteration; false when a swept iteration changed no path (nothing left
     /// to do this step).
     fn collide_once(&mut self, tally: &mut Tally) -> bool {
+        self.collide_once_broad(tally);
+        if self.settings.tunnelling != Tunnelling::Off {
+            return self.sweep_pairs(tally);
+        }
+        let n_shapes = self.shapes.len();
+        for k in 0..self.pairs.len() {
+            let (i, j) = self.pairs[k];
+            tally.full_tests += 1;
+            tally.impact_tests += 1;
+            let hit = if (i as usize) < n_shapes {
+                self.collide_ball_shape(j as usize - n_shapes, i as usize, tally)
+            } else {
+                self.collide_ball_ball(i as usize - n_shapes, j as usize - n_shapes)
+            };
+            tally.collisions += hit as u64;
+        }
+        true
+    }
+
+    /// The broad phase of a collision iteration: the balls' boxes (paths, in the swept
+    /// modes), candidate pairs into `self.pairs`, counted and timed; verified when asked.
+    /// False when there are no balls.
+    fn collide_once_broad(&mut self, tally: &mut Tally) -> bool {
         self.aabbs.truncate(self.shapes.len());
         self.push_ball_boxes();
         let input = BroadInput {
@@ -524,34 +549,42 @@ impl World {
             tally.missed += missed;
             tally.extra += extra;
         }
-        if self.settings.tunnelling != Tunnelling::Off {
-            return self.sweep_pairs(tally);
+        !self.balls.is_empty()
+    }
+
+    /// Discrete mode: the obstacles get the last word. After the collision iterations, one
+    /// more broad-phase call finds the balls touching obstacles where the balls are now, and
+    /// those pairs are tested once more, so a ball that the crowd's push-outs carried into a
+    /// wall in the last iteration ends the step outside it (on the side it started the step
+    /// on, see [`keep_side`]). Its broad-phase work and tests are counted like an iteration's.
+    fn walls_last(&mut self, tally: &mut Tally) {
+        let n_shapes = self.shapes.len() as u32;
+        if !self.collide_once_broad(tally) {
+            return;
         }
-        let n_shapes = self.shapes.len();
         for k in 0..self.pairs.len() {
             let (i, j) = self.pairs[k];
+            if i >= n_shapes {
+                break;
+            }
             tally.full_tests += 1;
             tally.impact_tests += 1;
-            let hit = if (i as usize) < n_shapes {
-                self.collide_ball_shape(j as usize - n_shapes, i as usize, tally)
-            } else {
-                self.collide_ball_ball(i as usize - n_shapes, j as usize - n_shapes)
-            };
+            let hit = self.collide_ball_shape((j - n_shapes) as usize, i as usize, tally);
             tally.collisions += hit as u64;
         }
-        true
     }
 
     fn collide_ball_shape(&mut self, bi: usize, si: usize, tally: &mut Tally) -> bool {
         if matches!(self.shapes[si].geom, Geometry::Group { .. }) {
             return self.collide_ball_group(bi, si, tally);
         }
+        let start = self.sweep_start(bi);
         let shape = &self.shapes[si];
         let ball = &mut self.balls[bi];
         let rotating = self.settings.rotate;
         // The gate judges the ball's speed relative to the gate's own motion.
         let surface_at_ball = shape.velocity_at(ball.pos, rotating);
-        let Some(c) = contact_ball_shape(
+        let Some(mut c) = contact_ball_shape(
             ball.pos,
             ball.radius,
             ball.vel - surface_at_ball,
@@ -559,6 +592,11 @@ impl World {
         ) else {
             return false;
         };
+        // A wall keeps a ball on the side it started the step on (a crowd's push-outs can
+        // carry a centre over a wall between two tests).
+        if let (Geometry::Segment { a, b }, false) = (shape.geom, shape.is_kinematic()) {
+            c = keep_side(c, ball.radius, start, ball.pos, a, b);
+        }
         let e = ball.elasticity * shape.elasticity * self.settings.elasticity_scale;
         let speed = respond_ball_obstacle(ball, &c, e, shape.velocity_at(c.point, rotating));
         ball.vel = clamp_speed(ball.vel);

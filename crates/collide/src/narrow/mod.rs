@@ -35,7 +35,7 @@ pub use circle::contact_ball_circle;
 pub use gate::contact_ball_gate;
 pub use point::contact_ball_point;
 pub use rect::{contact_ball_oriented_rect, contact_ball_rect};
-pub use segment::contact_ball_segment;
+pub use segment::{contact_ball_segment, keep_side};
 pub use toi_ball_arc::toi_ball_arc;
 pub use toi_ball_ball::toi_ball_ball;
 pub use toi_ball_circle::toi_ball_circle;

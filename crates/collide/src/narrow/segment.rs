@@ -32,3 +32,79 @@ pub fn contact_ball_segment(c: Vec2, r: f32, a: Vec2, b: Vec2) -> Option<Contact
         depth: r - s.abs(),
     })
 }
+
+/// A segment contact corrected for a ball whose centre went through the segment this step:
+/// when the move from `start` to `now` (the centre) crosses the segment itself, the ball
+/// belongs on `start`'s side, so it is pushed back there (normal towards `start`'s side,
+/// depth `r` + how far it went through) instead of out of the far side. Any other contact is
+/// returned as it is. Used for walls in the discrete mode, where a crowd can push a ball's
+/// centre over a wall between two tests.
+pub fn keep_side(contact: Contact, r: f32, start: Vec2, now: Vec2, a: Vec2, b: Vec2) -> Contact {
+    let ab = b - a;
+    let n = normalized_or(ab.perp(), Vec2::Y);
+    let (s0, s1) = ((start - a).dot(n), (now - a).dot(n));
+    if !(s0 * s1 < 0.0) {
+        return contact;
+    }
+    // Where the move crosses the segment's line, as a parameter along the segment.
+    let f = s0 / (s0 - s1);
+    let cross = start + (now - start) * f;
+    let len_sq = ab.length_squared();
+    let t = if len_sq > 0.0 {
+        (cross - a).dot(ab) / len_sq
+    } else {
+        -1.0
+    };
+    if !(0.0..=1.0).contains(&t) {
+        return contact;
+    }
+    Contact {
+        point: contact.point,
+        normal: if s0 < 0.0 { -n } else { n },
+        depth: r.max(0.0) + s1.abs(),
+    }
+}
+
+#[cfg(test)]
+mod keep_side_tests {
+    use super::*;
+
+    fn floor() -> (Vec2, Vec2) {
+        (Vec2::new(0.0, 0.0), Vec2::new(100.0, 0.0))
+    }
+
+    #[test]
+    fn a_centre_pushed_through_goes_back_to_its_side() {
+        let (a, b) = floor();
+        let (start, now) = (Vec2::new(50.0, 3.0), Vec2::new(50.0, -1.0));
+        let c = contact_ball_segment(now, 5.0, a, b).unwrap();
+        assert_eq!(c.normal, Vec2::new(0.0, -1.0));
+        let k = keep_side(c, 5.0, start, now, a, b);
+        assert_eq!(k.normal, Vec2::new(0.0, 1.0));
+        assert!((k.depth - 6.0).abs() < 1e-6);
+        assert!(((now + k.normal * k.depth).y - 5.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_ball_on_its_own_side_or_round_an_end_is_left_alone() {
+        let (a, b) = floor();
+        let now = Vec2::new(50.0, 2.0);
+        let c = contact_ball_segment(now, 5.0, a, b).unwrap();
+        assert_eq!(keep_side(c, 5.0, Vec2::new(50.0, 4.0), now, a, b), c);
+        // The move crosses the line beyond the end: not through the segment.
+        let now = Vec2::new(1.0, -2.0);
+        let c = contact_ball_segment(now, 5.0, a, b).unwrap();
+        assert_eq!(keep_side(c, 5.0, Vec2::new(-9.0, 8.0), now, a, b), c);
+    }
+
+    #[test]
+    fn degenerate_moves_give_finite_contacts() {
+        let (a, b) = floor();
+        let now = Vec2::new(50.0, 0.0);
+        let c = contact_ball_segment(now, 5.0, a, b).unwrap();
+        for start in [now, Vec2::new(50.0, 1e30), Vec2::new(f32::MAX, -f32::MAX)] {
+            let k = keep_side(c, 5.0, start, now, a, b);
+            assert!(k.normal.is_finite() && k.depth.is_finite() && k.point.is_finite());
+        }
+    }
+}

@@ -59,6 +59,15 @@ impl World {
         &self.sweep.starts
     }
 
+    /// Where ball `b` started this step (its position now if it was added during the step).
+    pub(super) fn sweep_start(&self, b: usize) -> Vec2 {
+        self.sweep
+            .starts
+            .get(b)
+            .copied()
+            .unwrap_or(self.balls[b].pos)
+    }
+
     /// The impacts answered in the last step, in order (swept modes only).
     pub fn step_impacts(&self) -> &[SweptImpact] {
         &self.sweep.impacts
