@@ -14,6 +14,7 @@
 
 mod edit;
 mod groups;
+mod play;
 mod sweep;
 
 pub use sweep::SweptImpact;
@@ -263,6 +264,7 @@ pub struct World {
     groups: Vec<Group>,
     sweep: sweep::SweepState,
     play: crate::play::PlayState,
+    rules: crate::play::Rules,
 }
 
 impl World {
@@ -296,6 +298,7 @@ impl World {
             groups: Vec::new(),
             sweep: sweep::SweepState::default(),
             play: crate::play::PlayState::default(),
+            rules: crate::play::Rules::default(),
         }
     }
 
@@ -427,9 +430,11 @@ impl World {
     /// Runs one motion iteration.
     pub fn step(&mut self) {
         let dt = self.step_seconds() as f32;
+        self.prepare_play();
         let first_hit = self.hits.len();
         self.launch_next();
         self.turn_kinematics(dt);
+        self.drive_controls(dt);
         // Obstacles move only in turn_kinematics: box them once per step, not per iteration.
         self.aabbs.clear();
         self.aabbs.extend(self.shapes.iter().map(Shape::aabb));
@@ -443,6 +448,7 @@ impl World {
         }
         self.end_sweep();
         self.measure_rebounds(first_hit);
+        self.finish_play(first_hit);
         self.count_after_step(tally);
         self.steps += 1;
     }
@@ -658,8 +664,8 @@ impl World {
         count
     }
 
-    /// A hash of the state, bit exact: every ball's position and velocity, and every
-    /// kinematic angle (FNV-1a, 64 bit).
+    /// A hash of the state, bit exact: every ball's position and velocity, every kinematic
+    /// angle and plunger pull (FNV-1a, 64 bit).
     pub fn state_hash(&self) -> u64 {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         let mut eat = |x: u32| {
@@ -676,6 +682,9 @@ impl World {
         }
         for s in &self.shapes[self.first_moving..] {
             eat(s.angle.to_bits());
+            if matches!(s.motion, crate::geom::Motion::Plunger { .. }) {
+                eat(s.play.pull.to_bits());
+            }
         }
         h
     }
