@@ -289,3 +289,20 @@ fn bad_play_fields_are_refused_with_the_field_named() {
     let e = Scene::parse(&bad, "p.ron").unwrap_err();
     assert!(e.message.contains("kick"), "{e}");
 }
+
+#[test]
+fn pinball_stays_finite_and_contained_in_every_tunnelling_mode() {
+    for &mode in collide::Tunnelling::ALL {
+        let mut w = pinball(11);
+        w.settings.tunnelling = mode;
+        for k in 0..2400u32 {
+            w.set_control(Control::LeftFlipper, k % 200 < 30);
+            w.set_control(Control::RightFlipper, (k + 100) % 200 < 30);
+            w.set_control(Control::Plunger, (240..480).contains(&k));
+            w.step();
+            w.drain_hits();
+            assert!(w.all_finite(), "{mode:?}: non-finite at step {k}");
+            assert_eq!(w.counters().strays, 0, "{mode:?}: stray at step {k}");
+        }
+    }
+}
