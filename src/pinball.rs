@@ -78,6 +78,7 @@ pub fn draw_field(view: &View, world: &World) {
     for s in world.shapes().iter().filter(|s| s.play.lit) {
         fill_lit(view, s);
     }
+    serve_hint(view, world);
     let b = world.bounds();
     let at = |y: f32| {
         view.pt(Vec2::new(
@@ -93,6 +94,35 @@ pub fn draw_field(view: &View, world: &World) {
         view.len(22.0),
         SCORE,
     );
+}
+
+/// "hold SPACE" beside a ball waiting at the launcher, and the plunger's pull as a bar.
+fn serve_hint(view: &View, world: &World) {
+    let l = world.launcher().pos;
+    let waiting = world
+        .balls()
+        .iter()
+        .any(|b| (b.pos - l).length() < 4.0 * b.radius.max(1.0) && b.vel.length() < 30.0);
+    let q = view.pt(l);
+    if waiting && !world.play().held[Control::Plunger.index()] {
+        let size = view.len(18.0).clamp(10.0, 40.0);
+        let dims = measure_text("hold SPACE", None, size as u16, 1.0);
+        draw_text(
+            "hold SPACE",
+            q.x - dims.width - view.len(30.0),
+            q.y,
+            size,
+            SCORE,
+        );
+    }
+    for s in world.shapes() {
+        if let Motion::Plunger { travel, .. } = s.motion {
+            let frac = (s.play.pull / travel.max(1e-3)).clamp(0.0, 1.0);
+            let h = view.len(120.0) * frac;
+            let x = q.x + view.len(24.0);
+            draw_rectangle(x, q.y + view.len(40.0) - h, view.len(5.0), h, LIT);
+        }
+    }
 }
 
 /// Fills a lit target so it reads at a glance.
