@@ -321,7 +321,12 @@ pub async fn run(args: Args, scene: Scene) {
         cmds.extend(app.mouse());
         app.world.settings = app.ui.sim.clone();
         app.stepper.time_scale = app.ui.time_scale as f64;
+        let lost_before = app.world.play().lost;
         let physics = app.frame_physics(sim_dt, false);
+        if app.world.play().lost != lost_before {
+            // Drained balls leave the list: tracks follow balls by index, so start afresh.
+            app.fx.tracks.clear();
+        }
         app.adapt_catch_up(physics);
         physics_total += physics;
         app.chart.record(get_time(), &app.world);
