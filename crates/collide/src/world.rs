@@ -14,7 +14,6 @@
 
 mod edit;
 mod groups;
-mod play;
 mod sweep;
 
 pub use sweep::SweptImpact;
@@ -30,6 +29,7 @@ use rand::{Rng, SeedableRng};
 use std::f32::consts::TAU;
 
 mod fill;
+mod play;
 pub use fill::Filled;
 
 /// Fastest a ball may go (px/s): keeps positions finite whatever the elasticities.
@@ -261,10 +261,10 @@ pub struct World {
     hits: Vec<Hit>,
     steps: u64,
     clock: Option<fn() -> u64>,
+    rules: crate::play::Rules,
     groups: Vec<Group>,
     sweep: sweep::SweepState,
     play: crate::play::PlayState,
-    rules: crate::play::Rules,
 }
 
 impl World {
@@ -295,10 +295,10 @@ impl World {
             hits: Vec::new(),
             steps: 0,
             clock: None,
+            rules: crate::play::Rules::default(),
             groups: Vec::new(),
             sweep: sweep::SweepState::default(),
             play: crate::play::PlayState::default(),
-            rules: crate::play::Rules::default(),
         }
     }
 
