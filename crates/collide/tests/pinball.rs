@@ -306,3 +306,36 @@ fn pinball_stays_finite_and_contained_in_every_tunnelling_mode() {
         }
     }
 }
+
+#[test]
+fn a_released_plunger_reports_its_firing_speed_and_comes_home_exactly() {
+    let mut w = empty_pinball();
+    let plunger = |w: &World| {
+        *w.shapes()
+            .iter()
+            .find(|s| matches!(s.motion, Motion::Plunger { .. }))
+            .unwrap()
+    };
+    let home = plunger(&w).aabb();
+    w.set_control(Control::Plunger, true);
+    run(&mut w, HZ / 2);
+    // 36 px/s for half a second.
+    let pulled = plunger(&w);
+    assert!(
+        (pulled.play.pull - 18.0).abs() < 0.01,
+        "{}",
+        pulled.play.pull
+    );
+    assert!((pulled.aabb().min.y - (home.min.y - pulled.play.pull)).abs() < 1e-3);
+    w.set_control(Control::Plunger, false);
+    w.step();
+    // Fires at stiffness 45/s × 18 px = 810 px/s, up along its axis.
+    let firing = plunger(&w);
+    let v = firing.velocity_at(Vec2::new(560.0, 70.0), false);
+    assert!((v.y - 810.0).abs() < 1.0 && v.x == 0.0, "{v}");
+    run(&mut w, HZ / 4);
+    let back = plunger(&w);
+    assert_eq!(back.play.pull, 0.0);
+    assert_eq!(back.aabb(), home);
+    assert_eq!(back.velocity_at(Vec2::new(560.0, 70.0), false), Vec2::ZERO);
+}
