@@ -130,6 +130,8 @@ impl App {
         };
         match Scene::parse(text, &format!("{name} (built in)")) {
             Ok(scene) => {
+                // The new scene's own gravity, ball radius and launch speed.
+                self.ui.sim = scene.build(self.args.seed).settings;
                 self.scene = scene;
                 self.restart();
                 self.cam = Camera::default();
@@ -170,7 +172,7 @@ impl App {
         if self.ui.egui_wants_keys {
             return cmds;
         }
-        if is_key_pressed(KeyCode::Space) {
+        if is_key_pressed(KeyCode::Space) && !crate::pinball::space_is_plunger(&self.world) {
             cmds.push(Command::Launch(1));
         }
         if is_key_pressed(KeyCode::P) {
@@ -312,10 +314,19 @@ pub async fn run(args: Args, scene: Scene) {
         };
 
         let mut cmds = app.keys();
+        cmds.extend(crate::pinball::control_commands(
+            &app.world,
+            app.ui.egui_wants_keys,
+        ));
         cmds.extend(app.mouse());
         app.world.settings = app.ui.sim.clone();
         app.stepper.time_scale = app.ui.time_scale as f64;
+        let lost_before = app.world.play().lost;
         let physics = app.frame_physics(sim_dt, false);
+        if app.world.play().lost != lost_before {
+            // Drained balls leave the list: tracks follow balls by index, so start afresh.
+            app.fx.tracks.clear();
+        }
         app.adapt_catch_up(physics);
         physics_total += physics;
         app.chart.record(get_time(), &app.world);

@@ -8,15 +8,22 @@ use std::path::PathBuf;
 pub const TABLE_RON: &str = include_str!("../assets/scenes/table.ron");
 /// The tunnelling lab scene, embedded likewise.
 pub const LAB_RON: &str = include_str!("../assets/scenes/lab.ron");
+/// The pinball table, embedded likewise.
+pub const PINBALL_RON: &str = include_str!("../assets/scenes/pinball.ron");
 
 /// The built-in scenes by name.
-pub const BUILT_IN: &[(&str, &str)] = &[("table", TABLE_RON), ("lab", LAB_RON)];
+pub const BUILT_IN: &[(&str, &str)] = &[
+    ("table", TABLE_RON),
+    ("lab", LAB_RON),
+    ("pinball", PINBALL_RON),
+];
 
 /// Collision Math Toy: balls, a table of shapes, and every broad phase, measured honestly.
 #[derive(Parser, Debug, Clone)]
 #[command(version, about)]
 pub struct Args {
-    /// Scene to load: a built-in one by name (table, lab) or a file (RON). Default: table.
+    /// Scene to load: a built-in one by name (table, lab, pinball) or a file (RON). Default:
+    /// table.
     #[arg(long, value_name = "NAME|FILE")]
     pub scene: Option<PathBuf>,
     /// How moving balls are tested: off (discrete), linear, binary or exact.

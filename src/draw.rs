@@ -54,6 +54,7 @@ pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32, sprite
         hulls(view, world);
     }
     obstacles(view, world, fx, show.lights);
+    crate::pinball::draw_field(view, world);
     launcher(view, world);
     if show.tracks {
         tracks(view, world, fx);
@@ -81,7 +82,9 @@ fn arc_points(c: Vec2, r: f32, start: f32, end: f32, view: &View) -> Vec<Vec2> {
 }
 
 fn shape_color(s: &Shape, light: f32) -> Color {
+    let played = crate::pinball::shape_color(s);
     let base = match (s.geom, s.motion) {
+        _ if played.is_some() => played.unwrap_or(WALL),
         (Geometry::Gate { .. }, _) => GATE,
         (_, Motion::Kinematic { .. }) => KINEMATIC,
         _ if s.elasticity > 1.0 => BUMPER,

@@ -13,6 +13,7 @@ mod experiment_ui;
 mod fx;
 mod input;
 mod panel;
+mod pinball;
 mod sprites;
 mod view;
 

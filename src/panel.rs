@@ -499,7 +499,7 @@ const HELP: &[(&str, &str)] = &[
     ("[  ]", "time scale: halve / double (slow motion below 1)"),
     ("Tab", "hide / show the panels"),
     ("F12", "screenshot to screenshot-DATE-TIME.png in the current folder"),
-    ("1, 2", "load a built-in scene: 1 table, 2 lab"),
+    ("1, 2, 3", "load a built-in scene: 1 table, 2 lab, 3 pinball"),
     ("F or Home", "frame the whole scene (undo zoom and pan)"),
     ("E", "energy window"),
     ("Left drag", "from empty field: launch a ball along the drag (longer = faster); on a ball: grab and throw it"),
@@ -532,7 +532,7 @@ fn help_window(ctx: &egui::Context, open: &mut bool) {
         .show(ctx, |ui| {
             ui.strong("Keys");
             grid(ui, "help-keys", |ui| {
-                for (k, v) in HELP {
+                for (k, v) in HELP.iter().chain(crate::pinball::HELP) {
                     row(ui, k, v);
                 }
             });

@@ -8,6 +8,7 @@
 //! world keeps; its members get their own guard points and move with the group.
 
 use crate::geom::{Aabb, Geometry, Group, HullKind, Motion, Shape};
+use crate::play::{Control, Rules};
 use crate::world::{Launcher, World};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -33,6 +34,55 @@ pub enum MotionDesc {
         /// Rev/s, counter-clockwise when positive.
         speed: f32,
     },
+    /// A flipper: turns about `pivot` from the pose as written to `raised` degrees while
+    /// `control` is held, and back when released, at `speed` rev/s (rotate setting or not).
+    Flipper {
+        /// Centre of rotation (px).
+        pivot: Vec2,
+        /// Angle when raised (degrees, counter-clockwise from the pose as written).
+        raised: f32,
+        /// Turn rate (rev/s).
+        speed: f32,
+        /// The control that raises it.
+        control: Control,
+    },
+    /// A plunger: slides back along `-axis` at `pull_speed` px/s (at most `travel` px) while
+    /// `control` is held; released, it fires forward at `stiffness` × the pull (px/s).
+    Plunger {
+        /// Direction it fires in (need not be unit length).
+        axis: Vec2,
+        /// Farthest pull (px).
+        travel: f32,
+        /// Pull speed while held (px/s).
+        pull_speed: f32,
+        /// Firing speed per pixel pulled (1/s).
+        stiffness: f32,
+        /// The control that pulls it (default the plunger).
+        #[serde(default = "plunger_control")]
+        control: Control,
+    },
+}
+
+fn plunger_control() -> Control {
+    Control::Plunger
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The rules of a played table, as written in a scene.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PinballDesc {
+    /// A ball whose centre enters this box is lost (px).
+    pub drain: Aabb,
+    /// Serve a new ball at the launcher when none is in play (default true).
+    #[serde(default = "yes")]
+    pub serve: bool,
+    /// Points for lighting every target (default 0).
+    #[serde(default)]
+    pub bank_bonus: u32,
 }
 
 /// One obstacle as written in a scene file.
@@ -161,6 +211,21 @@ pub enum ShapeDesc {
         #[serde(default)]
         motion: MotionDesc,
     },
+    /// A shape (or group) that scores: each hit adds `points`; a `kick` makes the ball leave
+    /// at that normal speed at least (px/s); a `target` lights when hit.
+    Scored {
+        /// Points per hit (default 0).
+        #[serde(default)]
+        points: u32,
+        /// Least normal speed a hit sends the ball away with (px/s, default 0: none).
+        #[serde(default)]
+        kick: f32,
+        /// Lights when hit (default false).
+        #[serde(default)]
+        target: bool,
+        /// The shape.
+        shape: Box<ShapeDesc>,
+    },
     /// One object made of several shapes (static ones; they move with the group), wrapped in
     /// a hull that is tested first.
     Group {
@@ -207,6 +272,9 @@ pub struct Scene {
     /// Elasticity of launched balls to start with.
     #[serde(default)]
     pub ball_elasticity: Option<f32>,
+    /// Played as a game: the drain, serving, the bonus (default none).
+    #[serde(default)]
+    pub pinball: Option<PinballDesc>,
     /// The obstacles.
     pub shapes: Vec<ShapeDesc>,
 }
@@ -310,6 +378,15 @@ impl Scene {
                 ),
             ));
         }
+        if let Some(p) = &self.pinball {
+            let d = &p.drain;
+            if !(d.min.is_finite() && d.max.is_finite() && d.min.x < d.max.x && d.min.y < d.max.y) {
+                return Err((
+                    At::Key("pinball"),
+                    "field `pinball.drain`: min must be below max, all finite".into(),
+                ));
+            }
+        }
         for (i, s) in self.shapes.iter().enumerate() {
             s.validate()
                 .map_err(|m| (At::Shape(i), format!("shape {i} ({}): {m}", s.kind_name())))?;
@@ -331,6 +408,13 @@ impl Scene {
         };
         let mut world = World::new(shapes, self.bounds, launcher, seed);
         world.set_groups(groups);
+        if let Some(p) = &self.pinball {
+            world.set_rules(Rules {
+                drain: Some(p.drain),
+                serve: p.serve,
+                bank_bonus: p.bank_bonus,
+            });
+        }
         if let Some(v) = self.launch_speed {
             world.settings.launch_speed = v;
         }
@@ -390,6 +474,28 @@ fn check_motion(m: &MotionDesc) -> Result<(), String> {
             check_vec(pivot, "motion.pivot")?;
             check_num(speed, "motion.speed", -100.0, 100.0)
         }
+        MotionDesc::Flipper {
+            pivot,
+            raised,
+            speed,
+            ..
+        } => {
+            check_vec(pivot, "motion.pivot")?;
+            check_num(raised, "motion.raised", -360.0, 360.0)?;
+            check_num(speed, "motion.speed", 0.01, 100.0)
+        }
+        MotionDesc::Plunger {
+            axis,
+            travel,
+            pull_speed,
+            stiffness,
+            ..
+        } => {
+            check_direction(axis, "motion.axis")?;
+            check_num(travel, "motion.travel", 0.0, 1e5)?;
+            check_num(pull_speed, "motion.pull_speed", 0.0, 1e6)?;
+            check_num(stiffness, "motion.stiffness", 0.0, 1e5)
+        }
     }
 }
 
@@ -406,6 +512,7 @@ impl ShapeDesc {
             ShapeDesc::Rect { .. } => "Rect",
             ShapeDesc::OrientedRect { .. } => "OrientedRect",
             ShapeDesc::Group { .. } => "Group",
+            ShapeDesc::Scored { .. } => "Scored",
         }
     }
 
@@ -540,6 +647,12 @@ impl ShapeDesc {
                 })?;
                 check_motion(motion)
             }
+            ShapeDesc::Scored { kick, shape, .. } => {
+                check_num(*kick, "kick", 0.0, 1e5)?;
+                shape
+                    .validate()
+                    .map_err(|e| format!("field `shape` ({}): {e}", shape.kind_name()))
+            }
         }
     }
 
@@ -548,6 +661,9 @@ impl ShapeDesc {
         match self {
             ShapeDesc::Group { .. } | ShapeDesc::Gate { .. } => {
                 return Err("groups hold no gates and no groups".into())
+            }
+            ShapeDesc::Scored { .. } => {
+                return Err("a group scores as one: wrap the whole group in Scored".into())
             }
             ShapeDesc::Point { motion, .. }
             | ShapeDesc::Segment { motion, .. }
@@ -572,6 +688,30 @@ impl ShapeDesc {
         let motion_of = |m: &MotionDesc| match *m {
             MotionDesc::Static => Motion::Static,
             MotionDesc::Kinematic { pivot, speed } => Motion::Kinematic { pivot, speed },
+            MotionDesc::Flipper {
+                pivot,
+                raised,
+                speed,
+                control,
+            } => Motion::Flipper {
+                pivot,
+                raised: raised.to_radians(),
+                speed,
+                control,
+            },
+            MotionDesc::Plunger {
+                axis,
+                travel,
+                pull_speed,
+                stiffness,
+                control,
+            } => Motion::Plunger {
+                axis: axis.normalize(),
+                travel,
+                pull_speed,
+                stiffness,
+                control,
+            },
         };
         match self {
             ShapeDesc::Point {
@@ -689,6 +829,22 @@ impl ShapeDesc {
                 hull,
                 motion,
             } => push_group(shapes, *hull, motion_of(motion), out, groups),
+            ShapeDesc::Scored {
+                points,
+                kick,
+                target,
+                shape,
+            } => {
+                let first = out.len();
+                shape.push_shapes(out, groups);
+                // The first shape's index names the target: unique among top-level shapes.
+                let target = target.then_some(first as u32);
+                for s in &mut out[first..] {
+                    s.play.points = *points;
+                    s.play.kick = *kick;
+                    s.play.target = target;
+                }
+            }
         }
     }
 }
@@ -772,6 +928,8 @@ fn add_guard_points(shapes: &mut Vec<Shape>) {
             if !taken(shapes, q) && !taken(&guards, q) {
                 let mut g = Shape::new(Geometry::Point { p: q }, s.elasticity, s.motion);
                 g.guard_of = Some(i as u32);
+                // A target's ends light with it.
+                g.play.target = s.play.target;
                 guards.push(g);
             }
         }

@@ -136,6 +136,7 @@ impl Target {
             ball_radius: Some(BALL_RADIUS),
             launch_speed: None,
             ball_elasticity: Some(1.0),
+            pinball: None,
             shapes: self.shapes(),
         };
         let w = s.build(0);

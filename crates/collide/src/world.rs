@@ -30,6 +30,7 @@ use rand::{Rng, SeedableRng};
 use std::f32::consts::TAU;
 
 mod fill;
+mod play;
 pub use fill::Filled;
 
 /// Fastest a ball may go (px/s): keeps positions finite whatever the elasticities.
@@ -269,6 +270,7 @@ pub struct World {
     hits: Vec<Hit>,
     steps: u64,
     clock: Option<fn() -> u64>,
+    rules: crate::play::Rules,
     groups: Vec<Group>,
     sweep: sweep::SweepState,
     play: crate::play::PlayState,
@@ -303,6 +305,7 @@ impl World {
             hits: Vec::new(),
             steps: 0,
             clock: None,
+            rules: crate::play::Rules::default(),
             groups: Vec::new(),
             sweep: sweep::SweepState::default(),
             play: crate::play::PlayState::default(),
@@ -438,9 +441,11 @@ impl World {
     /// Runs one motion iteration.
     pub fn step(&mut self) {
         let dt = self.step_seconds() as f32;
+        self.prepare_play();
         let first_hit = self.hits.len();
         self.launch_next();
         self.turn_kinematics(dt);
+        self.drive_controls(dt);
         // Obstacles move only in turn_kinematics: box them once per step, not per iteration.
         self.aabbs.clear();
         self.aabbs.extend(self.shapes.iter().map(Shape::aabb));
@@ -459,6 +464,7 @@ impl World {
             self.settle_overlaps(&mut tally);
         }
         self.measure_rebounds(first_hit);
+        self.finish_play(first_hit);
         self.count_after_step(tally);
         self.steps += 1;
     }
@@ -715,8 +721,8 @@ impl World {
         count
     }
 
-    /// A hash of the state, bit exact: every ball's position and velocity, and every
-    /// kinematic angle (FNV-1a, 64 bit).
+    /// A hash of the state, bit exact: every ball's position and velocity, every kinematic
+    /// angle and plunger pull (FNV-1a, 64 bit).
     pub fn state_hash(&self) -> u64 {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         let mut eat = |x: u32| {
@@ -733,6 +739,9 @@ impl World {
         }
         for s in &self.shapes[self.first_moving..] {
             eat(s.angle.to_bits());
+            if matches!(s.motion, crate::geom::Motion::Plunger { .. }) {
+                eat(s.play.pull.to_bits());
+            }
         }
         h
     }

@@ -87,6 +87,19 @@ impl Hull {
     }
 }
 
+impl Hull {
+    /// This hull moved by `d` (px).
+    pub fn translated(&self, d: Vec2) -> Hull {
+        match *self {
+            Hull::Rect(b) => Hull::Rect(Aabb {
+                min: b.min + d,
+                max: b.max + d,
+            }),
+            Hull::Circle { c, r } => Hull::Circle { c: c + d, r },
+        }
+    }
+}
+
 /// The members of one shape group, in their current pose.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Group {

@@ -5,6 +5,7 @@
 //! is always recomputed from `base` and the angle, so no error builds up over time.
 
 use super::{oriented_rect_aabb, oriented_rect_corners, Aabb, Hull};
+use crate::play::{Control, ShapePlay};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 use std::f32::consts::TAU;
@@ -94,6 +95,35 @@ pub enum Motion {
         /// Turn rate (rev/s).
         speed: f32,
     },
+    /// A flipper: turns about `pivot` from its pose as built (angle 0) towards `raised` while
+    /// `control` is held and back to 0 when released, at `speed` rev/s either way, whatever
+    /// the rotate setting. Its angular velocity over the last step is [`ShapePlay::spin`].
+    Flipper {
+        /// Centre of rotation (px).
+        pivot: Vec2,
+        /// Angle when fully raised (rad, counter-clockwise from the pose as built).
+        raised: f32,
+        /// Turn rate (rev/s, > 0).
+        speed: f32,
+        /// The control that raises it.
+        control: Control,
+    },
+    /// A plunger: slides back along `-axis` at `pull_speed` while `control` is held (at most
+    /// `travel` px); on release it springs forward along `axis` at `stiffness` × the pulled
+    /// distance (px/s) until it is home. Its offset and speed are [`ShapePlay::pull`] and
+    /// [`ShapePlay::pull_rate`].
+    Plunger {
+        /// Unit direction it fires in.
+        axis: Vec2,
+        /// Farthest pull (px).
+        travel: f32,
+        /// Pull speed while held (px/s).
+        pull_speed: f32,
+        /// Firing speed per pixel pulled (1/s).
+        stiffness: f32,
+        /// The control that pulls it.
+        control: Control,
+    },
 }
 
 /// An obstacle: geometry, elasticity, motion.
@@ -111,6 +141,10 @@ pub struct Shape {
     pub angle: f32,
     /// For a guard point: the index of the shape it guards.
     pub guard_of: Option<u32>,
+    /// Points, targets and the state of flippers and plungers (plain data, saved with the
+    /// world's state).
+    #[serde(default)]
+    pub play: ShapePlay,
 }
 
 fn rotate_about(p: Vec2, pivot: Vec2, rot: Vec2) -> Vec2 {
@@ -208,6 +242,45 @@ impl Geometry {
         }
     }
 
+    /// This geometry moved by `d` (px). A group's hull moves; its members are the world's.
+    pub fn translated(&self, d: Vec2) -> Geometry {
+        match *self {
+            Geometry::Point { p } => Geometry::Point { p: p + d },
+            Geometry::Segment { a, b } => Geometry::Segment { a: a + d, b: b + d },
+            Geometry::Circle { c, r } => Geometry::Circle { c: c + d, r },
+            Geometry::Arc { c, r, start, end } => Geometry::Arc {
+                c: c + d,
+                r,
+                start,
+                end,
+            },
+            Geometry::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+            } => Geometry::Gate {
+                a: a + d,
+                b: b + d,
+                normal,
+                threshold,
+            },
+            Geometry::Rect { min, max } => Geometry::Rect {
+                min: min + d,
+                max: max + d,
+            },
+            Geometry::OrientedRect { c, half, angle } => Geometry::OrientedRect {
+                c: c + d,
+                half,
+                angle,
+            },
+            Geometry::Group { id, hull } => Geometry::Group {
+                id,
+                hull: hull.translated(d),
+            },
+        }
+    }
+
     /// Short name of the kind, for panels and messages.
     pub fn kind_name(&self) -> &'static str {
         match self {
@@ -251,29 +324,43 @@ impl Shape {
             motion,
             angle: 0.0,
             guard_of: None,
+            play: ShapePlay::default(),
         }
     }
 
-    /// True for kinematic shapes.
+    /// True for shapes that move (kinematic, flippers, plungers): they come after the statics.
     pub fn is_kinematic(&self) -> bool {
-        matches!(self.motion, Motion::Kinematic { .. })
+        !matches!(self.motion, Motion::Static)
     }
 
-    /// Sets the rotation angle (rad) and recomputes the current geometry from the base.
+    /// Sets the rotation angle (rad) of a kinematic shape or flipper and recomputes the
+    /// current geometry from the base.
     pub fn set_angle(&mut self, angle: f32) {
-        if let Motion::Kinematic { pivot, .. } = self.motion {
+        if let Motion::Kinematic { pivot, .. } | Motion::Flipper { pivot, .. } = self.motion {
             self.angle = angle;
             self.geom = self.base.rotated(pivot, angle);
         }
     }
 
-    /// Velocity (px/s) of the material point at `p` when the shape turns at `rev_per_s`.
+    /// Sets how far (px) a plunger is pulled back and recomputes its geometry from the base.
+    pub fn set_pull(&mut self, pull: f32) {
+        if let Motion::Plunger { axis, .. } = self.motion {
+            self.play.pull = pull;
+            self.geom = self.base.translated(axis * -pull);
+        }
+    }
+
+    /// Velocity (px/s) of the material point at `p`: a kinematic shape's while rotation is on,
+    /// a flipper's or plunger's as it moved over the last step.
     pub fn velocity_at(&self, p: Vec2, rotating: bool) -> Vec2 {
         match self.motion {
             Motion::Kinematic { pivot, speed } if rotating => {
                 // v = ω × r, with ω = 2π·speed rad/s about the z axis.
                 (p - pivot).perp() * (speed * TAU)
             }
+            Motion::Flipper { pivot, .. } => (p - pivot).perp() * self.play.spin,
+            // Pulling back raises `pull`, moving the face along -axis.
+            Motion::Plunger { axis, .. } => axis * -self.play.pull_rate,
             _ => Vec2::ZERO,
         }
     }
