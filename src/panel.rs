@@ -88,6 +88,8 @@ pub struct UiState {
     pub energy_open: bool,
     /// A note for the user (screenshot written, scene loaded), shown under the heading.
     pub message: Option<String>,
+    /// Edit mode asked for (toolbar Edit, F2); the app enters or leaves it to match.
+    pub editing: bool,
 }
 
 impl UiState {
@@ -123,6 +125,7 @@ impl UiState {
             panels_hidden: false,
             energy_open: false,
             message: None,
+            editing: false,
         }
     }
 }
@@ -471,6 +474,9 @@ fn launch_section(ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<Command>) 
             cmds.push(Command::Step);
         }
         ui.separator();
+        ui.toggle_value(&mut st.editing, "Edit").on_hover_text(
+            "Scene editor (F2): pauses the balls; leaving restarts from the edited scene",
+        );
         ui.toggle_value(&mut st.energy_open, "Energy");
         if ui.button("Help").clicked() {
             st.help_open = !st.help_open;
@@ -495,6 +501,8 @@ const HELP: &[(&str, &str)] = &[
     ("O", "one frame forward while paused"),
     ("R", "restart the scene"),
     ("F1", "this help"),
+    ("F2", "scene editor on / off (leaving restarts from the edited scene)"),
+    ("Delete, Backspace", "in the editor: delete the selected shape"),
     ("Esc", "quit"),
     ("[  ]", "time scale: halve / double (slow motion below 1)"),
     ("Tab", "hide / show the panels"),
