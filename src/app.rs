@@ -288,9 +288,7 @@ impl App {
     /// Mouse gestures: camera moves now, ball edits as commands.
     fn mouse(&mut self) -> Vec<Command> {
         if self.editor.active {
-            let fitted = self.fitted();
-            self.editor
-                .mouse(fitted, &mut self.cam, self.ui.egui_wants_pointer);
+            // The editor reads the mouse after the panels (see `run`).
             return Vec::new();
         }
         let cx = input::Ctx {
@@ -389,7 +387,6 @@ pub async fn run(args: Args, scene: Scene) {
         let mut cmds = app.keys();
         app.sync_edit_mode();
         cmds.extend(app.mouse());
-        app.editor.update();
         app.world.settings = app.ui.sim.clone();
         app.stepper.time_scale = app.ui.time_scale as f64;
         let physics = if app.editor.active {
@@ -415,7 +412,13 @@ pub async fn run(args: Args, scene: Scene) {
                 app.energy.ui(ctx, &app.world, &mut app.ui.energy_open);
                 crate::chart::window(ctx, &mut app.ui.chart_open, &app.chart);
             }
+            app.editor.wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
         });
+        if app.editor.active {
+            let fitted = app.fitted();
+            app.editor.mouse(fitted, &mut app.cam);
+            app.editor.update();
+        }
         let view = app.view();
         let shown = if app.editor.active {
             &app.editor.preview

@@ -65,7 +65,9 @@ pub struct Editor {
     pub active: bool,
     /// Width of the side panel last frame (screen px).
     pub panel_width: f32,
-    /// egui had the pointer over the editor's panel or windows last frame.
+    /// egui has the pointer this frame (set after all panels and windows are shown, and
+    /// before [`Editor::mouse`] runs, so a press on a button is never also a press on the
+    /// table).
     pub wants_pointer: bool,
     tool: Tool,
     selected: Option<usize>,
@@ -154,14 +156,15 @@ impl Editor {
         self.drag = None;
     }
 
-    /// One frame of mouse input: the wheel zooms, right / middle drags pan, the left button
-    /// picks, drags and adds. `fitted` is the view without the camera.
-    pub fn mouse(&mut self, fitted: View, cam: &mut Camera, egui_pointer: bool) {
+    /// One frame of mouse input, after the panels: the wheel zooms, right / middle drags pan,
+    /// the left button picks, drags and adds. `fitted` is the view without the camera.
+    pub fn mouse(&mut self, fitted: View, cam: &mut Camera) {
         let at = Vec2::from(mouse_position());
         let view = fitted.with_camera(*cam);
         let p = view.to_world(at);
-        let free = !(egui_pointer || self.wants_pointer);
-        if free && self.drag.is_none() {
+        let (lo, hi) = view.area();
+        let inside = at.cmpge(lo).all() && at.cmple(hi).all();
+        if inside && !self.wants_pointer && self.drag.is_none() {
             let wheel = mouse_wheel().1;
             if wheel != 0.0 {
                 cam.zoom_about(fitted, at, WHEEL_ZOOM.powf(wheel.signum()));
@@ -299,7 +302,6 @@ impl Editor {
             });
         self.panel_width = panel.response.rect.width() * ctx.pixels_per_point();
         self.error_window(ctx);
-        self.wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
         leave
     }
 
