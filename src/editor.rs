@@ -226,13 +226,12 @@ impl Editor {
                     self.drag = None;
                 }
             }
-            Some(Drag::Create { kind, from }) => {
-                if left_up {
-                    let (kind, from) = (*kind, *from);
-                    self.drag = None;
-                    self.create(kind, from, p);
-                }
+            Some(Drag::Create { kind, from }) if left_up => {
+                let (kind, from) = (*kind, *from);
+                self.drag = None;
+                self.create(kind, from, p);
             }
+            Some(Drag::Create { .. }) => {}
             Some(Drag::Pan { last }) => {
                 cam.pan_by(fitted, at - *last);
                 *last = at;
@@ -292,7 +291,7 @@ impl Editor {
             .exact_width(PANEL_WIDTH)
             .show(ctx, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    ui.spacing_mut().slider_width = 120.0;
+                    ui.spacing_mut().slider_width = 100.0;
                     ui.heading("Scene editor");
                     leave = ui.button("Done: back to play (F2)").clicked();
                     self.tools_section(ui);
@@ -415,7 +414,7 @@ fn elasticity_row(ui: &mut egui::Ui, d: &mut ShapeDesc) -> bool {
 /// Static / kinematic, and the pivot and turn rate of a kinematic shape.
 fn motion_rows(ui: &mut egui::Ui, d: &mut ShapeDesc) -> bool {
     let Some(m) = edit::motion_of(d) else {
-        ui.small("Gates and teardrops cannot move.");
+        ui.small("Gates and teardrops do not move.");
         return false;
     };
     let mut kinematic = matches!(m, MotionDesc::Kinematic { .. });
@@ -462,7 +461,7 @@ fn gate_rows(ui: &mut egui::Ui, d: &mut ShapeDesc) -> bool {
     ui.add(
         egui::Slider::new(threshold, 0.0..=1000.0)
             .clamping(egui::SliderClamping::Always)
-            .text("pass speed (px/s)"),
+            .text("pass px/s"),
     )
     .changed()
 }
@@ -474,7 +473,11 @@ fn point_rows(ui: &mut egui::Ui, i: usize, d: &mut ShapeDesc) -> bool {
         .num_columns(3)
         .spacing([6.0, 2.0])
         .show(ui, |ui| {
-            for h in edit::shape_handles(i, d) {
+            // The pivot has its own row under motion.
+            for h in edit::shape_handles(i, d)
+                .into_iter()
+                .filter(|h| h.role != Role::Pivot)
+            {
                 let mut p = h.pos;
                 ui.label(role_name(h.role));
                 let rx = ui.add(egui::DragValue::new(&mut p.x).speed(1.0).max_decimals(2));

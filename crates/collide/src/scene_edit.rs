@@ -222,7 +222,7 @@ pub fn pick(scene: &Scene, p: Vec2, slop: f32) -> Option<Pick> {
     let mut best: Option<(f32, Handle)> = None;
     for h in scene_handles(scene) {
         let d = h.pos.distance(p);
-        if d <= slop && best.map_or(true, |(bd, _)| d < bd) {
+        if d <= slop && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, h));
         }
     }
@@ -232,7 +232,7 @@ pub fn pick(scene: &Scene, p: Vec2, slop: f32) -> Option<Pick> {
     let mut best_shape: Option<(f32, usize)> = None;
     for (i, s) in scene.shapes.iter().enumerate() {
         let d = body_distance(s, p);
-        if d <= slop && best_shape.map_or(true, |(bd, _)| d < bd) {
+        if d <= slop && best_shape.is_none_or(|(bd, _)| d < bd) {
             best_shape = Some((d, i));
         }
     }
