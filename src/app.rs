@@ -64,6 +64,8 @@ impl App {
         for name in &args.show {
             ui.show.enable(name);
         }
+        // The first frame enters edit mode (see `sync_edit_mode`).
+        ui.editing = args.edit;
         Self {
             args,
             scene,

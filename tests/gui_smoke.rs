@@ -132,3 +132,44 @@ fn window_runs_frames_and_writes_a_screenshot() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Pixels of the PNG whose colour is within `tol` of `rgb` on every channel.
+fn pixels_near(path: &Path, rgb: [u8; 3], tol: u8) -> usize {
+    let decoder = png::Decoder::new(std::fs::File::open(path).expect("screenshot exists"));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("PNG data");
+    let bpp = info.color_type.samples();
+    buf[..info.buffer_size()]
+        .chunks(bpp)
+        .filter(|px| (0..3).all(|k| px[k].abs_diff(rgb[k]) <= tol))
+        .count()
+}
+
+/// `--edit` opens the editor on the table: the arc-start markers (green discs, rgb 0.3, 1,
+/// 0.4) are drawn, and they are not there in play mode.
+#[test]
+fn edit_flag_opens_the_editor_with_arc_end_markers() {
+    let Some((display, _xvfb)) = need_display() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("cmt-edit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shot = |edit: bool| {
+        let png = dir.join(format!("edit-{edit}.png"));
+        let mut cmd = Command::new(EXE);
+        cmd.env("DISPLAY", &display)
+            .args(["--frames", "5", "--screenshot"])
+            .arg(&png);
+        if edit {
+            cmd.arg("--edit");
+        }
+        let out = cmd.output().expect("the app starts");
+        assert!(out.status.success(), "{out:?}");
+        pixels_near(&png, [77, 255, 102], 3)
+    };
+    let (editing, playing) = (shot(true), shot(false));
+    assert!(editing > 100, "{editing} marker pixels in edit mode");
+    assert_eq!(playing, 0, "{playing} marker pixels in play mode");
+    let _ = std::fs::remove_dir_all(&dir);
+}
