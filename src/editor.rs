@@ -24,6 +24,8 @@ const HANDLE: f32 = 4.5;
 const WHEEL_ZOOM: f32 = 1.2;
 /// Width of the editor's side panel (egui points).
 const PANEL_WIDTH: f32 = 250.0;
+/// Edits Undo remembers.
+const UNDO_DEPTH: usize = 200;
 
 const HANDLE_COLOR: Color = Color::new(0.95, 0.95, 0.95, 0.9);
 const SELECTED: Color = Color::new(1.0, 0.85, 0.2, 1.0);
@@ -80,6 +82,10 @@ pub struct Editor {
     /// Note under the file buttons (saved, loaded, refused).
     message: Option<String>,
     seed: u64,
+    /// Scenes before each finished edit, oldest first.
+    undo: Vec<Scene>,
+    /// The scene before the edit in progress (a drag, a slider held).
+    base: Option<Scene>,
 }
 
 impl Editor {
@@ -99,6 +105,8 @@ impl Editor {
             error: None,
             message: None,
             seed,
+            undo: Vec::new(),
+            base: None,
         }
     }
 
@@ -111,6 +119,8 @@ impl Editor {
         self.selected = None;
         self.drag = None;
         self.message = None;
+        self.undo.clear();
+        self.base = None;
     }
 
     /// Stops editing and returns the edited scene.
@@ -133,9 +143,45 @@ impl Editor {
         }
     }
 
+    /// Remembers the scene as it is before an edit (once per edit in progress).
+    fn begin_edit(&mut self) {
+        if self.base.is_none() {
+            self.base = Some(self.scene.clone());
+        }
+    }
+
+    /// Ends the edit in progress: Undo gets the scene from before it, if it changed.
+    fn end_edit(&mut self) {
+        if let Some(before) = self.base.take() {
+            if before != self.scene {
+                if self.undo.len() == UNDO_DEPTH {
+                    self.undo.remove(0);
+                }
+                self.undo.push(before);
+            }
+        }
+    }
+
+    /// Goes back to the scene before the last finished edit.
+    pub fn undo(&mut self) {
+        if self.drag.is_some() || self.base.is_some() {
+            return;
+        }
+        if let Some(scene) = self.undo.pop() {
+            self.scene = scene;
+            self.selected = None;
+            self.dirty = true;
+            self.message = Some(format!("Undone ({} more)", self.undo.len()));
+        }
+    }
+
     /// Keys of edit mode: Delete / Backspace delete the selection, Esc drops the selection
-    /// and the tool.
+    /// and the tool, Ctrl+Z undoes.
     pub fn keys(&mut self) {
+        let ctrl = is_key_down(KeyCode::LeftControl) || is_key_down(KeyCode::RightControl);
+        if ctrl && is_key_pressed(KeyCode::Z) {
+            self.undo();
+        }
         if is_key_pressed(KeyCode::Delete) || is_key_pressed(KeyCode::Backspace) {
             self.delete_selected();
         }
@@ -147,6 +193,8 @@ impl Editor {
     }
 
     fn delete_selected(&mut self) {
+        self.end_edit();
+        self.begin_edit();
         if let Some(i) = self.selected.take() {
             if let Some(gone) = edit::delete(&mut self.scene, i) {
                 self.message = Some(format!("Deleted shape {i} ({})", gone.kind_name()));
@@ -154,6 +202,7 @@ impl Editor {
             }
         }
         self.drag = None;
+        self.end_edit();
     }
 
     /// One frame of mouse input, after the panels: the wheel zooms, right / middle drags pan,
@@ -189,10 +238,12 @@ impl Editor {
             Tool::Select => match edit::pick(&self.scene, p, slop) {
                 Some(Pick::Handle(Handle { shape, role, .. })) => {
                     self.selected = Some(shape);
+                    self.begin_edit();
                     Some(Drag::Handle { shape, role })
                 }
                 Some(Pick::Shape(shape)) => {
                     self.selected = Some(shape);
+                    self.begin_edit();
                     Some(Drag::Body { shape, last: p })
                 }
                 None => {
@@ -213,6 +264,7 @@ impl Editor {
                 }
                 if left_up {
                     self.drag = None;
+                    self.end_edit();
                 }
             }
             Some(Drag::Body { shape, last }) => {
@@ -224,6 +276,7 @@ impl Editor {
                 }
                 if left_up {
                     self.drag = None;
+                    self.end_edit();
                 }
             }
             Some(Drag::Create { kind, from }) if left_up => {
@@ -245,7 +298,11 @@ impl Editor {
     }
 
     fn create(&mut self, kind: NewKind, from: Vec2, to: Vec2) {
-        if let Some(i) = edit::add(&mut self.scene, kind, from, to) {
+        self.end_edit();
+        self.begin_edit();
+        let added = edit::add(&mut self.scene, kind, from, to);
+        self.end_edit();
+        if let Some(i) = added {
             self.selected = Some(i);
             self.tool = Tool::Select;
             self.dirty = true;
@@ -293,7 +350,14 @@ impl Editor {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     ui.spacing_mut().slider_width = 100.0;
                     ui.heading("Scene editor");
-                    leave = ui.button("Done: back to play (F2)").clicked();
+                    ui.horizontal(|ui| {
+                        leave = ui.button("Done: back to play (F2)").clicked();
+                        let undo = egui::Button::new(format!("Undo ({})", self.undo.len()));
+                        let r = ui.add_enabled(!self.undo.is_empty(), undo);
+                        if r.on_hover_text("Ctrl+Z").clicked() {
+                            self.undo();
+                        }
+                    });
                     self.tools_section(ui);
                     self.selection_section(ui);
                     self.file_section(ui);
@@ -301,6 +365,10 @@ impl Editor {
             });
         self.panel_width = panel.response.rect.width() * ctx.pixels_per_point();
         self.error_window(ctx);
+        // A panel edit ends when the pointer is let go (a slider drag is one edit).
+        if self.drag.is_none() && !ctx.input(|i| i.pointer.any_down()) {
+            self.end_edit();
+        }
         leave
     }
 
@@ -328,13 +396,18 @@ impl Editor {
                 self.delete_selected();
             }
         });
-        let Some(d) = self.scene.shapes.get_mut(i) else {
-            return;
-        };
+        let before = self.scene.shapes[i].clone();
+        let d = &mut self.scene.shapes[i];
         let mut changed = elasticity_row(ui, d);
         changed |= motion_rows(ui, d);
         changed |= gate_rows(ui, d);
         changed |= point_rows(ui, i, d);
+        if changed && self.base.is_none() {
+            // The scene before this frame's change is the one to go back to.
+            let mut base = self.scene.clone();
+            base.shapes[i] = before;
+            self.base = Some(base);
+        }
         self.dirty |= changed;
     }
 
@@ -371,7 +444,10 @@ impl Editor {
         let path = std::path::PathBuf::from(self.path.trim());
         match Scene::load(&path) {
             Ok(scene) => {
+                self.end_edit();
+                self.begin_edit();
                 self.scene = scene;
+                self.end_edit();
                 self.selected = None;
                 self.dirty = true;
                 self.message = Some(format!("Loaded {}", path.display()));
@@ -619,5 +695,50 @@ fn outline(view: &View, d: &ShapeDesc, color: Color, w: f32) {
             }
         }
         ShapeDesc::Group { shapes, .. } => shapes.iter().for_each(|m| outline(view, m, color, w)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> Scene {
+        Scene::parse(crate::cli::TABLE_RON, "table").unwrap()
+    }
+
+    #[test]
+    fn undo_goes_back_one_finished_edit_at_a_time() {
+        let mut ed = Editor::new(&table(), 1);
+        ed.enter(&table());
+        ed.create(
+            NewKind::Segment,
+            Vec2::new(10.0, 10.0),
+            Vec2::new(90.0, 10.0),
+        );
+        ed.create(
+            NewKind::Bumper,
+            Vec2::new(400.0, 400.0),
+            Vec2::new(420.0, 400.0),
+        );
+        ed.selected = Some(0);
+        ed.delete_selected();
+        assert_eq!(ed.scene.shapes.len(), table().shapes.len() + 1);
+        ed.undo();
+        assert_eq!(ed.scene.shapes.len(), table().shapes.len() + 2);
+        ed.undo();
+        ed.undo();
+        assert_eq!(ed.scene, table());
+        // Nothing left: a further undo changes nothing.
+        ed.undo();
+        assert_eq!(ed.scene, table());
+    }
+
+    #[test]
+    fn an_edit_that_changed_nothing_is_not_remembered() {
+        let mut ed = Editor::new(&table(), 1);
+        ed.enter(&table());
+        ed.begin_edit();
+        ed.end_edit();
+        assert!(ed.undo.is_empty());
     }
 }
