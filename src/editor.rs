@@ -91,9 +91,14 @@ pub struct Editor {
 impl Editor {
     /// An inactive editor on `scene`.
     pub fn new(scene: &Scene, seed: u64) -> Self {
+        // The preview is built on entering; until then an empty table stands in.
+        let empty = Scene {
+            shapes: Vec::new(),
+            ..scene.clone()
+        };
         Self {
             scene: scene.clone(),
-            preview: scene.build(seed),
+            preview: empty.build(seed),
             active: false,
             panel_width: 0.0,
             wants_pointer: false,

@@ -503,6 +503,7 @@ const HELP: &[(&str, &str)] = &[
     ("F1", "this help"),
     ("F2", "scene editor on / off (leaving restarts from the edited scene)"),
     ("Delete, Backspace", "in the editor: delete the selected shape"),
+    ("Ctrl+Z", "in the editor: undo the last edit"),
     ("Esc", "quit"),
     ("[  ]", "time scale: halve / double (slow motion below 1)"),
     ("Tab", "hide / show the panels"),
