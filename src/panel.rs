@@ -504,7 +504,7 @@ const HELP: &[(&str, &str)] = &[
     ("F2", "scene editor on / off (leaving restarts from the edited scene)"),
     ("Delete, Backspace", "in the editor: delete the selected shape"),
     ("Ctrl+Z", "in the editor: undo the last edit"),
-    ("Esc", "quit"),
+    ("Esc", "quit (in the editor: drop the selection and the tool)"),
     ("[  ]", "time scale: halve / double (slow motion below 1)"),
     ("Tab", "hide / show the panels"),
     ("F12", "screenshot to screenshot-DATE-TIME.png in the current folder"),
