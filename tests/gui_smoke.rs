@@ -8,6 +8,14 @@ use std::time::{Duration, Instant};
 
 const EXE: &str = env!("CARGO_BIN_EXE_collision-math-toy");
 
+/// One window test at a time: each may start its own Xvfb on the first free display number,
+/// and two starting together would pick the same one.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// A virtual X server, stopped when dropped.
 struct Xvfb(Child);
 
@@ -87,6 +95,7 @@ fn distinct_colours(path: &Path) -> usize {
 
 #[test]
 fn window_runs_frames_and_writes_a_screenshot() {
+    let _turn = one_at_a_time();
     let Some((display, _xvfb)) = need_display() else {
         return;
     };
@@ -150,6 +159,7 @@ fn pixels_near(path: &Path, rgb: [u8; 3], tol: u8) -> usize {
 /// 0.4) are drawn, and they are not there in play mode.
 #[test]
 fn edit_flag_opens_the_editor_with_arc_end_markers() {
+    let _turn = one_at_a_time();
     let Some((display, _xvfb)) = need_display() else {
         return;
     };
