@@ -2,6 +2,7 @@
 
 use crate::chart::Chart;
 use crate::cli::{self, Args};
+use crate::editor::Editor;
 use crate::energy::EnergyUi;
 use crate::fx::Fx;
 use crate::input::{self, Mouse};
@@ -50,15 +51,21 @@ struct App {
     cam: Camera,
     energy: EnergyUi,
     shot_pending: bool,
+    editor: Editor,
+    /// Pause state before edit mode paused the world.
+    paused_before_edit: bool,
 }
 
 impl App {
     fn new(args: Args, scene: Scene) -> Self {
         let world = new_world(&args, &scene);
+        let editor = Editor::new(&scene, args.seed);
         let mut ui = UiState::new(&world);
         for name in &args.show {
             ui.show.enable(name);
         }
+        // The first frame enters edit mode (see `sync_edit_mode`).
+        ui.editing = args.edit;
         Self {
             args,
             scene,
@@ -75,6 +82,8 @@ impl App {
             cam: Camera::default(),
             energy: EnergyUi::default(),
             shot_pending: false,
+            editor,
+            paused_before_edit: false,
         }
     }
 
@@ -169,7 +178,14 @@ impl App {
 
     fn keys(&mut self) -> Vec<Command> {
         let mut cmds = Vec::new();
+        if is_key_pressed(KeyCode::F2) {
+            self.ui.editing = !self.ui.editing;
+        }
         if self.ui.egui_wants_keys {
+            return cmds;
+        }
+        if self.editor.active {
+            self.edit_keys();
             return cmds;
         }
         if is_key_pressed(KeyCode::Space) && !crate::pinball::space_is_plunger(&self.world) {
@@ -192,6 +208,56 @@ impl App {
         }
         self.hand_keys(&mut cmds);
         cmds
+    }
+
+    /// Keys in edit mode: the editor's, and the view keys (help, panels, screenshot, framing).
+    fn edit_keys(&mut self) {
+        self.editor.keys();
+        if is_key_pressed(KeyCode::F1) {
+            self.ui.help_open = !self.ui.help_open;
+        }
+        if is_key_pressed(KeyCode::Tab) {
+            self.ui.panels_hidden = !self.ui.panels_hidden;
+        }
+        if is_key_pressed(KeyCode::F12) {
+            self.shot_pending = true;
+        }
+        if is_key_pressed(KeyCode::F) || is_key_pressed(KeyCode::Home) {
+            self.cam = Camera::default();
+        }
+    }
+
+    /// Enters or leaves edit mode to match the toolbar / F2. Entering pauses the world;
+    /// leaving makes the edited scene the one in play (and the one Restart reloads).
+    fn sync_edit_mode(&mut self) {
+        if self.ui.editing == self.editor.active {
+            return;
+        }
+        if self.ui.editing {
+            self.paused_before_edit = self.ui.paused;
+            self.ui.paused = true;
+            self.editor.enter(&self.scene);
+            self.mouse.forget();
+            self.fx.reset();
+        } else {
+            let bounds_before = self.scene.bounds;
+            self.scene = self.editor.leave();
+            self.restart();
+            self.ui.paused = self.paused_before_edit;
+            if self.scene.bounds != bounds_before {
+                self.cam = Camera::default();
+            }
+            self.ui.message = Some("Edited scene in play (R restarts it)".into());
+        }
+    }
+
+    /// The world on screen: the editor's preview in edit mode, else the running world.
+    fn shown(&self) -> &World {
+        if self.editor.active {
+            &self.editor.preview
+        } else {
+            &self.world
+        }
     }
 
     /// Time scale, Tab, F12, scene numbers, framing, the energy window.
@@ -225,6 +291,10 @@ impl App {
 
     /// Mouse gestures: camera moves now, ball edits as commands.
     fn mouse(&mut self) -> Vec<Command> {
+        if self.editor.active {
+            // The editor reads the mouse after the panels (see `run`).
+            return Vec::new();
+        }
         let cx = input::Ctx {
             fitted: self.fitted(),
             world: &self.world,
@@ -271,11 +341,16 @@ impl App {
 
     /// The view fitted to the free area, before zoom and pan.
     fn fitted(&self) -> View {
-        let right = (screen_width() - self.ui.panel_width).max(50.0);
+        let left = if self.editor.active && !self.ui.panels_hidden {
+            self.editor.panel_width.min(screen_width() - 100.0)
+        } else {
+            0.0
+        };
+        let right = (screen_width() - self.ui.panel_width).max(left + 50.0);
         let top = self.ui.toolbar_height.min(screen_height() - 50.0);
         View::fit(
-            self.world.bounds(),
-            Vec2::new(0.0, top),
+            self.shown().bounds(),
+            Vec2::new(left, top),
             Vec2::new(right, screen_height()),
         )
     }
@@ -314,15 +389,22 @@ pub async fn run(args: Args, scene: Scene) {
         };
 
         let mut cmds = app.keys();
-        cmds.extend(crate::pinball::control_commands(
-            &app.world,
-            app.ui.egui_wants_keys,
-        ));
+        app.sync_edit_mode();
+        if !app.editor.active {
+            cmds.extend(crate::pinball::control_commands(
+                &app.world,
+                app.ui.egui_wants_keys,
+            ));
+        }
         cmds.extend(app.mouse());
         app.world.settings = app.ui.sim.clone();
         app.stepper.time_scale = app.ui.time_scale as f64;
         let lost_before = app.world.play().lost;
-        let physics = app.frame_physics(sim_dt, false);
+        let physics = if app.editor.active {
+            0.0
+        } else {
+            app.frame_physics(sim_dt, false)
+        };
         if app.world.play().lost != lost_before {
             // Drained balls leave the list: tracks follow balls by index, so start afresh.
             app.fx.tracks.clear();
@@ -337,24 +419,42 @@ pub async fn run(args: Args, scene: Scene) {
         let load = app.load;
         egui_macroquad::ui(|ctx| {
             cmds.extend(panel::show(ctx, &mut app.ui, &app.world, load));
+            if app.editor.active && !app.ui.panels_hidden && app.editor.ui(ctx) {
+                app.ui.editing = false;
+            }
             if !app.ui.panels_hidden {
                 app.experiment.ui(ctx, &app.scene);
                 app.energy.ui(ctx, &app.world, &mut app.ui.energy_open);
                 crate::chart::window(ctx, &mut app.ui.chart_open, &app.chart);
             }
+            app.editor.wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
         });
+        if app.editor.active {
+            let fitted = app.fitted();
+            app.editor.mouse(fitted, &mut app.cam);
+            app.editor.update();
+        }
         let view = app.view();
-        crate::draw::background(&view, &app.world);
+        let shown = if app.editor.active {
+            &app.editor.preview
+        } else {
+            &app.world
+        };
+        crate::draw::background(&view, shown);
         crate::draw::world(
             &view,
-            &app.world,
+            shown,
             &app.fx,
             &app.ui.show,
             get_time() as f32,
             &mut app.sprites,
         );
-        app.mouse.draw(&view, app.ui.sim.ball_radius);
-        if app.ui.paused {
+        if app.editor.active {
+            app.editor.draw(&view);
+        } else {
+            app.mouse.draw(&view, app.ui.sim.ball_radius);
+        }
+        if app.ui.paused && !app.editor.active {
             let at = app.fitted().pt(Vec2::new(
                 app.world.bounds().min.x,
                 app.world.bounds().max.y,

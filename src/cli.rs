@@ -65,6 +65,9 @@ pub struct Args {
     /// Start with kinematic shapes turning.
     #[arg(long)]
     pub rotate: bool,
+    /// Start in the scene editor (F2 or Done leaves it and plays the edited scene).
+    #[arg(long, conflicts_with = "headless")]
+    pub edit: bool,
     /// A subcommand instead of the window.
     #[command(subcommand)]
     pub command: Option<Command>,

@@ -8,6 +8,7 @@ mod chart;
 mod check;
 mod cli;
 mod draw;
+mod editor;
 mod energy;
 mod experiment_ui;
 mod fx;

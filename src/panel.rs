@@ -88,6 +88,8 @@ pub struct UiState {
     pub energy_open: bool,
     /// A note for the user (screenshot written, scene loaded), shown under the heading.
     pub message: Option<String>,
+    /// Edit mode asked for (toolbar Edit, F2); the app enters or leaves it to match.
+    pub editing: bool,
 }
 
 impl UiState {
@@ -123,6 +125,7 @@ impl UiState {
             panels_hidden: false,
             energy_open: false,
             message: None,
+            editing: false,
         }
     }
 }
@@ -471,6 +474,9 @@ fn launch_section(ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<Command>) 
             cmds.push(Command::Step);
         }
         ui.separator();
+        ui.toggle_value(&mut st.editing, "Edit").on_hover_text(
+            "Scene editor (F2): pauses the balls; leaving restarts from the edited scene",
+        );
         ui.toggle_value(&mut st.energy_open, "Energy");
         if ui.button("Help").clicked() {
             st.help_open = !st.help_open;
@@ -495,7 +501,10 @@ const HELP: &[(&str, &str)] = &[
     ("O", "one frame forward while paused"),
     ("R", "restart the scene"),
     ("F1", "this help"),
-    ("Esc", "quit"),
+    ("F2", "scene editor on / off (leaving restarts from the edited scene)"),
+    ("Delete, Backspace", "in the editor: delete the selected shape"),
+    ("Ctrl+Z", "in the editor: undo the last edit"),
+    ("Esc", "quit (in the editor: drop the selection and the tool)"),
     ("[  ]", "time scale: halve / double (slow motion below 1)"),
     ("Tab", "hide / show the panels"),
     ("F12", "screenshot to screenshot-DATE-TIME.png in the current folder"),
@@ -522,6 +531,7 @@ const CONTROLS: &[(&str, &str)] = &[
     ("Tunnelling", "how moving balls are tested: off = at the end of each step only; linear = at fixed fractions of the move; binary = halving the move inside an envelope circle; exact = time of impact in closed form. Impact tests count every sample, envelope or closed form; hull tests are the group hulls tried first"),
     ("Rotate", "kinematic shapes (orange) turn about their pivots"),
     ("Gravity, elasticity ×", "gravity in px/s²; a factor on every combined elasticity"),
+    ("Edit", "the scene editor (F2): drag handles to reshape, bodies to move, tools to add shapes; the left panel sets elasticity and motion, saves and loads RON; leaving restarts from the edited scene"),
     ("Show", "hit points, tracks, tangents, boxes with the broad phase's structure, reticles, velocity arrows, arc sectors, lights"),
 ];
 

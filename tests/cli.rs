@@ -215,3 +215,13 @@ fn fill_is_the_same_for_every_broad_phase() {
         assert_eq!(hash_of(&base.1), hash_of(&other.1), "{kind} differs");
     }
 }
+
+#[test]
+fn edit_mode_needs_a_window() {
+    let (code, out, err) = run(&["--edit", "--headless", "--frames", "1"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains("--edit") && err.contains("--headless"),
+        "{err}"
+    );
+}

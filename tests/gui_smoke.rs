@@ -8,6 +8,14 @@ use std::time::{Duration, Instant};
 
 const EXE: &str = env!("CARGO_BIN_EXE_collision-math-toy");
 
+/// One window test at a time: each may start its own Xvfb on the first free display number,
+/// and two starting together would pick the same one.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// A virtual X server, stopped when dropped.
 struct Xvfb(Child);
 
@@ -87,6 +95,7 @@ fn distinct_colours(path: &Path) -> usize {
 
 #[test]
 fn window_runs_frames_and_writes_a_screenshot() {
+    let _turn = one_at_a_time();
     let Some((display, _xvfb)) = need_display() else {
         return;
     };
@@ -130,5 +139,47 @@ fn window_runs_frames_and_writes_a_screenshot() {
         field(&hline, "hash"),
         "window and headless runs differ"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Pixels of the PNG whose colour is within `tol` of `rgb` on every channel.
+fn pixels_near(path: &Path, rgb: [u8; 3], tol: u8) -> usize {
+    let decoder = png::Decoder::new(std::fs::File::open(path).expect("screenshot exists"));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("PNG data");
+    let bpp = info.color_type.samples();
+    buf[..info.buffer_size()]
+        .chunks(bpp)
+        .filter(|px| (0..3).all(|k| px[k].abs_diff(rgb[k]) <= tol))
+        .count()
+}
+
+/// `--edit` opens the editor on the table: the arc-start markers (green discs, rgb 0.3, 1,
+/// 0.4) are drawn, and they are not there in play mode.
+#[test]
+fn edit_flag_opens_the_editor_with_arc_end_markers() {
+    let _turn = one_at_a_time();
+    let Some((display, _xvfb)) = need_display() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("cmt-edit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shot = |edit: bool| {
+        let png = dir.join(format!("edit-{edit}.png"));
+        let mut cmd = Command::new(EXE);
+        cmd.env("DISPLAY", &display)
+            .args(["--frames", "5", "--screenshot"])
+            .arg(&png);
+        if edit {
+            cmd.arg("--edit");
+        }
+        let out = cmd.output().expect("the app starts");
+        assert!(out.status.success(), "{out:?}");
+        pixels_near(&png, [77, 255, 102], 3)
+    };
+    let (editing, playing) = (shot(true), shot(false));
+    assert!(editing > 100, "{editing} marker pixels in edit mode");
+    assert_eq!(playing, 0, "{playing} marker pixels in play mode");
     let _ = std::fs::remove_dir_all(&dir);
 }

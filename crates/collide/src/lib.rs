@@ -18,6 +18,7 @@ pub mod narrow;
 pub mod play;
 pub mod response;
 pub mod scene;
+pub mod scene_edit;
 pub mod shots;
 pub mod stepper;
 pub mod tunnel;

@@ -345,6 +345,12 @@ impl Scene {
         Self::parse(&text, &origin)
     }
 
+    /// Checks every number without the text: the message names the shape and the field
+    /// (for a scene made in code or in the editor).
+    pub(crate) fn validated_message(&self) -> Result<(), String> {
+        self.validate().map_err(|(_, m)| m)
+    }
+
     /// Checks every number; on failure returns the shape index (if any) and the message.
     fn validate(&self) -> Result<(), (At, String)> {
         let b = &self.bounds;
@@ -500,7 +506,8 @@ fn check_motion(m: &MotionDesc) -> Result<(), String> {
 }
 
 impl ShapeDesc {
-    fn kind_name(&self) -> &'static str {
+    /// The variant's name as written in scene files (`Segment`, `Arc`, …).
+    pub fn kind_name(&self) -> &'static str {
         match self {
             ShapeDesc::Point { .. } => "Point",
             ShapeDesc::Segment { .. } => "Segment",
