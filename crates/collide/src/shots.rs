@@ -137,6 +137,11 @@ impl Target {
             launch_speed: None,
             ball_elasticity: Some(1.0),
             shapes: self.shapes(),
+            settings: Default::default(),
+            friction: None,
+            balls: Vec::new(),
+            fill: None,
+            pockets: Vec::new(),
         };
         let w = s.build(0);
         let around = w

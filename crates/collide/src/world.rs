@@ -14,7 +14,12 @@
 
 mod edit;
 mod groups;
+mod rules;
 mod sweep;
+mod transfer;
+
+pub use rules::{Pocket, Rain, Rules, Tether};
+pub use transfer::{Transfer, TransferMeter};
 
 pub use sweep::SweptImpact;
 
@@ -263,6 +268,7 @@ pub struct World {
     groups: Vec<Group>,
     sweep: sweep::SweepState,
     play: crate::play::PlayState,
+    rules: rules::Rules,
 }
 
 impl World {
@@ -296,6 +302,7 @@ impl World {
             groups: Vec::new(),
             sweep: sweep::SweepState::default(),
             play: crate::play::PlayState::default(),
+            rules: rules::Rules::default(),
         }
     }
 
@@ -395,6 +402,8 @@ impl World {
         self.counters.overlaps = 0;
         self.counters.strays = 0;
         self.pairs.clear();
+        self.rules.tethers.clear();
+        self.rules.rain = None;
     }
 
     /// Adds a ball directly (scenes, tests, benchmarks).
@@ -406,6 +415,7 @@ impl World {
     pub fn remove_ball(&mut self, i: usize) {
         if i < self.balls.len() {
             self.balls.remove(i);
+            self.rules.ball_removed(i);
         }
     }
 
@@ -429,12 +439,14 @@ impl World {
         let dt = self.step_seconds() as f32;
         let first_hit = self.hits.len();
         self.launch_next();
+        self.rules_before_move(dt);
         self.turn_kinematics(dt);
         // Obstacles move only in turn_kinematics: box them once per step, not per iteration.
         self.aabbs.clear();
         self.aabbs.extend(self.shapes.iter().map(Shape::aabb));
         self.begin_sweep(dt);
         self.move_balls(dt);
+        self.apply_tethers();
         let mut tally = Tally::default();
         for _ in 0..self.settings.collision_iterations.clamp(1, 64) {
             if !self.collide_once(&mut tally) {
@@ -443,6 +455,7 @@ impl World {
         }
         self.end_sweep();
         self.measure_rebounds(first_hit);
+        self.rules_after_step(dt);
         self.count_after_step(tally);
         self.steps += 1;
     }
