@@ -54,6 +54,7 @@ pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32, sprite
         hulls(view, world);
     }
     obstacles(view, world, fx, show.lights);
+    crate::scene_draw::rules(view, world);
     launcher(view, world);
     if show.tracks {
         tracks(view, world, fx);

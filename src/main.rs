@@ -13,6 +13,8 @@ mod experiment_ui;
 mod fx;
 mod input;
 mod panel;
+mod scene_draw;
+mod scene_ui;
 mod sprites;
 mod view;
 

@@ -49,6 +49,15 @@ pub struct TransferMeter {
     pub last: Option<Transfer>,
 }
 
+impl TransferMeter {
+    /// Drops the impact being watched and the last step's velocities (after a hand moved a
+    /// ball), so the next step starts afresh.
+    pub fn forget(&mut self) {
+        self.prev.clear();
+        self.current = None;
+    }
+}
+
 impl World {
     /// Updates the cradle meter from this step's velocities.
     pub(super) fn measure_transfer(&mut self) {
