@@ -359,7 +359,12 @@ pub async fn run(args: Args, scene: Scene) {
         cmds.extend(app.mouse());
         app.world.settings = app.ui.sim.clone();
         app.stepper.time_scale = app.ui.time_scale as f64;
+        let pocketed = app.world.rules().pocketed;
         let physics = app.frame_physics(sim_dt, false);
+        if app.world.rules().pocketed != pocketed {
+            // A pocket took a ball: the indices moved, so a grab would hold another ball.
+            app.mouse.forget();
+        }
         app.adapt_catch_up(physics);
         physics_total += physics;
         app.chart.record(get_time(), &app.world);

@@ -254,7 +254,7 @@ fn bad_scene_extras_name_the_field_and_line() {
 }
 
 #[test]
-fn a_pocket_takes_a_ball_and_renumbers_the_rest() {
+fn a_pocket_takes_a_ball_off_the_table_and_counts_it() {
     let mut w = scene(POOL, "pool").build(1);
     let n = w.balls().len();
     // Roll the last rack ball into the top right corner pocket.
