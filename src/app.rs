@@ -13,15 +13,21 @@ use collide::{Scene, Stepper, Vec2, World};
 use macroquad::prelude::*;
 use std::time::Instant;
 
-/// A world from the scene with the command line's seed, broad phase, launches and rotation.
+/// A world from the scene with the command line's seed, broad phase, launches and rotation;
+/// `--fill N` sets the count of a scene that fills itself (rain, field), else fills the table.
 pub fn new_world(args: &Args, scene: &Scene) -> World {
-    let mut world = scene.build(args.seed);
+    let own_fill = args.fill > 0 && scene.fill.is_some();
+    let mut world = if own_fill {
+        scene.clone().with_fill_count(args.fill).build(args.seed)
+    } else {
+        scene.build(args.seed)
+    };
     world.set_broad_phase(args.broad_phase);
     world.set_clock(cli::nanos);
     world.settings.rotate = args.rotate;
     world.settings.tunnelling = args.tunnelling;
     world.launch(args.launch);
-    if args.fill > 0 {
+    if args.fill > 0 && !own_fill {
         world.fill_random(args.fill, fill_radii(args.fill_radius), FILL_SPEED);
     }
     world
@@ -66,6 +72,11 @@ impl App {
         }
         // The first frame enters edit mode (see `sync_edit_mode`).
         ui.editing = args.edit;
+        ui.scene_name = scene.name.clone();
+        ui.scene_index = cli::BUILT_IN.iter().position(|(n, _)| *n == scene.name);
+        ui.scene_fill = scene
+            .fill
+            .map(|f| if args.fill > 0 { args.fill } else { f.count });
         Self {
             args,
             scene,
@@ -128,20 +139,31 @@ impl App {
             }
             Command::LoadScene(k) => self.load_scene(k),
             Command::Control(c, down) => self.world.set_control(c, down),
+            Command::SceneFill(n) => {
+                self.ui.scene_fill = Some(n);
+                self.restart();
+            }
             _ => {}
         }
     }
 
-    /// Loads built-in scene `k` (number keys), keeping settings as a restart does.
+    /// Loads built-in scene `k` (number keys, the Scene list) with the settings it starts
+    /// with, keeping the broad phase and the user's tunnelling, verification and rotation.
     fn load_scene(&mut self, k: usize) {
         let Some((name, text)) = cli::BUILT_IN.get(k) else {
             return;
         };
         match Scene::parse(text, &format!("{name} (built in)")) {
             Ok(scene) => {
-                // The new scene's own gravity, ball radius and launch speed.
-                self.ui.sim = scene.build(self.args.seed).settings;
+                self.ui.scene_index = Some(k);
+                self.ui.scene_name = scene.name.clone();
+                self.ui.scene_fill = scene.fill.map(|f| f.count);
                 self.scene = scene;
+                let mut sim = self.built().settings.clone();
+                let old = &self.ui.sim;
+                (sim.tunnelling, sim.linear_fractions) = (old.tunnelling, old.linear_fractions);
+                (sim.verify, sim.rotate) = (old.verify, old.rotate);
+                self.ui.sim = sim;
                 self.restart();
                 self.cam = Camera::default();
                 self.ui.message = Some(format!("Scene {name} loaded"));
@@ -167,13 +189,23 @@ impl App {
     fn restart(&mut self) {
         let settings = self.ui.sim.clone();
         let kind = self.world.broad().kind();
-        self.world = self.scene.build(self.args.seed);
+        self.world = self.built();
         self.world.set_broad_phase(kind);
         self.world.set_clock(cli::nanos);
         self.world.settings = settings;
         self.stepper = Stepper::default();
         self.fx.reset();
         self.mouse.forget();
+    }
+
+    /// A fresh world of the scene, with the ball count chosen for its own fill.
+    fn built(&self) -> World {
+        match self.ui.scene_fill {
+            Some(n) if self.scene.fill.is_some() => {
+                self.scene.clone().with_fill_count(n).build(self.args.seed)
+            }
+            _ => self.scene.build(self.args.seed),
+        }
     }
 
     fn keys(&mut self) -> Vec<Command> {
@@ -281,7 +313,17 @@ impl App {
         if is_key_pressed(KeyCode::E) {
             self.ui.energy_open = !self.ui.energy_open;
         }
-        let digits = [KeyCode::Key1, KeyCode::Key2, KeyCode::Key3, KeyCode::Key4];
+        let digits = [
+            KeyCode::Key1,
+            KeyCode::Key2,
+            KeyCode::Key3,
+            KeyCode::Key4,
+            KeyCode::Key5,
+            KeyCode::Key6,
+            KeyCode::Key7,
+            KeyCode::Key8,
+            KeyCode::Key9,
+        ];
         for (k, key) in digits.into_iter().enumerate() {
             if is_key_pressed(key) && k < cli::BUILT_IN.len() {
                 cmds.push(Command::LoadScene(k));
@@ -400,6 +442,7 @@ pub async fn run(args: Args, scene: Scene) {
         app.world.settings = app.ui.sim.clone();
         app.stepper.time_scale = app.ui.time_scale as f64;
         let lost_before = app.world.play().lost;
+        let pocketed = app.world.rules().pocketed;
         let physics = if app.editor.active {
             0.0
         } else {
@@ -408,6 +451,10 @@ pub async fn run(args: Args, scene: Scene) {
         if app.world.play().lost != lost_before {
             // Drained balls leave the list: tracks follow balls by index, so start afresh.
             app.fx.tracks.clear();
+        }
+        if app.world.rules().pocketed != pocketed {
+            // A pocket took a ball: the indices moved, so a grab would hold another ball.
+            app.mouse.forget();
         }
         app.adapt_catch_up(physics);
         physics_total += physics;

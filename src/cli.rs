@@ -11,19 +11,32 @@ pub const LAB_RON: &str = include_str!("../assets/scenes/lab.ron");
 /// The pinball table, embedded likewise.
 pub const PINBALL_RON: &str = include_str!("../assets/scenes/pinball.ron");
 
-/// The built-in scenes by name.
+/// Newton's cradle: five balls on strings.
+pub const CRADLE_RON: &str = include_str!("../assets/scenes/cradle.ron");
+/// Pool break: a rack of fifteen, a cue ball, friction and pockets.
+pub const POOL_RON: &str = include_str!("../assets/scenes/pool.ron");
+/// Rain into a funnel, for load.
+pub const RAIN_RON: &str = include_str!("../assets/scenes/rain.ron");
+/// Random field without gravity, for comparing broad phases.
+pub const FIELD_RON: &str = include_str!("../assets/scenes/field.ron");
+
+/// The built-in scenes by name, in the order of the number keys and the panel's list.
 pub const BUILT_IN: &[(&str, &str)] = &[
     ("table", TABLE_RON),
     ("lab", LAB_RON),
     ("pinball", PINBALL_RON),
+    ("cradle", CRADLE_RON),
+    ("pool", POOL_RON),
+    ("rain", RAIN_RON),
+    ("field", FIELD_RON),
 ];
 
 /// Collision Math Toy: balls, a table of shapes, and every broad phase, measured honestly.
 #[derive(Parser, Debug, Clone)]
 #[command(version, about)]
 pub struct Args {
-    /// Scene to load: a built-in one by name (table, lab, pinball) or a file (RON). Default:
-    /// table.
+    /// Scene to load: a built-in one by name (table, lab, pinball, cradle, pool, rain, field) or a
+    /// file (RON). Default: table.
     #[arg(long, value_name = "NAME|FILE")]
     pub scene: Option<PathBuf>,
     /// How moving balls are tested: off (discrete), linear, binary or exact.
@@ -35,7 +48,8 @@ pub struct Args {
     /// Balls to launch at the start.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub launch: u32,
-    /// Fill the table with N balls at random places at the start (see the Fill control).
+    /// Fill the table with N balls at random places at the start (see the Fill control); in
+    /// a scene that fills itself (rain, field), the number of its balls instead.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub fill: u32,
     /// Largest radius of the --fill balls (px); radii are uniform in 0.7×R..=R, smaller when

@@ -55,6 +55,7 @@ pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32, sprite
     }
     obstacles(view, world, fx, show.lights);
     crate::pinball::draw_field(view, world);
+    crate::scene_draw::rules(view, world);
     launcher(view, world);
     if show.tracks {
         tracks(view, world, fx);

@@ -15,6 +15,8 @@ mod fx;
 mod input;
 mod panel;
 mod pinball;
+mod scene_draw;
+mod scene_ui;
 mod sprites;
 mod view;
 

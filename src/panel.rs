@@ -90,6 +90,12 @@ pub struct UiState {
     pub message: Option<String>,
     /// Edit mode asked for (toolbar Edit, F2); the app enters or leaves it to match.
     pub editing: bool,
+    /// Index of the scene in [`crate::cli::BUILT_IN`], if it is a built-in one.
+    pub scene_index: Option<usize>,
+    /// Name of the scene shown.
+    pub scene_name: String,
+    /// Balls of the scene's own fill (rain, field), when it has one.
+    pub scene_fill: Option<u32>,
 }
 
 impl UiState {
@@ -126,6 +132,9 @@ impl UiState {
             energy_open: false,
             message: None,
             editing: false,
+            scene_index: None,
+            scene_name: String::new(),
+            scene_fill: None,
         }
     }
 }
@@ -159,6 +168,8 @@ pub enum Command {
     LoadScene(usize),
     /// Press (`true`) or release a game control (flippers, plunger).
     Control(collide::Control, bool),
+    /// Reload the scene with this many balls in its own fill (rain, field).
+    SceneFill(u32),
 }
 
 /// Read-outs the panel shows (measured by the app).
@@ -204,6 +215,7 @@ pub fn show(
                 if let Some(m) = &ui_state.message {
                     ui.colored_label(egui::Color32::LIGHT_GREEN, m);
                 }
+                crate::scene_ui::section(ui, ui_state, world, &mut cmds);
                 balls_section(ui, world);
                 fill_section(ui, ui_state, world, &mut cmds);
                 load_section(ui, load);
@@ -508,7 +520,7 @@ const HELP: &[(&str, &str)] = &[
     ("[  ]", "time scale: halve / double (slow motion below 1)"),
     ("Tab", "hide / show the panels"),
     ("F12", "screenshot to screenshot-DATE-TIME.png in the current folder"),
-    ("1, 2, 3", "load a built-in scene: 1 table, 2 lab, 3 pinball"),
+    ("1 … 9", "load a built-in scene in the order of the Scene list: 1 table, 2 lab, 3 pinball, 4 cradle, 5 pool, 6 rain, 7 field (also the Scene list)"),
     ("F or Home", "frame the whole scene (undo zoom and pan)"),
     ("E", "energy window"),
     ("Left drag", "from empty field: launch a ball along the drag (longer = faster); on a ball: grab and throw it"),

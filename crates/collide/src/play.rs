@@ -3,7 +3,7 @@
 //! [`crate::World::set_control`] and the step itself, and is part of a saved state.
 //!
 //! Per shape, [`ShapePlay`] holds what a hit is worth and the runtime state of flippers,
-//! plungers and targets; the table's [`Rules`] hold the drain and the serve. The stepping
+//! plungers and targets; the table's [`GameRules`] hold the drain and the serve. The stepping
 //! that uses them is in `world/play.rs`.
 
 use crate::geom::Aabb;
@@ -69,7 +69,7 @@ pub struct ShapePlay {
 
 /// The rules of a played table: where balls are lost, whether a new one is served.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Rules {
+pub struct GameRules {
     /// A ball whose centre enters this box is removed and counted in [`PlayState::lost`].
     pub drain: Option<Aabb>,
     /// Serve a new ball at the launcher whenever none is in play or waiting.
@@ -78,7 +78,7 @@ pub struct Rules {
     pub bank_bonus: u32,
 }
 
-impl Rules {
+impl GameRules {
     /// True when the table is played at all (a drain or a serve).
     pub fn active(&self) -> bool {
         self.drain.is_some() || self.serve

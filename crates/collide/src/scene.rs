@@ -8,11 +8,14 @@
 //! world keeps; its members get their own guard points and move with the group.
 
 use crate::geom::{Aabb, Geometry, Group, HullKind, Motion, Shape};
-use crate::play::{Control, Rules};
+use crate::play::{Control, GameRules};
 use crate::world::{Launcher, World};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+mod extras;
+pub use extras::{BallDesc, FillDesc, PocketDesc, RainDesc, SettingsDesc, MAX_SCENE_BALLS};
 
 /// Most shapes a scene may hold.
 pub const MAX_SHAPES: usize = 100_000;
@@ -277,6 +280,21 @@ pub struct Scene {
     pub pinball: Option<PinballDesc>,
     /// The obstacles.
     pub shapes: Vec<ShapeDesc>,
+    /// Settings the scene starts with (iterations, elasticity scale).
+    #[serde(default)]
+    pub settings: SettingsDesc,
+    /// Table friction: a deceleration of every ball (px/s²).
+    #[serde(default)]
+    pub friction: Option<f32>,
+    /// Balls placed at the start, some maybe on strings.
+    #[serde(default)]
+    pub balls: Vec<BallDesc>,
+    /// N balls at seeded random places, at the start or raining in.
+    #[serde(default)]
+    pub fill: Option<FillDesc>,
+    /// Pockets that take balls off the table.
+    #[serde(default)]
+    pub pockets: Vec<PocketDesc>,
 }
 
 /// Why a scene could not be loaded: where, and what.
@@ -397,11 +415,18 @@ impl Scene {
             s.validate()
                 .map_err(|m| (At::Shape(i), format!("shape {i} ({}): {m}", s.kind_name())))?;
         }
-        Ok(())
+        extras::validate(
+            &self.settings,
+            self.friction,
+            &self.balls,
+            self.fill.as_ref(),
+            &self.pockets,
+        )
     }
 
     /// Builds the world (brute force broad phase, default settings but the scene's gravity,
-    /// ball radius, launch speed and ball elasticity).
+    /// ball radius, launch speed, ball elasticity and `settings`), then places the scene's
+    /// balls and fill and sets its friction, strings and pockets.
     pub fn build(&self, seed: u64) -> World {
         let (mut shapes, mut groups) = (Vec::new(), Vec::new());
         for d in &self.shapes {
@@ -415,7 +440,7 @@ impl Scene {
         let mut world = World::new(shapes, self.bounds, launcher, seed);
         world.set_groups(groups);
         if let Some(p) = &self.pinball {
-            world.set_rules(Rules {
+            world.set_game_rules(GameRules {
                 drain: Some(p.drain),
                 serve: p.serve,
                 bank_bonus: p.bank_bonus,
@@ -433,7 +458,23 @@ impl Scene {
         if let Some(r) = self.ball_radius {
             world.settings.ball_radius = r;
         }
+        self.settings.apply(&mut world);
+        extras::populate(
+            &mut world,
+            self.friction,
+            &self.balls,
+            self.fill.as_ref(),
+            &self.pockets,
+        );
         world
+    }
+
+    /// This scene with its fill's ball count set to `n` (unchanged when it has no fill).
+    pub fn with_fill_count(mut self, n: u32) -> Self {
+        if let Some(f) = &mut self.fill {
+            f.count = n.min(MAX_SCENE_BALLS);
+        }
+        self
     }
 }
 

@@ -138,6 +138,11 @@ impl Target {
             ball_elasticity: Some(1.0),
             pinball: None,
             shapes: self.shapes(),
+            settings: Default::default(),
+            friction: None,
+            balls: Vec::new(),
+            fill: None,
+            pockets: Vec::new(),
         };
         let w = s.build(0);
         let around = w

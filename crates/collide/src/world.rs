@@ -14,8 +14,13 @@
 
 mod edit;
 mod groups;
+mod rules;
 mod settle;
 mod sweep;
+mod transfer;
+
+pub use rules::{Pocket, Rain, Rules, Tether};
+pub use transfer::{Transfer, TransferMeter};
 
 pub use sweep::SweptImpact;
 
@@ -270,11 +275,12 @@ pub struct World {
     hits: Vec<Hit>,
     steps: u64,
     clock: Option<fn() -> u64>,
-    rules: crate::play::Rules,
+    game: crate::play::GameRules,
     groups: Vec<Group>,
     sweep: sweep::SweepState,
     play: crate::play::PlayState,
     settle: settle::SettleState,
+    rules: rules::Rules,
 }
 
 impl World {
@@ -305,11 +311,12 @@ impl World {
             hits: Vec::new(),
             steps: 0,
             clock: None,
-            rules: crate::play::Rules::default(),
+            game: crate::play::GameRules::default(),
             groups: Vec::new(),
             sweep: sweep::SweepState::default(),
             play: crate::play::PlayState::default(),
             settle: settle::SettleState::default(),
+            rules: rules::Rules::default(),
         }
     }
 
@@ -409,6 +416,8 @@ impl World {
         self.counters.overlaps = 0;
         self.counters.strays = 0;
         self.pairs.clear();
+        self.rules.tethers.clear();
+        self.rules.rain = None;
     }
 
     /// Adds a ball directly (scenes, tests, benchmarks).
@@ -420,6 +429,7 @@ impl World {
     pub fn remove_ball(&mut self, i: usize) {
         if i < self.balls.len() {
             self.balls.remove(i);
+            self.rules.ball_removed(i);
         }
     }
 
@@ -444,6 +454,7 @@ impl World {
         self.prepare_play();
         let first_hit = self.hits.len();
         self.launch_next();
+        self.rules_before_move(dt);
         self.turn_kinematics(dt);
         self.drive_controls(dt);
         // Obstacles move only in turn_kinematics: box them once per step, not per iteration.
@@ -451,6 +462,7 @@ impl World {
         self.aabbs.extend(self.shapes.iter().map(Shape::aabb));
         self.begin_sweep(dt);
         self.move_balls(dt);
+        self.apply_tethers();
         let mut tally = Tally::default();
         for _ in 0..self.settings.collision_iterations.clamp(1, 64) {
             if !self.collide_once(&mut tally) {
@@ -465,6 +477,7 @@ impl World {
         }
         self.measure_rebounds(first_hit);
         self.finish_play(first_hit);
+        self.rules_after_step(dt);
         self.count_after_step(tally);
         self.steps += 1;
     }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use collide::play::Rules;
+use collide::play::GameRules;
 use collide::world::Ball;
 use collide::{Control, Motion, Scene, Stepper, Vec2, World};
 
@@ -18,8 +18,8 @@ fn pinball(seed: u64) -> World {
 /// The pinball table with no ball and no serving, for placing balls by hand.
 fn empty_pinball() -> World {
     let mut w = pinball(1);
-    let drain = w.rules().drain;
-    w.set_rules(Rules {
+    let drain = w.game_rules().drain;
+    w.set_game_rules(GameRules {
         drain,
         serve: false,
         bank_bonus: 0,

@@ -37,6 +37,8 @@ impl World {
         }
         b.pos = pos;
         b.vel = clamp_speed(vel);
+        // A hand moved a ball: no impact is measured across the move.
+        self.rules.transfer.forget();
         true
     }
 

@@ -11,24 +11,24 @@
 
 use super::{clamp_speed, HitWith, World, MAX_HITS};
 use crate::geom::{Geometry, Motion, Shape};
-use crate::play::Rules;
+use crate::play::GameRules;
 use glam::Vec2;
 use std::f32::consts::TAU;
 
 impl World {
     /// The table's rules (drain, serve, bonus).
-    pub fn rules(&self) -> &Rules {
-        &self.rules
+    pub fn game_rules(&self) -> &GameRules {
+        &self.game
     }
 
     /// Sets the table's rules (scene building, tests).
-    pub fn set_rules(&mut self, rules: Rules) {
-        self.rules = rules;
+    pub fn set_game_rules(&mut self, rules: GameRules) {
+        self.game = rules;
     }
 
     /// True when any shape is a flipper or plunger, or the table has rules: a game.
     pub fn is_game(&self) -> bool {
-        self.rules.active()
+        self.game.active()
             || self.shapes[self.first_moving..]
                 .iter()
                 .any(|s| matches!(s.motion, Motion::Flipper { .. } | Motion::Plunger { .. }))
@@ -37,13 +37,13 @@ impl World {
     /// Before a step: keep the hit list from filling up when nobody drains it (scoring reads
     /// this step's hits), and queue a served ball when the table is empty.
     pub(super) fn prepare_play(&mut self) {
-        if !self.rules.active() {
+        if !self.game.active() {
             return;
         }
         if self.hits.len() > MAX_HITS / 2 {
             self.hits.drain(..MAX_HITS / 4);
         }
-        if self.rules.serve && self.balls.is_empty() && self.pending_launches == 0 {
+        if self.game.serve && self.balls.is_empty() && self.pending_launches == 0 {
             self.pending_launches = 1;
         }
     }
@@ -141,7 +141,7 @@ impl World {
         }
         let targets = || self.shapes.iter().filter(|s| s.play.target.is_some());
         if targets().all(|s| s.play.lit) {
-            self.play.score += self.rules.bank_bonus as u64;
+            self.play.score += self.game.bank_bonus as u64;
             for s in &mut self.shapes {
                 s.play.lit = false;
             }
@@ -150,7 +150,7 @@ impl World {
 
     /// Removes the balls whose centre is in the drain, counting them lost.
     fn drain_balls(&mut self) {
-        let Some(drain) = self.rules.drain else {
+        let Some(drain) = self.game.drain else {
             return;
         };
         let before = self.balls.len();

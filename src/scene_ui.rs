@@ -1,0 +1,122 @@
+//! The Scene section of the panel: the list of built-in scenes (number keys 1–9 pick them in
+//! this order), the ball count of scenes that fill (rain, field), and what the scene adds:
+//! pockets, rain still to fall, and the cradle's read-out of how an impact passes through the
+//! row of balls (seed 004: collision iterations).
+
+use crate::cli::BUILT_IN;
+use crate::panel::{Command, UiState};
+use collide::world::Transfer;
+use collide::World;
+use egui_macroquad::egui;
+
+/// Draws the section; returns commands through `cmds`.
+pub fn section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut Vec<Command>) {
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.strong("Scene");
+        let mut pick = st.scene_index;
+        egui::ComboBox::from_id_salt("scene")
+            .selected_text(&st.scene_name)
+            .show_ui(ui, |ui| {
+                for (k, (name, _)) in BUILT_IN.iter().enumerate() {
+                    let key = if k < 9 {
+                        format!("{}  ", k + 1)
+                    } else {
+                        "   ".into()
+                    };
+                    ui.selectable_value(&mut pick, Some(k), format!("{key}{name}"));
+                }
+            });
+        if pick != st.scene_index {
+            if let Some(k) = pick {
+                cmds.push(Command::LoadScene(k));
+            }
+        }
+    });
+    if let Some(n) = &mut st.scene_fill {
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::Slider::new(n, 10..=100_000)
+                    .logarithmic(true)
+                    .text("balls"),
+            );
+            if ui
+                .button("Reload")
+                .on_hover_text("Reload the scene with this many balls")
+                .clicked()
+            {
+                cmds.push(Command::SceneFill(*n));
+            }
+        });
+    }
+    rules_rows(ui, world);
+}
+
+fn rules_rows(ui: &mut egui::Ui, world: &World) {
+    let r = world.rules();
+    if !r.pockets.is_empty() {
+        ui.label(format!(
+            "Pocketed {}  on the table {}",
+            r.pocketed,
+            world.balls().len()
+        ));
+    }
+    if r.friction > 0.0 {
+        ui.small(format!("Table friction {:.0} px/s²", r.friction));
+    }
+    if let Some(rain) = r.rain {
+        ui.label(format!(
+            "Still to fall {}  (radius {:.2}–{:.2} px)",
+            rain.remaining, rain.radius.0, rain.radius.1
+        ));
+    }
+    if r.tethers.len() >= 3 {
+        cradle_rows(ui, world);
+    }
+}
+
+fn cradle_rows(ui: &mut egui::Ui, world: &World) {
+    let meter = &world.rules().transfer;
+    let ci = world.settings.collision_iterations;
+    match meter.current.or(meter.last) {
+        None => {
+            ui.small("Drag an end ball up and let go to measure the impact.");
+        }
+        Some(t) => transfer_grid(ui, &t),
+    }
+    ui.small(format!(
+        "{ci} collision iteration(s) per step. With 1, each middle ball carries the speed \
+         for a step in turn and the far ball leaves steps late (lift the right ball: its \
+         impact runs against the pair order, seed 004 Fig. 16)."
+    ));
+}
+
+fn transfer_grid(ui: &mut egui::Ui, t: &Transfer) {
+    let pct = |v: f32| 100.0 * v / t.incoming.max(1e-6);
+    let left = match t.steps_to_leave {
+        Some(0) => "in the impact step".to_string(),
+        Some(k) => format!("{k} step(s) after the impact"),
+        None => "not yet".to_string(),
+    };
+    egui::Grid::new("cradle")
+        .num_columns(2)
+        .spacing([12.0, 2.0])
+        .show(ui, |ui| {
+            ui.label("Ball in");
+            ui.monospace(format!("{:.0} px/s", t.incoming));
+            ui.end_row();
+            ui.label("Far ball out");
+            ui.monospace(format!("{:.0} px/s ({:.0}%)", t.outgoing, pct(t.outgoing)));
+            ui.end_row();
+            ui.label("Middle balls, most");
+            ui.monospace(format!(
+                "{:.0} px/s ({:.0}%)",
+                t.middle_peak,
+                pct(t.middle_peak)
+            ));
+            ui.end_row();
+            ui.label("Far ball left");
+            ui.monospace(left);
+            ui.end_row();
+        });
+}
