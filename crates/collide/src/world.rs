@@ -14,7 +14,10 @@
 
 mod edit;
 mod groups;
+mod state;
 mod sweep;
+
+pub use state::{RngState, WorldState};
 
 pub use sweep::SweptImpact;
 
@@ -24,8 +27,10 @@ use crate::narrow::{contact_ball_ball, contact_ball_shape};
 use crate::response::{respond_ball_ball, respond_ball_obstacle};
 use crate::tunnel::Tunnelling;
 use glam::Vec2;
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+/// The world's generator: ChaCha12, the algorithm of rand 0.8's `StdRng` (same stream for a
+/// seed), named directly so its position can be saved and restored (`world/state.rs`).
+type WorldRng = rand_chacha::ChaCha12Rng;
 use std::f32::consts::TAU;
 
 mod fill;
@@ -39,7 +44,7 @@ pub const HIT_SPEED: f32 = 30.0;
 const MAX_HITS: usize = 4096;
 
 /// A dynamic ball: a circle with a velocity; mass is proportional to its area.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Ball {
     /// Centre (px).
     pub pos: Vec2,
@@ -248,7 +253,7 @@ pub struct World {
     bounds: Aabb,
     launcher: Launcher,
     pending_launches: u32,
-    rng: StdRng,
+    rng: WorldRng,
     broad: Box<dyn BroadPhase>,
     statics_version: u64,
     aabbs: Vec<Aabb>,
@@ -282,7 +287,7 @@ impl World {
             bounds,
             launcher,
             pending_launches: 0,
-            rng: StdRng::seed_from_u64(seed),
+            rng: WorldRng::seed_from_u64(seed),
             broad: BroadKind::Brute.create(),
             statics_version: next_statics_version(),
             aabbs: Vec::new(),
