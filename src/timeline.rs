@@ -4,6 +4,7 @@
 //! path; and the error window for a file that would not load, while the scene runs on.
 //! Like the panel, it only returns commands.
 
+use collide::record::CHECK_EVERY;
 use collide::{Tape, World};
 use egui_macroquad::egui;
 use std::path::PathBuf;
@@ -89,9 +90,9 @@ fn transport_row(
 ) {
     ui.horizontal(|ui| {
         if tape.at_end(world) {
-            ui.colored_label(RED, "● REC");
+            ui.colored_label(RED, "REC");
         } else {
-            ui.colored_label(egui::Color32::LIGHT_BLUE, "▶ REPLAY")
+            ui.colored_label(egui::Color32::LIGHT_BLUE, "REPLAY")
                 .on_hover_text("Rewound: the recording plays back; any change you make here drops the recorded future and records on from this step (a branch)");
         }
         let frame = world.settings.motion_iterations.max(1) as u64;
@@ -114,7 +115,14 @@ fn transport_row(
         let mut at = world.steps();
         let (start, end) = (tape.start(), tape.end().max(tape.start() + 1));
         ui.spacing_mut().slider_width = (ui.available_width() - 200.0).max(120.0);
+        // Whole checkpoints when the recording starts on one, so a scrub lands on a
+        // recorded hash (the end, ⏭, is one too).
         let slider = egui::Slider::new(&mut at, start..=end).text("step");
+        let slider = if start % CHECK_EVERY == 0 {
+            slider.step_by(CHECK_EVERY as f64)
+        } else {
+            slider
+        };
         if ui.add(slider).changed() {
             cmds.push(TapeCmd::Seek(at));
         }
@@ -167,6 +175,8 @@ fn hash_row(ui: &mut egui::Ui, tape: &Tape, world: &World) {
 
 fn files_row(ui: &mut egui::Ui, st: &mut TimelineUi, cmds: &mut Vec<TapeCmd>) {
     ui.horizontal(|ui| {
+        // Room for the Experiment button in the bottom left corner.
+        ui.add_space(90.0);
         ui.label("File");
         ui.add(egui::TextEdit::singleline(&mut st.path).desired_width(220.0));
         let path = || PathBuf::from(st.path.trim());
