@@ -115,19 +115,25 @@ fn transport_row(
         let mut at = world.steps();
         let (start, end) = (tape.start(), tape.end().max(tape.start() + 1));
         ui.spacing_mut().slider_width = (ui.available_width() - 200.0).max(120.0);
-        // Whole checkpoints when the recording starts on one, so a scrub lands on a
-        // recorded hash (the end, ⏭, is one too).
         let slider = egui::Slider::new(&mut at, start..=end).text("step");
-        let slider = if start % CHECK_EVERY == 0 {
-            slider.step_by(CHECK_EVERY as f64)
-        } else {
-            slider
-        };
-        if ui.add(slider).changed() {
-            cmds.push(TapeCmd::Seek(at));
+        let r = ui.add(slider);
+        // Only the user's hand moves the world (egui may clamp the value by itself).
+        let touched = r.dragged() || r.clicked() || r.drag_stopped() || r.has_focus();
+        if r.changed() && touched && at != world.steps() {
+            cmds.push(TapeCmd::Seek(on_checkpoint(at, start, tape.end())));
         }
         ui.monospace(format!("/ {}", tape.end()));
     });
+}
+
+/// `at` moved to the nearest whole checkpoint (every [`CHECK_EVERY`] steps), so a scrub
+/// lands where a hash was recorded; the start and the end stay as they are.
+fn on_checkpoint(at: u64, start: u64, end: u64) -> u64 {
+    if at <= start || at >= end {
+        return at;
+    }
+    let k = (at + CHECK_EVERY / 2) / CHECK_EVERY * CHECK_EVERY;
+    k.clamp(start, end)
 }
 
 fn hash_row(ui: &mut egui::Ui, tape: &Tape, world: &World) {
