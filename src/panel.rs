@@ -502,6 +502,7 @@ const HELP: &[(&str, &str)] = &[
     ("1, 2", "load a built-in scene: 1 table, 2 lab"),
     ("F or Home", "frame the whole scene (undo zoom and pan)"),
     ("E", "energy window"),
+    ("T", "record/replay bar: timeline, hashes, save and load"),
     ("Left drag", "from empty field: launch a ball along the drag (longer = faster); on a ball: grab and throw it"),
     ("Right click", "on a ball: delete it"),
     ("Right / middle drag", "pan"),
