@@ -64,7 +64,8 @@ struct App {
 impl App {
     fn new(args: Args, (source, scene, world): (Source, Scene, World), prefs: Prefs) -> Self {
         let mut world = world;
-        if prefs.persist {
+        // A saved state keeps its own iterations (they are part of its future).
+        if prefs.persist && args.state.is_none() {
             world.settings.motion_iterations = prefs.motion_iterations;
             world.settings.collision_iterations = prefs.collision_iterations;
         }

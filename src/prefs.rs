@@ -143,3 +143,57 @@ impl Prefs {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[test]
+    fn runs_with_frames_headless_or_replay_neither_read_nor_write_settings() {
+        for argv in [
+            &["cmt", "--frames", "10"][..],
+            &["cmt", "--headless", "--frames", "1"],
+            &["cmt", "--replay", "x.ron"],
+        ] {
+            let p = Prefs::for_run(&Args::parse_from(argv));
+            assert!(!p.persist, "{argv:?}");
+            assert_eq!(p, Prefs::default());
+        }
+    }
+
+    #[test]
+    fn settings_round_trip_through_ron_and_missing_fields_take_defaults() {
+        let p = Prefs {
+            show: vec!["tracks".into(), "aabbs".into()],
+            motion_iterations: 9,
+            collision_iterations: 2,
+            last_scene: Some("lab".into()),
+            window: (900, 700),
+            persist: false,
+        };
+        let text = ron::ser::to_string(&p).unwrap();
+        assert_eq!(ron::from_str::<Prefs>(&text).unwrap(), p);
+        let partial: Prefs = ron::from_str("(motion_iterations: 2)").unwrap();
+        assert_eq!(partial.motion_iterations, 2);
+        assert_eq!(partial.window, Prefs::default().window);
+    }
+
+    #[test]
+    fn the_overlays_shown_come_back_as_they_were() {
+        let mut show = Show {
+            tracks: true,
+            velocity: true,
+            sweeps: true,
+            ..Show::default()
+        };
+        let p = Prefs {
+            show: Prefs::shown(&show),
+            ..Prefs::default()
+        };
+        show = Show::default();
+        p.apply_show(&mut show);
+        assert!(show.tracks && show.velocity && show.sweeps);
+        assert!(!show.lights && !show.aabbs);
+    }
+}
