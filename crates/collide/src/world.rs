@@ -14,10 +14,7 @@
 
 mod edit;
 mod groups;
-mod state;
 mod sweep;
-
-pub use state::{RngState, WorldState};
 
 pub use sweep::SweptImpact;
 
@@ -35,6 +32,8 @@ use std::f32::consts::TAU;
 
 mod fill;
 pub use fill::Filled;
+mod state;
+pub use state::{RngState, WorldState};
 
 /// Fastest a ball may go (px/s): keeps positions finite whatever the elasticities.
 pub const MAX_SPEED: f32 = 1.0e6;
