@@ -25,6 +25,8 @@ pub const CHECK_EVERY: u64 = 60;
 pub const SNAPSHOT_EVERY: u64 = 240;
 /// Most snapshots a tape keeps (every other one is dropped past this).
 const MAX_SNAPSHOTS: usize = 400;
+/// Most balls and shapes all snapshots may hold together (about 30 bytes each).
+const SNAPSHOT_OBJECTS: usize = 4_000_000;
 /// Most balls one fill input may ask for.
 pub const MAX_FILL: u32 = 1_000_000;
 /// Most steps a recording may span.
@@ -254,6 +256,12 @@ impl Recording {
             input
                 .check()
                 .map_err(|e| ("inputs", format!("field `inputs[{i}]`: {e}")))?;
+            if let Input::SetBroad(name) = input {
+                if crate::BroadKind::from_name(name).is_none() {
+                    let msg = format!("field `inputs[{i}]`: unknown broad phase {name:?}");
+                    return Err(("inputs", msg));
+                }
+            }
         }
         let mut last = first;
         for (i, (step, _)) in self.checkpoints.iter().enumerate() {
@@ -498,13 +506,18 @@ impl Tape {
             state: world.save_state(),
             cursor: self.cursor,
         });
-        if self.snapshots.len() > MAX_SNAPSHOTS {
+        let size = |sn: &Snapshot| sn.state.balls.len() + sn.state.shapes.len() + 1;
+        let mut total: usize = self.snapshots.iter().map(size).sum();
+        while self.snapshots.len() > 2
+            && (self.snapshots.len() > MAX_SNAPSHOTS || total > SNAPSHOT_OBJECTS)
+        {
             // Keep the first and every other one after it: coarser, but bounded memory.
             let mut k = 0;
             self.snapshots.retain(|_| {
                 k += 1;
                 k == 1 || k % 2 == 0
             });
+            total = self.snapshots.iter().map(size).sum();
         }
     }
 

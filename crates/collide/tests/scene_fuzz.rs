@@ -244,3 +244,40 @@ fn the_edits_reach_every_kind_of_refusal() {
     }
     assert!(seen.len() >= 5, "{seen:?}");
 }
+
+#[test]
+fn broken_state_and_recording_files_are_refused_with_line_and_column_and_never_panic() {
+    let table = SCENES[0].1;
+    let mut world = Scene::parse(table, "table").unwrap().build(3);
+    let mut tape = collide::Tape::recording("table", table, 3, &world);
+    tape.input(&mut world, collide::Input::Launch(4)).unwrap();
+    for _ in 0..130 {
+        tape.step(&mut world);
+    }
+    let pretty = || ron::ser::PrettyConfig::new().depth_limit(3);
+    let state = collide::SavedState::of("table", table, 3, &world);
+    let texts = [
+        ron::ser::to_string_pretty(&state, pretty()).unwrap(),
+        ron::ser::to_string_pretty(tape.record(), pretty()).unwrap(),
+    ];
+    let mut rng = StdRng::seed_from_u64(0x57a7e);
+    for case in 0..3_000 {
+        let text = &texts[case % 2];
+        let input = broken(text, &mut rng);
+        let shown = std::panic::catch_unwind(|| {
+            if case % 2 == 0 {
+                collide::SavedState::parse(&input, "f.ron").err()
+            } else {
+                collide::Recording::parse(&input, "f.ron").err()
+            }
+            .map(|e| e.to_string())
+        })
+        .unwrap_or_else(|_| panic!("case {case}: the loader panicked on:\n{input}"));
+        if let Some(shown) = shown {
+            assert!(
+                names_line_and_column(&shown, "f.ron"),
+                "case {case}: no line:col in {shown:?}"
+            );
+        }
+    }
+}
