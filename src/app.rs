@@ -7,9 +7,12 @@ use crate::energy::EnergyUi;
 use crate::fx::Fx;
 use crate::input::{self, Mouse};
 use crate::panel::{self, Command, Load, UiState};
+use crate::prefs::Prefs;
 use crate::sprites::Sprites;
+use crate::tape::Source;
+use crate::timeline::{TapeCmd, TimelineUi};
 use crate::view::{Camera, View};
-use collide::{Scene, Stepper, Vec2, World};
+use collide::{Input, Scene, Stepper, Tape, Vec2, World};
 use macroquad::prelude::*;
 use std::time::Instant;
 
@@ -60,13 +63,27 @@ struct App {
     editor: Editor,
     /// Pause state before edit mode paused the world.
     paused_before_edit: bool,
+    /// What the world was built from (for recordings and saved states).
+    source: Source,
+    /// Records every change and step; replays when rewound.
+    tape: Tape,
+    timeline: TimelineUi,
+    prefs: Prefs,
 }
 
 impl App {
-    fn new(args: Args, scene: Scene) -> Self {
-        let world = new_world(&args, &scene);
+    fn new(args: Args, (source, scene, world): (Source, Scene, World), prefs: Prefs) -> Self {
+        let mut world = world;
+        // A saved state keeps its own iterations (they are part of its future).
+        if prefs.persist && args.state.is_none() {
+            world.settings.motion_iterations = prefs.motion_iterations;
+            world.settings.collision_iterations = prefs.collision_iterations;
+        }
         let editor = Editor::new(&scene, args.seed);
         let mut ui = UiState::new(&world);
+        if prefs.persist {
+            prefs.apply_show(&mut ui.show);
+        }
         for name in &args.show {
             ui.show.enable(name);
         }
@@ -77,6 +94,11 @@ impl App {
         ui.scene_fill = scene
             .fill
             .map(|f| if args.fill > 0 { args.fill } else { f.count });
+        let tape = source.tape(&world);
+        let mut prefs = prefs;
+        if let Some(scene) = &args.scene {
+            prefs.last_scene = Some(scene.display().to_string());
+        }
         Self {
             args,
             scene,
@@ -95,24 +117,52 @@ impl App {
             shot_pending: false,
             editor,
             paused_before_edit: false,
+            source,
+            tape,
+            timeline: TimelineUi::default(),
+            prefs,
         }
+    }
+
+    /// Applies a change to the world through the tape, so the recording sees everything.
+    fn input(&mut self, input: Input) -> Result<(), String> {
+        self.tape.input(&mut self.world, input)
+    }
+
+    /// The settings edited in the panel this frame become an input when they changed.
+    fn sync_settings(&mut self) {
+        if self.ui.sim != self.world.settings {
+            let _ = self.input(Input::Settings(self.ui.sim.clone()));
+        }
+    }
+
+    /// The panel shows the world's settings and broad phase (a replay changes them).
+    fn show_world_settings(&mut self) {
+        self.ui.sim = self.world.settings.clone();
+        self.ui.broad = self.world.broad().kind();
     }
 
     fn apply(&mut self, cmd: Command) {
         match cmd {
-            Command::Launch(n) => self.world.launch(n),
+            Command::Launch(n) => {
+                let _ = self.input(Input::Launch(n));
+            }
             Command::Clear => {
-                self.world.clear();
+                let _ = self.input(Input::Clear);
                 self.fx.reset();
             }
             Command::Restart => self.restart(),
             Command::Quit => self.quit = true,
             Command::SetBroad(kind) => {
-                self.world.set_broad_phase(kind);
+                let _ = self.input(Input::SetBroad(kind.name().to_string()));
                 self.ui.param_message = None;
             }
             Command::SetParam(name, v) => {
-                self.ui.param_message = self.world.broad_mut().set_param(name, v).err();
+                let set = Input::SetParam {
+                    name: name.to_string(),
+                    value: v,
+                };
+                self.ui.param_message = self.input(set).err();
             }
             Command::Fill(n, r) => self.fill(n, r),
             Command::Step => {
@@ -127,18 +177,21 @@ impl App {
     fn apply_hands(&mut self, cmd: Command) {
         match cmd {
             Command::LaunchAt(pos, vel) => {
-                self.world.launch_at(pos, vel);
+                let _ = self.input(Input::LaunchAt { pos, vel });
             }
             Command::MoveBall(i, pos, vel) => {
-                self.world.set_ball_motion(i, pos, vel);
+                let ball = i as u32;
+                let _ = self.input(Input::MoveBall { ball, pos, vel });
             }
             Command::RemoveBall(i) => {
-                self.world.remove_ball(i);
+                let _ = self.input(Input::RemoveBall(i as u32));
                 self.mouse.forget();
                 self.fx.tracks.clear();
             }
             Command::LoadScene(k) => self.load_scene(k),
-            Command::Control(c, down) => self.world.set_control(c, down),
+            Command::Control(control, down) => {
+                let _ = self.input(Input::Control { control, down });
+            }
             Command::SceneFill(n) => {
                 self.ui.scene_fill = Some(n);
                 self.restart();
@@ -164,6 +217,12 @@ impl App {
                 (sim.tunnelling, sim.linear_fractions) = (old.tunnelling, old.linear_fractions);
                 (sim.verify, sim.rotate) = (old.verify, old.rotate);
                 self.ui.sim = sim;
+                self.source = Source {
+                    origin: format!("{name} (built in)"),
+                    text: text.to_string(),
+                    seed: self.args.seed,
+                };
+                self.prefs.last_scene = Some(name.to_string());
                 self.restart();
                 self.cam = Camera::default();
                 self.ui.message = Some(format!("Scene {name} loaded"));
@@ -174,10 +233,19 @@ impl App {
 
     /// Replaces the balls with `n` at random places, radii up to `r` px.
     fn fill(&mut self, n: u32, r: f32) {
-        self.world.clear();
         self.fx.reset();
-        let done = self.world.fill_random(n, fill_radii(r), FILL_SPEED);
-        self.ui.fill_message = (done.balls < n || done.max_radius < r).then(|| {
+        let fill = Input::Fill {
+            n,
+            radius: fill_radii(r),
+            speed: FILL_SPEED,
+        };
+        let _ = self.input(fill);
+        let balls = self.world.balls();
+        let done = collide::world::Filled {
+            balls: balls.len() as u32,
+            max_radius: balls.iter().map(|b| b.radius).fold(0.0, f32::max),
+        };
+        self.ui.fill_message = (done.balls < n || done.max_radius < r * 0.999).then(|| {
             format!(
                 "{} balls placed; radii shrunk to at most {:.2} px to fit",
                 done.balls, done.max_radius
@@ -196,6 +264,7 @@ impl App {
         self.stepper = Stepper::default();
         self.fx.reset();
         self.mouse.forget();
+        self.tape = self.source.tape(&self.world);
     }
 
     /// A fresh world of the scene, with the ball count chosen for its own fill.
@@ -274,6 +343,12 @@ impl App {
         } else {
             let bounds_before = self.scene.bounds;
             self.scene = self.editor.leave();
+            // Recordings and saved states of the edited scene carry its text.
+            self.source = crate::tape::Source {
+                origin: format!("{} (edited)", self.scene.name),
+                text: self.scene.to_ron(),
+                seed: self.args.seed,
+            };
             self.restart();
             self.ui.paused = self.paused_before_edit;
             if self.scene.bounds != bounds_before {
@@ -312,6 +387,9 @@ impl App {
         }
         if is_key_pressed(KeyCode::E) {
             self.ui.energy_open = !self.ui.energy_open;
+        }
+        if is_key_pressed(KeyCode::T) {
+            self.timeline.open = !self.timeline.open;
         }
         let digits = [
             KeyCode::Key1,
@@ -360,13 +438,15 @@ impl App {
             return 0.0;
         }
         let t0 = Instant::now();
+        let tape = &mut self.tape;
         if force {
             // One whole frame of steps, whatever the accumulator holds.
             for _ in 0..self.world.settings.motion_iterations {
-                self.world.step();
+                tape.step(&mut self.world);
             }
         } else {
-            self.stepper.advance(dt, &mut self.world);
+            self.stepper
+                .advance_with(dt, &mut self.world, |w| tape.step(w));
         }
         t0.elapsed().as_secs_f64()
     }
@@ -390,10 +470,11 @@ impl App {
         };
         let right = (screen_width() - self.ui.panel_width).max(left + 50.0);
         let top = self.ui.toolbar_height.min(screen_height() - 50.0);
+        let bottom = (screen_height() - self.timeline.height).max(top + 50.0);
         View::fit(
             self.shown().bounds(),
             Vec2::new(left, top),
-            Vec2::new(right, screen_height()),
+            Vec2::new(right, bottom),
         )
     }
 
@@ -415,8 +496,11 @@ fn smooth(old: f32, new: f32) -> f32 {
 }
 
 /// The window's main loop.
-pub async fn run(args: Args, scene: Scene) {
-    let mut app = App::new(args, scene);
+pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
+    let mut app = App::new(args, start, prefs);
+    if app.prefs.persist {
+        prevent_quit();
+    }
     let frames_limit = app.args.frames;
     let (mut frames, mut physics_total) = (0u64, 0.0f64);
     let run_start = Instant::now();
@@ -439,7 +523,7 @@ pub async fn run(args: Args, scene: Scene) {
             ));
         }
         cmds.extend(app.mouse());
-        app.world.settings = app.ui.sim.clone();
+        app.sync_settings();
         app.stepper.time_scale = app.ui.time_scale as f64;
         let lost_before = app.world.play().lost;
         let pocketed = app.world.rules().pocketed;
@@ -448,6 +532,7 @@ pub async fn run(args: Args, scene: Scene) {
         } else {
             app.frame_physics(sim_dt, false)
         };
+        app.show_world_settings();
         if app.world.play().lost != lost_before {
             // Drained balls leave the list: tracks follow balls by index, so start afresh.
             app.fx.tracks.clear();
@@ -464,7 +549,17 @@ pub async fn run(args: Args, scene: Scene) {
         app.energy.update(&app.world, &app.fx.frame_hits);
 
         let load = app.load;
+        let mut tape_cmds = Vec::new();
         egui_macroquad::ui(|ctx| {
+            if !app.ui.panels_hidden {
+                tape_cmds = crate::timeline::ui(
+                    ctx,
+                    &mut app.timeline,
+                    &app.tape,
+                    &app.world,
+                    &mut app.ui.paused,
+                );
+            }
             cmds.extend(panel::show(ctx, &mut app.ui, &app.world, load));
             if app.editor.active && !app.ui.panels_hidden && app.editor.ui(ctx) {
                 app.ui.editing = false;
@@ -522,6 +617,9 @@ pub async fn run(args: Args, scene: Scene) {
         for c in cmds {
             app.apply(c);
         }
+        for c in tape_cmds {
+            app.apply_tape(c);
+        }
         frames += 1;
         let cpu = frame_start.elapsed().as_secs_f64();
         app.load = Load {
@@ -533,14 +631,15 @@ pub async fn run(args: Args, scene: Scene) {
         if frames_limit.is_some_and(|n| frames >= n) {
             finish(&app, frames, run_start, physics_total);
         }
-        if app.quit {
+        if app.quit || is_quit_requested() {
+            app.save_prefs();
             std::process::exit(0);
         }
         next_frame().await;
     }
 }
 
-/// After `--frames`: the screenshot, the summary line, exit.
+/// After `--frames`: the screenshot, the summary line, `--record` and `--save-state`, exit.
 fn finish(app: &App, frames: u64, start: Instant, physics_total: f64) -> ! {
     if let Some(path) = &app.args.screenshot {
         get_screen_data().export_png(&path.to_string_lossy());
@@ -556,5 +655,115 @@ fn finish(app: &App, frames: u64, start: Instant, physics_total: f64) -> ! {
             physics_total * 1000.0 / frames.max(1) as f64
         )
     );
+    if let Err(e) = crate::tape::write_outputs(&app.args, &app.source, &app.tape, &app.world) {
+        eprintln!("error: {e}");
+        std::process::exit(2);
+    }
     std::process::exit(0);
+}
+
+/// The record/replay bar's commands, settings persistence.
+impl App {
+    fn apply_tape(&mut self, cmd: TapeCmd) {
+        let note = match cmd {
+            TapeCmd::Seek(step) => {
+                self.ui.paused = true;
+                self.tape.seek(&mut self.world, step);
+                self.after_jump();
+                None
+            }
+            TapeCmd::Step => {
+                self.apply(Command::Step);
+                None
+            }
+            TapeCmd::SaveRecording(path) => Some(self.tape.record().save(&path).map(|_| {
+                let r = self.tape.record();
+                format!(
+                    "{} steps, {} inputs saved",
+                    r.end - r.start.state.steps,
+                    r.inputs.len()
+                )
+            })),
+            TapeCmd::SaveState(path) => Some(
+                self.source
+                    .saved(&self.world)
+                    .save(&path)
+                    .map(|_| format!("state at step {} saved", self.world.steps())),
+            ),
+            TapeCmd::LoadRecording(path) => self.load_recording(&path),
+            TapeCmd::LoadState(path) => self.load_state(&path),
+            TapeCmd::LoadScene(path) => self.load_scene_file(&path),
+        };
+        match note {
+            Some(Ok(n)) => self.timeline.note = Some(n),
+            Some(Err(e)) => self.timeline.error = Some(e),
+            None => {}
+        }
+    }
+
+    /// After the world jumped (seek, load): no stale effects or grabs; the panel follows.
+    fn after_jump(&mut self) {
+        self.fx.reset();
+        self.mouse.forget();
+        self.stepper = Stepper::default();
+        self.show_world_settings();
+    }
+
+    fn load_recording(&mut self, path: &std::path::Path) -> Option<Result<String, String>> {
+        Some(
+            crate::tape::from_recording_file(path)
+                .map(|(source, scene, world, tape)| {
+                    (self.source, self.scene, self.world, self.tape) = (source, scene, world, tape);
+                    self.ui.paused = true;
+                    self.after_jump();
+                    "recording loaded: press Play or drag the slider".to_string()
+                })
+                .map_err(|e| e.to_string()),
+        )
+    }
+
+    fn load_state(&mut self, path: &std::path::Path) -> Option<Result<String, String>> {
+        Some(
+            crate::tape::from_state_file(path)
+                .map(|(source, scene, world)| {
+                    (self.source, self.scene, self.world) = (source, scene, world);
+                    self.tape = self.source.tape(&self.world);
+                    self.after_jump();
+                    format!("state at step {} loaded", self.world.steps())
+                })
+                .map_err(|e| e.to_string()),
+        )
+    }
+
+    fn load_scene_file(&mut self, path: &std::path::Path) -> Option<Result<String, String>> {
+        let loaded = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}:0:0: cannot read the file: {e}", path.display()))
+            .and_then(|text| {
+                let origin = path.display().to_string();
+                let scene = Scene::parse(&text, &origin).map_err(|e| e.to_string())?;
+                Ok((origin, text, scene))
+            });
+        Some(loaded.map(|(origin, text, scene)| {
+            self.scene = scene;
+            self.source = Source {
+                origin: origin.clone(),
+                text,
+                seed: self.args.seed,
+            };
+            self.prefs.last_scene = Some(origin.clone());
+            self.restart();
+            self.cam = Camera::default();
+            format!("scene {origin} loaded")
+        }))
+    }
+
+    /// Remembers the overlays, iterations and window size (the last scene is kept as loaded).
+    fn save_prefs(&mut self) {
+        let p = &mut self.prefs;
+        p.show = Prefs::shown(&self.ui.show);
+        p.motion_iterations = self.world.settings.motion_iterations;
+        p.collision_iterations = self.world.settings.collision_iterations;
+        p.window = (screen_width() as i32, screen_height() as i32);
+        p.save();
+    }
 }

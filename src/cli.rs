@@ -82,6 +82,24 @@ pub struct Args {
     /// Start in the scene editor (F2 or Done leaves it and plays the edited scene).
     #[arg(long, conflicts_with = "headless")]
     pub edit: bool,
+    /// Replay a recording headless: print the summary line and the verdict, exit 0 when
+    /// every checkpoint hash matched, 1 on a divergence, 2 on a bad file.
+    #[arg(long, value_name = "FILE.ron")]
+    pub replay: Option<PathBuf>,
+    /// Start from a saved state (a file written by Save state or --save-state) instead of a
+    /// scene; --scene, --seed, --launch and --fill are then ignored.
+    #[arg(long, value_name = "FILE.ron")]
+    pub state: Option<PathBuf>,
+    /// With --frames: write the recording of the run to this file at the end.
+    #[arg(long, value_name = "FILE.ron", requires = "frames")]
+    pub record: Option<PathBuf>,
+    /// With --frames: write the state at the end to this file.
+    #[arg(long = "save-state", value_name = "FILE.ron", requires = "frames")]
+    pub save_state: Option<PathBuf>,
+    /// Forget the saved settings (overlays, iterations, last scene, window size) and start
+    /// with the defaults.
+    #[arg(long = "reset-settings")]
+    pub reset_settings: bool,
     /// A subcommand instead of the window.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -187,6 +205,24 @@ fn parse_tunnelling(s: &str) -> Result<Tunnelling, String> {
             names.join(", ")
         )
     })
+}
+
+/// The scene named on the command line as `(origin, text)`: a built-in one by name, else a
+/// file; by default the built-in table.
+pub fn scene_source(args: &Args) -> Result<(String, String), SceneError> {
+    let name = args.scene.as_ref().map_or(Some("table"), |p| p.to_str());
+    if let Some((n, text)) = BUILT_IN.iter().find(|(n, _)| Some(*n) == name) {
+        return Ok((format!("{n} (built in)"), text.to_string()));
+    }
+    let path = args.scene.as_deref().expect("a path when not built in");
+    let origin = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| SceneError {
+        origin: origin.clone(),
+        line: 0,
+        col: 0,
+        message: format!("cannot read the file: {e}"),
+    })?;
+    Ok((origin, text))
 }
 
 /// The scene named on the command line: a built-in one by name, else a file; by default the

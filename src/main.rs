@@ -15,16 +15,30 @@ mod fx;
 mod input;
 mod panel;
 mod pinball;
+mod prefs;
 mod scene_draw;
 mod scene_ui;
 mod sprites;
+mod tape;
+mod timeline;
 mod view;
 
 use clap::Parser;
 use std::time::Instant;
 
 fn main() {
-    let args = cli::Args::parse();
+    let mut args = cli::Args::parse();
+    let prefs = prefs::Prefs::for_run(&args);
+    if args.scene.is_none() && args.state.is_none() && args.replay.is_none() {
+        args.scene = prefs.last_scene.as_ref().map(Into::into);
+        if args.scene.is_some() && cli::load_scene(&args).is_err() {
+            eprintln!(
+                "warning: the last scene {:?} did not load; the table instead",
+                args.scene
+            );
+            args.scene = None;
+        }
+    }
     let scene = match cli::load_scene(&args) {
         Ok(s) => s,
         Err(e) => {
@@ -38,8 +52,18 @@ fn main() {
     if let Some(cli::Command::Check(check_args)) = &args.command {
         std::process::exit(check::run(check_args));
     }
+    if let Some(path) = &args.replay {
+        std::process::exit(tape::replay(path));
+    }
+    let start = match tape::start(&args, &scene) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
     if args.headless {
-        run_headless(&args, &scene);
+        run_headless(&args, start);
         return;
     }
     if cfg!(target_os = "linux")
@@ -49,15 +73,18 @@ fn main() {
         eprintln!("error: no display to open a window on (DISPLAY is not set); use --headless --frames N to run without one");
         std::process::exit(1);
     }
-    macroquad::Window::from_config(window_conf(args.msaa), app::run(args, scene));
+    macroquad::Window::from_config(
+        window_conf(args.msaa, prefs.window),
+        app::run(args, start, prefs),
+    );
 }
 
-fn window_conf(msaa: i32) -> macroquad::conf::Conf {
+fn window_conf(msaa: i32, (width, height): (i32, i32)) -> macroquad::conf::Conf {
     macroquad::conf::Conf {
         miniquad_conf: macroquad::miniquad::conf::Conf {
             window_title: "Collision Math Toy".to_string(),
-            window_width: 1280,
-            window_height: 800,
+            window_width: width,
+            window_height: height,
             window_resizable: true,
             sample_count: msaa.clamp(1, 16),
             ..Default::default()
@@ -69,14 +96,18 @@ fn window_conf(msaa: i32) -> macroquad::conf::Conf {
     }
 }
 
-/// `--headless --frames N`: N frames of 1/60 s through the same stepper, no window.
-fn run_headless(args: &cli::Args, scene: &collide::Scene) {
+/// `--headless --frames N`: N frames of 1/60 s through the same stepper and the recorder,
+/// no window.
+fn run_headless(
+    args: &cli::Args,
+    (source, _, mut world): (tape::Source, collide::Scene, collide::World),
+) {
     let frames = args.frames.unwrap_or(0);
-    let mut world = app::new_world(args, scene);
+    let mut tape = source.tape(&world);
     let mut stepper = collide::Stepper::default();
     let start = Instant::now();
     for _ in 0..frames {
-        stepper.advance(1.0 / 60.0, &mut world);
+        stepper.advance_with(1.0 / 60.0, &mut world, |w| tape.step(w));
     }
     let secs = start.elapsed().as_secs_f64();
     let fps = if secs > 0.0 {
@@ -86,4 +117,8 @@ fn run_headless(args: &cli::Args, scene: &collide::Scene) {
     };
     let ms = secs * 1000.0 / frames.max(1) as f64;
     println!("{}", cli::summary(frames, &world, fps, ms));
+    if let Err(e) = tape::write_outputs(args, &source, &tape, &world) {
+        eprintln!("error: {e}");
+        std::process::exit(2);
+    }
 }

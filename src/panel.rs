@@ -523,6 +523,7 @@ const HELP: &[(&str, &str)] = &[
     ("1 … 9", "load a built-in scene in the order of the Scene list: 1 table, 2 lab, 3 pinball, 4 cradle, 5 pool, 6 rain, 7 field (also the Scene list)"),
     ("F or Home", "frame the whole scene (undo zoom and pan)"),
     ("E", "energy window"),
+    ("T", "record/replay bar: timeline, hashes, save and load"),
     ("Left drag", "from empty field: launch a ball along the drag (longer = faster); on a ball: grab and throw it"),
     ("Right click", "on a ball: delete it"),
     ("Right / middle drag", "pan"),

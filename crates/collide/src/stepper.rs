@@ -31,6 +31,18 @@ impl Stepper {
     /// Adds `frame_seconds` of real time and runs every whole step it pays for; returns the
     /// number of steps run.
     pub fn advance(&mut self, frame_seconds: f64, world: &mut World) -> u32 {
+        self.advance_with(frame_seconds, world, World::step)
+    }
+
+    /// As [`Stepper::advance`], but each step is run by `step` (which must call
+    /// [`World::step`] once): a recorder or replayer (`crate::record::Tape`) applies its
+    /// inputs between steps this way.
+    pub fn advance_with(
+        &mut self,
+        frame_seconds: f64,
+        world: &mut World,
+        mut step: impl FnMut(&mut World),
+    ) -> u32 {
         let frame = if frame_seconds.is_finite() {
             frame_seconds.clamp(0.0, self.max_frame)
         } else {
@@ -43,7 +55,7 @@ impl Stepper {
         let tolerance = dt * 1e-6;
         let mut steps = 0;
         while self.acc + tolerance >= dt {
-            world.step();
+            step(world);
             self.acc -= dt;
             steps += 1;
         }

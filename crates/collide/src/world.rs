@@ -30,13 +30,17 @@ use crate::narrow::{contact_ball_ball, contact_ball_shape, keep_side};
 use crate::response::{respond_ball_ball, respond_ball_obstacle};
 use crate::tunnel::Tunnelling;
 use glam::Vec2;
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+/// The world's generator: ChaCha12, the algorithm of rand 0.8's `StdRng` (same stream for a
+/// seed), named directly so its position can be saved and restored (`world/state.rs`).
+type WorldRng = rand_chacha::ChaCha12Rng;
 use std::f32::consts::TAU;
 
 mod fill;
 mod play;
 pub use fill::Filled;
+mod state;
+pub use state::{RngState, WorldState};
 
 /// Fastest a ball may go (px/s): keeps positions finite whatever the elasticities.
 pub const MAX_SPEED: f32 = 1.0e6;
@@ -46,7 +50,7 @@ pub const HIT_SPEED: f32 = 30.0;
 const MAX_HITS: usize = 4096;
 
 /// A dynamic ball: a circle with a velocity; mass is proportional to its area.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Ball {
     /// Centre (px).
     pub pos: Vec2,
@@ -263,7 +267,7 @@ pub struct World {
     bounds: Aabb,
     launcher: Launcher,
     pending_launches: u32,
-    rng: StdRng,
+    rng: WorldRng,
     broad: Box<dyn BroadPhase>,
     statics_version: u64,
     aabbs: Vec<Aabb>,
@@ -300,7 +304,7 @@ impl World {
             bounds,
             launcher,
             pending_launches: 0,
-            rng: StdRng::seed_from_u64(seed),
+            rng: WorldRng::seed_from_u64(seed),
             broad: BroadKind::Brute.create(),
             statics_version: next_statics_version(),
             aabbs: Vec::new(),

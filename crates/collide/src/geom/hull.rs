@@ -101,7 +101,7 @@ impl Hull {
 }
 
 /// The members of one shape group, in their current pose.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Group {
     /// The shapes, guard points included. They move with the group.
     pub members: Vec<Shape>,

@@ -1,0 +1,599 @@
+//! Record and replay: every change the app makes to a [`World`] is an [`Input`], applied
+//! between steps and stored with the step number it was applied at. A [`Recording`] is the
+//! start state (a [`SavedState`]: scene text, seed, [`WorldState`]), the inputs, and the
+//! [`World::state_hash`] at checkpoints. Replaying applies each input when the world has run
+//! exactly its step count, so the frame rate of the recording and of the replay do not
+//! matter; a checkpoint whose hash differs is a divergence.
+//!
+//! [`Tape`] is both the recorder and the replayer: at the end of its recording it records
+//! (steps extend it, inputs are appended); rewound with [`Tape::seek`] it replays (restoring
+//! the nearest in-memory snapshot, then stepping forward), and an input given while rewound
+//! drops the recorded future and records on from there (a branch).
+//!
+//! Files are RON. Errors name the file, line, column and field.
+
+use crate::play::Control;
+use crate::scene::{Scene, SceneError};
+use crate::world::{Settings, World, WorldState};
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Steps between two checkpoints of a recording.
+pub const CHECK_EVERY: u64 = 60;
+/// Steps between two in-memory snapshots of a [`Tape`] (one second at 4 motion iterations).
+pub const SNAPSHOT_EVERY: u64 = 240;
+/// Most snapshots a tape keeps (every other one is dropped past this).
+const MAX_SNAPSHOTS: usize = 400;
+/// Most balls and shapes all snapshots may hold together (about 30 bytes each).
+const SNAPSHOT_OBJECTS: usize = 4_000_000;
+/// Most balls one fill input may ask for.
+pub const MAX_FILL: u32 = 1_000_000;
+/// Most steps a recording may span.
+pub const MAX_STEPS: u64 = 1 << 40;
+
+/// One change to a world, applied between steps.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Input {
+    /// Queue this many launches.
+    Launch(u32),
+    /// Remove every ball.
+    Clear,
+    /// Launch a ball now at `pos` (px) with `vel` (px/s).
+    LaunchAt {
+        /// Place (px).
+        pos: Vec2,
+        /// Velocity (px/s).
+        vel: Vec2,
+    },
+    /// Put ball `ball` at `pos` with `vel` (a grab or a throw).
+    MoveBall {
+        /// Ball index.
+        ball: u32,
+        /// Place (px).
+        pos: Vec2,
+        /// Velocity (px/s).
+        vel: Vec2,
+    },
+    /// Delete a ball by index.
+    RemoveBall(u32),
+    /// Switch the broad phase (by [`crate::BroadKind::name`]).
+    SetBroad(String),
+    /// Set a parameter of the broad phase.
+    SetParam {
+        /// Parameter name.
+        name: String,
+        /// New value.
+        value: f32,
+    },
+    /// Clear, then [`World::fill_random`].
+    Fill {
+        /// Balls asked for.
+        n: u32,
+        /// Radius range (px).
+        radius: (f32, f32),
+        /// Top speed (px/s).
+        speed: f32,
+    },
+    /// Press or release a control.
+    Control {
+        /// Which.
+        control: Control,
+        /// Pressed.
+        down: bool,
+    },
+    /// Replace the settings (recorded whole whenever they change).
+    Settings(Settings),
+}
+
+impl Input {
+    /// Every number usable; the field named otherwise.
+    pub fn check(&self) -> Result<(), String> {
+        let finite = |v: &[f32], what: &str| {
+            if v.iter().all(|x| x.is_finite()) {
+                Ok(())
+            } else {
+                Err(format!("field `{what}`: must be finite"))
+            }
+        };
+        match self {
+            Input::LaunchAt { pos, vel } | Input::MoveBall { pos, vel, .. } => {
+                finite(&[pos.x, pos.y, vel.x, vel.y], "pos/vel")
+            }
+            Input::SetParam { value, .. } => finite(&[*value], "value"),
+            Input::Fill { n, radius, speed } => {
+                finite(&[radius.0, radius.1, *speed], "radius/speed")?;
+                if *n > MAX_FILL {
+                    return Err(format!("field `n`: {n} balls, at most {MAX_FILL}"));
+                }
+                Ok(())
+            }
+            Input::Settings(s) => finite(
+                &[
+                    s.gravity,
+                    s.elasticity_scale,
+                    s.ball_radius,
+                    s.launch_speed,
+                    s.ball_elasticity,
+                ],
+                "settings",
+            ),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl World {
+    /// Applies one input. Refused (world unchanged): non-finite numbers, an unknown broad
+    /// phase or a parameter it rejects, a fill above [`MAX_FILL`].
+    pub fn apply_input(&mut self, input: &Input) -> Result<(), String> {
+        input.check()?;
+        match input {
+            Input::Launch(n) => self.launch(*n),
+            Input::Clear => self.clear(),
+            Input::LaunchAt { pos, vel } => {
+                self.launch_at(*pos, *vel);
+            }
+            Input::MoveBall { ball, pos, vel } => {
+                self.set_ball_motion(*ball as usize, *pos, *vel);
+            }
+            Input::RemoveBall(i) => self.remove_ball(*i as usize),
+            Input::SetBroad(name) => {
+                let kind = crate::BroadKind::from_name(name)
+                    .ok_or_else(|| format!("unknown broad phase {name:?}"))?;
+                self.set_broad_phase(kind);
+            }
+            Input::SetParam { name, value } => self.broad_mut().set_param(name, *value)?,
+            Input::Fill { n, radius, speed } => {
+                self.clear();
+                self.fill_random(*n, *radius, *speed);
+            }
+            Input::Control { control, down } => self.set_control(*control, *down),
+            Input::Settings(s) => self.settings = s.clone(),
+        }
+        Ok(())
+    }
+}
+
+/// A world saved to a file: the scene it was built from, the seed, and its state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedState {
+    /// Where the scene came from (a path or a built-in name), for messages.
+    pub scene_origin: String,
+    /// The scene's text (RON), so the file stands alone.
+    pub scene: String,
+    /// The seed the scene was built with.
+    pub seed: u64,
+    /// The world's state.
+    pub state: WorldState,
+}
+
+impl SavedState {
+    /// The state of `world`, built from `scene_text` with `seed`.
+    pub fn of(scene_origin: &str, scene_text: &str, seed: u64, world: &World) -> Self {
+        Self {
+            scene_origin: scene_origin.to_string(),
+            scene: scene_text.to_string(),
+            seed,
+            state: world.save_state(),
+        }
+    }
+
+    /// Builds the scene and restores the state; errors are about field `field` of `origin`
+    /// at `text` (the file this was read from).
+    fn world_in(&self, origin: &str, text: &str, field: &str) -> Result<World, SceneError> {
+        let scene = Scene::parse(&self.scene, &self.scene_origin)
+            .map_err(|e| error_at(origin, text, "scene", format!("field `{field}.scene`: {e}")))?;
+        let mut world = scene.build(self.seed);
+        world
+            .restore_state(&self.state)
+            .map_err(|e| error_at(origin, text, "state", format!("{field}: {e}")))?;
+        Ok(world)
+    }
+
+    /// The scene, for the app to keep.
+    pub fn scene(&self) -> Result<Scene, SceneError> {
+        Scene::parse(&self.scene, &self.scene_origin)
+    }
+
+    /// Parses a state file and builds its world; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<(SavedState, World), SceneError> {
+        let saved: SavedState = parse_ron(text, origin)?;
+        let world = saved.world_in(origin, text, "state")?;
+        Ok((saved, world))
+    }
+
+    /// Reads a state file.
+    pub fn load(path: &Path) -> Result<(SavedState, World), SceneError> {
+        let origin = path.display().to_string();
+        Self::parse(&read(path)?, &origin)
+    }
+
+    /// Writes the state as RON.
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        write(path, &to_ron(self)?)
+    }
+}
+
+/// A recorded session: where it starts, what was done at which step, and the hashes seen.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Recording {
+    /// The world at the start.
+    pub start: SavedState,
+    /// The last step recorded.
+    pub end: u64,
+    /// `(step, input)`: the input was applied when the world had run `step` steps, in order.
+    pub inputs: Vec<(u64, Input)>,
+    /// `(step, state hash right after that step)`, ascending; the last is at `end`.
+    pub checkpoints: Vec<(u64, u64)>,
+}
+
+impl Recording {
+    /// Checks the order and range of steps and every input; the field named.
+    fn check(&self) -> Result<(), (&'static str, String)> {
+        let first = self.start.state.steps;
+        if self.end < first || self.end - first > MAX_STEPS {
+            return Err((
+                "end",
+                format!(
+                    "field `end`: {} must be within {first}..={}",
+                    self.end,
+                    first + MAX_STEPS
+                ),
+            ));
+        }
+        let mut last = first;
+        for (i, (step, input)) in self.inputs.iter().enumerate() {
+            if *step < last || *step > self.end {
+                return Err((
+                    "inputs",
+                    format!("field `inputs[{i}]`: step {step} out of order or past the end"),
+                ));
+            }
+            last = *step;
+            input
+                .check()
+                .map_err(|e| ("inputs", format!("field `inputs[{i}]`: {e}")))?;
+            if let Input::SetBroad(name) = input {
+                if crate::BroadKind::from_name(name).is_none() {
+                    let msg = format!("field `inputs[{i}]`: unknown broad phase {name:?}");
+                    return Err(("inputs", msg));
+                }
+            }
+        }
+        let mut last = first;
+        for (i, (step, _)) in self.checkpoints.iter().enumerate() {
+            if *step <= last || *step > self.end {
+                return Err((
+                    "checkpoints",
+                    format!("field `checkpoints[{i}]`: step {step} out of order or past the end"),
+                ));
+            }
+            last = *step;
+        }
+        Ok(())
+    }
+
+    /// Parses a recording and builds its start world; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<(Recording, World), SceneError> {
+        let rec: Recording = parse_ron(text, origin)?;
+        rec.check()
+            .map_err(|(key, msg)| error_at(origin, text, key, msg))?;
+        let world = rec.start.world_in(origin, text, "start")?;
+        Ok((rec, world))
+    }
+
+    /// Reads a recording file.
+    pub fn load(path: &Path) -> Result<(Recording, World), SceneError> {
+        let origin = path.display().to_string();
+        Self::parse(&read(path)?, &origin)
+    }
+
+    /// Writes the recording as RON.
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        write(path, &to_ron(self)?)
+    }
+
+    /// Replays the whole recording on `world` (its start world) to the end: the first
+    /// divergence, if any, and the world at the end.
+    pub fn replay(self, world: &mut World) -> Option<Divergence> {
+        let mut tape = Tape::replaying(self, world);
+        let end = tape.end();
+        tape.seek(world, end);
+        tape.divergence()
+    }
+}
+
+/// A checkpoint whose hash came out differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// The step of the checkpoint.
+    pub step: u64,
+    /// Hash in the recording.
+    pub recorded: u64,
+    /// Hash of the replay.
+    pub replayed: u64,
+}
+
+/// A snapshot: the world after `state.steps` steps, with the first `cursor` inputs applied.
+#[derive(Clone, Debug)]
+struct Snapshot {
+    state: WorldState,
+    cursor: usize,
+}
+
+/// Recorder and replayer of one world (see the module notes). The world itself stays with
+/// the caller; pass the same world to every call.
+#[derive(Clone, Debug)]
+pub struct Tape {
+    rec: Recording,
+    /// Inputs applied to the world so far.
+    cursor: usize,
+    /// Checkpoints the world has passed.
+    next_check: usize,
+    snapshots: Vec<Snapshot>,
+    divergence: Option<Divergence>,
+    /// The last checkpoint compared: `(step, recorded, replayed)`.
+    last_checked: Option<(u64, u64, u64)>,
+}
+
+impl Tape {
+    /// Starts recording `world`, built from `scene_text` (named `scene_origin`) with `seed`.
+    pub fn recording(scene_origin: &str, scene_text: &str, seed: u64, world: &World) -> Self {
+        let start = SavedState::of(scene_origin, scene_text, seed, world);
+        let rec = Recording {
+            end: start.state.steps,
+            start,
+            inputs: Vec::new(),
+            checkpoints: Vec::new(),
+        };
+        Self::replaying(rec, world)
+    }
+
+    /// A tape positioned at the start of `rec`; `world` must be its start world.
+    pub fn replaying(rec: Recording, world: &World) -> Self {
+        let first = Snapshot {
+            state: rec.start.state.clone(),
+            cursor: 0,
+        };
+        debug_assert_eq!(world.steps(), first.state.steps);
+        Self {
+            rec,
+            cursor: 0,
+            next_check: 0,
+            snapshots: vec![first],
+            divergence: None,
+            last_checked: None,
+        }
+    }
+
+    /// The recording so far.
+    pub fn record(&self) -> &Recording {
+        &self.rec
+    }
+
+    /// First step of the recording.
+    pub fn start(&self) -> u64 {
+        self.rec.start.state.steps
+    }
+
+    /// Last step of the recording.
+    pub fn end(&self) -> u64 {
+        self.rec.end
+    }
+
+    /// True when the world is at the end of the recording (new steps and inputs record).
+    pub fn at_end(&self, world: &World) -> bool {
+        self.cursor == self.rec.inputs.len() && world.steps() >= self.rec.end
+    }
+
+    /// The first checkpoint that came out differently, since the replay last passed it.
+    pub fn divergence(&self) -> Option<Divergence> {
+        self.divergence
+    }
+
+    /// The last checkpoint the replay compared: `(step, recorded, replayed)`.
+    pub fn last_checked(&self) -> Option<(u64, u64, u64)> {
+        self.last_checked
+    }
+
+    /// The recorded hash right after `step`, if that step is a checkpoint.
+    pub fn recorded_hash(&self, step: u64) -> Option<u64> {
+        let k = self.rec.checkpoints.partition_point(|c| c.0 < step);
+        self.rec
+            .checkpoints
+            .get(k)
+            .filter(|c| c.0 == step)
+            .map(|c| c.1)
+    }
+
+    /// Applies `input` now and records it. While rewound, the recorded future is dropped
+    /// first (a branch). A refused input is still recorded (it is refused again on replay).
+    pub fn input(&mut self, world: &mut World, input: Input) -> Result<(), String> {
+        if !self.at_end(world) {
+            self.branch(world);
+        }
+        let result = world.apply_input(&input);
+        self.rec.inputs.push((world.steps(), input));
+        self.cursor += 1;
+        result
+    }
+
+    /// Drops everything recorded after the world's position.
+    fn branch(&mut self, world: &World) {
+        let s = world.steps();
+        self.rec.inputs.truncate(self.cursor);
+        self.rec.checkpoints.retain(|c| c.0 <= s);
+        self.snapshots.retain(|sn| sn.state.steps <= s);
+        self.rec.end = s;
+        if self.divergence.is_some_and(|d| d.step > s) {
+            self.divergence = None;
+        }
+        self.next_check = self.rec.checkpoints.len();
+    }
+
+    /// Applies the recorded inputs due at the world's step that are not yet applied.
+    fn apply_due(&mut self, world: &mut World) {
+        while let Some((step, input)) = self.rec.inputs.get(self.cursor) {
+            if *step != world.steps() {
+                break;
+            }
+            // A refused input was refused when recorded too: the world is unchanged alike.
+            let _ = world.apply_input(input);
+            self.cursor += 1;
+        }
+    }
+
+    /// One step: due inputs, [`World::step`], then a checkpoint (recording) or its check
+    /// (replaying), and a snapshot now and then.
+    pub fn step(&mut self, world: &mut World) {
+        let live = self.at_end(world);
+        if !live {
+            self.apply_due(world);
+        }
+        world.step();
+        let s = world.steps();
+        if live || s > self.rec.end {
+            self.extend(world);
+        } else {
+            self.check(world);
+        }
+        let last = self.snapshots.last().map_or(0, |sn| sn.state.steps);
+        if s >= last + SNAPSHOT_EVERY {
+            self.snapshot(world);
+        }
+    }
+
+    /// A recorded step: the end moves on; a checkpoint every [`CHECK_EVERY`] steps and one
+    /// at the end.
+    fn extend(&mut self, world: &World) {
+        let s = world.steps();
+        self.rec.end = s;
+        let cps = &mut self.rec.checkpoints;
+        if cps.last().is_some_and(|c| c.0 % CHECK_EVERY != 0) {
+            cps.pop();
+        }
+        cps.push((s, world.state_hash()));
+        self.next_check = cps.len();
+    }
+
+    /// A replayed step: compare with the checkpoint at this step, if any.
+    fn check(&mut self, world: &World) {
+        let s = world.steps();
+        let cps = &self.rec.checkpoints;
+        while self.next_check < cps.len() && cps[self.next_check].0 < s {
+            self.next_check += 1;
+        }
+        let Some(&(step, recorded)) = cps.get(self.next_check).filter(|c| c.0 == s) else {
+            return;
+        };
+        self.next_check += 1;
+        let replayed = world.state_hash();
+        self.last_checked = Some((step, recorded, replayed));
+        if recorded != replayed && self.divergence.is_none() {
+            self.divergence = Some(Divergence {
+                step,
+                recorded,
+                replayed,
+            });
+        }
+    }
+
+    fn snapshot(&mut self, world: &World) {
+        self.snapshots.push(Snapshot {
+            state: world.save_state(),
+            cursor: self.cursor,
+        });
+        let size = |sn: &Snapshot| sn.state.balls.len() + sn.state.shapes.len() + 1;
+        let mut total: usize = self.snapshots.iter().map(size).sum();
+        while self.snapshots.len() > 2
+            && (self.snapshots.len() > MAX_SNAPSHOTS || total > SNAPSHOT_OBJECTS)
+        {
+            // Keep the first and every other one after it: coarser, but bounded memory.
+            let mut k = 0;
+            self.snapshots.retain(|_| {
+                k += 1;
+                k == 1 || k % 2 == 0
+            });
+            total = self.snapshots.iter().map(size).sum();
+        }
+    }
+
+    /// Puts the world at `target` (clamped to the recording): restores the latest snapshot
+    /// at or before it (unless the world is already between that snapshot and the target),
+    /// replays forward, and applies the inputs recorded at `target`.
+    pub fn seek(&mut self, world: &mut World, target: u64) {
+        let target = target.clamp(self.start(), self.end());
+        let k = self
+            .snapshots
+            .partition_point(|sn| sn.state.steps <= target);
+        let snap = &self.snapshots[k.saturating_sub(1)];
+        let here = world.steps();
+        let ahead = here > target || (here == target && self.cursor > snap.cursor);
+        if ahead || here < snap.state.steps {
+            let (steps, cursor) = (snap.state.steps, snap.cursor);
+            // Snapshots come from this world's own save_state: restoring cannot fail.
+            let restored = world.restore_state(&snap.state);
+            debug_assert!(restored.is_ok(), "{restored:?}");
+            self.cursor = cursor;
+            self.next_check = self.rec.checkpoints.partition_point(|c| c.0 <= steps);
+            if self.divergence.is_some_and(|d| d.step > steps) {
+                self.divergence = None;
+            }
+        }
+        while world.steps() < target {
+            self.step(world);
+        }
+        self.apply_due(world);
+    }
+}
+
+/// Parses RON into `T`, the error at the parser's line and column.
+fn parse_ron<T: serde::de::DeserializeOwned>(text: &str, origin: &str) -> Result<T, SceneError> {
+    ron::from_str(text).map_err(|e| SceneError {
+        origin: origin.to_string(),
+        line: e.position.line.max(1),
+        col: e.position.col.max(1),
+        message: e.code.to_string(),
+    })
+}
+
+/// An error at the first `key:` in `text` (1:1 when not found).
+fn error_at(origin: &str, text: &str, key: &str, message: String) -> SceneError {
+    let needle = format!("{key}:");
+    let (line, col) = text
+        .find(&needle)
+        .map(|at| {
+            let before = &text[..at];
+            let line = before.matches('\n').count() + 1;
+            let col = before.len() - before.rfind('\n').map_or(0, |n| n + 1) + 1;
+            (line, col)
+        })
+        .unwrap_or((1, 1));
+    SceneError {
+        origin: origin.to_string(),
+        line,
+        col,
+        message,
+    }
+}
+
+fn to_ron<T: Serialize>(value: &T) -> Result<String, String> {
+    let pretty = ron::ser::PrettyConfig::new().depth_limit(3);
+    ron::ser::to_string_pretty(value, pretty).map_err(|e| e.to_string())
+}
+
+fn read(path: &Path) -> Result<String, SceneError> {
+    std::fs::read_to_string(path).map_err(|e| SceneError {
+        origin: path.display().to_string(),
+        line: 0,
+        col: 0,
+        message: format!("cannot read the file: {e}"),
+    })
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+}

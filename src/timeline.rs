@@ -1,0 +1,227 @@
+//! The record/replay bar along the bottom (T hides it): the recording's timeline with play,
+//! pause, a frame back and forward and a scrub slider; the state hash beside the recorded
+//! one (green when they match, red on a divergence); the files (recording, state, scene) by
+//! path; and the error window for a file that would not load, while the scene runs on.
+//! Like the panel, it only returns commands.
+
+use collide::record::CHECK_EVERY;
+use collide::{Tape, World};
+use egui_macroquad::egui;
+use std::path::PathBuf;
+
+/// What the bar asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TapeCmd {
+    /// Put the world at this step of the recording.
+    Seek(u64),
+    /// One frame forward (as the Step button).
+    Step,
+    /// Write the recording so far.
+    SaveRecording(PathBuf),
+    /// Load a recording (at its start, ready to replay).
+    LoadRecording(PathBuf),
+    /// Write the state now.
+    SaveState(PathBuf),
+    /// Load a state (a new recording starts from it).
+    LoadState(PathBuf),
+    /// Load a scene file.
+    LoadScene(PathBuf),
+}
+
+/// The bar's own state.
+pub struct TimelineUi {
+    /// Shown.
+    pub open: bool,
+    /// The path in the text field.
+    pub path: String,
+    /// A file that would not load or save: shown in the error window until dismissed.
+    pub error: Option<String>,
+    /// What the last file action did.
+    pub note: Option<String>,
+    /// Height the bar took last frame (px), so the table fits above it.
+    pub height: f32,
+}
+
+impl Default for TimelineUi {
+    fn default() -> Self {
+        Self {
+            open: true,
+            path: "recording.ron".into(),
+            error: None,
+            note: None,
+            height: 0.0,
+        }
+    }
+}
+
+const GREEN: egui::Color32 = egui::Color32::from_rgb(110, 220, 110);
+const RED: egui::Color32 = egui::Color32::from_rgb(255, 80, 80);
+
+/// Draws the bar and the error window; returns the commands.
+pub fn ui(
+    ctx: &egui::Context,
+    st: &mut TimelineUi,
+    tape: &Tape,
+    world: &World,
+    paused: &mut bool,
+) -> Vec<TapeCmd> {
+    let mut cmds = Vec::new();
+    error_window(ctx, &mut st.error);
+    if !st.open {
+        st.height = 0.0;
+        return cmds;
+    }
+    let bar = egui::TopBottomPanel::bottom("timeline").show(ctx, |ui| {
+        ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
+        transport_row(ui, tape, world, paused, &mut cmds);
+        hash_row(ui, tape, world);
+        files_row(ui, st, &mut cmds);
+    });
+    st.height = bar.response.rect.height() * ctx.pixels_per_point();
+    cmds
+}
+
+fn transport_row(
+    ui: &mut egui::Ui,
+    tape: &Tape,
+    world: &World,
+    paused: &mut bool,
+    cmds: &mut Vec<TapeCmd>,
+) {
+    ui.horizontal(|ui| {
+        if tape.at_end(world) {
+            ui.colored_label(RED, "REC");
+        } else {
+            ui.colored_label(egui::Color32::LIGHT_BLUE, "REPLAY")
+                .on_hover_text("Rewound: the recording plays back; any change you make here drops the recorded future and records on from this step (a branch)");
+        }
+        let frame = world.settings.motion_iterations.max(1) as u64;
+        if ui.button("⏮").on_hover_text("to the start").clicked() {
+            cmds.push(TapeCmd::Seek(tape.start()));
+        }
+        if ui.button("◀").on_hover_text("one frame back").clicked() {
+            cmds.push(TapeCmd::Seek(world.steps().saturating_sub(frame)));
+        }
+        let label = if *paused { "▶ Play" } else { "⏸ Pause" };
+        if ui.button(label).clicked() {
+            *paused = !*paused;
+        }
+        if ui.button("▶|").on_hover_text("one frame forward").clicked() {
+            cmds.push(TapeCmd::Step);
+        }
+        if ui.button("⏭").on_hover_text("to the end of the recording").clicked() {
+            cmds.push(TapeCmd::Seek(tape.end()));
+        }
+        let mut at = world.steps();
+        let (start, end) = (tape.start(), tape.end().max(tape.start() + 1));
+        ui.spacing_mut().slider_width = (ui.available_width() - 200.0).max(120.0);
+        let slider = egui::Slider::new(&mut at, start..=end).text("step");
+        let r = ui.add(slider);
+        // Only the user's hand moves the world (egui may clamp the value by itself).
+        let touched = r.dragged() || r.clicked() || r.drag_stopped() || r.has_focus();
+        if r.changed() && touched && at != world.steps() {
+            cmds.push(TapeCmd::Seek(on_checkpoint(at, start, tape.end())));
+        }
+        ui.monospace(format!("/ {}", tape.end()));
+    });
+}
+
+/// `at` moved to the nearest whole checkpoint (every [`CHECK_EVERY`] steps), so a scrub
+/// lands where a hash was recorded; the start and the end stay as they are.
+fn on_checkpoint(at: u64, start: u64, end: u64) -> u64 {
+    if at <= start || at >= end {
+        return at;
+    }
+    let k = (at + CHECK_EVERY / 2) / CHECK_EVERY * CHECK_EVERY;
+    k.clamp(start, end)
+}
+
+fn hash_row(ui: &mut egui::Ui, tape: &Tape, world: &World) {
+    ui.horizontal(|ui| {
+        let s = world.steps();
+        ui.monospace(format!("step {s}  hash {:016x}", world.state_hash()));
+        match tape.recorded_hash(s) {
+            _ if tape.at_end(world) => {
+                ui.weak("recording: a checkpoint hash every 60 steps");
+            }
+            Some(h) if h == world.state_hash() => {
+                ui.colored_label(GREEN, format!("= recorded {h:016x}"));
+            }
+            Some(h) => {
+                ui.colored_label(
+                    egui::Color32::YELLOW,
+                    format!("recorded {h:016x} (before this step's inputs)"),
+                );
+            }
+            None => {
+                ui.weak("(no checkpoint at this step)");
+            }
+        }
+        ui.separator();
+        if let Some((step, rec, got)) = tape.last_checked().filter(|_| !tape.at_end(world)) {
+            let text = format!("last check, step {step}: {rec:016x} vs {got:016x}");
+            ui.colored_label(if rec == got { GREEN } else { RED }, text);
+        }
+        if let Some(d) = tape.divergence() {
+            ui.colored_label(
+                RED,
+                format!(
+                    "DIVERGED at step {}: recorded {:016x}, replayed {:016x}",
+                    d.step, d.recorded, d.replayed
+                ),
+            );
+        }
+        ui.weak(format!(
+            "{} inputs, {} checkpoints",
+            tape.record().inputs.len(),
+            tape.record().checkpoints.len()
+        ));
+    });
+}
+
+fn files_row(ui: &mut egui::Ui, st: &mut TimelineUi, cmds: &mut Vec<TapeCmd>) {
+    ui.horizontal(|ui| {
+        // Room for the Experiment button in the bottom left corner.
+        ui.add_space(90.0);
+        ui.label("File");
+        ui.add(egui::TextEdit::singleline(&mut st.path).desired_width(220.0));
+        let path = || PathBuf::from(st.path.trim());
+        if ui.button("Save recording").clicked() {
+            cmds.push(TapeCmd::SaveRecording(path()));
+        }
+        if ui.button("Load recording").clicked() {
+            cmds.push(TapeCmd::LoadRecording(path()));
+        }
+        if ui.button("Save state").clicked() {
+            cmds.push(TapeCmd::SaveState(path()));
+        }
+        if ui.button("Load state").clicked() {
+            cmds.push(TapeCmd::LoadState(path()));
+        }
+        if ui.button("Load scene").clicked() {
+            cmds.push(TapeCmd::LoadScene(path()));
+        }
+        if let Some(n) = &st.note {
+            ui.weak(n);
+        }
+    });
+}
+
+fn error_window(ctx: &egui::Context, error: &mut Option<String>) {
+    let Some(msg) = error.clone() else { return };
+    let mut open = true;
+    let mut ok = false;
+    egui::Window::new("Could not load")
+        .open(&mut open)
+        .collapsible(false)
+        .default_width(520.0)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ctx, |ui| {
+            ui.colored_label(RED, &msg);
+            ui.small("The current scene keeps running.");
+            ok = ui.button("OK").clicked();
+        });
+    if !open || ok {
+        *error = None;
+    }
+}
