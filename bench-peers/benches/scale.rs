@@ -177,6 +177,18 @@ fn bench_scale(c: &mut Criterion) {
                 )
             });
         }
+        // The grid as the World uses it: one instance kept across calls. It carries nothing
+        // over for balls (no statics here), only its buffers' capacity, so a call allocates
+        // nothing — as broccoli's input `Vec` below is reused too.
+        let mut kept = fresh(BroadKind::Grid);
+        group.bench_function(BenchmarkId::from_parameter("grid-kept"), |b| {
+            check();
+            b.iter(|| {
+                let mut counters = BroadCounters::default();
+                kept.find_pairs(&sc.input(1), &mut pairs, &mut counters);
+                black_box(pairs.len())
+            })
+        });
         group.bench_function(BenchmarkId::from_parameter("parry2d"), |b| {
             check();
             b.iter(|| black_box(run_parry(&sc, &mut pairs)))
