@@ -6,7 +6,7 @@
 //!
 //! `cargo run --release --manifest-path bench-peers/Cargo.toml --example ratio -- N ROUNDS [kinds…]`
 //! (kinds: our algorithm names, `NAME-kept` for one instance kept across rounds; default
-//! `grid`). `PEERS=0` leaves the peers out (for profiling ours).
+//! `grid`; the quadtree runs with automatic levels). `PEERS=0` leaves the peers out (for profiling ours).
 
 use broccoli::aabb::Rect;
 use collide::broad::scenarios::{scale_input, Scenario};
@@ -94,6 +94,9 @@ fn main() {
                 other => {
                     let kind = BroadKind::from_name(other).expect("an algorithm name");
                     let mut algo = kind.create();
+                    if kind == BroadKind::Quadtree {
+                        algo.set_param("levels", 0.0).expect("automatic levels");
+                    }
                     algo.find_pairs(&sc.input(1), &mut pairs, &mut BroadCounters::default());
                     pairs.len()
                 }

@@ -19,13 +19,15 @@
 //! `budget_ms` — some degrade to Θ(n²) on this input (RDC finds no gap to split at). Skips are
 //! returned with the predicted time.
 //!
-//! **Parameters.** The grid methods keep at most `MAX_CELLS_PER_AXIS` cells per axis and
-//! clamp beyond, which would pile most balls of a 1M square into the border cells; so here the
-//! sector and cell sizes are raised to at least `side / MAX_CELLS_PER_AXIS`. The quadtree runs
-//! at its most levels (5: 16 × 16 leaves), which stays fixed while `N` grows. The rest run at
-//! their defaults. Each row states the parameters used.
+//! **Parameters.** The grid methods' cell arrays grow with the ball count (at most
+//! `max(MAX_CELLS_PER_AXIS², 4n)` cells), so they keep their sizes at every `N`: sectors and
+//! adjacent sectors the 1994 harness's 64 px sectors, the uniform grid its automatic cell
+//! (32 px for these balls). The quadtree runs with automatic levels (parameter 0: leaves about
+//! half the balls, so its levels grow with `N`; the original's fixed 5 levels make it quadratic
+//! once the 16 × 16 leaves fill). The rest run at their defaults. Each row states the
+//! parameters used.
 
-use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, MAX_CELLS_PER_AXIS};
+use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
 use crate::geom::Aabb;
 use glam::Vec2;
 use rand::rngs::StdRng;
@@ -125,17 +127,14 @@ pub fn scale_boxes(n: usize, seed: u64) -> (Vec<Aabb>, Aabb) {
     (boxes, Aabb::new(Vec2::ZERO, Vec2::splat(side)))
 }
 
-/// A fresh broad phase of `kind` set up for a square of `side` px as the module docs say.
-pub fn scale_broad(kind: BroadKind, side: f32) -> Box<dyn BroadPhase> {
+/// A fresh broad phase of `kind` set up as the module docs say.
+pub fn scale_broad(kind: BroadKind) -> Box<dyn BroadPhase> {
     let mut broad = kind.create();
-    let fitting = (side / MAX_CELLS_PER_AXIS as f32).ceil();
     let result = match kind {
         BroadKind::Sectors | BroadKind::Adjacent => {
-            broad.set_param("sector size", fitting.max(super::sectors_1994::SECTOR_SIZE))
+            broad.set_param("sector size", super::sectors_1994::SECTOR_SIZE)
         }
-        // 0 = automatic (32 px for these balls): kept until the cells would not fit.
-        BroadKind::Grid if fitting > 32.0 => broad.set_param("cell size", fitting),
-        BroadKind::Quadtree => broad.set_param("levels", crate::broad::quadtree::MAX_LEVELS as f32),
+        BroadKind::Quadtree => broad.set_param("levels", 0.0), // automatic
         _ => Ok(()),
     };
     result.expect("scale parameters are in range");
@@ -223,7 +222,7 @@ fn run_one(
     let (mut pairs, mut counters, mut params) =
         (Vec::<Pair>::new(), BroadCounters::default(), String::new());
     while times.len() < reps as usize {
-        let mut broad = scale_broad(kind, world.size().x);
+        let mut broad = scale_broad(kind);
         counters = BroadCounters::default();
         let t0 = clock();
         broad.find_pairs(&input, &mut pairs, &mut counters);
