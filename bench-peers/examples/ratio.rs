@@ -92,8 +92,13 @@ fn main() {
                     pairs.len()
                 }
                 other => {
-                    let kind = BroadKind::from_name(other).expect("an algorithm name");
+                    // `grid@64`: the grid with 64 px cells.
+                    let (name, size) = other.split_once('@').unwrap_or((other, ""));
+                    let kind = BroadKind::from_name(name).expect("an algorithm name");
                     let mut algo = kind.create();
+                    if let Ok(size) = size.parse::<f32>() {
+                        algo.set_param("cell size", size).expect("a cell size");
+                    }
                     if kind == BroadKind::Quadtree {
                         algo.set_param("levels", 0.0).expect("automatic levels");
                     }
