@@ -14,7 +14,7 @@
 //! it is removed and reinserted with a new fat box. When the number of shapes changes, leaves
 //! are removed or added at the end (balls are added or removed there); a leaf whose index now
 //! names another shape simply moves far and is reinserted. A fresh set (the first call, or a
-//! new layout) is built at once by median splits ([`DynamicTree::build`], `O(n log n)`)
+//! new layout) is built at once from its Morton order ([`DynamicTree::build`], `O(n)`)
 //! rather than inserted leaf by leaf: at 100k balls that took a second a call and grew 22×
 //! from 10k.
 //!
