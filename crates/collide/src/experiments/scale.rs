@@ -11,7 +11,8 @@
 //! **Measured.** For each algorithm a fresh instance (nothing cached) makes one
 //! [`BroadPhase::find_pairs`] call: building the structure and finding all pairs. The time is
 //! the median over `reps` fresh instances (one run only above 100k balls or when the first run
-//! took over a second). Also: the pairs found (the same for every algorithm) and AABB tests
+//! took over a second; more, up to [`MOST_REPS`], while the runs took under [`STEADY_MS`] in
+//! all, so quick rows are medians of many runs). Also: the pairs found (the same for every algorithm) and AABB tests
 //! per ball.
 //!
 //! **Skipped.** Brute force above `brute_max_n`; and an algorithm at a count where its time,
@@ -38,6 +39,10 @@ use std::f32::consts::PI;
 pub const R0: f32 = 10.0;
 /// Share of the square covered by the balls' total area.
 pub const AREA_FRACTION: f32 = 0.3;
+/// A row of runs under a second each repeats until its runs took this long in all (ms)…
+pub const STEADY_MS: f64 = 300.0;
+/// …but at most this many runs.
+pub const MOST_REPS: u32 = 31;
 /// The ball counts of the experiment.
 pub const COUNTS: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
 
@@ -50,7 +55,8 @@ pub struct ScaleConfig {
     pub kinds: Vec<BroadKind>,
     /// Brute force only up to this many balls.
     pub brute_max_n: usize,
-    /// Fresh instances timed per row (one above 100k balls).
+    /// Fresh instances timed per row, at least (one above 100k balls; more for quick rows
+    /// unless this is 1).
     pub reps: u32,
     /// Skip a run predicted to take longer than this (ms).
     pub budget_ms: f64,
@@ -227,9 +233,17 @@ fn run_one(
         let t0 = clock();
         broad.find_pairs(&input, &mut pairs, &mut counters);
         times.push(clock().saturating_sub(t0) as f64 * 1e-6);
-        // A run over a second is timed once.
+        // A run over a second is timed once; quick rows repeat until they have taken
+        // [`STEADY_MS`] in all (at most [`MOST_REPS`] runs), so that on a loaded machine
+        // their median is not one unlucky moment.
         if times[0] > 1000.0 {
             reps = 1;
+        } else if config.reps > 1
+            && times.len() == reps as usize
+            && times.iter().sum::<f64>() < STEADY_MS
+            && reps < MOST_REPS
+        {
+            reps += 1;
         }
         params = super::params_text(broad.as_ref());
     }
