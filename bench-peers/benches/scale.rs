@@ -62,7 +62,8 @@ fn ours(n: usize) -> Vec<BroadKind> {
 fn fresh(kind: BroadKind) -> Box<dyn BroadPhase> {
     let mut algo = kind.create();
     if kind == BroadKind::Quadtree {
-        algo.set_param("levels", 0.0).expect("0 (automatic) is in range");
+        algo.set_param("levels", 0.0)
+            .expect("0 (automatic) is in range");
     }
     algo
 }
