@@ -25,10 +25,6 @@ pub mod scenarios;
 pub mod sectors;
 pub mod tree;
 
-/// Most cells per axis of the grid broad phases' cell arrays; coordinates beyond are clamped
-/// onto the border cells.
-pub(crate) use grid_cells::MAX_DIM as MAX_CELLS_PER_AXIS;
-
 use crate::debug_draw::DebugDraw;
 use crate::geom::Aabb;
 

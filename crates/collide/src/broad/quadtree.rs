@@ -46,6 +46,8 @@ use glam::Vec2;
 pub const MIN_LEVELS: u32 = 1;
 /// Most levels: a 16 × 16 leaf grid.
 pub const MAX_LEVELS: u32 = 5;
+/// Most levels the automatic setting (parameter 0) picks: a 512 × 512 leaf grid.
+pub const MAX_AUTO_LEVELS: u32 = 10;
 /// Levels at start, as in the original: a 4 × 4 leaf grid.
 pub const DEFAULT_LEVELS: u32 = 3;
 /// Leaf outline colour, the original's magenta.
@@ -166,10 +168,26 @@ fn owner_leaf(nodes: &[Aabb], p: Vec2) -> usize {
     i - (nodes.len() - 1) / 4
 }
 
+/// Levels the automatic setting picks for `n` shapes inserted per call: the fewest whose
+/// leaves number at least `n / 2`, so leaves hold about one to two shapes whatever `n`
+/// (between 1 and [`MAX_AUTO_LEVELS`]). With the leaf count growing with `n` the leaf pair
+/// tests stay `O(n)` in all, and a call costs `O(n log n)` (the descent), where fixed levels
+/// grow as `n²` once the leaves fill.
+pub fn auto_levels(n: usize) -> u32 {
+    let mut levels = MIN_LEVELS;
+    while levels < MAX_AUTO_LEVELS && leaf_count(levels) < n / 2 {
+        levels += 1;
+    }
+    levels
+}
+
 /// The original toy's array quadtree.
 #[derive(Debug)]
 pub struct QuadTree {
+    /// Levels of the tree as built (the automatic choice of the last call when `auto`).
     levels: u32,
+    /// Levels chosen from the shape count each call ([`auto_levels`]); parameter 0.
+    auto: bool,
     /// Node boxes, root (the world box) first.
     nodes: Vec<Aabb>,
     /// `(statics_version, first_moving)` the static lists were built for; `None` = rebuild.
@@ -203,6 +221,7 @@ impl QuadTree {
         );
         let mut tree = QuadTree {
             levels,
+            auto: false,
             nodes: Vec::new(),
             statics_key: None,
             clamped: Vec::new(),
@@ -405,6 +424,13 @@ impl BroadPhase for QuadTree {
         debug_assert!(input.first_moving <= input.first_dynamic);
         debug_assert!(input.first_dynamic <= input.aabbs.len());
         pairs.clear();
+        if self.auto {
+            let want = auto_levels(input.aabbs.len() - input.first_moving);
+            if want != self.levels {
+                self.levels = want;
+                self.reset(input.world);
+            }
+        }
         self.prepare(input, counters);
         counters.aabb_tests += self.insert(input, input.first_moving..input.aabbs.len());
         self.moving.fill(&self.entries, self.leaves());
@@ -425,15 +451,21 @@ impl BroadPhase for QuadTree {
 
     fn params(&self) -> Vec<Param> {
         let side = grid_side(self.levels);
+        let auto = if self.auto {
+            " chosen automatically"
+        } else {
+            ""
+        };
         vec![Param {
             name: "levels",
-            value: self.levels as f32,
-            min: MIN_LEVELS as f32,
+            value: if self.auto { 0.0 } else { self.levels as f32 },
+            min: 0.0,
             max: MAX_LEVELS as f32,
             integer: true,
             help: format!(
                 "Levels counting the root: L levels give a 2^(L-1) square leaf grid \
-                 (now {side} x {side} leaves)"
+                 (now {side} x {side} leaves{auto}); 0 = automatic, leaves about half the \
+                 moving shapes"
             ),
         }]
     }
@@ -443,13 +475,17 @@ impl BroadPhase for QuadTree {
             return Err(format!("Quadtree has no parameter {name:?}"));
         }
         let range = MIN_LEVELS as f32..=MAX_LEVELS as f32;
+        if value == 0.0 {
+            self.auto = true;
+            return Ok(()); // levels chosen at the next call
+        }
         if !range.contains(&value) || value.fract() != 0.0 {
             return Err(format!(
-                "levels must be a whole number from {MIN_LEVELS} to {MAX_LEVELS} \
-                 (counting the root), not {value}"
+                "levels must be 0 (automatic) or a whole number from {MIN_LEVELS} to \
+                 {MAX_LEVELS} (counting the root), not {value}"
             ));
         }
-        self.levels = value as u32;
+        (self.levels, self.auto) = (value as u32, false);
         self.reset(self.nodes[0]);
         Ok(())
     }
@@ -620,13 +656,47 @@ mod tests {
     #[test]
     fn set_param_refuses_out_of_range_levels() {
         let mut tree = QuadTree::default();
-        for bad in [0.0, 6.0, 2.5, f32::NAN, -1.0] {
+        for bad in [6.0, 2.5, f32::NAN, -1.0] {
             assert!(tree.set_param("levels", bad).is_err(), "{bad}");
         }
         assert!(tree.set_param("depth", 3.0).is_err());
         assert_eq!(tree.levels(), 3);
         tree.set_param("levels", 1.0).unwrap();
         assert_eq!(tree.params()[0].value, 1.0);
+    }
+
+    #[test]
+    fn automatic_levels_grow_with_the_shape_count() {
+        assert_eq!(auto_levels(0), 1);
+        assert_eq!(auto_levels(3), 1);
+        assert_eq!(auto_levels(4), 2); // 4 leaves ≥ 4 / 2
+        assert_eq!(auto_levels(10_000), 8); // 16 384 leaves
+        assert_eq!(auto_levels(100_000), 9); // 65 536 leaves
+        assert_eq!(auto_levels(usize::MAX), MAX_AUTO_LEVELS);
+    }
+
+    #[test]
+    fn automatic_levels_follow_the_balls_and_find_brute_force_pairs() {
+        let mut tree = QuadTree::default();
+        tree.set_param("levels", 0.0).unwrap();
+        assert_eq!(tree.params()[0].value, 0.0);
+        for (n, levels) in [(3usize, 1), (40, 4), (300, 5)] {
+            let aabbs: Vec<Aabb> = (0..n)
+                .map(|i| {
+                    let (x, y) = ((i * 37 % 101) as f32, (i * 53 % 97) as f32);
+                    Aabb::around(Vec2::new(10.0 * x, 7.0 * y), 6.0)
+                })
+                .collect();
+            let inp = input(&aabbs, 0, 0);
+            let (mut pairs, mut expected) = (Vec::new(), Vec::new());
+            tree.find_pairs(&inp, &mut pairs, &mut Default::default());
+            brute_pairs(&inp, &mut expected);
+            assert_eq!(pairs, expected, "{n} balls");
+            assert_eq!(tree.levels(), levels);
+            tree.validate().unwrap();
+        }
+        tree.set_param("levels", 2.0).unwrap();
+        assert_eq!((tree.params()[0].value, tree.levels()), (2.0, 2));
     }
 
     #[test]

@@ -13,7 +13,10 @@
 //! each call a leaf whose box is still inside its fat box costs nothing more, and one that left
 //! it is removed and reinserted with a new fat box. When the number of shapes changes, leaves
 //! are removed or added at the end (balls are added or removed there); a leaf whose index now
-//! names another shape simply moves far and is reinserted.
+//! names another shape simply moves far and is reinserted. A fresh set (the first call, or a
+//! new layout) is built at once from its Morton order ([`DynamicTree::build`], `O(n)`)
+//! rather than inserted leaf by leaf: at 100k balls that took a second a call and grew 22×
+//! from 10k.
 //!
 //! Pairs. Every wanted pair has a ball `j`, so there are two kinds:
 //! - moving–ball pairs come from one simultaneous self-traversal of the dynamic tree: each
@@ -132,10 +135,19 @@ impl AabbTree {
             let leaf = self.leaf_of.pop().expect("non-empty");
             self.tree.remove(leaf);
         }
-        for i in fm + self.leaf_of.len()..n {
+        let fattened = |i: usize| {
             let b = input.aabbs[i];
-            self.leaf_of
-                .push(self.tree.insert(i as u32, b, b.expanded(self.margin)));
+            (i as u32, b, b.expanded(self.margin))
+        };
+        if self.leaf_of.is_empty() {
+            // A fresh set (first call, new layout): one bulk build instead of n insertions.
+            let leaves: Vec<_> = (fm..n).map(fattened).collect();
+            self.tree.build(&leaves, &mut self.leaf_of);
+            return;
+        }
+        for i in fm + self.leaf_of.len()..n {
+            let (item, tight, fat) = fattened(i);
+            self.leaf_of.push(self.tree.insert(item, tight, fat));
         }
     }
 
