@@ -37,7 +37,19 @@ pub(crate) const CELLS_PER_ITEM: usize = 4;
 #[inline]
 pub(crate) fn cell_coord(v: f32, size: f64, shift: f64) -> i64 {
     // `as` saturates at the i64 limits and maps NaN to 0, so this never panics.
-    (v as f64 / size + shift).floor() as i64
+    floor_i64(v as f64 / size + shift)
+}
+
+/// `q.floor() as i64`, bit for bit, without the libm call `floor` is on x86-64 without SSE4.1:
+/// truncation (`as`, saturating, NaN → 0) rounds a negative non-integer up, so step down one.
+#[inline(always)]
+fn floor_i64(q: f64) -> i64 {
+    let t = q as i64;
+    if (t as f64) > q {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
 }
 
 /// A bounded rectangle of cells of one lattice (size and shift).
@@ -381,6 +393,44 @@ pub(crate) fn draw_lattice(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floor_i64_is_floor_as_i64_everywhere() {
+        let odd = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            -1.5,
+            2.999_999,
+            -2.000_001,
+            4.5e15,
+            -4.5e15,
+            9.3e18,
+            -9.3e18,
+            1e300,
+            -1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            i64::MIN as f64,
+            i64::MAX as f64,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let random = (0..100_000).map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x as i64 as f64) * 1e-12
+        });
+        for q in odd.into_iter().chain(random) {
+            assert_eq!(floor_i64(q), q.floor() as i64, "{q}");
+        }
+    }
 
     #[test]
     fn negative_coordinates_floor_not_truncate() {
