@@ -39,7 +39,7 @@ pub fn background(view: &View, world: &World) {
     draw_rectangle(q.x, p.y, hi.x - q.x, q.y - p.y, BACKGROUND);
 }
 
-/// Per-ball overlays (boxes, velocity arrows) are drawn for the first this many balls only:
+/// Per-ball overlays (boxes, velocity arrows, swept paths) are drawn for the first this many balls only:
 /// one `draw_line` each is too slow for tens of thousands in software rendering.
 pub const OVERLAY_BALLS: usize = 2000;
 
@@ -395,23 +395,31 @@ fn hulls(view: &View, world: &World) {
 }
 
 /// Each ball's path in the last step (start, impacts, end) and the impacts found: the ball's
-/// outline where it hit and a dot at the contact point.
+/// outline where it hit and a dot at the contact point. For the first [`OVERLAY_BALLS`] balls
+/// only; one pass over the impacts (they are in the order answered), not one per ball.
 fn sweeps(view: &View, world: &World) {
-    let starts = world.step_starts();
-    let impacts = world.step_impacts();
-    for (i, b) in world.balls().iter().enumerate().take(starts.len()) {
+    let balls = world.balls();
+    let n = balls
+        .len()
+        .min(world.step_starts().len())
+        .min(OVERLAY_BALLS);
+    let mut at = world.step_starts()[..n].to_vec();
+    let colour = |b: &collide::world::Ball| {
         let c = ball_color(b.color);
-        let col = Color::new(c.r, c.g, c.b, 0.8);
-        let mut at = starts[i];
-        for hit in impacts.iter().filter(|h| h.ball as usize == i) {
-            line(view, at, hit.centre, 1.5, col);
-            let q = view.pt(hit.centre);
-            draw_circle_lines(q.x, q.y, view.len(b.radius).max(2.0), 1.0, col);
-            at = hit.centre;
-        }
-        line(view, at, b.pos, 1.5, col);
+        Color::new(c.r, c.g, c.b, 0.8)
+    };
+    let shown = |h: &&collide::world::SweptImpact| (h.ball as usize) < n;
+    for hit in world.step_impacts().iter().filter(shown) {
+        let (i, b) = (hit.ball as usize, &balls[hit.ball as usize]);
+        line(view, at[i], hit.centre, 1.5, colour(b));
+        let q = view.pt(hit.centre);
+        draw_circle_lines(q.x, q.y, view.len(b.radius).max(2.0), 1.0, colour(b));
+        at[i] = hit.centre;
     }
-    for hit in impacts {
+    for (b, from) in balls.iter().zip(&at) {
+        line(view, *from, b.pos, 1.5, colour(b));
+    }
+    for hit in world.step_impacts().iter().filter(shown) {
         let p = view.pt(hit.point);
         draw_circle(p.x, p.y, 3.5, Color::new(1.0, 0.25, 0.2, 1.0));
     }
