@@ -341,6 +341,11 @@ fn counters_section(ui: &mut egui::Ui, world: &World) {
         row(ui, "Broad phase µs / iteration", format!("{micros:.1}"));
         row(ui, "Full tests / s", s.full_tests);
         row(ui, "Collisions / s", s.collisions);
+        if s.wall_pass.aabb_tests > 0 || s.wall_pass_tests > 0 {
+            // The discrete mode's last pass against the obstacles, once per step.
+            row(ui, "Wall pass AABB tests / s", s.wall_pass.aabb_tests);
+            row(ui, "Wall pass tests / s", s.wall_pass_tests);
+        }
     });
 }
 

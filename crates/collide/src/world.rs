@@ -605,7 +605,6 @@ impl World {
         }
         tally.wall_pass += pass.broad;
         tally.wall_pass_tests += pass.full_tests;
-        tally.broad_nanos += pass.broad_nanos;
         tally.missed += pass.missed;
         tally.extra += pass.extra;
     }
