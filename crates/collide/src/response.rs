@@ -41,7 +41,7 @@ pub fn respond_ball_ball(a: &mut Ball, b: &mut Ball, contact: &Contact, e: f32) 
 }
 
 /// How much of the separation each ball takes: the lighter one moves more.
-fn push_shares(ma: f32, mb: f32) -> (f32, f32) {
+pub(crate) fn push_shares(ma: f32, mb: f32) -> (f32, f32) {
     let sum = ma + mb;
     if sum > 0.0 && sum.is_finite() {
         (mb / sum, ma / sum)

@@ -18,6 +18,7 @@ use super::{Tally, World};
 use crate::broad::BroadInput;
 use crate::geom::Geometry;
 use crate::narrow::{normalized_or, toi_ball_shape};
+use crate::response::push_shares;
 use glam::Vec2;
 
 /// How far a ball may move in total, as a fraction of its radius.
@@ -98,7 +99,7 @@ impl World {
             }
             any = true;
             let normal = normalized_or(m, parting_direction(i, j));
-            let (wa, wb) = shares(a.mass, b.mass);
+            let (wa, wb) = push_shares(a.mass, b.mass);
             st.push[i] += normal * (depth * wa);
             st.push[j] -= normal * (depth * wb);
         }
@@ -164,14 +165,4 @@ impl World {
 fn parting_direction(i: usize, j: usize) -> Vec2 {
     let turn = (i as u32).wrapping_mul(0x9E37_79B9) ^ (j as u32).wrapping_mul(0x85EB_CA6B);
     Vec2::from_angle(turn as f32 * (std::f32::consts::TAU / 4_294_967_296.0))
-}
-
-/// How much of the separation each ball takes: the lighter one moves more.
-fn shares(ma: f32, mb: f32) -> (f32, f32) {
-    let sum = ma + mb;
-    if sum > 0.0 && sum.is_finite() {
-        (mb / sum, ma / sum)
-    } else {
-        (0.5, 0.5)
-    }
 }
