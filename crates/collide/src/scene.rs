@@ -514,7 +514,7 @@ fn check_direction(v: Vec2, field: &str) -> Result<(), String> {
     }
 }
 
-fn check_motion(m: &MotionDesc) -> Result<(), String> {
+pub(crate) fn check_motion(m: &MotionDesc) -> Result<(), String> {
     match *m {
         MotionDesc::Static => Ok(()),
         MotionDesc::Kinematic { pivot, speed } => {

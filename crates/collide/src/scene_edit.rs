@@ -667,26 +667,9 @@ pub fn motion_of(d: &ShapeDesc) -> Option<MotionDesc> {
 pub fn set_motion(d: &mut ShapeDesc, m: MotionDesc) -> bool {
     let m = match m {
         MotionDesc::Static => m,
-        MotionDesc::Flipper {
-            pivot,
-            raised,
-            speed,
-            ..
-        } => {
-            if !(pivot.is_finite() && raised.is_finite() && speed.is_finite()) {
-                return false;
-            }
-            m
-        }
-        MotionDesc::Plunger {
-            axis,
-            travel,
-            pull_speed,
-            stiffness,
-            ..
-        } => {
-            let numbers = [travel, pull_speed, stiffness];
-            if !(axis.is_finite() && numbers.iter().all(|x| x.is_finite())) {
+        // Driven motions: refused unless they are as a scene file may write them.
+        MotionDesc::Flipper { .. } | MotionDesc::Plunger { .. } => {
+            if crate::scene::check_motion(&m).is_err() {
                 return false;
             }
             m
