@@ -215,14 +215,7 @@ pub fn scene_source(args: &Args) -> Result<(String, String), SceneError> {
         return Ok((format!("{n} (built in)"), text.to_string()));
     }
     let path = args.scene.as_deref().expect("a path when not built in");
-    let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| SceneError {
-        origin: origin.clone(),
-        line: 0,
-        col: 0,
-        message: format!("cannot read the file: {e}"),
-    })?;
-    Ok((origin, text))
+    Scene::read(path)
 }
 
 /// The scene named on the command line: a built-in one by name, else a file; by default the

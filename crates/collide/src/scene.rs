@@ -353,6 +353,13 @@ impl Scene {
 
     /// Reads, parses and validates a scene file.
     pub fn load(path: &std::path::Path) -> Result<Scene, SceneError> {
+        let (origin, text) = Self::read(path)?;
+        Self::parse(&text, &origin)
+    }
+
+    /// A scene file's origin (its path, for messages) and text; a file that cannot be read
+    /// is an error naming it.
+    pub fn read(path: &std::path::Path) -> Result<(String, String), SceneError> {
         let origin = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| SceneError {
             origin: origin.clone(),
@@ -360,7 +367,7 @@ impl Scene {
             col: 0,
             message: format!("cannot read the file: {e}"),
         })?;
-        Self::parse(&text, &origin)
+        Ok((origin, text))
     }
 
     /// Checks every number without the text: the message names the shape and the field
