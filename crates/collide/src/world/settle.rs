@@ -6,8 +6,9 @@
 //! the swept iterations, this pass finds the balls that still overlap and moves them apart
 //! by relaxation: each pass every overlapping pair asks for its depth (shared by mass, the
 //! lighter ball moving more), each ball's total is scaled by [`RELAX`], and the move is a
-//! swept move against the obstacles near it (closed-form time of impact, whatever the mode),
-//! stopped where it would first touch one. Only positions change, never velocities.
+//! swept move against the obstacles near it (closed-form time of impact, whatever the mode):
+//! where it would first touch one it slides along it instead of going in. Only positions
+//! change, never velocities.
 //!
 //! The candidate pairs come from one broad-phase call with each ball's box grown by
 //! [`MARGIN`] × its radius, and no ball moves farther than that in total, so those pairs stay
@@ -17,7 +18,7 @@
 use super::{Tally, World};
 use crate::broad::BroadInput;
 use crate::geom::Geometry;
-use crate::narrow::{normalized_or, toi_ball_shape};
+use crate::narrow::{normalized_or, toi_ball_shape, Impact};
 use crate::response::push_shares;
 use glam::Vec2;
 
@@ -28,6 +29,8 @@ pub const PASSES: u32 = 4;
 /// Fraction of the asked-for move taken each pass (below 1 so a ball squeezed from several
 /// sides does not overshoot).
 pub const RELAX: f32 = 0.8;
+/// Times a settling ball may slide along an obstacle it touched.
+pub const SLIDES: u32 = 3;
 /// Overlap shallower than this fraction of the smaller radius is left alone.
 const SLOP: f32 = 1e-3;
 
@@ -36,7 +39,10 @@ const SLOP: f32 = 1e-3;
 pub(super) struct SettleState {
     push: Vec<Vec2>,
     moved: Vec<f32>,
-    t_max: Vec<f32>,
+    moves: Vec<Vec2>,
+    walls: Vec<u32>,
+    wall_start: Vec<u32>,
+    fill: Vec<u32>,
 }
 
 impl World {
@@ -67,13 +73,14 @@ impl World {
         let mut st = std::mem::take(&mut self.settle);
         st.moved.clear();
         st.moved.resize(n, 0.0);
+        self.gather_walls(&mut st);
         for _ in 0..PASSES {
             if !self.ask_pushes(&mut st, tally) {
                 break;
             }
             self.clamp_pushes(&mut st, tally);
             for (b, ball) in self.balls.iter_mut().enumerate() {
-                let step = st.push[b] * st.t_max[b];
+                let step = st.moves[b];
                 ball.pos += step;
                 st.moved[b] += step.length();
             }
@@ -106,33 +113,67 @@ impl World {
         any
     }
 
-    /// Scales each push by [`RELAX`], caps it at what is left of the ball's margin, and finds
-    /// how much of it the ball can take before it touches an obstacle (`t_max`, 0..=1).
+    /// Scales each push by [`RELAX`], caps it at what is left of the ball's margin, and turns
+    /// it into the move the ball can take among its obstacles (`moves`): it goes until it
+    /// first touches one, then slides along it (the part of the push into the obstacle
+    /// dropped), at most [`SLIDES`] times, so a ball pressed against a wall by the crowd can
+    /// still be parted along the wall.
     fn clamp_pushes(&mut self, st: &mut SettleState, tally: &mut Tally) {
-        let n_shapes = self.shapes.len();
-        for (b, ball) in self.balls.iter().enumerate() {
+        st.moves.clear();
+        for b in 0..self.balls.len() {
+            let ball = &self.balls[b];
             let p = st.push[b] * RELAX;
             let room = (ball.radius.max(0.0) * MARGIN - st.moved[b]).max(0.0);
             let len = p.length();
-            st.push[b] = if len > room && len > 0.0 {
+            let mut d = if len > room && len > 0.0 {
                 p * (room / len)
             } else {
                 p
             };
+            let walls = &st.walls[st.wall_start[b] as usize..st.wall_start[b + 1] as usize];
+            let mut at = ball.pos;
+            for _ in 0..SLIDES {
+                if d == Vec2::ZERO {
+                    break;
+                }
+                let touch = walls
+                    .iter()
+                    .filter_map(|&si| self.first_touch(si as usize, (at, ball.radius, d), tally))
+                    .reduce(|x, y| if y.t < x.t { y } else { x });
+                let Some(touch) = touch else {
+                    at += d;
+                    break;
+                };
+                at += d * touch.t;
+                let n = touch.contact.normal;
+                let rest = d * (1.0 - touch.t);
+                d = rest - n * rest.dot(n).min(0.0);
+            }
+            st.moves.push(at - ball.pos);
         }
-        st.t_max.clear();
-        st.t_max.resize(self.balls.len(), 1.0);
-        for &(i, j) in self.pairs.iter().take_while(|p| (p.0 as usize) < n_shapes) {
-            let (si, b) = (i as usize, j as usize - n_shapes);
-            let d = st.push[b];
-            if d == Vec2::ZERO || st.t_max[b] == 0.0 {
-                continue;
-            }
-            let ball = &self.balls[b];
-            let path = (ball.pos, ball.radius, d);
-            if let Some(t) = self.first_touch(si, path, tally) {
-                st.t_max[b] = st.t_max[b].min(t);
-            }
+    }
+
+    /// Each ball's candidate obstacles from the settle's broad-phase pairs, grouped by ball.
+    fn gather_walls(&self, st: &mut SettleState) {
+        let n_shapes = self.shapes.len();
+        let n = self.balls.len();
+        st.wall_start.clear();
+        st.wall_start.resize(n + 1, 0);
+        let obstacle_pairs = || self.pairs.iter().take_while(|p| (p.0 as usize) < n_shapes);
+        for &(_, j) in obstacle_pairs() {
+            st.wall_start[j as usize - n_shapes + 1] += 1;
+        }
+        for b in 0..n {
+            st.wall_start[b + 1] += st.wall_start[b];
+        }
+        st.walls.clear();
+        st.walls.resize(st.wall_start[n] as usize, 0);
+        st.fill.clear();
+        st.fill.extend_from_slice(&st.wall_start[..n]);
+        for &(i, j) in obstacle_pairs() {
+            let b = j as usize - n_shapes;
+            st.walls[st.fill[b] as usize] = i;
+            st.fill[b] += 1;
         }
     }
 
@@ -143,10 +184,10 @@ impl World {
         si: usize,
         (c, r, d): (Vec2, f32, Vec2),
         tally: &mut Tally,
-    ) -> Option<f32> {
+    ) -> Option<Impact> {
         let toi = |g: &Geometry, tests: &mut u64| {
             *tests += 1;
-            toi_ball_shape(c, r, d, d, g).map(|i| i.t)
+            toi_ball_shape(c, r, d, d, g)
         };
         match self.shapes[si].geom {
             Geometry::Group { id, .. } => {
@@ -154,7 +195,7 @@ impl World {
                 members
                     .iter()
                     .filter_map(|m| toi(&m.geom, &mut tally.impact_tests))
-                    .reduce(f32::min)
+                    .reduce(|x, y| if y.t < x.t { y } else { x })
             }
             ref g => toi(g, &mut tally.impact_tests),
         }

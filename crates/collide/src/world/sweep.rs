@@ -10,7 +10,9 @@
 //!
 //! Invariant kept at the end of the step: a ball whose last path was never checked (the
 //! iterations ran out) is left at its last impact, so a ball never ends a step beyond a shape
-//! it was not tested against. Kinematic shapes are held still during a step; the ball moves
+//! it was not tested against. A path whose earliest impact was with a ball that had an
+//! earlier one of its own was not checked past that impact either (a wall behind the ball
+//! may lie on it), so it counts as unchecked too. Kinematic shapes are held still during a step; the ball moves
 //! relative to the surface under it.
 
 use super::{clamp_speed, record, Ball, Hit, HitWith, Tally, World};
@@ -269,6 +271,9 @@ impl World {
                 let mutual = self.sweep.best[o]
                     .is_some_and(|x| x.with == HitWith::Ball(b as u32) && x.left == best.left);
                 if o < b || !mutual {
+                    // Not answered here: the rest of b's path (a wall behind this ball, say)
+                    // went unchecked, so it counts as unchecked until an iteration clears it.
+                    self.sweep.changed[b] = true;
                     return false;
                 }
                 self.answer_balls(b, o, best);
