@@ -183,16 +183,16 @@ fn inverted_boxes_match_brute_force() {
 
 #[test]
 fn names_labels_and_registration() {
-    for (kind, name, label) in [
-        (BroadKind::Rdc, "rdc", "Recursive dimensional clustering"),
-        (BroadKind::Sap, "sap", "Sweep and prune"),
-        (BroadKind::Tree, "tree", "AABB tree"),
+    for (kind, name, label, params) in [
+        (BroadKind::Rdc, "rdc", "Recursive dimensional clustering", 1),
+        (BroadKind::Sap, "sap", "Sweep and prune", 2),
+        (BroadKind::Tree, "tree", "AABB tree", 1),
     ] {
         assert!(BroadKind::ALL.contains(&kind));
         assert_eq!(kind.name(), name);
         assert_eq!(kind.label(), label);
         assert_eq!(BroadKind::from_name(name), Some(kind));
         assert_eq!(kind.create().kind(), kind);
-        assert_eq!(kind.create().params().len(), 1);
+        assert_eq!(kind.create().params().len(), params);
     }
 }

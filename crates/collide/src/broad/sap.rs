@@ -20,6 +20,16 @@
 //! with hysteresis: the axis changes only when the other's variance is 25 % larger, so a
 //! balanced scene does not thrash between full sorts.
 //!
+//! Bands. On one axis alone, n boxes spread over a square overlap about √n others each on
+//! the sweep axis, so the active lists grow with √n and the sweep with n^1.5. The world is
+//! therefore cut across the other axis into bands (the multi-SAP of Bullet and Terdiman's
+//! "box pruning"): one sweep of the same sorted order, but each box joins the active lists of
+//! every band its other-axis interval reaches, and a pair met in a band is kept only in the
+//! band holding the larger of the two mins on the other axis (both boxes reach that band, so
+//! each overlapping pair is kept exactly once). `bands` = 0 (auto) picks the count so that
+//! a band's active list holds about [`ACTIVE_PER_BAND`] balls, with bands at least twice as
+//! tall as a mean ball box (one band, the classic sweep, when there are few balls).
+//!
 //! Cost. `O(n)` to repair a nearly sorted order plus the swaps, `O(n + k)` to sweep where `k`
 //! is the number of active-list visits. Each visit of an active box is counted as one AABB
 //! test (the sweep-axis interval check and the other-axis check of one candidate together),
@@ -32,6 +42,7 @@
 //! No pair can be met twice, so `repeats_dropped` stays 0. Seed: none of the seed documents
 //! describes SAP; it is the classic method of Baraff (1992) and Cohen et al. (I-COLLIDE, 1995).
 
+use super::radix::RadixScratch;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
@@ -41,44 +52,104 @@ use glam::Vec2;
 const HYSTERESIS: f64 = 1.25;
 /// Rows the projected intervals are spread over in the debug drawing.
 const DRAW_ROWS: usize = 8;
+/// Balls an auto band count aims to keep in a band's active list.
+pub const ACTIVE_PER_BAND: f64 = 8.0;
+/// Most bands.
+pub const MAX_BANDS: usize = 1024;
 
-/// Boxes sorted by their min on one axis, keys kept beside the indices.
+/// How the world is cut into bands across the sweep axis for one call.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Bands {
+    /// Number of bands (1: the classic single sweep).
+    count: usize,
+    /// Other-axis coordinate where band 0 starts.
+    lo: f32,
+    /// Bands per px on the other axis.
+    per_px: f32,
+}
+
+impl Default for Bands {
+    fn default() -> Self {
+        Self {
+            count: 1,
+            lo: 0.0,
+            per_px: 0.0,
+        }
+    }
+}
+
+impl Bands {
+    /// The band holding other-axis coordinate `v` (the outer bands reach to infinity).
+    #[inline(always)]
+    fn of(&self, v: f32) -> usize {
+        // `as` saturates (NaN to 0); then clamp to the last band.
+        (((v - self.lo) * self.per_px) as i64).clamp(0, self.count as i64 - 1) as usize
+    }
+}
+
+/// Boxes sorted by their min on one axis, keys and box copies kept beside the indices, so
+/// the sweep reads them in order instead of looking each one up in the input.
 #[derive(Clone, Debug, Default)]
 struct Sorted {
     items: Vec<u32>,
     keys: Vec<f32>,
+    boxes: Vec<Aabb>,
+    /// Records for rebuilds and the radix sort's buffers.
+    records: Vec<Record>,
+    radix: RadixScratch<Record>,
+}
+
+/// A box with `(ordered key bits << 32) | index`, for the radix sort of a rebuild.
+#[derive(Clone, Copy, Debug, Default)]
+struct Record {
+    key: u64,
+    b: Aabb,
 }
 
 impl Sorted {
-    /// Refills with `range`, keys from `aabbs` on `axis`, and sorts fully.
+    /// Refills with `range`, keys from `aabbs` on `axis`, and sorts fully: a radix sort of
+    /// records carrying the boxes (streaming; a comparison sort looking the keys up in
+    /// `aabbs` spends most of its time in cache misses once the boxes outgrow the cache).
     fn rebuild(&mut self, aabbs: &[Aabb], range: std::ops::Range<usize>, axis: usize) {
+        self.records.clear();
+        self.records.extend(range.map(|i| Record {
+            key: (ordered_bits(key(aabbs, i as u32, axis)) as u64) << 32 | i as u64,
+            b: aabbs[i],
+        }));
+        self.radix.sort(&mut self.records, |r| r.key, 32, 64);
         self.items.clear();
-        self.items.extend(range.map(|i| i as u32));
-        // `+ 0.0` maps −0.0 to +0.0 so total_cmp agrees with `<` on equal coordinates.
-        self.items
-            .sort_unstable_by(|&a, &b| key(aabbs, a, axis).total_cmp(&key(aabbs, b, axis)));
+        self.items.extend(self.records.iter().map(|r| r.key as u32));
         self.keys.clear();
-        self.keys
-            .extend(self.items.iter().map(|&i| key(aabbs, i, axis)));
+        self.keys.extend(
+            self.records
+                .iter()
+                .map(|r| from_ordered_bits((r.key >> 32) as u32)),
+        );
+        self.boxes.clear();
+        self.boxes.extend(self.records.iter().map(|r| r.b));
     }
 
-    /// Refreshes the keys and repairs the order by insertion sort; returns the swaps done.
+    /// Refreshes the keys and boxes and repairs the order by insertion sort; returns the swaps
+    /// done.
     fn resort(&mut self, aabbs: &[Aabb], axis: usize) -> u64 {
-        for (k, &i) in self.keys.iter_mut().zip(&self.items) {
+        for ((k, b), &i) in self.keys.iter_mut().zip(&mut self.boxes).zip(&self.items) {
+            *b = aabbs[i as usize];
             *k = key(aabbs, i, axis);
         }
         let mut swaps = 0;
         for k in 1..self.items.len() {
-            let (key, item) = (self.keys[k], self.items[k]);
+            let (key, item, b) = (self.keys[k], self.items[k], self.boxes[k]);
             let mut h = k;
             while h > 0 && self.keys[h - 1] > key {
                 self.keys[h] = self.keys[h - 1];
                 self.items[h] = self.items[h - 1];
+                self.boxes[h] = self.boxes[h - 1];
                 h -= 1;
             }
             swaps += (k - h) as u64;
             self.keys[h] = key;
             self.items[h] = item;
+            self.boxes[h] = b;
         }
         swaps
     }
@@ -102,7 +173,25 @@ impl Sorted {
     }
 }
 
-/// The sort key of box `i`: its min on `axis`, −0.0 normalised.
+/// The bits of `x` as a `u32` that orders as `f32::total_cmp` does.
+#[inline(always)]
+fn ordered_bits(x: f32) -> u32 {
+    let b = x.to_bits();
+    if b >> 31 == 1 {
+        !b
+    } else {
+        b | 0x8000_0000
+    }
+}
+
+/// The inverse of [`ordered_bits`].
+#[inline(always)]
+fn from_ordered_bits(b: u32) -> f32 {
+    f32::from_bits(if b >> 31 == 1 { b & 0x7FFF_FFFF } else { !b })
+}
+
+/// The sort key of box `i`: its min on `axis`, −0.0 normalised (`+ 0.0`), so the order of
+/// the key bits agrees with `<` on equal coordinates.
 #[inline(always)]
 fn key(aabbs: &[Aabb], i: u32, axis: usize) -> f32 {
     aabbs[i as usize].min[axis] + 0.0
@@ -125,6 +214,7 @@ struct SapStats {
     max_active_obstacles: usize,
     max_active_balls: usize,
     spread: [f64; 2],
+    bands: usize,
 }
 
 /// Sweep and prune broad phase.
@@ -139,8 +229,11 @@ pub struct Sap {
     moving: Sorted,
     /// `(first_moving, len, axis)` the moving order was built for.
     moving_layout: Option<(usize, usize, usize)>,
-    active_obstacles: Vec<u32>,
-    active_balls: Vec<u32>,
+    /// Bands across the sweep axis: 0 auto, else that many.
+    bands_mode: u32,
+    bands: Bands,
+    /// Per band: active obstacles, active balls.
+    active: Vec<(Vec<Active>, Vec<Active>)>,
     intervals: Vec<Interval>,
     world: Aabb,
     stats: SapStats,
@@ -200,27 +293,84 @@ impl Sap {
         }
     }
 
+    /// Cuts the world into bands across the sweep axis, by the mode or from the balls.
+    fn choose_bands(&mut self, input: &BroadInput) {
+        let (axis, other) = (self.axis, 1 - self.axis);
+        let (lo, hi) = (input.world.min[other], input.world.max[other]);
+        let count = match self.bands_mode {
+            0 => {
+                let balls = &input.aabbs[input.first_dynamic.min(input.aabbs.len())..];
+                let n = balls.len() as f64;
+                let (mut along, mut across) = (0.0f64, 0.0f64);
+                for b in balls {
+                    along += (b.max[axis] - b.min[axis]) as f64;
+                    across += (b.max[other] - b.min[other]) as f64;
+                }
+                let (along, across) = (along / n.max(1.0), across / n.max(1.0));
+                let length = (input.world.max[axis] - input.world.min[axis]) as f64;
+                let height = (hi - lo) as f64;
+                // Balls met on the sweep axis ≈ n · (box length / world length), per band.
+                let wanted = n * along / (ACTIVE_PER_BAND * length);
+                let tallest = height / (2.0 * across);
+                let count = wanted.min(tallest);
+                if count.is_finite() && count >= 2.0 {
+                    (count as usize).min(MAX_BANDS)
+                } else {
+                    1
+                }
+            }
+            k => (k as usize).min(MAX_BANDS),
+        };
+        let span = hi - lo;
+        self.bands = if count > 1 && span.is_finite() && span > 0.0 {
+            Bands {
+                count,
+                lo,
+                per_px: count as f32 / span,
+            }
+        } else {
+            Bands::default()
+        };
+        self.stats.bands = self.bands.count;
+        if self.active.len() < self.bands.count {
+            self.active.resize_with(self.bands.count, Default::default);
+        }
+        for a in &mut self.active[..self.bands.count] {
+            a.0.clear();
+            a.1.clear();
+        }
+    }
+
     /// Sweeps statics and moving boxes in merged order; returns the AABB tests done.
     fn sweep(&mut self, input: &BroadInput, pairs: &mut Vec<Pair>) -> u64 {
-        self.active_obstacles.clear();
-        self.active_balls.clear();
         let (s, m) = (&self.statics[self.axis], &self.moving);
+        let (bands, other) = (self.bands, 1 - self.axis);
         let (mut p, mut q, mut tests) = (0, 0, 0);
         while p < s.items.len() || q < m.items.len() {
             let take_static = q == m.items.len() || (p < s.items.len() && s.keys[p] <= m.keys[q]);
-            let item = if take_static {
+            let me = if take_static {
                 p += 1;
-                s.items[p - 1]
+                Active {
+                    b: s.boxes[p - 1],
+                    item: s.items[p - 1],
+                }
             } else {
                 q += 1;
-                m.items[q - 1]
+                Active {
+                    b: m.boxes[q - 1],
+                    item: m.items[q - 1],
+                }
             };
-            let ball = item as usize >= input.first_dynamic;
-            let a = (&mut self.active_obstacles, &mut self.active_balls);
-            tests += visit(input, self.axis, item, ball, a, pairs);
-            let st = &mut self.stats;
-            st.max_active_obstacles = st.max_active_obstacles.max(self.active_obstacles.len());
-            st.max_active_balls = st.max_active_balls.max(self.active_balls.len());
+            let ball = me.item as usize >= input.first_dynamic;
+            let (first, last) = (bands.of(me.b.min[other]), bands.of(me.b.max[other]));
+            for band in first..=last {
+                let keep = Keep { bands, band, other };
+                let (obstacles, balls) = &mut self.active[band];
+                tests += visit(self.axis, me, ball, (obstacles, balls), keep, pairs);
+                let st = &mut self.stats;
+                st.max_active_obstacles = st.max_active_obstacles.max(obstacles.len());
+                st.max_active_balls = st.max_active_balls.max(balls.len());
+            }
         }
         tests
     }
@@ -246,44 +396,68 @@ impl Sap {
 /// Handles one box reached by the sweep: scans the active lists it can pair with, then joins
 /// its own list. Returns the AABB tests (active-list visits) done.
 fn visit(
-    input: &BroadInput,
     axis: usize,
-    item: u32,
+    me: Active,
     ball: bool,
-    (obstacles, balls): (&mut Vec<u32>, &mut Vec<u32>),
+    (obstacles, balls): (&mut Vec<Active>, &mut Vec<Active>),
+    keep: Keep,
     pairs: &mut Vec<Pair>,
 ) -> u64 {
-    let mut tests = scan(input, axis, item, balls, pairs);
+    let mut tests = scan(axis, me, balls, keep, pairs);
     if ball {
-        tests += scan(input, axis, item, obstacles, pairs);
-        balls.push(item);
+        tests += scan(axis, me, obstacles, keep, pairs);
+        balls.push(me);
     } else {
-        obstacles.push(item);
+        obstacles.push(me);
     }
     tests
 }
 
-/// Prunes from `active` the boxes ending before `item` starts on `axis`, tests the rest
-/// against `item` and records overlaps as `(min, max)`. Returns the boxes visited.
-fn scan(
-    input: &BroadInput,
-    axis: usize,
+/// A box in an active list, its coordinates copied beside its index so that a scan streams
+/// through the list instead of looking each one up in the input.
+#[derive(Clone, Copy, Debug)]
+struct Active {
+    b: Aabb,
     item: u32,
-    active: &mut Vec<u32>,
+}
+
+/// Which overlaps a band keeps: those whose larger other-axis min lies in it.
+#[derive(Clone, Copy, Debug)]
+struct Keep {
+    bands: Bands,
+    band: usize,
+    other: usize,
+}
+
+impl Keep {
+    #[inline(always)]
+    fn keeps(&self, a: &Aabb, b: &Aabb) -> bool {
+        self.bands.count == 1
+            || self.bands.of(a.min[self.other].max(b.min[self.other])) == self.band
+    }
+}
+
+/// Prunes from `active` the boxes ending before `item` starts on `axis`, tests the rest
+/// against `item` and records the overlaps this band keeps as `(min, max)`. Returns the boxes
+/// visited.
+fn scan(
+    axis: usize,
+    me: Active,
+    active: &mut Vec<Active>,
+    keep: Keep,
     pairs: &mut Vec<Pair>,
 ) -> u64 {
-    let b = &input.aabbs[item as usize];
+    let (b, item) = (&me.b, me.item);
     let start = b.min[axis];
     let visited = active.len() as u64;
     let mut k = 0;
     while k < active.len() {
-        let other = active[k];
-        let a = &input.aabbs[other as usize];
+        let Active { b: a, item: other } = active[k];
         if a.max[axis] < start {
             active.swap_remove(k);
             continue;
         }
-        if a.overlaps(b) {
+        if a.overlaps(b) && keep.keeps(&a, b) {
             pairs.push((other.min(item), other.max(item)));
         }
         k += 1;
@@ -325,6 +499,7 @@ impl BroadPhase for Sap {
         self.sync_statics(input);
         self.choose_axis(input);
         self.sync_moving(input);
+        self.choose_bands(input);
         counters.aabb_tests += self.sweep(input, pairs);
         pairs.sort_unstable();
         counters.pairs += pairs.len() as u64;
@@ -346,24 +521,47 @@ impl BroadPhase for Sap {
     }
 
     fn params(&self) -> Vec<Param> {
-        vec![Param {
-            name: "axis",
-            value: self.axis_mode as f32,
-            min: 0.0,
-            max: 2.0,
-            integer: true,
-            help: "Sweep axis: 0 auto (larger spread of centres, with hysteresis), 1 x, 2 y".into(),
-        }]
+        vec![
+            Param {
+                name: "axis",
+                value: self.axis_mode as f32,
+                min: 0.0,
+                max: 2.0,
+                integer: true,
+                help: "Sweep axis: 0 auto (larger spread of centres, with hysteresis), 1 x, 2 y"
+                    .into(),
+            },
+            Param {
+                name: "bands",
+                value: self.bands_mode as f32,
+                min: 0.0,
+                max: MAX_BANDS as f32,
+                integer: true,
+                help: format!(
+                    "Bands across the sweep axis, each swept with its own active lists: \
+                     0 auto (about {ACTIVE_PER_BAND} balls active per band), 1 the classic \
+                     single sweep, up to {MAX_BANDS}"
+                ),
+            },
+        ]
     }
 
     fn set_param(&mut self, name: &str, value: f32) -> Result<(), String> {
-        if name != "axis" {
-            return Err(format!("{} has no parameter {name:?}", self.kind().label()));
+        match name {
+            "axis" => {
+                if ![0.0, 1.0, 2.0].contains(&value) {
+                    return Err("axis must be 0 (auto), 1 (x) or 2 (y)".into());
+                }
+                self.axis_mode = value as u8;
+            }
+            "bands" => {
+                if !(value.fract() == 0.0 && (0.0..=MAX_BANDS as f32).contains(&value)) {
+                    return Err(format!("bands must be a whole number 0..={MAX_BANDS}"));
+                }
+                self.bands_mode = value as u32;
+            }
+            _ => return Err(format!("{} has no parameter {name:?}", self.kind().label())),
         }
-        if ![0.0, 1.0, 2.0].contains(&value) {
-            return Err("axis must be 0 (auto), 1 (x) or 2 (y)".into());
-        }
-        self.axis_mode = value as u8;
         Ok(())
     }
 
@@ -371,6 +569,7 @@ impl BroadPhase for Sap {
         let s = &self.stats;
         vec![
             ("axis", ["x", "y"][self.axis].to_string()),
+            ("bands", s.bands.to_string()),
             ("insertion swaps", s.swaps.to_string()),
             ("full sorts", s.full_sorts.to_string()),
             ("max active balls", s.max_active_balls.to_string()),
@@ -401,6 +600,20 @@ impl BroadPhase for Sap {
             text: format!("sweep {}", ["x", "y"][axis]),
             color: grey,
         });
+        // Band boundaries across the world (the first few dozen).
+        let bands = self.bands;
+        for k in 1..bands.count.min(64) {
+            let at = bands.lo + k as f32 / bands.per_px;
+            let (a, b) = match axis {
+                0 => (Vec2::new(w.min.x, at), Vec2::new(w.max.x, at)),
+                _ => (Vec2::new(at, w.min.y), Vec2::new(at, w.max.y)),
+            };
+            draw.draw(Prim::Line {
+                a,
+                b,
+                color: Rgba(0.7, 0.7, 0.7, 0.35),
+            });
+        }
         for (k, iv) in self.intervals.iter().enumerate() {
             let offset = 8.0 + 3.0 * (k % DRAW_ROWS) as f32;
             let color = match (iv.in_pair, iv.ball) {
@@ -504,6 +717,91 @@ mod tests {
         boxes.pop();
         run(&mut sap, &input(&boxes, 0, 0));
         assert_eq!(sap.stats.full_sorts, 1, "ball count changed");
+    }
+
+    /// Seeded boxes of mixed sizes, some reaching outside the world and some huge.
+    fn scattered(n: usize, seed: u64) -> Vec<Aabb> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        (0..n)
+            .map(|k| {
+                let c = Vec2::new(rng.gen_range(-10.0..110.0), rng.gen_range(-10.0..110.0));
+                let half = if k % 97 == 0 {
+                    Vec2::new(rng.gen_range(0.0..80.0), rng.gen_range(0.0..80.0))
+                } else {
+                    Vec2::new(rng.gen_range(0.0..3.0), rng.gen_range(0.0..3.0))
+                };
+                Aabb::new(c - half, c + half)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn banded_sweeps_find_exactly_the_brute_force_pairs_once() {
+        for seed in 0..20 {
+            let boxes = scattered(600, seed);
+            for bands in [0.0, 1.0, 2.0, 3.0, 7.0, 64.0, 1024.0] {
+                for axis in [0.0, 1.0, 2.0] {
+                    let mut sap = Sap::default();
+                    sap.set_param("bands", bands).unwrap();
+                    sap.set_param("axis", axis).unwrap();
+                    // `run` compares with brute force (sorted, each pair once).
+                    run(&mut sap, &input(&boxes, 5, 10));
+                    let mut moved = boxes.clone();
+                    for b in moved.iter_mut().skip(5) {
+                        *b = Aabb::new(b.min + Vec2::splat(0.7), b.max + Vec2::splat(0.7));
+                    }
+                    run(&mut sap, &input(&moved, 5, 10));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn auto_bands_grow_with_the_balls_and_cut_the_visits() {
+        let boxes = scattered(5_000, 1);
+        let (mut one, mut auto) = (Sap::default(), Sap::default());
+        one.set_param("bands", 1.0).unwrap();
+        let (_, c1) = run(&mut one, &input(&boxes, 0, 0));
+        let (_, ca) = run(&mut auto, &input(&boxes, 0, 0));
+        assert_eq!(one.stats.bands, 1);
+        assert!(auto.stats.bands > 4, "{} bands", auto.stats.bands);
+        assert!(ca.aabb_tests * 3 < c1.aabb_tests, "{ca:?} vs {c1:?}");
+        let few = scattered(20, 1);
+        let mut small = Sap::default();
+        run(&mut small, &input(&few, 0, 0));
+        assert_eq!(small.stats.bands, 1, "few balls: the classic sweep");
+    }
+
+    #[test]
+    fn ordered_bits_sort_as_total_cmp_and_invert() {
+        let xs = [
+            f32::NEG_INFINITY,
+            -1e30,
+            -2.5,
+            -f32::MIN_POSITIVE,
+            0.0,
+            f32::MIN_POSITIVE,
+            1.0,
+            3e38,
+            f32::INFINITY,
+        ];
+        for w in xs.windows(2) {
+            assert!(ordered_bits(w[0]) < ordered_bits(w[1]), "{w:?}");
+        }
+        for x in xs {
+            assert_eq!(from_ordered_bits(ordered_bits(x)).to_bits(), x.to_bits());
+        }
+    }
+
+    #[test]
+    fn bands_param_is_checked() {
+        let mut sap = Sap::default();
+        assert!(sap.set_param("bands", 1.5).is_err());
+        assert!(sap.set_param("bands", -1.0).is_err());
+        assert!(sap.set_param("bands", 5000.0).is_err());
+        sap.set_param("bands", 12.0).unwrap();
+        assert_eq!(sap.params()[1].value, 12.0);
     }
 
     #[test]
