@@ -29,6 +29,7 @@ pub fn new_world(args: &Args, scene: &Scene) -> World {
     world.set_clock(cli::nanos);
     world.settings.rotate = args.rotate;
     world.settings.tunnelling = args.tunnelling;
+    world.settings.pair_cache = !args.no_pair_cache;
     world.launch(args.launch);
     if args.fill > 0 && !own_fill {
         world.fill_random(args.fill, fill_radii(args.fill_radius), FILL_SPEED);
@@ -201,7 +202,8 @@ impl App {
     }
 
     /// Loads built-in scene `k` (number keys, the Scene list) with the settings it starts
-    /// with, keeping the broad phase and the user's tunnelling, verification and rotation.
+    /// with, keeping the broad phase and the user's tunnelling, verification, pair cache and
+    /// rotation.
     fn load_scene(&mut self, k: usize) {
         let Some((name, text)) = cli::BUILT_IN.get(k) else {
             return;
@@ -216,6 +218,7 @@ impl App {
                 let old = &self.ui.sim;
                 (sim.tunnelling, sim.linear_fractions) = (old.tunnelling, old.linear_fractions);
                 (sim.verify, sim.rotate) = (old.verify, old.rotate);
+                sim.pair_cache = old.pair_cache;
                 self.ui.sim = sim;
                 self.source = Source {
                     origin: format!("{name} (built in)"),

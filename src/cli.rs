@@ -79,6 +79,10 @@ pub struct Args {
     /// Start with kinematic shapes turning.
     #[arg(long)]
     pub rotate: bool,
+    /// Ask the broad phase every collision iteration instead of keeping its pairs between
+    /// iterations (the simulation is the same; only the work and its counters differ).
+    #[arg(long = "no-pair-cache")]
+    pub no_pair_cache: bool,
     /// Start in the scene editor (F2 or Done leaves it and plays the edited scene).
     #[arg(long, conflicts_with = "headless")]
     pub edit: bool,

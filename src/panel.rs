@@ -341,6 +341,13 @@ fn counters_section(ui: &mut egui::Ui, world: &World) {
         row(ui, "Broad phase µs / iteration", format!("{micros:.1}"));
         row(ui, "Full tests / s", s.full_tests);
         row(ui, "Collisions / s", s.collisions);
+        if s.cache_queries + s.cache_served > 0 {
+            // The pair cache: how often the broad phase ran, and the cache's own tests.
+            row(ui, "Pair cache queries / s", s.cache_queries);
+            row(ui, "Pair cache answers / s", s.cache_served);
+            let per = s.cache_tests as f64 / s.iterations.max(1) as f64;
+            row(ui, "Pair cache tests / iteration", format!("{per:.0}"));
+        }
         if s.wall_pass.aabb_tests > 0 || s.wall_pass_tests > 0 {
             // The discrete mode's last pass against the obstacles, once per step.
             row(ui, "Wall pass AABB tests / s", s.wall_pass.aabb_tests);
@@ -363,6 +370,12 @@ fn broad_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut 
     if st.broad != before {
         cmds.push(Command::SetBroad(st.broad));
     }
+    ui.checkbox(&mut st.sim.pair_cache, "Keep pairs between iterations")
+        .on_hover_text(
+            "Asks the broad phase with boxes grown by a margin and reuses its pairs while every \
+             ball stays inside its grown box: same pairs, same simulation, fewer AABB tests \
+             (the cache's own tests are counted apart)",
+        );
     ui.checkbox(&mut st.sim.verify, "Verify against brute force")
         .on_hover_text("Each iteration also runs brute force and counts missed and extra pairs");
     if st.sim.verify {

@@ -12,6 +12,7 @@
 //! and iterations stop once no path changed. Shape groups are tested hull first
 //! (`world/groups.rs`).
 
+mod cache;
 mod edit;
 mod groups;
 mod rules;
@@ -145,6 +146,16 @@ pub struct Settings {
     pub tunnelling: Tunnelling,
     /// Fractions of the move the linear impact search tests (1–64; it tests `n + 1` places).
     pub linear_fractions: u32,
+    /// Keep candidate pairs across collision iterations and steps (`world/cache.rs`): the
+    /// broad phase is asked with grown boxes and asked again only when some box has left its
+    /// grown box; each iteration filters the kept pairs. The same pairs in the same order, so
+    /// the same simulation; fewer broad-phase box tests, counted apart (`Tally::cache_*`).
+    #[serde(default = "yes")]
+    pub pair_cache: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Default for Settings {
@@ -161,6 +172,7 @@ impl Default for Settings {
             verify: false,
             tunnelling: Tunnelling::Off,
             linear_fractions: 8,
+            pair_cache: true,
         }
     }
 }
@@ -196,6 +208,17 @@ pub struct Tally {
     pub wall_pass_tests: u64,
     /// Hull tests that missed, sparing the group's member tests.
     pub hull_rejections: u64,
+    /// Pair cache: broad-phase calls made with grown boxes (their box tests are in `broad`).
+    pub cache_queries: u64,
+    /// Pair cache: broad-phase calls answered from the kept pairs, without the broad phase.
+    pub cache_served: u64,
+    /// Pair cache: pairs the grown queries returned (kept for the calls that follow).
+    pub cache_pairs: u64,
+    /// Pair cache: its own box tests: one per box checked against its grown box, one per
+    /// kept pair filtered, and a re-boxed ball's tests against every box.
+    pub cache_tests: u64,
+    /// Pair cache: balls that left their grown box and were re-boxed without a query.
+    pub cache_moved: u64,
 }
 
 impl std::ops::AddAssign for Tally {
@@ -212,6 +235,11 @@ impl std::ops::AddAssign for Tally {
         self.wall_pass += o.wall_pass;
         self.wall_pass_tests += o.wall_pass_tests;
         self.hull_rejections += o.hull_rejections;
+        self.cache_queries += o.cache_queries;
+        self.cache_served += o.cache_served;
+        self.cache_pairs += o.cache_pairs;
+        self.cache_tests += o.cache_tests;
+        self.cache_moved += o.cache_moved;
     }
 }
 
@@ -285,6 +313,7 @@ pub struct World {
     play: crate::play::PlayState,
     settle: settle::SettleState,
     rules: rules::Rules,
+    cache: cache::PairCache,
 }
 
 impl World {
@@ -321,6 +350,7 @@ impl World {
             play: crate::play::PlayState::default(),
             settle: settle::SettleState::default(),
             rules: rules::Rules::default(),
+            cache: cache::PairCache::default(),
         }
     }
 
@@ -366,6 +396,7 @@ impl World {
 
     /// The broad phase in use, for setting its parameters.
     pub fn broad_mut(&mut self) -> &mut dyn BroadPhase {
+        self.cache.invalidate();
         self.broad.as_mut()
     }
 
@@ -373,12 +404,14 @@ impl World {
     pub fn set_broad_phase(&mut self, kind: BroadKind) {
         if self.broad.kind() != kind {
             self.broad = kind.create();
+            self.cache.invalidate();
         }
     }
 
     /// Replaces the broad phase with a configured instance.
     pub fn set_broad_phase_boxed(&mut self, broad: Box<dyn BroadPhase>) {
         self.broad = broad;
+        self.cache.invalidate();
     }
 
     /// The candidate pairs of the last collision iteration.
@@ -569,8 +602,17 @@ impl World {
             world: self.bounds,
         };
         let t0 = self.clock.map(|c| c());
-        self.broad
-            .find_pairs(&input, &mut self.pairs, &mut tally.broad);
+        if self.settings.pair_cache {
+            let dt = self.step_seconds() as f32;
+            let balls = &self.balls;
+            let margin = |b: usize| cache::margin(&balls[b], dt);
+            let broad = self.broad.as_mut();
+            self.cache
+                .find_pairs(broad, &input, margin, &mut self.pairs, tally);
+        } else {
+            self.broad
+                .find_pairs(&input, &mut self.pairs, &mut tally.broad);
+        }
         if let (Some(c), Some(t0)) = (self.clock, t0) {
             tally.broad_nanos += c().saturating_sub(t0);
         }
@@ -605,6 +647,11 @@ impl World {
         }
         tally.wall_pass += pass.broad;
         tally.wall_pass_tests += pass.full_tests;
+        tally.cache_queries += pass.cache_queries;
+        tally.cache_served += pass.cache_served;
+        tally.cache_pairs += pass.cache_pairs;
+        tally.cache_tests += pass.cache_tests;
+        tally.cache_moved += pass.cache_moved;
         tally.missed += pass.missed;
         tally.extra += pass.extra;
     }

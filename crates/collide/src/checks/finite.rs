@@ -131,6 +131,9 @@ fn settle_settings(w: &mut World, rng: &mut StdRng, h: f32) {
     s.ball_elasticity = wild_range(rng, 10.0);
     s.tunnelling = Tunnelling::ALL[rng.gen_range(0..Tunnelling::ALL.len())];
     s.linear_fractions = rng.gen_range(1..=64);
+    // Half the worlds with the pair cache, without drawing from the generator (the cases
+    // generated stay the same).
+    s.pair_cache = s.linear_fractions.is_multiple_of(2);
     let kind = BroadKind::ALL[rng.gen_range(0..BroadKind::ALL.len())];
     w.set_broad_phase(kind);
     if rng.gen_bool(0.3) {

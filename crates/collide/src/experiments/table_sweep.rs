@@ -170,6 +170,8 @@ pub fn launched_world(scene: &Scene, config: &SweepConfig, kind: BroadKind, n: u
     let s = &mut world.settings;
     (s.motion_iterations, s.collision_iterations) = (1, 1);
     (s.ball_radius, s.gravity) = (config.radius, config.gravity);
+    // Every iteration asks the broad phase, as the figures reproduced do.
+    s.pair_cache = false;
     world.launch(n);
     for _ in 0..MAX_LAUNCH_SECONDS * 60 {
         if world.pending_launches() == 0 {

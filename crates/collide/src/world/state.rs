@@ -162,6 +162,7 @@ impl World {
         self.pairs.clear();
         self.aabbs.clear();
         self.sweep = Default::default();
+        self.cache.invalidate();
         self.statics_version = super::next_statics_version();
     }
 

@@ -1,0 +1,266 @@
+//! The pair cache ([`super::Settings::pair_cache`]): candidate pairs kept across collision
+//! iterations and steps, exactly.
+//!
+//! A query asks the broad phase once with every ball's box grown by a margin (obstacles'
+//! boxes as they are) and keeps those boxes and the pairs it returned. A later broad-phase
+//! call of the world (a collision iteration, the wall pass) may be answered from the cache
+//! when every current box lies inside its cached box (same count of boxes, same obstacles):
+//! two current boxes that overlap then have cached boxes that overlap, so every pair the
+//! broad phase would return now is among the cached pairs, and keeping the cached pairs
+//! (sorted) whose current boxes overlap gives exactly that list, in the same order. The
+//! simulation is therefore bit for bit the same with the cache on or off, in every
+//! tunnelling mode (the argument holds for any boxes, so for the swept modes' path boxes
+//! too); only the work differs.
+//!
+//! A ball's margin is half its radius plus its motion over [`LOOKAHEAD_STEPS`] steps at its
+//! present speed, at most its radius (larger boxes make every broad phase slower: the grid's
+//! cells follow the largest box). When a few balls have left their boxes, the cache re-boxes
+//! just those and finds their pairs by testing each against every cached box (a repair),
+//! as long as that costs fewer tests than the last query did; otherwise it queries again.
+//! At 10,000 balls that is about one query per step or two, against seven broad-phase calls
+//! a step without the cache (six iterations and the wall pass).
+//!
+//! Counting: a query's box tests and repeats go to the broad-phase counters like any call's;
+//! the pairs counted there are the ones handed to the narrow phase, as without the cache.
+//! The cache's own work goes to [`Tally::cache_queries`], [`Tally::cache_served`],
+//! [`Tally::cache_pairs`] and [`Tally::cache_tests`].
+
+use super::Tally;
+use crate::broad::{BroadCounters, BroadInput, BroadPhase, Pair};
+use crate::geom::Aabb;
+use glam::Vec4;
+
+/// A ball's margin: this fraction of its radius, plus its speed times [`LOOKAHEAD_STEPS`]
+/// steps, at most [`MAX_MARGIN_RADII`] of its radius.
+pub const MARGIN_RADII: f32 = 0.5;
+/// Steps of a ball's motion at its present speed added to its margin.
+pub const LOOKAHEAD_STEPS: f32 = 2.0;
+/// Largest margin, as a fraction of the radius: grown boxes much larger than the balls' make
+/// every broad phase slower (the grid's cells follow the largest box).
+pub const MAX_MARGIN_RADII: f32 = 1.0;
+
+/// The cached query.
+#[derive(Clone, Debug, Default)]
+pub(super) struct PairCache {
+    /// False until the first query, and after anything that asks for a fresh one.
+    valid: bool,
+    /// The cached boxes: obstacles as they were at the query, balls grown.
+    boxes: Vec<Aabb>,
+    /// The wanted pairs whose cached boxes overlap, sorted.
+    pairs: Vec<Pair>,
+    first_moving: usize,
+    first_dynamic: usize,
+    statics_version: u64,
+    /// Box tests of the last query, the yardstick of what a repair may cost.
+    query_tests: u64,
+    /// Scratch: boxes out of their cached box, a mark per box, the repair's pairs.
+    escaped: Vec<u32>,
+    marked: Vec<bool>,
+    fresh: Vec<Pair>,
+    merged: Vec<Pair>,
+}
+
+/// What the cache does for one call.
+enum Plan {
+    /// Every box is inside its cached box.
+    Serve,
+    /// A few balls left theirs: re-box them and find their pairs by testing them against
+    /// every cached box.
+    Repair,
+    /// Ask the broad phase.
+    Query,
+}
+
+impl PairCache {
+    /// Forgets the cached query (the next call queries).
+    pub(super) fn invalidate(&mut self) {
+        self.valid = false;
+    }
+
+    /// Finds the boxes of `input` outside their cached box (one test per box, counted) and
+    /// decides what to do.
+    fn plan(&mut self, input: &BroadInput, tally: &mut Tally) -> Plan {
+        if !self.valid
+            || self.boxes.len() != input.aabbs.len()
+            || self.first_moving != input.first_moving
+            || self.first_dynamic != input.first_dynamic
+            || self.statics_version != input.statics_version
+        {
+            return Plan::Query;
+        }
+        self.escaped.clear();
+        for (i, (c, b)) in self.boxes.iter().zip(input.aabbs).enumerate() {
+            if !contains(c, b) {
+                self.escaped.push(i as u32);
+            }
+        }
+        tally.cache_tests += self.boxes.len() as u64;
+        let n = self.boxes.len() as u64;
+        match self.escaped.first() {
+            None => Plan::Serve,
+            // An obstacle moved out of its box (a turning shape): its pairs are many.
+            Some(&i) if (i as usize) < input.first_dynamic => Plan::Query,
+            _ if self.escaped.len() as u64 * n > self.query_tests => Plan::Query,
+            _ => Plan::Repair,
+        }
+    }
+
+    /// The pairs of `input` into `pairs`, sorted, exactly as `broad` would return them (see
+    /// the module notes); `margin(b)` is ball `b`'s margin. The broad phase's work goes to
+    /// `tally.broad` (its pair count excepted: `pairs.len()` is counted there instead).
+    pub(super) fn find_pairs(
+        &mut self,
+        broad: &mut dyn BroadPhase,
+        input: &BroadInput,
+        margin: impl Fn(usize) -> f32,
+        pairs: &mut Vec<Pair>,
+        tally: &mut Tally,
+    ) {
+        match self.plan(input, tally) {
+            Plan::Serve => tally.cache_served += 1,
+            Plan::Repair => {
+                self.repair(input, &margin, tally);
+                tally.cache_served += 1;
+            }
+            Plan::Query => self.query(broad, input, &margin, tally),
+        }
+        filter(&self.pairs, input.aabbs, pairs);
+        tally.cache_tests += self.pairs.len() as u64;
+        tally.broad.pairs += pairs.len() as u64;
+    }
+
+    fn query(
+        &mut self,
+        broad: &mut dyn BroadPhase,
+        input: &BroadInput,
+        margin: &impl Fn(usize) -> f32,
+        tally: &mut Tally,
+    ) {
+        let first_ball = input.first_dynamic.min(input.aabbs.len());
+        self.boxes.clear();
+        self.boxes.extend_from_slice(&input.aabbs[..first_ball]);
+        self.boxes.extend(
+            input.aabbs[first_ball..]
+                .iter()
+                .enumerate()
+                .map(|(b, a)| grown(a, margin(b))),
+        );
+        let grown = BroadInput {
+            aabbs: &self.boxes,
+            ..*input
+        };
+        let mut counters = BroadCounters::default();
+        broad.find_pairs(&grown, &mut self.pairs, &mut counters);
+        tally.broad.aabb_tests += counters.aabb_tests;
+        tally.broad.repeats_dropped += counters.repeats_dropped;
+        tally.cache_queries += 1;
+        tally.cache_pairs += counters.pairs;
+        self.query_tests = counters.aabb_tests;
+        self.first_moving = input.first_moving;
+        self.first_dynamic = input.first_dynamic;
+        self.statics_version = input.statics_version;
+        self.valid = true;
+    }
+
+    /// Re-boxes the escaped balls and replaces their pairs by testing each against every
+    /// cached box; the other pairs' boxes did not change, so the list stays exactly the
+    /// wanted pairs whose cached boxes overlap.
+    fn repair(&mut self, input: &BroadInput, margin: &impl Fn(usize) -> f32, tally: &mut Tally) {
+        let first_ball = input.first_dynamic;
+        let n = self.boxes.len();
+        self.marked.resize(n, false);
+        for &e in &self.escaped {
+            let e = e as usize;
+            self.boxes[e] = grown(&input.aabbs[e], margin(e - first_ball));
+            self.marked[e] = true;
+        }
+        self.fresh.clear();
+        for &e in &self.escaped {
+            let e = e as usize;
+            let g = self.boxes[e];
+            tally.cache_tests += n as u64 - 1;
+            for (x, c) in self.boxes.iter().enumerate() {
+                // A pair of two escaped balls is found from the lower one.
+                if c.overlaps(&g) && x != e && !(self.marked[x] && x < e) {
+                    let (i, j) = if x < e { (x, e) } else { (e, x) };
+                    self.fresh.push((i as u32, j as u32));
+                }
+            }
+        }
+        self.fresh.sort_unstable();
+        tally.cache_moved += self.escaped.len() as u64;
+        let marked = &self.marked;
+        let kept = self
+            .pairs
+            .iter()
+            .filter(|&&(i, j)| !marked[i as usize] && !marked[j as usize]);
+        self.merged.clear();
+        merge_into(kept, &self.fresh, &mut self.merged);
+        std::mem::swap(&mut self.pairs, &mut self.merged);
+        for &e in &self.escaped {
+            self.marked[e as usize] = false;
+        }
+    }
+}
+
+/// The pairs of `kept` whose boxes overlap, in order, into `out`. Without a branch on the
+/// outcome (about half the kept pairs overlap, which no predictor guesses): each pair is
+/// written, and the write position moves on only when the boxes overlap.
+fn filter(kept: &[Pair], boxes: &[Aabb], out: &mut Vec<Pair>) {
+    out.clear();
+    out.resize(kept.len(), (0, 0));
+    let mut n = 0;
+    for &(i, j) in kept {
+        out[n] = (i, j);
+        n += overlap(&boxes[i as usize], &boxes[j as usize]) as usize;
+    }
+    out.truncate(n);
+}
+
+/// [`Aabb::overlaps`] as one 4-lane compare (the same four closed comparisons; false for a
+/// NaN as there), with no branch.
+#[inline(always)]
+fn overlap(a: &Aabb, b: &Aabb) -> bool {
+    let lo = Vec4::new(a.min.x, a.min.y, b.min.x, b.min.y);
+    let hi = Vec4::new(b.max.x, b.max.y, a.max.x, a.max.y);
+    lo.cmple(hi).all()
+}
+
+/// True when box `b` lies inside box `c` (false for a NaN).
+fn contains(c: &Aabb, b: &Aabb) -> bool {
+    c.min.x <= b.min.x && c.min.y <= b.min.y && b.max.x <= c.max.x && b.max.y <= c.max.y
+}
+
+/// `b` grown by `m`, or `b` itself when that would not hold it (a margin that is not a
+/// finite number ≥ 0).
+fn grown(b: &Aabb, m: f32) -> Aabb {
+    let g = b.expanded(m);
+    if contains(&g, b) {
+        g
+    } else {
+        *b
+    }
+}
+
+/// The sorted union of two sorted lists without common pairs.
+fn merge_into<'a>(a: impl Iterator<Item = &'a Pair>, b: &[Pair], out: &mut Vec<Pair>) {
+    let mut b = b.iter().peekable();
+    for &p in a {
+        while let Some(&&q) = b.peek() {
+            if q < p {
+                out.push(q);
+                b.next();
+            } else {
+                break;
+            }
+        }
+        out.push(p);
+    }
+    out.extend(b);
+}
+
+/// Ball `b`'s margin for a step of `dt` seconds (see the module notes).
+pub(super) fn margin(ball: &super::Ball, dt: f32) -> f32 {
+    let r = ball.radius.max(0.0);
+    (r * MARGIN_RADII + ball.vel.length() * dt * LOOKAHEAD_STEPS).min(r * MAX_MARGIN_RADII)
+}
