@@ -1,12 +1,14 @@
-//! Balls counting-sorted into the cells of one lattice by their box's min corner, their boxes
-//! copied beside them in cell order (structure of arrays), for the uniform grid.
+//! Balls counting-sorted into the cells of one lattice by their box's min corner, ids and
+//! boxes stored in cell order (structure of arrays), for the uniform grid.
 //!
-//! **Layout.** Cells are row-major; `start[c]..start[c + 1]` are cell `c`'s entries in one
-//! flat array, each entry the ball's cell, index and box (packed as
-//! `[min x, min y, −max x, −max y]`), 24 bytes. Within a cell the balls keep index order. Because a row's cells are contiguous, cell `c` and
-//! its right-hand neighbour form one run, and the three cells below `c` (`c − 1`, `c`, `c + 1`
-//! of the next row) another: each ball scans two contiguous runs of entries, no gather through
-//! indices.
+//! **Layout.** Cells are row-major with one empty column on each side and one empty row
+//! below the last: a real cell `(c, r)` is stored cell `r · (w + 2) + c + 1`, and
+//! `start[k]..start[k + 1]` are stored cell `k`'s entries in two flat arrays, `ids` and
+//! `boxes` (each box packed as `[min x, min y, −max x, −max y]`, 16 bytes). Within a cell the
+//! balls keep index order. Because a row's cells are contiguous, an entry's own cell and its
+//! right-hand neighbour form one run, and the three cells below it (`k + s − 1 ..= k + s + 1`,
+//! `s` the row stride) another; the padding makes both runs valid for every real cell with
+//! no clamping (the padding cells are empty).
 //!
 //! **One compare per test.** Closed boxes `a`, `b` overlap iff `b.min ≤ a.max` and
 //! `a.min ≤ b.max`, i.e. `−b.max ≤ −a.min`: so with `b` packed as above and `a` as the query
@@ -19,45 +21,60 @@
 //! grid's exactness argument needs, provided the same function also checks that no ball spans
 //! more than two cells per axis ([`BallCells::build`] does both in one pass).
 //!
-//! **Sorting**, in two counting sorts that each stay in cache: first by row (one counter per
-//! row; the entries, made while streaming over the boxes, are scattered into one run per row),
-//! then each row by column (one counter per column, the row's entries moved within a few
-//! kilobytes), which also yields the cell starts. Both are stable, so a cell's balls stay in
-//! index order. A one-level counting sort needs one counter per cell, and with a million cells
-//! its random increments and scattered writes missed the cache on every ball, as did gathering
-//! the boxes into cell order through sorted indices afterwards (each was the profile's largest
-//! item in turn).
+//! **Sorting**, in two counting sorts that each stay in cache: first by band (a band is a
+//! power-of-two number of rows, chosen so there are at most [`MAX_BANDS`] bands: few enough
+//! that the scatter's write streams stay in L1), then each band by cell (one counter per cell
+//! of the band, the band's entries moved within L2), which also yields the cell starts. Both
+//! are stable, so a cell's balls stay in index order. A one-level counting sort needs one
+//! counter per cell, and with a million cells its random increments and scattered writes
+//! missed the cache on every ball; one band per row (1,000 write streams at 1M balls) missed
+//! L1 on the first scatter.
 //!
-//! **Cost.** O(n + cells). All arrays are kept, so a steady-state call
-//! allocates nothing.
+//! **Pairs**, branch-light: the entries are visited in cell order, each one's cell recomputed
+//! from its box (cheaper than skipping empty cells, a branch that mispredicts on four cells in
+//! ten at the benchmark's density), and each candidate's key written whether or not the boxes
+//! overlap, the write position advancing only on a hit.
+//!
+//! **Cost.** O(n + cells). All arrays are kept, so a steady-state call allocates nothing.
 
 use super::grid_cells::CellRange;
-use super::pair_keys::PairKeys;
+use super::pair_keys::{KeyWriter, PairKeys};
 use crate::geom::Aabb;
 use glam::Vec4;
+
+/// Most bands of the first counting sort (see the module docs).
+const MAX_BANDS: usize = 256;
+/// Candidates tested per block of the pair search; `ids` and `boxes` have this many padding
+/// entries past the last ball (never in a cell), so a block never reads past their end.
+const LANES: usize = 4;
 
 /// Balls by cell, boxes in cell order.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BallCells {
-    /// Columns and rows.
+    /// Real columns and rows.
     dims: (usize, usize),
+    /// Stored cells per row: columns + 2.
+    stride: usize,
     /// The cell functions of the last build, x and y.
     axes: [Axis; 2],
     /// Index of the first ball and number of balls of the last build.
     first: usize,
     count: usize,
-    /// `start[c]..start[c + 1]` is cell `c`; length cells + 1.
+    /// `start[k]..start[k + 1]` is stored cell `k`; length `stride · (rows + 1) + 1`.
     start: Vec<u32>,
-    /// The balls in cell order.
-    entries: Vec<Entry>,
-    /// The balls in row order (the first sort's output).
-    by_row: Vec<Entry>,
-    /// Start of each row in `by_row`, then its write cursor; length rows + 1.
-    row_start: Vec<u32>,
+    /// Ball indices in cell order.
+    ids: Vec<u32>,
+    /// Packed boxes in cell order.
+    boxes: Vec<[f32; 4]>,
+    /// The balls in band order (the first sort's output).
+    by_band: Vec<Entry>,
+    /// Start of each band in `by_band`, then its write cursor; length bands + 1.
+    band_start: Vec<u32>,
+    /// Stored cell of each entry of the band being sorted, relative to the band's first cell.
+    local: Vec<u32>,
 }
 
-/// One ball in a cell (20 bytes: its cell is recomputed from its box when needed, which is
-/// cheaper than moving four more bytes per ball through both sorts).
+/// One ball on its way into cell order.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     id: u32,
@@ -78,19 +95,32 @@ fn query(p: Vec4) -> Vec4 {
     -Vec4::new(p.z, p.w, p.x, p.y)
 }
 
-/// The f32 cell function of one axis: `clamp(trunc((v − origin) · inv), 0, last)`.
+/// The f32 cell function of one axis: `trunc(clamp((v − origin) · inv, 0, last))`.
 #[derive(Clone, Copy, Debug, Default)]
 struct Axis {
     origin: f32,
     inv: f32,
-    last: u32,
+    /// The last column (row) as an f32 no greater than it.
+    last: f32,
 }
 
 impl Axis {
+    fn new(origin: f32, inv: f32, cells: usize) -> Self {
+        let mut last = (cells - 1) as f32;
+        if last as usize > cells - 1 {
+            last = f32::from_bits(last.to_bits() - 1); // rounded up: one step down
+        }
+        Self { origin, inv, last }
+    }
+
     #[inline(always)]
     fn cell(&self, v: f32) -> u32 {
-        // `as` saturates (NaN to 0), so this is total and monotone.
-        (((v - self.origin) * self.inv).max(0.0) as u32).min(self.last)
+        // Clamped in f32 (a NaN fails `t > 0` and becomes 0), so `as` never saturates: total
+        // and monotone.
+        let t = (v - self.origin) * self.inv;
+        let t = if t > 0.0 { t } else { 0.0 };
+        let t = if t < self.last { t } else { self.last };
+        t as u32
     }
 }
 
@@ -100,145 +130,184 @@ impl BallCells {
     pub fn build(&mut self, range: &CellRange, balls: &[Aabb], first: usize) -> bool {
         let origin = range.cell_box(0, 0).min;
         let inv = (1.0 / range.size) as f32;
-        let [ax, ay] = [(origin.x, range.dims.0), (origin.y, range.dims.1)].map(|(o, dim)| Axis {
-            origin: o,
-            inv,
-            last: dim as u32 - 1,
-        });
+        let ax = Axis::new(origin.x, inv, range.dims.0);
+        let ay = Axis::new(origin.y, inv, range.dims.1);
         (self.dims, self.axes, self.first, self.count) = (range.dims, [ax, ay], first, balls.len());
-        let spans_ok = self.count_rows(balls);
-        self.scatter_rows(balls);
-        self.sort_rows();
+        self.stride = range.dims.0 + 2;
+        let spans_ok = self.count_bands(balls);
+        self.scatter_bands(balls);
+        self.sort_bands();
         spans_ok
     }
 
-    /// The balls per row; false when a ball spans more than two cells on an axis.
-    fn count_rows(&mut self, balls: &[Aabb]) -> bool {
+    /// log2 of the rows per band: the fewest rows (a power of two) giving at most
+    /// [`MAX_BANDS`] bands.
+    fn band_shift(&self) -> u32 {
+        let mut s = 0;
+        while (self.dims.1 >> s) >= MAX_BANDS {
+            s += 1;
+        }
+        s
+    }
+
+    /// The balls per band; false when a ball spans more than two cells on an axis.
+    #[inline(never)]
+    fn count_bands(&mut self, balls: &[Aabb]) -> bool {
         let [ax, ay] = self.axes;
-        self.row_start.clear();
-        self.row_start.resize(self.dims.1 + 1, 0);
-        let mut spans_ok = true;
+        let shift = self.band_shift();
+        let bands = ((self.dims.1 - 1) >> shift) + 1;
+        self.band_start.clear();
+        self.band_start.resize(bands + 1, 0);
+        let counts = &mut self.band_start[1..];
+        let mut spans = 0;
         for b in balls {
             let (c0, c1) = (ax.cell(b.min.x), ax.cell(b.max.x));
             let (r0, r1) = (ay.cell(b.min.y), ay.cell(b.max.y));
-            spans_ok &= c1.wrapping_sub(c0) <= 1 && r1.wrapping_sub(r0) <= 1;
-            self.row_start[r0 as usize + 1] += 1;
+            spans |= c1.wrapping_sub(c0) | r1.wrapping_sub(r0);
+            counts[(r0 >> shift) as usize] += 1;
         }
-        spans_ok
+        spans <= 1
     }
 
-    /// First sort: entries made in index order, scattered into one run per row.
-    fn scatter_rows(&mut self, balls: &[Aabb]) {
+    /// First sort: entries made in index order, scattered into one run per band.
+    #[inline(never)]
+    fn scatter_bands(&mut self, balls: &[Aabb]) {
         let ay = self.axes[1];
-        for r in 0..self.dims.1 {
-            self.row_start[r + 1] += self.row_start[r];
+        let shift = self.band_shift();
+        let bands = self.band_start.len() - 1;
+        for k in 0..bands {
+            self.band_start[k + 1] += self.band_start[k];
         }
-        self.by_row.resize(balls.len(), Entry::default());
+        self.by_band.resize(balls.len(), Entry::default());
+        let cursor = &mut self.band_start[..bands];
         for (k, b) in balls.iter().enumerate() {
-            let at = &mut self.row_start[ay.cell(b.min.y) as usize];
-            let id = (self.first + k) as u32;
-            self.by_row[*at as usize] = Entry {
-                id,
+            let at = &mut cursor[(ay.cell(b.min.y) >> shift) as usize];
+            self.by_band[*at as usize] = Entry {
+                id: (self.first + k) as u32,
                 packed: packed(b),
             };
             *at += 1;
         }
-        // Each row's cursor ended at the next row's start: shift back.
-        self.row_start.copy_within(0..self.dims.1, 1);
-        self.row_start[0] = 0;
+        // Each band's cursor ended at the next band's start: shift back.
+        self.band_start.copy_within(0..bands, 1);
+        self.band_start[0] = 0;
     }
 
-    /// Second sort: each row's run by column into `entries`, writing the cell starts.
-    fn sort_rows(&mut self) {
-        let ((w, h), ax) = (self.dims, self.axes[0]);
-        self.entries.resize(self.by_row.len(), Entry::default());
-        self.start.clear();
-        self.start.resize(w * h + 1, 0);
-        for r in 0..h {
-            let (lo, hi) = (self.row_start[r] as usize, self.row_start[r + 1] as usize);
-            let row = &mut self.start[r * w..(r + 1) * w + 1];
-            row.fill(0);
-            for e in &self.by_row[lo..hi] {
-                row[ax.cell(e.packed[0]) as usize + 1] += 1;
+    /// Second sort: each band's run by cell into `ids` and `boxes`, writing the cell starts.
+    #[inline(never)]
+    fn sort_bands(&mut self) {
+        let ((_, h), s, [ax, ay]) = (self.dims, self.stride, self.axes);
+        let shift = self.band_shift();
+        let n = self.by_band.len();
+        self.ids.resize(n + LANES, 0);
+        self.boxes.resize(n + LANES, [0.0; 4]);
+        let stored = s * (h + 1);
+        self.start.resize(stored + 1, 0);
+        for band in 0..self.band_start.len() - 1 {
+            let (lo, hi) = (
+                self.band_start[band] as usize,
+                self.band_start[band + 1] as usize,
+            );
+            let r0 = band << shift;
+            let r1 = ((band + 1) << shift).min(h);
+            let cells = &mut self.start[r0 * s..r1 * s + 1];
+            cells.fill(0);
+            let entries = &self.by_band[lo..hi];
+            self.local.resize(entries.len(), 0);
+            for (e, at) in entries.iter().zip(&mut self.local) {
+                let row = ay.cell(e.packed[1]) as usize - r0;
+                let cell = row * s + ax.cell(e.packed[0]) as usize + 1;
+                *at = cell as u32;
+                cells[cell + 1] += 1;
             }
-            row[0] = lo as u32;
-            for c in 0..w {
-                row[c + 1] += row[c];
+            cells[0] = lo as u32;
+            for k in 0..cells.len() - 1 {
+                cells[k + 1] += cells[k];
             }
-            for e in &self.by_row[lo..hi] {
-                let at = &mut row[ax.cell(e.packed[0]) as usize];
-                self.entries[*at as usize] = *e;
+            for (e, &cell) in entries.iter().zip(&self.local) {
+                let at = &mut cells[cell as usize];
+                self.ids[*at as usize] = e.id;
+                self.boxes[*at as usize] = e.packed;
                 *at += 1;
             }
             // Each cursor ended at the next cell's start: shift back.
-            row.copy_within(0..w, 1);
-            row[0] = lo as u32;
+            let last = cells.len() - 1;
+            cells.copy_within(0..last, 1);
+            cells[0] = lo as u32;
         }
-        self.start[w * h] = self.entries.len() as u32;
+        // The padding row below the last.
+        self.start[h * s..].fill(n as u32);
     }
 
     /// Every ball against the later balls of its own cell, the cell to its right and the
     /// three cells below (the forward half of the 8 neighbours: each pair of neighbouring
     /// cells is visited once). Overlapping pairs go to `keys`; returns the box tests.
     pub fn pairs(&self, keys: &mut PairKeys) -> u64 {
-        let (w, h) = self.dims;
+        let (s, [ax, ay]) = (self.stride, self.axes);
+        let (start, ids, boxes) = (&self.start[..], &self.ids[..], &self.boxes[..]);
+        let n = self.count;
         let mut tests = 0;
-        for r in 0..h {
-            for c in 0..w {
-                let cell = r * w + c;
-                let (s0, s1) = (self.start[cell] as usize, self.start[cell + 1] as usize);
-                if s0 == s1 {
-                    continue;
-                }
-                // Own cell and the right-hand one: one run.
-                let right_end = self.start[r * w + (c + 1).min(w - 1) + 1] as usize;
-                // The three cells below: one run of the next row.
-                let below = if r + 1 < h {
-                    let row = (r + 1) * w;
-                    let lo = self.start[row + c.saturating_sub(1)] as usize;
-                    lo..self.start[row + (c + 1).min(w - 1) + 1] as usize
-                } else {
-                    0..0
-                };
-                for a in s0..s1 {
-                    tests += self.scan(a, a + 1..right_end, keys);
-                    tests += self.scan(a, below.clone(), keys);
-                }
-            }
+        let mut out = keys.writer();
+        for a in 0..n {
+            let p = boxes[a];
+            let (c0, r0) = (ax.cell(p[0]), ay.cell(p[1]));
+            // 1 when the box reaches into the next column (row), else 0.
+            let dx = ax.cell(-p[2]).wrapping_sub(c0).min(1) as usize;
+            let dy = (ay.cell(-p[3]) != r0) as usize;
+            let cell = r0 as usize * s + c0 as usize + 1;
+            // Own cell after `a`, and the right-hand one if the box reaches into it: one run.
+            // The cells below, left to right, if the box reaches into that row: another. A
+            // ball whose min corner lies in a column (row) the box does not reach has its min
+            // beyond the box's max (the cell function is monotone), so cannot overlap it.
+            let own = a + 1..start[cell + 1 + dx] as usize;
+            let below_left = cell + s - 1;
+            let below = start[below_left] as usize..start[below_left + dy * (2 + dx)] as usize;
+            let m = own.len() + below.len();
+            tests += m as u64;
+            let (q, id) = (query(Vec4::from_array(p)), ids[a]);
+            out.reserve(m + 1);
+            self.scan(q, id, own, &mut out);
+            self.scan(q, id, below, &mut out);
         }
         tests
     }
 
-    /// Entry `a` against entries `run`; returns the tests (the run's length).
+    /// Query `q` of ball `id` against the entries `run`, [`LANES`] at a time whatever the
+    /// run's length (lanes past its end masked; the arrays are padded so they exist), so the
+    /// loop exits where the branch predictor expects it to: after one block, unless the run is
+    /// longer. Needs room for `run.len() + 1` keys.
     #[inline(always)]
-    fn scan(&self, a: usize, run: std::ops::Range<usize>, keys: &mut PairKeys) -> u64 {
-        let (q, id) = (
-            query(Vec4::from_array(self.entries[a].packed)),
-            self.entries[a].id,
-        );
-        let tests = run.len() as u64;
-        for e in &self.entries[run] {
-            // Closed intervals: touching boxes overlap (see the module docs).
-            if Vec4::from_array(e.packed).cmple(q).all() {
-                keys.push(id, e.id);
+    fn scan(&self, q: Vec4, id: u32, run: std::ops::Range<usize>, out: &mut KeyWriter) {
+        let mut j = run.start;
+        loop {
+            let left = run.end.saturating_sub(j);
+            let (boxes, ids) = (&self.boxes[j..j + LANES], &self.ids[j..j + LANES]);
+            for k in 0..LANES {
+                // Closed intervals: touching boxes overlap (see the module docs).
+                let hit = Vec4::from_array(boxes[k]).cmple(q).all();
+                out.put(id, ids[k], hit & (k < left));
+            }
+            j += LANES;
+            if j >= run.end {
+                break;
             }
         }
-        tests
     }
 
-    /// The entries of cell `c`.
-    fn cell_entries(&self, c: usize) -> &[Entry] {
-        &self.entries[self.start[c] as usize..self.start[c + 1] as usize]
+    /// The entries of real cell `(c, r)`.
+    fn cell_range(&self, c: usize, r: usize) -> std::ops::Range<usize> {
+        let k = r * self.stride + c + 1;
+        self.start[k] as usize..self.start[k + 1] as usize
     }
 
-    /// Number of balls in cell `c`.
-    pub fn cell_len(&self, c: usize) -> usize {
-        self.cell_entries(c).len()
+    /// Number of balls in real cell `(c, r)`.
+    pub fn cell_len(&self, c: usize, r: usize) -> usize {
+        self.cell_range(c, r).len()
     }
 
-    /// Number of cells.
-    pub fn cells(&self) -> usize {
-        self.start.len().saturating_sub(1)
+    /// Real columns and rows.
+    pub fn dims(&self) -> (usize, usize) {
+        self.dims
     }
 
     /// Cells holding at least one ball.
@@ -253,33 +322,52 @@ impl BallCells {
     }
 
     /// Checks that the balls of the last build each sit exactly once, with their packed box,
-    /// in the cell of its min corner, in index order within a cell.
+    /// in the cell of its min corner, in index order within a cell, and that the padding
+    /// cells are empty.
     pub fn validate(&self) -> Result<(), String> {
         let n = self.count;
-        if self.start.last().map_or(0, |&s| s as usize) != n || self.entries.len() != n {
+        let (w, h) = self.dims;
+        let s = self.stride;
+        if self.start.is_empty() && n == 0 {
+            return Ok(()); // never built
+        }
+        if self.start.len() != s * (h + 1) + 1 || s != w + 2 {
+            return Err("ball cells: cell array does not match the dimensions".into());
+        }
+        if self.start.first() != Some(&0)
+            || self.start.last().map_or(0, |&x| x as usize) != n
+            || self.ids.len() != n + LANES
+            || self.boxes.len() != n + LANES
+        {
             return Err("ball cells: sizes differ from the balls".into());
         }
         if self.start.windows(2).any(|w| w[0] > w[1]) {
             return Err("ball cells: starts not ascending".into());
         }
+        let padding = |k: usize| k / s == h || k % s == 0 || k % s == w + 1;
+        if let Some(k) = (0..s * (h + 1)).find(|&k| padding(k) && self.start[k + 1] > self.start[k])
+        {
+            return Err(format!("ball cells: padding cell {k} not empty"));
+        }
         let mut seen = vec![false; n];
         let [ax, ay] = self.axes;
-        for c in 0..self.cells() {
-            let list = self.cell_entries(c);
-            if list.windows(2).any(|w| w[0].id >= w[1].id) {
-                return Err(format!("ball cells: cell {c} not in index order"));
-            }
-            for e in list {
-                let [x0, y0, nx1, ny1] = e.packed;
-                let home = ay.cell(y0) * self.dims.0 as u32 + ax.cell(x0);
-                let id = e.id as usize;
-                let slot = id.checked_sub(self.first).and_then(|i| seen.get_mut(i));
-                match slot {
-                    Some(s) if !*s && home == c as u32 && x0 <= -nx1 && y0 <= -ny1 => *s = true,
-                    _ => {
-                        return Err(format!(
-                            "ball {id} misplaced, repeated or not a box in cell {c}"
-                        ))
+        for r in 0..h {
+            for c in 0..w {
+                let list = self.cell_range(c, r);
+                if self.ids[list.clone()].windows(2).any(|w| w[0] >= w[1]) {
+                    return Err(format!("ball cells: cell ({c}, {r}) not in index order"));
+                }
+                for k in list {
+                    let (id, [x0, y0, nx1, ny1]) = (self.ids[k] as usize, self.boxes[k]);
+                    let home = (ax.cell(x0) as usize, ay.cell(y0) as usize);
+                    let slot = id.checked_sub(self.first).and_then(|i| seen.get_mut(i));
+                    match slot {
+                        Some(s) if !*s && home == (c, r) && x0 <= -nx1 && y0 <= -ny1 => *s = true,
+                        _ => {
+                            return Err(format!(
+                                "ball {id} misplaced, repeated or not a box in cell ({c}, {r})"
+                            ))
+                        }
                     }
                 }
             }

@@ -38,6 +38,7 @@ use super::pair_keys::PairKeys;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
+use glam::{Vec2, Vec4};
 
 /// Smallest automatic cell size (px).
 pub const MIN_AUTO: f64 = 8.0;
@@ -161,17 +162,24 @@ impl Grid {
 
 /// The box holding every box of `boxes` (the zero box for none), and their largest side
 /// (px), computed in f64 so the f32 subtraction cannot round it down.
+#[inline(never)]
 fn extent(boxes: &[Aabb]) -> (Aabb, f64) {
-    let Some(first) = boxes.first() else {
+    if boxes.is_empty() {
         return (Aabb::default(), 0.0);
-    };
-    let (mut region, mut largest) = (*first, 0.0f64);
+    }
+    // Min corners and negated max corners in one 4-lane min; the new box first, so a NaN
+    // coordinate leaves the running value (as `f32::min` does); from +∞, so a NaN never
+    // enters it.
+    let neg = |b: &Aabb| Vec4::new(b.min.x, b.min.y, -b.max.x, -b.max.y);
+    let (mut lo, mut largest) = (Vec4::splat(f32::INFINITY), 0.0f64);
     for b in boxes {
-        region = region.merged(b);
+        lo = neg(b).min(lo);
         let w = b.max.x as f64 - b.min.x as f64;
         let h = b.max.y as f64 - b.min.y as f64;
-        largest = largest.max(w).max(h);
+        let side = if w > h { w } else { h };
+        largest = if side > largest { side } else { largest };
     }
+    let region = Aabb::new(Vec2::new(lo.x, lo.y), Vec2::new(-lo.z, -lo.w));
     (region, largest)
 }
 
@@ -220,7 +228,7 @@ impl BroadPhase for Grid {
             ));
         }
         self.balls.validate()?;
-        if self.balls.cells() != self.range.cells() {
+        if self.balls.dims() != self.range.dims {
             return Err("ball cells and cell range disagree".into());
         }
         self.obstacles.validate()
@@ -268,7 +276,7 @@ impl BroadPhase for Grid {
         let (w, h) = self.range.dims;
         for r in 0..h {
             for c in 0..w {
-                let k = self.balls.cell_len(self.range.index(c, r));
+                let k = self.balls.cell_len(c, r);
                 if k > 0 {
                     let fill = Some(Rgba::heat(k as f32 / most).with_alpha(0.3));
                     draw.draw(Prim::Rect {

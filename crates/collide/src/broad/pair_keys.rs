@@ -1,15 +1,21 @@
 //! Pairs as sortable `u64` keys, put in canonical order by an LSD radix sort.
 //!
 //! A pair `(i, j)`, `i < j`, is the key `i · 2^b + j` with `b` the bits of the largest index,
-//! so keys order exactly as pairs do. A radix sort (`radix.rs`) orders the keys by their first
-//! index only, `O(p · ⌈b / 11⌉)`, no comparisons; then each first index's few partners are
-//! put in order where they lie (a ball has a handful of neighbours, so these runs are tiny). The buffers are kept, so a steady state allocates
-//! nothing. Repeats, if any, are dropped after the sort and counted.
+//! so keys order exactly as pairs do. The keys are sorted by their first index only, in two
+//! LSD radix passes of about `b / 2` bits each (both histograms counted in one read of the
+//! keys; at a million balls 1,024 buckets per pass), no comparisons. The last pass leaves
+//! each first index's few partners in the order they were found; the pass that writes the
+//! pair list puts each one in place as it goes (a ball has a handful of neighbours, so this
+//! moves at most a few pairs, and only where they are out of order), and drops repeats.
 //!
-//! Used by the broad phases that find pairs in spatial order (cells, sweeps) rather than in
-//! index order, in place of a comparison sort of the pair list.
+//! **Writing keys.** [`KeyWriter`] writes a candidate's key whether or not it is a pair and
+//! advances only on a hit, so the pair test needs no branch; room is reserved per ball. The
+//! buffers only grow, so a steady state allocates (and clears) nothing.
+//!
+//! Used by the broad phases that find pairs in spatial order (cells) rather than in index
+//! order, in place of a comparison sort of the pair list.
 
-use super::radix::{index_bits, RadixScratch};
+use super::radix::index_bits;
 use super::Pair;
 
 /// Pairs collected as keys, then sorted into a pair list.
@@ -17,55 +23,147 @@ use super::Pair;
 pub(crate) struct PairKeys {
     /// Bits of the second index in a key.
     shift: u32,
+    /// `keys[..len]` are the keys; the rest is room already allocated.
     keys: Vec<u64>,
-    radix: RadixScratch<u64>,
+    len: usize,
+    /// The radix sort's other buffer.
+    spare: Vec<u64>,
+    /// Bucket counts of both passes.
+    counts: Vec<u32>,
+}
+
+/// Appends keys to a [`PairKeys`] without a branch per candidate (see the module docs).
+pub(crate) struct KeyWriter<'a> {
+    keys: &'a mut PairKeys,
+    len: usize,
+}
+
+impl KeyWriter<'_> {
+    /// Makes room for `m` more candidates.
+    #[inline(always)]
+    pub fn reserve(&mut self, m: usize) {
+        if self.keys.keys.len() - self.len < m {
+            self.grow(m);
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self, m: usize) {
+        let want = (self.len + m).max(2 * self.keys.keys.len()).max(1024);
+        self.keys.keys.resize(want, 0);
+    }
+
+    /// Writes pair `(i, j)` (either order) as the next key, kept only if `hit`. Needs room
+    /// reserved.
+    #[inline(always)]
+    pub fn put(&mut self, i: u32, j: u32, hit: bool) {
+        let (lo, hi) = (i.min(j) as u64, i.max(j) as u64);
+        self.keys.keys[self.len] = lo << self.keys.shift | hi;
+        self.len += hit as usize;
+    }
+}
+
+impl Drop for KeyWriter<'_> {
+    fn drop(&mut self) {
+        self.keys.len = self.len;
+    }
 }
 
 impl PairKeys {
     /// Forgets all keys; indices will be below `n`.
     pub fn clear(&mut self, n: usize) {
-        self.keys.clear();
+        self.len = 0;
         self.shift = index_bits(n); // two indices below 2^32 fit in 64 bits
     }
 
-    /// Adds pair `(i, j)` in either order.
-    #[inline(always)]
-    pub fn push(&mut self, i: u32, j: u32) {
-        let (lo, hi) = (i.min(j) as u64, i.max(j) as u64);
-        self.keys.push(lo << self.shift | hi);
+    /// A writer appending after the keys held.
+    pub fn writer(&mut self) -> KeyWriter<'_> {
+        let len = self.len;
+        KeyWriter { keys: self, len }
     }
 
     /// Adds pairs already as `(min, max)`.
     pub fn extend(&mut self, pairs: &[Pair]) {
+        let mut out = self.writer();
+        out.reserve(pairs.len());
         for &(i, j) in pairs {
-            self.push(i, j);
+            out.put(i, j, true);
         }
     }
 
     /// Sorts the keys and writes them to `pairs` (cleared first), each once; returns the
     /// repeats dropped.
     pub fn sorted_into(&mut self, pairs: &mut Vec<Pair>) -> u64 {
-        self.radix
-            .sort(&mut self.keys, |&k| k, self.shift, 2 * self.shift);
-        for run in self
-            .keys
-            .chunk_by_mut(|a, b| a >> self.shift == b >> self.shift)
-        {
-            if run.len() > 1 {
-                run.sort_unstable();
+        let (n, shift) = (self.len, self.shift);
+        let keys = &mut self.keys[..n];
+        if self.spare.len() < n {
+            self.spare.resize(n, 0);
+        }
+        let spare = &mut self.spare[..n];
+        // Digits of the first index: bits `shift..shift + d0`, then the rest.
+        let d0 = shift.div_ceil(2);
+        let (b0, b1) = (1usize << d0, 1usize << (shift - d0));
+        let m0 = (b0 - 1) as u64;
+        self.counts.clear();
+        self.counts.resize(b0 + b1, 0);
+        let (c0, c1) = self.counts.split_at_mut(b0);
+        for &k in keys.iter() {
+            c0[((k >> shift) & m0) as usize] += 1;
+            c1[(k >> (shift + d0)) as usize] += 1;
+        }
+        exclusive_sums(c0);
+        exclusive_sums(c1);
+        for &k in keys.iter() {
+            let at = &mut c0[((k >> shift) & m0) as usize];
+            spare[*at as usize] = k;
+            *at += 1;
+        }
+        for &k in spare.iter() {
+            let at = &mut c1[(k >> (shift + d0)) as usize];
+            keys[*at as usize] = k;
+            *at += 1;
+        }
+        // Partners of one first index in order, repeats dropped.
+        let mask = (1u64 << shift) - 1;
+        pairs.clear();
+        pairs.reserve(n);
+        let mut dropped = 0;
+        let mut last = None;
+        for &k in keys.iter() {
+            let p = ((k >> shift) as u32, (k & mask) as u32);
+            if last < Some(p) {
+                pairs.push(p);
+                last = Some(p);
+            } else {
+                dropped += place(pairs, p) as u64;
             }
         }
-        let before = self.keys.len();
-        self.keys.dedup();
-        let mask = (1u64 << self.shift) - 1;
-        pairs.clear();
-        pairs.extend(
-            self.keys
-                .iter()
-                .map(|&k| ((k >> self.shift) as u32, (k & mask) as u32)),
-        );
-        (before - self.keys.len()) as u64
+        dropped
     }
+}
+
+/// Turns counts into exclusive prefix sums (each bucket's first slot).
+fn exclusive_sums(counts: &mut [u32]) {
+    let mut sum = 0;
+    for c in counts {
+        (*c, sum) = (sum, sum + *c);
+    }
+}
+
+/// Inserts `p`, not above the last pair of sorted `pairs`, where it belongs; false (and
+/// nothing inserted) when it is already there.
+#[cold]
+fn place(pairs: &mut Vec<Pair>, p: Pair) -> bool {
+    // The pairs above `p` share its first index: a short walk back from the end.
+    let mut at = pairs.len();
+    while at > 0 && pairs[at - 1] > p {
+        at -= 1;
+    }
+    if at > 0 && pairs[at - 1] == p {
+        return true;
+    }
+    pairs.insert(at, p);
+    false
 }
 
 #[cfg(test)]
@@ -86,9 +184,13 @@ mod tests {
                 .collect();
             let mut keys = PairKeys::default();
             keys.clear(n);
+            let mut out = keys.writer();
             for &(i, j) in &want {
-                keys.push(j, i);
+                out.reserve(2);
+                out.put(j, i, true);
+                out.put(0, 0, false); // a miss leaves nothing
             }
+            drop(out);
             want.sort_unstable();
             let before = want.len();
             want.dedup();
@@ -100,6 +202,26 @@ mod tests {
     }
 
     #[test]
+    fn many_partners_per_index_and_reuse() {
+        let mut keys = PairKeys::default();
+        for round in 0..2 {
+            keys.clear(64);
+            let mut want = Vec::new();
+            for i in (0..63u32).rev() {
+                for j in (i + 1..64).rev().step_by(3 + round) {
+                    want.push((i, j));
+                }
+            }
+            keys.extend(&want);
+            keys.extend(&want[..10]);
+            want.sort_unstable();
+            let mut got = Vec::new();
+            assert_eq!(keys.sorted_into(&mut got), 10);
+            assert_eq!(got, want);
+        }
+    }
+
+    #[test]
     fn empty_and_largest_index() {
         let mut keys = PairKeys::default();
         keys.clear(0);
@@ -107,8 +229,7 @@ mod tests {
         assert_eq!(keys.sorted_into(&mut got), 0);
         assert!(got.is_empty());
         keys.clear(u32::MAX as usize + 1);
-        keys.push(u32::MAX, 0);
-        keys.push(1, 2);
+        keys.extend(&[(0, u32::MAX), (1, 2)]);
         keys.sorted_into(&mut got);
         assert_eq!(got, vec![(0, u32::MAX), (1, 2)]);
     }
