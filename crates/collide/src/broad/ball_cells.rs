@@ -38,7 +38,7 @@
 //! **Cost.** O(n + cells). All arrays are kept, so a steady-state call allocates nothing.
 
 use super::grid_cells::CellRange;
-use super::pair_keys::{KeyWriter, PairKeys};
+use super::pair_keys::{PairKeys, Slots};
 use crate::geom::Aabb;
 use glam::Vec4;
 
@@ -55,8 +55,9 @@ pub(crate) struct BallCells {
     dims: (usize, usize),
     /// Stored cells per row: columns + 2.
     stride: usize,
-    /// The cell functions of the last build, x and y.
+    /// The cell functions of the last build, x and y, and both at once.
     axes: [Axis; 2],
+    lattice: Lattice,
     /// Index of the first ball and number of balls of the last build.
     first: usize,
     count: usize,
@@ -66,11 +67,13 @@ pub(crate) struct BallCells {
     ids: Vec<u32>,
     /// Packed boxes in cell order.
     boxes: Vec<[f32; 4]>,
+    /// Cell codes in cell order (see [`cell_code`]).
+    codes: Vec<u32>,
     /// The balls in band order (the first sort's output).
     by_band: Vec<Entry>,
     /// Start of each band in `by_band`, then its write cursor; length bands + 1.
     band_start: Vec<u32>,
-    /// Stored cell of each entry of the band being sorted, relative to the band's first cell.
+    /// Cell code of each entry of the band being sorted, relative to the band's first cell.
     local: Vec<u32>,
 }
 
@@ -113,15 +116,90 @@ impl Axis {
         Self { origin, inv, last }
     }
 
+    /// `v` in cells from the origin, clamped to `[0, last]` (a NaN fails `t > 0` and becomes
+    /// 0): monotone in `v`.
     #[inline(always)]
-    fn cell(&self, v: f32) -> u32 {
-        // Clamped in f32 (a NaN fails `t > 0` and becomes 0), so `as` never saturates: total
-        // and monotone.
+    fn t(&self, v: f32) -> f32 {
         let t = (v - self.origin) * self.inv;
         let t = if t > 0.0 { t } else { 0.0 };
-        let t = if t < self.last { t } else { self.last };
-        t as u32
+        if t < self.last {
+            t
+        } else {
+            self.last
+        }
     }
+
+    /// The cell of `v`: `t(v)` truncated (in range, so `as` never saturates).
+    #[inline(always)]
+    fn cell(&self, v: f32) -> u32 {
+        self.t(v) as u32
+    }
+}
+
+/// Both axes' cell functions at once on a box's corners `[min x, min y, max x, max y]`: the
+/// same operations lane by lane as [`Axis::t`] (`maxps`/`minps` pick as its compares do), so
+/// the same results.
+#[derive(Clone, Copy, Debug, Default)]
+struct Lattice {
+    origin: Vec4,
+    inv: Vec4,
+    last: Vec4,
+}
+
+impl Lattice {
+    fn new(ax: Axis, ay: Axis) -> Self {
+        Self {
+            origin: Vec4::new(ax.origin, ay.origin, ax.origin, ay.origin),
+            inv: Vec4::new(ax.inv, ay.inv, ax.inv, ay.inv),
+            last: Vec4::new(ax.last, ay.last, ax.last, ay.last),
+        }
+    }
+
+    /// `[t(min x), t(min y), t(max x), t(max y)]`.
+    #[inline(always)]
+    fn t4(&self, corners: Vec4) -> Vec4 {
+        // `max` keeps the right operand where the left is NaN, like `t > 0 ? t : 0`.
+        ((corners - self.origin) * self.inv)
+            .max(Vec4::ZERO)
+            .min(self.last)
+    }
+}
+
+/// Bit of a cell code: the box reaches into the next column.
+const REACHES_RIGHT: u32 = 1 << 30;
+/// Bit of a cell code: the box reaches into the next row.
+const REACHES_DOWN: u32 = 1 << 31;
+/// The stored cell of a cell code.
+const CELL_BITS: u32 = REACHES_RIGHT - 1;
+/// Most stored cells, so a stored cell fits [`CELL_BITS`].
+pub(crate) const MAX_STORED_CELLS: usize = 1 << 30;
+
+/// The cell code of a box whose clamped corners are `t` (as [`Lattice::t4`] gives), its cell
+/// `(c, r)` stored at `r · stride + c + 1` minus `base`: the stored cell, with
+/// [`REACHES_RIGHT`] when the box's max reaches the next column — `t(max x)` at least that
+/// column's first `t`, a whole number, exact in f32 as the columns are fewer than 2^24 — and
+/// [`REACHES_DOWN`] likewise for rows. No box reaches further (`within_two`).
+#[inline(always)]
+fn cell_code(t: Vec4, stride: usize, base: usize) -> u32 {
+    let (c, r) = (t.x as u32, t.y as u32);
+    let right = (t.z >= (c + 1) as f32) as u32;
+    let down = (t.w >= (r + 1) as f32) as u32;
+    (r as usize * stride + c as usize + 1 - base) as u32 | right << 30 | down << 31
+}
+
+/// The corners `[min x, min y, max x, max y]` of a packed box.
+#[inline(always)]
+fn corners(p: [f32; 4]) -> Vec4 {
+    Vec4::new(p[0], p[1], -p[2], -p[3])
+}
+
+/// True when `t0 ≤ t1` (clamped coordinates of one box, as [`Axis::t`] gives) lie in the same
+/// or adjacent cells. One float compare decides nearly every box: `t1 − t0 < 1` (rounded, and
+/// rounding never takes a difference of 1 or more below 1) means the truncations differ by at
+/// most 1; otherwise the truncations are compared.
+#[inline(always)]
+fn within_two(t0: f32, t1: f32) -> bool {
+    t1 - t0 < 1.0 || (t1 as u32).wrapping_sub(t0 as u32) <= 1
 }
 
 impl BallCells {
@@ -133,6 +211,7 @@ impl BallCells {
         let ax = Axis::new(origin.x, inv, range.dims.0);
         let ay = Axis::new(origin.y, inv, range.dims.1);
         (self.dims, self.axes, self.first, self.count) = (range.dims, [ax, ay], first, balls.len());
+        self.lattice = Lattice::new(ax, ay);
         self.stride = range.dims.0 + 2;
         let spans_ok = self.count_bands(balls);
         self.scatter_bands(balls);
@@ -153,20 +232,20 @@ impl BallCells {
     /// The balls per band; false when a ball spans more than two cells on an axis.
     #[inline(never)]
     fn count_bands(&mut self, balls: &[Aabb]) -> bool {
-        let [ax, ay] = self.axes;
         let shift = self.band_shift();
         let bands = ((self.dims.1 - 1) >> shift) + 1;
         self.band_start.clear();
         self.band_start.resize(bands + 1, 0);
         let counts = &mut self.band_start[1..];
-        let mut spans = 0;
+        let mut spans_ok = true;
         for b in balls {
-            let (c0, c1) = (ax.cell(b.min.x), ax.cell(b.max.x));
-            let (r0, r1) = (ay.cell(b.min.y), ay.cell(b.max.y));
-            spans |= c1.wrapping_sub(c0) | r1.wrapping_sub(r0);
-            counts[(r0 >> shift) as usize] += 1;
+            let t = self
+                .lattice
+                .t4(Vec4::new(b.min.x, b.min.y, b.max.x, b.max.y));
+            spans_ok &= within_two(t.x, t.z) & within_two(t.y, t.w);
+            counts[(t.y as u32 >> shift) as usize] += 1;
         }
-        spans <= 1
+        spans_ok
     }
 
     /// First sort: entries made in index order, scattered into one run per band.
@@ -196,11 +275,12 @@ impl BallCells {
     /// Second sort: each band's run by cell into `ids` and `boxes`, writing the cell starts.
     #[inline(never)]
     fn sort_bands(&mut self) {
-        let ((_, h), s, [ax, ay]) = (self.dims, self.stride, self.axes);
+        let ((_, h), s, lattice) = (self.dims, self.stride, self.lattice);
         let shift = self.band_shift();
         let n = self.by_band.len();
         self.ids.resize(n + LANES, 0);
         self.boxes.resize(n + LANES, [0.0; 4]);
+        self.codes.resize(n, 0);
         let stored = s * (h + 1);
         self.start.resize(stored + 1, 0);
         for band in 0..self.band_start.len() - 1 {
@@ -214,20 +294,19 @@ impl BallCells {
             cells.fill(0);
             let entries = &self.by_band[lo..hi];
             self.local.resize(entries.len(), 0);
-            for (e, at) in entries.iter().zip(&mut self.local) {
-                let row = ay.cell(e.packed[1]) as usize - r0;
-                let cell = row * s + ax.cell(e.packed[0]) as usize + 1;
-                *at = cell as u32;
-                cells[cell + 1] += 1;
+            for (e, code) in entries.iter().zip(&mut self.local) {
+                *code = cell_code(lattice.t4(corners(e.packed)), s, r0 * s);
+                cells[(*code & CELL_BITS) as usize + 1] += 1;
             }
             cells[0] = lo as u32;
             for k in 0..cells.len() - 1 {
                 cells[k + 1] += cells[k];
             }
-            for (e, &cell) in entries.iter().zip(&self.local) {
-                let at = &mut cells[cell as usize];
-                self.ids[*at as usize] = e.id;
-                self.boxes[*at as usize] = e.packed;
+            let base = (r0 * s) as u32;
+            for (e, &code) in entries.iter().zip(&self.local) {
+                let at = &mut cells[(code & CELL_BITS) as usize];
+                let k = *at as usize;
+                (self.ids[k], self.boxes[k], self.codes[k]) = (e.id, e.packed, code + base);
                 *at += 1;
             }
             // Each cursor ended at the next cell's start: shift back.
@@ -243,18 +322,14 @@ impl BallCells {
     /// three cells below (the forward half of the 8 neighbours: each pair of neighbouring
     /// cells is visited once). Overlapping pairs go to `keys`; returns the box tests.
     pub fn pairs(&self, keys: &mut PairKeys) -> u64 {
-        let (s, [ax, ay]) = (self.stride, self.axes);
+        let s = self.stride;
         let (start, ids, boxes) = (&self.start[..], &self.ids[..], &self.boxes[..]);
-        let n = self.count;
         let mut tests = 0;
         let mut out = keys.writer();
-        for a in 0..n {
-            let p = boxes[a];
-            let (c0, r0) = (ax.cell(p[0]), ay.cell(p[1]));
-            // 1 when the box reaches into the next column (row), else 0.
-            let dx = ax.cell(-p[2]).wrapping_sub(c0).min(1) as usize;
-            let dy = (ay.cell(-p[3]) != r0) as usize;
-            let cell = r0 as usize * s + c0 as usize + 1;
+        for (a, &code) in self.codes.iter().enumerate() {
+            let cell = (code & CELL_BITS) as usize;
+            let dx = (code & REACHES_RIGHT != 0) as usize;
+            let dy = (code & REACHES_DOWN != 0) as usize;
             // Own cell after `a`, and the right-hand one if the box reaches into it: one run.
             // The cells below, left to right, if the box reaches into that row: another. A
             // ball whose min corner lies in a column (row) the box does not reach has its min
@@ -262,32 +337,39 @@ impl BallCells {
             let own = a + 1..start[cell + 1 + dx] as usize;
             let below_left = cell + s - 1;
             let below = start[below_left] as usize..start[below_left + dy * (2 + dx)] as usize;
+            let p = boxes[a];
             let m = own.len() + below.len();
             tests += m as u64;
-            let (q, id) = (query(Vec4::from_array(p)), ids[a]);
-            out.reserve(m + 1);
-            self.scan(q, id, own, &mut out);
-            self.scan(q, id, below, &mut out);
+            let (q, id) = (query(Vec4::from_array(p)), (ids[a] as u64) << 32);
+            out.room(m, |slots| {
+                self.scan::<2>(q, id, own, slots);
+                self.scan::<4>(q, id, below, slots);
+            });
         }
         tests
     }
 
-    /// Query `q` of ball `id` against the entries `run`, [`LANES`] at a time whatever the
-    /// run's length (lanes past its end masked; the arrays are padded so they exist), so the
-    /// loop exits where the branch predictor expects it to: after one block, unless the run is
-    /// longer. Needs room for `run.len() + 1` keys.
+    /// Query `q` of a ball (its index in the high half of `id`) against the entries `run`,
+    /// `L` at a time whatever the run's length (lanes past its end masked; the arrays are
+    /// padded so they exist), so the loop exits where the branch predictor expects it to:
+    /// after one block, unless the run is longer. The own run holds about one ball, the run
+    /// below about two (at the benchmark's density), hence blocks of 2 and 4.
     #[inline(always)]
-    fn scan(&self, q: Vec4, id: u32, run: std::ops::Range<usize>, out: &mut KeyWriter) {
+    fn scan<const L: usize>(&self, q: Vec4, id: u64, run: std::ops::Range<usize>, out: &mut Slots) {
         let mut j = run.start;
         loop {
-            let left = run.end.saturating_sub(j);
-            let (boxes, ids) = (&self.boxes[j..j + LANES], &self.ids[j..j + LANES]);
-            for k in 0..LANES {
+            let boxes: &[[f32; 4]; L] = self.boxes[j..j + L].try_into().unwrap();
+            let ids: &[u32; L] = self.ids[j..j + L].try_into().unwrap();
+            let mut hits = 0u32;
+            for k in 0..L {
                 // Closed intervals: touching boxes overlap (see the module docs).
-                let hit = Vec4::from_array(boxes[k]).cmple(q).all();
-                out.put(id, ids[k], hit & (k < left));
+                hits |= (Vec4::from_array(boxes[k]).cmple(q).all() as u32) << k;
             }
-            j += LANES;
+            hits &= (1 << run.end.saturating_sub(j).min(L)) - 1;
+            for k in 0..L {
+                out.put(id | ids[k] as u64, hits >> k & 1 != 0);
+            }
+            j += L;
             if j >= run.end {
                 break;
             }
@@ -338,6 +420,7 @@ impl BallCells {
             || self.start.last().map_or(0, |&x| x as usize) != n
             || self.ids.len() != n + LANES
             || self.boxes.len() != n + LANES
+            || self.codes.len() != n
         {
             return Err("ball cells: sizes differ from the balls".into());
         }
@@ -358,6 +441,10 @@ impl BallCells {
                     return Err(format!("ball cells: cell ({c}, {r}) not in index order"));
                 }
                 for k in list {
+                    let code = cell_code(self.lattice.t4(corners(self.boxes[k])), s, 0);
+                    if self.codes[k] != code || (code & CELL_BITS) as usize != r * s + c + 1 {
+                        return Err(format!("ball cells: entry {k} has a wrong cell code"));
+                    }
                     let (id, [x0, y0, nx1, ny1]) = (self.ids[k] as usize, self.boxes[k]);
                     let home = (ax.cell(x0) as usize, ay.cell(y0) as usize);
                     let slot = id.checked_sub(self.first).and_then(|i| seen.get_mut(i));

@@ -31,7 +31,7 @@
 //! balls (clamped beyond, which keeps neighbours neighbours), so uniformly spread balls never
 //! pile into border cells however many there are.
 
-use super::ball_cells::BallCells;
+use super::ball_cells::{BallCells, MAX_STORED_CELLS};
 use super::grid_cells::CellRange;
 use super::obstacle_cells::ObstacleCells;
 use super::pair_keys::PairKeys;
@@ -42,6 +42,9 @@ use glam::{Vec2, Vec4};
 
 /// Smallest automatic cell size (px).
 pub const MIN_AUTO: f64 = 8.0;
+
+/// Most cells per axis.
+const MAX_AXIS: usize = 1 << 23;
 
 /// The automatic cell size for largest ball side `largest`: a power of two ≥ `max(largest, 8)`.
 pub fn auto_cell_size(largest: f64) -> f64 {
@@ -134,6 +137,19 @@ impl Grid {
         };
         for _ in 0..8 {
             self.range = CellRange::covering_for(&region, self.working, (0.0, 0.0), balls.len());
+            // The ball cells compute in f32, exact for whole numbers below 2^24 (cut cells are
+            // clamped onto the border, as beyond any range). Also few enough cells for a cell
+            // code.
+            let dims = &mut self.range.dims;
+            (dims.0, dims.1) = (dims.0.min(MAX_AXIS), dims.1.min(MAX_AXIS));
+            while (dims.0 + 2) * (dims.1 + 1) >= MAX_STORED_CELLS {
+                let longer = if dims.0 >= dims.1 {
+                    &mut dims.0
+                } else {
+                    &mut dims.1
+                };
+                *longer /= 2;
+            }
             if self.balls.build(&self.range, balls, first) {
                 return;
             }

@@ -1,16 +1,19 @@
 //! Pairs as sortable `u64` keys, put in canonical order by an LSD radix sort.
 //!
-//! A pair `(i, j)`, `i < j`, is the key `i · 2^b + j` with `b` the bits of the largest index,
-//! so keys order exactly as pairs do. The keys are sorted by their first index only, in two
-//! LSD radix passes of about `b / 2` bits each (both histograms counted in one read of the
-//! keys; at a million balls 1,024 buckets per pass), no comparisons. The last pass leaves
-//! each first index's few partners in the order they were found; the pass that writes the
-//! pair list puts each one in place as it goes (a ball has a handful of neighbours, so this
-//! moves at most a few pairs, and only where they are out of order), and drops repeats.
+//! A pair `(i, j)`, `i < j`, is the key `i · 2^32 + j`, so keys order exactly as pairs do.
+//! Keys are written with the two indices in either order (the finder's ball first, which saves
+//! a compare per candidate) and put right in the read that counts both histograms. They are
+//! then sorted by their first index only, in two LSD radix passes of about `b / 2` bits each
+//! (`b` the bits of the largest index: at a million balls 1,024 buckets per pass), no
+//! comparisons. The last pass leaves each first index's few partners in the order they were
+//! found; the pass that writes the pair list puts each one in place as it goes (a ball has a
+//! handful of neighbours, so this moves at most a few pairs, and only where they are out of
+//! order), and drops repeats.
 //!
-//! **Writing keys.** [`KeyWriter`] writes a candidate's key whether or not it is a pair and
-//! advances only on a hit, so the pair test needs no branch; room is reserved per ball. The
-//! buffers only grow, so a steady state allocates (and clears) nothing.
+//! **Writing keys.** [`Slots::put`] writes a candidate's key whether or not it is a pair and
+//! advances only on a hit, so the pair test needs no branch; room is made per ball
+//! ([`KeyWriter::room`]). The buffers only grow, so a steady state allocates (and clears)
+//! nothing.
 //!
 //! Used by the broad phases that find pairs in spatial order (cells) rather than in index
 //! order, in place of a comparison sort of the pair list.
@@ -21,8 +24,8 @@ use super::Pair;
 /// Pairs collected as keys, then sorted into a pair list.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairKeys {
-    /// Bits of the second index in a key.
-    shift: u32,
+    /// Bits of the largest index.
+    bits: u32,
     /// `keys[..len]` are the keys; the rest is room already allocated.
     keys: Vec<u64>,
     len: usize,
@@ -32,40 +35,60 @@ pub(crate) struct PairKeys {
     counts: Vec<u32>,
 }
 
-/// Appends keys to a [`PairKeys`] without a branch per candidate (see the module docs).
+/// Appends keys to a [`PairKeys`] without a branch per candidate (see the module docs). It
+/// holds the key buffer itself while it lives, so the buffer's address and length stay in
+/// registers (no reload after each write through it).
 pub(crate) struct KeyWriter<'a> {
-    keys: &'a mut PairKeys,
+    home: &'a mut PairKeys,
+    buf: Vec<u64>,
     len: usize,
 }
 
-impl KeyWriter<'_> {
-    /// Makes room for `m` more candidates.
+/// Room for the keys of one ball's candidates (see [`KeyWriter::room`]).
+pub(crate) struct Slots<'b> {
+    out: &'b mut [u64],
+    /// Keys kept so far.
+    kept: usize,
+}
+
+impl Slots<'_> {
+    /// Writes pair `key` (one index in the high half, the other in the low, either order) as
+    /// the next key, kept only if `hit`.
     #[inline(always)]
-    pub fn reserve(&mut self, m: usize) {
-        if self.keys.keys.len() - self.len < m {
-            self.grow(m);
+    pub fn put(&mut self, key: u64, hit: bool) {
+        self.out[self.kept] = key;
+        self.kept += hit as usize;
+    }
+}
+
+impl KeyWriter<'_> {
+    /// Runs `f` with room for up to `m` hits; `f` may also put any number of misses.
+    #[inline(always)]
+    pub fn room(&mut self, m: usize, f: impl FnOnce(&mut Slots)) {
+        // A miss writes where the next key would go: at most `m` keys, then one more write.
+        let end = self.len + m + 1;
+        if self.buf.len() < end {
+            self.grow(end);
         }
+        let mut slots = Slots {
+            out: &mut self.buf[self.len..end],
+            kept: 0,
+        };
+        f(&mut slots);
+        self.len += slots.kept;
     }
 
     #[cold]
-    fn grow(&mut self, m: usize) {
-        let want = (self.len + m).max(2 * self.keys.keys.len()).max(1024);
-        self.keys.keys.resize(want, 0);
-    }
-
-    /// Writes pair `(i, j)` (either order) as the next key, kept only if `hit`. Needs room
-    /// reserved.
-    #[inline(always)]
-    pub fn put(&mut self, i: u32, j: u32, hit: bool) {
-        let (lo, hi) = (i.min(j) as u64, i.max(j) as u64);
-        self.keys.keys[self.len] = lo << self.keys.shift | hi;
-        self.len += hit as usize;
+    fn grow(&mut self, end: usize) {
+        let want = end.max(2 * self.buf.len()).max(1024);
+        self.buf.resize(want, 0);
     }
 }
 
 impl Drop for KeyWriter<'_> {
     fn drop(&mut self) {
-        self.keys.len = self.len;
+        self.home.keys = std::mem::take(&mut self.buf);
+        self.home.len = self.len;
     }
 }
 
@@ -73,64 +96,69 @@ impl PairKeys {
     /// Forgets all keys; indices will be below `n`.
     pub fn clear(&mut self, n: usize) {
         self.len = 0;
-        self.shift = index_bits(n); // two indices below 2^32 fit in 64 bits
+        self.bits = index_bits(n);
     }
 
     /// A writer appending after the keys held.
     pub fn writer(&mut self) -> KeyWriter<'_> {
-        let len = self.len;
-        KeyWriter { keys: self, len }
+        let (buf, len) = (std::mem::take(&mut self.keys), self.len);
+        KeyWriter {
+            home: self,
+            buf,
+            len,
+        }
     }
 
     /// Adds pairs already as `(min, max)`.
     pub fn extend(&mut self, pairs: &[Pair]) {
-        let mut out = self.writer();
-        out.reserve(pairs.len());
-        for &(i, j) in pairs {
-            out.put(i, j, true);
-        }
+        self.writer().room(pairs.len(), |slots| {
+            for &(i, j) in pairs {
+                slots.put((i as u64) << 32 | j as u64, true);
+            }
+        });
     }
 
     /// Sorts the keys and writes them to `pairs` (cleared first), each once; returns the
     /// repeats dropped.
     pub fn sorted_into(&mut self, pairs: &mut Vec<Pair>) -> u64 {
-        let (n, shift) = (self.len, self.shift);
+        let n = self.len;
         let keys = &mut self.keys[..n];
         if self.spare.len() < n {
             self.spare.resize(n, 0);
         }
         let spare = &mut self.spare[..n];
-        // Digits of the first index: bits `shift..shift + d0`, then the rest.
-        let d0 = shift.div_ceil(2);
-        let (b0, b1) = (1usize << d0, 1usize << (shift - d0));
-        let m0 = (b0 - 1) as u64;
+        // Digits of the first index: bits `32..32 + d0`, then `32 + d0..32 + bits`.
+        let d0 = self.bits.div_ceil(2);
+        let (b0, b1) = (1usize << d0, 1usize << (self.bits - d0));
+        let (s1, m0) = (32 + d0, (b0 - 1) as u64);
         self.counts.clear();
         self.counts.resize(b0 + b1, 0);
         let (c0, c1) = self.counts.split_at_mut(b0);
-        for &k in keys.iter() {
-            c0[((k >> shift) & m0) as usize] += 1;
-            c1[(k >> (shift + d0)) as usize] += 1;
+        for k in keys.iter_mut() {
+            let (a, b) = (*k >> 32, *k & LOW);
+            *k = a.min(b) << 32 | a.max(b);
+            c0[((*k >> 32) & m0) as usize] += 1;
+            c1[(*k >> s1) as usize] += 1;
         }
         exclusive_sums(c0);
         exclusive_sums(c1);
         for &k in keys.iter() {
-            let at = &mut c0[((k >> shift) & m0) as usize];
+            let at = &mut c0[((k >> 32) & m0) as usize];
             spare[*at as usize] = k;
             *at += 1;
         }
         for &k in spare.iter() {
-            let at = &mut c1[(k >> (shift + d0)) as usize];
+            let at = &mut c1[(k >> s1) as usize];
             keys[*at as usize] = k;
             *at += 1;
         }
         // Partners of one first index in order, repeats dropped.
-        let mask = (1u64 << shift) - 1;
         pairs.clear();
         pairs.reserve(n);
         let mut dropped = 0;
         let mut last = None;
         for &k in keys.iter() {
-            let p = ((k >> shift) as u32, (k & mask) as u32);
+            let p = ((k >> 32) as u32, (k & LOW) as u32);
             if last < Some(p) {
                 pairs.push(p);
                 last = Some(p);
@@ -141,6 +169,9 @@ impl PairKeys {
         dropped
     }
 }
+
+/// The low half of a key.
+const LOW: u64 = u32::MAX as u64;
 
 /// Turns counts into exclusive prefix sums (each bucket's first slot).
 fn exclusive_sums(counts: &mut [u32]) {
@@ -186,9 +217,10 @@ mod tests {
             keys.clear(n);
             let mut out = keys.writer();
             for &(i, j) in &want {
-                out.reserve(2);
-                out.put(j, i, true);
-                out.put(0, 0, false); // a miss leaves nothing
+                out.room(1, |slots| {
+                    slots.put((j as u64) << 32 | i as u64, true);
+                    slots.put(7, false); // a miss leaves nothing
+                });
             }
             drop(out);
             want.sort_unstable();
