@@ -40,7 +40,7 @@
 use super::grid_cells::CellRange;
 use super::pair_keys::{PairKeys, Slots};
 use crate::geom::Aabb;
-use glam::Vec4;
+use glam::{Vec2, Vec4};
 
 /// Most bands of the first counting sort (see the module docs).
 const MAX_BANDS: usize = 256;
@@ -71,8 +71,13 @@ pub(crate) struct BallCells {
     codes: Vec<u32>,
     /// The balls in band order (the first sort's output).
     by_band: Vec<Entry>,
-    /// Start of each band in `by_band`, then its write cursor; length bands + 1.
+    /// Start of each band's run in `by_band`; length bands + 1 (the last is the end).
     band_start: Vec<u32>,
+    /// End of each band's run in `by_band` (its write cursor while scattering).
+    band_end: Vec<u32>,
+    /// Balls per band of the last build: room for each band in the next build's single pass
+    /// ([`BallCells::build_hinted`]).
+    band_counts: Vec<u32>,
     /// Cell code of each entry of the band being sorted, relative to the band's first cell.
     local: Vec<u32>,
 }
@@ -193,6 +198,58 @@ fn corners(p: [f32; 4]) -> Vec4 {
     Vec4::new(p[0], p[1], -p[2], -p[3])
 }
 
+/// The box holding some boxes and their largest side, gathered one box at a time.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Extent {
+    /// Min corner and negated max corner.
+    lo: Vec4,
+    largest: f64,
+}
+
+impl Default for Extent {
+    fn default() -> Self {
+        Self {
+            lo: Vec4::splat(f32::INFINITY),
+            largest: 0.0,
+        }
+    }
+}
+
+impl Extent {
+    /// Adds `b`. Min corners and negated max corners in one 4-lane min, the new box first, so
+    /// a NaN coordinate leaves the running value (as `f32::min` does); from +∞, so a NaN never
+    /// enters it. The side in f64, so the f32 subtraction cannot round it down.
+    #[inline(always)]
+    pub fn add(&mut self, b: &Aabb) {
+        self.lo = Vec4::new(b.min.x, b.min.y, -b.max.x, -b.max.y).min(self.lo);
+        let w = b.max.x as f64 - b.min.x as f64;
+        let h = b.max.y as f64 - b.min.y as f64;
+        let side = if w > h { w } else { h };
+        self.largest = if side > self.largest {
+            side
+        } else {
+            self.largest
+        };
+    }
+
+    /// The box and the largest side (px), of at least one box added.
+    pub fn get(&self) -> (Aabb, f64) {
+        let lo = self.lo;
+        (
+            Aabb::new(Vec2::new(lo.x, lo.y), Vec2::new(-lo.z, -lo.w)),
+            self.largest,
+        )
+    }
+}
+
+/// Turns counts into exclusive prefix sums (each bucket's first slot).
+fn exclusive_sums(counts: &mut [u32]) {
+    let mut sum = 0;
+    for c in counts {
+        (*c, sum) = (sum, sum + *c);
+    }
+}
+
 /// True when `t0 ≤ t1` (clamped coordinates of one box, as [`Axis::t`] gives) lie in the same
 /// or adjacent cells. One float compare decides nearly every box: `t1 − t0 < 1` (rounded, and
 /// rounding never takes a difference of 1 or more below 1) means the truncations differ by at
@@ -206,17 +263,82 @@ impl BallCells {
     /// Sorts `balls` (boxes of ball indices `first..`) into the cells of `range`. Returns false
     /// when some ball spans more than two cells on an axis (the cells are filled all the same).
     pub fn build(&mut self, range: &CellRange, balls: &[Aabb], first: usize) -> bool {
-        let origin = range.cell_box(0, 0).min;
-        let inv = (1.0 / range.size) as f32;
-        let ax = Axis::new(origin.x, inv, range.dims.0);
-        let ay = Axis::new(origin.y, inv, range.dims.1);
-        (self.dims, self.axes, self.first, self.count) = (range.dims, [ax, ay], first, balls.len());
-        self.lattice = Lattice::new(ax, ay);
-        self.stride = range.dims.0 + 2;
+        self.set_range(range, balls.len(), first);
         let spans_ok = self.count_bands(balls);
         self.scatter_bands(balls);
         self.sort_bands();
         spans_ok
+    }
+
+    /// [`BallCells::build`] in one pass over the boxes instead of three (extent, count,
+    /// scatter), for a range expected to be the last build's: each band gets the room the
+    /// last build filled plus an eighth, and the balls are scattered straight away while the
+    /// region of their boxes and their largest side (px, as [`super::grid`] computes them) are
+    /// gathered. Returns those, or `None` — nothing usable built — when there is no last
+    /// build of this range and ball count, a band overflows its room, or a ball spans more
+    /// than two cells: the caller then builds afresh. The caller must also check that the
+    /// region and side returned choose this same range.
+    pub fn build_hinted(
+        &mut self,
+        range: &CellRange,
+        balls: &[Aabb],
+        first: usize,
+    ) -> Option<(Aabb, f64)> {
+        let same = range.dims == self.dims && balls.len() == self.count;
+        if !same || balls.is_empty() || self.band_counts.is_empty() {
+            return None;
+        }
+        self.set_range(range, balls.len(), first);
+        let shift = self.band_shift();
+        let bands = self.band_counts.len();
+        self.band_start.clear();
+        self.band_start.push(0);
+        for &c in &self.band_counts {
+            let room = c + c / 8 + 8;
+            self.band_start.push(self.band_start.last().unwrap() + room);
+        }
+        self.by_band
+            .resize(*self.band_start.last().unwrap() as usize, Entry::default());
+        self.band_end.clear();
+        self.band_end.extend_from_slice(&self.band_start[..bands]);
+        let limits = &self.band_start[1..];
+        let (mut extent, mut spans_ok, mut fits) = (Extent::default(), true, true);
+        for (k, b) in balls.iter().enumerate() {
+            extent.add(b);
+            let t = self
+                .lattice
+                .t4(Vec4::new(b.min.x, b.min.y, b.max.x, b.max.y));
+            spans_ok &= within_two(t.x, t.z) & within_two(t.y, t.w);
+            let band = (t.y as u32 >> shift) as usize;
+            let at = &mut self.band_end[band];
+            if *at < limits[band] {
+                let id = (self.first + k) as u32;
+                self.by_band[*at as usize] = Entry {
+                    id,
+                    packed: packed(b),
+                };
+                *at += 1;
+            } else {
+                fits = false;
+            }
+        }
+        if !(fits && spans_ok) {
+            self.band_counts.clear();
+            return None;
+        }
+        self.sort_bands();
+        Some(extent.get())
+    }
+
+    /// Takes `range` for a build of `count` balls from index `first`.
+    fn set_range(&mut self, range: &CellRange, count: usize, first: usize) {
+        let origin = range.cell_box(0, 0).min;
+        let inv = (1.0 / range.size) as f32;
+        let ax = Axis::new(origin.x, inv, range.dims.0);
+        let ay = Axis::new(origin.y, inv, range.dims.1);
+        (self.dims, self.axes, self.first, self.count) = (range.dims, [ax, ay], first, count);
+        self.lattice = Lattice::new(ax, ay);
+        self.stride = range.dims.0 + 2;
     }
 
     /// log2 of the rows per band: the fewest rows (a power of two) giving at most
@@ -236,7 +358,7 @@ impl BallCells {
         let bands = ((self.dims.1 - 1) >> shift) + 1;
         self.band_start.clear();
         self.band_start.resize(bands + 1, 0);
-        let counts = &mut self.band_start[1..];
+        let counts = &mut self.band_start[..bands];
         let mut spans_ok = true;
         for b in balls {
             let t = self
@@ -254,22 +376,18 @@ impl BallCells {
         let ay = self.axes[1];
         let shift = self.band_shift();
         let bands = self.band_start.len() - 1;
-        for k in 0..bands {
-            self.band_start[k + 1] += self.band_start[k];
-        }
+        exclusive_sums(&mut self.band_start);
         self.by_band.resize(balls.len(), Entry::default());
-        let cursor = &mut self.band_start[..bands];
+        self.band_end.clear();
+        self.band_end.extend_from_slice(&self.band_start[..bands]);
         for (k, b) in balls.iter().enumerate() {
-            let at = &mut cursor[(ay.cell(b.min.y) >> shift) as usize];
+            let at = &mut self.band_end[(ay.cell(b.min.y) >> shift) as usize];
             self.by_band[*at as usize] = Entry {
                 id: (self.first + k) as u32,
                 packed: packed(b),
             };
             *at += 1;
         }
-        // Each band's cursor ended at the next band's start: shift back.
-        self.band_start.copy_within(0..bands, 1);
-        self.band_start[0] = 0;
     }
 
     /// Second sort: each band's run by cell into `ids` and `boxes`, writing the cell starts.
@@ -277,22 +395,22 @@ impl BallCells {
     fn sort_bands(&mut self) {
         let ((_, h), s, lattice) = (self.dims, self.stride, self.lattice);
         let shift = self.band_shift();
-        let n = self.by_band.len();
+        let n = self.count;
         self.ids.resize(n + LANES, 0);
         self.boxes.resize(n + LANES, [0.0; 4]);
         self.codes.resize(n, 0);
         let stored = s * (h + 1);
         self.start.resize(stored + 1, 0);
-        for band in 0..self.band_start.len() - 1 {
-            let (lo, hi) = (
-                self.band_start[band] as usize,
-                self.band_start[band + 1] as usize,
-            );
+        self.band_counts.clear();
+        let mut lo = 0; // output position of the band's first ball
+        for band in 0..self.band_end.len() {
+            let run = self.band_start[band] as usize..self.band_end[band] as usize;
+            self.band_counts.push(run.len() as u32);
             let r0 = band << shift;
             let r1 = ((band + 1) << shift).min(h);
             let cells = &mut self.start[r0 * s..r1 * s + 1];
             cells.fill(0);
-            let entries = &self.by_band[lo..hi];
+            let entries = &self.by_band[run];
             self.local.resize(entries.len(), 0);
             for (e, code) in entries.iter().zip(&mut self.local) {
                 *code = cell_code(lattice.t4(corners(e.packed)), s, r0 * s);
@@ -313,6 +431,7 @@ impl BallCells {
             let last = cells.len() - 1;
             cells.copy_within(0..last, 1);
             cells[0] = lo as u32;
+            lo += entries.len();
         }
         // The padding row below the last.
         self.start[h * s..].fill(n as u32);
@@ -361,13 +480,13 @@ impl BallCells {
             let boxes: &[[f32; 4]; L] = self.boxes[j..j + L].try_into().unwrap();
             let ids: &[u32; L] = self.ids[j..j + L].try_into().unwrap();
             let mut hits = 0u32;
-            for k in 0..L {
+            for (k, b) in boxes.iter().enumerate() {
                 // Closed intervals: touching boxes overlap (see the module docs).
-                hits |= (Vec4::from_array(boxes[k]).cmple(q).all() as u32) << k;
+                hits |= (Vec4::from_array(*b).cmple(q).all() as u32) << k;
             }
             hits &= (1 << run.end.saturating_sub(j).min(L)) - 1;
-            for k in 0..L {
-                out.put(id | ids[k] as u64, hits >> k & 1 != 0);
+            for (k, &other) in ids.iter().enumerate() {
+                out.put(id | other as u64, hits >> k & 1 != 0);
             }
             j += L;
             if j >= run.end {
@@ -427,7 +546,7 @@ impl BallCells {
         if self.start.windows(2).any(|w| w[0] > w[1]) {
             return Err("ball cells: starts not ascending".into());
         }
-        let padding = |k: usize| k / s == h || k % s == 0 || k % s == w + 1;
+        let padding = |k: usize| k / s == h || k.is_multiple_of(s) || k % s == w + 1;
         if let Some(k) = (0..s * (h + 1)).find(|&k| padding(k) && self.start[k + 1] > self.start[k])
         {
             return Err(format!("ball cells: padding cell {k} not empty"));

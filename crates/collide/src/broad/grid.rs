@@ -31,14 +31,13 @@
 //! balls (clamped beyond, which keeps neighbours neighbours), so uniformly spread balls never
 //! pile into border cells however many there are.
 
-use super::ball_cells::{BallCells, MAX_STORED_CELLS};
+use super::ball_cells::{BallCells, Extent, MAX_STORED_CELLS};
 use super::grid_cells::CellRange;
 use super::obstacle_cells::ObstacleCells;
 use super::pair_keys::PairKeys;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
-use glam::{Vec2, Vec4};
 
 /// Smallest automatic cell size (px).
 pub const MIN_AUTO: f64 = 8.0;
@@ -90,6 +89,8 @@ pub struct Grid {
     /// Ball index range of the last call.
     ball_ids: std::ops::Range<usize>,
     obstacles: ObstacleCells,
+    /// Calls whose balls were sorted in one pass with the last call's range.
+    one_pass: u64,
 }
 
 impl Default for Grid {
@@ -104,6 +105,7 @@ impl Default for Grid {
             keys: PairKeys::default(),
             ball_ids: 0..0,
             obstacles: ObstacleCells::default(),
+            one_pass: 0,
         }
     }
 }
@@ -127,35 +129,41 @@ impl Grid {
     fn sort_balls(&mut self, aabbs: &[Aabb]) {
         let first = self.ball_ids.start;
         let balls = &aabbs[self.ball_ids.clone()];
-        let region;
-        (region, self.largest) = extent(balls);
-        let auto = auto_cell_size(self.largest);
-        (self.working, self.choice) = match self.size as f64 {
-            0.0 => (auto, CellChoice::Auto),
-            s if s >= self.largest => (s, CellChoice::AsSet),
-            _ => (auto, CellChoice::Raised),
-        };
-        for _ in 0..8 {
-            self.range = CellRange::covering_for(&region, self.working, (0.0, 0.0), balls.len());
-            // The ball cells compute in f32, exact for whole numbers below 2^24 (cut cells are
-            // clamped onto the border, as beyond any range). Also few enough cells for a cell
-            // code.
-            let dims = &mut self.range.dims;
-            (dims.0, dims.1) = (dims.0.min(MAX_AXIS), dims.1.min(MAX_AXIS));
-            while (dims.0 + 2) * (dims.1 + 1) >= MAX_STORED_CELLS {
-                let longer = if dims.0 >= dims.1 {
-                    &mut dims.0
-                } else {
-                    &mut dims.1
-                };
-                *longer /= 2;
+        // Steady state: the last call's range, in one pass, kept if this call's balls choose
+        // it too.
+        if self.choice != CellChoice::Rounding {
+            let last = (self.range, self.working, self.choice);
+            if let Some((region, largest)) = self.balls.build_hinted(&self.range, balls, first) {
+                if self.choose(&region, largest, balls.len()) == last {
+                    self.largest = largest;
+                    self.one_pass += 1;
+                    return;
+                }
             }
+        }
+        let (region, largest) = extent(balls);
+        self.largest = largest;
+        (self.range, self.working, self.choice) = self.choose(&region, largest, balls.len());
+        for _ in 0..8 {
             if self.balls.build(&self.range, balls, first) {
                 return;
             }
             self.working *= 2.0;
             self.choice = CellChoice::Rounding;
+            self.range = fitted_range(&region, self.working, balls.len());
         }
+    }
+
+    /// The cell range, size and rule for `n` balls covering `region`, the largest side
+    /// `largest` (px).
+    fn choose(&self, region: &Aabb, largest: f64, n: usize) -> (CellRange, f64, CellChoice) {
+        let auto = auto_cell_size(largest);
+        let (working, choice) = match self.size as f64 {
+            0.0 => (auto, CellChoice::Auto),
+            s if s >= largest => (s, CellChoice::AsSet),
+            _ => (auto, CellChoice::Raised),
+        };
+        (fitted_range(region, working, n), working, choice)
     }
 
     /// The "rule" line of the stats panel.
@@ -183,20 +191,29 @@ fn extent(boxes: &[Aabb]) -> (Aabb, f64) {
     if boxes.is_empty() {
         return (Aabb::default(), 0.0);
     }
-    // Min corners and negated max corners in one 4-lane min; the new box first, so a NaN
-    // coordinate leaves the running value (as `f32::min` does); from +∞, so a NaN never
-    // enters it.
-    let neg = |b: &Aabb| Vec4::new(b.min.x, b.min.y, -b.max.x, -b.max.y);
-    let (mut lo, mut largest) = (Vec4::splat(f32::INFINITY), 0.0f64);
+    let mut e = Extent::default();
     for b in boxes {
-        lo = neg(b).min(lo);
-        let w = b.max.x as f64 - b.min.x as f64;
-        let h = b.max.y as f64 - b.min.y as f64;
-        let side = if w > h { w } else { h };
-        largest = if side > largest { side } else { largest };
+        e.add(b);
     }
-    let region = Aabb::new(Vec2::new(lo.x, lo.y), Vec2::new(-lo.z, -lo.w));
-    (region, largest)
+    e.get()
+}
+
+/// The cells of size `working` covering `region` for `n` balls, within the ball cells'
+/// limits: they compute in f32, exact for whole numbers below 2^24 (cut cells are clamped onto
+/// the border, as beyond any range), and number their cells in 30 bits.
+fn fitted_range(region: &Aabb, working: f64, n: usize) -> CellRange {
+    let mut range = CellRange::covering_for(region, working, (0.0, 0.0), n);
+    let dims = &mut range.dims;
+    (dims.0, dims.1) = (dims.0.min(MAX_AXIS), dims.1.min(MAX_AXIS));
+    while (dims.0 + 2) * (dims.1 + 1) >= MAX_STORED_CELLS {
+        let longer = if dims.0 >= dims.1 {
+            &mut dims.0
+        } else {
+            &mut dims.1
+        };
+        *longer /= 2;
+    }
+    range
 }
 
 /// Largest cell size accepted (px).
@@ -284,6 +301,7 @@ impl BroadPhase for Grid {
             ("max balls per cell", self.balls.max_per_cell().to_string()),
             ("obstacle cells", self.obstacles.occupied().to_string()),
             ("static rebuilds", self.obstacles.rebuilds().to_string()),
+            ("one-pass sorts", self.one_pass.to_string()),
         ]
     }
 
@@ -384,6 +402,50 @@ mod tests {
         boxes[0].max.y = 200.0;
         assert!(run(&mut g, &input(&boxes, 1, 2)).0.is_empty());
         assert_eq!(rebuilds(&g), "2");
+    }
+
+    #[test]
+    fn one_pass_sort_falls_back_when_a_band_overflows_or_the_range_changes() {
+        use crate::broad::brute::brute_pairs;
+        // Two fixed corner balls keep the region (so the range) the same while the others move.
+        let corner = |p: f32| Aabb::around(Vec2::splat(p), 5.0);
+        let spread = |k: usize| {
+            let (x, y) = ((k * 37 % 101) as f32, (k * 53 % 97) as f32);
+            Aabb::around(Vec2::new(20.0 + 9.5 * x, 20.0 + 9.5 * y), 6.0)
+        };
+        let mut boxes: Vec<Aabb> = (0..2000).map(spread).collect();
+        boxes[0] = corner(0.0);
+        boxes[1] = corner(1000.0);
+        let mut g = Grid::default();
+        let one_pass = |g: &Grid| g.stats()[7].1.clone();
+        let check = |g: &mut Grid, boxes: &[Aabb]| {
+            let inp = input(boxes, 0, 0);
+            let mut want = Vec::new();
+            brute_pairs(&inp, &mut want);
+            assert_eq!(run(g, &inp).0, want);
+        };
+        check(&mut g, &boxes);
+        assert_eq!(one_pass(&g), "0", "a fresh grid counts first");
+        check(&mut g, &boxes);
+        assert_eq!(one_pass(&g), "1", "the same balls again: one pass");
+        // Everything but the corners into one row: its band overflows its room.
+        for (k, b) in boxes.iter_mut().enumerate().skip(2) {
+            *b = Aabb::around(Vec2::new(20.0 + (k % 960) as f32, 500.0), 6.0);
+        }
+        check(&mut g, &boxes);
+        assert_eq!(one_pass(&g), "1");
+        check(&mut g, &boxes);
+        assert_eq!(one_pass(&g), "2", "the new counts fit");
+        // A wider region: another range.
+        boxes[1] = corner(3000.0);
+        check(&mut g, &boxes);
+        assert_eq!(one_pass(&g), "2");
+        // A larger ball: another cell size.
+        boxes[5] = Aabb::around(Vec2::new(400.0, 300.0), 40.0);
+        check(&mut g, &boxes);
+        check(&mut g, &boxes);
+        assert_eq!(one_pass(&g), "3");
+        assert_eq!(g.working_size(), 128.0);
     }
 
     #[test]
