@@ -1,14 +1,16 @@
-//! Balls counting-sorted into the cells of one lattice by their box's min corner, ids and
-//! boxes stored in cell order (structure of arrays), for the uniform grid.
+//! Balls counting-sorted into the cells of one lattice by their box's min corner, ids, boxes
+//! and cell codes stored in cell order (structure of arrays), and their pairs searched, for
+//! the uniform grid.
 //!
 //! **Layout.** Cells are row-major with one empty column on each side and one empty row
 //! below the last: a real cell `(c, r)` is stored cell `r · (w + 2) + c + 1`, and
-//! `start[k]..start[k + 1]` are stored cell `k`'s entries in two flat arrays, `ids` and
-//! `boxes` (each box packed as `[min x, min y, −max x, −max y]`, 16 bytes). Within a cell the
-//! balls keep index order. Because a row's cells are contiguous, an entry's own cell and its
-//! right-hand neighbour form one run, and the three cells below it (`k + s − 1 ..= k + s + 1`,
-//! `s` the row stride) another; the padding makes both runs valid for every real cell with
-//! no clamping (the padding cells are empty).
+//! `start[k]..start[k + 1]` are stored cell `k`'s entries in three flat arrays, `ids`, `boxes`
+//! (each box packed as `[min x, min y, −max x, −max y]`, 16 bytes) and `codes` (the stored
+//! cell and whether the box reaches into the next column and row, [`cell_code`]). Within a
+//! cell the balls keep index order. Because a row's cells are contiguous, an entry's own cell
+//! and its right-hand neighbour form one run, and the three cells below it
+//! (`k + s − 1 ..= k + s + 1`, `s` the row stride) another; the padding makes both runs valid
+//! for every real cell with no clamping (the padding cells are empty).
 //!
 //! **One compare per test.** Closed boxes `a`, `b` overlap iff `b.min ≤ a.max` and
 //! `a.min ≤ b.max`, i.e. `−b.max ≤ −a.min`: so with `b` packed as above and `a` as the query
@@ -16,10 +18,11 @@
 //! 4-lane compare. Negation is exact, and `−0.0 = 0.0` in comparisons, so this is the same
 //! test as [`Aabb::overlaps`].
 //!
-//! **Cell of a coordinate.** `col(x) = clamp(trunc((x − x0) · (1 / size)), 0, w − 1)` in f32,
-//! `x0` the left edge of the range. Each step is monotone in `x`, so `col` is: that is all the
-//! grid's exactness argument needs, provided the same function also checks that no ball spans
-//! more than two cells per axis ([`BallCells::build`] does both in one pass).
+//! **Cell of a coordinate.** `col(x) = trunc(clamp((x − x0) · (1 / size), 0, w − 1))` in f32,
+//! `x0` the left edge of the range, both axes in one 4-lane operation on a box's corners.
+//! Each step is monotone in `x`, so `col` is: that is all the grid's exactness argument
+//! needs, provided the same function also checks that no ball spans more than two cells per
+//! axis (the first pass over the boxes does both).
 //!
 //! **Sorting**, in two counting sorts that each stay in cache: first by band (a band is a
 //! power-of-two number of rows, chosen so there are at most [`MAX_BANDS`] bands: few enough
@@ -28,17 +31,21 @@
 //! are stable, so a cell's balls stay in index order. A one-level counting sort needs one
 //! counter per cell, and with a million cells its random increments and scattered writes
 //! missed the cache on every ball; one band per row (1,000 write streams at 1M balls) missed
-//! L1 on the first scatter.
+//! L1 on the first scatter. In the steady state ([`BallCells::build_hinted`]) the first sort
+//! needs no count: each band gets the room the last call filled plus an eighth.
 //!
-//! **Pairs**, branch-light: the entries are visited in cell order, each one's cell recomputed
-//! from its box (cheaper than skipping empty cells, a branch that mispredicts on four cells in
-//! ten at the benchmark's density), and each candidate's key written whether or not the boxes
+//! **Pairs**, each ball against the later balls of its cell and the cells its box reaches
+//! into among the forward half of the neighbours, searched band by band as soon as the next
+//! band is sorted (while both are in cache), branch-light: each ball's runs come from its cell
+//! code (no empty cells skipped, a branch that mispredicted on four cells in ten at the
+//! benchmark's density), the runs are tested a fixed number of candidates at a time with the
+//! lanes past the run masked, and each candidate's key is written whether or not the boxes
 //! overlap, the write position advancing only on a hit.
 //!
 //! **Cost.** O(n + cells). All arrays are kept, so a steady-state call allocates nothing.
 
 use super::grid_cells::CellRange;
-use super::pair_keys::{PairKeys, Slots};
+use super::pair_keys::{KeyWriter, PairKeys, Slots};
 use crate::geom::Aabb;
 use glam::{Vec2, Vec4};
 
@@ -260,30 +267,42 @@ fn within_two(t0: f32, t1: f32) -> bool {
 }
 
 impl BallCells {
-    /// Sorts `balls` (boxes of ball indices `first..`) into the cells of `range`. Returns false
-    /// when some ball spans more than two cells on an axis (the cells are filled all the same).
-    pub fn build(&mut self, range: &CellRange, balls: &[Aabb], first: usize) -> bool {
+    /// Sorts `balls` (boxes of ball indices `first..`) into the cells of `range`, and searches
+    /// their pairs ([`BallCells::pairs`]) band by band as the sort finishes each, while the
+    /// band is in cache: the pairs go to `keys` (appended), the box tests are returned. `None`
+    /// (cells filled all the same, no pairs searched) when some ball spans more than two cells
+    /// on an axis.
+    pub fn build(
+        &mut self,
+        range: &CellRange,
+        balls: &[Aabb],
+        first: usize,
+        keys: &mut PairKeys,
+    ) -> Option<u64> {
         self.set_range(range, balls.len(), first);
         let spans_ok = self.count_bands(balls);
         self.scatter_bands(balls);
-        self.sort_bands();
-        spans_ok
+        let tests = self.sort_bands(spans_ok.then_some(keys));
+        spans_ok.then_some(tests)
     }
 
     /// [`BallCells::build`] in one pass over the boxes instead of three (extent, count,
     /// scatter), for a range expected to be the last build's: each band gets the room the
     /// last build filled plus an eighth, and the balls are scattered straight away while the
     /// region of their boxes and their largest side (px, as [`super::grid`] computes them) are
-    /// gathered. Returns those, or `None` — nothing usable built — when there is no last
-    /// build of this range and ball count, a band overflows its room, or a ball spans more
-    /// than two cells: the caller then builds afresh. The caller must also check that the
-    /// region and side returned choose this same range.
+    /// gathered. If `accept` takes them (they choose this same range), sorts and searches the
+    /// pairs as [`BallCells::build`] does and returns them with the box tests. `None` —
+    /// nothing usable built — when `accept` refuses, there is no last build of this range and
+    /// ball count, a band overflows its room, or a ball spans more than two cells: the caller
+    /// then builds afresh.
     pub fn build_hinted(
         &mut self,
         range: &CellRange,
         balls: &[Aabb],
         first: usize,
-    ) -> Option<(Aabb, f64)> {
+        accept: impl FnOnce(&Aabb, f64) -> bool,
+        keys: &mut PairKeys,
+    ) -> Option<(Aabb, f64, u64)> {
         let same = range.dims == self.dims && balls.len() == self.count;
         if !same || balls.is_empty() || self.band_counts.is_empty() {
             return None;
@@ -322,12 +341,13 @@ impl BallCells {
                 fits = false;
             }
         }
-        if !(fits && spans_ok) {
+        let (region, largest) = extent.get();
+        if !(fits && spans_ok && accept(&region, largest)) {
             self.band_counts.clear();
             return None;
         }
-        self.sort_bands();
-        Some(extent.get())
+        let tests = self.sort_bands(Some(keys));
+        Some((region, largest, tests))
     }
 
     /// Takes `range` for a build of `count` balls from index `first`.
@@ -392,8 +412,10 @@ impl BallCells {
 
     /// Second sort: each band's run by cell into `ids` and `boxes`, writing the cell starts.
     #[inline(never)]
-    fn sort_bands(&mut self) {
+    fn sort_bands(&mut self, mut keys: Option<&mut PairKeys>) -> u64 {
         let ((_, h), s, lattice) = (self.dims, self.stride, self.lattice);
+        let mut out = keys.as_mut().map(|k| k.writer());
+        let mut tests = 0;
         let shift = self.band_shift();
         let n = self.count;
         self.ids.resize(n + LANES, 0);
@@ -403,6 +425,7 @@ impl BallCells {
         self.start.resize(stored + 1, 0);
         self.band_counts.clear();
         let mut lo = 0; // output position of the band's first ball
+        let mut prev = 0; // the previous band's first ball: its pairs are searched next
         for band in 0..self.band_end.len() {
             let run = self.band_start[band] as usize..self.band_end[band] as usize;
             self.band_counts.push(run.len() as u32);
@@ -431,21 +454,36 @@ impl BallCells {
             let last = cells.len() - 1;
             cells.copy_within(0..last, 1);
             cells[0] = lo as u32;
+            let done = lo; // the balls before this band now have every cell they look at
             lo += entries.len();
+            if let Some(out) = out.as_mut() {
+                tests += self.pairs_in(prev..done, out);
+            }
+            prev = done;
         }
         // The padding row below the last.
         self.start[h * s..].fill(n as u32);
+        if let Some(out) = out.as_mut() {
+            tests += self.pairs_in(prev..n, out);
+        }
+        tests
     }
 
     /// Every ball against the later balls of its own cell, the cell to its right and the
     /// three cells below (the forward half of the 8 neighbours: each pair of neighbouring
     /// cells is visited once). Overlapping pairs go to `keys`; returns the box tests.
     pub fn pairs(&self, keys: &mut PairKeys) -> u64 {
+        self.pairs_in(0..self.count, &mut keys.writer())
+    }
+
+    /// [`BallCells::pairs`] for the balls at `balls` in cell order: needs only their cells,
+    /// the cells right of them and the row below.
+    fn pairs_in(&self, balls: std::ops::Range<usize>, out: &mut KeyWriter) -> u64 {
         let s = self.stride;
         let (start, ids, boxes) = (&self.start[..], &self.ids[..], &self.boxes[..]);
         let mut tests = 0;
-        let mut out = keys.writer();
-        for (a, &code) in self.codes.iter().enumerate() {
+        let first = balls.start;
+        for (a, &code) in (first..).zip(&self.codes[balls]) {
             let cell = (code & CELL_BITS) as usize;
             let dx = (code & REACHES_RIGHT != 0) as usize;
             let dy = (code & REACHES_DOWN != 0) as usize;

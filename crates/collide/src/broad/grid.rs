@@ -1,15 +1,23 @@
 //! Uniform grid: the modern form of the sector method.
 //!
 //! **Algorithm.** Square cells of side `c`, at least the largest ball side `m`. Each ball goes
-//! into the one cell holding its box's min corner, by two counting sorts (rows, then columns
-//! within a row) into one flat array holding each ball's index and box in cell order (see
-//! `ball_cells.rs`; reused, so a steady-state call allocates nothing). Then each occupied cell is tested against itself
-//! (`K(K − 1)/2`) and against 4 of its 8 neighbours — `(+1, 0)`, `(−1, +1)`, `(0, +1)`,
-//! `(+1, +1)` — so every pair of neighbouring cells is visited exactly once and no pair is
-//! ever found twice (`repeats_dropped` stays 0 for balls). The own cell and its right-hand
-//! neighbour are one contiguous run of boxes, the three cells below another, and one 4-lane
-//! compare tests a pair. Pairs are found in cell order and put in index order as `u64` keys,
-//! radix sorted on the first index (`pair_keys.rs`).
+//! into the one cell holding its box's min corner, by two counting sorts (bands of rows, then
+//! cells within a band) into flat arrays holding each ball's index, box and cell code in cell
+//! order (see `ball_cells.rs`; reused, so a steady-state call allocates nothing). Then each
+//! ball is tested against the later balls of its cell and against 4 of its cell's 8
+//! neighbours — `(+1, 0)`, `(−1, +1)`, `(0, +1)`, `(+1, +1)` — so every pair of neighbouring
+//! cells is visited exactly once and no pair is ever found twice (`repeats_dropped` stays 0
+//! for balls); of those, only the cells its box reaches into (a ball whose min corner lies in
+//! a column or row the box does not reach cannot overlap it). The own cell and its right-hand
+//! neighbour are one contiguous run of boxes, the cells below another, and one 4-lane compare
+//! tests a pair. Pairs are found in cell order and put in index order as `u64` keys, radix
+//! sorted on the first index (`pair_keys.rs`).
+//!
+//! **Steady state.** A call first tries the last call's range and cell size: one pass over
+//! the boxes gathers their region and largest side while scattering them into bands (room
+//! per band from the last call's counts). If the region and side choose that same range and
+//! size, and no band overflowed, the call goes on from there; otherwise it starts again with
+//! a pass for the region, one to count and one to scatter. Same result either way.
 //!
 //! **Exact.** Two overlapping balls with `a.min ≤ b.min` on an axis have `b.min ≤ a.max`, so
 //! `col(b.min) − col(a.min) ≤ col(a.max) − col(a.min) ≤ 1` as long as no ball box spans more
@@ -25,8 +33,9 @@
 //! in every cell they overlap, statics once and kept between calls (rebuilt when
 //! `statics_version` or the cell size changes); see `obstacle_cells.rs`.
 //!
-//! **Cost** (what `aabb_tests` counts): `Σ K(K − 1)/2 + Σ K·K'` over occupied cells and their
-//! 4 forward neighbours, plus the obstacle tests; sorting is O(n + cells), the pairs O(pairs).
+//! **Cost** (what `aabb_tests` counts): `Σ K(K − 1)/2` over occupied cells, plus for each ball
+//! the balls of the forward neighbours its box reaches into, plus the obstacle tests; sorting
+//! is O(n + cells), the pairs O(pairs).
 //! The cell array covers the balls' bounding box, at most `max(MAX_DIM², 4n)` cells for `n`
 //! balls (clamped beyond, which keeps neighbours neighbours), so uniformly spread balls never
 //! pile into border cells however many there are.
@@ -124,46 +133,42 @@ impl Grid {
         self.working
     }
 
-    /// Applies the rule `c ≥ m` to this call's balls and sorts them into cells, doubling the
-    /// size if a ball spans three cells by rounding.
-    fn sort_balls(&mut self, aabbs: &[Aabb]) {
+    /// Applies the rule `c ≥ m` to this call's balls, sorts them into cells (doubling the size
+    /// if a ball spans three cells by rounding) and searches their pairs into `self.keys`;
+    /// returns the box tests.
+    fn sort_balls(&mut self, aabbs: &[Aabb]) -> u64 {
         let first = self.ball_ids.start;
         let balls = &aabbs[self.ball_ids.clone()];
+        let n = balls.len();
         // Steady state: the last call's range, in one pass, kept if this call's balls choose
         // it too.
         if self.choice != CellChoice::Rounding {
-            let last = (self.range, self.working, self.choice);
-            if let Some((region, largest)) = self.balls.build_hinted(&self.range, balls, first) {
-                if self.choose(&region, largest, balls.len()) == last {
-                    self.largest = largest;
-                    self.one_pass += 1;
-                    return;
-                }
+            let (last, size) = ((self.range, self.working, self.choice), self.size);
+            let same = |region: &Aabb, largest| choose(size, region, largest, n) == last;
+            let built = self
+                .balls
+                .build_hinted(&self.range, balls, first, same, &mut self.keys);
+            if let Some((_, largest, tests)) = built {
+                self.largest = largest;
+                self.one_pass += 1;
+                return tests;
             }
         }
         let (region, largest) = extent(balls);
         self.largest = largest;
-        (self.range, self.working, self.choice) = self.choose(&region, largest, balls.len());
+        (self.range, self.working, self.choice) = choose(self.size, &region, largest, n);
         for _ in 0..8 {
-            if self.balls.build(&self.range, balls, first) {
-                return;
+            self.keys.clear(self.ball_ids.end);
+            if let Some(tests) = self.balls.build(&self.range, balls, first, &mut self.keys) {
+                return tests;
             }
             self.working *= 2.0;
             self.choice = CellChoice::Rounding;
-            self.range = fitted_range(&region, self.working, balls.len());
+            self.range = fitted_range(&region, self.working, n);
         }
-    }
-
-    /// The cell range, size and rule for `n` balls covering `region`, the largest side
-    /// `largest` (px).
-    fn choose(&self, region: &Aabb, largest: f64, n: usize) -> (CellRange, f64, CellChoice) {
-        let auto = auto_cell_size(largest);
-        let (working, choice) = match self.size as f64 {
-            0.0 => (auto, CellChoice::Auto),
-            s if s >= largest => (s, CellChoice::AsSet),
-            _ => (auto, CellChoice::Raised),
-        };
-        (fitted_range(region, working, n), working, choice)
+        // Only for boxes with NaN or infinite coordinates.
+        self.keys.clear(self.ball_ids.end);
+        self.balls.pairs(&mut self.keys)
     }
 
     /// The "rule" line of the stats panel.
@@ -196,6 +201,18 @@ fn extent(boxes: &[Aabb]) -> (Aabb, f64) {
         e.add(b);
     }
     e.get()
+}
+
+/// The cell range, size and rule for `n` balls covering `region`, the largest side `largest`
+/// (px), with the size parameter `size`.
+fn choose(size: f32, region: &Aabb, largest: f64, n: usize) -> (CellRange, f64, CellChoice) {
+    let auto = auto_cell_size(largest);
+    let (working, choice) = match size as f64 {
+        0.0 => (auto, CellChoice::Auto),
+        s if s >= largest => (s, CellChoice::AsSet),
+        _ => (auto, CellChoice::Raised),
+    };
+    (fitted_range(region, working, n), working, choice)
 }
 
 /// The cells of size `working` covering `region` for `n` balls, within the ball cells'
@@ -243,9 +260,8 @@ impl BroadPhase for Grid {
         pairs.clear();
         let n = input.aabbs.len();
         self.ball_ids = input.first_dynamic.min(n)..n;
-        self.sort_balls(input.aabbs);
         self.keys.clear(n);
-        counters.aabb_tests += self.balls.pairs(&mut self.keys);
+        counters.aabb_tests += self.sort_balls(input.aabbs);
         self.obstacles.update(input, self.working);
         self.obstacles.query(input, pairs, counters);
         self.keys.extend(pairs);
