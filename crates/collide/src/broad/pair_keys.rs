@@ -10,10 +10,9 @@
 //! handful of neighbours, so this moves at most a few pairs, and only where they are out of
 //! order), and drops repeats.
 //!
-//! **Writing keys.** [`Slots::put`] writes a candidate's key whether or not it is a pair and
-//! advances only on a hit, so the pair test needs no branch; room is made per ball
-//! ([`KeyWriter::room`]). The buffers only grow, so a steady state allocates (and clears)
-//! nothing.
+//! **Writing keys.** [`KeyWriter`] holds the key buffer while the pairs are searched, so its
+//! address and length stay in registers. The buffers only grow, so a steady state allocates
+//! (and clears) nothing.
 //!
 //! Used by the broad phases that find pairs in spatial order (cells) rather than in index
 //! order, in place of a comparison sort of the pair list.
@@ -35,47 +34,23 @@ pub(crate) struct PairKeys {
     counts: Vec<u32>,
 }
 
-/// Appends keys to a [`PairKeys`] without a branch per candidate (see the module docs). It
-/// holds the key buffer itself while it lives, so the buffer's address and length stay in
-/// registers (no reload after each write through it).
+/// Appends keys to a [`PairKeys`]. It holds the key buffer itself while it lives, so the
+/// buffer's address and length stay in registers (no reload after each write through it).
 pub(crate) struct KeyWriter<'a> {
     home: &'a mut PairKeys,
     buf: Vec<u64>,
     len: usize,
 }
 
-/// Room for the keys of one ball's candidates (see [`KeyWriter::room`]).
-pub(crate) struct Slots<'b> {
-    out: &'b mut [u64],
-    /// Keys kept so far.
-    kept: usize,
-}
-
-impl Slots<'_> {
-    /// Writes pair `key` (one index in the high half, the other in the low, either order) as
-    /// the next key, kept only if `hit`.
-    #[inline(always)]
-    pub fn put(&mut self, key: u64, hit: bool) {
-        self.out[self.kept] = key;
-        self.kept += hit as usize;
-    }
-}
-
 impl KeyWriter<'_> {
-    /// Runs `f` with room for up to `m` hits; `f` may also put any number of misses.
+    /// Appends `key` (one index in the high half, the other in the low, either order).
     #[inline(always)]
-    pub fn room(&mut self, m: usize, f: impl FnOnce(&mut Slots)) {
-        // A miss writes where the next key would go: at most `m` keys, then one more write.
-        let end = self.len + m + 1;
-        if self.buf.len() < end {
-            self.grow(end);
+    pub fn push(&mut self, key: u64) {
+        if self.len == self.buf.len() {
+            self.grow(self.len + 1);
         }
-        let mut slots = Slots {
-            out: &mut self.buf[self.len..end],
-            kept: 0,
-        };
-        f(&mut slots);
-        self.len += slots.kept;
+        self.buf[self.len] = key;
+        self.len += 1;
     }
 
     #[cold]
@@ -111,11 +86,10 @@ impl PairKeys {
 
     /// Adds pairs already as `(min, max)`.
     pub fn extend(&mut self, pairs: &[Pair]) {
-        self.writer().room(pairs.len(), |slots| {
-            for &(i, j) in pairs {
-                slots.put((i as u64) << 32 | j as u64, true);
-            }
-        });
+        let mut out = self.writer();
+        for &(i, j) in pairs {
+            out.push((i as u64) << 32 | j as u64);
+        }
     }
 
     /// Sorts the keys and writes them to `pairs` (cleared first), each once; returns the
@@ -217,10 +191,7 @@ mod tests {
             keys.clear(n);
             let mut out = keys.writer();
             for &(i, j) in &want {
-                out.room(1, |slots| {
-                    slots.put((j as u64) << 32 | i as u64, true);
-                    slots.put(7, false); // a miss leaves nothing
-                });
+                out.push((j as u64) << 32 | i as u64);
             }
             drop(out);
             want.sort_unstable();
