@@ -25,19 +25,20 @@
 //! axis (the first pass over the boxes does both).
 //!
 //! **Sorting**, in two counting sorts that each stay in cache: first by band (a band is a
-//! power-of-two number of rows, chosen so there are at most [`MAX_BANDS`] bands: few enough
-//! that the scatter's write streams stay in L1), then each band by cell (one counter per cell
-//! of the band, the band's entries moved within L2), which also yields the cell starts. Both
+//! power-of-two number of rows, chosen so there are at most [`MAX_BANDS`] bands, so the
+//! scatter's write streams' lines fit in L1), then each band by cell (one counter per cell of
+//! the band, the band's entries moved within L2), which also yields the cell starts. Both
 //! are stable, so a cell's balls stay in index order. A one-level counting sort needs one
 //! counter per cell, and with a million cells its random increments and scattered writes
-//! missed the cache on every ball; one band per row (1,000 write streams at 1M balls) missed
-//! L1 on the first scatter. In the steady state ([`BallCells::build_hinted`]) the first sort
+//! missed the cache on every ball. (One band per row, 1,000 write streams at 1M balls, was
+//! the earlier form; bands of rows were not measurably faster within this machine's
+//! noise.) In the steady state ([`BallCells::build_hinted`]) the first sort
 //! needs no count: each band gets the room the last call filled plus an eighth.
 //!
 //! **Pairs**, each ball against the later balls of its cell and the cells its box reaches
 //! into among the forward half of the neighbours, searched band by band as soon as the next
 //! band is sorted (while both are in cache), branch-light: each ball's runs come from its cell
-//! code (no empty cells skipped, a branch that mispredicted on four cells in ten at the
+//! code (no loop over cells skipping the empty ones, a branch taken on four cells in ten at the
 //! benchmark's density), and the runs are tested a fixed number of candidates at a time with
 //! the lanes past the run masked, giving a mask of hits. (Writing every candidate's key and
 //! advancing only on a hit, branch-free, took 45% more instructions per ball and was no
