@@ -1,12 +1,16 @@
-//! Balls counting-sorted into the cells of one lattice by their box's min corner, their boxes
-//! copied beside them in cell order (structure of arrays), for the uniform grid.
+//! Balls counting-sorted into the cells of one lattice by their box's min corner, ids, boxes
+//! and cell codes stored in cell order (structure of arrays), and their pairs searched, for
+//! the uniform grid.
 //!
-//! **Layout.** Cells are row-major; `start[c]..start[c + 1]` are cell `c`'s entries in one
-//! flat array, each entry the ball's cell, index and box (packed as
-//! `[min x, min y, −max x, −max y]`), 24 bytes. Within a cell the balls keep index order. Because a row's cells are contiguous, cell `c` and
-//! its right-hand neighbour form one run, and the three cells below `c` (`c − 1`, `c`, `c + 1`
-//! of the next row) another: each ball scans two contiguous runs of entries, no gather through
-//! indices.
+//! **Layout.** Cells are row-major with one empty column on each side and one empty row
+//! below the last: a real cell `(c, r)` is stored cell `r · (w + 2) + c + 1`, and
+//! `start[k]..start[k + 1]` are stored cell `k`'s entries in three flat arrays, `ids`, `boxes`
+//! (each box packed as `[min x, min y, −max x, −max y]`, 16 bytes) and `codes` (the stored
+//! cell and whether the box reaches into the next column and row, [`cell_code`]). Within a
+//! cell the balls keep index order. Because a row's cells are contiguous, an entry's own cell
+//! and its right-hand neighbour form one run, and the three cells below it
+//! (`k + s − 1 ..= k + s + 1`, `s` the row stride) another; the padding makes both runs valid
+//! for every real cell with no clamping (the padding cells are empty).
 //!
 //! **One compare per test.** Closed boxes `a`, `b` overlap iff `b.min ≤ a.max` and
 //! `a.min ≤ b.max`, i.e. `−b.max ≤ −a.min`: so with `b` packed as above and `a` as the query
@@ -14,50 +18,80 @@
 //! 4-lane compare. Negation is exact, and `−0.0 = 0.0` in comparisons, so this is the same
 //! test as [`Aabb::overlaps`].
 //!
-//! **Cell of a coordinate.** `col(x) = clamp(trunc((x − x0) · (1 / size)), 0, w − 1)` in f32,
-//! `x0` the left edge of the range. Each step is monotone in `x`, so `col` is: that is all the
-//! grid's exactness argument needs, provided the same function also checks that no ball spans
-//! more than two cells per axis ([`BallCells::build`] does both in one pass).
+//! **Cell of a coordinate.** `col(x) = trunc(clamp((x − x0) · (1 / size), 0, w − 1))` in f32,
+//! `x0` the left edge of the range, both axes in one 4-lane operation on a box's corners.
+//! Each step is monotone in `x`, so `col` is: that is all the grid's exactness argument
+//! needs, provided the same function also checks that no ball spans more than two cells per
+//! axis (the first pass over the boxes does both).
 //!
-//! **Sorting**, in two counting sorts that each stay in cache: first by row (one counter per
-//! row; the entries, made while streaming over the boxes, are scattered into one run per row),
-//! then each row by column (one counter per column, the row's entries moved within a few
-//! kilobytes), which also yields the cell starts. Both are stable, so a cell's balls stay in
-//! index order. A one-level counting sort needs one counter per cell, and with a million cells
-//! its random increments and scattered writes missed the cache on every ball, as did gathering
-//! the boxes into cell order through sorted indices afterwards (each was the profile's largest
-//! item in turn).
+//! **Sorting**, in two counting sorts that each stay in cache: first by band (a band is a
+//! power-of-two number of rows, chosen so there are at most [`MAX_BANDS`] bands, so the
+//! scatter's write streams' lines fit in L1), then each band by cell (one counter per cell of
+//! the band, the band's entries moved within L2), which also yields the cell starts. Both
+//! are stable, so a cell's balls stay in index order. A one-level counting sort needs one
+//! counter per cell, and with a million cells its random increments and scattered writes
+//! missed the cache on every ball. (One band per row, 1,000 write streams at 1M balls, was
+//! the earlier form; bands of rows were not measurably faster within this machine's
+//! noise.) In the steady state ([`BallCells::build_hinted`]) the first sort
+//! needs no count: each band gets the room the last call filled plus an eighth.
 //!
-//! **Cost.** O(n + cells). All arrays are kept, so a steady-state call
-//! allocates nothing.
+//! **Pairs**, each ball against the later balls of its cell and the cells its box reaches
+//! into among the forward half of the neighbours, searched band by band as soon as the next
+//! band is sorted (while both are in cache), branch-light: each ball's runs come from its cell
+//! code (no loop over cells skipping the empty ones, a branch taken on four cells in ten at the
+//! benchmark's density), and the runs are tested a fixed number of candidates at a time with
+//! the lanes past the run masked, giving a mask of hits. (Writing every candidate's key and
+//! advancing only on a hit, branch-free, took 45% more instructions per ball and was no
+//! faster.)
+//!
+//! **Cost.** O(n + cells). All arrays are kept, so a steady-state call allocates nothing.
 
 use super::grid_cells::CellRange;
-use super::pair_keys::PairKeys;
+use super::pair_keys::{KeyWriter, PairKeys};
 use crate::geom::Aabb;
-use glam::Vec4;
+use glam::{Vec2, Vec4};
+
+/// Most bands of the first counting sort (see the module docs).
+const MAX_BANDS: usize = 256;
+/// Candidates tested per block of the pair search; `ids` and `boxes` have this many padding
+/// entries past the last ball (never in a cell), so a block never reads past their end.
+const LANES: usize = 4;
 
 /// Balls by cell, boxes in cell order.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BallCells {
-    /// Columns and rows.
+    /// Real columns and rows.
     dims: (usize, usize),
-    /// The cell functions of the last build, x and y.
+    /// Stored cells per row: columns + 2.
+    stride: usize,
+    /// The cell functions of the last build, x and y, and both at once.
     axes: [Axis; 2],
+    lattice: Lattice,
     /// Index of the first ball and number of balls of the last build.
     first: usize,
     count: usize,
-    /// `start[c]..start[c + 1]` is cell `c`; length cells + 1.
+    /// `start[k]..start[k + 1]` is stored cell `k`; length `stride · (rows + 1) + 1`.
     start: Vec<u32>,
-    /// The balls in cell order.
-    entries: Vec<Entry>,
-    /// The balls in row order (the first sort's output).
-    by_row: Vec<Entry>,
-    /// Start of each row in `by_row`, then its write cursor; length rows + 1.
-    row_start: Vec<u32>,
+    /// Ball indices in cell order.
+    ids: Vec<u32>,
+    /// Packed boxes in cell order.
+    boxes: Vec<[f32; 4]>,
+    /// Cell codes in cell order (see [`cell_code`]).
+    codes: Vec<u32>,
+    /// The balls in band order (the first sort's output).
+    by_band: Vec<Entry>,
+    /// Start of each band's run in `by_band`; length bands + 1 (the last is the end).
+    band_start: Vec<u32>,
+    /// End of each band's run in `by_band` (its write cursor while scattering).
+    band_end: Vec<u32>,
+    /// Balls per band of the last build: room for each band in the next build's single pass
+    /// ([`BallCells::build_hinted`]).
+    band_counts: Vec<u32>,
+    /// Cell code of each entry of the band being sorted, relative to the band's first cell.
+    local: Vec<u32>,
 }
 
-/// One ball in a cell (20 bytes: its cell is recomputed from its box when needed, which is
-/// cheaper than moving four more bytes per ball through both sorts).
+/// One ball on its way into cell order.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     id: u32,
@@ -78,167 +112,448 @@ fn query(p: Vec4) -> Vec4 {
     -Vec4::new(p.z, p.w, p.x, p.y)
 }
 
-/// The f32 cell function of one axis: `clamp(trunc((v − origin) · inv), 0, last)`.
+/// The f32 cell function of one axis: `trunc(clamp((v − origin) · inv, 0, last))`.
 #[derive(Clone, Copy, Debug, Default)]
 struct Axis {
     origin: f32,
     inv: f32,
-    last: u32,
+    /// The last column (row) as an f32 no greater than it.
+    last: f32,
 }
 
 impl Axis {
+    fn new(origin: f32, inv: f32, cells: usize) -> Self {
+        let mut last = (cells - 1) as f32;
+        if last as usize > cells - 1 {
+            last = f32::from_bits(last.to_bits() - 1); // rounded up: one step down
+        }
+        Self { origin, inv, last }
+    }
+
+    /// `v` in cells from the origin, clamped to `[0, last]` (a NaN fails `t > 0` and becomes
+    /// 0): monotone in `v`.
+    #[inline(always)]
+    fn t(&self, v: f32) -> f32 {
+        let t = (v - self.origin) * self.inv;
+        let t = if t > 0.0 { t } else { 0.0 };
+        if t < self.last {
+            t
+        } else {
+            self.last
+        }
+    }
+
+    /// The cell of `v`: `t(v)` truncated (in range, so `as` never saturates).
     #[inline(always)]
     fn cell(&self, v: f32) -> u32 {
-        // `as` saturates (NaN to 0), so this is total and monotone.
-        (((v - self.origin) * self.inv).max(0.0) as u32).min(self.last)
+        self.t(v) as u32
     }
 }
 
+/// Both axes' cell functions at once on a box's corners `[min x, min y, max x, max y]`: the
+/// same operations lane by lane as [`Axis::t`] (`maxps`/`minps` pick as its compares do), so
+/// the same results.
+#[derive(Clone, Copy, Debug, Default)]
+struct Lattice {
+    origin: Vec4,
+    inv: Vec4,
+    last: Vec4,
+}
+
+impl Lattice {
+    fn new(ax: Axis, ay: Axis) -> Self {
+        Self {
+            origin: Vec4::new(ax.origin, ay.origin, ax.origin, ay.origin),
+            inv: Vec4::new(ax.inv, ay.inv, ax.inv, ay.inv),
+            last: Vec4::new(ax.last, ay.last, ax.last, ay.last),
+        }
+    }
+
+    /// `[t(min x), t(min y), t(max x), t(max y)]`.
+    #[inline(always)]
+    fn t4(&self, corners: Vec4) -> Vec4 {
+        // `max` keeps the right operand where the left is NaN, like `t > 0 ? t : 0`.
+        ((corners - self.origin) * self.inv)
+            .max(Vec4::ZERO)
+            .min(self.last)
+    }
+}
+
+/// Bit of a cell code: the box reaches into the next column.
+const REACHES_RIGHT: u32 = 1 << 30;
+/// Bit of a cell code: the box reaches into the next row.
+const REACHES_DOWN: u32 = 1 << 31;
+/// The stored cell of a cell code.
+const CELL_BITS: u32 = REACHES_RIGHT - 1;
+/// Most stored cells, so a stored cell fits [`CELL_BITS`].
+pub(crate) const MAX_STORED_CELLS: usize = 1 << 30;
+
+/// The cell code of a box whose clamped corners are `t` (as [`Lattice::t4`] gives), its cell
+/// `(c, r)` stored at `r · stride + c + 1` minus `base`: the stored cell, with
+/// [`REACHES_RIGHT`] when the box's max reaches the next column — `t(max x)` at least that
+/// column's first `t`, a whole number, exact in f32 as the columns are fewer than 2^24 — and
+/// [`REACHES_DOWN`] likewise for rows. No box reaches further (`within_two`).
+#[inline(always)]
+fn cell_code(t: Vec4, stride: usize, base: usize) -> u32 {
+    let (c, r) = (t.x as u32, t.y as u32);
+    let right = (t.z >= (c + 1) as f32) as u32;
+    let down = (t.w >= (r + 1) as f32) as u32;
+    (r as usize * stride + c as usize + 1 - base) as u32 | right << 30 | down << 31
+}
+
+/// The corners `[min x, min y, max x, max y]` of a packed box.
+#[inline(always)]
+fn corners(p: [f32; 4]) -> Vec4 {
+    Vec4::new(p[0], p[1], -p[2], -p[3])
+}
+
+/// The box holding some boxes and their largest side, gathered one box at a time.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Extent {
+    /// Min corner and negated max corner.
+    lo: Vec4,
+    largest: f64,
+}
+
+impl Default for Extent {
+    fn default() -> Self {
+        Self {
+            lo: Vec4::splat(f32::INFINITY),
+            largest: 0.0,
+        }
+    }
+}
+
+impl Extent {
+    /// Adds `b`. Min corners and negated max corners in one 4-lane min, the new box first, so
+    /// a NaN coordinate leaves the running value (as `f32::min` does); from +∞, so a NaN never
+    /// enters it. The side in f64, so the f32 subtraction cannot round it down.
+    #[inline(always)]
+    pub fn add(&mut self, b: &Aabb) {
+        self.lo = Vec4::new(b.min.x, b.min.y, -b.max.x, -b.max.y).min(self.lo);
+        let w = b.max.x as f64 - b.min.x as f64;
+        let h = b.max.y as f64 - b.min.y as f64;
+        let side = if w > h { w } else { h };
+        self.largest = if side > self.largest {
+            side
+        } else {
+            self.largest
+        };
+    }
+
+    /// The box and the largest side (px), of at least one box added.
+    pub fn get(&self) -> (Aabb, f64) {
+        let lo = self.lo;
+        (
+            Aabb::new(Vec2::new(lo.x, lo.y), Vec2::new(-lo.z, -lo.w)),
+            self.largest,
+        )
+    }
+}
+
+/// Turns counts into exclusive prefix sums (each bucket's first slot).
+fn exclusive_sums(counts: &mut [u32]) {
+    let mut sum = 0;
+    for c in counts {
+        (*c, sum) = (sum, sum + *c);
+    }
+}
+
+/// True when `t0 ≤ t1` (clamped coordinates of one box, as [`Axis::t`] gives) lie in the same
+/// or adjacent cells. One float compare decides nearly every box: `t1 − t0 < 1` (rounded, and
+/// rounding never takes a difference of 1 or more below 1) means the truncations differ by at
+/// most 1; otherwise the truncations are compared.
+#[inline(always)]
+fn within_two(t0: f32, t1: f32) -> bool {
+    t1 - t0 < 1.0 || (t1 as u32).wrapping_sub(t0 as u32) <= 1
+}
+
 impl BallCells {
-    /// Sorts `balls` (boxes of ball indices `first..`) into the cells of `range`. Returns false
-    /// when some ball spans more than two cells on an axis (the cells are filled all the same).
-    pub fn build(&mut self, range: &CellRange, balls: &[Aabb], first: usize) -> bool {
+    /// Sorts `balls` (boxes of ball indices `first..`) into the cells of `range`, and searches
+    /// their pairs ([`BallCells::pairs`]) band by band as the sort finishes each, while the
+    /// band is in cache: the pairs go to `keys` (appended), the box tests are returned. `None`
+    /// (cells filled all the same, no pairs searched) when some ball spans more than two cells
+    /// on an axis.
+    pub fn build(
+        &mut self,
+        range: &CellRange,
+        balls: &[Aabb],
+        first: usize,
+        keys: &mut PairKeys,
+    ) -> Option<u64> {
+        self.set_range(range, balls.len(), first);
+        let spans_ok = self.count_bands(balls);
+        self.scatter_bands(balls);
+        let tests = self.sort_bands(spans_ok.then_some(keys));
+        spans_ok.then_some(tests)
+    }
+
+    /// [`BallCells::build`] in one pass over the boxes instead of three (extent, count,
+    /// scatter), for a range expected to be the last build's: each band gets the room the
+    /// last build filled plus an eighth, and the balls are scattered straight away while the
+    /// region of their boxes and their largest side (px, as [`super::grid`] computes them) are
+    /// gathered. If `accept` takes them (they choose this same range), sorts and searches the
+    /// pairs as [`BallCells::build`] does and returns them with the box tests. `None` —
+    /// nothing usable built — when `accept` refuses, there is no last build of this range and
+    /// ball count, a band overflows its room, or a ball spans more than two cells: the caller
+    /// then builds afresh.
+    pub fn build_hinted(
+        &mut self,
+        range: &CellRange,
+        balls: &[Aabb],
+        first: usize,
+        accept: impl FnOnce(&Aabb, f64) -> bool,
+        keys: &mut PairKeys,
+    ) -> Option<(Aabb, f64, u64)> {
+        let same = range.dims == self.dims && balls.len() == self.count;
+        if !same || balls.is_empty() || self.band_counts.is_empty() {
+            return None;
+        }
+        self.set_range(range, balls.len(), first);
+        let shift = self.band_shift();
+        let bands = self.band_counts.len();
+        self.band_start.clear();
+        self.band_start.push(0);
+        for &c in &self.band_counts {
+            let room = c + c / 8 + 8;
+            self.band_start.push(self.band_start.last().unwrap() + room);
+        }
+        self.by_band
+            .resize(*self.band_start.last().unwrap() as usize, Entry::default());
+        self.band_end.clear();
+        self.band_end.extend_from_slice(&self.band_start[..bands]);
+        let limits = &self.band_start[1..];
+        let (mut extent, mut spans_ok, mut fits) = (Extent::default(), true, true);
+        for (k, b) in balls.iter().enumerate() {
+            extent.add(b);
+            let t = self
+                .lattice
+                .t4(Vec4::new(b.min.x, b.min.y, b.max.x, b.max.y));
+            spans_ok &= within_two(t.x, t.z) & within_two(t.y, t.w);
+            let band = (t.y as u32 >> shift) as usize;
+            let at = &mut self.band_end[band];
+            if *at < limits[band] {
+                let id = (self.first + k) as u32;
+                self.by_band[*at as usize] = Entry {
+                    id,
+                    packed: packed(b),
+                };
+                *at += 1;
+            } else {
+                fits = false;
+            }
+        }
+        let (region, largest) = extent.get();
+        if !(fits && spans_ok && accept(&region, largest)) {
+            self.band_counts.clear();
+            return None;
+        }
+        let tests = self.sort_bands(Some(keys));
+        Some((region, largest, tests))
+    }
+
+    /// Takes `range` for a build of `count` balls from index `first`.
+    fn set_range(&mut self, range: &CellRange, count: usize, first: usize) {
         let origin = range.cell_box(0, 0).min;
         let inv = (1.0 / range.size) as f32;
-        let [ax, ay] = [(origin.x, range.dims.0), (origin.y, range.dims.1)].map(|(o, dim)| Axis {
-            origin: o,
-            inv,
-            last: dim as u32 - 1,
-        });
-        (self.dims, self.axes, self.first, self.count) = (range.dims, [ax, ay], first, balls.len());
-        let spans_ok = self.count_rows(balls);
-        self.scatter_rows(balls);
-        self.sort_rows();
-        spans_ok
+        let ax = Axis::new(origin.x, inv, range.dims.0);
+        let ay = Axis::new(origin.y, inv, range.dims.1);
+        (self.dims, self.axes, self.first, self.count) = (range.dims, [ax, ay], first, count);
+        self.lattice = Lattice::new(ax, ay);
+        self.stride = range.dims.0 + 2;
     }
 
-    /// The balls per row; false when a ball spans more than two cells on an axis.
-    fn count_rows(&mut self, balls: &[Aabb]) -> bool {
-        let [ax, ay] = self.axes;
-        self.row_start.clear();
-        self.row_start.resize(self.dims.1 + 1, 0);
+    /// log2 of the rows per band: the fewest rows (a power of two) giving at most
+    /// [`MAX_BANDS`] bands.
+    fn band_shift(&self) -> u32 {
+        let mut s = 0;
+        while (self.dims.1 >> s) >= MAX_BANDS {
+            s += 1;
+        }
+        s
+    }
+
+    /// The balls per band; false when a ball spans more than two cells on an axis.
+    #[inline(never)]
+    fn count_bands(&mut self, balls: &[Aabb]) -> bool {
+        let shift = self.band_shift();
+        let bands = ((self.dims.1 - 1) >> shift) + 1;
+        self.band_start.clear();
+        self.band_start.resize(bands + 1, 0);
+        let counts = &mut self.band_start[..bands];
         let mut spans_ok = true;
         for b in balls {
-            let (c0, c1) = (ax.cell(b.min.x), ax.cell(b.max.x));
-            let (r0, r1) = (ay.cell(b.min.y), ay.cell(b.max.y));
-            spans_ok &= c1.wrapping_sub(c0) <= 1 && r1.wrapping_sub(r0) <= 1;
-            self.row_start[r0 as usize + 1] += 1;
+            let t = self
+                .lattice
+                .t4(Vec4::new(b.min.x, b.min.y, b.max.x, b.max.y));
+            spans_ok &= within_two(t.x, t.z) & within_two(t.y, t.w);
+            counts[(t.y as u32 >> shift) as usize] += 1;
         }
         spans_ok
     }
 
-    /// First sort: entries made in index order, scattered into one run per row.
-    fn scatter_rows(&mut self, balls: &[Aabb]) {
+    /// First sort: entries made in index order, scattered into one run per band.
+    #[inline(never)]
+    fn scatter_bands(&mut self, balls: &[Aabb]) {
         let ay = self.axes[1];
-        for r in 0..self.dims.1 {
-            self.row_start[r + 1] += self.row_start[r];
-        }
-        self.by_row.resize(balls.len(), Entry::default());
+        let shift = self.band_shift();
+        let bands = self.band_start.len() - 1;
+        exclusive_sums(&mut self.band_start);
+        self.by_band.resize(balls.len(), Entry::default());
+        self.band_end.clear();
+        self.band_end.extend_from_slice(&self.band_start[..bands]);
         for (k, b) in balls.iter().enumerate() {
-            let at = &mut self.row_start[ay.cell(b.min.y) as usize];
-            let id = (self.first + k) as u32;
-            self.by_row[*at as usize] = Entry {
-                id,
+            let at = &mut self.band_end[(ay.cell(b.min.y) >> shift) as usize];
+            self.by_band[*at as usize] = Entry {
+                id: (self.first + k) as u32,
                 packed: packed(b),
             };
             *at += 1;
         }
-        // Each row's cursor ended at the next row's start: shift back.
-        self.row_start.copy_within(0..self.dims.1, 1);
-        self.row_start[0] = 0;
     }
 
-    /// Second sort: each row's run by column into `entries`, writing the cell starts.
-    fn sort_rows(&mut self) {
-        let ((w, h), ax) = (self.dims, self.axes[0]);
-        self.entries.resize(self.by_row.len(), Entry::default());
-        self.start.clear();
-        self.start.resize(w * h + 1, 0);
-        for r in 0..h {
-            let (lo, hi) = (self.row_start[r] as usize, self.row_start[r + 1] as usize);
-            let row = &mut self.start[r * w..(r + 1) * w + 1];
-            row.fill(0);
-            for e in &self.by_row[lo..hi] {
-                row[ax.cell(e.packed[0]) as usize + 1] += 1;
+    /// Second sort: each band's run by cell into `ids` and `boxes`, writing the cell starts.
+    #[inline(never)]
+    fn sort_bands(&mut self, mut keys: Option<&mut PairKeys>) -> u64 {
+        let ((_, h), s, lattice) = (self.dims, self.stride, self.lattice);
+        let mut out = keys.as_mut().map(|k| k.writer());
+        let mut tests = 0;
+        let shift = self.band_shift();
+        let n = self.count;
+        self.ids.resize(n + LANES, 0);
+        self.boxes.resize(n + LANES, [0.0; 4]);
+        self.codes.resize(n, 0);
+        let stored = s * (h + 1);
+        self.start.resize(stored + 1, 0);
+        self.band_counts.clear();
+        let mut lo = 0; // output position of the band's first ball
+        let mut prev = 0; // the previous band's first ball: its pairs are searched next
+        for band in 0..self.band_end.len() {
+            let run = self.band_start[band] as usize..self.band_end[band] as usize;
+            self.band_counts.push(run.len() as u32);
+            let r0 = band << shift;
+            let r1 = ((band + 1) << shift).min(h);
+            let cells = &mut self.start[r0 * s..r1 * s + 1];
+            cells.fill(0);
+            let entries = &self.by_band[run];
+            self.local.resize(entries.len(), 0);
+            for (e, code) in entries.iter().zip(&mut self.local) {
+                *code = cell_code(lattice.t4(corners(e.packed)), s, r0 * s);
+                cells[(*code & CELL_BITS) as usize + 1] += 1;
             }
-            row[0] = lo as u32;
-            for c in 0..w {
-                row[c + 1] += row[c];
+            cells[0] = lo as u32;
+            for k in 0..cells.len() - 1 {
+                cells[k + 1] += cells[k];
             }
-            for e in &self.by_row[lo..hi] {
-                let at = &mut row[ax.cell(e.packed[0]) as usize];
-                self.entries[*at as usize] = *e;
+            let base = (r0 * s) as u32;
+            for (e, &code) in entries.iter().zip(&self.local) {
+                let at = &mut cells[(code & CELL_BITS) as usize];
+                let k = *at as usize;
+                (self.ids[k], self.boxes[k], self.codes[k]) = (e.id, e.packed, code + base);
                 *at += 1;
             }
             // Each cursor ended at the next cell's start: shift back.
-            row.copy_within(0..w, 1);
-            row[0] = lo as u32;
+            let last = cells.len() - 1;
+            cells.copy_within(0..last, 1);
+            cells[0] = lo as u32;
+            let done = lo; // the balls before this band now have every cell they look at
+            lo += entries.len();
+            if let Some(out) = out.as_mut() {
+                tests += self.pairs_in(prev..done, out);
+            }
+            prev = done;
         }
-        self.start[w * h] = self.entries.len() as u32;
+        // The padding row below the last.
+        self.start[h * s..].fill(n as u32);
+        if let Some(out) = out.as_mut() {
+            tests += self.pairs_in(prev..n, out);
+        }
+        tests
     }
 
     /// Every ball against the later balls of its own cell, the cell to its right and the
     /// three cells below (the forward half of the 8 neighbours: each pair of neighbouring
     /// cells is visited once). Overlapping pairs go to `keys`; returns the box tests.
     pub fn pairs(&self, keys: &mut PairKeys) -> u64 {
-        let (w, h) = self.dims;
+        self.pairs_in(0..self.count, &mut keys.writer())
+    }
+
+    /// [`BallCells::pairs`] for the balls at `balls` in cell order: needs only their cells,
+    /// the cells right of them and the row below.
+    fn pairs_in(&self, balls: std::ops::Range<usize>, out: &mut KeyWriter) -> u64 {
+        let s = self.stride;
+        let (start, ids, boxes) = (&self.start[..], &self.ids[..], &self.boxes[..]);
         let mut tests = 0;
-        for r in 0..h {
-            for c in 0..w {
-                let cell = r * w + c;
-                let (s0, s1) = (self.start[cell] as usize, self.start[cell + 1] as usize);
-                if s0 == s1 {
-                    continue;
-                }
-                // Own cell and the right-hand one: one run.
-                let right_end = self.start[r * w + (c + 1).min(w - 1) + 1] as usize;
-                // The three cells below: one run of the next row.
-                let below = if r + 1 < h {
-                    let row = (r + 1) * w;
-                    let lo = self.start[row + c.saturating_sub(1)] as usize;
-                    lo..self.start[row + (c + 1).min(w - 1) + 1] as usize
-                } else {
-                    0..0
-                };
-                for a in s0..s1 {
-                    tests += self.scan(a, a + 1..right_end, keys);
-                    tests += self.scan(a, below.clone(), keys);
-                }
-            }
+        let first = balls.start;
+        for (a, &code) in (first..).zip(&self.codes[balls]) {
+            let cell = (code & CELL_BITS) as usize;
+            let dx = (code & REACHES_RIGHT != 0) as usize;
+            let dy = (code & REACHES_DOWN != 0) as usize;
+            // Own cell after `a`, and the right-hand one if the box reaches into it: one run.
+            // The cells below, left to right, if the box reaches into that row: another. A
+            // ball whose min corner lies in a column (row) the box does not reach has its min
+            // beyond the box's max (the cell function is monotone), so cannot overlap it.
+            let own = a + 1..start[cell + 1 + dx] as usize;
+            let below_left = cell + s - 1;
+            let below = start[below_left] as usize..start[below_left + dy * (2 + dx)] as usize;
+            let p = boxes[a];
+            tests += (own.len() + below.len()) as u64;
+            let (q, id) = (query(Vec4::from_array(p)), (ids[a] as u64) << 32);
+            self.scan::<2>(q, id, own, out);
+            self.scan::<4>(q, id, below, out);
         }
         tests
     }
 
-    /// Entry `a` against entries `run`; returns the tests (the run's length).
+    /// Query `q` of a ball (its index in the high half of `id`) against the entries `run`,
+    /// `L` at a time whatever the run's length (lanes past its end masked; the arrays are
+    /// padded so they exist), so the loop exits where the branch predictor expects it to:
+    /// after one block, unless the run is longer. The own run holds about one ball, the run
+    /// below about two (at the benchmark's density), hence blocks of 2 and 4. The hits of a
+    /// block make a bit mask; its keys are written one per set bit.
     #[inline(always)]
-    fn scan(&self, a: usize, run: std::ops::Range<usize>, keys: &mut PairKeys) -> u64 {
-        let (q, id) = (
-            query(Vec4::from_array(self.entries[a].packed)),
-            self.entries[a].id,
-        );
-        let tests = run.len() as u64;
-        for e in &self.entries[run] {
-            // Closed intervals: touching boxes overlap (see the module docs).
-            if Vec4::from_array(e.packed).cmple(q).all() {
-                keys.push(id, e.id);
+    fn scan<const L: usize>(
+        &self,
+        q: Vec4,
+        id: u64,
+        run: std::ops::Range<usize>,
+        out: &mut KeyWriter,
+    ) {
+        let mut j = run.start;
+        loop {
+            let boxes: &[[f32; 4]; L] = self.boxes[j..j + L].try_into().unwrap();
+            let ids: &[u32; L] = self.ids[j..j + L].try_into().unwrap();
+            let mut hits = 0u32;
+            for (k, b) in boxes.iter().enumerate() {
+                // Closed intervals: touching boxes overlap (see the module docs).
+                hits |= (Vec4::from_array(*b).cmple(q).all() as u32) << k;
+            }
+            hits &= (1 << run.end.saturating_sub(j).min(L)) - 1;
+            while hits != 0 {
+                out.push(id | ids[hits.trailing_zeros() as usize] as u64);
+                hits &= hits - 1;
+            }
+            j += L;
+            if j >= run.end {
+                break;
             }
         }
-        tests
     }
 
-    /// The entries of cell `c`.
-    fn cell_entries(&self, c: usize) -> &[Entry] {
-        &self.entries[self.start[c] as usize..self.start[c + 1] as usize]
+    /// The entries of real cell `(c, r)`.
+    fn cell_range(&self, c: usize, r: usize) -> std::ops::Range<usize> {
+        let k = r * self.stride + c + 1;
+        self.start[k] as usize..self.start[k + 1] as usize
     }
 
-    /// Number of balls in cell `c`.
-    pub fn cell_len(&self, c: usize) -> usize {
-        self.cell_entries(c).len()
+    /// Number of balls in real cell `(c, r)`.
+    pub fn cell_len(&self, c: usize, r: usize) -> usize {
+        self.cell_range(c, r).len()
     }
 
-    /// Number of cells.
-    pub fn cells(&self) -> usize {
-        self.start.len().saturating_sub(1)
+    /// Real columns and rows.
+    pub fn dims(&self) -> (usize, usize) {
+        self.dims
     }
 
     /// Cells holding at least one ball.
@@ -253,33 +568,57 @@ impl BallCells {
     }
 
     /// Checks that the balls of the last build each sit exactly once, with their packed box,
-    /// in the cell of its min corner, in index order within a cell.
+    /// in the cell of its min corner, in index order within a cell, and that the padding
+    /// cells are empty.
     pub fn validate(&self) -> Result<(), String> {
         let n = self.count;
-        if self.start.last().map_or(0, |&s| s as usize) != n || self.entries.len() != n {
+        let (w, h) = self.dims;
+        let s = self.stride;
+        if self.start.is_empty() && n == 0 {
+            return Ok(()); // never built
+        }
+        if self.start.len() != s * (h + 1) + 1 || s != w + 2 {
+            return Err("ball cells: cell array does not match the dimensions".into());
+        }
+        if self.start.first() != Some(&0)
+            || self.start.last().map_or(0, |&x| x as usize) != n
+            || self.ids.len() != n + LANES
+            || self.boxes.len() != n + LANES
+            || self.codes.len() != n
+        {
             return Err("ball cells: sizes differ from the balls".into());
         }
         if self.start.windows(2).any(|w| w[0] > w[1]) {
             return Err("ball cells: starts not ascending".into());
         }
+        let padding = |k: usize| k / s == h || k.is_multiple_of(s) || k % s == w + 1;
+        if let Some(k) = (0..s * (h + 1)).find(|&k| padding(k) && self.start[k + 1] > self.start[k])
+        {
+            return Err(format!("ball cells: padding cell {k} not empty"));
+        }
         let mut seen = vec![false; n];
         let [ax, ay] = self.axes;
-        for c in 0..self.cells() {
-            let list = self.cell_entries(c);
-            if list.windows(2).any(|w| w[0].id >= w[1].id) {
-                return Err(format!("ball cells: cell {c} not in index order"));
-            }
-            for e in list {
-                let [x0, y0, nx1, ny1] = e.packed;
-                let home = ay.cell(y0) * self.dims.0 as u32 + ax.cell(x0);
-                let id = e.id as usize;
-                let slot = id.checked_sub(self.first).and_then(|i| seen.get_mut(i));
-                match slot {
-                    Some(s) if !*s && home == c as u32 && x0 <= -nx1 && y0 <= -ny1 => *s = true,
-                    _ => {
-                        return Err(format!(
-                            "ball {id} misplaced, repeated or not a box in cell {c}"
-                        ))
+        for r in 0..h {
+            for c in 0..w {
+                let list = self.cell_range(c, r);
+                if self.ids[list.clone()].windows(2).any(|w| w[0] >= w[1]) {
+                    return Err(format!("ball cells: cell ({c}, {r}) not in index order"));
+                }
+                for k in list {
+                    let code = cell_code(self.lattice.t4(corners(self.boxes[k])), s, 0);
+                    if self.codes[k] != code || (code & CELL_BITS) as usize != r * s + c + 1 {
+                        return Err(format!("ball cells: entry {k} has a wrong cell code"));
+                    }
+                    let (id, [x0, y0, nx1, ny1]) = (self.ids[k] as usize, self.boxes[k]);
+                    let home = (ax.cell(x0) as usize, ay.cell(y0) as usize);
+                    let slot = id.checked_sub(self.first).and_then(|i| seen.get_mut(i));
+                    match slot {
+                        Some(s) if !*s && home == (c, r) && x0 <= -nx1 && y0 <= -ny1 => *s = true,
+                        _ => {
+                            return Err(format!(
+                                "ball {id} misplaced, repeated or not a box in cell ({c}, {r})"
+                            ))
+                        }
                     }
                 }
             }

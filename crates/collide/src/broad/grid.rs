@@ -1,15 +1,23 @@
 //! Uniform grid: the modern form of the sector method.
 //!
 //! **Algorithm.** Square cells of side `c`, at least the largest ball side `m`. Each ball goes
-//! into the one cell holding its box's min corner, by two counting sorts (rows, then columns
-//! within a row) into one flat array holding each ball's index and box in cell order (see
-//! `ball_cells.rs`; reused, so a steady-state call allocates nothing). Then each occupied cell is tested against itself
-//! (`K(K − 1)/2`) and against 4 of its 8 neighbours — `(+1, 0)`, `(−1, +1)`, `(0, +1)`,
-//! `(+1, +1)` — so every pair of neighbouring cells is visited exactly once and no pair is
-//! ever found twice (`repeats_dropped` stays 0 for balls). The own cell and its right-hand
-//! neighbour are one contiguous run of boxes, the three cells below another, and one 4-lane
-//! compare tests a pair. Pairs are found in cell order and put in index order as `u64` keys,
-//! radix sorted on the first index (`pair_keys.rs`).
+//! into the one cell holding its box's min corner, by two counting sorts (bands of rows, then
+//! cells within a band) into flat arrays holding each ball's index, box and cell code in cell
+//! order (see `ball_cells.rs`; reused, so a steady-state call allocates nothing). Then each
+//! ball is tested against the later balls of its cell and against 4 of its cell's 8
+//! neighbours — `(+1, 0)`, `(−1, +1)`, `(0, +1)`, `(+1, +1)` — so every pair of neighbouring
+//! cells is visited exactly once and no pair is ever found twice (`repeats_dropped` stays 0
+//! for balls); of those, only the cells its box reaches into (a ball whose min corner lies in
+//! a column or row the box does not reach cannot overlap it). The own cell and its right-hand
+//! neighbour are one contiguous run of boxes, the cells below another, and one 4-lane compare
+//! tests a pair. Pairs are found in cell order and put in index order as `u64` keys, radix
+//! sorted on the first index (`pair_keys.rs`).
+//!
+//! **Steady state.** A call first tries the last call's range and cell size: one pass over
+//! the boxes gathers their region and largest side while scattering them into bands (room
+//! per band from the last call's counts). If the region and side choose that same range and
+//! size, and no band overflowed, the call goes on from there; otherwise it starts again with
+//! a pass for the region, one to count and one to scatter. Same result either way.
 //!
 //! **Exact.** Two overlapping balls with `a.min ≤ b.min` on an axis have `b.min ≤ a.max`, so
 //! `col(b.min) − col(a.min) ≤ col(a.max) − col(a.min) ≤ 1` as long as no ball box spans more
@@ -25,13 +33,14 @@
 //! in every cell they overlap, statics once and kept between calls (rebuilt when
 //! `statics_version` or the cell size changes); see `obstacle_cells.rs`.
 //!
-//! **Cost** (what `aabb_tests` counts): `Σ K(K − 1)/2 + Σ K·K'` over occupied cells and their
-//! 4 forward neighbours, plus the obstacle tests; sorting is O(n + cells), the pairs O(pairs).
+//! **Cost** (what `aabb_tests` counts): `Σ K(K − 1)/2` over occupied cells, plus for each ball
+//! the balls of the forward neighbours its box reaches into, plus the obstacle tests; sorting
+//! is O(n + cells), the pairs O(pairs).
 //! The cell array covers the balls' bounding box, at most `max(MAX_DIM², 4n)` cells for `n`
 //! balls (clamped beyond, which keeps neighbours neighbours), so uniformly spread balls never
 //! pile into border cells however many there are.
 
-use super::ball_cells::BallCells;
+use super::ball_cells::{BallCells, Extent, MAX_STORED_CELLS};
 use super::grid_cells::CellRange;
 use super::obstacle_cells::ObstacleCells;
 use super::pair_keys::PairKeys;
@@ -41,6 +50,9 @@ use crate::geom::Aabb;
 
 /// Smallest automatic cell size (px).
 pub const MIN_AUTO: f64 = 8.0;
+
+/// Most cells per axis.
+const MAX_AXIS: usize = 1 << 23;
 
 /// The automatic cell size for largest ball side `largest`: a power of two ≥ `max(largest, 8)`.
 pub fn auto_cell_size(largest: f64) -> f64 {
@@ -86,6 +98,8 @@ pub struct Grid {
     /// Ball index range of the last call.
     ball_ids: std::ops::Range<usize>,
     obstacles: ObstacleCells,
+    /// Calls whose balls were sorted in one pass with the last call's range.
+    one_pass: u64,
 }
 
 impl Default for Grid {
@@ -100,6 +114,7 @@ impl Default for Grid {
             keys: PairKeys::default(),
             ball_ids: 0..0,
             obstacles: ObstacleCells::default(),
+            one_pass: 0,
         }
     }
 }
@@ -118,27 +133,42 @@ impl Grid {
         self.working
     }
 
-    /// Applies the rule `c ≥ m` to this call's balls and sorts them into cells, doubling the
-    /// size if a ball spans three cells by rounding.
-    fn sort_balls(&mut self, aabbs: &[Aabb]) {
+    /// Applies the rule `c ≥ m` to this call's balls, sorts them into cells (doubling the size
+    /// if a ball spans three cells by rounding) and searches their pairs into `self.keys`;
+    /// returns the box tests.
+    fn sort_balls(&mut self, aabbs: &[Aabb]) -> u64 {
         let first = self.ball_ids.start;
         let balls = &aabbs[self.ball_ids.clone()];
-        let region;
-        (region, self.largest) = extent(balls);
-        let auto = auto_cell_size(self.largest);
-        (self.working, self.choice) = match self.size as f64 {
-            0.0 => (auto, CellChoice::Auto),
-            s if s >= self.largest => (s, CellChoice::AsSet),
-            _ => (auto, CellChoice::Raised),
-        };
+        let n = balls.len();
+        // Steady state: the last call's range, in one pass, kept if this call's balls choose
+        // it too.
+        if self.choice != CellChoice::Rounding {
+            let (last, size) = ((self.range, self.working, self.choice), self.size);
+            let same = |region: &Aabb, largest| choose(size, region, largest, n) == last;
+            let built = self
+                .balls
+                .build_hinted(&self.range, balls, first, same, &mut self.keys);
+            if let Some((_, largest, tests)) = built {
+                self.largest = largest;
+                self.one_pass += 1;
+                return tests;
+            }
+        }
+        let (region, largest) = extent(balls);
+        self.largest = largest;
+        (self.range, self.working, self.choice) = choose(self.size, &region, largest, n);
         for _ in 0..8 {
-            self.range = CellRange::covering_for(&region, self.working, (0.0, 0.0), balls.len());
-            if self.balls.build(&self.range, balls, first) {
-                return;
+            self.keys.clear(self.ball_ids.end);
+            if let Some(tests) = self.balls.build(&self.range, balls, first, &mut self.keys) {
+                return tests;
             }
             self.working *= 2.0;
             self.choice = CellChoice::Rounding;
+            self.range = fitted_range(&region, self.working, n);
         }
+        // Only for boxes with NaN or infinite coordinates.
+        self.keys.clear(self.ball_ids.end);
+        self.balls.pairs(&mut self.keys)
     }
 
     /// The "rule" line of the stats panel.
@@ -161,18 +191,46 @@ impl Grid {
 
 /// The box holding every box of `boxes` (the zero box for none), and their largest side
 /// (px), computed in f64 so the f32 subtraction cannot round it down.
+#[inline(never)]
 fn extent(boxes: &[Aabb]) -> (Aabb, f64) {
-    let Some(first) = boxes.first() else {
+    if boxes.is_empty() {
         return (Aabb::default(), 0.0);
-    };
-    let (mut region, mut largest) = (*first, 0.0f64);
-    for b in boxes {
-        region = region.merged(b);
-        let w = b.max.x as f64 - b.min.x as f64;
-        let h = b.max.y as f64 - b.min.y as f64;
-        largest = largest.max(w).max(h);
     }
-    (region, largest)
+    let mut e = Extent::default();
+    for b in boxes {
+        e.add(b);
+    }
+    e.get()
+}
+
+/// The cell range, size and rule for `n` balls covering `region`, the largest side `largest`
+/// (px), with the size parameter `size`.
+fn choose(size: f32, region: &Aabb, largest: f64, n: usize) -> (CellRange, f64, CellChoice) {
+    let auto = auto_cell_size(largest);
+    let (working, choice) = match size as f64 {
+        0.0 => (auto, CellChoice::Auto),
+        s if s >= largest => (s, CellChoice::AsSet),
+        _ => (auto, CellChoice::Raised),
+    };
+    (fitted_range(region, working, n), working, choice)
+}
+
+/// The cells of size `working` covering `region` for `n` balls, within the ball cells'
+/// limits: they compute in f32, exact for whole numbers below 2^24 (cut cells are clamped onto
+/// the border, as beyond any range), and number their cells in 30 bits.
+fn fitted_range(region: &Aabb, working: f64, n: usize) -> CellRange {
+    let mut range = CellRange::covering_for(region, working, (0.0, 0.0), n);
+    let dims = &mut range.dims;
+    (dims.0, dims.1) = (dims.0.min(MAX_AXIS), dims.1.min(MAX_AXIS));
+    while (dims.0 + 2) * (dims.1 + 1) >= MAX_STORED_CELLS {
+        let longer = if dims.0 >= dims.1 {
+            &mut dims.0
+        } else {
+            &mut dims.1
+        };
+        *longer /= 2;
+    }
+    range
 }
 
 /// Largest cell size accepted (px).
@@ -202,9 +260,8 @@ impl BroadPhase for Grid {
         pairs.clear();
         let n = input.aabbs.len();
         self.ball_ids = input.first_dynamic.min(n)..n;
-        self.sort_balls(input.aabbs);
         self.keys.clear(n);
-        counters.aabb_tests += self.balls.pairs(&mut self.keys);
+        counters.aabb_tests += self.sort_balls(input.aabbs);
         self.obstacles.update(input, self.working);
         self.obstacles.query(input, pairs, counters);
         self.keys.extend(pairs);
@@ -220,7 +277,7 @@ impl BroadPhase for Grid {
             ));
         }
         self.balls.validate()?;
-        if self.balls.cells() != self.range.cells() {
+        if self.balls.dims() != self.range.dims {
             return Err("ball cells and cell range disagree".into());
         }
         self.obstacles.validate()
@@ -260,6 +317,7 @@ impl BroadPhase for Grid {
             ("max balls per cell", self.balls.max_per_cell().to_string()),
             ("obstacle cells", self.obstacles.occupied().to_string()),
             ("static rebuilds", self.obstacles.rebuilds().to_string()),
+            ("one-pass sorts", self.one_pass.to_string()),
         ]
     }
 
@@ -268,7 +326,7 @@ impl BroadPhase for Grid {
         let (w, h) = self.range.dims;
         for r in 0..h {
             for c in 0..w {
-                let k = self.balls.cell_len(self.range.index(c, r));
+                let k = self.balls.cell_len(c, r);
                 if k > 0 {
                     let fill = Some(Rgba::heat(k as f32 / most).with_alpha(0.3));
                     draw.draw(Prim::Rect {
@@ -360,6 +418,50 @@ mod tests {
         boxes[0].max.y = 200.0;
         assert!(run(&mut g, &input(&boxes, 1, 2)).0.is_empty());
         assert_eq!(rebuilds(&g), "2");
+    }
+
+    #[test]
+    fn one_pass_sort_falls_back_when_a_band_overflows_or_the_range_changes() {
+        use crate::broad::brute::brute_pairs;
+        // Two fixed corner balls keep the region (so the range) the same while the others move.
+        let corner = |p: f32| Aabb::around(Vec2::splat(p), 5.0);
+        let spread = |k: usize| {
+            let (x, y) = ((k * 37 % 101) as f32, (k * 53 % 97) as f32);
+            Aabb::around(Vec2::new(20.0 + 9.5 * x, 20.0 + 9.5 * y), 6.0)
+        };
+        let mut boxes: Vec<Aabb> = (0..2000).map(spread).collect();
+        boxes[0] = corner(0.0);
+        boxes[1] = corner(1000.0);
+        let mut g = Grid::default();
+        let one_pass = |g: &Grid| g.stats()[7].1.clone();
+        let check = |g: &mut Grid, boxes: &[Aabb]| {
+            let inp = input(boxes, 0, 0);
+            let mut want = Vec::new();
+            brute_pairs(&inp, &mut want);
+            assert_eq!(run(g, &inp).0, want);
+        };
+        check(&mut g, &boxes);
+        assert_eq!(one_pass(&g), "0", "a fresh grid counts first");
+        check(&mut g, &boxes);
+        assert_eq!(one_pass(&g), "1", "the same balls again: one pass");
+        // Everything but the corners into one row: its band overflows its room.
+        for (k, b) in boxes.iter_mut().enumerate().skip(2) {
+            *b = Aabb::around(Vec2::new(20.0 + (k % 960) as f32, 500.0), 6.0);
+        }
+        check(&mut g, &boxes);
+        assert_eq!(one_pass(&g), "1");
+        check(&mut g, &boxes);
+        assert_eq!(one_pass(&g), "2", "the new counts fit");
+        // A wider region: another range.
+        boxes[1] = corner(3000.0);
+        check(&mut g, &boxes);
+        assert_eq!(one_pass(&g), "2");
+        // A larger ball: another cell size.
+        boxes[5] = Aabb::around(Vec2::new(400.0, 300.0), 40.0);
+        check(&mut g, &boxes);
+        check(&mut g, &boxes);
+        assert_eq!(one_pass(&g), "3");
+        assert_eq!(g.working_size(), 128.0);
     }
 
     #[test]

@@ -1,71 +1,174 @@
 //! Pairs as sortable `u64` keys, put in canonical order by an LSD radix sort.
 //!
-//! A pair `(i, j)`, `i < j`, is the key `i · 2^b + j` with `b` the bits of the largest index,
-//! so keys order exactly as pairs do. A radix sort (`radix.rs`) orders the keys by their first
-//! index only, `O(p · ⌈b / 11⌉)`, no comparisons; then each first index's few partners are
-//! put in order where they lie (a ball has a handful of neighbours, so these runs are tiny). The buffers are kept, so a steady state allocates
-//! nothing. Repeats, if any, are dropped after the sort and counted.
+//! A pair `(i, j)`, `i < j`, is the key `i · 2^32 + j`, so keys order exactly as pairs do.
+//! Keys are written with the two indices in either order (the finder's ball first, which saves
+//! a compare per candidate) and put right in the read that counts both histograms. They are
+//! then sorted by their first index only, in two LSD radix passes of about `b / 2` bits each
+//! (`b` the bits of the largest index: at a million balls 1,024 buckets per pass), no
+//! comparisons. The last pass leaves each first index's few partners in the order they were
+//! found; the pass that writes the pair list puts each one in place as it goes (a ball has a
+//! handful of neighbours, so this moves at most a few pairs, and only where they are out of
+//! order), and drops repeats.
 //!
-//! Used by the broad phases that find pairs in spatial order (cells, sweeps) rather than in
-//! index order, in place of a comparison sort of the pair list.
+//! **Writing keys.** [`KeyWriter`] holds the key buffer while the pairs are searched, so its
+//! address and length stay in registers. The buffers only grow, so a steady state allocates
+//! (and clears) nothing.
+//!
+//! Used by the broad phases that find pairs in spatial order (cells) rather than in index
+//! order, in place of a comparison sort of the pair list.
 
-use super::radix::{index_bits, RadixScratch};
+use super::radix::index_bits;
 use super::Pair;
 
 /// Pairs collected as keys, then sorted into a pair list.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairKeys {
-    /// Bits of the second index in a key.
-    shift: u32,
+    /// Bits of the largest index.
+    bits: u32,
+    /// `keys[..len]` are the keys; the rest is room already allocated.
     keys: Vec<u64>,
-    radix: RadixScratch<u64>,
+    len: usize,
+    /// The radix sort's other buffer.
+    spare: Vec<u64>,
+    /// Bucket counts of both passes.
+    counts: Vec<u32>,
+}
+
+/// Appends keys to a [`PairKeys`]. It holds the key buffer itself while it lives, so the
+/// buffer's address and length stay in registers (no reload after each write through it).
+pub(crate) struct KeyWriter<'a> {
+    home: &'a mut PairKeys,
+    buf: Vec<u64>,
+    len: usize,
+}
+
+impl KeyWriter<'_> {
+    /// Appends `key` (one index in the high half, the other in the low, either order).
+    #[inline(always)]
+    pub fn push(&mut self, key: u64) {
+        if self.len == self.buf.len() {
+            self.grow(self.len + 1);
+        }
+        self.buf[self.len] = key;
+        self.len += 1;
+    }
+
+    #[cold]
+    fn grow(&mut self, end: usize) {
+        let want = end.max(2 * self.buf.len()).max(1024);
+        self.buf.resize(want, 0);
+    }
+}
+
+impl Drop for KeyWriter<'_> {
+    fn drop(&mut self) {
+        self.home.keys = std::mem::take(&mut self.buf);
+        self.home.len = self.len;
+    }
 }
 
 impl PairKeys {
     /// Forgets all keys; indices will be below `n`.
     pub fn clear(&mut self, n: usize) {
-        self.keys.clear();
-        self.shift = index_bits(n); // two indices below 2^32 fit in 64 bits
+        self.len = 0;
+        self.bits = index_bits(n);
     }
 
-    /// Adds pair `(i, j)` in either order.
-    #[inline(always)]
-    pub fn push(&mut self, i: u32, j: u32) {
-        let (lo, hi) = (i.min(j) as u64, i.max(j) as u64);
-        self.keys.push(lo << self.shift | hi);
+    /// A writer appending after the keys held.
+    pub fn writer(&mut self) -> KeyWriter<'_> {
+        let (buf, len) = (std::mem::take(&mut self.keys), self.len);
+        KeyWriter {
+            home: self,
+            buf,
+            len,
+        }
     }
 
     /// Adds pairs already as `(min, max)`.
     pub fn extend(&mut self, pairs: &[Pair]) {
+        let mut out = self.writer();
         for &(i, j) in pairs {
-            self.push(i, j);
+            out.push((i as u64) << 32 | j as u64);
         }
     }
 
     /// Sorts the keys and writes them to `pairs` (cleared first), each once; returns the
     /// repeats dropped.
     pub fn sorted_into(&mut self, pairs: &mut Vec<Pair>) -> u64 {
-        self.radix
-            .sort(&mut self.keys, |&k| k, self.shift, 2 * self.shift);
-        for run in self
-            .keys
-            .chunk_by_mut(|a, b| a >> self.shift == b >> self.shift)
-        {
-            if run.len() > 1 {
-                run.sort_unstable();
+        let n = self.len;
+        let keys = &mut self.keys[..n];
+        if self.spare.len() < n {
+            self.spare.resize(n, 0);
+        }
+        let spare = &mut self.spare[..n];
+        // Digits of the first index: bits `32..32 + d0`, then `32 + d0..32 + bits`.
+        let d0 = self.bits.div_ceil(2);
+        let (b0, b1) = (1usize << d0, 1usize << (self.bits - d0));
+        let (s1, m0) = (32 + d0, (b0 - 1) as u64);
+        self.counts.clear();
+        self.counts.resize(b0 + b1, 0);
+        let (c0, c1) = self.counts.split_at_mut(b0);
+        for k in keys.iter_mut() {
+            let (a, b) = (*k >> 32, *k & LOW);
+            *k = a.min(b) << 32 | a.max(b);
+            c0[((*k >> 32) & m0) as usize] += 1;
+            c1[(*k >> s1) as usize] += 1;
+        }
+        exclusive_sums(c0);
+        exclusive_sums(c1);
+        for &k in keys.iter() {
+            let at = &mut c0[((k >> 32) & m0) as usize];
+            spare[*at as usize] = k;
+            *at += 1;
+        }
+        for &k in spare.iter() {
+            let at = &mut c1[(k >> s1) as usize];
+            keys[*at as usize] = k;
+            *at += 1;
+        }
+        // Partners of one first index in order, repeats dropped.
+        pairs.clear();
+        pairs.reserve(n);
+        let mut dropped = 0;
+        let mut last = None;
+        for &k in keys.iter() {
+            let p = ((k >> 32) as u32, (k & LOW) as u32);
+            if last < Some(p) {
+                pairs.push(p);
+                last = Some(p);
+            } else {
+                dropped += place(pairs, p) as u64;
             }
         }
-        let before = self.keys.len();
-        self.keys.dedup();
-        let mask = (1u64 << self.shift) - 1;
-        pairs.clear();
-        pairs.extend(
-            self.keys
-                .iter()
-                .map(|&k| ((k >> self.shift) as u32, (k & mask) as u32)),
-        );
-        (before - self.keys.len()) as u64
+        dropped
     }
+}
+
+/// The low half of a key.
+const LOW: u64 = u32::MAX as u64;
+
+/// Turns counts into exclusive prefix sums (each bucket's first slot).
+fn exclusive_sums(counts: &mut [u32]) {
+    let mut sum = 0;
+    for c in counts {
+        (*c, sum) = (sum, sum + *c);
+    }
+}
+
+/// Inserts `p`, not above the last pair of sorted `pairs`, where it belongs; false (and
+/// nothing inserted) when it is already there.
+#[cold]
+fn place(pairs: &mut Vec<Pair>, p: Pair) -> bool {
+    // The pairs above `p` share its first index: a short walk back from the end.
+    let mut at = pairs.len();
+    while at > 0 && pairs[at - 1] > p {
+        at -= 1;
+    }
+    if at > 0 && pairs[at - 1] == p {
+        return true;
+    }
+    pairs.insert(at, p);
+    false
 }
 
 #[cfg(test)]
@@ -86,9 +189,11 @@ mod tests {
                 .collect();
             let mut keys = PairKeys::default();
             keys.clear(n);
+            let mut out = keys.writer();
             for &(i, j) in &want {
-                keys.push(j, i);
+                out.push((j as u64) << 32 | i as u64);
             }
+            drop(out);
             want.sort_unstable();
             let before = want.len();
             want.dedup();
@@ -100,6 +205,26 @@ mod tests {
     }
 
     #[test]
+    fn many_partners_per_index_and_reuse() {
+        let mut keys = PairKeys::default();
+        for round in 0..2 {
+            keys.clear(64);
+            let mut want = Vec::new();
+            for i in (0..63u32).rev() {
+                for j in (i + 1..64).rev().step_by(3 + round) {
+                    want.push((i, j));
+                }
+            }
+            keys.extend(&want);
+            keys.extend(&want[..10]);
+            want.sort_unstable();
+            let mut got = Vec::new();
+            assert_eq!(keys.sorted_into(&mut got), 10);
+            assert_eq!(got, want);
+        }
+    }
+
+    #[test]
     fn empty_and_largest_index() {
         let mut keys = PairKeys::default();
         keys.clear(0);
@@ -107,8 +232,7 @@ mod tests {
         assert_eq!(keys.sorted_into(&mut got), 0);
         assert!(got.is_empty());
         keys.clear(u32::MAX as usize + 1);
-        keys.push(u32::MAX, 0);
-        keys.push(1, 2);
+        keys.extend(&[(0, u32::MAX), (1, 2)]);
         keys.sorted_into(&mut got);
         assert_eq!(got, vec![(0, u32::MAX), (1, 2)]);
     }
