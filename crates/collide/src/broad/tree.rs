@@ -54,7 +54,7 @@ pub use static_tree::StaticTree;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
-use dynamic::Node;
+use dynamic::{Compact, Node};
 use static_tree::StaticNode;
 
 /// Default fattening margin (px).
@@ -87,6 +87,8 @@ pub struct AabbTree {
     first_moving: usize,
     first_dynamic: usize,
     stack: Vec<(u32, u32)>,
+    /// The dynamic tree's nodes in compact form for the self-traversal, by id.
+    compact: Vec<Compact>,
     stats: TreeStats,
 }
 
@@ -109,6 +111,7 @@ impl AabbTree {
             first_moving: 0,
             first_dynamic: 0,
             stack: Vec::new(),
+            compact: Vec::new(),
             stats: TreeStats::default(),
         }
     }
@@ -162,38 +165,47 @@ impl AabbTree {
         }
     }
 
-    /// Moving–ball pairs by one self-traversal of the dynamic tree.
+    /// Moving–ball pairs by one self-traversal of the dynamic tree (over its compact copy).
     fn self_pairs(&mut self, pairs: &mut Vec<Pair>) {
         let Some(root) = self.tree.root() else {
             return;
         };
+        self.tree.compact(&mut self.compact);
+        let nodes = &self.compact;
         let fd = self.first_dynamic as u32;
         let mut tests = 0;
         self.stack.clear();
         self.stack.push((root, root));
         while let Some((a, b)) = self.stack.pop() {
-            let (na, nb) = (self.tree.node(a), self.tree.node(b));
+            let (na, nb) = (&nodes[a as usize], &nodes[b as usize]);
             if a == b {
                 if !na.is_leaf() {
-                    let [c, d] = na.children;
+                    let [c, d] = na.kids;
                     self.stack.extend([(c, c), (d, d), (c, d)]);
                 }
                 continue;
             }
             if na.is_leaf() && nb.is_leaf() {
-                let (i, j) = (na.item.min(nb.item), na.item.max(nb.item));
+                let (i, j) = (na.kids[1].min(nb.kids[1]), na.kids[1].max(nb.kids[1]));
                 if j < fd {
                     continue; // two obstacles: never wanted, not tested
                 }
                 tests += 1;
-                if na.tight.overlaps(&nb.tight) {
+                if na.b.overlaps(&nb.b) {
                     pairs.push((i, j));
                 }
                 continue;
             }
             tests += 1;
-            if dyn_box(na).overlaps(dyn_box(nb)) {
-                push_split(&mut self.stack, a, na, b, nb);
+            if na.b.overlaps(&nb.b) {
+                // Open the larger internal node.
+                let split_a = !na.is_leaf()
+                    && (nb.is_leaf() || na.b.half_perimeter() >= nb.b.half_perimeter());
+                if split_a {
+                    self.stack.extend(na.kids.map(|c| (c, b)));
+                } else {
+                    self.stack.extend(nb.kids.map(|c| (a, c)));
+                }
             }
         }
         self.stats.self_tests = tests;
@@ -241,17 +253,6 @@ fn dyn_box(n: &Node) -> &Aabb {
         &n.tight
     } else {
         &n.fat
-    }
-}
-
-/// Opens the node pair `(a, b)` (not both leaves) by splitting the larger internal node.
-fn push_split(stack: &mut Vec<(u32, u32)>, a: u32, na: &Node, b: u32, nb: &Node) {
-    let split_a =
-        !na.is_leaf() && (nb.is_leaf() || na.fat.half_perimeter() >= nb.fat.half_perimeter());
-    if split_a {
-        stack.extend(na.children.map(|c| (c, b)));
-    } else {
-        stack.extend(nb.children.map(|c| (a, c)));
     }
 }
 

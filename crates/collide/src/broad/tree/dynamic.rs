@@ -51,6 +51,25 @@ impl Node {
     }
 }
 
+/// What a traversal for pairs reads of a node, in 24 bytes instead of a [`Node`]'s 52, so
+/// that more of the tree stays in cache: the box it is tested by (a leaf's tight box, an
+/// internal node's union) and its children, or `[NULL, item]` for a leaf.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Compact {
+    /// The box tested.
+    pub b: Aabb,
+    /// Children, or `[NULL, item]`.
+    pub kids: [u32; 2],
+}
+
+impl Compact {
+    /// True for a leaf.
+    #[inline(always)]
+    pub fn is_leaf(&self) -> bool {
+        self.kids[0] == NULL
+    }
+}
+
 /// A dynamic AABB tree.
 #[derive(Clone, Debug, Default)]
 pub struct DynamicTree {
@@ -80,6 +99,24 @@ impl DynamicTree {
     /// The node with id `id`.
     pub fn node(&self, id: u32) -> &Node {
         &self.nodes[id as usize]
+    }
+
+    /// Every node slot as a [`Compact`] node, by id, into `out`.
+    pub fn compact(&self, out: &mut Vec<Compact>) {
+        out.clear();
+        out.extend(self.nodes.iter().map(|n| {
+            if n.is_leaf() {
+                Compact {
+                    b: n.tight,
+                    kids: [NULL, n.item],
+                }
+            } else {
+                Compact {
+                    b: n.fat,
+                    kids: n.children,
+                }
+            }
+        }));
     }
 
     /// Nodes in use.
