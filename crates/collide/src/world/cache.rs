@@ -90,7 +90,7 @@ impl PairCache {
         }
         self.escaped.clear();
         for (i, (c, b)) in self.boxes.iter().zip(input.aabbs).enumerate() {
-            if !contains(c, b) {
+            if !c.encloses(b) {
                 self.escaped.push(i as u32);
             }
         }
@@ -226,16 +226,11 @@ fn overlap(a: &Aabb, b: &Aabb) -> bool {
     lo.cmple(hi).all()
 }
 
-/// True when box `b` lies inside box `c` (false for a NaN).
-fn contains(c: &Aabb, b: &Aabb) -> bool {
-    c.min.x <= b.min.x && c.min.y <= b.min.y && b.max.x <= c.max.x && b.max.y <= c.max.y
-}
-
 /// `b` grown by `m`, or `b` itself when that would not hold it (a margin that is not a
 /// finite number ≥ 0).
 fn grown(b: &Aabb, m: f32) -> Aabb {
     let g = b.expanded(m);
-    if contains(&g, b) {
+    if g.encloses(b) {
         g
     } else {
         *b
