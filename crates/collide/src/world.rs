@@ -235,6 +235,13 @@ impl std::ops::AddAssign for Tally {
         self.wall_pass += o.wall_pass;
         self.wall_pass_tests += o.wall_pass_tests;
         self.hull_rejections += o.hull_rejections;
+        self.add_cache(&o);
+    }
+}
+
+impl Tally {
+    /// Adds `o`'s pair-cache counters.
+    fn add_cache(&mut self, o: &Tally) {
         self.cache_queries += o.cache_queries;
         self.cache_served += o.cache_served;
         self.cache_pairs += o.cache_pairs;
@@ -647,11 +654,7 @@ impl World {
         }
         tally.wall_pass += pass.broad;
         tally.wall_pass_tests += pass.full_tests;
-        tally.cache_queries += pass.cache_queries;
-        tally.cache_served += pass.cache_served;
-        tally.cache_pairs += pass.cache_pairs;
-        tally.cache_tests += pass.cache_tests;
-        tally.cache_moved += pass.cache_moved;
+        tally.add_cache(&pass);
         tally.missed += pass.missed;
         tally.extra += pass.extra;
     }
