@@ -139,7 +139,7 @@ impl World {
                 let touch = walls
                     .iter()
                     .filter_map(|&si| self.first_touch(si as usize, (at, ball.radius, d), tally))
-                    .reduce(|x, y| if y.t < x.t { y } else { x });
+                    .reduce(earlier);
                 let Some(touch) = touch else {
                     at += d;
                     break;
@@ -195,10 +195,19 @@ impl World {
                 members
                     .iter()
                     .filter_map(|m| toi(&m.geom, &mut tally.impact_tests))
-                    .reduce(|x, y| if y.t < x.t { y } else { x })
+                    .reduce(earlier)
             }
             ref g => toi(g, &mut tally.impact_tests),
         }
+    }
+}
+
+/// The earlier of two impacts (the first on a tie).
+fn earlier(a: Impact, b: Impact) -> Impact {
+    if b.t < a.t {
+        b
+    } else {
+        a
     }
 }
 

@@ -12,8 +12,8 @@
 //! iterations ran out) is left at its last impact, so a ball never ends a step beyond a shape
 //! it was not tested against. A path whose earliest impact was with a ball that had an
 //! earlier one of its own was not checked past that impact either (a wall behind the ball
-//! may lie on it), so it counts as unchecked too. Kinematic shapes are held still during a step; the ball moves
-//! relative to the surface under it.
+//! may lie on it), so it counts as unchecked too. Kinematic shapes are held still during a
+//! step; the ball moves relative to the surface under it.
 
 use super::{clamp_speed, record, Ball, Hit, HitWith, Tally, World};
 use crate::geom::{Aabb, Geometry, Hull};
