@@ -45,6 +45,19 @@ pub struct Node {
 }
 
 impl Node {
+    /// A leaf for `item`, not yet in the tree.
+    fn leaf(item: u32, tight: Aabb, fat: Aabb) -> Self {
+        debug_assert!(fat.encloses(&tight));
+        Node {
+            fat,
+            tight,
+            parent: NULL,
+            children: [NULL; 2],
+            height: 0,
+            item,
+        }
+    }
+
     /// True for a leaf.
     pub fn is_leaf(&self) -> bool {
         self.children[0] == NULL
@@ -150,15 +163,7 @@ impl DynamicTree {
 
     /// Adds a leaf for `item` and returns its id.
     pub fn insert(&mut self, item: u32, tight: Aabb, fat: Aabb) -> u32 {
-        debug_assert!(fat.encloses(&tight));
-        let leaf = self.alloc(Node {
-            fat,
-            tight,
-            parent: NULL,
-            children: [NULL; 2],
-            height: 0,
-            item,
-        });
+        let leaf = self.alloc(Node::leaf(item, tight, fat));
         self.attach(leaf);
         leaf
     }
@@ -186,15 +191,7 @@ impl DynamicTree {
     fn built(&mut self, leaves: &[(u32, Aabb, Aabb)], order: &[u32], ids: &mut [u32]) -> u32 {
         if let [k] = order {
             let (item, tight, fat) = leaves[*k as usize];
-            debug_assert!(fat.encloses(&tight));
-            let id = self.alloc(Node {
-                fat,
-                tight,
-                parent: NULL,
-                children: [NULL; 2],
-                height: 0,
-                item,
-            });
+            let id = self.alloc(Node::leaf(item, tight, fat));
             ids[*k as usize] = id;
             return id;
         }
