@@ -18,6 +18,7 @@ mod pinball;
 mod prefs;
 mod scene_draw;
 mod scene_ui;
+mod splat;
 mod sprites;
 mod tape;
 mod timeline;

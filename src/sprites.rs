@@ -1,14 +1,23 @@
 //! Balls drawn in batches: one textured quad per ball, tinted by its vertex colour, in meshes
 //! of at most 16,383 quads (macroquad's indices are u16), so 10,000 balls cost one draw call
-//! instead of 10,000 twenty-triangle circles. The circle texture is anti-aliased (a one-texel
+//! instead of 10,000 twenty-triangle circles. From [`SPLAT_MIN_BALLS`] balls on, the ones
+//! small on screen are drawn on the CPU into one image instead (`splat.rs`). The circle texture is anti-aliased (a one-texel
 //! alpha ramp at the rim) with a soft highlight baked in, so balls look smooth without MSAA.
 //!
 //! Textures come in power-of-two sizes (4…128 px); each ball uses the smallest that is at
 //! least its screen diameter, so the rim ramp stays about one screen pixel wide at any zoom.
 
+use crate::splat::{Canvas, Disc};
 use crate::view::View;
 use collide::world::Ball;
 use macroquad::prelude::*;
+
+/// From this many balls on, the ones small on screen are drawn on the CPU into one image
+/// (`splat.rs`) instead of one quad each: in software rendering each quad's setup costs more
+/// than its few pixels.
+pub const SPLAT_MIN_BALLS: usize = 1000;
+/// Largest screen radius (px) drawn into the image; larger balls stay quads.
+const SPLAT_MAX_RADIUS: f32 = 12.0;
 
 /// Most quads in one mesh: 4 vertices each, indices must fit in u16.
 pub const MAX_QUADS: usize = 16_383;
@@ -24,6 +33,13 @@ pub struct Sprites {
     /// Meshes of each texture class; `used[k]` of `meshes[k]` are filled this frame.
     meshes: Vec<Vec<Mesh>>,
     used: Vec<usize>,
+    /// The CPU-drawn balls, and the texture showing them (recreated when the size changes).
+    canvas: Canvas,
+    canvas_texture: Option<Texture2D>,
+    /// This frame's CPU-drawn balls, and the canvas's sorting scratch.
+    discs: Vec<Disc>,
+    order: Vec<u32>,
+    starts: Vec<u32>,
 }
 
 impl Sprites {
@@ -31,17 +47,56 @@ impl Sprites {
     pub fn draw(&mut self, view: &View, balls: &[Ball], color: impl Fn(&Ball) -> Color) {
         self.ensure_textures();
         self.used.iter_mut().for_each(|u| *u = 0);
+        // The canvas covers the view's area (whole pixels, on screen).
+        let (lo, hi) = view.area();
+        let x0 = lo.x.floor().clamp(0.0, screen_width());
+        let y0 = lo.y.floor().clamp(0.0, screen_height());
+        let x1 = hi.x.ceil().clamp(x0, screen_width());
+        let y1 = hi.y.ceil().clamp(y0, screen_height());
+        let splat = balls.len() >= SPLAT_MIN_BALLS && x1 > x0 && y1 > y0;
+        self.discs.clear();
         for b in balls {
             let p = view.pt(b.pos);
             let r = view.len(b.radius).max(1.0);
-            let k = class_of(2.0 * r);
-            self.push_quad(k, p, r, tint(color(b)));
+            if splat && r <= SPLAT_MAX_RADIUS {
+                self.discs.push((p.x - x0, p.y - y0, r, tint(color(b))));
+            } else {
+                self.push_quad(class_of(2.0 * r), p, r, tint(color(b)));
+            }
+        }
+        if splat {
+            let size = ((x1 - x0) as usize, (y1 - y0) as usize);
+            (self.canvas).discs(size, &self.discs, &mut self.order, &mut self.starts);
+            self.show_canvas(x0, y0);
         }
         for (k, meshes) in self.meshes.iter().enumerate() {
             for m in &meshes[..self.used[k]] {
                 draw_mesh(m);
             }
         }
+    }
+
+    /// Uploads the canvas and draws it with its top-left corner at `(x, y)` (screen px).
+    fn show_canvas(&mut self, x: f32, y: f32) {
+        let (w, h) = self.canvas.size;
+        let fits = |t: &Texture2D| t.width() as usize == w && t.height() as usize == h;
+        let texture = match self.canvas_texture.take() {
+            Some(t) if fits(&t) => {
+                t.update_from_bytes(w as u32, h as u32, self.canvas.bytes());
+                t
+            }
+            _ => {
+                let t = Texture2D::from_rgba8(w as u16, h as u16, self.canvas.bytes());
+                t.set_filter(FilterMode::Nearest);
+                t
+            }
+        };
+        let params = DrawTextureParams {
+            dest_size: Some(vec2(w as f32, h as f32)),
+            ..Default::default()
+        };
+        draw_texture_ex(&texture, x, y, WHITE, params);
+        self.canvas_texture = Some(texture);
     }
 
     fn ensure_textures(&mut self) {
