@@ -70,6 +70,16 @@ struct App {
     tape: Tape,
     timeline: TimelineUi,
     prefs: Prefs,
+    /// A stand-in world and tape, held here while the real ones are on the physics thread.
+    spare: Option<(World, Tape)>,
+}
+
+/// One frame's physics on a worker thread, run while the frame is presented (see [`run`]).
+struct InFlight {
+    handle: std::thread::JoinHandle<(World, Tape, Stepper, f64)>,
+    /// Balls drained and pocketed before the steps.
+    lost: u32,
+    pocketed: u32,
 }
 
 impl App {
@@ -122,7 +132,71 @@ impl App {
             tape,
             timeline: TimelineUi::default(),
             prefs,
+            spare: None,
         }
+    }
+
+    /// Starts this frame's physics on a worker thread: the world, the tape and the stepper
+    /// move there, stand-ins take their place until [`App::land`] brings them back. Nothing
+    /// reads the world in between (the frame is being presented), so the steps are exactly
+    /// those [`App::frame_physics`] would run, in the same order.
+    fn launch(&mut self, dt: f64) -> InFlight {
+        let launcher = self.world.launcher();
+        let (world, tape) = self.spare.take().unwrap_or_else(|| {
+            let w = World::new(Vec::new(), Default::default(), launcher, 0);
+            let t = Tape::recording("", "", 0, &w);
+            (w, t)
+        });
+        let (lost, pocketed) = (self.world.play().lost, self.world.rules().pocketed);
+        let mut world = std::mem::replace(&mut self.world, world);
+        let mut tape = std::mem::replace(&mut self.tape, tape);
+        let mut stepper = self.stepper.clone();
+        let paused = self.ui.paused;
+        let handle = std::thread::spawn(move || {
+            let t0 = Instant::now();
+            if !paused {
+                stepper.advance_with(dt, &mut world, |w| tape.step(w));
+            }
+            (world, tape, stepper, t0.elapsed().as_secs_f64())
+        });
+        InFlight {
+            handle,
+            lost,
+            pocketed,
+        }
+    }
+
+    /// Takes back the world after the physics of [`App::launch`] and does what follows the
+    /// steps (tracks, grabs, charts, effects); returns the time the steps took (s).
+    fn land(&mut self, job: InFlight, frame_time: f64) -> f64 {
+        let (world, tape, stepper, secs) = match job.handle.join() {
+            Ok(done) => done,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        let world = std::mem::replace(&mut self.world, world);
+        let tape = std::mem::replace(&mut self.tape, tape);
+        self.spare = Some((world, tape));
+        self.stepper = stepper;
+        self.after_physics(job.lost, job.pocketed, secs, frame_time);
+        secs
+    }
+
+    /// What follows a frame's steps; `lost` and `pocketed` are the counts before them.
+    fn after_physics(&mut self, lost: u32, pocketed: u32, physics_s: f64, frame_time: f64) {
+        self.show_world_settings();
+        if self.world.play().lost != lost {
+            // Drained balls leave the list: tracks follow balls by index, so start afresh.
+            self.fx.tracks.clear();
+        }
+        if self.world.rules().pocketed != pocketed {
+            // A pocket took a ball: the indices moved, so a grab would hold another ball.
+            self.mouse.forget();
+        }
+        self.adapt_catch_up(physics_s);
+        self.chart.record(get_time(), &self.world);
+        self.fx
+            .update(&mut self.world, frame_time as f32, self.ui.show.tracks);
+        self.energy.update(&self.world, &self.fx.frame_hits);
     }
 
     /// Applies a change to the world through the tape, so the recording sees everything.
@@ -498,18 +572,34 @@ fn smooth(old: f32, new: f32) -> f32 {
     }
 }
 
-/// The window's main loop.
+/// The window's main loop. Each frame draws the world as the last frame's physics left it,
+/// then runs this frame's physics on a worker thread ([`App::launch`]) while the frame is
+/// presented (in software rendering, presenting is most of a frame), and takes the world back
+/// after. Commands from this frame's input are applied before its physics, so a run is the
+/// same as stepping on the main thread (the hashes of `--frames` runs match `--headless`).
 pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     let mut app = App::new(args, start, prefs);
     if app.prefs.persist {
         prevent_quit();
     }
     let frames_limit = app.args.frames;
+    // Frames whose physics has run, and the physics time of all of them.
     let (mut frames, mut physics_total) = (0u64, 0.0f64);
+    let mut physics = 0.0;
+    let mut in_flight: Option<InFlight> = None;
     let run_start = Instant::now();
     loop {
         let frame_start = Instant::now();
         let frame_time = get_frame_time() as f64;
+        if let Some(job) = in_flight.take() {
+            physics = app.land(job, frame_time);
+            physics_total += physics;
+            frames += 1;
+        } else {
+            // Editing (or the first frame): no steps ran.
+            let (lost, pocketed) = (app.world.play().lost, app.world.rules().pocketed);
+            app.after_physics(lost, pocketed, 0.0, frame_time);
+        }
         // With --frames each frame is 1/60 s of simulation, so the result matches --headless.
         let sim_dt = if frames_limit.is_some() {
             1.0 / 60.0
@@ -528,28 +618,6 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         cmds.extend(app.mouse());
         app.sync_settings();
         app.stepper.time_scale = app.ui.time_scale as f64;
-        let lost_before = app.world.play().lost;
-        let pocketed = app.world.rules().pocketed;
-        let physics = if app.editor.active {
-            0.0
-        } else {
-            app.frame_physics(sim_dt, false)
-        };
-        app.show_world_settings();
-        if app.world.play().lost != lost_before {
-            // Drained balls leave the list: tracks follow balls by index, so start afresh.
-            app.fx.tracks.clear();
-        }
-        if app.world.rules().pocketed != pocketed {
-            // A pocket took a ball: the indices moved, so a grab would hold another ball.
-            app.mouse.forget();
-        }
-        app.adapt_catch_up(physics);
-        physics_total += physics;
-        app.chart.record(get_time(), &app.world);
-        app.fx
-            .update(&mut app.world, frame_time as f32, app.ui.show.tracks);
-        app.energy.update(&app.world, &app.fx.frame_hits);
 
         let load = app.load;
         let mut tape_cmds = Vec::new();
@@ -616,6 +684,10 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         if std::mem::take(&mut app.shot_pending) {
             app.screenshot();
         }
+        // Drawn: the world after `frames` frames of physics.
+        if frames_limit.is_some_and(|n| frames >= n) {
+            finish(&app, frames, run_start, physics_total);
+        }
 
         for c in cmds {
             app.apply(c);
@@ -623,7 +695,6 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         for c in tape_cmds {
             app.apply_tape(c);
         }
-        frames += 1;
         let cpu = frame_start.elapsed().as_secs_f64();
         app.load = Load {
             fps: smooth(app.load.fps, 1.0 / frame_time.max(1e-4) as f32),
@@ -631,12 +702,15 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             physics_ms: smooth(app.load.physics_ms, (physics * 1000.0) as f32),
             slow_motion: app.stepper.max_frame < CATCH_UP,
         };
-        if frames_limit.is_some_and(|n| frames >= n) {
-            finish(&app, frames, run_start, physics_total);
-        }
         if app.quit || is_quit_requested() {
             app.save_prefs();
             std::process::exit(0);
+        }
+        if app.editor.active {
+            physics = 0.0;
+            frames += 1;
+        } else {
+            in_flight = Some(app.launch(sim_dt));
         }
         next_frame().await;
     }

@@ -45,6 +45,15 @@ pub const OVERLAY_BALLS: usize = 2000;
 
 /// Draws everything the Show toggles ask for, in back-to-front order.
 pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32, sprites: &mut Sprites) {
+    if sprites.prepare(view, world.balls(), |b| ball_color(b.color)) {
+        // Many balls: drawn on the CPU with the backdrop, under everything else.
+        let b = world.bounds();
+        let field = (
+            view.pt(Vec2::new(b.min.x, b.max.y)),
+            view.pt(Vec2::new(b.max.x, b.min.y)),
+        );
+        sprites.draw_canvas(field, FIELD, BACKGROUND);
+    }
     if show.sectors {
         arc_sectors(view, world);
     }
@@ -63,7 +72,7 @@ pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32, sprite
     if show.sweeps {
         sweeps(view, world);
     }
-    sprites.draw(view, world.balls(), |b| ball_color(b.color));
+    sprites.draw_quads();
     if show.velocity {
         velocities(view, world);
     }

@@ -19,6 +19,19 @@ pub struct Canvas {
     pixels: Vec<u32>,
     /// Rows `[0, cleared)` are cleared this frame ([`Canvas::discs`] clears just ahead).
     cleared: usize,
+    /// What clearing fills in.
+    back: Backdrop,
+}
+
+/// The opaque backdrop the discs are drawn on: one colour inside a rectangle (the play area),
+/// another around it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Backdrop {
+    /// Columns `x0..x1` and rows `y0..y1` (canvas px, clipped) are inside.
+    pub inside_box: (usize, usize, usize, usize),
+    /// RGBA inside and around.
+    pub inside: [u8; 4],
+    pub outside: [u8; 4],
 }
 
 /// A disc to draw: centre x, y and radius (px), tint.
@@ -41,25 +54,38 @@ impl Canvas {
     /// Resizes to `w × h` and clears to transparent.
     #[cfg(test)]
     pub fn clear(&mut self, w: usize, h: usize) {
-        self.start(w, h);
+        self.start(w, h, Backdrop::default());
         self.clear_to(h);
     }
 
     /// Resizes to `w × h` with nothing cleared yet.
-    fn start(&mut self, w: usize, h: usize) {
+    fn start(&mut self, w: usize, h: usize, back: Backdrop) {
         self.size = (w, h);
         self.pixels.resize(w * h, 0);
         self.cleared = 0;
+        self.back = back;
     }
 
-    /// Clears the rows not yet cleared before row `row`.
+    /// Clears the rows not yet cleared before row `row` to the backdrop.
     fn clear_to(&mut self, row: usize) {
         let (w, h) = self.size;
         let row = row.min(h);
-        if row > self.cleared {
-            self.pixels[self.cleared * w..row * w].fill(0);
-            self.cleared = row;
+        let b = self.back;
+        let (inside, outside) = (u32::from_le_bytes(b.inside), u32::from_le_bytes(b.outside));
+        let (x0, x1, y0, y1) = b.inside_box;
+        let (x1, y1) = (x1.min(w), y1.min(h));
+        let x0 = x0.min(x1);
+        for y in self.cleared..row {
+            let line = &mut self.pixels[y * w..(y + 1) * w];
+            if (y0..y1).contains(&y) {
+                line[..x0].fill(outside);
+                line[x0..x1].fill(inside);
+                line[x1..].fill(outside);
+            } else {
+                line.fill(outside);
+            }
         }
+        self.cleared = self.cleared.max(row);
     }
 
     /// The pixels as bytes R, G, B, A, row by row.
@@ -67,7 +93,7 @@ impl Canvas {
         bytemuck::cast_slice(&self.pixels)
     }
 
-    /// Clears to `w × h` and draws `discs` as [`Canvas::disc`] does, strip by strip: each
+    /// Clears to `w × h` filled with `back` and draws `discs` as [`Canvas::disc`] does, strip by strip: each
     /// disc with the strip of its top row, so the pixels written are near each other whatever
     /// order the discs come in (in index order, each disc's rows missed the cache), and each
     /// strip cleared just before the discs that reach it. Within a strip the discs keep their
@@ -75,11 +101,12 @@ impl Canvas {
     pub fn discs(
         &mut self,
         (w, h): (usize, usize),
+        back: Backdrop,
         discs: &[Disc],
         order: &mut Vec<u32>,
         starts: &mut Vec<u32>,
     ) {
-        self.start(w, h);
+        self.start(w, h, back);
         let strips = h.div_ceil(STRIP_ROWS).max(1);
         let strip = |d: &Disc| {
             let top = (d.1 - d.2 - 0.5).floor();
@@ -183,7 +210,12 @@ fn blend(dst: u32, src: [f32; 3], a: f32) -> u32 {
         let d = ((dst >> (8 * k)) & 0xff) as f32;
         d + (s - d) * t
     };
-    pack(mix(0, src[0]), mix(1, src[1]), mix(2, src[2]), (a + da * (1.0 - t)).min(255.0))
+    pack(
+        mix(0, src[0]),
+        mix(1, src[1]),
+        mix(2, src[2]),
+        (a + da * (1.0 - t)).min(255.0),
+    )
 }
 
 #[cfg(test)]
@@ -207,7 +239,9 @@ mod tests {
         assert_eq!(alpha(&c, 20, 21), 0);
         assert_eq!(alpha(&c, 24, 19), 0);
         // Covered area is about π r².
-        let covered: f32 = (0..30 * 40).map(|k| c.bytes()[4 * k + 3] as f32 / 255.0).sum();
+        let covered: f32 = (0..30 * 40)
+            .map(|k| c.bytes()[4 * k + 3] as f32 / 255.0)
+            .sum();
         let want = std::f32::consts::PI * 25.0;
         assert!((covered - want).abs() < 0.03 * want, "{covered} vs {want}");
         // The highlight: upper left brighter than lower right.
@@ -245,12 +279,23 @@ mod tests {
         let mut list = Vec::new();
         for k in 0..300 {
             let f = k as f32;
-            let (x, y, r) = ((f * 37.3) % 130.0 - 5.0, (f * 53.1) % 110.0 - 5.0, 1.0 + f % 7.0);
+            let (x, y, r) = (
+                (f * 37.3) % 130.0 - 5.0,
+                (f * 53.1) % 110.0 - 5.0,
+                1.0 + f % 7.0,
+            );
             list.push((x, y, r, [k as u8, 255 - k as u8, 90, 255]));
         }
         // Apart from each other (no overlaps), so order does not matter: a grid of discs.
         let apart: Vec<Disc> = (0..120)
-            .map(|k| (8.0 + 16.0 * (k % 8) as f32, 7.0 + 15.0 * (k / 8) as f32, 6.0, [k as u8, 3, 200, 255]))
+            .map(|k| {
+                (
+                    8.0 + 16.0 * (k % 8) as f32,
+                    7.0 + 15.0 * (k / 8) as f32,
+                    6.0,
+                    [k as u8, 3, 200, 255],
+                )
+            })
             .collect();
         let (mut a, mut b) = (Canvas::default(), Canvas::default());
         a.clear(128, 230);
@@ -258,10 +303,22 @@ mod tests {
             a.disc(x, y, r, c);
         }
         let (mut order, mut starts) = (Vec::new(), Vec::new());
-        b.discs((128, 230), &apart, &mut order, &mut starts);
+        b.discs(
+            (128, 230),
+            Backdrop::default(),
+            &apart,
+            &mut order,
+            &mut starts,
+        );
         assert_eq!(a.bytes(), b.bytes());
         // Drawn again over an old frame: cleared first.
-        b.discs((128, 230), &apart[..5], &mut order, &mut starts);
+        b.discs(
+            (128, 230),
+            Backdrop::default(),
+            &apart[..5],
+            &mut order,
+            &mut starts,
+        );
         a.clear(128, 230);
         for &(x, y, r, c) in &apart[..5] {
             a.disc(x, y, r, c);
@@ -274,9 +331,61 @@ mod tests {
         for &(x, y, r, c) in &list {
             a.disc(x, y, r, c);
         }
-        b.discs((120, 100), &list, &mut order, &mut starts);
+        b.discs(
+            (120, 100),
+            Backdrop::default(),
+            &list,
+            &mut order,
+            &mut starts,
+        );
         let covered = |c: &Canvas| c.bytes().chunks(4).filter(|p| p[3] > 0).count();
         assert_eq!(covered(&a), covered(&b));
+    }
+
+    #[test]
+    fn the_backdrop_fills_the_play_area_and_its_surround_and_discs_blend_over_it() {
+        let back = Backdrop {
+            inside_box: (2, 8, 3, 6),
+            inside: [10, 20, 30, 255],
+            outside: [1, 2, 3, 255],
+        };
+        let mut c = Canvas::default();
+        let (mut order, mut starts) = (Vec::new(), Vec::new());
+        c.discs(
+            (10, 8),
+            back,
+            &[(30.0, 30.0, 2.0, [255; 4])],
+            &mut order,
+            &mut starts,
+        );
+        let px = |c: &Canvas, x: usize, y: usize| {
+            let k = 4 * (y * 10 + x);
+            [
+                c.bytes()[k],
+                c.bytes()[k + 1],
+                c.bytes()[k + 2],
+                c.bytes()[k + 3],
+            ]
+        };
+        for y in 0..8 {
+            for x in 0..10 {
+                let inside = (2..8).contains(&x) && (3..6).contains(&y);
+                let want = if inside { back.inside } else { back.outside };
+                assert_eq!(px(&c, x, y), want, "({x}, {y})");
+            }
+        }
+        // A disc's rim over the backdrop: between the two, opaque.
+        c.discs(
+            (10, 8),
+            back,
+            &[(5.0, 4.5, 1.5, [250, 250, 250, 255])],
+            &mut order,
+            &mut starts,
+        );
+        assert_eq!(px(&c, 5, 4)[3], 255);
+        assert!(px(&c, 5, 4)[0] > 150);
+        let rim = px(&c, 3, 4);
+        assert!(rim[0] > 10 && rim[0] < 250 && rim[3] == 255, "{rim:?}");
     }
 
     #[test]

@@ -1,13 +1,17 @@
 //! Balls drawn in batches: one textured quad per ball, tinted by its vertex colour, in meshes
 //! of at most 16,383 quads (macroquad's indices are u16), so 10,000 balls cost one draw call
-//! instead of 10,000 twenty-triangle circles. From [`SPLAT_MIN_BALLS`] balls on, the ones
-//! small on screen are drawn on the CPU into one image instead (`splat.rs`). The circle texture is anti-aliased (a one-texel
+//! instead of 10,000 twenty-triangle circles. The circle texture is anti-aliased (a one-texel
 //! alpha ramp at the rim) with a soft highlight baked in, so balls look smooth without MSAA.
+//!
+//! From [`SPLAT_MIN_BALLS`] balls on, the ones small on screen are drawn on the CPU into one
+//! opaque image of the view's area, backdrop included (`splat.rs`), drawn first and without
+//! blending; the table and overlays go on top. In llvmpipe a blended rectangle the size of
+//! the view costs about 7 ms a frame here, an unblended one about 4.
 //!
 //! Textures come in power-of-two sizes (4…128 px); each ball uses the smallest that is at
 //! least its screen diameter, so the rim ramp stays about one screen pixel wide at any zoom.
 
-use crate::splat::{Canvas, Disc};
+use crate::splat::{Backdrop, Canvas, Disc};
 use crate::view::View;
 use collide::world::Ball;
 use macroquad::prelude::*;
@@ -40,11 +44,17 @@ pub struct Sprites {
     discs: Vec<Disc>,
     order: Vec<u32>,
     starts: Vec<u32>,
+    /// Where this frame's canvas goes (screen px), if balls are drawn into one.
+    canvas_at: Option<Vec2>,
+    /// Draws a texture without blending (the canvas is opaque).
+    opaque: Option<Material>,
 }
 
 impl Sprites {
-    /// Draws every ball as one quad; `color` gives each ball's tint.
-    pub fn draw(&mut self, view: &View, balls: &[Ball], color: impl Fn(&Ball) -> Color) {
+    /// Lays out every ball, as a quad or (many balls, small on screen) a disc of the canvas;
+    /// true when there is a canvas, to be drawn with [`Sprites::draw_canvas`] before the
+    /// table. [`Sprites::draw_quads`] draws the quads. `color` gives each ball's tint.
+    pub fn prepare(&mut self, view: &View, balls: &[Ball], color: impl Fn(&Ball) -> Color) -> bool {
         self.ensure_textures();
         self.used.iter_mut().for_each(|u| *u = 0);
         // The canvas covers the view's area (whole pixels, on screen).
@@ -64,11 +74,13 @@ impl Sprites {
                 self.push_quad(class_of(2.0 * r), p, r, tint(color(b)));
             }
         }
-        if splat {
-            let size = ((x1 - x0) as usize, (y1 - y0) as usize);
-            (self.canvas).discs(size, &self.discs, &mut self.order, &mut self.starts);
-            self.show_canvas(x0, y0);
-        }
+        self.canvas.size = ((x1 - x0) as usize, (y1 - y0) as usize);
+        self.canvas_at = splat.then_some(vec2(x0, y0));
+        splat
+    }
+
+    /// Draws the quads laid out by [`Sprites::prepare`].
+    pub fn draw_quads(&mut self) {
         for (k, meshes) in self.meshes.iter().enumerate() {
             for m in &meshes[..self.used[k]] {
                 draw_mesh(m);
@@ -76,9 +88,27 @@ impl Sprites {
         }
     }
 
-    /// Uploads the canvas and draws it with its top-left corner at `(x, y)` (screen px).
-    fn show_canvas(&mut self, x: f32, y: f32) {
+    /// Draws the discs laid out by [`Sprites::prepare`] on a backdrop of `inside` within the
+    /// screen rectangle `field` (the play area) and `outside` around it, uploads the canvas
+    /// and draws it, opaque, over the view's area.
+    pub fn draw_canvas(&mut self, field: (Vec2, Vec2), inside: Color, outside: Color) {
+        let Some(at) = self.canvas_at else {
+            return;
+        };
         let (w, h) = self.canvas.size;
+        let px = |v: f32, at: f32, n: usize| (v - at).round().clamp(0.0, n as f32) as usize;
+        let back = Backdrop {
+            inside_box: (
+                px(field.0.x, at.x, w),
+                px(field.1.x, at.x, w),
+                px(field.0.y, at.y, h),
+                px(field.1.y, at.y, h),
+            ),
+            inside: rgba8(inside),
+            outside: rgba8(outside),
+        };
+        (self.canvas).discs((w, h), back, &self.discs, &mut self.order, &mut self.starts);
+        let (x, y) = (at.x, at.y);
         let fits = |t: &Texture2D| t.width() as usize == w && t.height() as usize == h;
         let texture = match self.canvas_texture.take() {
             Some(t) if fits(&t) => {
@@ -95,7 +125,10 @@ impl Sprites {
             dest_size: Some(vec2(w as f32, h as f32)),
             ..Default::default()
         };
+        let opaque = self.opaque.get_or_insert_with(opaque_material);
+        gl_use_material(opaque);
         draw_texture_ex(&texture, x, y, WHITE, params);
+        gl_use_default_material();
         self.canvas_texture = Some(texture);
     }
 
@@ -143,6 +176,48 @@ impl Sprites {
         }
         m.indices.extend([0, 1, 2, 0, 2, 3].map(|i: u16| base + i));
     }
+}
+
+/// A colour as RGBA bytes.
+fn rgba8(c: Color) -> [u8; 4] {
+    [c.r, c.g, c.b, c.a].map(|x| (x.clamp(0.0, 1.0) * 255.0).round() as u8)
+}
+
+/// macroquad's textured-quad shaders with blending off.
+fn opaque_material() -> Material {
+    const VERTEX: &str = "#version 100
+attribute vec3 position;
+attribute vec2 texcoord;
+attribute vec4 color0;
+varying lowp vec2 uv;
+varying lowp vec4 color;
+uniform mat4 Model;
+uniform mat4 Projection;
+void main() {
+    gl_Position = Projection * Model * vec4(position, 1);
+    color = color0 / 255.0;
+    uv = texcoord;
+}";
+    const FRAGMENT: &str = "#version 100
+varying lowp vec4 color;
+varying lowp vec2 uv;
+uniform sampler2D Texture;
+void main() {
+    gl_FragColor = color * texture2D(Texture, uv);
+}";
+    let params = MaterialParams {
+        pipeline_params: PipelineParams {
+            color_blend: None,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let source = ShaderSource::Glsl {
+        vertex: VERTEX,
+        fragment: FRAGMENT,
+    };
+    // Fixed shaders the default material compiles too: failing is a broken GL.
+    load_material(source, params).expect("the opaque canvas material")
 }
 
 /// Texture class for a screen diameter (px): the smallest size ≥ the diameter.
