@@ -686,7 +686,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         }
         // Drawn: the world after `frames` frames of physics.
         if frames_limit.is_some_and(|n| frames >= n) {
-            finish(&app, frames, run_start, physics_total);
+            finish(&mut app, frames, run_start, physics_total);
         }
 
         for c in cmds {
@@ -717,7 +717,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
 }
 
 /// After `--frames`: the screenshot, the summary line, `--record` and `--save-state`, exit.
-fn finish(app: &App, frames: u64, start: Instant, physics_total: f64) -> ! {
+fn finish(app: &mut App, frames: u64, start: Instant, physics_total: f64) -> ! {
     if let Some(path) = &app.args.screenshot {
         get_screen_data().export_png(&path.to_string_lossy());
     }
@@ -732,7 +732,7 @@ fn finish(app: &App, frames: u64, start: Instant, physics_total: f64) -> ! {
             physics_total * 1000.0 / frames.max(1) as f64
         )
     );
-    if let Err(e) = crate::tape::write_outputs(&app.args, &app.source, &app.tape, &app.world) {
+    if let Err(e) = crate::tape::write_outputs(&app.args, &app.source, &mut app.tape, &app.world) {
         eprintln!("error: {e}");
         std::process::exit(2);
     }
@@ -753,14 +753,16 @@ impl App {
                 self.apply(Command::Step);
                 None
             }
-            TapeCmd::SaveRecording(path) => Some(self.tape.record().save(&path).map(|_| {
-                let r = self.tape.record();
-                format!(
-                    "{} steps, {} inputs saved",
-                    r.end - r.start.state.steps,
-                    r.inputs.len()
-                )
-            })),
+            TapeCmd::SaveRecording(path) => {
+                Some(self.tape.record(&self.world).save(&path).map(|_| {
+                    let r = self.tape.recorded();
+                    format!(
+                        "{} steps, {} inputs saved",
+                        r.end - r.start.state.steps,
+                        r.inputs.len()
+                    )
+                }))
+            }
             TapeCmd::SaveState(path) => Some(
                 self.source
                     .saved(&self.world)

@@ -118,7 +118,7 @@ fn run_headless(
     };
     let ms = secs * 1000.0 / frames.max(1) as f64;
     println!("{}", cli::summary(frames, &world, fps, ms));
-    if let Err(e) = tape::write_outputs(args, &source, &tape, &world) {
+    if let Err(e) = tape::write_outputs(args, &source, &mut tape, &world) {
         eprintln!("error: {e}");
         std::process::exit(2);
     }

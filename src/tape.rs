@@ -116,11 +116,11 @@ pub fn replay(path: &Path) -> i32 {
 pub fn write_outputs(
     args: &Args,
     source: &Source,
-    tape: &Tape,
+    tape: &mut Tape,
     world: &World,
 ) -> Result<(), String> {
     if let Some(path) = &args.record {
-        tape.record().save(path)?;
+        tape.record(world).save(path)?;
     }
     if let Some(path) = &args.save_state {
         source.saved(world).save(path)?;

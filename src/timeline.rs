@@ -173,8 +173,8 @@ fn hash_row(ui: &mut egui::Ui, tape: &Tape, world: &World) {
         }
         ui.weak(format!(
             "{} inputs, {} checkpoints",
-            tape.record().inputs.len(),
-            tape.record().checkpoints.len()
+            tape.recorded().inputs.len(),
+            tape.recorded().checkpoints.len()
         ));
     });
 }

@@ -337,6 +337,10 @@ pub struct Tape {
     divergence: Option<Divergence>,
     /// The last checkpoint compared: `(step, recorded, replayed)`.
     last_checked: Option<(u64, u64, u64)>,
+    /// The recording's end is not a multiple of [`CHECK_EVERY`] and its checkpoint is not
+    /// taken yet: hashing the world every step costs as much as a tenth of a step with
+    /// thousands of balls, so the end's hash is taken only when needed ([`Tape::settle`]).
+    end_pending: bool,
 }
 
 impl Tape {
@@ -366,12 +370,34 @@ impl Tape {
             snapshots: vec![first],
             divergence: None,
             last_checked: None,
+            end_pending: false,
         }
     }
 
-    /// The recording so far.
-    pub fn record(&self) -> &Recording {
+    /// The recording so far, with the checkpoint at its end (`world` is the world this
+    /// tape steps).
+    pub fn record(&mut self, world: &World) -> &Recording {
+        self.settle(world);
         &self.rec
+    }
+
+    /// The recording as kept so far: the checkpoint at the end may still be missing.
+    pub fn recorded(&self) -> &Recording {
+        &self.rec
+    }
+
+    /// Takes the end's checkpoint if it is due and the world is still there (right after
+    /// the last recorded step, before any input at that step). Called before anything that
+    /// moves the world away from the end or changes it there.
+    fn settle(&mut self, world: &World) {
+        if self.end_pending && world.steps() == self.rec.end && self.at_end(world) {
+            let cps = &mut self.rec.checkpoints;
+            if cps.last().is_none_or(|c| c.0 < self.rec.end) {
+                cps.push((self.rec.end, world.state_hash()));
+            }
+            self.next_check = cps.len();
+            self.end_pending = false;
+        }
     }
 
     /// First step of the recording.
@@ -412,6 +438,8 @@ impl Tape {
     /// Applies `input` now and records it. While rewound, the recorded future is dropped
     /// first (a branch). A refused input is still recorded (it is refused again on replay).
     pub fn input(&mut self, world: &mut World, input: Input) -> Result<(), String> {
+        // The end's hash is of the world before inputs at that step.
+        self.settle(world);
         if !self.at_end(world) {
             self.branch(world);
         }
@@ -428,6 +456,7 @@ impl Tape {
         self.rec.checkpoints.retain(|c| c.0 <= s);
         self.snapshots.retain(|sn| sn.state.steps <= s);
         self.rec.end = s;
+        self.end_pending = false;
         if self.divergence.is_some_and(|d| d.step > s) {
             self.divergence = None;
         }
@@ -475,7 +504,11 @@ impl Tape {
         if cps.last().is_some_and(|c| c.0 % CHECK_EVERY != 0) {
             cps.pop();
         }
-        cps.push((s, world.state_hash()));
+        // The end's checkpoint only when asked for (see `end_pending`).
+        self.end_pending = s % CHECK_EVERY != 0;
+        if !self.end_pending {
+            cps.push((s, world.state_hash()));
+        }
         self.next_check = cps.len();
     }
 
@@ -525,6 +558,7 @@ impl Tape {
     /// at or before it (unless the world is already between that snapshot and the target),
     /// replays forward, and applies the inputs recorded at `target`.
     pub fn seek(&mut self, world: &mut World, target: u64) {
+        self.settle(world);
         let target = target.clamp(self.start(), self.end());
         let k = self
             .snapshots

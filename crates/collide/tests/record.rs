@@ -191,8 +191,8 @@ fn replayed(rec: &Recording) -> (Option<collide::Divergence>, World) {
 
 #[test]
 fn a_scripted_session_replays_to_the_same_hash_at_every_checkpoint() {
-    let (tape, world) = scripted(60.0);
-    let rec = tape.record().clone();
+    let (mut tape, world) = scripted(60.0);
+    let rec = tape.record(&world).clone();
     assert!(rec.checkpoints.len() >= 20, "{}", rec.checkpoints.len());
     assert!(rec.inputs.len() >= 10);
     assert_eq!(rec.checkpoints.last().unwrap().0, world.steps());
@@ -205,8 +205,8 @@ fn a_scripted_session_replays_to_the_same_hash_at_every_checkpoint() {
 
 #[test]
 fn a_replay_fed_at_another_frame_rate_checks_every_checkpoint_the_same() {
-    let (tape, world) = scripted(60.0);
-    let rec = tape.record().clone();
+    let (mut tape, world) = scripted(60.0);
+    let rec = tape.record(&world).clone();
     let text = ron::ser::to_string(&rec).unwrap();
     for fps in [23.0, 144.0] {
         let (rec, mut w) = Recording::parse(&text, "rec.ron").unwrap();
@@ -243,8 +243,8 @@ fn recordings_made_at_different_frame_rates_end_alike_when_inputs_fall_on_the_sa
 
 #[test]
 fn a_tampered_recording_diverges_at_the_first_changed_step() {
-    let (tape, _) = scripted(60.0);
-    let mut rec = tape.record().clone();
+    let (mut tape, world) = scripted(60.0);
+    let mut rec = tape.record(&world).clone();
     // Change an input: the launch at 1 s goes slightly faster.
     let k = rec
         .inputs
@@ -262,7 +262,7 @@ fn a_tampered_recording_diverges_at_the_first_changed_step() {
     assert_ne!(d.recorded, d.replayed);
 
     // Change a checkpoint's hash: reported at exactly that step.
-    let mut rec = tape.record().clone();
+    let mut rec = tape.record(&world).clone();
     rec.checkpoints[7].1 ^= 1;
     let (d, _) = replayed(&rec);
     assert_eq!(d.map(|d| d.step), Some(rec.checkpoints[7].0));
@@ -279,7 +279,7 @@ fn seeking_back_restores_the_recorded_hashes() {
         if let Some(h) = tape.recorded_hash(target) {
             // The recorded hash is right after the step, before its inputs; these targets
             // have no input on them except 0 (inputs at step 0 come before any step).
-            if !tape.record().inputs.iter().any(|(s, _)| *s == target) {
+            if !tape.record(&world).inputs.iter().any(|(s, _)| *s == target) {
                 assert_eq!(world.state_hash(), h, "step {target}");
             }
         }
@@ -298,13 +298,13 @@ fn an_input_while_rewound_branches_and_the_branch_replays() {
     tape.input(&mut world, Input::Launch(3)).unwrap();
     assert!(tape.at_end(&world));
     assert_eq!(tape.end(), k);
-    assert!(tape.record().inputs.iter().all(|(s, _)| *s <= k));
-    assert!(tape.record().checkpoints.iter().all(|c| c.0 <= k));
+    assert!(tape.record(&world).inputs.iter().all(|(s, _)| *s <= k));
+    assert!(tape.record(&world).checkpoints.iter().all(|c| c.0 <= k));
     for _ in 0..700 {
         tape.step(&mut world);
     }
     assert_eq!(tape.end(), k + 700);
-    let (d, end) = replayed(tape.record());
+    let (d, end) = replayed(tape.record(&world));
     assert_eq!(d, None);
     assert_eq!(end.state_hash(), world.state_hash());
     // The branch differs from the original future.
@@ -314,8 +314,8 @@ fn an_input_while_rewound_branches_and_the_branch_replays() {
 
 #[test]
 fn bad_inputs_in_a_recording_are_refused_naming_the_field() {
-    let (tape, _) = scripted(60.0);
-    let mut rec = tape.record().clone();
+    let (mut tape, world) = scripted(60.0);
+    let mut rec = tape.record(&world).clone();
     rec.inputs.push((
         rec.end,
         Input::Fill {
@@ -329,7 +329,7 @@ fn bad_inputs_in_a_recording_are_refused_naming_the_field() {
     assert!(e.message.contains("field `inputs["), "{e}");
     assert!(e.line > 1, "{e}");
 
-    let mut rec = tape.record().clone();
+    let mut rec = tape.record(&world).clone();
     rec.checkpoints.swap(1, 2);
     let text = ron::ser::to_string(&rec).unwrap();
     let e = Recording::parse(&text, "r.ron").err().unwrap();
@@ -345,9 +345,49 @@ fn bad_inputs_in_a_recording_are_refused_naming_the_field() {
 
 #[test]
 fn checkpoints_fall_every_check_every_steps_and_at_the_end() {
-    let (tape, world) = scripted(60.0);
-    let cps = &tape.record().checkpoints;
+    let (mut tape, world) = scripted(60.0);
+    let cps = &tape.record(&world).checkpoints;
     let (last, rest) = cps.split_last().unwrap();
     assert!(rest.iter().all(|c| c.0 % CHECK_EVERY == 0));
     assert_eq!(last.0, world.steps());
+}
+
+/// The end's checkpoint is taken when asked for, not every step; it must still be the hash
+/// right after the last step, before any input at that step, and survive a seek back.
+#[test]
+fn the_end_checkpoint_taken_late_is_the_hash_right_after_the_last_step() {
+    let mut world = build(TABLE, 5);
+    let mut tape = Tape::recording("table", TABLE, 5, &world);
+    tape.input(&mut world, Input::Launch(6)).unwrap();
+    let end = 2 * CHECK_EVERY + 17;
+    for _ in 0..end {
+        tape.step(&mut world);
+    }
+    let after_step = world.state_hash();
+    // Not taken yet: only the multiples of CHECK_EVERY so far.
+    assert!(tape.recorded().checkpoints.iter().all(|c| c.0 % CHECK_EVERY == 0));
+    // An input at the end first takes the end's hash, of the world before the input.
+    tape.input(&mut world, Input::RemoveBall(0)).unwrap();
+    assert_ne!(world.state_hash(), after_step);
+    assert_eq!(tape.recorded_hash(end), Some(after_step));
+    // More steps move the end; asking for the recording takes the new end's hash.
+    for _ in 0..5 {
+        tape.step(&mut world);
+    }
+    let last = world.state_hash();
+    assert_eq!(tape.record(&world).checkpoints.last(), Some(&(end + 5, last)));
+    let (d, replayed_world) = replayed(tape.record(&world));
+    assert_eq!(d, None);
+    assert_eq!(replayed_world.state_hash(), last);
+    // Steps past the end again, then a seek back: the end's hash is kept and checked.
+    for _ in 0..3 {
+        tape.step(&mut world);
+    }
+    let newest = (tape.end(), world.state_hash());
+    tape.seek(&mut world, CHECK_EVERY);
+    assert_eq!(tape.recorded_hash(newest.0), Some(newest.1));
+    tape.seek(&mut world, newest.0);
+    assert_eq!(world.state_hash(), newest.1);
+    assert_eq!(tape.divergence(), None);
+    assert_eq!(tape.last_checked(), Some((newest.0, newest.1, newest.1)));
 }

@@ -258,7 +258,7 @@ fn broken_state_and_recording_files_are_refused_with_line_and_column_and_never_p
     let state = collide::SavedState::of("table", table, 3, &world);
     let texts = [
         ron::ser::to_string_pretty(&state, pretty()).unwrap(),
-        ron::ser::to_string_pretty(tape.record(), pretty()).unwrap(),
+        ron::ser::to_string_pretty(tape.record(&world), pretty()).unwrap(),
     ];
     let mut rng = StdRng::seed_from_u64(0x57a7e);
     for case in 0..3_000 {
