@@ -1,4 +1,5 @@
-//! The window loop: input → commands → stepper → world; then drawing and panels.
+//! The window loop: input → commands → world; drawing and panels; then the stepper runs the
+//! frame's physics on a worker thread while the frame is presented (see [`run`]).
 
 use crate::chart::Chart;
 use crate::cli::{self, Args};
