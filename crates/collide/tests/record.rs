@@ -365,7 +365,11 @@ fn the_end_checkpoint_taken_late_is_the_hash_right_after_the_last_step() {
     }
     let after_step = world.state_hash();
     // Not taken yet: only the multiples of CHECK_EVERY so far.
-    assert!(tape.recorded().checkpoints.iter().all(|c| c.0 % CHECK_EVERY == 0));
+    assert!(tape
+        .recorded()
+        .checkpoints
+        .iter()
+        .all(|c| c.0 % CHECK_EVERY == 0));
     // An input at the end first takes the end's hash, of the world before the input.
     tape.input(&mut world, Input::RemoveBall(0)).unwrap();
     assert_ne!(world.state_hash(), after_step);
@@ -375,7 +379,10 @@ fn the_end_checkpoint_taken_late_is_the_hash_right_after_the_last_step() {
         tape.step(&mut world);
     }
     let last = world.state_hash();
-    assert_eq!(tape.record(&world).checkpoints.last(), Some(&(end + 5, last)));
+    assert_eq!(
+        tape.record(&world).checkpoints.last(),
+        Some(&(end + 5, last))
+    );
     let (d, replayed_world) = replayed(tape.record(&world));
     assert_eq!(d, None);
     assert_eq!(replayed_world.state_hash(), last);
