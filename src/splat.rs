@@ -7,10 +7,10 @@
 //! upload and one rectangle.
 //!
 //! The disc looks like the sprite texture's (see `sprites.rs`): a one-pixel anti-aliased rim
-//! and a soft highlight at the upper left. Pixels are straight (not premultiplied) RGBA, as
-//! macroquad's default blending expects; a ball drawn over another blends by its coverage.
+//! and a soft highlight at the upper left. Discs are drawn on an opaque backdrop
+//! ([`Backdrop`]); a disc's rim blends by its coverage over what is under it.
 
-/// An RGBA8 image, rows top to bottom, with a screen position.
+/// An RGBA8 image, rows top to bottom.
 #[derive(Clone, Debug, Default)]
 pub struct Canvas {
     /// Width and height (px).
@@ -93,11 +93,11 @@ impl Canvas {
         bytemuck::cast_slice(&self.pixels)
     }
 
-    /// Clears to `w × h` filled with `back` and draws `discs` as [`Canvas::disc`] does, strip by strip: each
-    /// disc with the strip of its top row, so the pixels written are near each other whatever
-    /// order the discs come in (in index order, each disc's rows missed the cache), and each
-    /// strip cleared just before the discs that reach it. Within a strip the discs keep their
-    /// order; a disc over one of an earlier strip is drawn after it too.
+    /// Clears to `w × h` filled with `back` and draws `discs` as [`Canvas::disc`] does, strip
+    /// by strip: each disc with the strip of its top row, so the pixels written are near each
+    /// other whatever order the discs come in (in index order, each disc's rows missed the
+    /// cache), and rows cleared just before the first disc that reaches them. Within a strip
+    /// the discs keep their order; a disc over one of an earlier strip is drawn after it too.
     pub fn discs(
         &mut self,
         (w, h): (usize, usize),
@@ -121,7 +121,6 @@ impl Canvas {
         for k in 0..strips {
             starts[k + 1] += starts[k];
         }
-        let firsts = starts.clone();
         order.clear();
         order.resize(discs.len(), 0);
         for (i, d) in discs.iter().enumerate() {
@@ -129,20 +128,11 @@ impl Canvas {
             order[*at as usize] = i as u32;
             *at += 1;
         }
-        for s in 0..strips {
-            // The strip and the next (a small disc reaches at most that far): more where a
-            // larger one reaches further.
-            let mut reach = (s + 2) * STRIP_ROWS;
-            for &i in &order[firsts[s] as usize..firsts[s + 1] as usize] {
-                let (_, y, r, _) = discs[i as usize];
-                let bottom = (y + r + 1.5).min(h as f32);
-                reach = reach.max(if bottom > 0.0 { bottom as usize } else { 0 });
-            }
-            self.clear_to(reach);
-            for &i in &order[firsts[s] as usize..firsts[s + 1] as usize] {
-                let (x, y, r, c) = discs[i as usize];
-                self.disc(x, y, r, c);
-            }
+        // The discs are in strip order now (each strip's cursor ended at the next one's
+        // start); `disc` clears the rows each reaches before drawing it.
+        for &i in order.iter() {
+            let (x, y, r, c) = discs[i as usize];
+            self.disc(x, y, r, c);
         }
         self.clear_to(h);
     }
@@ -150,7 +140,8 @@ impl Canvas {
     /// Draws a disc centred at `(cx, cy)` (px from the image's top-left corner; pixel
     /// `(x, y)` covers `[x, x + 1) × [y, y + 1)`) of radius `r` px, tinted `rgba`. Parts
     /// outside the image are clipped; a radius that is not a positive finite number, or a
-    /// centre that is not finite, draws nothing. The rows it reaches must be cleared.
+    /// centre that is not finite, draws nothing. Rows not yet cleared up to the last it
+    /// reaches are cleared first.
     pub fn disc(&mut self, cx: f32, cy: f32, r: f32, rgba: [u8; 4]) {
         let (w, h) = self.size;
         if !(r > 0.0 && r < 1e6 && cx.is_finite() && cy.is_finite()) {
@@ -164,7 +155,7 @@ impl Canvas {
         if x0 >= x1 || y0 >= y1 {
             return;
         }
-        debug_assert!(y1 <= self.cleared, "disc drawn on rows not cleared");
+        self.clear_to(y1);
         let (outer, inner) = (reach * reach, (r - 0.5).max(0.0).powi(2));
         let inv_r = 1.0 / r;
         let [cr, cg, cb, ca] = rgba.map(|c| c as f32);
