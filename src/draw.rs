@@ -26,17 +26,22 @@ fn rgba(c: Rgba) -> Color {
 /// rectangle, at some 50 Mpx/s here, while a clear is nearly free: so no field-sized rectangle.
 pub fn background(view: &View, world: &World) {
     clear_background(FIELD);
-    let b = world.bounds();
-    let (p, q) = (
-        view.pt(Vec2::new(b.min.x, b.max.y)),
-        view.pt(Vec2::new(b.max.x, b.min.y)),
-    );
+    let (p, q) = play_area(view, world);
     let (lo, hi) = view.area();
     let w = hi.x - lo.x;
     draw_rectangle(lo.x, lo.y, w, p.y - lo.y, BACKGROUND);
     draw_rectangle(lo.x, q.y, w, hi.y - q.y, BACKGROUND);
     draw_rectangle(lo.x, p.y, p.x - lo.x, q.y - p.y, BACKGROUND);
     draw_rectangle(q.x, p.y, hi.x - q.x, q.y - p.y, BACKGROUND);
+}
+
+/// The play area on screen: top-left and bottom-right corners (px).
+fn play_area(view: &View, world: &World) -> (Vec2, Vec2) {
+    let b = world.bounds();
+    (
+        view.pt(Vec2::new(b.min.x, b.max.y)),
+        view.pt(Vec2::new(b.max.x, b.min.y)),
+    )
 }
 
 /// Per-ball overlays (boxes, velocity arrows, swept paths) are drawn for the first this many balls only:
@@ -47,12 +52,7 @@ pub const OVERLAY_BALLS: usize = 2000;
 pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32, sprites: &mut Sprites) {
     if sprites.prepare(view, world.balls(), |b| ball_color(b.color)) {
         // Many balls: drawn on the CPU with the backdrop, under everything else.
-        let b = world.bounds();
-        let field = (
-            view.pt(Vec2::new(b.min.x, b.max.y)),
-            view.pt(Vec2::new(b.max.x, b.min.y)),
-        );
-        sprites.draw_canvas(field, FIELD, BACKGROUND);
+        sprites.draw_canvas(play_area(view, world), FIELD, BACKGROUND);
     }
     if show.sectors {
         arc_sectors(view, world);

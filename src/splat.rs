@@ -14,7 +14,7 @@
 #[derive(Clone, Debug, Default)]
 pub struct Canvas {
     /// Width and height (px).
-    pub size: (usize, usize),
+    size: (usize, usize),
     /// One `u32` per pixel, bytes R, G, B, A in memory order (little-endian packing).
     pixels: Vec<u32>,
     /// Rows `[0, cleared)` are cleared this frame ([`Canvas::discs`] clears just ahead).

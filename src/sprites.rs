@@ -44,8 +44,9 @@ pub struct Sprites {
     discs: Vec<Disc>,
     order: Vec<u32>,
     starts: Vec<u32>,
-    /// Where this frame's canvas goes (screen px), if balls are drawn into one.
-    canvas_at: Option<Vec2>,
+    /// Where this frame's canvas goes (its top-left corner, screen px) and its size, if
+    /// balls are drawn into one.
+    canvas_at: Option<(Vec2, (usize, usize))>,
     /// Draws a texture without blending (the canvas is opaque).
     opaque: Option<Material>,
 }
@@ -74,8 +75,8 @@ impl Sprites {
                 self.push_quad(class_of(2.0 * r), p, r, tint(color(b)));
             }
         }
-        self.canvas.size = ((x1 - x0) as usize, (y1 - y0) as usize);
-        self.canvas_at = splat.then_some(vec2(x0, y0));
+        let size = ((x1 - x0) as usize, (y1 - y0) as usize);
+        self.canvas_at = splat.then_some((vec2(x0, y0), size));
         splat
     }
 
@@ -92,10 +93,9 @@ impl Sprites {
     /// screen rectangle `field` (the play area) and `outside` around it, uploads the canvas
     /// and draws it, opaque, over the view's area.
     pub fn draw_canvas(&mut self, field: (Vec2, Vec2), inside: Color, outside: Color) {
-        let Some(at) = self.canvas_at else {
+        let Some((at, (w, h))) = self.canvas_at else {
             return;
         };
-        let (w, h) = self.canvas.size;
         let px = |v: f32, at: f32, n: usize| (v - at).round().clamp(0.0, n as f32) as usize;
         let back = Backdrop {
             inside_box: (
@@ -104,11 +104,10 @@ impl Sprites {
                 px(field.0.y, at.y, h),
                 px(field.1.y, at.y, h),
             ),
-            inside: rgba8(inside),
-            outside: rgba8(outside),
+            inside: inside.into(),
+            outside: outside.into(),
         };
         (self.canvas).discs((w, h), back, &self.discs, &mut self.order, &mut self.starts);
-        let (x, y) = (at.x, at.y);
         let fits = |t: &Texture2D| t.width() as usize == w && t.height() as usize == h;
         let texture = match self.canvas_texture.take() {
             Some(t) if fits(&t) => {
@@ -127,7 +126,7 @@ impl Sprites {
         };
         let opaque = self.opaque.get_or_insert_with(opaque_material);
         gl_use_material(opaque);
-        draw_texture_ex(&texture, x, y, WHITE, params);
+        draw_texture_ex(&texture, at.x, at.y, WHITE, params);
         gl_use_default_material();
         self.canvas_texture = Some(texture);
     }
@@ -176,11 +175,6 @@ impl Sprites {
         }
         m.indices.extend([0, 1, 2, 0, 2, 3].map(|i: u16| base + i));
     }
-}
-
-/// A colour as RGBA bytes.
-fn rgba8(c: Color) -> [u8; 4] {
-    [c.r, c.g, c.b, c.a].map(|x| (x.clamp(0.0, 1.0) * 255.0).round() as u8)
 }
 
 /// macroquad's textured-quad shaders with blending off.
