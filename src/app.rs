@@ -137,10 +137,10 @@ impl App {
         }
     }
 
-    /// Starts this frame's physics on a worker thread: the world, the tape and the stepper
-    /// move there, stand-ins take their place until [`App::land`] brings them back. Nothing
-    /// reads the world in between (the frame is being presented), so the steps are exactly
-    /// those [`App::frame_physics`] would run, in the same order.
+    /// Starts this frame's physics (the stepper fed `dt` s) on a worker thread: the world,
+    /// the tape and the stepper move there, stand-ins take their place until [`App::land`]
+    /// brings them back. Nothing reads the world in between (the frame is being presented),
+    /// so the steps are those the main thread would run, in the same order.
     fn launch(&mut self, dt: f64) -> InFlight {
         let launcher = self.world.launcher();
         let (world, tape) = self.spare.take().unwrap_or_else(|| {
@@ -152,12 +152,9 @@ impl App {
         let mut world = std::mem::replace(&mut self.world, world);
         let mut tape = std::mem::replace(&mut self.tape, tape);
         let mut stepper = self.stepper.clone();
-        let paused = self.ui.paused;
         let handle = std::thread::spawn(move || {
             let t0 = Instant::now();
-            if !paused {
-                stepper.advance_with(dt, &mut world, |w| tape.step(w));
-            }
+            stepper.advance_with(dt, &mut world, |w| tape.step(w));
             (world, tape, stepper, t0.elapsed().as_secs_f64())
         });
         InFlight {
@@ -243,7 +240,7 @@ impl App {
             Command::Fill(n, r) => self.fill(n, r),
             Command::Step => {
                 self.ui.paused = true;
-                self.frame_physics(1.0 / 60.0, true);
+                self.step_frame();
             }
             cmd => self.apply_hands(cmd),
         }
@@ -510,23 +507,12 @@ impl App {
         self.ui.message = Some(format!("Screenshot written: {name}"));
     }
 
-    /// Runs the physics for one frame of `dt` seconds; returns the time it took (s).
-    fn frame_physics(&mut self, dt: f64, force: bool) -> f64 {
-        if self.ui.paused && !force {
-            return 0.0;
+    /// Step (O, the Step button): one frame's steps at once, on this thread.
+    fn step_frame(&mut self) {
+        // One whole frame of steps, whatever the accumulator holds.
+        for _ in 0..self.world.settings.motion_iterations {
+            self.tape.step(&mut self.world);
         }
-        let t0 = Instant::now();
-        let tape = &mut self.tape;
-        if force {
-            // One whole frame of steps, whatever the accumulator holds.
-            for _ in 0..self.world.settings.motion_iterations {
-                tape.step(&mut self.world);
-            }
-        } else {
-            self.stepper
-                .advance_with(dt, &mut self.world, |w| tape.step(w));
-        }
-        t0.elapsed().as_secs_f64()
     }
 
     /// Normally a slow frame is caught up with up to [`CATCH_UP`] s of steps; while one
@@ -584,7 +570,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         prevent_quit();
     }
     let frames_limit = app.args.frames;
-    // Frames whose physics has run, and the physics time of all of them.
+    // Frames whose physics has run (or was skipped: editing, paused), and its total time.
     let (mut frames, mut physics_total) = (0u64, 0.0f64);
     let mut physics = 0.0;
     let mut in_flight: Option<InFlight> = None;
@@ -597,7 +583,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             physics_total += physics;
             frames += 1;
         } else {
-            // Editing (or the first frame): no steps ran.
+            // Editing, paused, or the first frame: no steps ran.
             let (lost, pocketed) = (app.world.play().lost, app.world.rules().pocketed);
             app.after_physics(lost, pocketed, 0.0, frame_time);
         }
@@ -707,7 +693,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             app.save_prefs();
             std::process::exit(0);
         }
-        if app.editor.active {
+        if app.editor.active || app.ui.paused {
             physics = 0.0;
             frames += 1;
         } else {

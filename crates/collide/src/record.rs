@@ -391,10 +391,9 @@ impl Tape {
     /// moves the world away from the end or changes it there.
     fn settle(&mut self, world: &World) {
         if self.end_pending && world.steps() == self.rec.end && self.at_end(world) {
+            // Pending means `extend` left the end without one (and popped any older end).
             let cps = &mut self.rec.checkpoints;
-            if cps.last().is_none_or(|c| c.0 < self.rec.end) {
-                cps.push((self.rec.end, world.state_hash()));
-            }
+            cps.push((self.rec.end, world.state_hash()));
             self.next_check = cps.len();
             self.end_pending = false;
         }
