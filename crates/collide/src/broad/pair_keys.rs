@@ -53,6 +53,18 @@ impl KeyWriter<'_> {
         self.len += 1;
     }
 
+    /// The buffer and the number of keys in it, for a finder that writes keys itself (see
+    /// [`KeyWriter::put_back`]).
+    pub fn take(&mut self) -> (Vec<u64>, usize) {
+        (std::mem::take(&mut self.buf), self.len)
+    }
+
+    /// Returns what [`KeyWriter::take`] gave, `len` keys now written.
+    pub fn put_back(&mut self, buf: Vec<u64>, len: usize) {
+        debug_assert!(len <= buf.len());
+        (self.buf, self.len) = (buf, len);
+    }
+
     #[cold]
     fn grow(&mut self, end: usize) {
         let want = end.max(2 * self.buf.len()).max(1024);
