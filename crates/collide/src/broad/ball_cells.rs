@@ -93,14 +93,14 @@ pub(crate) struct BallCells {
     /// Balls per band of the last build: room for each band in the next build's single pass
     /// ([`BallCells::build_hinted`]).
     band_counts: Vec<u32>,
-    /// Cell code of each entry of the band being sorted, relative to the band's first cell.
-    local: Vec<u32>,
 }
 
 /// One ball on its way into cell order.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     id: u32,
+    /// Its cell code ([`cell_code`], stored cell counted from the first).
+    code: u32,
     /// `[min x, min y, −max x, −max y]`.
     packed: [f32; 4],
 }
@@ -407,6 +407,7 @@ impl BallCells {
         self.band_end.extend_from_slice(&self.band_start[..bands]);
         let limits = &self.band_start[1..];
         let (mut extent, mut spans_ok, mut fits) = (Extent::default(), true, true);
+        let stride = self.stride;
         for (k, b) in balls.iter().enumerate() {
             extent.add(b);
             let t = self
@@ -416,9 +417,9 @@ impl BallCells {
             let band = (t.y as u32 >> shift) as usize;
             let at = &mut self.band_end[band];
             if *at < limits[band] {
-                let id = (self.first + k) as u32;
                 self.by_band[*at as usize] = Entry {
-                    id,
+                    id: (self.first + k) as u32,
+                    code: cell_code(t, stride, 0),
                     packed: packed(b),
                 };
                 *at += 1;
@@ -478,7 +479,7 @@ impl BallCells {
     /// First sort: entries made in index order, scattered into one run per band.
     #[inline(never)]
     fn scatter_bands(&mut self, balls: &[Aabb]) {
-        let ay = self.axes[1];
+        let (lattice, stride) = (self.lattice, self.stride);
         let shift = self.band_shift();
         let bands = self.band_start.len() - 1;
         exclusive_sums(&mut self.band_start);
@@ -486,9 +487,11 @@ impl BallCells {
         self.band_end.clear();
         self.band_end.extend_from_slice(&self.band_start[..bands]);
         for (k, b) in balls.iter().enumerate() {
-            let at = &mut self.band_end[(ay.cell(b.min.y) >> shift) as usize];
+            let t = lattice.t4(Vec4::new(b.min.x, b.min.y, b.max.x, b.max.y));
+            let at = &mut self.band_end[(t.y as u32 >> shift) as usize];
             self.by_band[*at as usize] = Entry {
                 id: (self.first + k) as u32,
+                code: cell_code(t, stride, 0),
                 packed: packed(b),
             };
             *at += 1;
@@ -499,7 +502,7 @@ impl BallCells {
     /// starts.
     #[inline(never)]
     fn sort_bands(&mut self, mut keys: Option<&mut PairKeys>) -> u64 {
-        let ((_, h), s, lattice) = (self.dims, self.stride, self.lattice);
+        let ((_, h), s) = (self.dims, self.stride);
         let mut out = keys.as_mut().map(|k| k.writer());
         let mut tests = 0;
         let shift = self.band_shift();
@@ -529,20 +532,21 @@ impl BallCells {
                 prefetch_range(&lane[slots.clone()]);
             }
             prefetch_range(&self.codes[slots]);
-            self.local.resize(entries.len(), 0);
-            for (e, code) in entries.iter().zip(&mut self.local) {
-                *code = cell_code(lattice.t4(corners(e.packed)), s, r0 * s);
-                cells[(*code & CELL_BITS) as usize + 1] += 1;
+            // An entry's cell within the band: its row is in the band (both come from the
+            // same clamped coordinate).
+            let base = r0 * s;
+            let local = |e: &Entry| (e.code & CELL_BITS) as usize - base;
+            for e in entries {
+                cells[local(e) + 1] += 1;
             }
             cells[0] = lo as u32;
             for k in 0..cells.len() - 1 {
                 cells[k + 1] += cells[k];
             }
-            let base = (r0 * s) as u32;
-            for (e, &code) in entries.iter().zip(&self.local) {
-                let at = &mut cells[(code & CELL_BITS) as usize];
+            for e in entries {
+                let at = &mut cells[local(e)];
                 let k = *at as usize;
-                (self.ids[k], self.codes[k]) = (e.id, code + base);
+                (self.ids[k], self.codes[k]) = (e.id, e.code);
                 for (lane, v) in self.lanes.iter_mut().zip(e.packed) {
                     lane[k] = v;
                 }
