@@ -6,13 +6,14 @@
 //! then sorted by their first index only, in two LSD radix passes of about `b / 2` bits each
 //! (`b` the bits of the largest index: at a million balls 1,024 buckets per pass), no
 //! comparisons. The last pass leaves each first index's few partners in the order they were
-//! found; the pass that writes the pair list puts each one in place as it goes (a ball has a
-//! handful of neighbours, so this moves at most a few pairs, and only where they are out of
-//! order), and drops repeats.
+//! found; a last pass puts them in order and drops repeats, branch-free for the common case
+//! ([`partners_in_order`]: a ball has a handful of neighbours, and two found in the wrong
+//! order, about one key in six at the benchmark's density, are swapped without a branch).
 //!
 //! **Writing keys.** [`KeyWriter`] holds the key buffer while the pairs are searched, so its
-//! address and length stay in registers. The buffers only grow, so a steady state allocates
-//! (and clears) nothing.
+//! address and length stay in registers; a finder can also take the buffer and write keys
+//! itself ([`KeyWriter::take`]). The buffers only grow, so a steady state allocates (and
+//! clears) nothing.
 //!
 //! Used by the broad phases that find pairs in spatial order (cells) rather than in index
 //! order, in place of a comparison sort of the pair list.
@@ -138,22 +139,65 @@ impl PairKeys {
             keys[*at as usize] = k;
             *at += 1;
         }
-        // Partners of one first index in order, repeats dropped.
+        let kept = partners_in_order(keys, &mut self.spare);
         pairs.clear();
-        pairs.reserve(n);
-        let mut dropped = 0;
-        let mut last = None;
-        for &k in keys.iter() {
-            let p = ((k >> 32) as u32, (k & LOW) as u32);
-            if last < Some(p) {
-                pairs.push(p);
-                last = Some(p);
-            } else {
-                dropped += place(pairs, p) as u64;
-            }
-        }
-        dropped
+        pairs.extend(kept.iter().map(|&k| ((k >> 32) as u32, k as u32)));
+        (n - kept.len()) as u64
     }
+}
+
+/// Keys sorted by their first index (each first index's partners in any order) put in
+/// order, repeats dropped, into `out` (resized): returns the sorted keys, a part of `out`.
+///
+/// Branch-free in the common case: each key is compared with the last one kept, and the two
+/// are written smaller first (a swap when the key belongs before it), so a first index with
+/// two partners found in either order costs no branch. Only when the key belongs before the
+/// last two kept, or repeats one of them, does [`reinsert`] walk back.
+fn partners_in_order<'a>(keys: &[u64], out: &'a mut Vec<u64>) -> &'a [u64] {
+    let Some((&first, rest)) = keys.split_first() else {
+        return &[];
+    };
+    out.resize(keys.len() + 2, 0);
+    // The kept keys are `out[1..len]`, strictly ascending; `out[0]` is 0, at most any key,
+    // so that the key before the last two always exists.
+    out[0] = 0;
+    out[1] = first;
+    let (mut len, mut last) = (2, first);
+    for &k in rest {
+        let before = out[len - 2];
+        let (lo, hi) = (last.min(k), last.max(k));
+        out[len - 1] = lo;
+        out[len] = hi;
+        let fresh = k != last;
+        len += fresh as usize;
+        last = hi;
+        if (before >= lo) & fresh {
+            // `k` went before `last` but belongs further back, or repeats `before`: the
+            // kept keys are `..., before, k, last`.
+            len = reinsert(out, len, len - 2);
+            last = out[len - 1];
+        }
+    }
+    &out[1..len]
+}
+
+/// Moves the key at `at` (of the `len` kept, all ascending but it) back to its place, or
+/// drops it if it is already kept; returns the new number kept.
+#[cold]
+fn reinsert(out: &mut [u64], len: usize, at: usize) -> usize {
+    let k = out[at];
+    out.copy_within(at + 1..len, at);
+    let len = len - 1;
+    let mut p = len;
+    while p > 1 && out[p - 1] > k {
+        p -= 1;
+    }
+    if p > 1 && out[p - 1] == k {
+        return len;
+    }
+    out.copy_within(p..len, p + 1);
+    out[p] = k;
+    len + 1
 }
 
 /// The low half of a key.
@@ -165,22 +209,6 @@ fn exclusive_sums(counts: &mut [u32]) {
     for c in counts {
         (*c, sum) = (sum, sum + *c);
     }
-}
-
-/// Inserts `p`, not above the last pair of sorted `pairs`, where it belongs; false (and
-/// nothing inserted) when it is already there.
-#[cold]
-fn place(pairs: &mut Vec<Pair>, p: Pair) -> bool {
-    // The pairs above `p` share its first index: a short walk back from the end.
-    let mut at = pairs.len();
-    while at > 0 && pairs[at - 1] > p {
-        at -= 1;
-    }
-    if at > 0 && pairs[at - 1] == p {
-        return true;
-    }
-    pairs.insert(at, p);
-    false
 }
 
 #[cfg(test)]
