@@ -145,7 +145,7 @@ impl Axis {
     /// The cell of `v`: `t(v)` truncated (in range, so `as` never saturates).
     #[inline(always)]
     fn cell(&self, v: f32) -> u32 {
-        self.t(v) as u32
+        trunc(self.t(v))
     }
 }
 
@@ -178,6 +178,14 @@ impl Lattice {
     }
 }
 
+/// A clamped cell coordinate (`0 ≤ t < 2^24`, as [`Axis::t`] and [`Lattice::t4`] give)
+/// truncated to its cell, through `i32`: that conversion is one instruction and a branch-free
+/// fix-up for values out of its range (none here), where `as u32` branches on both ends.
+#[inline(always)]
+fn trunc(t: f32) -> u32 {
+    t as i32 as u32
+}
+
 /// Bit of a cell code: the box reaches into the next column.
 const REACHES_RIGHT: u32 = 1 << 30;
 /// Bit of a cell code: the box reaches into the next row.
@@ -194,7 +202,7 @@ pub(crate) const MAX_STORED_CELLS: usize = 1 << 30;
 /// [`REACHES_DOWN`] likewise for rows. No box reaches further (`within_two`).
 #[inline(always)]
 fn cell_code(t: Vec4, stride: usize, base: usize) -> u32 {
-    let (c, r) = (t.x as u32, t.y as u32);
+    let (c, r) = (trunc(t.x), trunc(t.y));
     let right = (t.z >= (c + 1) as f32) as u32;
     let down = (t.w >= (r + 1) as f32) as u32;
     (r as usize * stride + c as usize + 1 - base) as u32 | right << 30 | down << 31
@@ -282,7 +290,7 @@ fn exclusive_sums(counts: &mut [u32]) {
 /// most 1; otherwise the truncations are compared.
 #[inline(always)]
 fn within_two(t0: f32, t1: f32) -> bool {
-    t1 - t0 < 1.0 || (t1 as u32).wrapping_sub(t0 as u32) <= 1
+    t1 - t0 < 1.0 || trunc(t1).wrapping_sub(trunc(t0)) <= 1
 }
 
 /// Grows a key buffer to at least `need` keys.
@@ -414,7 +422,7 @@ impl BallCells {
                 .lattice
                 .t4(Vec4::new(b.min.x, b.min.y, b.max.x, b.max.y));
             spans_ok &= within_two(t.x, t.z) & within_two(t.y, t.w);
-            let band = (t.y as u32 >> shift) as usize;
+            let band = (trunc(t.y) >> shift) as usize;
             let at = &mut self.band_end[band];
             if *at < limits[band] {
                 self.by_band[*at as usize] = Entry {
@@ -471,7 +479,7 @@ impl BallCells {
                 .lattice
                 .t4(Vec4::new(b.min.x, b.min.y, b.max.x, b.max.y));
             spans_ok &= within_two(t.x, t.z) & within_two(t.y, t.w);
-            counts[(t.y as u32 >> shift) as usize] += 1;
+            counts[(trunc(t.y) >> shift) as usize] += 1;
         }
         spans_ok
     }
@@ -488,7 +496,7 @@ impl BallCells {
         self.band_end.extend_from_slice(&self.band_start[..bands]);
         for (k, b) in balls.iter().enumerate() {
             let t = lattice.t4(Vec4::new(b.min.x, b.min.y, b.max.x, b.max.y));
-            let at = &mut self.band_end[(t.y as u32 >> shift) as usize];
+            let at = &mut self.band_end[(trunc(t.y) >> shift) as usize];
             self.by_band[*at as usize] = Entry {
                 id: (self.first + k) as u32,
                 code: cell_code(t, stride, 0),
@@ -543,14 +551,28 @@ impl BallCells {
             for k in 0..cells.len() - 1 {
                 cells[k + 1] += cells[k];
             }
+            let end = lo + entries.len();
+            assert!(end <= n && self.codes.len() == n);
+            let [x0, y0, x1, y1] = &mut self.lanes;
+            let outs = (&mut self.ids[..n], &mut self.codes[..n]);
+            let lanes = (&mut x0[..n], &mut y0[..n], &mut x1[..n], &mut y1[..n]);
             for e in entries {
                 let at = &mut cells[local(e)];
                 let k = *at as usize;
-                (self.ids[k], self.codes[k]) = (e.id, e.code);
-                for (lane, v) in self.lanes.iter_mut().zip(e.packed) {
-                    lane[k] = v;
-                }
                 *at += 1;
+                debug_assert!((lo..end).contains(&k));
+                // SAFETY: `k < end ≤ n`, the length of every array written. Each cell's
+                // cursor starts at `lo` plus the band's entries in the cells before it and
+                // moves on once per entry of that cell (the count above took each entry's
+                // cell from the same code), so the cursors write `lo..end`, each slot once.
+                unsafe {
+                    *outs.0.get_unchecked_mut(k) = e.id;
+                    *outs.1.get_unchecked_mut(k) = e.code;
+                    *lanes.0.get_unchecked_mut(k) = e.packed[0];
+                    *lanes.1.get_unchecked_mut(k) = e.packed[1];
+                    *lanes.2.get_unchecked_mut(k) = e.packed[2];
+                    *lanes.3.get_unchecked_mut(k) = e.packed[3];
+                }
             }
             // Each cursor ended at the next cell's start: shift back.
             let last = cells.len() - 1;
