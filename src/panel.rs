@@ -2,6 +2,7 @@
 //! and returns [`Command`]s; it never touches the simulation itself.
 
 use collide::broad::Param;
+use collide::world::Tally;
 use collide::{BroadKind, Settings, Tunnelling, Vec2, World};
 use egui_macroquad::egui;
 
@@ -328,30 +329,38 @@ fn next_ball_section(ui: &mut egui::Ui, sim: &mut Settings) {
     );
 }
 
+/// The counters of the last simulated second ([`collide::world::Counters::recent_second`]:
+/// the second in progress until one has completed) and a function turning a count of them
+/// into a rate per simulated second.
+fn per_second(world: &World) -> (&Tally, impl Fn(u64) -> u64) {
+    let (s, factor) = world.counters().recent_second();
+    (s, move |count: u64| (count as f64 * factor).round() as u64)
+}
+
 fn counters_section(ui: &mut egui::Ui, world: &World) {
     ui.separator();
     ui.strong("Collision detection and response");
-    let s = &world.counters().last_second;
+    let (s, rate) = per_second(world);
     let (aabb, pairs, repeats, micros) = s.per_iteration();
     grid(ui, "counters", |ui| {
         row(ui, "AABB tests / iteration", format!("{aabb:.0}"));
-        row(ui, "AABB tests / s", s.broad.aabb_tests);
+        row(ui, "AABB tests / s", rate(s.broad.aabb_tests));
         row(ui, "Candidate pairs / iteration", format!("{pairs:.1}"));
         row(ui, "Repeats dropped / iteration", format!("{repeats:.1}"));
         row(ui, "Broad phase µs / iteration", format!("{micros:.1}"));
-        row(ui, "Full tests / s", s.full_tests);
-        row(ui, "Collisions / s", s.collisions);
+        row(ui, "Full tests / s", rate(s.full_tests));
+        row(ui, "Collisions / s", rate(s.collisions));
         if s.cache_queries + s.cache_served > 0 {
             // The pair cache: how often the broad phase ran, and the cache's own tests.
-            row(ui, "Pair cache queries / s", s.cache_queries);
-            row(ui, "Pair cache answers / s", s.cache_served);
+            row(ui, "Pair cache queries / s", rate(s.cache_queries));
+            row(ui, "Pair cache answers / s", rate(s.cache_served));
             let per = s.cache_tests as f64 / s.iterations.max(1) as f64;
             row(ui, "Pair cache tests / iteration", format!("{per:.0}"));
         }
         if s.wall_pass.aabb_tests > 0 || s.wall_pass_tests > 0 {
             // The discrete mode's last pass against the obstacles, once per step.
-            row(ui, "Wall pass AABB tests / s", s.wall_pass.aabb_tests);
-            row(ui, "Wall pass tests / s", s.wall_pass_tests);
+            row(ui, "Wall pass AABB tests / s", rate(s.wall_pass.aabb_tests));
+            row(ui, "Wall pass tests / s", rate(s.wall_pass_tests));
         }
     });
 }
@@ -379,7 +388,12 @@ fn broad_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut 
     ui.checkbox(&mut st.sim.verify, "Verify against brute force")
         .on_hover_text("Each iteration also runs brute force and counts missed and extra pairs");
     if st.sim.verify {
-        let s = &world.counters().last_second;
+        let (s, factor) = world.counters().recent_second();
+        let window = if factor == 1.0 {
+            "last second"
+        } else {
+            "so far"
+        };
         let colour = if s.missed + s.extra == 0 {
             egui::Color32::LIGHT_GREEN
         } else {
@@ -387,7 +401,7 @@ fn broad_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut 
         };
         ui.colored_label(
             colour,
-            format!("missed {}  extra {}  (last second)", s.missed, s.extra),
+            format!("missed {}  extra {}  ({window})", s.missed, s.extra),
         );
     }
     if world.broad().kind() != BroadKind::Quadtree {
@@ -600,10 +614,10 @@ fn tunnelling_section(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
     if sim.tunnelling == Tunnelling::Linear {
         ui.add(egui::Slider::new(&mut sim.linear_fractions, 1..=64).text("fractions"));
     }
-    let s = &world.counters().last_second;
+    let (s, rate) = per_second(world);
     grid(ui, "tunnel-counters", |ui| {
-        row(ui, "Impact tests / s", s.impact_tests);
-        row(ui, "Hull tests / s", s.hull_tests);
-        row(ui, "Hull rejections / s", s.hull_rejections);
+        row(ui, "Impact tests / s", rate(s.impact_tests));
+        row(ui, "Hull tests / s", rate(s.hull_tests));
+        row(ui, "Hull rejections / s", rate(s.hull_rejections));
     });
 }

@@ -275,12 +275,32 @@ pub struct Counters {
     /// The simulated second in progress.
     current_second: Tally,
     steps_in_second: u32,
+    /// Steps in a simulated second, as of the last step.
+    steps_per_second: u32,
+    /// Whether a simulated second has completed, so `last_second` holds one.
+    full_second: bool,
     /// Balls launched since the last clear.
     pub launched: u64,
     /// Balls sitting at the same place as another (centres closer than half the smaller radius).
     pub overlaps: u32,
     /// Balls whose centre is outside the play area.
     pub strays: u32,
+}
+
+impl Counters {
+    /// What the panel shows as "the last second": the last complete simulated second, and
+    /// until one has completed, the second in progress (just after a load, and for as long as
+    /// a simulated second takes: half a minute with 100,000 balls in slow motion). Returns
+    /// the tally and the factor that turns its counts into rates per simulated second: 1 for
+    /// a complete second, `steps per second / steps so far` for the one in progress.
+    pub fn recent_second(&self) -> (&Tally, f64) {
+        if self.full_second || self.steps_in_second == 0 {
+            (&self.last_second, 1.0)
+        } else {
+            let part = self.steps_in_second as f64 / self.steps_per_second.max(1) as f64;
+            (&self.current_second, 1.0 / part)
+        }
+    }
 }
 
 /// Where new balls enter.
@@ -749,10 +769,12 @@ impl World {
         c.total += tally;
         c.current_second += tally;
         c.steps_in_second += 1;
-        if c.steps_in_second >= 60 * self.settings.motion_iterations.clamp(1, 64) {
+        c.steps_per_second = 60 * self.settings.motion_iterations.clamp(1, 64);
+        if c.steps_in_second >= c.steps_per_second {
             c.last_second = c.current_second;
             c.current_second = Tally::default();
             c.steps_in_second = 0;
+            c.full_second = true;
         }
         let strays = self
             .balls
