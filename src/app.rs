@@ -165,18 +165,21 @@ impl App {
     }
 
     /// Takes back the world after the physics of [`App::launch`] and does what follows the
-    /// steps (tracks, grabs, charts, effects); returns the time the steps took (s).
-    fn land(&mut self, job: InFlight, frame_time: f64) -> f64 {
+    /// steps (tracks, grabs, charts, effects); returns the time the steps took and the time
+    /// this thread waited for them (s).
+    fn land(&mut self, job: InFlight, frame_time: f64) -> (f64, f64) {
+        let wait = Instant::now();
         let (world, tape, stepper, secs) = match job.handle.join() {
             Ok(done) => done,
             Err(panic) => std::panic::resume_unwind(panic),
         };
+        let waited = wait.elapsed().as_secs_f64();
         let world = std::mem::replace(&mut self.world, world);
         let tape = std::mem::replace(&mut self.tape, tape);
         self.spare = Some((world, tape));
         self.stepper = stepper;
         self.after_physics(job.lost, job.pocketed, secs, frame_time);
-        secs
+        (secs, waited)
     }
 
     /// What follows a frame's steps; `lost` and `pocketed` are the counts before them.
@@ -578,8 +581,9 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     loop {
         let frame_start = Instant::now();
         let frame_time = get_frame_time() as f64;
+        let mut waited = 0.0;
         if let Some(job) = in_flight.take() {
-            physics = app.land(job, frame_time);
+            (physics, waited) = app.land(job, frame_time);
             physics_total += physics;
             frames += 1;
         } else {
@@ -682,7 +686,8 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         for c in tape_cmds {
             app.apply_tape(c);
         }
-        let cpu = frame_start.elapsed().as_secs_f64();
+        // This thread's work, not its wait for the physics thread.
+        let cpu = frame_start.elapsed().as_secs_f64() - waited;
         app.load = Load {
             fps: smooth(app.load.fps, 1.0 / frame_time.max(1e-4) as f32),
             cpu: smooth(app.load.cpu, (cpu / frame_time.max(1e-4)) as f32),

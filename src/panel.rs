@@ -178,7 +178,8 @@ pub enum Command {
 pub struct Load {
     /// Frames per second.
     pub fps: f32,
-    /// CPU time of the frame over the frame time, 0..=1.
+    /// The main thread's time in the frame (input, panels, drawing; not its wait for the
+    /// physics thread) over the frame time.
     pub cpu: f32,
     /// Physics time per frame (ms).
     pub physics_ms: f32,
@@ -311,7 +312,11 @@ fn load_section(ui: &mut egui::Ui, load: Load) {
     });
     ui.add(
         egui::ProgressBar::new(load.cpu.clamp(0.0, 1.0))
-            .text(format!("CPU {:.0}% of the frame", load.cpu * 100.0)),
+            .text(format!("main thread {:.0}% of the frame", load.cpu * 100.0)),
+    )
+    .on_hover_text(
+        "Input, panels and drawing; the physics runs beside them on a thread of its own \
+         (its time is the figure above)",
     );
     if load.slow_motion {
         ui.small("Slow motion: physics cannot keep up, so each frame simulates 1/60 s.");
@@ -566,7 +571,7 @@ const CONTROLS: &[(&str, &str)] = &[
     ("Balls in play", "launched since Clear; balls in play; overlaps = balls sitting on another ball's centre; strays = balls outside the table"),
     ("Fill", "replace every ball with N at random places in the field, clear of obstacles and each other; radii shrink when N would not fit"),
     ("Chart", "AABB tests, candidate pairs and broad-phase µs per frame over the last 10 s"),
-    ("Load", "frames per second and the share of the frame the CPU spent on physics and drawing"),
+    ("Load", "frames per second, physics time per frame, and the share of the frame the main thread spent on input, panels and drawing"),
     ("Next ball", "radius and launch speed of the next ball"),
     ("AABB tests", "box-overlap tests of the broad phase, including its own structure work, per collision iteration and per second"),
     ("Full tests", "narrow-phase tests, one per candidate pair; collisions are the tests that found contact"),
