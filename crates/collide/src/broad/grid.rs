@@ -9,9 +9,10 @@
 //! cells is visited exactly once and no pair is ever found twice (`repeats_dropped` stays 0
 //! for balls); of those, only the cells its box reaches into (a ball whose min corner lies in
 //! a column or row the box does not reach cannot overlap it). The own cell and its right-hand
-//! neighbour are one contiguous run of boxes, the cells below another, and one 4-lane compare
-//! tests a pair. Pairs are found in cell order and put in index order as `u64` keys, radix
-//! sorted on the first index (`pair_keys.rs`).
+//! neighbour are one contiguous run of boxes, the cells below another; the boxes are stored
+//! coordinate by coordinate, so four 4-wide compares test four candidates. Pairs are found in
+//! cell order and put in index order as `u64` keys, radix sorted on the first index
+//! (`pair_keys.rs`).
 //!
 //! **Steady state.** A call first tries the last call's range and cell size: one pass over
 //! the boxes gathers their region and largest side while scattering them into bands (room
