@@ -48,7 +48,7 @@
 //! benchmark's density), and the runs are tested a fixed number of candidates at a time with
 //! the lanes past the run masked, giving a mask of hits. Keys are written branch-free: every
 //! candidate's key goes to the end of the key buffer and the end moves past it only on a
-//! hit, so whether a pair overlaps (true about one time in four, unpredictably) is never a
+//! hit, so whether a pair overlaps (true about three times in ten, unpredictably) is never a
 //! branch. (With one box per 16-byte record and a branch per hit, the search took 1.07
 //! mispredicted branches and 181 instructions per ball at the benchmark's 100,000; with the
 //! lanes apart and the writes branch-free, 0.09 and 189, and 7–10% less time in all.)
