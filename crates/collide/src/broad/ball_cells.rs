@@ -20,9 +20,10 @@
 //! four candidates at once against the query's coordinate broadcast, and the four results'
 //! AND is a mask of hits. Negation is exact, and `−0.0 = 0.0` in comparisons, so this is the
 //! same test as [`Aabb::overlaps`]. The compares are SSE2 intrinsics (all of x86-64; plain
-//! compares elsewhere), not glam's `Vec4`: macroquad turns on glam's scalar build, so in the
-//! app `Vec4` is four separate floats (the pair search with it left the field's physics about
-//! 9 % slower than with the intrinsics).
+//! compares elsewhere), not glam's `Vec4`: a crate depending on this one may turn on glam's
+//! `scalar-math` feature (the app's window library does), and Cargo then builds glam that
+//! way for this crate too, making `Vec4` four separate floats (the pair search with it left
+//! the app's field physics about 9 % slower than with the intrinsics).
 //!
 //! **Cell of a coordinate.** `col(x) = trunc(clamp((x − x0) · (1 / size), 0, w − 1))` in f32,
 //! `x0` the left edge of the range, both axes in one 4-lane operation on a box's corners.
@@ -180,6 +181,12 @@ impl Lattice {
             .min(self.last)
     }
 
+    /// [`Lattice::cells`] of box `b`.
+    #[inline(always)]
+    fn box_cells(&self, b: &Aabb) -> [i32; 4] {
+        self.cells(Vec4::new(b.min.x, b.min.y, b.max.x, b.max.y))
+    }
+
     /// The cells of a box's corners `[min x, min y, max x, max y]`: its [`Lattice::t4`]
     /// coordinates truncated, `[col(min x), row(min y), col(max x), row(max y)]`. They lie in
     /// `0..2^24`, so the truncation is exact; all four in one instruction on x86-64 (where
@@ -222,15 +229,15 @@ const CELL_BITS: u32 = REACHES_RIGHT - 1;
 pub(crate) const MAX_STORED_CELLS: usize = 1 << 30;
 
 /// The cell code of a box whose corners lie in the cells `k` (as [`Lattice::cells`] gives),
-/// its cell `(c, r)` stored at `r · stride + c + 1` minus `base`: the stored cell, with
+/// its cell `(c, r)` stored at `r · stride + c + 1`: the stored cell, with
 /// [`REACHES_RIGHT`] when the box's max lies in a later column and [`REACHES_DOWN`] in a
 /// later row. No box reaches further ([`within_two`]).
 #[inline(always)]
-fn cell_code(k: [i32; 4], stride: usize, base: usize) -> u32 {
+fn cell_code(k: [i32; 4], stride: usize) -> u32 {
     let (c, r) = (k[0] as usize, k[1] as usize);
     let right = (k[2] > k[0]) as u32;
     let down = (k[3] > k[1]) as u32;
-    (r * stride + c + 1 - base) as u32 | right << 30 | down << 31
+    (r * stride + c + 1) as u32 | right << 30 | down << 31
 }
 
 /// The corners `[min x, min y, max x, max y]` of a packed box.
@@ -369,8 +376,8 @@ impl Lanes<'_> {
 
     /// Bit `k` set when entry `j + k` (`k < 4`) lies within the query `q`: each of its four
     /// packed coordinates at most `q`'s. With SSE2 (all of x86-64), one 4-wide compare per
-    /// coordinate; glam's `Vec4` cannot be relied on for it, as macroquad turns on its scalar
-    /// build.
+    /// coordinate; glam's `Vec4` cannot be relied on for it (it may be built scalar, see the
+    /// module docs).
     ///
     /// # Safety
     /// Entries `j .. j + 4` exist in every lane.
@@ -460,16 +467,14 @@ impl BallCells {
         let stride = self.stride;
         for (k, b) in balls.iter().enumerate() {
             extent.add(b);
-            let spans = self
-                .lattice
-                .cells(Vec4::new(b.min.x, b.min.y, b.max.x, b.max.y));
+            let spans = self.lattice.box_cells(b);
             spans_ok &= within_two(spans);
             let band = (spans[1] as u32 >> shift) as usize;
             let at = &mut self.band_end[band];
             if *at < limits[band] {
                 self.by_band[*at as usize] = Entry {
                     id: (self.first + k) as u32,
-                    code: cell_code(spans, stride, 0),
+                    code: cell_code(spans, stride),
                     packed: packed(b),
                 };
                 *at += 1;
@@ -517,9 +522,7 @@ impl BallCells {
         let counts = &mut self.band_start[..bands];
         let mut spans_ok = true;
         for b in balls {
-            let spans = self
-                .lattice
-                .cells(Vec4::new(b.min.x, b.min.y, b.max.x, b.max.y));
+            let spans = self.lattice.box_cells(b);
             spans_ok &= within_two(spans);
             counts[(spans[1] as u32 >> shift) as usize] += 1;
         }
@@ -537,11 +540,11 @@ impl BallCells {
         self.band_end.clear();
         self.band_end.extend_from_slice(&self.band_start[..bands]);
         for (k, b) in balls.iter().enumerate() {
-            let spans = lattice.cells(Vec4::new(b.min.x, b.min.y, b.max.x, b.max.y));
+            let spans = lattice.box_cells(b);
             let at = &mut self.band_end[(spans[1] as u32 >> shift) as usize];
             self.by_band[*at as usize] = Entry {
                 id: (self.first + k) as u32,
-                code: cell_code(spans, stride, 0),
+                code: cell_code(spans, stride),
                 packed: packed(b),
             };
             *at += 1;
@@ -765,7 +768,7 @@ impl BallCells {
                 }
                 for k in list {
                     let packed = self.lanes.each_ref().map(|lane| lane[k]);
-                    let code = cell_code(self.lattice.cells(corners(packed)), s, 0);
+                    let code = cell_code(self.lattice.cells(corners(packed)), s);
                     if self.codes[k] != code || (code & CELL_BITS) as usize != r * s + c + 1 {
                         return Err(format!("ball cells: entry {k} has a wrong cell code"));
                     }
