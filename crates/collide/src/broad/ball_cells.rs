@@ -57,7 +57,7 @@
 //! **Cost.** O(n + cells). All arrays are kept, so a steady-state call allocates nothing.
 
 use super::grid_cells::CellRange;
-use super::pair_keys::{KeyWriter, PairKeys};
+use super::pair_keys::{grow_keys, KeyWriter, PairKeys};
 use crate::geom::Aabb;
 use glam::{Vec2, Vec4};
 
@@ -314,13 +314,6 @@ fn exclusive_sums(counts: &mut [u32]) {
     for c in counts {
         (*c, sum) = (sum, sum + *c);
     }
-}
-
-/// Grows a key buffer to at least `need` keys.
-#[cold]
-fn grow_keys(buf: &mut Vec<u64>, need: usize) {
-    let want = need.max(2 * buf.len()).max(1024);
-    buf.resize(want, 0);
 }
 
 /// The boxes in cell order lane by lane, and their ids, each with `LANES` entries of padding.

@@ -69,8 +69,7 @@ impl KeyWriter<'_> {
 
     #[cold]
     fn grow(&mut self, end: usize) {
-        let want = end.max(2 * self.buf.len()).max(1024);
-        self.buf.resize(want, 0);
+        grow_keys(&mut self.buf, end);
     }
 }
 
@@ -199,6 +198,13 @@ fn reinsert(out: &mut [u64], len: usize, at: usize) -> usize {
     out.copy_within(p..len, p + 1);
     out[p] = k;
     len + 1
+}
+
+/// Grows a key buffer to hold at least `need` keys: doubling, from 1,024.
+#[cold]
+pub(crate) fn grow_keys(buf: &mut Vec<u64>, need: usize) {
+    let want = need.max(2 * buf.len()).max(1024);
+    buf.resize(want, 0);
 }
 
 /// The low half of a key.
