@@ -334,11 +334,11 @@ fn next_ball_section(ui: &mut egui::Ui, sim: &mut Settings) {
     );
 }
 
-/// The counters of the last simulated second ([`collide::world::Counters::recent_second`]:
+/// The counters of the last simulated second ([`World::recent_second`]:
 /// the second in progress until one has completed) and a function turning a count of them
 /// into a rate per simulated second.
 fn per_second(world: &World) -> (&Tally, impl Fn(u64) -> u64) {
-    let (s, factor) = world.counters().recent_second();
+    let (s, factor) = world.recent_second();
     (s, move |count: u64| (count as f64 * factor).round() as u64)
 }
 
@@ -393,7 +393,7 @@ fn broad_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut 
     ui.checkbox(&mut st.sim.verify, "Verify against brute force")
         .on_hover_text("Each iteration also runs brute force and counts missed and extra pairs");
     if st.sim.verify {
-        let (s, factor) = world.counters().recent_second();
+        let (s, factor) = world.recent_second();
         let window = if factor == 1.0 {
             "last second"
         } else {

@@ -275,8 +275,6 @@ pub struct Counters {
     /// The simulated second in progress.
     current_second: Tally,
     steps_in_second: u32,
-    /// Steps in a simulated second, as of the last step.
-    steps_per_second: u32,
     /// Whether a simulated second has completed, so `last_second` holds one.
     full_second: bool,
     /// Balls launched since the last clear.
@@ -285,22 +283,6 @@ pub struct Counters {
     pub overlaps: u32,
     /// Balls whose centre is outside the play area.
     pub strays: u32,
-}
-
-impl Counters {
-    /// What the panel shows as "the last second": the last complete simulated second, and
-    /// until one has completed, the second in progress (just after a load, and for as long as
-    /// a simulated second takes: half a minute with 100,000 balls in slow motion). Returns
-    /// the tally and the factor that turns its counts into rates per simulated second: 1 for
-    /// a complete second, `steps per second / steps so far` for the one in progress.
-    pub fn recent_second(&self) -> (&Tally, f64) {
-        if self.full_second || self.steps_in_second == 0 {
-            (&self.last_second, 1.0)
-        } else {
-            let part = self.steps_in_second as f64 / self.steps_per_second.max(1) as f64;
-            (&self.current_second, 1.0 / part)
-        }
-    }
 }
 
 /// Where new balls enter.
@@ -416,6 +398,21 @@ impl World {
         &self.counters
     }
 
+    /// What the panel shows as "the last second": the last complete simulated second, and
+    /// until one has completed, the second in progress (just after a load, and for as long as
+    /// a simulated second takes: half a minute with 100,000 balls in slow motion). Returns
+    /// the tally and the factor that turns its counts into rates per simulated second: 1 for
+    /// a complete second, `steps per second / steps so far` for the one in progress.
+    pub fn recent_second(&self) -> (&Tally, f64) {
+        let c = &self.counters;
+        if c.full_second || c.steps_in_second == 0 {
+            (&c.last_second, 1.0)
+        } else {
+            let factor = self.steps_per_second() as f64 / c.steps_in_second as f64;
+            (&c.current_second, factor)
+        }
+    }
+
     /// The broad phase in use.
     pub fn broad(&self) -> &dyn BroadPhase {
         self.broad.as_ref()
@@ -464,7 +461,12 @@ impl World {
 
     /// Length of one step (s) at the current motion iterations.
     pub fn step_seconds(&self) -> f64 {
-        1.0 / (60.0 * self.settings.motion_iterations.clamp(1, 64) as f64)
+        1.0 / self.steps_per_second() as f64
+    }
+
+    /// Physics steps per simulated second: 60 × motion iterations.
+    pub fn steps_per_second(&self) -> u32 {
+        60 * self.settings.motion_iterations.clamp(1, 64)
     }
 
     /// Queues `n` balls for launch; they enter one at a time as the launch point clears.
@@ -764,13 +766,13 @@ impl World {
     }
 
     fn count_after_step(&mut self, tally: Tally) {
+        let per_second = self.steps_per_second();
         let c = &mut self.counters;
         c.last_step = tally;
         c.total += tally;
         c.current_second += tally;
         c.steps_in_second += 1;
-        c.steps_per_second = 60 * self.settings.motion_iterations.clamp(1, 64);
-        if c.steps_in_second >= c.steps_per_second {
+        if c.steps_in_second >= per_second {
             c.last_second = c.current_second;
             c.current_second = Tally::default();
             c.steps_in_second = 0;

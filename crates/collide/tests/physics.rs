@@ -588,25 +588,25 @@ fn co_located_balls_with_a_radius_are_separated_within_one_step() {
 fn the_last_second_counters_show_the_second_in_progress_until_one_completes() {
     let mut w = common::table(1);
     w.launch(20);
-    let (s, factor) = w.counters().recent_second();
+    let (s, factor) = w.recent_second();
     assert_eq!((*s, factor), (Default::default(), 1.0), "nothing run yet");
-    let per_second = (1.0 / w.step_seconds()).round() as usize;
+    let per_second = w.steps_per_second() as usize;
     for _ in 0..per_second / 4 {
         w.step();
     }
-    let (s, factor) = w.counters().recent_second();
+    let (s, factor) = w.recent_second();
     assert_eq!(factor, 4.0, "a quarter of a second so far");
     assert!(s.iterations > 0 && s.broad.aabb_tests > 0);
     assert_eq!(*s, w.counters().total);
     for _ in per_second / 4..per_second {
         w.step();
     }
-    let (s, factor) = w.counters().recent_second();
+    let (s, factor) = w.recent_second();
     assert_eq!(factor, 1.0, "a whole second");
     assert_eq!(*s, w.counters().last_second);
     assert_eq!(*s, w.counters().total);
     w.step();
-    let (s, factor) = w.counters().recent_second();
+    let (s, factor) = w.recent_second();
     assert_eq!(
         (*s, factor),
         (w.counters().last_second, 1.0),

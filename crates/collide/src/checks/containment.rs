@@ -77,7 +77,7 @@ fn run_inner(size: ContainmentSize, report: &mut CheckReport, progress: &mut dyn
         }
     }
     w.launch(size.balls);
-    let steps_per_second = (1.0 / w.step_seconds()).round() as u64;
+    let steps_per_second = w.steps_per_second() as u64;
     let total = steps_per_second * size.seconds as u64;
     let (mut worst_strays, mut worst_overlaps, mut cleared_at) = (0u32, 0u32, None);
     for step in 0..total {

@@ -40,7 +40,7 @@ fn run_inner(
     w.settings.ball_radius = super::containment::RADIUS;
     w.set_broad_phase(BroadKind::Grid);
     w.launch(size.balls);
-    let per_second = (1.0 / w.step_seconds()).round() as u64;
+    let per_second = w.steps_per_second() as u64;
     let seconds = 60 * size.minutes.max(2) as u64;
     let (mut baseline, mut highest) = (0u64, 0u64);
     for s in 0..seconds {
