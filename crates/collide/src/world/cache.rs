@@ -28,7 +28,6 @@
 use super::Tally;
 use crate::broad::{BroadCounters, BroadInput, BroadPhase, Pair};
 use crate::geom::Aabb;
-use glam::Vec4;
 
 /// A ball's margin: this fraction of its radius, plus its speed times [`LOOKAHEAD_STEPS`]
 /// steps, at most [`MAX_MARGIN_RADII`] of its radius.
@@ -217,13 +216,11 @@ fn filter(kept: &[Pair], boxes: &[Aabb], out: &mut Vec<Pair>) {
     out.truncate(n);
 }
 
-/// [`Aabb::overlaps`] as one 4-lane compare (the same four closed comparisons; false for a
-/// NaN as there), with no branch.
+/// [`Aabb::overlaps`] without its short-circuit: the same four closed comparisons (false for
+/// a NaN as there), all evaluated, so no branch.
 #[inline(always)]
 fn overlap(a: &Aabb, b: &Aabb) -> bool {
-    let lo = Vec4::new(a.min.x, a.min.y, b.min.x, b.min.y);
-    let hi = Vec4::new(b.max.x, b.max.y, a.max.x, a.max.y);
-    lo.cmple(hi).all()
+    (a.min.x <= b.max.x) & (b.min.x <= a.max.x) & (a.min.y <= b.max.y) & (b.min.y <= a.max.y)
 }
 
 /// `b` grown by `m`, or `b` itself when that would not hold it (a margin that is not a
