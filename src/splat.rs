@@ -44,6 +44,16 @@ const STRIP_ROWS: usize = 32;
 /// Where the highlight is, relative to the centre in radii (screen y down: upper left).
 const LIGHT: (f32, f32) = (-0.35, -0.35);
 
+/// A ball's brightness at `(ux, uy)`, its offset from the centre in radii (screen y down):
+/// 1 at the highlight, falling to 0.7 at the far rim. The CPU discs here and the quads'
+/// circle texture (`sprites.rs`) both shade with it, so the two look alike.
+#[inline(always)]
+pub fn shade(ux: f32, uy: f32) -> f32 {
+    let (lx, ly) = (ux - LIGHT.0, uy - LIGHT.1);
+    let u2 = (lx * lx + ly * ly) * (1.0 / (1.35 * 1.35));
+    1.0 - 0.3 * u2.min(1.0)
+}
+
 /// Packs R, G, B, A into a pixel.
 #[inline(always)]
 fn pack(r: f32, g: f32, b: f32, a: f32) -> u32 {
@@ -169,9 +179,7 @@ impl Canvas {
                 if d2 >= outer {
                     continue;
                 }
-                let (ux, uy) = (dx * inv_r - LIGHT.0, dy * inv_r - LIGHT.1);
-                let u2 = (ux * ux + uy * uy) * (1.0 / (1.35 * 1.35));
-                let shade = 1.0 - 0.3 * u2.min(1.0);
+                let shade = shade(dx * inv_r, dy * inv_r);
                 let (r8, g8, b8) = (cr * shade, cg * shade, cb * shade);
                 if d2 <= inner && opaque {
                     *px = pack(r8, g8, b8, 255.0);

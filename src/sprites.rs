@@ -231,7 +231,6 @@ fn tint(c: Color) -> [u8; 4] {
 fn circle_texture(size: u16) -> Texture2D {
     let s = size as f32;
     let (centre, radius) = (s * 0.5, s * 0.5);
-    let light = Vec2::new(-0.35, -0.35);
     let mut bytes = Vec::with_capacity(size as usize * size as usize * 4);
     for y in 0..size {
         for x in 0..size {
@@ -239,8 +238,7 @@ fn circle_texture(size: u16) -> Texture2D {
             // Coverage: 1 inside, 0 outside, linear over the last texel (tiny textures: half).
             let ramp = if size <= 8 { 0.75 } else { 1.0 };
             let alpha = ((radius - d.length()) / ramp + 0.5).clamp(0.0, 1.0);
-            let u = (d / radius - light).length() / 1.35;
-            let shade = 1.0 - 0.3 * (u * u).min(1.0);
+            let shade = crate::splat::shade(d.x / radius, d.y / radius);
             let v = (shade * 255.0) as u8;
             bytes.extend([v, v, v, (alpha * 255.0) as u8]);
         }
