@@ -612,7 +612,10 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
 
         let load = app.load;
         let mut tape_cmds = Vec::new();
+        let shown_balls = app.shown().balls().len();
+        let mut panels = [0; 4];
         egui_macroquad::ui(|ctx| {
+            panels = panel::panel_fill(ctx, !crate::sprites::splats(shown_balls));
             if !app.ui.panels_hidden {
                 tape_cmds = crate::timeline::ui(
                     ctx,
@@ -644,7 +647,8 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         } else {
             &app.world
         };
-        crate::draw::background(&view, shown);
+        let [r, g, b, a] = panels;
+        crate::draw::background(&view, shown, Color::from_rgba(r, g, b, a));
         crate::draw::world(
             &view,
             shown,

@@ -24,7 +24,14 @@ fn rgba(c: Rgba) -> Color {
 /// Clears the screen to the play area's shade and darkens the margins around it inside the
 /// view's area (the panels cover the rest). Software rendering blends every pixel of a
 /// rectangle, at some 50 Mpx/s here, while a clear is nearly free: so no field-sized rectangle.
-pub fn background(view: &View, world: &World) {
+/// With many balls the view is one opaque image that has the backdrop in it
+/// ([`crate::sprites::splats`]): then the screen is cleared to `panels`, the colour of the
+/// panels, which leave their own background unpainted ([`crate::panel::panel_fill`]).
+pub fn background(view: &View, world: &World, panels: Color) {
+    if crate::sprites::splats(world.balls().len()) {
+        clear_background(panels);
+        return;
+    }
     clear_background(FIELD);
     let (p, q) = play_area(view, world);
     let (lo, hi) = view.area();

@@ -23,6 +23,7 @@ mod sprites;
 mod tape;
 mod timeline;
 mod view;
+mod window_copy;
 
 use clap::Parser;
 use std::time::Instant;

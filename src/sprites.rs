@@ -4,15 +4,17 @@
 //! alpha ramp at the rim) with a soft highlight baked in, so balls look smooth without MSAA.
 //!
 //! From [`SPLAT_MIN_BALLS`] balls on, the ones small on screen are drawn on the CPU into one
-//! opaque image of the view's area, backdrop included (`splat.rs`), drawn first and without
-//! blending; the table and overlays go on top. In llvmpipe a blended rectangle the size of
-//! the view costs about 7 ms a frame here, an unblended one about 4.
+//! opaque image of the view's area, backdrop included (`splat.rs`), copied into the window
+//! first (`window_copy.rs`; where no copy can be made, drawn as a rectangle without blending);
+//! the table and overlays go on top. In llvmpipe a blended rectangle the size of the view
+//! costs about 7 ms a frame here, an unblended one about 4, the copy a memory copy.
 //!
 //! Textures come in power-of-two sizes (4…128 px); each ball uses the smallest that is at
 //! least its screen diameter, so the rim ramp stays about one screen pixel wide at any zoom.
 
 use crate::splat::{Backdrop, Canvas, Disc};
 use crate::view::View;
+use crate::window_copy::WindowCopy;
 use collide::world::Ball;
 use macroquad::prelude::*;
 
@@ -20,6 +22,11 @@ use macroquad::prelude::*;
 /// (`splat.rs`) instead of one quad each: in software rendering each quad's setup costs more
 /// than its few pixels.
 pub const SPLAT_MIN_BALLS: usize = 1000;
+/// Whether `balls` balls are drawn into one image (when the view is not empty).
+pub fn splats(balls: usize) -> bool {
+    balls >= SPLAT_MIN_BALLS
+}
+
 /// Largest screen radius (px) drawn into the image; larger balls stay quads.
 const SPLAT_MAX_RADIUS: f32 = 12.0;
 
@@ -49,6 +56,9 @@ pub struct Sprites {
     canvas_at: Option<(Vec2, (usize, usize))>,
     /// Draws a texture without blending (the canvas is opaque).
     opaque: Option<Material>,
+    /// The canvas's copy in GL, and whether making or using one failed.
+    copy: Option<WindowCopy>,
+    copy_failed: bool,
 }
 
 impl Sprites {
@@ -64,7 +74,7 @@ impl Sprites {
         let y0 = lo.y.floor().clamp(0.0, screen_height());
         let x1 = hi.x.ceil().clamp(x0, screen_width());
         let y1 = hi.y.ceil().clamp(y0, screen_height());
-        let splat = balls.len() >= SPLAT_MIN_BALLS && x1 > x0 && y1 > y0;
+        let splat = splats(balls.len()) && x1 > x0 && y1 > y0;
         self.discs.clear();
         for b in balls {
             let p = view.pt(b.pos);
@@ -108,6 +118,11 @@ impl Sprites {
             outside: outside.into(),
         };
         (self.canvas).discs((w, h), back, &self.discs, &mut self.order, &mut self.starts);
+        if self.copy_canvas(at, (w, h)) {
+            return;
+        }
+        // No framebuffer copy here: the canvas as a textured rectangle, its rows flipped and
+        // its bytes read as BGRA by the material.
         let fits = |t: &Texture2D| t.width() as usize == w && t.height() as usize == h;
         let texture = match self.canvas_texture.take() {
             Some(t) if fits(&t) => {
@@ -122,6 +137,7 @@ impl Sprites {
         };
         let params = DrawTextureParams {
             dest_size: Some(vec2(w as f32, h as f32)),
+            flip_y: true,
             ..Default::default()
         };
         let opaque = self.opaque.get_or_insert_with(opaque_material);
@@ -129,6 +145,31 @@ impl Sprites {
         draw_texture_ex(&texture, at.x, at.y, WHITE, params);
         gl_use_default_material();
         self.canvas_texture = Some(texture);
+    }
+
+    /// Shows the canvas by copying it into the window ([`WindowCopy`]); false when that is
+    /// not possible here (then or ever: a failure is remembered), or the window is scaled.
+    fn copy_canvas(&mut self, at: Vec2, size: (usize, usize)) -> bool {
+        if self.copy_failed || miniquad::window::dpi_scale() != 1.0 {
+            return false;
+        }
+        if self.copy.as_ref().map(WindowCopy::size) != Some(size) {
+            self.copy = None;
+            self.copy = WindowCopy::new(size.0, size.1);
+        }
+        let Some(copy) = self.copy.as_mut() else {
+            self.copy_failed = true;
+            return false;
+        };
+        // What macroquad has queued goes first (the backdrop under the canvas).
+        // SAFETY: macroquad's documented way to mix its drawing with raw GL, on its thread.
+        unsafe { get_internal_gl() }.flush();
+        copy.upload(self.canvas.bytes());
+        if !copy.show(at.x as i32, at.y as i32, screen_height() as i32) {
+            self.copy_failed = true;
+            return false;
+        }
+        true
     }
 
     fn ensure_textures(&mut self) {
@@ -177,7 +218,8 @@ impl Sprites {
     }
 }
 
-/// macroquad's textured-quad shaders with blending off.
+/// macroquad's textured-quad shaders with blending off, reading the texture's bytes as BGRA
+/// (the canvas's layout).
 fn opaque_material() -> Material {
     const VERTEX: &str = "#version 100
 attribute vec3 position;
@@ -197,7 +239,7 @@ varying lowp vec4 color;
 varying lowp vec2 uv;
 uniform sampler2D Texture;
 void main() {
-    gl_FragColor = color * texture2D(Texture, uv);
+    gl_FragColor = color * texture2D(Texture, uv).bgra;
 }";
     let params = MaterialParams {
         pipeline_params: PipelineParams {

@@ -1,0 +1,161 @@
+//! An image copied 1:1 into the window with `glBlitFramebuffer`.
+//!
+//! The image lives in a BGRA texture attached to a framebuffer of its own; a copy of the same
+//! size, without scaling or flipping, between images of the same layout is a plain memory
+//! copy in llvmpipe, where drawing the image as a textured rectangle runs the rasterizer over
+//! every pixel (about 4 ms a frame for the 10,000-ball field here). macroquad has no such
+//! copy, so this speaks GL through miniquad's bindings; it restores every binding it
+//! changes, so macroquad's own state cache stays true.
+
+use macroquad::miniquad::gl::*;
+
+const GL_BGRA: GLenum = 0x80E1;
+const GL_TEXTURE_BINDING_2D: GLenum = 0x8069;
+const GL_READ_FRAMEBUFFER_BINDING: GLenum = 0x8CAA;
+
+/// A `w × h` BGRA image in a framebuffer of its own.
+pub struct WindowCopy {
+    texture: GLuint,
+    framebuffer: GLuint,
+    size: (usize, usize),
+}
+
+/// The texture bound to the active unit now, bound again when dropped.
+struct TextureBinding(GLint);
+
+impl TextureBinding {
+    fn save() -> Self {
+        let mut old = 0;
+        // SAFETY: a query into a local, on the thread that owns the GL context (macroquad's).
+        unsafe { glGetIntegerv(GL_TEXTURE_BINDING_2D, &mut old) };
+        TextureBinding(old)
+    }
+}
+
+impl Drop for TextureBinding {
+    fn drop(&mut self) {
+        // SAFETY: binds back a texture name GL handed out.
+        unsafe { glBindTexture(GL_TEXTURE_2D, self.0 as GLuint) };
+    }
+}
+
+impl WindowCopy {
+    /// A `w × h` image, or `None` when this GL cannot make one (no framebuffer objects, an
+    /// incomplete framebuffer, any GL error).
+    pub fn new(w: usize, h: usize) -> Option<Self> {
+        let (wi, hi) = (i32::try_from(w).ok()?, i32::try_from(h).ok()?);
+        // SAFETY: called on macroquad's thread, which holds the GL context; every pointer
+        // handed to GL is a local, and the null pixel pointer asks GL for uninitialised
+        // storage, which is allowed. The bindings changed are put back before returning.
+        unsafe {
+            let (mut texture, mut framebuffer) = (0, 0);
+            {
+                let _bound = TextureBinding::save();
+                glGenTextures(1, &mut texture);
+                glBindTexture(GL_TEXTURE_2D, texture);
+                glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST as GLint);
+                glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST as GLint);
+                glTexImage2D(
+                    GL_TEXTURE_2D,
+                    0,
+                    GL_RGBA8 as GLint,
+                    wi,
+                    hi,
+                    0,
+                    GL_BGRA,
+                    GL_UNSIGNED_BYTE,
+                    std::ptr::null(),
+                );
+            }
+            let mut read = 0;
+            glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &mut read);
+            glGenFramebuffers(1, &mut framebuffer);
+            glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer);
+            glFramebufferTexture2D(
+                GL_READ_FRAMEBUFFER,
+                GL_COLOR_ATTACHMENT0,
+                GL_TEXTURE_2D,
+                texture,
+                0,
+            );
+            let complete = glCheckFramebufferStatus(GL_READ_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+            glBindFramebuffer(GL_READ_FRAMEBUFFER, read as GLuint);
+            let made = WindowCopy {
+                texture,
+                framebuffer,
+                size: (w, h),
+            };
+            (complete && glGetError() == GL_NO_ERROR).then_some(made)
+        }
+    }
+
+    /// Width and height (px).
+    pub fn size(&self) -> (usize, usize) {
+        self.size
+    }
+
+    /// Replaces the image by `bgra`: B, G, R, A bytes, rows from the bottom up.
+    pub fn upload(&mut self, bgra: &[u8]) {
+        let (w, h) = self.size;
+        assert_eq!(bgra.len(), w * h * 4, "the image is {w} × {h} px");
+        // SAFETY: on macroquad's thread; `bgra` holds exactly w × h pixels (asserted), the
+        // size the texture was made with, and GL reads it before returning.
+        unsafe {
+            let _bound = TextureBinding::save();
+            glBindTexture(GL_TEXTURE_2D, self.texture);
+            glTexSubImage2D(
+                GL_TEXTURE_2D,
+                0,
+                0,
+                0,
+                w as GLint,
+                h as GLint,
+                GL_BGRA,
+                GL_UNSIGNED_BYTE,
+                bgra.as_ptr().cast(),
+            );
+        }
+    }
+
+    /// Copies the image into the window's framebuffer (`screen_h` px high) with its top-left
+    /// corner at `(x, y)` px from the window's top-left corner; false on a GL error.
+    pub fn show(&self, x: i32, y: i32, screen_h: i32) -> bool {
+        let (w, h) = (self.size.0 as i32, self.size.1 as i32);
+        // GL counts rows from the bottom.
+        let bottom = screen_h - y - h;
+        // SAFETY: on macroquad's thread; only names this value made are bound, and the read
+        // framebuffer binding is put back. The scissor test is off after macroquad's passes
+        // (it turns it off when a pass ends) and is turned off here in any case: a copy under
+        // a scissor would not be the plain copy.
+        unsafe {
+            let mut read = 0;
+            glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &mut read);
+            glBindFramebuffer(GL_READ_FRAMEBUFFER, self.framebuffer);
+            glDisable(GL_SCISSOR_TEST);
+            glBlitFramebuffer(
+                0,
+                0,
+                w,
+                h,
+                x,
+                bottom,
+                x + w,
+                bottom + h,
+                GL_COLOR_BUFFER_BIT,
+                GL_NEAREST,
+            );
+            glBindFramebuffer(GL_READ_FRAMEBUFFER, read as GLuint);
+            glGetError() == GL_NO_ERROR
+        }
+    }
+}
+
+impl Drop for WindowCopy {
+    fn drop(&mut self) {
+        // SAFETY: deletes the names this value made, on macroquad's thread.
+        unsafe {
+            glDeleteFramebuffers(1, &self.framebuffer);
+            glDeleteTextures(1, &self.texture);
+        }
+    }
+}
