@@ -139,8 +139,9 @@ impl App {
 
     /// Starts this frame's physics (the stepper fed `dt` s) on a worker thread: the world,
     /// the tape and the stepper move there, stand-ins take their place until [`App::land`]
-    /// brings them back. Nothing reads the world in between (the frame is being presented),
-    /// so the steps are those the main thread would run, in the same order.
+    /// brings them back. Nothing reads the world in between (what is left of the frame is
+    /// drawn from what was laid out before, and presented), so the steps are those the main
+    /// thread would run, in the same order.
     fn launch(&mut self, dt: f64) -> InFlight {
         let launcher = self.world.launcher();
         let (world, tape) = self.spare.take().unwrap_or_else(|| {
@@ -562,10 +563,12 @@ fn smooth(old: f32, new: f32) -> f32 {
     }
 }
 
-/// The window's main loop. Each frame draws the world as the last frame's physics left it,
-/// then runs this frame's physics on a worker thread ([`App::launch`]) while the frame is
-/// presented (in software rendering, presenting is most of a frame), and takes the world back
-/// after. Commands from this frame's input are applied before its physics, so a run is the
+/// The window's main loop. Each frame lays out the panels and the draw calls of the world as
+/// the last frame's physics left it, applies the frame's commands, then runs this frame's
+/// physics on a worker thread ([`App::launch`]) while the rest of the frame, which reads
+/// nothing of the world (the canvas of balls, the panels' painting), is drawn and presented
+/// (in software rendering, most of a frame), and takes the world back at the next frame's
+/// start. Commands from this frame's input are applied before its physics, so a run is the
 /// same as stepping on the main thread (the hashes of `--frames` runs match `--headless`).
 pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     let mut app = App::new(args, start, prefs);
@@ -675,20 +678,37 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
                 ORANGE,
             );
         }
+        // The last frame of `--frames`: drawn as it is, the world after `frames` frames of
+        // physics, then the summary.
+        let last = frames_limit.is_some_and(|n| frames >= n);
+        if !last {
+            for c in cmds {
+                app.apply(c);
+            }
+            for c in tape_cmds {
+                app.apply_tape(c);
+            }
+            if app.quit || is_quit_requested() {
+                app.save_prefs();
+                std::process::exit(0);
+            }
+            if app.editor.active || app.ui.paused {
+                physics = 0.0;
+                frames += 1;
+            } else {
+                in_flight = Some(app.launch(sim_dt));
+            }
+        }
+        // What is left to draw reads nothing of the world, so it runs beside the physics: the
+        // canvas of balls laid out above, under what macroquad has queued (drawn when egui
+        // draws), and the panels.
+        app.sprites.draw_canvas();
         egui_macroquad::draw();
         if std::mem::take(&mut app.shot_pending) {
             app.screenshot();
         }
-        // Drawn: the world after `frames` frames of physics.
-        if frames_limit.is_some_and(|n| frames >= n) {
+        if last {
             finish(&mut app, frames, run_start, physics_total);
-        }
-
-        for c in cmds {
-            app.apply(c);
-        }
-        for c in tape_cmds {
-            app.apply_tape(c);
         }
         // This thread's work, not its wait for the physics thread.
         let cpu = frame_start.elapsed().as_secs_f64() - waited;
@@ -698,16 +718,6 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             physics_ms: smooth(app.load.physics_ms, (physics * 1000.0) as f32),
             slow_motion: app.stepper.max_frame < CATCH_UP,
         };
-        if app.quit || is_quit_requested() {
-            app.save_prefs();
-            std::process::exit(0);
-        }
-        if app.editor.active || app.ui.paused {
-            physics = 0.0;
-            frames += 1;
-        } else {
-            in_flight = Some(app.launch(sim_dt));
-        }
         next_frame().await;
     }
 }

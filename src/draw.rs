@@ -55,12 +55,19 @@ fn play_area(view: &View, world: &World) -> (Vec2, Vec2) {
 /// one `draw_line` each is too slow for tens of thousands in software rendering.
 pub const OVERLAY_BALLS: usize = 2000;
 
-/// Draws everything the Show toggles ask for, in back-to-front order.
+/// Draws everything the Show toggles ask for, in back-to-front order; with many balls, lays
+/// out the canvas of balls under everything else, for the caller to draw with
+/// [`Sprites::draw_canvas`] before macroquad draws anything queued here.
 pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32, sprites: &mut Sprites) {
-    if sprites.prepare(view, world.balls(), |b| ball_color(b.color)) {
-        // Many balls: drawn on the CPU with the backdrop, under everything else.
-        sprites.draw_canvas(play_area(view, world), FIELD, BACKGROUND);
-    }
+    let backdrop = (FIELD, BACKGROUND);
+    let balls = world.balls();
+    sprites.prepare(
+        view,
+        balls,
+        |b| ball_color(b.color),
+        play_area(view, world),
+        backdrop,
+    );
     if show.sectors {
         arc_sectors(view, world);
     }

@@ -153,7 +153,7 @@ mod sse2 {
     /// Needs SSE2 (every x86-64 has it).
     #[target_feature(enable = "sse2")]
     pub(super) unsafe fn paint_quads(row: &mut [u32], texels: &[u32], tint: u32, alpha: u32) {
-        debug_assert!(row.len() % 4 == 0 && texels.len() >= row.len());
+        debug_assert!(row.len().is_multiple_of(4) && texels.len() >= row.len());
         let zero = _mm_setzero_si128();
         // The tint's bytes as lanes, for two pixels.
         let tint = _mm_unpacklo_epi8(_mm_set1_epi32(tint as i32), zero);

@@ -52,8 +52,9 @@ pub struct Sprites {
     order: Vec<u32>,
     starts: Vec<u32>,
     /// Where this frame's canvas goes (its top-left corner, screen px) and its size, if
-    /// balls are drawn into one.
+    /// balls are drawn into one and it is not drawn yet; its backdrop.
     canvas_at: Option<(Vec2, (usize, usize))>,
+    backdrop: Backdrop,
     /// Draws a texture without blending (the canvas is opaque).
     opaque: Option<Material>,
     /// The canvas's copy in GL, and whether making or using one failed.
@@ -62,10 +63,21 @@ pub struct Sprites {
 }
 
 impl Sprites {
-    /// Lays out every ball, as a quad or (many balls, small on screen) a disc of the canvas;
-    /// true when there is a canvas, to be drawn with [`Sprites::draw_canvas`] before the
-    /// table. [`Sprites::draw_quads`] draws the quads. `color` gives each ball's tint.
-    pub fn prepare(&mut self, view: &View, balls: &[Ball], color: impl Fn(&Ball) -> Color) -> bool {
+    /// Lays out every ball, as a quad or (many balls, small on screen) a disc of the canvas,
+    /// on a backdrop of `inside` within the screen rectangle `field` (the play area) and
+    /// `outside` around it; true when there is a canvas. [`Sprites::draw_canvas`] draws the
+    /// canvas: it reads nothing of the world, so it may run while the world steps. The
+    /// canvas goes under everything drawn through macroquad in the frame, as long as
+    /// macroquad has drawn nothing of it yet (see there). [`Sprites::draw_quads`] draws the
+    /// quads. `color` gives each ball's tint.
+    pub fn prepare(
+        &mut self,
+        view: &View,
+        balls: &[Ball],
+        color: impl Fn(&Ball) -> Color,
+        field: (Vec2, Vec2),
+        (inside, outside): (Color, Color),
+    ) -> bool {
         self.ensure_textures();
         self.used.iter_mut().for_each(|u| *u = 0);
         // The canvas covers the view's area (whole pixels, on screen).
@@ -85,8 +97,23 @@ impl Sprites {
                 self.push_quad(class_of(2.0 * r), p, r, tint(color(b)));
             }
         }
-        let size = ((x1 - x0) as usize, (y1 - y0) as usize);
-        self.canvas_at = splat.then_some((vec2(x0, y0), size));
+        let (at, (w, h)) = (vec2(x0, y0), ((x1 - x0) as usize, (y1 - y0) as usize));
+        let px = |v: f32, at: f32, n: usize| (v - at).round().clamp(0.0, n as f32) as usize;
+        self.backdrop = Backdrop {
+            inside_box: (
+                px(field.0.x, at.x, w),
+                px(field.1.x, at.x, w),
+                px(field.0.y, at.y, h),
+                px(field.1.y, at.y, h),
+            ),
+            inside: inside.into(),
+            outside: outside.into(),
+        };
+        self.canvas_at = splat.then_some((at, (w, h)));
+        if splat && !self.ready_to_copy((w, h)) {
+            // No copy into the window: the canvas is queued now, under what follows.
+            self.draw_canvas();
+        }
         splat
     }
 
@@ -99,24 +126,17 @@ impl Sprites {
         }
     }
 
-    /// Draws the discs laid out by [`Sprites::prepare`] on a backdrop of `inside` within the
-    /// screen rectangle `field` (the play area) and `outside` around it, uploads the canvas
-    /// and draws it, opaque, over the view's area.
-    pub fn draw_canvas(&mut self, field: (Vec2, Vec2), inside: Color, outside: Color) {
-        let Some((at, (w, h))) = self.canvas_at else {
+    /// Draws the discs laid out by [`Sprites::prepare`] on its backdrop and shows the canvas,
+    /// opaque, over the view's area, once (a later call draws nothing until the next
+    /// `prepare`). The copy into the window ([`WindowCopy`]) goes to the window at once, so
+    /// the draw calls macroquad has queued and not yet drawn end up on top of it. Where there
+    /// is no copy, `prepare` has drawn the canvas already, queued as a rectangle under what
+    /// follows.
+    pub fn draw_canvas(&mut self) {
+        let Some((at, (w, h))) = self.canvas_at.take() else {
             return;
         };
-        let px = |v: f32, at: f32, n: usize| (v - at).round().clamp(0.0, n as f32) as usize;
-        let back = Backdrop {
-            inside_box: (
-                px(field.0.x, at.x, w),
-                px(field.1.x, at.x, w),
-                px(field.0.y, at.y, h),
-                px(field.1.y, at.y, h),
-            ),
-            inside: inside.into(),
-            outside: outside.into(),
-        };
+        let back = self.backdrop;
         (self.canvas).discs((w, h), back, &self.discs, &mut self.order, &mut self.starts);
         if self.copy_canvas(at, (w, h)) {
             return;
@@ -147,23 +167,30 @@ impl Sprites {
         self.canvas_texture = Some(texture);
     }
 
-    /// Shows the canvas by copying it into the window ([`WindowCopy`]); false when that is
-    /// not possible here (then or ever: a failure is remembered), or the window is scaled.
-    fn copy_canvas(&mut self, at: Vec2, size: (usize, usize)) -> bool {
+    /// Makes the copy of a `size` canvas into the window ([`WindowCopy`]) if needed; false
+    /// when there is none: not possible here (then or ever: a failure is remembered), or the
+    /// window is scaled.
+    fn ready_to_copy(&mut self, size: (usize, usize)) -> bool {
         if self.copy_failed || miniquad::window::dpi_scale() != 1.0 {
             return false;
         }
         if self.copy.as_ref().map(WindowCopy::size) != Some(size) {
             self.copy = None;
             self.copy = WindowCopy::new(size.0, size.1);
+            self.copy_failed = self.copy.is_none();
+        }
+        !self.copy_failed
+    }
+
+    /// Shows the canvas by copying it into the window; false when there is no copy (see
+    /// [`Sprites::ready_to_copy`]) or GL reported an error (remembered).
+    fn copy_canvas(&mut self, at: Vec2, size: (usize, usize)) -> bool {
+        if !self.ready_to_copy(size) {
+            return false;
         }
         let Some(copy) = self.copy.as_mut() else {
-            self.copy_failed = true;
             return false;
         };
-        // What macroquad has queued goes first (the backdrop under the canvas).
-        // SAFETY: macroquad's documented way to mix its drawing with raw GL, on its thread.
-        unsafe { get_internal_gl() }.flush();
         copy.upload(self.canvas.bytes());
         if !copy.show(at.x as i32, at.y as i32, screen_height() as i32) {
             self.copy_failed = true;
