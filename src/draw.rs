@@ -29,10 +29,10 @@ fn rgba(c: Rgba) -> Color {
 /// panels, which leave their own background unpainted ([`crate::panel::panel_fill`]).
 pub fn background(view: &View, world: &World, panels: Color) {
     if crate::sprites::splats(world.balls().len()) {
-        clear_background(panels);
+        crate::raw_gl::clear_colour(panels.into());
         return;
     }
-    clear_background(FIELD);
+    crate::raw_gl::clear_colour(FIELD.into());
     let (p, q) = play_area(view, world);
     let (lo, hi) = view.area();
     let w = hi.x - lo.x;

@@ -16,6 +16,7 @@ mod input;
 mod panel;
 mod pinball;
 mod prefs;
+mod raw_gl;
 mod scene_draw;
 mod scene_ui;
 mod splat;
@@ -23,7 +24,6 @@ mod sprites;
 mod tape;
 mod timeline;
 mod view;
-mod window_copy;
 
 use clap::Parser;
 use std::time::Instant;

@@ -5,16 +5,16 @@
 //!
 //! From [`SPLAT_MIN_BALLS`] balls on, the ones small on screen are drawn on the CPU into one
 //! opaque image of the view's area, backdrop included (`splat.rs`), copied into the window
-//! first (`window_copy.rs`; where no copy can be made, drawn as a rectangle without blending);
+//! first (`raw_gl.rs`; where no copy can be made, drawn as a rectangle without blending);
 //! the table and overlays go on top. In llvmpipe a blended rectangle the size of the view
 //! costs about 7 ms a frame here, an unblended one about 4, the copy a memory copy.
 //!
 //! Textures come in power-of-two sizes (4…128 px); each ball uses the smallest that is at
 //! least its screen diameter, so the rim ramp stays about one screen pixel wide at any zoom.
 
+use crate::raw_gl::WindowCopy;
 use crate::splat::{Backdrop, Canvas, Disc};
 use crate::view::View;
-use crate::window_copy::WindowCopy;
 use collide::world::Ball;
 use macroquad::prelude::*;
 

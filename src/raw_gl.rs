@@ -1,4 +1,5 @@
-//! An image copied 1:1 into the window with `glBlitFramebuffer`.
+//! GL calls macroquad does not make: an image copied 1:1 into the window with
+//! `glBlitFramebuffer` ([`WindowCopy`]), and a clear of the colour alone ([`clear_colour`]).
 //!
 //! The image lives in a BGRA texture attached to a framebuffer of its own; a copy of the same
 //! size, without scaling or flipping, between images of the same layout is a plain memory
@@ -16,6 +17,24 @@ use macroquad::miniquad::gl::*;
 const GL_BGRA: GLenum = 0x80E1;
 const GL_TEXTURE_BINDING_2D: GLenum = 0x8069;
 const GL_READ_FRAMEBUFFER_BINDING: GLenum = 0x8CAA;
+
+/// Clears the window to `rgba` (0–1 each), the colour buffer only, and drops the draw calls
+/// macroquad has queued, as `clear_background` does. `clear_background` clears the depth
+/// buffer too, which this program never uses: in llvmpipe that is a masked write of every
+/// pixel (the stencil bits kept), which took about 1.6 ms of each rasterizer thread a frame
+/// here, more than the colour clear itself.
+pub fn clear_colour([r, g, b, a]: [f32; 4]) {
+    // SAFETY: macroquad's documented way to mix its drawing with raw GL, on its thread.
+    let gl = unsafe { macroquad::window::get_internal_gl() };
+    gl.quad_gl.clear_draw_calls();
+    // SAFETY: on macroquad's thread, between its passes: the default framebuffer is bound and
+    // the scissor test off (miniquad ends every pass so); the clear colour is set again by
+    // every clear miniquad makes.
+    unsafe {
+        glClearColor(r, g, b, a);
+        glClear(GL_COLOR_BUFFER_BIT);
+    }
+}
 
 /// A `w × h` BGRA image in a framebuffer of its own, two of them used in turn.
 pub struct WindowCopy {
