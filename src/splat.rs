@@ -151,7 +151,7 @@ mod sse2 {
     ///
     /// # Safety
     /// Needs SSE2 (every x86-64 has it).
-    #[target_feature(enable = "sse2")]
+    #[inline(always)]
     pub(super) unsafe fn paint_quads(row: &mut [u32], texels: &[u32], tint: u32, alpha: u32) {
         debug_assert!(row.len().is_multiple_of(4) && texels.len() >= row.len());
         let zero = _mm_setzero_si128();
@@ -192,60 +192,74 @@ mod sse2 {
     }
 }
 
-/// A disc's texels for one radius step and one centre position within a pixel.
-#[derive(Clone, Debug)]
+/// Where a disc's texels for one radius step and one centre position within a pixel are.
+#[derive(Clone, Copy, Debug)]
 struct Stamp {
     /// Offset of the stamp's top-left texel from the pixel holding the centre.
     left: i32,
     top: i32,
-    w: usize,
-    /// Rows of `w` texels (see [`texel`]), top to bottom.
-    texels: Vec<u32>,
+    /// Texels per row, a multiple of four (the rows are padded with texels of no coverage,
+    /// which leave a pixel as it was: whole groups of four are painted, no tail) and rows.
+    w: u32,
+    rows: u32,
+    /// Where the rows start in [`Stamps::texels`].
+    start: u32,
 }
 
-impl Stamp {
-    /// The stamp of radius `r` px centred `(fx, fy)` px from its pixel's top-left corner.
-    fn new(r: f32, fx: f32, fy: f32) -> Stamp {
-        let reach = r + 0.5;
-        let (left, top) = ((fx - reach).floor() as i32, (fy - reach).floor() as i32);
-        let (right, bottom) = ((fx + reach).ceil() as i32, (fy + reach).ceil() as i32);
-        let w = (right - left) as usize;
-        let mut texels = Vec::with_capacity(w * (bottom - top) as usize);
-        for y in top..bottom {
-            for x in left..right {
-                texels.push(texel(x as f32 + 0.5 - fx, y as f32 + 0.5 - fy, r));
-            }
-        }
-        Stamp {
-            left,
-            top,
-            w,
-            texels,
-        }
-    }
-}
-
-/// The stamps made so far, by radius step and centre position.
+/// The stamps made so far, by radius step and centre position; their texels in one array
+/// (one stamp's are near each other, and the stamps of a field's few radii near together).
 #[derive(Clone, Debug, Default)]
 struct Stamps {
-    table: Vec<Option<Box<Stamp>>>,
+    /// Index + 1 into `stamps` by radius step and centre position, 0 while not made.
+    table: Vec<u32>,
+    stamps: Vec<Stamp>,
+    /// Rows of `w` texels (see [`texel`]), top to bottom, stamp after stamp.
+    texels: Vec<u32>,
 }
 
 impl Stamps {
     /// The stamp for a disc of radius `r` (0 < r ≤ [`STAMP_MAX_RADIUS`]) whose centre is
-    /// `(fx, fy)` (each in [0, 1)) into its pixel.
-    fn get(&mut self, r: f32, fx: f32, fy: f32) -> &Stamp {
+    /// `(fx, fy)` (each in [0, 1)) into its pixel, and its texels.
+    fn get(&mut self, r: f32, fx: f32, fy: f32) -> (Stamp, &[u32]) {
         let step = (r * RADIUS_STEPS).round().max(1.0) as usize;
         let sub = |f: f32| ((f * SUB as f32) as usize).min(SUB - 1);
         let (qx, qy) = (sub(fx), sub(fy));
         let k = (step * SUB + qy) * SUB + qx;
         if self.table.len() <= k {
-            self.table.resize(k + 1, None);
+            self.table.resize(k + 1, 0);
         }
-        self.table[k].get_or_insert_with(|| {
+        if self.table[k] == 0 {
             let at = |q: usize| (q as f32 + 0.5) / SUB as f32;
-            Box::new(Stamp::new(step as f32 / RADIUS_STEPS, at(qx), at(qy)))
-        })
+            self.make(step as f32 / RADIUS_STEPS, at(qx), at(qy));
+            self.table[k] = self.stamps.len() as u32;
+        }
+        let stamp = self.stamps[self.table[k] as usize - 1];
+        let from = stamp.start as usize;
+        let texels = &self.texels[from..from + (stamp.w * stamp.rows) as usize];
+        (stamp, texels)
+    }
+
+    /// Makes the stamp of radius `r` px centred `(fx, fy)` px from its pixel's top-left
+    /// corner.
+    fn make(&mut self, r: f32, fx: f32, fy: f32) {
+        let reach = r + 0.5;
+        let (left, top) = ((fx - reach).floor() as i32, (fy - reach).floor() as i32);
+        let (right, bottom) = ((fx + reach).ceil() as i32, (fy + reach).ceil() as i32);
+        let w = ((right - left) as u32).next_multiple_of(4);
+        let start = self.texels.len() as u32;
+        for y in top..bottom {
+            for x in left..left + w as i32 {
+                self.texels
+                    .push(texel(x as f32 + 0.5 - fx, y as f32 + 0.5 - fy, r));
+            }
+        }
+        self.stamps.push(Stamp {
+            left,
+            top,
+            w,
+            rows: (bottom - top) as u32,
+            start,
+        });
     }
 }
 
@@ -366,17 +380,17 @@ impl Canvas {
         }
         let (ix, iy) = (cx.floor(), cy.floor());
         let mut stamps = std::mem::take(&mut self.stamps);
-        let stamp = stamps.get(r, cx - ix, cy - iy);
-        self.put(ix as i32 + stamp.left, iy as i32 + stamp.top, stamp, rgba);
+        let (stamp, texels) = stamps.get(r, cx - ix, cy - iy);
+        let at = (ix as i32 + stamp.left, iy as i32 + stamp.top);
+        self.put(at, stamp, texels, rgba);
         self.stamps = stamps;
     }
 
-    /// Draws `stamp` with its top-left texel at `(x, y)`, clipped.
-    fn put(&mut self, x: i32, y: i32, stamp: &Stamp, rgba: [u8; 4]) {
+    /// Draws `stamp` (its `texels`) with its top-left texel at `(x, y)`, clipped.
+    fn put(&mut self, (x, y): (i32, i32), stamp: Stamp, texels: &[u32], rgba: [u8; 4]) {
         let (w, h) = (self.size.0 as i32, self.size.1 as i32);
-        let rows = (stamp.texels.len() / stamp.w) as i32;
         let (x0, x1) = (x.max(0), (x + stamp.w as i32).min(w));
-        let (y0, y1) = (y.max(0), (y + rows).min(h));
+        let (y0, y1) = (y.max(0), (y + stamp.rows as i32).min(h));
         if x0 >= x1 || y0 >= y1 {
             return;
         }
@@ -385,10 +399,14 @@ impl Canvas {
         let alpha = rgba[3] as u32 + (rgba[3] as u32 >> 7);
         let n = (x1 - x0) as usize;
         for row in y0..y1 {
-            let from = (row - y) as usize * stamp.w + (x0 - x) as usize;
-            let texels = &stamp.texels[from..from + n];
+            let from = (row - y) as usize * stamp.w as usize + (x0 - x) as usize;
             let at = self.row_start(row as usize) + x0 as usize;
-            paint_row(&mut self.pixels[at..at + n], texels, tint, alpha);
+            paint_row(
+                &mut self.pixels[at..at + n],
+                &texels[from..from + n],
+                tint,
+                alpha,
+            );
         }
     }
 
