@@ -81,6 +81,8 @@ struct InFlight {
     /// Balls drained and pocketed before the steps.
     lost: u32,
     pocketed: u32,
+    /// Steps of the world before them.
+    steps: u64,
 }
 
 impl App {
@@ -150,6 +152,7 @@ impl App {
             (w, t)
         });
         let (lost, pocketed) = (self.world.play().lost, self.world.rules().pocketed);
+        let steps = self.world.steps();
         let mut world = std::mem::replace(&mut self.world, world);
         let mut tape = std::mem::replace(&mut self.tape, tape);
         let mut stepper = self.stepper.clone();
@@ -162,6 +165,7 @@ impl App {
             handle,
             lost,
             pocketed,
+            steps,
         }
     }
 
@@ -179,12 +183,15 @@ impl App {
         let tape = std::mem::replace(&mut self.tape, tape);
         self.spare = Some((world, tape));
         self.stepper = stepper;
-        self.after_physics(job.lost, job.pocketed, secs, frame_time);
+        let simulated =
+            self.world.steps().saturating_sub(job.steps) as f64 * self.world.step_seconds();
+        self.adapt_catch_up(secs, simulated);
+        self.after_physics(job.lost, job.pocketed, frame_time);
         (secs, waited)
     }
 
     /// What follows a frame's steps; `lost` and `pocketed` are the counts before them.
-    fn after_physics(&mut self, lost: u32, pocketed: u32, physics_s: f64, frame_time: f64) {
+    fn after_physics(&mut self, lost: u32, pocketed: u32, frame_time: f64) {
         self.show_world_settings();
         if self.world.play().lost != lost {
             // Drained balls leave the list: tracks follow balls by index, so start afresh.
@@ -194,7 +201,6 @@ impl App {
             // A pocket took a ball: the indices moved, so a grab would hold another ball.
             self.mouse.forget();
         }
-        self.adapt_catch_up(physics_s);
         self.chart.record(get_time(), &self.world);
         self.fx
             .update(&mut self.world, frame_time as f32, self.ui.show.tracks);
@@ -522,11 +528,15 @@ impl App {
     /// Normally a slow frame is caught up with up to [`CATCH_UP`] s of steps; while one
     /// frame's physics takes longer than 50 ms (tens of thousands of balls) that would make
     /// every frame six times slower still, so the stepper then takes at most one frame's time
-    /// per frame: slow motion, but the window stays responsive. Back at under 10 ms.
-    fn adapt_catch_up(&mut self, physics_s: f64) {
+    /// per frame: slow motion, but the window stays responsive. Back to real time once the
+    /// physics takes at most 0.8 s per simulated second (`physics_s` for `simulated_s`): it
+    /// runs beside the drawing, so then it keeps up with the clock. (The old way back, under
+    /// 10 ms a frame, kept 10,000 balls in slow motion for good once a slow start put them
+    /// there, at 12–16 ms a frame's physics in the window.)
+    fn adapt_catch_up(&mut self, physics_s: f64, simulated_s: f64) {
         let slow = self.stepper.max_frame < CATCH_UP;
-        let stay_slow = physics_s > 0.05 || (slow && physics_s > 0.01);
-        self.stepper.max_frame = if stay_slow { 1.0 / 60.0 } else { CATCH_UP };
+        let slow = slow_motion(slow, physics_s, simulated_s);
+        self.stepper.max_frame = if slow { 1.0 / 60.0 } else { CATCH_UP };
     }
 
     /// The view fitted to the free area, before zoom and pan.
@@ -549,6 +559,12 @@ impl App {
     fn view(&self) -> View {
         self.fitted().with_camera(self.cam)
     }
+}
+
+/// Whether the next frame runs in slow motion (see [`App::adapt_catch_up`]), from whether this
+/// one did and its physics time for the simulated time (s).
+fn slow_motion(slow: bool, physics_s: f64, simulated_s: f64) -> bool {
+    physics_s > 0.05 || (slow && physics_s > 0.8 * simulated_s)
 }
 
 /// Longest frame time the stepper catches up on normally (s).
@@ -592,7 +608,8 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         } else {
             // Editing, paused, or the first frame: no steps ran.
             let (lost, pocketed) = (app.world.play().lost, app.world.rules().pocketed);
-            app.after_physics(lost, pocketed, 0.0, frame_time);
+            app.adapt_catch_up(0.0, 0.0);
+            app.after_physics(lost, pocketed, frame_time);
         }
         // With --frames each frame is 1/60 s of simulation, so the result matches --headless.
         let sim_dt = if frames_limit.is_some() {
@@ -850,5 +867,24 @@ impl App {
         p.collision_iterations = self.world.settings.collision_iterations;
         p.window = (screen_width() as i32, screen_height() as i32);
         p.save();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slow_motion;
+
+    #[test]
+    fn slow_motion_starts_over_50_ms_and_ends_once_the_physics_keeps_up() {
+        let frame = 1.0 / 60.0;
+        // Normal: a 20 ms frame's physics is no reason to slow down; 60 ms is.
+        assert!(!slow_motion(false, 0.020, 0.025));
+        assert!(slow_motion(false, 0.060, 0.1));
+        // Slow (1/60 s a frame): stays while a frame's physics takes over 0.8 of it ...
+        assert!(slow_motion(true, 0.015, frame));
+        // ... and ends below, though still over 10 ms (10,000 balls).
+        assert!(!slow_motion(true, 0.012, frame));
+        // No steps (paused): back to normal.
+        assert!(!slow_motion(true, 0.0, 0.0));
     }
 }
