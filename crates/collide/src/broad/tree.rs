@@ -165,12 +165,16 @@ impl AabbTree {
         }
     }
 
-    /// Moving–ball pairs by one self-traversal of the dynamic tree (over its compact copy).
+    /// Moving–ball pairs by one self-traversal of the dynamic tree, over its compact copy in
+    /// depth-first order ([`DynamicTree::compact_preorder`]; at 100k balls about 5 % faster
+    /// than the copy in slot order, in three runs taken in turn).
     fn self_pairs(&mut self, pairs: &mut Vec<Pair>) {
         let Some(root) = self.tree.root() else {
             return;
         };
-        self.tree.compact(&mut self.compact);
+        self.tree
+            .compact_preorder(root, &mut self.compact, &mut self.stack);
+        let root = 0;
         let nodes = &self.compact;
         let fd = self.first_dynamic as u32;
         let mut tests = 0;

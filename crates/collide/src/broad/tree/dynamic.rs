@@ -114,22 +114,35 @@ impl DynamicTree {
         &self.nodes[id as usize]
     }
 
-    /// Every node slot as a [`Compact`] node, by id, into `out`.
-    pub fn compact(&self, out: &mut Vec<Compact>) {
+    /// The nodes under `root` as [`Compact`] nodes into `out`, in depth-first preorder: the
+    /// root first, each internal node's first child right after it, its second after the
+    /// first's subtree. A traversal that goes down the tree then reads memory forward, and
+    /// the nodes of a subtree lie together.
+    pub fn compact_preorder(&self, root: u32, out: &mut Vec<Compact>, stack: &mut Vec<(u32, u32)>) {
         out.clear();
-        out.extend(self.nodes.iter().map(|n| {
+        stack.clear();
+        // (node id, slot in `out` of the kid field to fill: parent slot * 2 + which, or NULL)
+        stack.push((root, NULL));
+        while let Some((id, link)) = stack.pop() {
+            let slot = out.len() as u32;
+            if link != NULL {
+                out[(link / 2) as usize].kids[(link % 2) as usize] = slot;
+            }
+            let n = &self.nodes[id as usize];
             if n.is_leaf() {
-                Compact {
+                out.push(Compact {
                     b: n.tight,
                     kids: [NULL, n.item],
-                }
+                });
             } else {
-                Compact {
+                out.push(Compact {
                     b: n.fat,
-                    kids: n.children,
-                }
+                    kids: [NULL; 2],
+                });
+                stack.push((n.children[1], slot * 2 + 1));
+                stack.push((n.children[0], slot * 2));
             }
-        }));
+        }
     }
 
     /// Nodes in use.
