@@ -548,7 +548,13 @@ impl App {
         };
         let right = (screen_width() - self.ui.panel_width).max(left + 50.0);
         let top = self.ui.toolbar_height.min(screen_height() - 50.0);
-        let bottom = (screen_height() - self.timeline.height).max(top + 50.0);
+        // Tab hides the record/replay bar too (its last height stays in `timeline`).
+        let bar = if self.ui.panels_hidden {
+            0.0
+        } else {
+            self.timeline.height
+        };
+        let bottom = (screen_height() - bar).max(top + 50.0);
         View::fit(
             self.shown().bounds(),
             Vec2::new(left, top),
