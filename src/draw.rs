@@ -59,15 +59,9 @@ pub const OVERLAY_BALLS: usize = 2000;
 /// out the canvas of balls under everything else, for the caller to draw with
 /// [`Sprites::draw_canvas`] before macroquad draws anything queued here.
 pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32, sprites: &mut Sprites) {
-    let backdrop = (FIELD, BACKGROUND);
-    let balls = world.balls();
-    sprites.prepare(
-        view,
-        balls,
-        |b| ball_color(b.color),
-        play_area(view, world),
-        backdrop,
-    );
+    let field = play_area(view, world);
+    let colour = |b: &collide::world::Ball| ball_color(b.color);
+    sprites.prepare(view, world.balls(), colour, field, (FIELD, BACKGROUND));
     if show.sectors {
         arc_sectors(view, world);
     }

@@ -187,7 +187,6 @@ pub struct Load {
     pub slow_motion: bool,
 }
 
-/// Draws the side panel and the help window; returns the commands.
 /// Lets the panels' own fill be painted or not, and returns the colour it has: with many
 /// balls the view is one opaque image ([`crate::sprites::splats`]) and the app clears the
 /// window to this colour, so the panels need not paint their background. In software
@@ -206,6 +205,7 @@ pub fn panel_fill(ctx: &egui::Context, painted: bool) -> [u8; 4] {
     theme.to_array()
 }
 
+/// Draws the side panel and the help window; returns the commands.
 pub fn show(
     ctx: &egui::Context,
     ui_state: &mut UiState,

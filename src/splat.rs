@@ -58,7 +58,7 @@ const STRIP_ROWS: usize = 32;
 const LIGHT: (f32, f32) = (-0.35, -0.35);
 
 /// Largest radius (px) drawn from a stamp.
-pub const STAMP_MAX_RADIUS: f32 = 16.0;
+const STAMP_MAX_RADIUS: f32 = 16.0;
 /// Stamp radii come in steps of 1 / this px.
 const RADIUS_STEPS: f32 = 16.0;
 /// Stamp centres come in steps of 1 / this px along each axis.
@@ -136,9 +136,22 @@ fn paint_row(row: &mut [u32], texels: &[u32], tint: u32, alpha: u32) {
 /// [`paint_row`] one pixel at a time.
 fn paint_row_plain(row: &mut [u32], texels: &[u32], tint: u32, alpha: u32) {
     for (p, &t) in row.iter_mut().zip(texels) {
-        let a = ((t >> 16) * alpha) >> 8;
-        *p = lerp(*p, shaded(tint, t & 0xffff), a);
+        paint(p, t, tint, alpha);
     }
+}
+
+/// Paints texel `t` (see [`texel`]) over pixel `p`, tinted `tint`, its coverage scaled by
+/// `alpha` (as [`ink`] gives them).
+#[inline(always)]
+fn paint(p: &mut u32, t: u32, tint: u32, alpha: u32) {
+    let a = ((t >> 16) * alpha) >> 8;
+    *p = lerp(*p, shaded(tint, t & 0xffff), a);
+}
+
+/// An RGBA tint as the painters take it: the opaque pixel, and its alpha in 0..=256.
+fn ink(rgba: [u8; 4]) -> (u32, u32) {
+    let a = rgba[3] as u32;
+    (pixel_of(rgba) | 0xff00_0000, a + (a >> 7))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -395,8 +408,7 @@ impl Canvas {
             return;
         }
         self.clear_to(y1 as usize);
-        let tint = pixel_of(rgba) | 0xff00_0000;
-        let alpha = rgba[3] as u32 + (rgba[3] as u32 >> 7);
+        let (tint, alpha) = ink(rgba);
         let n = (x1 - x0) as usize;
         for row in y0..y1 {
             let from = (row - y) as usize * stamp.w as usize + (x0 - x) as usize;
@@ -422,16 +434,13 @@ impl Canvas {
             return;
         }
         self.clear_to(y1);
-        let tint = pixel_of(rgba) | 0xff00_0000;
-        let alpha = rgba[3] as u32 + (rgba[3] as u32 >> 7);
+        let (tint, alpha) = ink(rgba);
         for y in y0..y1 {
             let dy = y as f32 + 0.5 - cy;
             let at = self.row_start(y);
             for x in x0..x1 {
                 let t = texel(x as f32 + 0.5 - cx, dy, r);
-                let a = ((t >> 16) * alpha) >> 8;
-                let p = &mut self.pixels[at + x];
-                *p = lerp(*p, shaded(tint, t & 0xffff), a);
+                paint(&mut self.pixels[at + x], t, tint, alpha);
             }
         }
     }

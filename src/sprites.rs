@@ -65,7 +65,7 @@ pub struct Sprites {
 impl Sprites {
     /// Lays out every ball, as a quad or (many balls, small on screen) a disc of the canvas,
     /// on a backdrop of `inside` within the screen rectangle `field` (the play area) and
-    /// `outside` around it; true when there is a canvas. [`Sprites::draw_canvas`] draws the
+    /// `outside` around it. [`Sprites::draw_canvas`] draws the
     /// canvas: it reads nothing of the world, so it may run while the world steps. The
     /// canvas goes under everything drawn through macroquad in the frame, as long as
     /// macroquad has drawn nothing of it yet (see there). [`Sprites::draw_quads`] draws the
@@ -77,7 +77,7 @@ impl Sprites {
         color: impl Fn(&Ball) -> Color,
         field: (Vec2, Vec2),
         (inside, outside): (Color, Color),
-    ) -> bool {
+    ) {
         self.ensure_textures();
         self.used.iter_mut().for_each(|u| *u = 0);
         // The canvas covers the view's area (whole pixels, on screen).
@@ -114,7 +114,6 @@ impl Sprites {
             // No copy into the window: the canvas is queued now, under what follows.
             self.draw_canvas();
         }
-        splat
     }
 
     /// Draws the quads laid out by [`Sprites::prepare`].

@@ -87,7 +87,8 @@ pub struct AabbTree {
     first_moving: usize,
     first_dynamic: usize,
     stack: Vec<(u32, u32)>,
-    /// The dynamic tree's nodes in compact form for the self-traversal, by id.
+    /// The dynamic tree's nodes in compact form for the self-traversal, in depth-first
+    /// order from the root at slot 0 ([`DynamicTree::compact_preorder`]).
     compact: Vec<Compact>,
     stats: TreeStats,
 }
@@ -174,7 +175,7 @@ impl AabbTree {
         };
         self.tree
             .compact_preorder(root, &mut self.compact, &mut self.stack);
-        let root = 0;
+        let root = 0; // the compact copy's slot of the root
         let nodes = &self.compact;
         let fd = self.first_dynamic as u32;
         let mut tests = 0;
