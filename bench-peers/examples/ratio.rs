@@ -59,6 +59,7 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 fn main() {
+    bench_peers::keep_freed_memory();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let rounds: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(9);

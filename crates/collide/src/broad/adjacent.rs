@@ -27,8 +27,9 @@ use super::grid_cells::{
     cell_of_each, draw_lattice, pairs_within_first, region_of, within_two_cells, Buckets, CellRange,
 };
 use super::obstacle_cells::ObstacleCells;
+use super::pair_keys::PairKeys;
 use super::sectors::{checked_size, chosen_size, rule_text, size_param, SizeChoice, DEFAULT_SIZE};
-use super::{sort_dedup, BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 
@@ -56,6 +57,8 @@ pub struct Adjacent {
     /// The balls of one 3 × 3 block (scratch, reused).
     block: Vec<u32>,
     obstacles: ObstacleCells,
+    /// The pairs' radix sort.
+    keys: PairKeys,
 }
 
 impl Default for Adjacent {
@@ -72,6 +75,7 @@ impl Default for Adjacent {
             rows: Vec::new(),
             block: Vec::new(),
             obstacles: ObstacleCells::default(),
+            keys: PairKeys::default(),
         }
     }
 }
@@ -172,7 +176,7 @@ impl BroadPhase for Adjacent {
         self.test_blocks(input.aabbs, pairs, counters);
         self.obstacles.update(input, self.working);
         self.obstacles.query(input, pairs, counters);
-        counters.repeats_dropped += sort_dedup(pairs);
+        counters.repeats_dropped += self.keys.sort_pairs(pairs, input.aabbs.len());
         counters.pairs += pairs.len() as u64;
     }
 

@@ -203,11 +203,3 @@ impl BroadKind {
         }
     }
 }
-
-/// Sorts `pairs` and removes repeats, returning how many were dropped.
-pub fn sort_dedup(pairs: &mut Vec<Pair>) -> u64 {
-    pairs.sort_unstable();
-    let before = pairs.len();
-    pairs.dedup();
-    (before - pairs.len()) as u64
-}

@@ -105,6 +105,15 @@ impl PairKeys {
         }
     }
 
+    /// Sorts `pairs` (each `(min, max)`, indices below `n`) in place and drops repeats, by
+    /// the radix sort of [`PairKeys::sorted_into`] with this as its scratch: linear in the
+    /// pairs where a comparison sort is `O(p log p)`. Returns the repeats dropped.
+    pub fn sort_pairs(&mut self, pairs: &mut Vec<Pair>, n: usize) -> u64 {
+        self.clear(n);
+        self.extend(pairs);
+        self.sorted_into(pairs)
+    }
+
     /// Sorts the keys and writes them to `pairs` (cleared first), each once; returns the
     /// repeats dropped.
     pub fn sorted_into(&mut self, pairs: &mut Vec<Pair>) -> u64 {

@@ -37,6 +37,7 @@
 //! (statics in the static lists, kinematic shapes and balls in the moving lists) appears exactly
 //! in the leaves its clamped box overlaps, once each, lists ascending.
 
+use super::pair_keys::PairKeys;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
@@ -201,6 +202,8 @@ pub struct QuadTree {
     moving: LeafLists,
     /// Scratch `(leaf, shape)` entries for the counting sort.
     entries: Vec<(u32, u32)>,
+    /// The pairs' radix sort.
+    keys: PairKeys,
 }
 
 impl Default for QuadTree {
@@ -230,6 +233,7 @@ impl QuadTree {
             statics: LeafLists::default(),
             moving: LeafLists::default(),
             entries: Vec::new(),
+            keys: PairKeys::default(),
         };
         tree.reset(Aabb::default());
         tree
@@ -435,7 +439,7 @@ impl BroadPhase for QuadTree {
         counters.aabb_tests += self.insert(input, input.first_moving..input.aabbs.len());
         self.moving.fill(&self.entries, self.leaves());
         self.collect_pairs(input, pairs, counters);
-        pairs.sort_unstable();
+        self.keys.sort_pairs(pairs, input.aabbs.len());
         debug_assert!(
             pairs.windows(2).all(|w| w[0] < w[1]),
             "owner rule repeated a pair"

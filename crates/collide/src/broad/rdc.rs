@@ -52,6 +52,7 @@
 //! per-call buffers are kept between calls, and the recursion runs on an explicit stack, so a
 //! steady state allocates nothing.
 
+use super::pair_keys::PairKeys;
 use super::tree::StaticTree;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
@@ -141,6 +142,8 @@ pub struct Rdc {
     query_stack: Vec<u32>,
     /// Shape count of the last call: `items` holds `first_moving..len`.
     len: usize,
+    /// The pairs' radix sort.
+    keys: PairKeys,
 }
 
 impl Default for Rdc {
@@ -168,6 +171,7 @@ impl Rdc {
             found: Vec::new(),
             query_stack: Vec::new(),
             len: 0,
+            keys: PairKeys::default(),
         }
     }
 
@@ -422,7 +426,7 @@ impl BroadPhase for Rdc {
         while let Some(w) = self.stack.pop() {
             tests += self.process(input, w, pairs);
         }
-        pairs.sort_unstable();
+        self.keys.sort_pairs(pairs, input.aabbs.len());
         counters.aabb_tests += tests;
         counters.pairs += pairs.len() as u64;
     }

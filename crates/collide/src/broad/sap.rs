@@ -42,6 +42,7 @@
 //! No pair can be met twice, so `repeats_dropped` stays 0. Seed: none of the seed documents
 //! describes SAP; it is the classic method of Baraff (1992) and Cohen et al. (I-COLLIDE, 1995).
 
+use super::pair_keys::PairKeys;
 use super::radix::RadixScratch;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
@@ -227,6 +228,8 @@ pub struct Sap {
     active: Vec<(Vec<Active>, Vec<Active>)>,
     intervals: Vec<Interval>,
     world: Aabb,
+    /// The pairs' radix sort.
+    keys: PairKeys,
     stats: SapStats,
 }
 
@@ -492,7 +495,7 @@ impl BroadPhase for Sap {
         self.sync_moving(input);
         self.choose_bands(input);
         counters.aabb_tests += self.sweep(input, pairs);
-        pairs.sort_unstable();
+        self.keys.sort_pairs(pairs, input.aabbs.len());
         counters.pairs += pairs.len() as u64;
         self.keep_intervals(input, pairs);
     }

@@ -43,7 +43,8 @@ use super::grid_cells::{
     CellRange,
 };
 use super::obstacle_cells::ObstacleCells;
-use super::{sort_dedup, BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use super::pair_keys::PairKeys;
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Rgba};
 use crate::geom::Aabb;
 
@@ -168,6 +169,8 @@ pub struct Sectors {
     /// Balls of the last call (index range).
     balls: std::ops::Range<usize>,
     obstacles: ObstacleCells,
+    /// The pairs' radix sort.
+    keys: PairKeys,
 }
 
 impl Default for Sectors {
@@ -180,6 +183,7 @@ impl Default for Sectors {
             shifts: Default::default(),
             balls: 0..0,
             obstacles: ObstacleCells::default(),
+            keys: PairKeys::default(),
         }
     }
 }
@@ -262,7 +266,7 @@ impl BroadPhase for Sectors {
         }
         self.obstacles.update(input, self.working);
         self.obstacles.query(input, pairs, counters);
-        counters.repeats_dropped += sort_dedup(pairs);
+        counters.repeats_dropped += self.keys.sort_pairs(pairs, input.aabbs.len());
         counters.pairs += pairs.len() as u64;
     }
 

@@ -195,16 +195,21 @@ impl DynamicTree {
         ids.resize(leaves.len(), NULL);
         if !leaves.is_empty() {
             let order = morton_order(leaves);
-            self.root = self.built(leaves, &order, ids);
+            // The leaves gathered into that order first, in one loop whose reads do not wait
+            // on each other, so the recursion reads them in sequence: read there in Morton
+            // order, they missed the cache one by one at 100k leaves (the build grew 40×
+            // from 10k).
+            let sorted: Vec<_> = order.iter().map(|&k| leaves[k as usize]).collect();
+            self.root = self.built(&sorted, &order, ids);
         }
     }
 
-    /// Builds the subtree over `leaves[order]` (non-empty) in depth-first order; returns its
-    /// root.
-    fn built(&mut self, leaves: &[(u32, Aabb, Aabb)], order: &[u32], ids: &mut [u32]) -> u32 {
-        if let [k] = order {
-            let (item, tight, fat) = leaves[*k as usize];
-            let id = self.alloc(Node::leaf(item, tight, fat));
+    /// Builds the subtree over `sorted` (non-empty; `sorted[p]` is the leaf at position
+    /// `order[p]` of the caller's list, whose id goes to `ids[order[p]]`) in depth-first
+    /// order; returns its root.
+    fn built(&mut self, sorted: &[(u32, Aabb, Aabb)], order: &[u32], ids: &mut [u32]) -> u32 {
+        if let ([(item, tight, fat)], [k]) = (sorted, order) {
+            let id = self.alloc(Node::leaf(*item, *tight, *fat));
             ids[*k as usize] = id;
             return id;
         }
@@ -216,11 +221,9 @@ impl DynamicTree {
             height: 0,
             item: NULL,
         });
-        let (left, right) = order.split_at(order.len() / 2);
-        let children = [
-            self.built(leaves, left, ids),
-            self.built(leaves, right, ids),
-        ];
+        let half = order.len() / 2;
+        let ((left, right), (lo, ro)) = (sorted.split_at(half), order.split_at(half));
+        let children = [self.built(left, lo, ids), self.built(right, ro, ids)];
         self.nodes[parent as usize].children = children;
         for c in children {
             self.nodes[c as usize].parent = parent;
