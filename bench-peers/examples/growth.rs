@@ -6,12 +6,13 @@
 //! thread's CPU time (not inflated by time spent descheduled).
 //!
 //! `cargo run --release --manifest-path bench-peers/Cargo.toml --example growth -- ROUNDS [kinds…]`
-//! (kinds: our algorithm names and `broccoli`, `parry2d`; default every algorithm but brute
-//! force and RDC; the quadtree runs with automatic levels, as in `bench scale`).
+//! (kinds: our algorithm names, `NAME-kept` for one instance per size kept across calls as
+//! the World keeps it, and `broccoli`, `parry2d`; default every algorithm but brute force and
+//! RDC, and `grid-kept`; the quadtree runs with automatic levels, as in `bench scale`).
 
 use broccoli::aabb::Rect;
 use collide::broad::scenarios::{scale_input, Scenario};
-use collide::broad::{BroadCounters, BroadKind, Pair};
+use collide::broad::{BroadCounters, BroadKind, BroadPhase, Pair};
 use parry2d::bounding_volume::Aabb as ParryAabb;
 use parry2d::math::Vector;
 use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
@@ -30,9 +31,18 @@ fn thread_cpu() -> f64 {
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
-/// One call of contender `name` on `sc`; returns the pairs found.
-fn run(name: &str, sc: &Scenario, pairs: &mut Vec<Pair>) -> usize {
+/// One call of contender `name` on `sc` (on `kept` when given); returns the pairs found.
+fn run(
+    name: &str,
+    sc: &Scenario,
+    kept: Option<&mut Box<dyn BroadPhase>>,
+    pairs: &mut Vec<Pair>,
+) -> usize {
     pairs.clear();
+    if let Some(algo) = kept {
+        algo.find_pairs(&sc.input(1), pairs, &mut BroadCounters::default());
+        return pairs.len();
+    }
     match name {
         "broccoli" => {
             let mut boxes: Vec<(Rect<f32>, u32)> = (0u32..)
@@ -75,7 +85,7 @@ fn main() {
     let rounds: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(9);
     let mut names: Vec<String> = args.iter().skip(1).cloned().collect();
     if names.is_empty() {
-        names = ["grid", "sap", "tree", "quadtree", "sectors", "adjacent"]
+        names = ["grid", "sap", "tree", "quadtree", "sectors", "adjacent", "grid-kept"]
             .map(String::from)
             .to_vec();
     }
@@ -87,14 +97,25 @@ fn main() {
         vec![Vec::new(); names.len()],
     );
     let mut found = vec![(0, 0); names.len()];
+    // Per contender, for `-kept` names: the instance for 10k and the one for 100k.
+    let mut kept: Vec<Option<[Box<dyn BroadPhase>; 2]>> = names
+        .iter()
+        .map(|n| n.strip_suffix("-kept").and_then(BroadKind::from_name))
+        .map(|k| k.map(|k| [k.create(), k.create()]))
+        .collect();
     for _ in 0..rounds {
         for (k, name) in names.iter().enumerate() {
             let c0 = thread_cpu();
-            found[k].1 = run(name, &large, &mut pairs);
+            let [for_small, for_large] = match kept[k].as_mut() {
+                Some([s, l]) => [Some(s), Some(l)],
+                None => [None, None],
+            };
+            found[k].1 = run(name, &large, for_large, &mut pairs);
             let big = thread_cpu() - c0;
             let c0 = thread_cpu();
+            let mut for_small = for_small;
             for _ in 0..SMALL_REPS {
-                found[k].0 = run(name, &small, &mut pairs);
+                found[k].0 = run(name, &small, for_small.as_deref_mut(), &mut pairs);
             }
             let little = (thread_cpu() - c0) / SMALL_REPS as f64;
             ratios[k].push(big / little);
