@@ -30,13 +30,10 @@
 //! Run all: `cargo bench --manifest-path bench-peers/Cargo.toml --bench scale`; a subset with criterion's filter, e.g.
 //! `cargo bench --manifest-path bench-peers/Cargo.toml --bench scale -- 'scale/100000/'` or `-- grid`.
 
-use broccoli::aabb::Rect;
+use bench_peers::{fresh, run_broccoli, run_parry};
 use collide::broad::scenarios::{scale_input, Scenario};
-use collide::broad::{BroadCounters, BroadKind, BroadPhase, Pair};
+use collide::broad::{BroadCounters, BroadKind, Pair};
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
-use parry2d::bounding_volume::Aabb as ParryAabb;
-use parry2d::math::Vector;
-use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 use std::cell::OnceCell;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -60,49 +57,11 @@ fn ours(n: usize) -> Vec<BroadKind> {
         .collect()
 }
 
-/// A fresh instance of `kind`, at its best setting for many balls.
-fn fresh(kind: BroadKind) -> Box<dyn BroadPhase> {
-    let mut algo = kind.create();
-    if kind == BroadKind::Quadtree {
-        algo.set_param("levels", 0.0)
-            .expect("0 (automatic) is in range");
-    }
-    algo
-}
-
 /// Build + all pairs with one of ours; returns the pair count.
 fn run_ours(kind: BroadKind, sc: &Scenario, pairs: &mut Vec<Pair>) -> usize {
     let mut algo = fresh(kind);
     let mut counters = BroadCounters::default();
     algo.find_pairs(&sc.input(1), pairs, &mut counters);
-    pairs.len()
-}
-
-/// Build + all pairs with parry2d's `Bvh`; returns the pair count.
-fn run_parry(sc: &Scenario, pairs: &mut Vec<Pair>) -> usize {
-    pairs.clear();
-    let leaves = sc.aabbs.iter().map(|b| {
-        let (lo, hi) = (Vector::new(b.min.x, b.min.y), Vector::new(b.max.x, b.max.y));
-        ParryAabb::new(lo, hi)
-    });
-    let bvh = Bvh::from_iter(BvhBuildStrategy::Binned, leaves.enumerate());
-    let mut workspace = BvhWorkspace::default();
-    bvh.traverse_bvtt_single_tree::<false>(&mut workspace, &mut |a, b| pairs.push((a, b)));
-    pairs.len()
-}
-
-/// Build + all pairs with broccoli; returns the pair count.
-fn run_broccoli(sc: &Scenario, boxes: &mut Vec<(Rect<f32>, u32)>, pairs: &mut Vec<Pair>) -> usize {
-    pairs.clear();
-    boxes.clear();
-    boxes.extend(
-        sc.aabbs
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (broccoli::rect(b.min.x, b.max.x, b.min.y, b.max.y), i as u32)),
-    );
-    let mut tree = broccoli::Tree::new(boxes.as_mut_slice());
-    tree.find_colliding_pairs(|a, b| pairs.push((a.1, b.1)));
     pairs.len()
 }
 

@@ -10,26 +10,12 @@
 //! the World keeps it, and `broccoli`, `parry2d`; default every algorithm but brute force and
 //! RDC, and `grid-kept`; the quadtree runs with automatic levels, as in `bench scale`).
 
-use broccoli::aabb::Rect;
+use bench_peers::{fresh, median, run_broccoli, run_parry, thread_cpu};
 use collide::broad::scenarios::{scale_input, Scenario};
 use collide::broad::{BroadCounters, BroadKind, BroadPhase, Pair};
-use parry2d::bounding_volume::Aabb as ParryAabb;
-use parry2d::math::Vector;
-use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 
 /// Fresh 10k calls per round, so both sizes take about the same time in a round.
 const SMALL_REPS: usize = 10;
-
-/// This thread's CPU time (s).
-fn thread_cpu() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid timespec to write.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
 
 /// One call of contender `name` on `sc` (on `kept` when given); returns the pairs found.
 fn run(
@@ -44,39 +30,14 @@ fn run(
         return pairs.len();
     }
     match name {
-        "broccoli" => {
-            let mut boxes: Vec<(Rect<f32>, u32)> = (0u32..)
-                .zip(&sc.aabbs)
-                .map(|(i, b)| (broccoli::rect(b.min.x, b.max.x, b.min.y, b.max.y), i))
-                .collect();
-            let mut tree = broccoli::Tree::new(boxes.as_mut_slice());
-            tree.find_colliding_pairs(|a, b| pairs.push((a.1, b.1)));
-        }
-        "parry2d" => {
-            let leaves = sc.aabbs.iter().map(|b| {
-                let (lo, hi) = (Vector::new(b.min.x, b.min.y), Vector::new(b.max.x, b.max.y));
-                ParryAabb::new(lo, hi)
-            });
-            let bvh = Bvh::from_iter(BvhBuildStrategy::Binned, leaves.enumerate());
-            let mut workspace = BvhWorkspace::default();
-            bvh.traverse_bvtt_single_tree::<false>(&mut workspace, &mut |a, b| pairs.push((a, b)));
-        }
+        "broccoli" => run_broccoli(sc, &mut Vec::new(), pairs),
+        "parry2d" => run_parry(sc, pairs),
         other => {
             let kind = BroadKind::from_name(other).expect("an algorithm name");
-            let mut algo = kind.create();
-            if kind == BroadKind::Quadtree {
-                algo.set_param("levels", 0.0).expect("automatic levels");
-            }
-            algo.find_pairs(&sc.input(1), pairs, &mut BroadCounters::default());
+            fresh(kind).find_pairs(&sc.input(1), pairs, &mut BroadCounters::default());
+            pairs.len()
         }
     }
-    pairs.len()
-}
-
-/// Median of `v` (sorted in place).
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() {
@@ -85,9 +46,17 @@ fn main() {
     let rounds: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(9);
     let mut names: Vec<String> = args.iter().skip(1).cloned().collect();
     if names.is_empty() {
-        names = ["grid", "sap", "tree", "quadtree", "sectors", "adjacent", "grid-kept"]
-            .map(String::from)
-            .to_vec();
+        names = [
+            "grid",
+            "sap",
+            "tree",
+            "quadtree",
+            "sectors",
+            "adjacent",
+            "grid-kept",
+        ]
+        .map(String::from)
+        .to_vec();
     }
     let (small, large) = (scale_input(10_000, 2024), scale_input(100_000, 2024));
     let mut pairs = Vec::new();

@@ -8,55 +8,10 @@
 //! (kinds: our algorithm names, `NAME-kept` for one instance kept across rounds; default
 //! `grid`; the quadtree runs with automatic levels). `PEERS=0` leaves the peers out (for profiling ours).
 
-use broccoli::aabb::Rect;
-use collide::broad::scenarios::{scale_input, Scenario};
-use collide::broad::{BroadCounters, BroadKind, BroadPhase, Pair};
-use parry2d::bounding_volume::Aabb as ParryAabb;
-use parry2d::math::Vector;
-use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
+use bench_peers::{median, run_broccoli, run_parry, thread_cpu};
+use collide::broad::scenarios::scale_input;
+use collide::broad::{BroadCounters, BroadKind, BroadPhase};
 use std::time::Instant;
-
-/// This thread's CPU time (s).
-fn thread_cpu() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid timespec to write.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
-
-fn run_parry(sc: &Scenario, pairs: &mut Vec<Pair>) -> usize {
-    pairs.clear();
-    let leaves = sc.aabbs.iter().map(|b| {
-        let (lo, hi) = (Vector::new(b.min.x, b.min.y), Vector::new(b.max.x, b.max.y));
-        ParryAabb::new(lo, hi)
-    });
-    let bvh = Bvh::from_iter(BvhBuildStrategy::Binned, leaves.enumerate());
-    let mut workspace = BvhWorkspace::default();
-    bvh.traverse_bvtt_single_tree::<false>(&mut workspace, &mut |a, b| pairs.push((a, b)));
-    pairs.len()
-}
-
-fn run_broccoli(sc: &Scenario, boxes: &mut Vec<(Rect<f32>, u32)>, pairs: &mut Vec<Pair>) -> usize {
-    pairs.clear();
-    boxes.clear();
-    boxes.extend(
-        sc.aabbs
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (broccoli::rect(b.min.x, b.max.x, b.min.y, b.max.y), i as u32)),
-    );
-    let mut tree = broccoli::Tree::new(boxes.as_mut_slice());
-    tree.find_colliding_pairs(|a, b| pairs.push((a.1, b.1)));
-    pairs.len()
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
 
 fn main() {
     bench_peers::keep_freed_memory();
