@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// Runs the experiment; returns the process exit status.
 pub fn run(args: &BenchArgs, scene: &Scene) -> i32 {
-    keep_freed_memory();
+    collide::experiments::keep_freed_memory();
     if let Err(e) = std::fs::create_dir_all(&args.out) {
         eprintln!("error: cannot create {}: {e}", args.out.display());
         return 1;
@@ -33,26 +33,6 @@ pub fn run(args: &BenchArgs, scene: &Scene) -> i32 {
             eprintln!("error: {e}");
             1
         }
-    }
-}
-
-/// Has the C allocator keep the memory it is given back and hand it out again, never
-/// returning it to the system (glibc: no `mmap` for large blocks, no trimming of the heap).
-///
-/// The experiments time fresh instances, so each run allocates its structure anew. With the
-/// allocator's defaults, blocks of a few megabytes (every structure at 100,000 balls) are
-/// mapped fresh and unmapped on free, and the next run pays a page fault for every 4 KiB it
-/// touches: about 1,600 faults per grid call at 100k balls, in this virtual machine about
-/// 1.5 ms of a 6 ms call, while at 10k the blocks are small and come back warm. That is the
-/// system's cost of fresh memory, not the algorithm's, and it made growth from 10k to 100k
-/// look worse than the work grows. The World keeps its instances and allocates nothing in a
-/// steady step, so this is also the state the app's physics runs in.
-fn keep_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: `mallopt` only sets allocator parameters; called before any timed work.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_MAX, 0);
-        libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
     }
 }
 

@@ -16,7 +16,7 @@
 //! balls carries nothing over but its buffers' capacity, so a call allocates nothing. A fresh
 //! instance (`grid`) first-touches some 60 MB at 1M, and those page faults were a third of its
 //! time. The process therefore has the allocator keep freed memory
-//! ([`bench_peers::keep_freed_memory`], every contender alike), so fresh instances reuse warm
+//! ([`collide::experiments::keep_freed_memory`], every contender alike), so fresh instances reuse warm
 //! memory as the app's `bench` command does.
 //!
 //! Before timing, every contender's pair count is checked against the others at each N (the
@@ -98,7 +98,7 @@ fn check_counts(sc: &Scenario) {
 }
 
 fn bench_scale(c: &mut Criterion) {
-    bench_peers::keep_freed_memory();
+    collide::experiments::keep_freed_memory();
     for n in SIZES {
         let sc = scale_input(n, SEED);
         // Checked on first use, so a filter that skips this N skips its check too.

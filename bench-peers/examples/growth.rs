@@ -10,7 +10,7 @@
 //! the World keeps it, and `broccoli`, `parry2d`; default every algorithm but brute force and
 //! RDC, and `grid-kept`; the quadtree runs with automatic levels, as in `bench scale`).
 
-use bench_peers::{fresh, median, run_broccoli, run_parry, thread_cpu};
+use bench_peers::{fresh, run_broccoli, run_parry, thread_cpu};
 use collide::broad::scenarios::{scale_input, Scenario};
 use collide::broad::{BroadCounters, BroadKind, BroadPhase, Pair};
 
@@ -41,9 +41,13 @@ fn run(
 }
 
 fn main() {
-    bench_peers::keep_freed_memory();
+    collide::experiments::keep_freed_memory();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let rounds: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(9);
+    let rounds: usize = args
+        .first()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(9)
+        .max(1);
     let mut names: Vec<String> = args.iter().skip(1).cloned().collect();
     if names.is_empty() {
         names = [
@@ -74,15 +78,14 @@ fn main() {
         .collect();
     for _ in 0..rounds {
         for (k, name) in names.iter().enumerate() {
-            let c0 = thread_cpu();
-            let [for_small, for_large] = match kept[k].as_mut() {
-                Some([s, l]) => [Some(s), Some(l)],
-                None => [None, None],
+            let (mut for_small, for_large) = match kept[k].as_mut() {
+                Some([s, l]) => (Some(s), Some(l)),
+                None => (None, None),
             };
+            let c0 = thread_cpu();
             found[k].1 = run(name, &large, for_large, &mut pairs);
             let big = thread_cpu() - c0;
             let c0 = thread_cpu();
-            let mut for_small = for_small;
             for _ in 0..SMALL_REPS {
                 found[k].0 = run(name, &small, for_small.as_deref_mut(), &mut pairs);
             }
@@ -92,6 +95,7 @@ fn main() {
             t_large[k].push(big * 1e3);
         }
     }
+    let median = |v: &mut [f64]| collide::experiments::median(v).unwrap_or(0.0);
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("10k → 100k, {rounds} rounds, load {}", load.trim());
     for k in 0..names.len() {

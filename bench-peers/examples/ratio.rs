@@ -8,16 +8,16 @@
 //! (kinds: our algorithm names, `NAME-kept` for one instance kept across rounds; default
 //! `grid`; the quadtree runs with automatic levels). `PEERS=0` leaves the peers out (for profiling ours).
 
-use bench_peers::{median, run_broccoli, run_parry, thread_cpu};
+use bench_peers::{fresh, run_broccoli, run_parry, thread_cpu};
 use collide::broad::scenarios::scale_input;
 use collide::broad::{BroadCounters, BroadKind, BroadPhase};
 use std::time::Instant;
 
 fn main() {
-    bench_peers::keep_freed_memory();
+    collide::experiments::keep_freed_memory();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(100_000);
-    let rounds: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(9);
+    let rounds: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(9).max(1);
     let mut names: Vec<String> = args.iter().skip(2).cloned().collect();
     if names.is_empty() {
         names.push("grid".into());
@@ -51,12 +51,9 @@ fn main() {
                     // `grid@64`: the grid with 64 px cells.
                     let (name, size) = other.split_once('@').unwrap_or((other, ""));
                     let kind = BroadKind::from_name(name).expect("an algorithm name");
-                    let mut algo = kind.create();
+                    let mut algo = fresh(kind);
                     if let Ok(size) = size.parse::<f32>() {
                         algo.set_param("cell size", size).expect("a cell size");
-                    }
-                    if kind == BroadKind::Quadtree {
-                        algo.set_param("levels", 0.0).expect("automatic levels");
                     }
                     algo.find_pairs(&sc.input(1), &mut pairs, &mut BroadCounters::default());
                     pairs.len()
@@ -66,6 +63,7 @@ fn main() {
             wall[k].push(t0.elapsed().as_secs_f64() * 1e3);
         }
     }
+    let median = |v: &mut [f64]| collide::experiments::median(v).unwrap_or(0.0);
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("N = {n}, {rounds} rounds, load {}", load.trim());
     let best_cpu = median(&mut cpu[0].clone());

@@ -32,9 +32,10 @@
 //!
 //! Counting. AABB tests are: one per node pair tested in either traversal (internal nodes by
 //! their fat box, leaves by their tight box), and one per moving leaf per call for the "still
-//! inside its fat box?" check (none on a call that built the leaves afresh: they hold its boxes). Building the static tree and choosing where to insert a moving
-//! leaf compare perimeters, not overlaps: insertion work is reported as the "insert steps"
-//! statistic, not as AABB tests.
+//! inside its fat box?" check (none on a call that built the leaves afresh: they hold its
+//! boxes). Building the static tree and choosing where to insert a moving leaf compare
+//! perimeters, not overlaps: insertion work is reported as the "insert steps" statistic, not
+//! as AABB tests.
 //!
 //! Cost. `O(m)` refit checks for `m` moving shapes, `O(log n)` per reinsertion, and the
 //! traversals visit `O(n + k)` node pairs when boxes are small and spread (each ball's few
