@@ -220,7 +220,9 @@ pub struct QuadTree {
     nodes: Vec<Aabb>,
     /// `(statics_version, first_moving)` the static lists were built for; `None` = rebuild.
     statics_key: Option<(u64, usize)>,
-    /// Clamped boxes of all shapes, input order, as of the last call.
+    /// Clamped boxes of all shapes, input order, as of the last call: the record `validate`
+    /// checks the leaf lists against (the pair search recomputes the two clamped corners it
+    /// needs from the boxes in the lists, rather than looking them up here by index).
     clamped: Vec<Aabb>,
     /// Layout of the last call.
     first_moving: usize,
