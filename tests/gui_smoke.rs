@@ -2,74 +2,90 @@
 //! ends in the same state as the headless run. Uses $DISPLAY, or starts Xvfb when there is
 //! none. With CI=true a missing display is a failure, not a skip.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const EXE: &str = env!("CARGO_BIN_EXE_collision-math-toy");
 
-/// One window test at a time: each may start its own Xvfb on the first free display number,
-/// and two starting together would pick the same one.
+/// One window test at a time: each may start its own Xvfb and a window that Mesa renders on
+/// the CPU, and two at once on a two-core machine only slow each other down.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A virtual X server, stopped when dropped.
+/// A virtual X server, stopped when dropped: SIGTERM first, so that it removes its socket and
+/// lock file (a killed server leaves both behind), SIGKILL if it has not gone in two seconds.
 struct Xvfb(Child);
 
 impl Drop for Xvfb {
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status();
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(2) {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
 }
 
-/// A display to use: the existing one, or a fresh Xvfb. `None` when neither can be had.
-fn display() -> Option<(String, Option<Xvfb>)> {
+/// A display to use: the existing one, or a fresh Xvfb. The error says why neither could be had.
+///
+/// Xvfb picks its own free display number (`-displayfd`) and writes it once it accepts
+/// connections. It knows a lock file whose server is gone for stale, which a scan of
+/// /tmp/.X*-lock here would not.
+fn display() -> Result<(String, Option<Xvfb>), String> {
     if let Ok(d) = std::env::var("DISPLAY") {
         if !d.is_empty() {
-            return Some((d, None));
+            return Ok((d, None));
         }
     }
-    let n = (150..250).find(|n| {
-        !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-            && !Path::new(&format!("/tmp/.X{n}-lock")).exists()
-    })?;
     let child = Command::new("Xvfb")
         .args([
-            format!(":{n}").as_str(),
+            "-displayfd",
+            "1",
             "-screen",
             "0",
             "1280x800x24",
             "-nolisten",
             "tcp",
         ])
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .ok()?;
-    let guard = Xvfb(child);
-    let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-    let start = Instant::now();
-    while !socket.exists() {
-        if start.elapsed() > Duration::from_secs(10) {
-            return None;
+        .map_err(|e| format!("cannot start Xvfb: {e}"))?;
+    let mut guard = Xvfb(child);
+    let mut line = String::new();
+    let stdout = guard.0.stdout.take().expect("piped stdout");
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line)
+        .map_err(|e| format!("reading Xvfb's display number: {e}"))?;
+    match line.trim().parse::<u32>() {
+        Ok(n) => Ok((format!(":{n}"), Some(guard))),
+        Err(_) => {
+            let status = guard.0.wait().map(|s| s.to_string()).unwrap_or_default();
+            Err(format!("Xvfb gave no display number ({status})"))
         }
-        std::thread::sleep(Duration::from_millis(50));
     }
-    Some((format!(":{n}"), Some(guard)))
 }
 
 fn need_display() -> Option<(String, Option<Xvfb>)> {
-    let d = display();
-    if d.is_none() {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-        assert!(!ci, "CI=true but no X display could be had (install xvfb)");
-        eprintln!("skipping: no X display and no Xvfb");
+    match display() {
+        Ok(d) => Some(d),
+        Err(why) => {
+            let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+            assert!(!ci, "CI=true but no X display could be had: {why}");
+            eprintln!("skipping: no X display ({why})");
+            None
+        }
     }
-    d
 }
 
 fn field(summary: &str, key: &str) -> String {
