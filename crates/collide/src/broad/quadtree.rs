@@ -220,10 +220,8 @@ pub struct QuadTree {
     nodes: Vec<Aabb>,
     /// `(statics_version, first_moving)` the static lists were built for; `None` = rebuild.
     statics_key: Option<(u64, usize)>,
-    /// Clamped boxes of all shapes, input order, as of the last call: the record `validate`
-    /// checks the leaf lists against (the pair search recomputes the two clamped corners it
-    /// needs from the boxes in the lists, rather than looking them up here by index).
-    clamped: Vec<Aabb>,
+    /// Shapes of the last call.
+    len: usize,
     /// Layout of the last call.
     first_moving: usize,
     first_dynamic: usize,
@@ -256,7 +254,7 @@ impl QuadTree {
             auto: false,
             nodes: Vec::new(),
             statics_key: None,
-            clamped: Vec::new(),
+            len: 0,
             first_moving: 0,
             first_dynamic: 0,
             statics: LeafLists::default(),
@@ -302,7 +300,7 @@ impl QuadTree {
             }
         }
         self.statics_key = None;
-        self.clamped.clear();
+        self.len = 0;
         self.first_moving = 0;
         self.first_dynamic = 0;
         self.statics.clear(self.leaves());
@@ -315,7 +313,7 @@ impl QuadTree {
         if self.nodes[0] != input.world {
             self.reset(input.world);
         }
-        self.clamped.resize(input.aabbs.len(), Aabb::default());
+        self.len = input.aabbs.len();
         self.first_moving = input.first_moving;
         self.first_dynamic = input.first_dynamic;
         let key = (input.statics_version, input.first_moving);
@@ -334,7 +332,6 @@ impl QuadTree {
         let mut tests = 0;
         for i in range {
             let c = input.aabbs[i].clamped(&input.world);
-            self.clamped[i] = c;
             let (count, root) = (self.nodes.len(), &self.nodes[0]);
             tests += descend(count, 0, root, &c, i as u32, &mut self.entries);
         }
@@ -407,32 +404,45 @@ impl QuadTree {
         Ok(())
     }
 
-    /// Every shape in `range` listed exactly in the leaves its clamped box overlaps.
+    /// Every shape in `range` listed exactly in the leaves its clamped box overlaps, with the
+    /// same box in each (the box it was inserted with, clamped here as `insert` clamps it).
     fn check_lists(&self, lists: &LeafLists, range: std::ops::Range<usize>) -> Result<(), String> {
         let leaves = self.leaves();
-        if lists.start.len() != leaves + 1 || lists.start[leaves] as usize != lists.items.len() {
+        if lists.start.len() != leaves + 1
+            || lists.start[leaves] as usize != lists.items.len()
+            || lists.boxes.len() != lists.items.len()
+        {
             return Err("leaf ranges do not cover the item list".into());
         }
-        let mut seen = vec![0usize; self.clamped.len()];
+        let root = self.nodes[0];
+        let mut seen = vec![0usize; self.len];
+        let mut listed: Vec<Option<Aabb>> = vec![None; self.len];
         for l in 0..leaves {
             let items = lists.leaf(l);
             if items.windows(2).any(|w| w[0] >= w[1]) {
                 return Err(format!("leaf {l}: list not strictly ascending"));
             }
-            for &i in items {
+            for (&i, b) in items.iter().zip(lists.leaf_boxes(l)) {
                 let i = i as usize;
-                if !range.contains(&i) || !self.clamped[i].overlaps(&self.leaf_box(l)) {
+                let c = b.clamped(&root);
+                if !range.contains(&i) || !c.overlaps(&self.leaf_box(l)) {
                     return Err(format!("leaf {l}: shape {i} should not be listed"));
+                }
+                if *listed[i].get_or_insert(*b) != *b {
+                    return Err(format!("leaf {l}: shape {i} listed with another box"));
                 }
                 seen[i] += 1;
             }
         }
         for i in range {
-            if !self.nodes[0].encloses(&self.clamped[i]) {
+            let Some(c) = listed[i].map(|b| b.clamped(&root)) else {
+                return Err(format!("shape {i}: in no leaf"));
+            };
+            if !root.encloses(&c) {
                 return Err(format!("shape {i}: clamped box outside the root"));
             }
             let want = (0..leaves)
-                .filter(|&l| self.clamped[i].overlaps(&self.leaf_box(l)))
+                .filter(|&l| c.overlaps(&self.leaf_box(l)))
                 .count();
             if seen[i] != want {
                 return Err(format!("shape {i}: in {} leaves, overlaps {want}", seen[i]));
@@ -477,8 +487,8 @@ impl BroadPhase for QuadTree {
 
     fn validate(&self) -> Result<(), String> {
         self.check_nodes()?;
-        self.check_lists(&self.statics, 0..self.first_moving.min(self.clamped.len()))?;
-        self.check_lists(&self.moving, self.first_moving..self.clamped.len())
+        self.check_lists(&self.statics, 0..self.first_moving.min(self.len))?;
+        self.check_lists(&self.moving, self.first_moving..self.len)
     }
 
     fn params(&self) -> Vec<Param> {
