@@ -99,7 +99,7 @@ fn main() {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("10k → 100k, {rounds} rounds, load {}", load.trim());
     for k in 0..names.len() {
-        let m = median(&mut ratios[k]);
+        let m = median(&mut ratios[k]); // sorts the rounds' ratios in place
         let (lo, hi) = (ratios[k][0], ratios[k][rounds - 1]);
         let (s, l) = (median(&mut t_small[k]), median(&mut t_large[k]));
         println!(
