@@ -600,9 +600,14 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     let frames_limit = app.args.frames;
     // Frames whose physics has run (or was skipped: editing, paused), and its total time.
     let (mut frames, mut physics_total) = (0u64, 0.0f64);
+    // This thread's work and its waits for the physics thread, over the frames (s).
+    let mut main_thread = Busy::default();
     let mut physics = 0.0;
     let mut in_flight: Option<InFlight> = None;
     let run_start = Instant::now();
+    // How long the last `next_frame` took (s): presenting the frame, and in software
+    // rendering, rasterising what was queued.
+    let mut presented = 0.0;
     loop {
         let frame_start = Instant::now();
         let frame_time = get_frame_time() as f64;
@@ -731,25 +736,56 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             app.screenshot();
         }
         if last {
-            finish(&mut app, frames, run_start, physics_total);
+            finish(&mut app, frames, run_start, physics_total, main_thread);
         }
         // This thread's work, not its wait for the physics thread.
         let cpu = frame_start.elapsed().as_secs_f64() - waited;
+        main_thread.add(cpu, waited, presented);
         app.load = Load {
             fps: smooth(app.load.fps, 1.0 / frame_time.max(1e-4) as f32),
             cpu: smooth(app.load.cpu, (cpu / frame_time.max(1e-4)) as f32),
             physics_ms: smooth(app.load.physics_ms, (physics * 1000.0) as f32),
             slow_motion: app.stepper.max_frame < CATCH_UP,
         };
+        let present = Instant::now();
         next_frame().await;
+        presented = present.elapsed().as_secs_f64();
     }
 }
 
-/// After `--frames`: the screenshot, the summary line, `--record` and `--save-state`, exit.
-fn finish(app: &mut App, frames: u64, start: Instant, physics_total: f64) -> ! {
+/// The main thread's time over the frames of a run (s): its own work, and its waits for the
+/// physics thread at the frames' start.
+#[derive(Clone, Copy, Debug, Default)]
+struct Busy {
+    frames: u64,
+    work: f64,
+    waited: f64,
+    presented: f64,
+}
+
+impl Busy {
+    fn add(&mut self, work: f64, waited: f64, presented: f64) {
+        self.frames += 1;
+        self.work += work;
+        self.waited += waited;
+        self.presented += presented;
+    }
+}
+
+/// After `--frames`: the screenshot, a line of where the main thread's time went, the summary
+/// line (last), `--record` and `--save-state`, exit.
+fn finish(app: &mut App, frames: u64, start: Instant, physics_total: f64, main: Busy) -> ! {
     if let Some(path) = &app.args.screenshot {
         get_screen_data().export_png(&path.to_string_lossy());
     }
+    let per = 1000.0 / main.frames.max(1) as f64;
+    println!(
+        "main thread: work_ms={:.3} waited_for_physics_ms={:.3} next_frame_ms={:.3} (per frame, over {} frames)",
+        main.work * per,
+        main.waited * per,
+        main.presented * per,
+        main.frames
+    );
     let secs = start.elapsed().as_secs_f64();
     let fps = frames as f64 / secs.max(1e-9);
     println!(
