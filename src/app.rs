@@ -600,7 +600,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     let frames_limit = app.args.frames;
     // Frames whose physics has run (or was skipped: editing, paused), and its total time.
     let (mut frames, mut physics_total) = (0u64, 0.0f64);
-    // This thread's work and its waits for the physics thread, over the frames (s).
+    // This thread's work, its waits for the physics thread and its `next_frame`s (s).
     let mut main_thread = Busy::default();
     let mut physics = 0.0;
     let mut in_flight: Option<InFlight> = None;
@@ -753,8 +753,9 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     }
 }
 
-/// The main thread's time over the frames of a run (s): its own work, and its waits for the
-/// physics thread at the frames' start.
+/// The main thread's time over the frames of a run (s): its own work, its waits for the
+/// physics thread at the frames' start, and its `next_frame`s (each counted with the frame
+/// after it: the first frame adds none).
 #[derive(Clone, Copy, Debug, Default)]
 struct Busy {
     frames: u64,
