@@ -65,11 +65,10 @@ pub struct Sprites {
 impl Sprites {
     /// Lays out every ball, as a quad or (many balls, small on screen) a disc of the canvas,
     /// on a backdrop of `inside` within the screen rectangle `field` (the play area) and
-    /// `outside` around it. [`Sprites::draw_canvas`] draws the
-    /// canvas: it reads nothing of the world, so it may run while the world steps. The
-    /// canvas goes under everything drawn through macroquad in the frame, as long as
-    /// macroquad has drawn nothing of it yet (see there). [`Sprites::draw_quads`] draws the
-    /// quads. `color` gives each ball's tint.
+    /// `outside` around it. [`Sprites::draw_canvas`] draws the canvas: it reads nothing of
+    /// the world, so it may run while the world steps. The canvas goes under everything drawn
+    /// through macroquad in the frame, as long as macroquad has drawn nothing of it yet (see
+    /// there). [`Sprites::draw_quads`] draws the quads. `color` gives each ball's tint.
     pub fn prepare(
         &mut self,
         view: &View,

@@ -158,6 +158,7 @@ fn window_runs_frames_and_writes_a_screenshot() {
     );
     let summary = stdout.lines().last().expect("a summary line");
     assert_eq!(field(summary, "frames"), "300");
+    assert_eq!(field(summary, "balls"), "50");
     // Just before it, where the main thread's time went: three figures in ms per frame.
     let main = stdout.lines().rev().nth(1).expect("a main-thread line");
     assert!(main.starts_with("main thread: "), "{main}");
@@ -165,7 +166,6 @@ fn window_runs_frames_and_writes_a_screenshot() {
         let ms: f64 = field(main, key).parse().expect("a number of ms");
         assert!(ms.is_finite() && ms >= 0.0, "{key}={ms}");
     }
-    assert_eq!(field(summary, "balls"), "50");
     let colours = distinct_colours(&png);
     assert!(
         colours > 20,

@@ -16,8 +16,8 @@
 //! balls carries nothing over but its buffers' capacity, so a call allocates nothing. A fresh
 //! instance (`grid`) first-touches some 60 MB at 1M, and those page faults were a third of its
 //! time. The process therefore has the allocator keep freed memory
-//! ([`collide::experiments::keep_freed_memory`], every contender alike), so fresh instances reuse warm
-//! memory as the app's `bench` command does.
+//! ([`collide::experiments::keep_freed_memory`], every contender alike), so fresh instances
+//! reuse warm memory as the app's `bench` command does.
 //!
 //! Before timing, every contender's pair count is checked against the others at each N (the
 //! environment variable `SCALE_SKIP_CHECK` skips that, for profiling runs only).
