@@ -56,6 +56,9 @@ pub struct Adjacent {
     rows: Vec<u32>,
     /// The balls of one 3 × 3 block (scratch, reused).
     block: Vec<u32>,
+    /// The balls' boxes in sector order (beside `balls`' items), and those of `block`.
+    boxes: Vec<Aabb>,
+    block_boxes: Vec<Aabb>,
     obstacles: ObstacleCells,
     /// The pairs' radix sort.
     keys: PairKeys,
@@ -74,6 +77,8 @@ impl Default for Adjacent {
             cols: Vec::new(),
             rows: Vec::new(),
             block: Vec::new(),
+            boxes: Vec::new(),
+            block_boxes: Vec::new(),
             obstacles: ObstacleCells::default(),
             keys: PairKeys::default(),
         }
@@ -116,26 +121,30 @@ impl Adjacent {
             self.balls.push(self.range.index(col, row), b);
         }
         self.balls.sort(self.range.cells());
+        self.boxes.clear();
+        let items = self.balls.items();
+        self.boxes.extend(items.iter().map(|&b| aabbs[b as usize]));
     }
 
     /// Gathers the balls of the 3 × 3 block around sector `(c, r)` into `self.block`: three
     /// runs of three cells, each contiguous in the row-major bucket array.
     fn gather_block(&mut self, c: usize, r: usize) {
         self.block.clear();
+        self.block_boxes.clear();
         let (w, h) = self.range.dims;
         let (c0, c1) = (c.saturating_sub(1), (c + 1).min(w - 1));
         for row in r.saturating_sub(1)..=(r + 1).min(h - 1) {
-            let run = self
-                .balls
-                .run(self.range.index(c0, row), self.range.index(c1, row));
-            self.block.extend_from_slice(run);
+            let (first, last) = (self.range.index(c0, row), self.range.index(c1, row));
+            let span = self.balls.span(first).start..self.balls.span(last).end;
+            self.block.extend_from_slice(self.balls.run(first, last));
+            self.block_boxes.extend_from_slice(&self.boxes[span]);
         }
     }
 
     /// Every sector with its eight neighbours: `Σ L(L − 1)/2` tests. A pair is kept only in the
     /// first block (row-major) holding both balls, the one centred at
     /// `(max col − 1, max row − 1)` (clamped at 0); the other sightings are repeats.
-    fn test_blocks(&mut self, aabbs: &[Aabb], pairs: &mut Vec<Pair>, counters: &mut BroadCounters) {
+    fn test_blocks(&mut self, pairs: &mut Vec<Pair>, counters: &mut BroadCounters) {
         let (w, h) = self.range.dims;
         let f = self.ball_ids.start as u32;
         for r in 0..h {
@@ -148,7 +157,7 @@ impl Adjacent {
                     let fr = rows[i].max(rows[j]).saturating_sub(1) as usize;
                     (fc, fr) == (c, r)
                 };
-                pairs_within_first(&self.block, aabbs, pairs, counters, first);
+                pairs_within_first(&self.block, &self.block_boxes, pairs, counters, first);
             }
         }
     }
@@ -173,7 +182,7 @@ impl BroadPhase for Adjacent {
         let region = region_of(&input.world, balls);
         self.range = CellRange::covering_for(&region, self.working, (0.0, 0.0), balls.len());
         self.sort_balls(input.aabbs);
-        self.test_blocks(input.aabbs, pairs, counters);
+        self.test_blocks(pairs, counters);
         self.obstacles.update(input, self.working);
         self.obstacles.query(input, pairs, counters);
         counters.repeats_dropped += self.keys.sort_pairs(pairs, input.aabbs.len());

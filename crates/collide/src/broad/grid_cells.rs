@@ -229,6 +229,17 @@ impl Buckets {
         &self.items[self.start[c] as usize..self.start[c + 1] as usize]
     }
 
+    /// All items, in cell order (as of the last [`Buckets::sort`]).
+    pub fn items(&self) -> &[u32] {
+        &self.items
+    }
+
+    /// Where the items of cell `c` lie among all items (cell 0's first, in cell order).
+    #[inline]
+    pub fn span(&self, c: usize) -> std::ops::Range<usize> {
+        self.start[c] as usize..self.start[c + 1] as usize
+    }
+
     /// The items of cells `first..=last`, which are contiguous (cells `first..=last` of one
     /// row, say).
     #[inline]
@@ -308,20 +319,21 @@ pub(crate) fn cell_of_each(b: &Buckets, ids: std::ops::Range<usize>) -> Result<V
     }
 }
 
-/// Brute force inside one list (`len (len − 1) / 2` tests), adding the tests to `counters`, but
-/// keeping an overlapping pair `(i, j)` (`i < j`) only when `first(i, j)` says this is where it
-/// is seen first; the others are counted in `repeats_dropped`.
+/// Brute force inside one list (`len (len − 1) / 2` tests), `boxes[k]` the box of `list[k]`,
+/// adding the tests to `counters`, but keeping an overlapping pair `(i, j)` (`i < j`) only
+/// when `first(i, j)` says this is where it is seen first; the others are counted in
+/// `repeats_dropped`.
 pub(crate) fn pairs_within_first(
     list: &[u32],
-    aabbs: &[Aabb],
+    boxes: &[Aabb],
     pairs: &mut Vec<Pair>,
     counters: &mut BroadCounters,
     first: impl Fn(u32, u32) -> bool,
 ) {
-    for (k, &i) in list.iter().enumerate() {
-        let a = &aabbs[i as usize];
-        for &j in &list[k + 1..] {
-            if !a.overlaps(&aabbs[j as usize]) {
+    debug_assert_eq!(list.len(), boxes.len());
+    for (k, (&i, a)) in list.iter().zip(boxes).enumerate() {
+        for (&j, b) in list[k + 1..].iter().zip(&boxes[k + 1..]) {
+            if !a.overlaps(b) {
                 continue;
             }
             let (lo, hi) = (i.min(j), i.max(j));

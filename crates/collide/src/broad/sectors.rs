@@ -151,6 +151,9 @@ struct Shift {
     /// Sector (flat index) of each ball, by ball index − first ball.
     keys: Vec<u32>,
     balls: Buckets,
+    /// The balls' boxes in sector order (beside `balls`' items), so that each sector's brute
+    /// force reads one run of boxes instead of gathering them by index.
+    boxes: Vec<Aabb>,
 }
 
 /// The four-shifts sector broad phase.
@@ -222,11 +225,14 @@ impl Sectors {
             shift.balls.push(key, b);
         }
         shift.balls.sort(shift.range.cells());
+        shift.boxes.clear();
+        let items = shift.balls.items();
+        shift.boxes.extend(items.iter().map(|&b| aabbs[b as usize]));
     }
 
     /// Brute force in each sector of shift `k`; a pair whose balls already shared a sector in
     /// an earlier shift is a repeat.
-    fn test_shift(&self, k: usize, aabbs: &[Aabb], pairs: &mut Vec<Pair>, c: &mut BroadCounters) {
+    fn test_shift(&self, k: usize, pairs: &mut Vec<Pair>, c: &mut BroadCounters) {
         let f = self.balls.start as u32;
         let earlier = &self.shifts[..k];
         let first = |i: u32, j: u32| {
@@ -235,9 +241,10 @@ impl Sectors {
         };
         let shift = &self.shifts[k];
         for cell in 0..shift.range.cells() {
-            let list = shift.balls.cell(cell);
-            if list.len() >= 2 {
-                pairs_within_first(list, aabbs, pairs, c, first);
+            let span = shift.balls.span(cell);
+            if span.len() >= 2 {
+                let list = shift.balls.cell(cell);
+                pairs_within_first(list, &shift.boxes[span], pairs, c, first);
             }
         }
     }
@@ -262,7 +269,7 @@ impl BroadPhase for Sectors {
         let region = region_of(&input.world, balls);
         for k in 0..SHIFTS.len() {
             self.sort_shift(k, input.aabbs, &region);
-            self.test_shift(k, input.aabbs, pairs, counters);
+            self.test_shift(k, pairs, counters);
         }
         self.obstacles.update(input, self.working);
         self.obstacles.query(input, pairs, counters);
