@@ -120,10 +120,9 @@ impl Adjacent {
             self.rows.push(row as u32);
             self.balls.push(self.range.index(col, row), b);
         }
-        self.balls.sort(self.range.cells());
-        self.boxes.clear();
-        let items = self.balls.items();
-        self.boxes.extend(items.iter().map(|&b| aabbs[b as usize]));
+        let out = (&mut self.boxes, &mut Vec::new());
+        self.balls
+            .sort_with(self.range.cells(), |b| (aabbs[b as usize], ()), out);
     }
 
     /// Gathers the balls of the 3 × 3 block around sector `(c, r)` into `self.block`: three
@@ -151,8 +150,9 @@ impl Adjacent {
             for c in 0..w {
                 self.gather_block(c, r);
                 let (cols, rows) = (&self.cols, &self.rows);
-                let first = |i: u32, j: u32| {
-                    let (i, j) = ((i - f) as usize, (j - f) as usize);
+                let block = &self.block;
+                let first = |k: usize, l: usize| {
+                    let (i, j) = ((block[k] - f) as usize, (block[l] - f) as usize);
                     let fc = cols[i].max(cols[j]).saturating_sub(1) as usize;
                     let fr = rows[i].max(rows[j]).saturating_sub(1) as usize;
                     (fc, fr) == (c, r)

@@ -202,8 +202,44 @@ impl Buckets {
         self.entry_item.push(item as u32);
     }
 
+    /// [`Buckets::sort`], also writing the two parts of `payload(item)` of every entry into
+    /// `out` (resized), in the items' order: reading what the payload needs in push order (by
+    /// ball index, say) and writing it scattered, rather than gathering it later in cell
+    /// order.
+    pub fn sort_with<A: Copy + Default, B: Copy + Default>(
+        &mut self,
+        cells: usize,
+        payload: impl Fn(u32) -> (A, B),
+        out: (&mut Vec<A>, &mut Vec<B>),
+    ) {
+        self.count(cells);
+        let n = self.entry_item.len();
+        let (a, b) = out;
+        a.clear();
+        a.resize(n, A::default());
+        b.clear();
+        b.resize(n, B::default());
+        for (&c, &item) in self.entry_cell.iter().zip(&self.entry_item) {
+            let at = &mut self.cursor[c as usize];
+            let k = *at as usize;
+            self.items[k] = item;
+            (a[k], b[k]) = payload(item);
+            *at += 1;
+        }
+    }
+
     /// Groups the entries by cell, `cells` cells in all, keeping push order within a cell.
     pub fn sort(&mut self, cells: usize) {
+        self.count(cells);
+        for (&c, &item) in self.entry_cell.iter().zip(&self.entry_item) {
+            let at = &mut self.cursor[c as usize];
+            self.items[*at as usize] = item;
+            *at += 1;
+        }
+    }
+
+    /// The starts of the cells, the cursors at them, and room for the items.
+    fn count(&mut self, cells: usize) {
         self.start.clear();
         self.start.resize(cells + 1, 0);
         for &c in &self.entry_cell {
@@ -216,11 +252,6 @@ impl Buckets {
         self.cursor.extend_from_slice(&self.start[..cells]);
         self.items.clear();
         self.items.resize(self.entry_item.len(), 0);
-        for (&c, &item) in self.entry_cell.iter().zip(&self.entry_item) {
-            let at = &mut self.cursor[c as usize];
-            self.items[*at as usize] = item;
-            *at += 1;
-        }
     }
 
     /// The items of cell `c`.
@@ -229,7 +260,7 @@ impl Buckets {
         &self.items[self.start[c] as usize..self.start[c + 1] as usize]
     }
 
-    /// All items, in cell order (as of the last [`Buckets::sort`]).
+    /// All items, in cell order (as of the last sort).
     pub fn items(&self) -> &[u32] {
         &self.items
     }
@@ -320,24 +351,24 @@ pub(crate) fn cell_of_each(b: &Buckets, ids: std::ops::Range<usize>) -> Result<V
 }
 
 /// Brute force inside one list (`len (len − 1) / 2` tests), `boxes[k]` the box of `list[k]`,
-/// adding the tests to `counters`, but keeping an overlapping pair `(i, j)` (`i < j`) only
-/// when `first(i, j)` says this is where it is seen first; the others are counted in
-/// `repeats_dropped`.
+/// adding the tests to `counters`, but keeping an overlapping pair of `list[k]` and `list[l]`
+/// (`k < l`) only when `first(k, l)` says this is where it is seen first; the others are
+/// counted in `repeats_dropped`.
 pub(crate) fn pairs_within_first(
     list: &[u32],
     boxes: &[Aabb],
     pairs: &mut Vec<Pair>,
     counters: &mut BroadCounters,
-    first: impl Fn(u32, u32) -> bool,
+    first: impl Fn(usize, usize) -> bool,
 ) {
     debug_assert_eq!(list.len(), boxes.len());
     for (k, (&i, a)) in list.iter().zip(boxes).enumerate() {
-        for (&j, b) in list[k + 1..].iter().zip(&boxes[k + 1..]) {
+        for (l, (&j, b)) in (k + 1..).zip(list[k + 1..].iter().zip(&boxes[k + 1..])) {
             if !a.overlaps(b) {
                 continue;
             }
             let (lo, hi) = (i.min(j), i.max(j));
-            if first(lo, hi) {
+            if first(k, l) {
                 pairs.push((lo, hi));
             } else {
                 counters.repeats_dropped += 1;
