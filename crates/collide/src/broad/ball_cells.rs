@@ -41,7 +41,7 @@
 //! the earlier form; bands of rows were not measurably faster within this machine's
 //! noise.) In the steady state ([`BallCells::build_hinted`]) the first sort
 //! needs no count: each band gets the room the last call filled plus an eighth. Its scatter
-//! asks the cache for each band's write stream eight entries ahead (`prefetch_write`): at
+//! asks the cache for each band's write stream eight entries ahead (`prefetch`): at
 //! 100,000 balls the streams' next lines are not in cache, and their stores were a quarter
 //! of the pass's samples; with the hint the whole call took 5–10 % less here (interleaved
 //! runs of `ratio`, 100k and 1M).
@@ -61,7 +61,7 @@
 //! **Cost.** O(n + cells). All arrays are kept, so a steady-state call allocates nothing.
 
 use super::grid_cells::CellRange;
-use super::pair_keys::{grow_keys, prefetch_write, KeyWriter, PairKeys};
+use super::pair_keys::{grow_keys, prefetch, prefetch_range, KeyWriter, PairKeys};
 use crate::geom::Aabb;
 use glam::{Vec2, Vec4};
 
@@ -294,24 +294,6 @@ impl Extent {
     }
 }
 
-/// Asks the cache for every line of `items` (a hint: no effect on results, and none at all
-/// off x86-64).
-#[inline(always)]
-fn prefetch_range<T>(items: &[T]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let bytes = std::mem::size_of_val(items);
-        let base = items.as_ptr() as *const i8;
-        for offset in (0..bytes).step_by(64) {
-            // SAFETY: a prefetch never faults; the address lies within `items`.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(base.add(offset)) };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = items;
-}
-
 /// Turns counts into exclusive prefix sums (each bucket's first slot).
 fn exclusive_sums(counts: &mut [u32]) {
     let mut sum = 0;
@@ -469,8 +451,8 @@ impl BallCells {
             let band = (spans[1] as u32 >> shift) as usize;
             let at = &mut self.band_end[band];
             if *at < limits[band] {
-                // The band's write stream, a few entries ahead (see `prefetch_write`).
-                prefetch_write(self.by_band.as_ptr().wrapping_add(*at as usize + 8));
+                // The band's write stream, a few entries ahead (see `prefetch`).
+                prefetch(self.by_band.as_ptr().wrapping_add(*at as usize + 8));
                 self.by_band[*at as usize] = Entry {
                     id: (self.first + k) as u32,
                     code: cell_code(spans, stride),
@@ -541,7 +523,7 @@ impl BallCells {
         for (k, b) in balls.iter().enumerate() {
             let spans = lattice.box_cells(b);
             let at = &mut self.band_end[(spans[1] as u32 >> shift) as usize];
-            prefetch_write(self.by_band.as_ptr().wrapping_add(*at as usize + 8));
+            prefetch(self.by_band.as_ptr().wrapping_add(*at as usize + 8));
             self.by_band[*at as usize] = Entry {
                 id: (self.first + k) as u32,
                 code: cell_code(spans, stride),
