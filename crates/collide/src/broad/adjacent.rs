@@ -122,7 +122,7 @@ impl Adjacent {
         }
         let out = (&mut self.boxes, &mut Vec::new());
         self.balls
-            .sort_with(self.range.cells(), |b| (aabbs[b as usize], ()), out);
+            .sort_with(self.range.cells(), |_, b| (aabbs[b as usize], ()), out);
     }
 
     /// Gathers the balls of the 3 × 3 block around sector `(c, r)` into `self.block`: three
@@ -134,8 +134,9 @@ impl Adjacent {
         let (c0, c1) = (c.saturating_sub(1), (c + 1).min(w - 1));
         for row in r.saturating_sub(1)..=(r + 1).min(h - 1) {
             let (first, last) = (self.range.index(c0, row), self.range.index(c1, row));
-            let span = self.balls.span(first).start..self.balls.span(last).end;
-            self.block.extend_from_slice(self.balls.run(first, last));
+            let span = self.balls.run_span(first, last);
+            self.block
+                .extend_from_slice(&self.balls.items()[span.clone()]);
             self.block_boxes.extend_from_slice(&self.boxes[span]);
         }
     }

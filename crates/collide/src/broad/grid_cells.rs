@@ -202,14 +202,14 @@ impl Buckets {
         self.entry_item.push(item as u32);
     }
 
-    /// [`Buckets::sort`], also writing the two parts of `payload(item)` of every entry into
-    /// `out` (resized), in the items' order: reading what the payload needs in push order (by
-    /// ball index, say) and writing it scattered, rather than gathering it later in cell
+    /// [`Buckets::sort`], also writing the two parts of `payload(cell, item)` of every entry
+    /// into `out` (resized), in the items' order: reading what the payload needs in push order
+    /// (by ball index, say) and writing it scattered, rather than gathering it later in cell
     /// order.
     pub fn sort_with<A: Copy + Default, B: Copy + Default>(
         &mut self,
         cells: usize,
-        payload: impl Fn(u32) -> (A, B),
+        payload: impl Fn(u32, u32) -> (A, B),
         out: (&mut Vec<A>, &mut Vec<B>),
     ) {
         self.count(cells);
@@ -223,7 +223,7 @@ impl Buckets {
             let at = &mut self.cursor[c as usize];
             let k = *at as usize;
             self.items[k] = item;
-            (a[k], b[k]) = payload(item);
+            (a[k], b[k]) = payload(c, item);
             *at += 1;
         }
     }
@@ -265,17 +265,11 @@ impl Buckets {
         &self.items
     }
 
-    /// Where the items of cell `c` lie among all items (cell 0's first, in cell order).
+    /// Where the items of cells `first..=last` lie among all items ([`Buckets::items`]):
+    /// contiguous, for cells `first..=last` of one row, say.
     #[inline]
-    pub fn span(&self, c: usize) -> std::ops::Range<usize> {
-        self.start[c] as usize..self.start[c + 1] as usize
-    }
-
-    /// The items of cells `first..=last`, which are contiguous (cells `first..=last` of one
-    /// row, say).
-    #[inline]
-    pub fn run(&self, first: usize, last: usize) -> &[u32] {
-        &self.items[self.start[first] as usize..self.start[last + 1] as usize]
+    pub fn run_span(&self, first: usize, last: usize) -> std::ops::Range<usize> {
+        self.start[first] as usize..self.start[last + 1] as usize
     }
 
     /// Number of cells sorted into.

@@ -59,6 +59,7 @@ use super::pair_keys::PairKeys;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Rgba};
 use crate::geom::Aabb;
+use std::ops::Range;
 
 /// The four grid offsets, in sectors: `(0, 0)`, `(0, s/2)`, `(s/2, 0)`, `(s/2, s/2)`.
 pub const SHIFTS: [(f64, f64); 4] = [(0.0, 0.0), (0.0, 0.5), (0.5, 0.0), (0.5, 0.5)];
@@ -262,23 +263,18 @@ impl Sectors {
     /// boxes and coordinates beside them.
     fn sort_balls(&mut self, aabbs: &[Aabb], region: &Aabb) {
         let n = self.balls.len();
-        // Room for the sectors of every shift: `CELLS_PER_ITEM` half cells per ball, as a
-        // sector range would have per shift.
+        // As much room as a sector range of its own would give each shift: `CELLS_PER_ITEM`
+        // sectors per ball, so four times as many half sectors (`4 · n` balls' worth).
         self.halves = CellRange::covering_for(region, self.working / 2.0, (0.0, 0.0), 4 * n);
         self.cells.clear();
         let range = self.halves;
         for b in self.balls.clone() {
             self.cells.push(range.index_of(aabbs[b].min), b);
         }
-        let par = self.parity();
-        let payload = |b: u32| {
-            let min = aabbs[b as usize].min;
-            let h = [
-                range.col(min.x) as u32 + par[0],
-                range.row(min.y) as u32 + par[1],
-            ];
-            (aabbs[b as usize], h)
-        };
+        let (par, w) = (self.parity(), range.dims.0 as u32);
+        // The coordinates from the cell just computed (flat, row-major), not computed again.
+        let payload =
+            |cell: u32, b: u32| (aabbs[b as usize], [cell % w + par[0], cell / w + par[1]]);
         let out = (&mut self.boxes, &mut self.coords);
         self.cells.sort_with(range.cells(), payload, out);
     }
@@ -295,56 +291,52 @@ impl Sectors {
         })
     }
 
-    /// Brute force in each sector of shift `k`: the balls of its 2 × 2 half-sector cells. A
-    /// pair whose balls already shared a sector in an earlier shift is a repeat.
-    fn test_shift(&mut self, k: usize, pairs: &mut Vec<Pair>, c: &mut BroadCounters) {
-        let (w, h) = self.halves.dims;
-        let par = self.parity();
-        let (ox, oy) = OFFSETS[k];
-        for (r0, r1) in Self::spans(h, par[1], oy) {
-            for (c0, c1) in Self::spans(w, par[0], ox) {
-                self.block.clear();
-                self.block_boxes.clear();
-                self.block_coords.clear();
-                for row in r0..=r1 {
-                    let (a, b) = (self.halves.index(c0, row), self.halves.index(c1, row));
-                    let span = self.cells.span(a).start..self.cells.span(b).end;
-                    self.block.extend_from_slice(self.cells.run(a, b));
-                    self.block_boxes
-                        .extend_from_slice(&self.boxes[span.clone()]);
-                    self.block_coords.extend_from_slice(&self.coords[span]);
-                }
-                if self.block.len() < 2 {
-                    continue;
-                }
-                let coords = &self.block_coords;
-                let first = |a: usize, b: usize| {
-                    OFFSETS[..k]
-                        .iter()
-                        .all(|&o| !share(coords[a], coords[b], o))
-                };
-                pairs_within_first(&self.block, &self.block_boxes, pairs, c, first);
-            }
-        }
-    }
-
-    /// Balls per sector of shift `k`, sector by sector.
-    fn sector_counts(&self, k: usize) -> impl Iterator<Item = usize> + '_ {
-        // Before the first call the buckets are not sized to the range: no sectors.
+    /// Each sector of shift `k` as where its balls lie among the sorted entries: one run of
+    /// half sectors per row (the second empty where the range has one row there). None
+    /// before the first call, when the buckets are not sized to the range.
+    fn sectors(&self, k: usize) -> impl Iterator<Item = [Range<usize>; 2]> + '_ {
         let sorted = self.cells.cells() == self.halves.cells();
         let (w, h) = if sorted { self.halves.dims } else { (0, 0) };
         let par = self.parity();
         let (ox, oy) = OFFSETS[k];
         Self::spans(h, par[1], oy).flat_map(move |(r0, r1)| {
             Self::spans(w, par[0], ox).map(move |(c0, c1)| {
-                (r0..=r1)
-                    .map(|row| {
-                        let (a, b) = (self.halves.index(c0, row), self.halves.index(c1, row));
-                        self.cells.run(a, b).len()
-                    })
-                    .sum()
+                let run = |row| {
+                    let range = &self.halves;
+                    self.cells
+                        .run_span(range.index(c0, row), range.index(c1, row))
+                };
+                [run(r0), if r1 > r0 { run(r1) } else { 0..0 }]
             })
         })
+    }
+
+    /// Brute force in each sector of shift `k`: the balls of its 2 × 2 half-sector cells. A
+    /// pair whose balls already shared a sector in an earlier shift is a repeat.
+    fn test_shift(&mut self, k: usize, pairs: &mut Vec<Pair>, c: &mut BroadCounters) {
+        let (mut block, mut boxes, mut coords) = (
+            std::mem::take(&mut self.block),
+            std::mem::take(&mut self.block_boxes),
+            std::mem::take(&mut self.block_coords),
+        );
+        for runs in self.sectors(k) {
+            if runs[0].len() + runs[1].len() < 2 {
+                continue;
+            }
+            (block.clear(), boxes.clear(), coords.clear());
+            for run in runs {
+                block.extend_from_slice(&self.cells.items()[run.clone()]);
+                boxes.extend_from_slice(&self.boxes[run.clone()]);
+                coords.extend_from_slice(&self.coords[run]);
+            }
+            let first = |a: usize, b: usize| {
+                OFFSETS[..k]
+                    .iter()
+                    .all(|&o| !share(coords[a], coords[b], o))
+            };
+            pairs_within_first(&block, &boxes, pairs, c, first);
+        }
+        (self.block, self.block_boxes, self.block_coords) = (block, boxes, coords);
     }
 }
 
@@ -422,12 +414,11 @@ impl BroadPhase for Sectors {
     }
 
     fn stats(&self) -> Vec<(&'static str, String)> {
+        let counts = |k| self.sectors(k).map(|[a, b]| a.len() + b.len());
         let used: usize = (0..SHIFTS.len())
-            .map(|k| self.sector_counts(k).filter(|&c| c > 0).count())
+            .map(|k| counts(k).filter(|&c| c > 0).count())
             .sum();
-        let most = (0..SHIFTS.len())
-            .filter_map(|k| self.sector_counts(k).max())
-            .max();
+        let most = (0..SHIFTS.len()).filter_map(|k| counts(k).max()).max();
         vec![
             ("sector size", format!("{} px", self.working)),
             (
