@@ -353,6 +353,8 @@ impl QuadTree {
             let first_ball = moving.partition_point(|&i| (i as usize) < input.first_dynamic);
             for bi in first_ball..moving.len() {
                 let (b, bb) = (moving[bi], &moving_boxes[bi]);
+                // Its min corner clamped as `insert` clamps boxes, once for all its candidates.
+                let b_min = bb.clamped(&input.world).min;
                 // Statics and earlier moving shapes all have smaller indices than ball b.
                 let earlier = statics.iter().zip(static_boxes);
                 let earlier = earlier.chain(moving[..bi].iter().zip(&moving_boxes[..bi]));
@@ -361,12 +363,8 @@ impl QuadTree {
                     if !ab.overlaps(bb) {
                         continue;
                     }
-                    // The min corner of the clamped boxes' intersection (clamped as `insert`
-                    // clamps them).
-                    let p = ab
-                        .clamped(&input.world)
-                        .min
-                        .max(bb.clamped(&input.world).min);
+                    // The min corner of the clamped boxes' intersection.
+                    let p = ab.clamped(&input.world).min.max(b_min);
                     if owner_leaf(count, root, p) == leaf {
                         pairs.push((a, b));
                     } else {
