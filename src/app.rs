@@ -608,7 +608,15 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     // How long the last `next_frame` took (s): presenting the frame, and in software
     // rendering, rasterising what was queued.
     let mut presented = 0.0;
+    // The colour the window is cleared to at a frame's start: the panels' (from the frame
+    // before).
+    let mut cleared = BLACK;
     loop {
+        // The window's clear (macroquad has begun the frame with one: this one replaces it),
+        // sent to the rasterizer now, is done by the time the canvas is copied in, which
+        // waits for every drawing queued before it (see `draw::background`).
+        crate::raw_gl::clear_colour(cleared.into());
+        crate::raw_gl::flush();
         let frame_start = Instant::now();
         let frame_time = get_frame_time() as f64;
         let mut waited = 0.0;
@@ -679,7 +687,9 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             &app.world
         };
         let [r, g, b, a] = panels;
-        crate::draw::background(&view, shown, Color::from_rgba(r, g, b, a));
+        let panels = Color::from_rgba(r, g, b, a);
+        crate::draw::background(&view, shown, panels, cleared);
+        cleared = panels;
         crate::draw::world(
             &view,
             shown,

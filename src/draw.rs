@@ -25,11 +25,18 @@ fn rgba(c: Rgba) -> Color {
 /// view's area (the panels cover the rest). Software rendering blends every pixel of a
 /// rectangle, at some 50 Mpx/s here, while a clear is nearly free: so no field-sized rectangle.
 /// With many balls the view is one opaque image that has the backdrop in it
-/// ([`crate::sprites::splats`]): then the screen is cleared to `panels`, the colour of the
-/// panels, which leave their own background unpainted ([`crate::panel::panel_fill`]).
-pub fn background(view: &View, world: &World, panels: Color) {
+/// ([`crate::sprites::splats`]), copied in, and the screen around it has `panels`, the colour
+/// of the panels, which leave their own background unpainted ([`crate::panel::panel_fill`]).
+/// The window was cleared to `cleared` at the frame's start, so that the clear is done by the
+/// time the copy, which waits for it, is made; it is cleared again only if that was another
+/// colour.
+pub fn background(view: &View, world: &World, panels: Color, cleared: Color) {
     if crate::sprites::splats(world.balls().len()) {
-        crate::raw_gl::clear_colour(panels.into());
+        if panels == cleared {
+            crate::raw_gl::drop_draw_calls();
+        } else {
+            crate::raw_gl::clear_colour(panels.into());
+        }
         return;
     }
     crate::raw_gl::clear_colour(FIELD.into());

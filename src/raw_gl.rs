@@ -2,11 +2,15 @@
 //! `glBlitFramebuffer` ([`WindowCopy`]), and a clear of the colour alone ([`clear_colour`]).
 //!
 //! The image lives in a BGRA texture attached to a framebuffer of its own; a copy of the same
-//! size, without scaling or flipping, between images of the same layout is a plain memory
-//! copy in llvmpipe, where drawing the image as a textured rectangle runs the rasterizer over
-//! every pixel (about 4 ms a frame for the 10,000-ball field here). macroquad has no such
-//! copy, so this speaks GL through miniquad's bindings; it restores every binding it
-//! changes, so macroquad's own state cache stays true.
+//! size, without scaling, between images of the same layout is a plain memory copy in
+//! llvmpipe, where drawing the image as a textured rectangle runs the rasterizer over every
+//! pixel (about 4 ms a frame for the 10,000-ball field here). "The same layout" is in
+//! memory: Mesa stores the window's rows from the top and a texture's from row 0 (GL's
+//! bottom), so the copy must turn the image upside down in GL's terms to be a plain one; a
+//! copy that does not ran the shader path, as costly as the rectangle (seen in `perf`: the
+//! rasterizer threads' JIT code fell from 26 % of the samples to 15 % when it was made so).
+//! macroquad has no such copy, so this speaks GL through miniquad's bindings; it restores
+//! every binding it changes, so macroquad's own state cache stays true.
 //!
 //! There are two such textures, uploaded to in turn: uploading into the texture the last
 //! frame copied from waited for that frame in llvmpipe (4.3 ms against 1.3 for the upload of
@@ -36,6 +40,24 @@ pub fn clear_colour([r, g, b, a]: [f32; 4]) {
         glClearColor(r, g, b, a);
         glClear(GL_COLOR_BUFFER_BIT);
     }
+}
+
+/// Drops the draw calls macroquad has queued, as a clear does, without clearing: for a frame
+/// whose first drawing covers the whole window.
+pub fn drop_draw_calls() {
+    // SAFETY: macroquad's documented way to mix its drawing with raw GL, on its thread.
+    unsafe { macroquad::window::get_internal_gl() }
+        .quad_gl
+        .clear_draw_calls();
+}
+
+/// Sends what GL has queued to be drawn (in llvmpipe: to the rasterizer threads) without
+/// waiting for it. Called at the start of a frame, it gets macroquad's clear of the window
+/// done while the canvas is drawn on the CPU: the copy of the canvas into the window must wait
+/// for every drawing queued before it, and waited about 3 ms a frame for that clear here.
+pub fn flush() {
+    // SAFETY: a flush has no arguments and changes no state; on macroquad's thread.
+    unsafe { glFlush() };
 }
 
 /// A `w × h` BGRA image in a framebuffer of its own, two of them used in turn.
@@ -89,7 +111,7 @@ impl WindowCopy {
         self.size
     }
 
-    /// Replaces the image by `bgra`: B, G, R, A bytes, rows from the bottom up.
+    /// Replaces the image by `bgra`: B, G, R, A bytes, rows from the top down.
     pub fn upload(&mut self, bgra: &[u8]) {
         let (w, h) = self.size;
         assert_eq!(bgra.len(), w * h * 4, "the image is {w} × {h} px");
@@ -117,7 +139,8 @@ impl WindowCopy {
     /// corner at `(x, y)` px from the window's top-left corner; false on a GL error.
     pub fn show(&self, x: i32, y: i32, screen_h: i32) -> bool {
         let (w, h) = (self.size.0 as i32, self.size.1 as i32);
-        // GL counts rows from the bottom.
+        // GL counts rows from the bottom; the image's first row (texture row 0) goes to the
+        // top (see the module notes).
         let bottom = screen_h - y - h;
         // SAFETY: on macroquad's thread; only names this value made are bound, and the read
         // framebuffer binding is put back. The scissor test is off after macroquad's passes
@@ -134,9 +157,9 @@ impl WindowCopy {
                 w,
                 h,
                 x,
-                bottom,
-                x + w,
                 bottom + h,
+                x + w,
+                bottom,
                 GL_COLOR_BUFFER_BIT,
                 GL_NEAREST,
             );

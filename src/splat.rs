@@ -6,10 +6,12 @@
 //! costs about as much as the pixels themselves, and the image then goes to the window in one
 //! upload and one copy.
 //!
-//! The image has the layout of the window's own framebuffer: BGRA bytes, rows from the
-//! bottom up. So `glBlitFramebuffer` can copy it 1:1, which llvmpipe does as a plain memory
-//! copy; drawn as a textured rectangle, the same image cost about 4 ms of rasterizer time a
-//! frame here (`sprites.rs` still does that where the copy is not available).
+//! The image has the layout of the window's own framebuffer as llvmpipe stores it: BGRA
+//! bytes, rows from the top down. So a `glBlitFramebuffer` into the window that turns it
+//! upside down in GL's terms (see `raw_gl.rs`) is a plain memory copy there; a copy that
+//! keeps GL's rows in order runs a shader over every pixel instead (about 4 ms of rasterizer
+//! time a frame here for the 10k field), as does drawing the image as a textured rectangle
+//! (`sprites.rs` still does that where the copy is not available).
 //!
 //! The disc looks like the sprite texture's (see `sprites.rs`): a one-pixel anti-aliased rim
 //! and a soft highlight at the upper left. Its coverage and shading come from a stamp: the
@@ -19,13 +21,13 @@
 //! coverage, without a branch. Discs larger than [`STAMP_MAX_RADIUS`] are computed pixel by
 //! pixel, the same way.
 
-/// An image of BGRA8 pixels, rows from the bottom up (see the module notes).
+/// An image of BGRA8 pixels, rows from the top down (see the module notes).
 #[derive(Clone, Debug, Default)]
 pub struct Canvas {
     /// Width and height (px).
     size: (usize, usize),
     /// One `u32` per pixel, `a << 24 | r << 16 | g << 8 | b` (bytes B, G, R, A in memory):
-    /// pixel `(x, y)`, `y` counted from the top, is at `(h - 1 - y) * w + x`.
+    /// pixel `(x, y)`, `y` counted from the top, is at `y * w + x`.
     pixels: Vec<u32>,
     /// Rows `[0, cleared)` (from the top) are cleared this frame ([`Canvas::discs`] clears
     /// just ahead).
@@ -295,7 +297,7 @@ impl Canvas {
     /// Where row `y` (from the top) starts in `pixels`.
     #[inline(always)]
     fn row_start(&self, y: usize) -> usize {
-        (self.size.1 - 1 - y) * self.size.0
+        y * self.size.0
     }
 
     /// Clears the rows not yet cleared before row `row` to the backdrop.
@@ -321,7 +323,7 @@ impl Canvas {
         self.cleared = self.cleared.max(row);
     }
 
-    /// The pixels as bytes B, G, R, A, rows from the bottom up.
+    /// The pixels as bytes B, G, R, A, rows from the top down.
     pub fn bytes(&self) -> &[u8] {
         bytemuck::cast_slice(&self.pixels)
     }

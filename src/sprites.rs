@@ -139,8 +139,8 @@ impl Sprites {
         if self.copy_canvas(at, (w, h)) {
             return;
         }
-        // No framebuffer copy here: the canvas as a textured rectangle, its rows flipped and
-        // its bytes read as BGRA by the material.
+        // No framebuffer copy here: the canvas as a textured rectangle, its bytes read as
+        // BGRA by the material.
         let fits = |t: &Texture2D| t.width() as usize == w && t.height() as usize == h;
         let texture = match self.canvas_texture.take() {
             Some(t) if fits(&t) => {
@@ -155,7 +155,6 @@ impl Sprites {
         };
         let params = DrawTextureParams {
             dest_size: Some(vec2(w as f32, h as f32)),
-            flip_y: true,
             ..Default::default()
         };
         let opaque = self.opaque.get_or_insert_with(opaque_material);

@@ -231,3 +231,58 @@ fn edit_flag_opens_the_editor_with_arc_end_markers() {
     assert_eq!(playing, 0, "{playing} marker pixels in play mode");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Saturated pixels (balls, lit shapes: max − min channel over 80) in rows `rows` and
+/// columns `cols`, as fractions of the PNG's height and width.
+fn saturated_in(path: &Path, rows: (f32, f32), cols: (f32, f32)) -> usize {
+    let decoder = png::Decoder::new(std::fs::File::open(path).expect("screenshot exists"));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("PNG data");
+    let (w, h, bpp) = (
+        info.width as usize,
+        info.height as usize,
+        info.color_type.samples(),
+    );
+    let span = |(a, b): (f32, f32), n: usize| (a * n as f32) as usize..(b * n as f32) as usize;
+    let mut n = 0;
+    for y in span(rows, h) {
+        for x in span(cols, w) {
+            let px = &buf[(y * w + x) * bpp..][..3];
+            let (lo, hi) = (px.iter().min().unwrap(), px.iter().max().unwrap());
+            n += (hi - lo > 80) as usize;
+        }
+    }
+    n
+}
+
+/// With thousands of balls the view is drawn on the CPU and copied into the window in one go
+/// (`splat.rs`, `raw_gl.rs`): the copy must not turn it upside down. On the table with
+/// gravity the balls pile up at the bottom, so the bottom of the view has far more ball
+/// pixels than its top.
+#[test]
+fn many_balls_drawn_on_the_cpu_land_right_side_up() {
+    let _turn = one_at_a_time();
+    let Some((display, _xvfb)) = need_display() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("cmt-pile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("pile.png");
+    let out = Command::new(EXE)
+        .env("DISPLAY", &display)
+        .args(["--scene", "table", "--fill", "3000", "--frames", "150"])
+        .arg("--screenshot")
+        .arg(&png)
+        .output()
+        .expect("the app starts");
+    assert!(out.status.success(), "{out:?}");
+    let cols = (0.03, 0.68);
+    let top = saturated_in(&png, (0.08, 0.2), cols);
+    let bottom = saturated_in(&png, (0.78, 0.9), cols);
+    assert!(
+        bottom > 10_000 && bottom > 4 * top,
+        "ball pixels: {top} near the top of the view, {bottom} near the bottom"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
