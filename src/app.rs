@@ -8,6 +8,7 @@ use crate::energy::EnergyUi;
 use crate::fx::Fx;
 use crate::input::{self, Mouse};
 use crate::panel::{self, Command, Load, UiState};
+use crate::panel_cache::PanelCache;
 use crate::prefs::Prefs;
 use crate::sprites::Sprites;
 use crate::tape::Source;
@@ -611,6 +612,10 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     // The colour the window is cleared to at a frame's start: the panels' (from the frame
     // before).
     let mut cleared = BLACK;
+    // The panels' colour (see `panel::panel_fill`), and the panels kept between their
+    // refreshes while many balls are drawn.
+    let mut panels = [0; 4];
+    let mut panel_cache = PanelCache::default();
     loop {
         // The window's clear (macroquad has begun the frame with one: this one replaces it),
         // sent to the rasterizer now, is done by the time the canvas is copied in, which
@@ -652,29 +657,36 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         let load = app.load;
         let mut tape_cmds = Vec::new();
         let shown_balls = app.shown().balls().len();
-        let mut panels = [0; 4];
-        egui_macroquad::ui(|ctx| {
-            panels = panel::panel_fill(ctx, !crate::sprites::splats(shown_balls));
-            if !app.ui.panels_hidden {
-                tape_cmds = crate::timeline::ui(
-                    ctx,
-                    &mut app.timeline,
-                    &app.tape,
-                    &app.world,
-                    &mut app.ui.paused,
-                );
-            }
-            cmds.extend(panel::show(ctx, &mut app.ui, &app.world, load));
-            if app.editor.active && !app.ui.panels_hidden && app.editor.ui(ctx) {
-                app.ui.editing = false;
-            }
-            if !app.ui.panels_hidden {
-                app.experiment.ui(ctx, &app.scene);
-                app.energy.ui(ctx, &app.world, &mut app.ui.energy_open);
-                crate::chart::window(ctx, &mut app.ui.chart_open, &app.chart);
-            }
-            app.editor.wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
-        });
+        // The last frame of `--frames`: drawn as it is, the world after `frames` frames of
+        // physics, then the summary.
+        let last = frames_limit.is_some_and(|n| frames >= n);
+        // The panels are drawn afresh for a screenshot.
+        let keep = crate::sprites::splats(shown_balls) && !last && !app.shot_pending;
+        let egui_runs = panel_cache.egui_runs(keep, get_time());
+        if egui_runs {
+            egui_macroquad::ui(|ctx| {
+                panels = panel::panel_fill(ctx, !crate::sprites::splats(shown_balls));
+                if !app.ui.panels_hidden {
+                    tape_cmds = crate::timeline::ui(
+                        ctx,
+                        &mut app.timeline,
+                        &app.tape,
+                        &app.world,
+                        &mut app.ui.paused,
+                    );
+                }
+                cmds.extend(panel::show(ctx, &mut app.ui, &app.world, load));
+                if app.editor.active && !app.ui.panels_hidden && app.editor.ui(ctx) {
+                    app.ui.editing = false;
+                }
+                if !app.ui.panels_hidden {
+                    app.experiment.ui(ctx, &app.scene);
+                    app.energy.ui(ctx, &app.world, &mut app.ui.energy_open);
+                    crate::chart::window(ctx, &mut app.ui.chart_open, &app.chart);
+                }
+                app.editor.wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+            });
+        }
         if app.editor.active {
             let fitted = app.fitted();
             app.editor.mouse(fitted, &mut app.cam);
@@ -716,9 +728,6 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
                 ORANGE,
             );
         }
-        // The last frame of `--frames`: drawn as it is, the world after `frames` frames of
-        // physics, then the summary.
-        let last = frames_limit.is_some_and(|n| frames >= n);
         if !last {
             for c in cmds {
                 app.apply(c);
@@ -741,11 +750,20 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         // canvas of balls laid out above, under what macroquad has queued (drawn when egui
         // draws), and the panels.
         app.sprites.draw_canvas();
-        egui_macroquad::draw();
+        let canvas = app.sprites.copied_canvas();
+        if egui_runs {
+            egui_macroquad::draw();
+            let mut busy = true;
+            egui_macroquad::cfg(|ctx| busy = crate::panel_cache::egui_busy(ctx, canvas));
+            panel_cache.take(canvas, get_time(), busy);
+        } else {
+            panel_cache.put(canvas);
+        }
         if std::mem::take(&mut app.shot_pending) {
             app.screenshot();
         }
         if last {
+            main_thread.panels = (panel_cache.drawn_frames, panel_cache.kept_frames);
             finish(&mut app, frames, run_start, physics_total, main_thread);
         }
         // This thread's work, not its wait for the physics thread.
@@ -772,6 +790,8 @@ struct Busy {
     work: f64,
     waited: f64,
     presented: f64,
+    /// Frames whose panels egui drew, and frames that showed them as kept (`panel_cache.rs`).
+    panels: (u64, u64),
 }
 
 impl Busy {
@@ -791,11 +811,13 @@ fn finish(app: &mut App, frames: u64, start: Instant, physics_total: f64, main: 
     }
     let per = 1000.0 / main.frames.max(1) as f64;
     println!(
-        "main thread: work_ms={:.3} waited_for_physics_ms={:.3} next_frame_ms={:.3} (per frame, over {} frames)",
+        "main thread: work_ms={:.3} waited_for_physics_ms={:.3} next_frame_ms={:.3} (per frame, over {} frames) panels_drawn={} panels_kept={}",
         main.work * per,
         main.waited * per,
         main.presented * per,
-        main.frames
+        main.frames,
+        main.panels.0,
+        main.panels.1
     );
     let secs = start.elapsed().as_secs_f64();
     let fps = frames as f64 / secs.max(1e-9);

@@ -14,6 +14,7 @@ mod experiment_ui;
 mod fx;
 mod input;
 mod panel;
+mod panel_cache;
 mod pinball;
 mod prefs;
 mod raw_gl;

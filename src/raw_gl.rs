@@ -169,6 +169,94 @@ impl WindowCopy {
     }
 }
 
+/// Parts of the window kept in a texture of the window's size and put back on later frames
+/// (the panels, while egui is not run: `panel_cache.rs`). Both copies are plain memory copies
+/// in llvmpipe, as [`WindowCopy`]'s: rows are kept from the top down, so each copy turns the
+/// rows over in GL's terms. Taking a copy waits for what is queued to be drawn into the window.
+pub struct WindowSnapshot {
+    image: Image,
+    size: (usize, usize),
+}
+
+/// A rectangle of the window: left, top (px from the window's top-left corner), width, height.
+pub type Rect = (i32, i32, i32, i32);
+
+impl WindowSnapshot {
+    /// A snapshot for a `w × h` window, or `None` (see [`WindowCopy::new`]).
+    pub fn new(w: usize, h: usize) -> Option<Self> {
+        Some(WindowSnapshot {
+            image: Image::new(w, h)?,
+            size: (w, h),
+        })
+    }
+
+    /// Width and height (px) of the window it is for.
+    pub fn size(&self) -> (usize, usize) {
+        self.size
+    }
+
+    /// Copies `rects` of the window into the snapshot; false on a GL error.
+    pub fn take(&self, rects: &[Rect]) -> bool {
+        self.copy(rects, true)
+    }
+
+    /// Copies `rects` of the snapshot back into the window, where they were; false on a GL
+    /// error.
+    pub fn put(&self, rects: &[Rect]) -> bool {
+        self.copy(rects, false)
+    }
+
+    fn copy(&self, rects: &[Rect], take: bool) -> bool {
+        let win_h = self.size.1 as i32;
+        // SAFETY: on macroquad's thread, between its passes (the window's framebuffer is the
+        // one bound for drawing); only names this value made are bound besides it, and both
+        // bindings are put back. The scissor test is off (see `WindowCopy::show`).
+        unsafe {
+            let (mut read, mut draw) = (0, 0);
+            glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &mut read);
+            glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &mut draw);
+            let (window, image) = (draw as GLuint, self.image.framebuffer);
+            let (from, to) = if take {
+                (window, image)
+            } else {
+                (image, window)
+            };
+            glBindFramebuffer(GL_READ_FRAMEBUFFER, from);
+            glBindFramebuffer(GL_DRAW_FRAMEBUFFER, to);
+            glDisable(GL_SCISSOR_TEST);
+            for &(x, y, w, h) in rects {
+                if w <= 0 || h <= 0 {
+                    continue;
+                }
+                // The window's rows in GL's terms (from the bottom), the texture's from the
+                // top: the rectangle's bottom edge in one goes to the other's bottom edge,
+                // which turns the rows over in GL's terms.
+                let (bottom, top) = (win_h - y - h, win_h - y);
+                let (s0, s1, d0, d1) = if take {
+                    (bottom, top, y + h, y)
+                } else {
+                    (y, y + h, top, bottom)
+                };
+                glBlitFramebuffer(
+                    x,
+                    s0,
+                    x + w,
+                    s1,
+                    x,
+                    d0,
+                    x + w,
+                    d1,
+                    GL_COLOR_BUFFER_BIT,
+                    GL_NEAREST,
+                );
+            }
+            glBindFramebuffer(GL_READ_FRAMEBUFFER, read as GLuint);
+            glBindFramebuffer(GL_DRAW_FRAMEBUFFER, draw as GLuint);
+            glGetError() == GL_NO_ERROR
+        }
+    }
+}
+
 impl Image {
     /// A `w × h` BGRA texture in a framebuffer, or `None` (see [`WindowCopy::new`]).
     fn new(w: usize, h: usize) -> Option<Self> {

@@ -12,7 +12,7 @@
 //! Textures come in power-of-two sizes (4…128 px); each ball uses the smallest that is at
 //! least its screen diameter, so the rim ramp stays about one screen pixel wide at any zoom.
 
-use crate::raw_gl::WindowCopy;
+use crate::raw_gl::{Rect, WindowCopy};
 use crate::splat::{Backdrop, Canvas, Disc};
 use crate::view::View;
 use collide::world::Ball;
@@ -60,6 +60,8 @@ pub struct Sprites {
     /// The canvas's copy in GL, and whether making or using one failed.
     copy: Option<WindowCopy>,
     copy_failed: bool,
+    /// Where the canvas was copied into the window this frame (left, top, width, height px).
+    copied: Option<Rect>,
 }
 
 impl Sprites {
@@ -79,6 +81,7 @@ impl Sprites {
     ) {
         self.ensure_textures();
         self.used.iter_mut().for_each(|u| *u = 0);
+        self.copied = None;
         // The canvas covers the view's area (whole pixels, on screen).
         let (lo, hi) = view.area();
         let x0 = lo.x.floor().clamp(0.0, screen_width());
@@ -137,6 +140,7 @@ impl Sprites {
         let back = self.backdrop;
         (self.canvas).discs((w, h), back, &self.discs, &mut self.order, &mut self.starts);
         if self.copy_canvas(at, (w, h)) {
+            self.copied = Some((at.x as i32, at.y as i32, w as i32, h as i32));
             return;
         }
         // No framebuffer copy here: the canvas as a textured rectangle, its bytes read as
@@ -162,6 +166,12 @@ impl Sprites {
         draw_texture_ex(&texture, at.x, at.y, WHITE, params);
         gl_use_default_material();
         self.canvas_texture = Some(texture);
+    }
+
+    /// Where the canvas was copied into the window this frame, if it was (by
+    /// [`Sprites::draw_canvas`]; not when drawn as a rectangle).
+    pub fn copied_canvas(&self) -> Option<Rect> {
+        self.copied
     }
 
     /// Makes the copy of a `size` canvas into the window ([`WindowCopy`]) if needed; false

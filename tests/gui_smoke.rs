@@ -259,7 +259,9 @@ fn saturated_in(path: &Path, rows: (f32, f32), cols: (f32, f32)) -> usize {
 /// With thousands of balls the view is drawn on the CPU and copied into the window in one go
 /// (`splat.rs`, `raw_gl.rs`): the copy must not turn it upside down. On the table with
 /// gravity the balls pile up at the bottom, so the bottom of the view has far more ball
-/// pixels than its top.
+/// pixels than its top. The panels are then kept as pixels between refreshes
+/// (`panel_cache.rs`): some frames show them kept, and the run still ends where the headless
+/// one does.
 #[test]
 fn many_balls_drawn_on_the_cpu_land_right_side_up() {
     let _turn = one_at_a_time();
@@ -277,6 +279,19 @@ fn many_balls_drawn_on_the_cpu_land_right_side_up() {
         .output()
         .expect("the app starts");
     assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let main = stdout.lines().rev().nth(1).expect("a main-thread line");
+    let count = |key| field(main, key).parse::<u64>().expect("a count");
+    let (drawn, kept) = (count("panels_drawn"), count("panels_kept"));
+    assert!(drawn >= 2 && kept > 0, "{main}");
+    assert_eq!(drawn + kept, 151, "{main}");
+    let headless = Command::new(EXE)
+        .args(["--scene", "table", "--fill", "3000", "--frames", "150", "--headless"])
+        .output()
+        .unwrap();
+    let hline = String::from_utf8_lossy(&headless.stdout).to_string();
+    let hash = |s: &str| field(s.lines().last().expect("a summary"), "hash");
+    assert_eq!(hash(&stdout), hash(&hline), "window and headless runs differ");
     let cols = (0.03, 0.68);
     let top = saturated_in(&png, (0.08, 0.2), cols);
     let bottom = saturated_in(&png, (0.78, 0.9), cols);
