@@ -656,16 +656,15 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
 
         let load = app.load;
         let mut tape_cmds = Vec::new();
-        let shown_balls = app.shown().balls().len();
         // The last frame of `--frames`: drawn as it is, the world after `frames` frames of
         // physics, then the summary.
         let last = frames_limit.is_some_and(|n| frames >= n);
         // The panels are drawn afresh for a screenshot.
-        let keep = crate::sprites::splats(shown_balls) && !last && !app.shot_pending;
+        let keep = !last && !app.shot_pending;
         let egui_runs = panel_cache.egui_runs(keep, get_time());
         if egui_runs {
             egui_macroquad::ui(|ctx| {
-                panels = panel::panel_fill(ctx, !crate::sprites::splats(shown_balls));
+                panels = panel::panel_fill(ctx);
                 if !app.ui.panels_hidden {
                     tape_cmds = crate::timeline::ui(
                         ctx,
@@ -700,7 +699,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         };
         let [r, g, b, a] = panels;
         let panels = Color::from_rgba(r, g, b, a);
-        crate::draw::background(&view, shown, panels, cleared);
+        crate::draw::background(panels, cleared);
         cleared = panels;
         crate::draw::world(
             &view,

@@ -21,32 +21,18 @@ fn rgba(c: Rgba) -> Color {
     Color::new(c.0, c.1, c.2, c.3)
 }
 
-/// Clears the screen to the play area's shade and darkens the margins around it inside the
-/// view's area (the panels cover the rest). Software rendering blends every pixel of a
-/// rectangle, at some 50 Mpx/s here, while a clear is nearly free: so no field-sized rectangle.
-/// With many balls the view is one opaque image that has the backdrop in it
-/// ([`crate::sprites::splats`]), copied in, and the screen around it has `panels`, the colour
-/// of the panels, which leave their own background unpainted ([`crate::panel::panel_fill`]).
-/// The window was cleared to `cleared` at the frame's start, so that the clear is done by the
-/// time the copy, which waits for it, is made; it is cleared again only if that was another
-/// colour.
-pub fn background(view: &View, world: &World, panels: Color, cleared: Color) {
-    if crate::sprites::splats(world.balls().len()) {
-        if panels == cleared {
-            crate::raw_gl::drop_draw_calls();
-        } else {
-            crate::raw_gl::clear_colour(panels.into());
-        }
-        return;
+/// The window's background: the view is one opaque image that has the play area's shade and
+/// the darker margins around it in it (`sprites.rs`), copied in, and the screen around it has
+/// `panels`, the colour of the panels, which leave their own background unpainted
+/// ([`crate::panel::panel_fill`]). The window was cleared to `cleared` at the frame's start,
+/// so that the clear is done by the time the copy, which waits for it, is made; it is
+/// cleared again only if that was another colour.
+pub fn background(panels: Color, cleared: Color) {
+    if panels == cleared {
+        crate::raw_gl::drop_draw_calls();
+    } else {
+        crate::raw_gl::clear_colour(panels.into());
     }
-    crate::raw_gl::clear_colour(FIELD.into());
-    let (p, q) = play_area(view, world);
-    let (lo, hi) = view.area();
-    let w = hi.x - lo.x;
-    draw_rectangle(lo.x, lo.y, w, p.y - lo.y, BACKGROUND);
-    draw_rectangle(lo.x, q.y, w, hi.y - q.y, BACKGROUND);
-    draw_rectangle(lo.x, p.y, p.x - lo.x, q.y - p.y, BACKGROUND);
-    draw_rectangle(q.x, p.y, hi.x - q.x, q.y - p.y, BACKGROUND);
 }
 
 /// The play area on screen: top-left and bottom-right corners (px).

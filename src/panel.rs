@@ -187,18 +187,14 @@ pub struct Load {
     pub slow_motion: bool,
 }
 
-/// Lets the panels' own fill be painted or not, and returns the colour it has: with many
-/// balls the view is one opaque image ([`crate::sprites::splats`]) and the app clears the
-/// window to this colour, so the panels need not paint their background. In software
-/// rendering that background was about 5 ms of rasterizer time a frame here (every pixel of a
-/// panel blended); a clear is nearly free. The look does not change.
-pub fn panel_fill(ctx: &egui::Context, painted: bool) -> [u8; 4] {
+/// Leaves the panels' own fill unpainted and returns the colour it has: the view is one
+/// opaque image (`sprites.rs`) and the app clears the window to this colour, so the panels
+/// need not paint their background. In software rendering that background was about 5 ms of
+/// rasterizer time a frame here (every pixel of a panel blended); a clear is nearly free. The
+/// look does not change.
+pub fn panel_fill(ctx: &egui::Context) -> [u8; 4] {
     let theme = ctx.theme().default_visuals().panel_fill;
-    let want = if painted {
-        theme
-    } else {
-        egui::Color32::TRANSPARENT
-    };
+    let want = egui::Color32::TRANSPARENT;
     if ctx.style().visuals.panel_fill != want {
         ctx.style_mut(|s| s.visuals.panel_fill = want);
     }

@@ -4,8 +4,8 @@
 //! panels, and above all rasterizing their few thousand small triangles (mostly text), took
 //! about 5 ms of the main thread a frame for the 10k field here (measured with a `glFinish`
 //! after the panels were drawn, physics off: 5.5 ms with them, 1.8 without). When the canvas
-//! of balls is copied into the window ([`crate::sprites::splats`]), everything of the window
-//! outside it is panels; so after egui has drawn, those bands are copied into a texture
+//! of balls is copied into the window (`sprites.rs`), everything of the window outside it is
+//! panels; so after egui has drawn, those bands are copied into a texture
 //! ([`WindowSnapshot`], a memory copy in llvmpipe), and on the next frames, as long as nothing
 //! asks for egui, copied back instead of running egui at all.
 //!
@@ -13,7 +13,7 @@
 //! button, the wheel or a key is down or changes), when the window changes size, when egui
 //! itself is busy (it asked for a repaint, a popup is open, a text field has the keyboard, the
 //! pointer is on a panel or dragging, a window or tooltip is over the view: those are not in
-//! the bands), when the balls are not drawn on a canvas, and at least every [`REFRESH`]
+//! the bands), when no canvas was copied in, and at least every [`REFRESH`]
 //! seconds, so the counters in the panels change 20 times a second while the balls move at
 //! the frame rate.
 
@@ -73,9 +73,8 @@ pub fn bands((x, y, w, h): Rect, (win_w, win_h): (usize, usize)) -> [Rect; 4] {
 }
 
 impl PanelCache {
-    /// Whether egui must run this frame (see the module notes); `may_keep`: the balls are
-    /// drawn on a canvas this frame, and nothing else asks for fresh panels. Call once at the
-    /// frame's start.
+    /// Whether egui must run this frame (see the module notes); `may_keep`: nothing else asks
+    /// for fresh panels. Call once at the frame's start.
     pub fn egui_runs(&mut self, may_keep: bool, now: f64) -> bool {
         let (input, mouse) = input(self.mouse);
         self.mouse = mouse;

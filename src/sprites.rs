@@ -1,13 +1,16 @@
-//! Balls drawn in batches: one textured quad per ball, tinted by its vertex colour, in meshes
-//! of at most 16,383 quads (macroquad's indices are u16), so 10,000 balls cost one draw call
-//! instead of 10,000 twenty-triangle circles. The circle texture is anti-aliased (a one-texel
-//! alpha ramp at the rim) with a soft highlight baked in, so balls look smooth without MSAA.
+//! The balls small on screen are drawn on the CPU into one opaque image of the view's area,
+//! backdrop included (`splat.rs`), copied into the window first (`raw_gl.rs`; where no copy
+//! can be made, drawn as a rectangle without blending); the table, overlays and panels go on
+//! top. In llvmpipe a blended rectangle the size of the view costs about 7 ms a frame here, an
+//! unblended one about 4, the copy a memory copy; and every triangle has a setup cost, so even
+//! a few hundred balls as quads cost more than the image (the table with 900 balls ran at
+//! 60 FPS with quads, 69–155 with the image; with 50 balls, 69–90 against 147–207, the
+//! backdrop then being in the image too and the panels kept, `panel_cache.rs`).
 //!
-//! From [`SPLAT_MIN_BALLS`] balls on, the ones small on screen are drawn on the CPU into one
-//! opaque image of the view's area, backdrop included (`splat.rs`), copied into the window
-//! first (`raw_gl.rs`; where no copy can be made, drawn as a rectangle without blending);
-//! the table and overlays go on top. In llvmpipe a blended rectangle the size of the view
-//! costs about 7 ms a frame here, an unblended one about 4, the copy a memory copy.
+//! Larger balls are drawn in batches: one textured quad per ball, tinted by its vertex colour,
+//! in meshes of at most 16,383 quads (macroquad's indices are u16), one draw call for them
+//! all. The circle texture is anti-aliased (a one-texel alpha ramp at the rim) with a soft
+//! highlight baked in, so those balls look smooth without MSAA, and like the image's.
 //!
 //! Textures come in power-of-two sizes (4…128 px); each ball uses the smallest that is at
 //! least its screen diameter, so the rim ramp stays about one screen pixel wide at any zoom.
@@ -17,15 +20,6 @@ use crate::splat::{Backdrop, Canvas, Disc};
 use crate::view::View;
 use collide::world::Ball;
 use macroquad::prelude::*;
-
-/// From this many balls on, the ones small on screen are drawn on the CPU into one image
-/// (`splat.rs`) instead of one quad each: in software rendering each quad's setup costs more
-/// than its few pixels.
-pub const SPLAT_MIN_BALLS: usize = 1000;
-/// Whether `balls` balls are drawn into one image (when the view is not empty).
-pub fn splats(balls: usize) -> bool {
-    balls >= SPLAT_MIN_BALLS
-}
 
 /// Largest screen radius (px) drawn into the image; larger balls stay quads.
 const SPLAT_MAX_RADIUS: f32 = 12.0;
@@ -88,7 +82,7 @@ impl Sprites {
         let y0 = lo.y.floor().clamp(0.0, screen_height());
         let x1 = hi.x.ceil().clamp(x0, screen_width());
         let y1 = hi.y.ceil().clamp(y0, screen_height());
-        let splat = splats(balls.len()) && x1 > x0 && y1 > y0;
+        let splat = x1 > x0 && y1 > y0;
         self.discs.clear();
         for b in balls {
             let p = view.pt(b.pos);

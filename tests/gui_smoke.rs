@@ -286,12 +286,24 @@ fn many_balls_drawn_on_the_cpu_land_right_side_up() {
     assert!(drawn >= 2 && kept > 0, "{main}");
     assert_eq!(drawn + kept, 151, "{main}");
     let headless = Command::new(EXE)
-        .args(["--scene", "table", "--fill", "3000", "--frames", "150", "--headless"])
+        .args([
+            "--scene",
+            "table",
+            "--fill",
+            "3000",
+            "--frames",
+            "150",
+            "--headless",
+        ])
         .output()
         .unwrap();
     let hline = String::from_utf8_lossy(&headless.stdout).to_string();
     let hash = |s: &str| field(s.lines().last().expect("a summary"), "hash");
-    assert_eq!(hash(&stdout), hash(&hline), "window and headless runs differ");
+    assert_eq!(
+        hash(&stdout),
+        hash(&hline),
+        "window and headless runs differ"
+    );
     let cols = (0.03, 0.68);
     let top = saturated_in(&png, (0.08, 0.2), cols);
     let bottom = saturated_in(&png, (0.78, 0.9), cols);
