@@ -42,6 +42,16 @@ pub fn clear_colour([r, g, b, a]: [f32; 4]) {
     }
 }
 
+/// Turns writes to the colour buffer on or off (`glColorMask`, all four channels): off, a clear
+/// or a drawing changes no pixel. Turned off only between frames, with nothing of macroquad's
+/// queued, and on again before anything is drawn: miniquad keeps the mask on and sets it only
+/// when a pipeline asks otherwise, so its own record of the mask stays true.
+pub fn colour_writes(on: bool) {
+    let v = if on { GL_TRUE } else { GL_FALSE } as GLboolean;
+    // SAFETY: a state change with plain arguments, on macroquad's thread.
+    unsafe { glColorMask(v, v, v, v) };
+}
+
 /// Drops the draw calls macroquad has queued, as a clear does, without clearing: for a frame
 /// whose first drawing covers the whole window.
 pub fn drop_draw_calls() {
