@@ -613,7 +613,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     // before).
     let mut cleared = BLACK;
     // The panels' colour (see `panel::panel_fill`), and the panels kept between their
-    // refreshes while many balls are drawn.
+    // refreshes (`panel_cache.rs`).
     let mut panels = [0; 4];
     let mut panel_cache = PanelCache::default();
     loop {
@@ -667,8 +667,6 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             // panels covers the whole window with them and the canvas: no clear.
             crate::raw_gl::clear_colour(cleared.into());
             crate::raw_gl::flush();
-        }
-        if egui_runs {
             egui_macroquad::ui(|ctx| {
                 panels = panel::panel_fill(ctx);
                 if !app.ui.panels_hidden {
