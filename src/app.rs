@@ -669,6 +669,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             crate::raw_gl::flush();
             egui_macroquad::ui(|ctx| {
                 panels = panel::panel_fill(ctx);
+                panel::wheel_scroll(ctx, mouse_wheel().1);
                 if !app.ui.panels_hidden {
                     tape_cmds = crate::timeline::ui(
                         ctx,
@@ -705,6 +706,10 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         let panels = Color::from_rgba(r, g, b, a);
         crate::draw::background(panels, cleared);
         cleared = panels;
+        // The world's drawing stays in the view: the panels around it are transparent over
+        // the window's clear, and kept as pixels between refreshes (`panel_cache.rs`), so a
+        // shape reaching past the view (zoomed in) would show through them, or over them.
+        crate::raw_gl::clip_drawing(Some(crate::panel_cache::screen_rect(view.area())));
         crate::draw::world(
             &view,
             shown,
@@ -731,6 +736,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
                 ORANGE,
             );
         }
+        crate::raw_gl::clip_drawing(None);
         if !last {
             for c in cmds {
                 app.apply(c);

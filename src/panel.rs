@@ -187,6 +187,20 @@ pub struct Load {
     pub slow_motion: bool,
 }
 
+/// Points scrolled per notch of the mouse wheel: egui's own line height for scrolling.
+const WHEEL_POINTS: f32 = 40.0;
+
+/// Hands egui the mouse wheel's turn this frame (`wheel`: notches, as macroquad reports them;
+/// one per notch on X11). egui-macroquad passes egui a ninetieth of it, as lines, so one notch
+/// scrolled a panel by under half a pixel (30 notches moved the side panel about 13 px): the
+/// lower sections could be reached only by the scroll bar. Call at the start of the egui pass,
+/// before any scroll area reads it; a scroll area under the pointer takes it, as egui's own.
+pub fn wheel_scroll(ctx: &egui::Context, wheel: f32) {
+    if wheel.is_finite() && wheel != 0.0 {
+        ctx.input_mut(|i| i.smooth_scroll_delta.y += wheel * WHEEL_POINTS);
+    }
+}
+
 /// Leaves the panels' own fill unpainted and returns the colour it has: the view is one
 /// opaque image (`sprites.rs`) and the app clears the window to this colour, so the panels
 /// need not paint their background. In software rendering that background was about 5 ms of

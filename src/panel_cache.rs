@@ -65,6 +65,13 @@ fn window_size() -> (usize, usize) {
     (screen_width() as usize, screen_height() as usize)
 }
 
+/// The whole pixels of the window rectangle from `lo` to `hi` (px): left, top, width, height.
+pub fn screen_rect((lo, hi): (Vec2, Vec2)) -> Rect {
+    let (x0, y0) = (lo.x.floor() as i32, lo.y.floor() as i32);
+    let (x1, y1) = (hi.x.ceil() as i32, hi.y.ceil() as i32);
+    (x0, y0, (x1 - x0).max(0), (y1 - y0).max(0))
+}
+
 /// The window outside `canvas`, as four bands (some possibly empty): above, below, left, right.
 pub fn bands((x, y, w, h): Rect, (win_w, win_h): (usize, usize)) -> [Rect; 4] {
     let (win_w, win_h) = (win_w as i32, win_h as i32);

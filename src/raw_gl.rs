@@ -52,6 +52,15 @@ pub fn colour_writes(on: bool) {
     unsafe { glColorMask(v, v, v, v) };
 }
 
+/// Limits macroquad's drawing queued from now on to `rect` of the window (a scissor on its
+/// draw calls), or lifts the limit.
+pub fn clip_drawing(rect: Option<Rect>) {
+    // SAFETY: macroquad's documented access to its drawing state, on its thread.
+    unsafe { macroquad::window::get_internal_gl() }
+        .quad_gl
+        .scissor(rect);
+}
+
 /// Drops the draw calls macroquad has queued, as a clear does, without clearing: for a frame
 /// whose first drawing covers the whole window.
 pub fn drop_draw_calls() {
