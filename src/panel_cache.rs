@@ -174,6 +174,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_screen_rect_holds_every_pixel_its_corners_touch() {
+        let r = screen_rect((Vec2::new(1.5, 2.2), Vec2::new(10.1, 20.0)));
+        assert_eq!(r, (1, 2, 10, 18));
+        // Upside down or empty: no pixels, never a negative size.
+        assert_eq!(screen_rect((Vec2::new(5.0, 5.0), Vec2::new(3.0, 2.0))).2, 0);
+    }
+
+    #[test]
     fn the_bands_and_the_canvas_tile_the_window() {
         let (ww, wh) = (1280usize, 800usize);
         for canvas in [(0, 44, 970, 692), (10, 20, 30, 40), (0, 0, 1280, 800)] {
