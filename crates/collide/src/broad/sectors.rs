@@ -323,7 +323,9 @@ impl Sectors {
             if runs[0].len() + runs[1].len() < 2 {
                 continue;
             }
-            (block.clear(), boxes.clear(), coords.clear());
+            block.clear();
+            boxes.clear();
+            coords.clear();
             for run in runs {
                 block.extend_from_slice(&self.cells.items()[run.clone()]);
                 boxes.extend_from_slice(&self.boxes[run.clone()]);
