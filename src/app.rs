@@ -609,12 +609,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     // How long the last `next_frame` took (s): presenting the frame, and in software
     // rendering, rasterising what was queued.
     let mut presented = 0.0;
-    // The colour the window is cleared to at a frame's start: the panels' (from the frame
-    // before).
-    let mut cleared = BLACK;
-    // The panels' colour (see `panel::panel_fill`), and the panels kept between their
-    // refreshes (`panel_cache.rs`).
-    let mut panels = [0; 4];
+    // The panels kept between their refreshes (`panel_cache.rs`).
     let mut panel_cache = PanelCache::default();
     loop {
         // Colour writes were turned off at the end of the last frame, so macroquad's clear at
@@ -661,14 +656,16 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         let keep = !last && !app.shot_pending;
         let egui_runs = panel_cache.egui_runs(keep, get_time());
         if egui_runs {
-            // The panels are drawn afresh, over the window's clear: sent to the rasterizer
-            // now, it is done by the time the canvas is copied in, which waits for every
-            // drawing queued before it (see `draw::background`). A frame that shows the kept
-            // panels covers the whole window with them and the canvas: no clear.
-            crate::raw_gl::clear_colour(cleared.into());
+            // The panels are drawn afresh, over the window cleared to their colour (they leave
+            // their background unpainted, `panel::panel_fill`). Sent to the rasterizer now,
+            // the clear is done by the time the canvas is copied in, which waits for every
+            // drawing queued before it. A frame that shows the kept panels covers the whole
+            // window with them and the canvas: no clear.
+            let mut panels = [0.0; 4];
+            egui_macroquad::cfg(|ctx| panels = panel::panel_fill(ctx));
+            crate::raw_gl::clear_colour(panels);
             crate::raw_gl::flush();
             egui_macroquad::ui(|ctx| {
-                panels = panel::panel_fill(ctx);
                 panel::wheel_scroll(ctx, mouse_wheel().1);
                 if !app.ui.panels_hidden {
                     tape_cmds = crate::timeline::ui(
@@ -702,14 +699,10 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         } else {
             &app.world
         };
-        let [r, g, b, a] = panels;
-        let panels = Color::from_rgba(r, g, b, a);
-        crate::draw::background(panels, cleared);
-        cleared = panels;
         // The world's drawing stays in the view: the panels around it are transparent over
         // the window's clear, and kept as pixels between refreshes (`panel_cache.rs`), so a
         // shape reaching past the view (zoomed in) would show through them, or over them.
-        crate::raw_gl::clip_drawing(Some(crate::panel_cache::screen_rect(view.area())));
+        crate::raw_gl::clip_drawing(Some(view.pixels((screen_width(), screen_height()))));
         crate::draw::world(
             &view,
             shown,

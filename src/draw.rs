@@ -21,20 +21,6 @@ fn rgba(c: Rgba) -> Color {
     Color::new(c.0, c.1, c.2, c.3)
 }
 
-/// The window's background: the view is one opaque image that has the play area's shade and
-/// the darker margins around it in it (`sprites.rs`), copied in, and the screen around it has
-/// `panels`, the colour of the panels, which leave their own background unpainted
-/// ([`crate::panel::panel_fill`]). The window was cleared to `cleared` at the frame's start,
-/// so that the clear is done by the time the copy, which waits for it, is made; it is
-/// cleared again only if that was another colour.
-pub fn background(panels: Color, cleared: Color) {
-    if panels == cleared {
-        crate::raw_gl::drop_draw_calls();
-    } else {
-        crate::raw_gl::clear_colour(panels.into());
-    }
-}
-
 /// The play area on screen: top-left and bottom-right corners (px).
 fn play_area(view: &View, world: &World) -> (Vec2, Vec2) {
     let b = world.bounds();

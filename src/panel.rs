@@ -201,18 +201,18 @@ pub fn wheel_scroll(ctx: &egui::Context, wheel: f32) {
     }
 }
 
-/// Leaves the panels' own fill unpainted and returns the colour it has: the view is one
-/// opaque image (`sprites.rs`) and the app clears the window to this colour, so the panels
-/// need not paint their background. In software rendering that background was about 5 ms of
-/// rasterizer time a frame here (every pixel of a panel blended); a clear is nearly free. The
-/// look does not change.
-pub fn panel_fill(ctx: &egui::Context) -> [u8; 4] {
+/// Leaves the panels' own fill unpainted and returns the colour it has (RGBA, 0–1): the view
+/// is one opaque image (`sprites.rs`) and the app clears the window to this colour, so the
+/// panels need not paint their background. In software rendering that background was about
+/// 5 ms of rasterizer time a frame here (every pixel of a panel blended); a clear is nearly
+/// free. The look does not change.
+pub fn panel_fill(ctx: &egui::Context) -> [f32; 4] {
     let theme = ctx.theme().default_visuals().panel_fill;
     let want = egui::Color32::TRANSPARENT;
     if ctx.style().visuals.panel_fill != want {
         ctx.style_mut(|s| s.visuals.panel_fill = want);
     }
-    theme.to_array()
+    theme.to_array().map(|c| c as f32 / 255.0)
 }
 
 /// Draws the side panel and the help window; returns the commands.

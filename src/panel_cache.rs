@@ -65,13 +65,6 @@ fn window_size() -> (usize, usize) {
     (screen_width() as usize, screen_height() as usize)
 }
 
-/// The whole pixels of the window rectangle from `lo` to `hi` (px): left, top, width, height.
-pub fn screen_rect((lo, hi): (Vec2, Vec2)) -> Rect {
-    let (x0, y0) = (lo.x.floor() as i32, lo.y.floor() as i32);
-    let (x1, y1) = (hi.x.ceil() as i32, hi.y.ceil() as i32);
-    (x0, y0, (x1 - x0).max(0), (y1 - y0).max(0))
-}
-
 /// The window outside `canvas`, as four bands (some possibly empty): above, below, left, right.
 pub fn bands((x, y, w, h): Rect, (win_w, win_h): (usize, usize)) -> [Rect; 4] {
     let (win_w, win_h) = (win_w as i32, win_h as i32);
@@ -172,14 +165,6 @@ pub fn egui_busy(ctx: &egui::Context, canvas: Option<Rect>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_screen_rect_holds_every_pixel_its_corners_touch() {
-        let r = screen_rect((Vec2::new(1.5, 2.2), Vec2::new(10.1, 20.0)));
-        assert_eq!(r, (1, 2, 10, 18));
-        // Upside down or empty: no pixels, never a negative size.
-        assert_eq!(screen_rect((Vec2::new(5.0, 5.0), Vec2::new(3.0, 2.0))).2, 0);
-    }
 
     #[test]
     fn the_bands_and_the_canvas_tile_the_window() {

@@ -61,19 +61,10 @@ pub fn clip_drawing(rect: Option<Rect>) {
         .scissor(rect);
 }
 
-/// Drops the draw calls macroquad has queued, as a clear does, without clearing: for a frame
-/// whose first drawing covers the whole window.
-pub fn drop_draw_calls() {
-    // SAFETY: macroquad's documented way to mix its drawing with raw GL, on its thread.
-    unsafe { macroquad::window::get_internal_gl() }
-        .quad_gl
-        .clear_draw_calls();
-}
-
-/// Sends what GL has queued to be drawn (in llvmpipe: to the rasterizer threads) without
-/// waiting for it. Called at the start of a frame, it gets macroquad's clear of the window
-/// done while the canvas is drawn on the CPU: the copy of the canvas into the window must wait
-/// for every drawing queued before it, and waited about 3 ms a frame for that clear here.
+/// Sends what GL has queued to be drawn (in llvmpipe: to the rasterizer) without waiting for
+/// it. Called after the window's clear at the start of a frame, it gets the clear done while
+/// the canvas is drawn on the CPU: the copy of the canvas into the window must wait for every
+/// drawing queued before it, and waited about 3 ms a frame for the clear here.
 pub fn flush() {
     // SAFETY: a flush has no arguments and changes no state; on macroquad's thread.
     unsafe { glFlush() };
@@ -161,30 +152,42 @@ impl WindowCopy {
         // GL counts rows from the bottom; the image's first row (texture row 0) goes to the
         // top (see the module notes).
         let bottom = screen_h - y - h;
-        // SAFETY: on macroquad's thread; only names this value made are bound, and the read
-        // framebuffer binding is put back. The scissor test is off after macroquad's passes
-        // (it turns it off when a pass ends) and is turned off here in any case: a copy under
-        // a scissor would not be the plain copy.
-        unsafe {
-            let mut read = 0;
-            glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &mut read);
-            glBindFramebuffer(GL_READ_FRAMEBUFFER, self.images[self.current].framebuffer);
-            glDisable(GL_SCISSOR_TEST);
-            glBlitFramebuffer(
-                0,
-                0,
-                w,
-                h,
-                x,
-                bottom + h,
-                x + w,
-                bottom,
-                GL_COLOR_BUFFER_BIT,
-                GL_NEAREST,
-            );
-            glBindFramebuffer(GL_READ_FRAMEBUFFER, read as GLuint);
-            glGetError() == GL_NO_ERROR
+        let image = self.images[self.current].framebuffer;
+        blit(
+            Some(image),
+            None,
+            [[0, 0, w, h, x, bottom + h, x + w, bottom]],
+        )
+    }
+}
+
+/// Copies between the window and an image of this module (`None`: the window, the
+/// framebuffer bound for drawing between macroquad's passes): each `[sx0, sy0, sx1, sy1, dx0,
+/// dy0, dx1, dy1]` as `glBlitFramebuffer` takes them, without scaling or filtering. Puts both
+/// framebuffer bindings back; false on a GL error.
+fn blit(
+    from: Option<GLuint>,
+    to: Option<GLuint>,
+    copies: impl IntoIterator<Item = [i32; 8]>,
+) -> bool {
+    // SAFETY: on macroquad's thread, between its passes; only framebuffers of this module and
+    // the window's are bound, and both bindings are put back. The scissor test is off after
+    // macroquad's passes (it turns it off when a pass ends) and is turned off here in any
+    // case: a copy under a scissor would not be the plain copy.
+    unsafe {
+        let (mut read, mut draw) = (0, 0);
+        glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &mut read);
+        glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &mut draw);
+        let window = draw as GLuint;
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, from.unwrap_or(window));
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, to.unwrap_or(window));
+        glDisable(GL_SCISSOR_TEST);
+        for [a, b, c, d, e, f, g, h] in copies {
+            glBlitFramebuffer(a, b, c, d, e, f, g, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
         }
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, read as GLuint);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, draw as GLuint);
+        glGetError() == GL_NO_ERROR
     }
 }
 
@@ -227,52 +230,24 @@ impl WindowSnapshot {
 
     fn copy(&self, rects: &[Rect], take: bool) -> bool {
         let win_h = self.size.1 as i32;
-        // SAFETY: on macroquad's thread, between its passes (the window's framebuffer is the
-        // one bound for drawing); only names this value made are bound besides it, and both
-        // bindings are put back. The scissor test is off (see `WindowCopy::show`).
-        unsafe {
-            let (mut read, mut draw) = (0, 0);
-            glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &mut read);
-            glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &mut draw);
-            let (window, image) = (draw as GLuint, self.image.framebuffer);
-            let (from, to) = if take {
-                (window, image)
-            } else {
-                (image, window)
-            };
-            glBindFramebuffer(GL_READ_FRAMEBUFFER, from);
-            glBindFramebuffer(GL_DRAW_FRAMEBUFFER, to);
-            glDisable(GL_SCISSOR_TEST);
-            for &(x, y, w, h) in rects {
-                if w <= 0 || h <= 0 {
-                    continue;
-                }
-                // The window's rows in GL's terms (from the bottom), the texture's from the
-                // top: the rectangle's bottom edge in one goes to the other's bottom edge,
-                // which turns the rows over in GL's terms.
+        let image = Some(self.image.framebuffer);
+        let (from, to) = if take { (None, image) } else { (image, None) };
+        let copies = rects
+            .iter()
+            .filter(|r| r.2 > 0 && r.3 > 0)
+            .map(|&(x, y, w, h)| {
+                // The window's rows in GL's terms (from the bottom), the texture's from the top:
+                // the rectangle's bottom edge in one goes to the other's bottom edge, which turns
+                // the rows over in GL's terms.
                 let (bottom, top) = (win_h - y - h, win_h - y);
                 let (s0, s1, d0, d1) = if take {
                     (bottom, top, y + h, y)
                 } else {
                     (y, y + h, top, bottom)
                 };
-                glBlitFramebuffer(
-                    x,
-                    s0,
-                    x + w,
-                    s1,
-                    x,
-                    d0,
-                    x + w,
-                    d1,
-                    GL_COLOR_BUFFER_BIT,
-                    GL_NEAREST,
-                );
-            }
-            glBindFramebuffer(GL_READ_FRAMEBUFFER, read as GLuint);
-            glBindFramebuffer(GL_DRAW_FRAMEBUFFER, draw as GLuint);
-            glGetError() == GL_NO_ERROR
-        }
+                [x, s0, x + w, s1, x, d0, x + w, d1]
+            });
+        blit(from, to, copies)
     }
 }
 

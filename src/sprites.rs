@@ -59,7 +59,7 @@ pub struct Sprites {
 }
 
 impl Sprites {
-    /// Lays out every ball, as a quad or (many balls, small on screen) a disc of the canvas,
+    /// Lays out every ball, as a disc of the canvas (small on screen) or a quad,
     /// on a backdrop of `inside` within the screen rectangle `field` (the play area) and
     /// `outside` around it. [`Sprites::draw_canvas`] draws the canvas: it reads nothing of
     /// the world, so it may run while the world steps. The canvas goes under everything drawn
@@ -77,12 +77,9 @@ impl Sprites {
         self.used.iter_mut().for_each(|u| *u = 0);
         self.copied = None;
         // The canvas covers the view's area (whole pixels, on screen).
-        let (lo, hi) = view.area();
-        let x0 = lo.x.floor().clamp(0.0, screen_width());
-        let y0 = lo.y.floor().clamp(0.0, screen_height());
-        let x1 = hi.x.ceil().clamp(x0, screen_width());
-        let y1 = hi.y.ceil().clamp(y0, screen_height());
-        let splat = x1 > x0 && y1 > y0;
+        let (x, y, w, h) = view.pixels((screen_width(), screen_height()));
+        let (x0, y0, w, h) = (x as f32, y as f32, w as usize, h as usize);
+        let splat = w > 0 && h > 0;
         self.discs.clear();
         for b in balls {
             let p = view.pt(b.pos);
@@ -93,7 +90,7 @@ impl Sprites {
                 self.push_quad(class_of(2.0 * r), p, r, tint(color(b)));
             }
         }
-        let (at, (w, h)) = (vec2(x0, y0), ((x1 - x0) as usize, (y1 - y0) as usize));
+        let at = vec2(x0, y0);
         let px = |v: f32, at: f32, n: usize| (v - at).round().clamp(0.0, n as f32) as usize;
         self.backdrop = Backdrop {
             inside_box: (

@@ -64,6 +64,16 @@ impl View {
         self.area
     }
 
+    /// The whole pixels of the area within a window of `screen` (width, height px): left,
+    /// top, width, height, never negative. The canvas of balls covers them, and the world's
+    /// drawing is clipped to them.
+    pub fn pixels(&self, (sw, sh): (f32, f32)) -> (i32, i32, i32, i32) {
+        let (lo, hi) = self.area;
+        let (x0, y0) = (lo.x.floor().clamp(0.0, sw), lo.y.floor().clamp(0.0, sh));
+        let (x1, y1) = (hi.x.ceil().clamp(x0, sw), hi.y.ceil().clamp(y0, sh));
+        (x0 as i32, y0 as i32, (x1 - x0) as i32, (y1 - y0) as i32)
+    }
+
     /// Screen position of a world point.
     pub fn pt(&self, p: Vec2) -> Vec2 {
         let d = (p - self.centre_world) * self.scale;
@@ -111,6 +121,16 @@ mod tests {
     fn fitted() -> View {
         let world = Aabb::new(Vec2::ZERO, Vec2::new(800.0, 600.0));
         View::fit(world, Vec2::ZERO, Vec2::new(1000.0, 700.0))
+    }
+
+    #[test]
+    fn the_pixels_of_the_area_hold_every_pixel_it_touches_within_the_window() {
+        let world = Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0));
+        let v = View::fit(world, Vec2::new(1.5, 2.2), Vec2::new(10.1, 20.0));
+        assert_eq!(v.pixels((100.0, 100.0)), (1, 2, 10, 18));
+        // Clipped to the window, and never a negative size.
+        assert_eq!(v.pixels((8.0, 100.0)), (1, 2, 7, 18));
+        assert_eq!(v.pixels((0.5, 0.5)).2, 0);
     }
 
     #[test]
