@@ -142,6 +142,29 @@ fn distinct_colours(path: &Path) -> usize {
     seen.len()
 }
 
+/// Runs the app in a window on `display` with `args`, writing a screenshot of the last frame
+/// to `png`.
+fn window_run(display: &str, args: &[&str], png: &Path) -> std::process::Output {
+    Command::new(EXE)
+        .env("DISPLAY", display)
+        .args(args)
+        .arg("--screenshot")
+        .arg(png)
+        .output()
+        .expect("the app starts")
+}
+
+/// The hash on the summary line of the headless run with `args`.
+fn headless_hash(args: &[&str]) -> String {
+    let out = Command::new(EXE)
+        .args(args)
+        .arg("--headless")
+        .output()
+        .expect("the app starts");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    field(stdout.lines().last().expect("a summary line"), "hash")
+}
+
 #[test]
 fn window_runs_frames_and_writes_a_screenshot() {
     let _turn = one_at_a_time();
@@ -151,12 +174,8 @@ fn window_runs_frames_and_writes_a_screenshot() {
     let dir = std::env::temp_dir().join(format!("cmt-smoke-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let png = dir.join("smoke.png");
-    let out = Command::new(EXE)
-        .env("DISPLAY", &display)
-        .args(["--launch", "50", "--frames", "300", "--screenshot"])
-        .arg(&png)
-        .output()
-        .expect("the app starts");
+    let args = ["--launch", "50", "--frames", "300"];
+    let out = window_run(&display, &args, &png);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -188,18 +207,9 @@ fn window_runs_frames_and_writes_a_screenshot() {
     );
 
     // The window fed 1/60 s per frame, so it must end where the headless run ends.
-    let headless = Command::new(EXE)
-        .args(["--launch", "50", "--frames", "300", "--headless"])
-        .output()
-        .unwrap();
-    let hline = String::from_utf8_lossy(&headless.stdout)
-        .lines()
-        .last()
-        .unwrap()
-        .to_string();
     assert_eq!(
         field(summary, "hash"),
-        field(&hline, "hash"),
+        headless_hash(&args),
         "window and headless runs differ"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -271,32 +281,14 @@ fn many_balls_drawn_on_the_cpu_land_right_side_up() {
     let dir = std::env::temp_dir().join(format!("cmt-pile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let png = dir.join("pile.png");
-    let out = Command::new(EXE)
-        .env("DISPLAY", &display)
-        .args(["--scene", "table", "--fill", "3000", "--frames", "150"])
-        .arg("--screenshot")
-        .arg(&png)
-        .output()
-        .expect("the app starts");
+    let args = ["--scene", "table", "--fill", "3000", "--frames", "150"];
+    let out = window_run(&display, &args, &png);
     assert!(out.status.success(), "{out:?}");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let headless = Command::new(EXE)
-        .args([
-            "--scene",
-            "table",
-            "--fill",
-            "3000",
-            "--frames",
-            "150",
-            "--headless",
-        ])
-        .output()
-        .unwrap();
-    let hline = String::from_utf8_lossy(&headless.stdout).to_string();
-    let hash = |s: &str| field(s.lines().last().expect("a summary"), "hash");
+    let summary = stdout.lines().last().expect("a summary line");
     assert_eq!(
-        hash(&stdout),
-        hash(&hline),
+        field(summary, "hash"),
+        headless_hash(&args),
         "window and headless runs differ"
     );
     let cols = (0.03, 0.68);
