@@ -65,11 +65,20 @@ use super::pair_keys::{grow_keys, prefetch, prefetch_range, KeyWriter, PairKeys}
 use crate::geom::Aabb;
 use glam::{Vec2, Vec4};
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+
+/// A run of entries in cell order.
+type Run = std::ops::Range<usize>;
+
 /// Most bands of the first counting sort (see the module docs).
 const MAX_BANDS: usize = 256;
-/// Candidates tested per block of the pair search; `ids` and `lanes` have this many padding
-/// entries past the last ball (never in a cell), so a block never reads past their end.
+/// Candidates tested per block of the pair search (SSE2).
 const LANES: usize = 4;
+/// Padding entries of `ids` and `lanes` past the last ball (never in a cell), so that no
+/// block reads past their end: the AVX2 search's blocks read up to 8 entries from a start
+/// before the end.
+const PAD: usize = 8;
 
 /// Balls by cell, boxes in cell order.
 #[derive(Clone, Debug, Default)]
@@ -302,7 +311,7 @@ fn exclusive_sums(counts: &mut [u32]) {
     }
 }
 
-/// The boxes in cell order lane by lane, and their ids, each with `LANES` entries of padding.
+/// The boxes in cell order lane by lane, and their ids, each with `PAD` entries of padding.
 struct Lanes<'a> {
     x0: &'a [f32],
     y0: &'a [f32],
@@ -542,9 +551,9 @@ impl BallCells {
         let mut tests = 0;
         let shift = self.band_shift();
         let n = self.count;
-        self.ids.resize(n + LANES, 0);
+        self.ids.resize(n + PAD, 0);
         for lane in &mut self.lanes {
-            lane.resize(n + LANES, 0.0);
+            lane.resize(n + PAD, 0.0);
         }
         self.codes.resize(n, 0);
         let stored = s * (h + 1);
@@ -633,18 +642,64 @@ impl BallCells {
     /// if the box reaches into that row, another. (A ball whose min corner lies in a column or
     /// row the box does not reach has its min beyond the box's max — the cell function is
     /// monotone — so cannot overlap it.) Each run is tested four candidates at a time
-    /// ([`Lanes::scan`]).
+    /// ([`Lanes::scan`]), or with AVX2 where the CPU has it both runs' first four in one
+    /// 8-wide block ([`avx2::scan_runs`]): the same keys, in another order, and the sort puts
+    /// them in one order.
     fn pairs_in(&self, balls: std::ops::Range<usize>, out: &mut KeyWriter) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if avx2::enabled() {
+            // SAFETY: the CPU has AVX2 and POPCNT (checked by `enabled`).
+            return unsafe { self.pairs_in_avx2(balls, out) };
+        }
+        self.pairs_in_sse2(balls, out)
+    }
+
+    /// [`BallCells::pairs_in`] with [`Lanes::scan`] on each run.
+    fn pairs_in_sse2(&self, balls: std::ops::Range<usize>, out: &mut KeyWriter) -> u64 {
+        // SAFETY: `search` gives runs ordered and ending at most at `n`, with `PAD ≥ LANES`
+        // entries past `n`, and room in `buf` for every candidate's key and two blocks more.
+        self.search(balls, out, |lanes, q, id, own, below, buf, len| unsafe {
+            let len = lanes.scan(q, id, own.start, own.end, buf, len);
+            lanes.scan(q, id, below.start, below.end, buf, len)
+        })
+    }
+
+    /// [`BallCells::pairs_in`] with [`avx2::scan_runs`].
+    ///
+    /// # Safety
+    /// The CPU has AVX2 and POPCNT.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn pairs_in_avx2(&self, balls: std::ops::Range<usize>, out: &mut KeyWriter) -> u64 {
+        // SAFETY: as in `pairs_in_sse2`, with `PAD = 8` entries past `n` and room for 8 keys
+        // past the candidates'; the caller vouches for the CPU.
+        self.search(balls, out, |lanes, q, id, own, below, buf, len| unsafe {
+            avx2::scan_runs(lanes, q, id, own, below, buf, len)
+        })
+    }
+
+    /// The pair search's loop over `balls`, testing each ball's two runs with `scan`
+    /// (given the lanes, the query, the ball's id in the high half, the runs, the key buffer
+    /// and the keys in it; returns the new number of keys). Each call's runs are ordered and
+    /// end at most at `n`, the lanes have `PAD` entries past `n`, and the buffer has room for
+    /// every candidate's key and `PAD` more.
+    #[inline(always)]
+    fn search(
+        &self,
+        balls: std::ops::Range<usize>,
+        out: &mut KeyWriter,
+        scan: impl Fn(&Lanes, [f32; 4], u64, Run, Run, &mut [u64], usize) -> usize,
+    ) -> u64 {
         let s = self.stride;
         let n = self.count;
         let (start, ids) = (&self.start[..], &self.ids[..]);
         let [x0, y0, x1, y1] = &self.lanes;
         let lanes = Lanes {
-            x0: &x0[..n + LANES],
-            y0: &y0[..n + LANES],
-            x1: &x1[..n + LANES],
-            y1: &y1[..n + LANES],
-            ids: &ids[..n + LANES],
+            x0: &x0[..n + PAD],
+            y0: &y0[..n + PAD],
+            x1: &x1[..n + PAD],
+            y1: &y1[..n + PAD],
+            ids: &ids[..n + PAD],
         };
         let (mut buf, mut len) = out.take();
         let mut tests = 0;
@@ -665,20 +720,14 @@ impl BallCells {
             let below_len = b1 - b0;
             tests += (own_len + below_len) as u64;
             // Room for every candidate's key, written or not, and a block's overrun.
-            let need = len + own_len + below_len + 2 * LANES;
+            let need = len + own_len + below_len + PAD;
             if need > buf.len() {
                 grow_keys(&mut buf, need);
             }
             // The query `[max x, max y, −min x, −min y]`, lane by lane.
             let q = [-lanes.x1[a], -lanes.y1[a], -lanes.x0[a], -lanes.y0[a]];
             let id = (ids[a] as u64) << 32;
-            // SAFETY: both runs are ordered and end at most at `n`, the lanes and ids have
-            // `LANES` entries past `n`, and `buf` has room for every candidate and two
-            // blocks more.
-            unsafe {
-                len = lanes.scan(q, id, a + 1, own_end, &mut buf, len);
-                len = lanes.scan(q, id, b0, b1, &mut buf, len);
-            }
+            len = scan(&lanes, q, id, a + 1..own_end, b0..b1, &mut buf, len);
         }
         out.put_back(buf, len);
         tests
@@ -726,8 +775,8 @@ impl BallCells {
         }
         if self.start.first() != Some(&0)
             || self.start.last().map_or(0, |&x| x as usize) != n
-            || self.ids.len() != n + LANES
-            || self.lanes.iter().any(|lane| lane.len() != n + LANES)
+            || self.ids.len() != n + PAD
+            || self.lanes.iter().any(|lane| lane.len() != n + PAD)
             || self.codes.len() != n
         {
             return Err("ball cells: sizes differ from the balls".into());
@@ -769,5 +818,84 @@ impl BallCells {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Balls of sides up to 30 px, two coincident, some on cell borders.
+    fn boxes(n: usize, seed: u64) -> Vec<Aabb> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let side = (n as f32).sqrt() * 20.0;
+        let mut out: Vec<Aabb> = (0..n)
+            .map(|_| {
+                let p = Vec2::new(rng.gen_range(0.0..side), rng.gen_range(0.0..side));
+                let p = if rng.gen_bool(0.1) {
+                    (p / 32.0).round() * 32.0
+                } else {
+                    p
+                };
+                Aabb::around(p, rng.gen_range(0.0..15.0))
+            })
+            .collect();
+        out[n / 2] = out[n / 3];
+        out
+    }
+
+    /// The keys of a search, each as `(min, max)`, sorted.
+    fn keys_of(
+        cells: &BallCells,
+        search: impl Fn(&BallCells, &mut KeyWriter) -> u64,
+    ) -> (Vec<u64>, u64) {
+        let mut keys = PairKeys::default();
+        keys.clear(cells.count);
+        let tests = search(cells, &mut keys.writer());
+        let mut pairs = Vec::new();
+        keys.sorted_into(&mut pairs);
+        (
+            pairs
+                .iter()
+                .map(|&(i, j)| (i as u64) << 32 | j as u64)
+                .collect(),
+            tests,
+        )
+    }
+
+    #[test]
+    fn both_searches_find_the_same_pairs_as_brute_force() {
+        for (n, seed) in [(1, 1), (7, 2), (300, 3), (5000, 4)] {
+            let balls = boxes(n, seed);
+            let mut region = Extent::default();
+            balls.iter().for_each(|b| region.add(b));
+            let range = CellRange::covering_for(&region.get().0, 32.0, (0.0, 0.0), n);
+            let mut cells = BallCells::default();
+            let mut keys = PairKeys::default();
+            keys.clear(n);
+            assert!(cells.build(&range, &balls, 0, &mut keys).is_some());
+            cells.validate().unwrap();
+            let mut want = Vec::new();
+            for i in 0..n {
+                for j in i + 1..n {
+                    if balls[i].overlaps(&balls[j]) {
+                        want.push((i as u64) << 32 | j as u64);
+                    }
+                }
+            }
+            let all = 0..cells.count;
+            let sse2 = keys_of(&cells, |c, out| c.pairs_in_sse2(all.clone(), out));
+            assert_eq!(sse2.0, want, "SSE2, n = {n}");
+            #[cfg(target_arch = "x86_64")]
+            if avx2::enabled() {
+                // SAFETY: `enabled` checked the CPU.
+                let avx = keys_of(&cells, |c, out| unsafe {
+                    c.pairs_in_avx2(all.clone(), out)
+                });
+                assert_eq!(avx, sse2, "AVX2, n = {n}");
+            }
+        }
     }
 }
