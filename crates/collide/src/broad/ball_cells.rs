@@ -13,17 +13,13 @@
 //! another; the padding makes both runs valid for every real cell with no clamping (the
 //! padding cells are empty).
 //!
-//! **Four tests per compare.** Closed boxes `a`, `b` overlap iff `b.min ≤ a.max` and
-//! `a.min ≤ b.max`, i.e. `−b.max ≤ −a.min`: so with `b` packed as above and `a` as the query
-//! `[max x, max y, −min x, −min y]`, the test is `packed(b) ≤ query(a)` on all four
-//! coordinates. With the lanes in their own arrays, one 4-wide compare per coordinate tests
-//! four candidates at once against the query's coordinate broadcast, and the four results'
-//! AND is a mask of hits. Negation is exact, and `−0.0 = 0.0` in comparisons, so this is the
-//! same test as [`Aabb::overlaps`]. The compares are SSE2 intrinsics (all of x86-64; plain
+//! **Four tests per compare.** The boxes are stored packed, `[min x, min y, −max x, −max y]`,
+//! one coordinate per array, so that one 4-wide compare per coordinate tests four candidates
+//! against a query (see `packed.rs`). The compares are SSE2 intrinsics (all of x86-64; plain
 //! compares elsewhere), not glam's `Vec4`: a crate depending on this one may turn on glam's
 //! `scalar-math` feature (the app's window library does), and Cargo then builds glam that
-//! way for this crate too, making `Vec4` four separate floats (the pair search with it left
-//! the app's field physics about 9 % slower than with the intrinsics).
+//! way for this crate too (the pair search with it left the app's field physics about 9 %
+//! slower than with the intrinsics).
 //!
 //! **Cell of a coordinate.** `col(x) = trunc(clamp((x − x0) · (1 / size), 0, w − 1))` in f32,
 //! `x0` the left edge of the range, both axes in one 4-lane operation on a box's corners.
@@ -61,6 +57,7 @@
 //! **Cost.** O(n + cells). All arrays are kept, so a steady-state call allocates nothing.
 
 use super::grid_cells::CellRange;
+use super::packed::{hits4, packed};
 use super::pair_keys::{grow_keys, prefetch, prefetch_range, KeyWriter, PairKeys};
 use crate::geom::Aabb;
 use glam::{Vec2, Vec4};
@@ -120,12 +117,6 @@ struct Entry {
     code: u32,
     /// `[min x, min y, −max x, −max y]`.
     packed: [f32; 4],
-}
-
-/// `b` packed for storage: `[min x, min y, −max x, −max y]`.
-#[inline(always)]
-fn packed(b: &Aabb) -> [f32; 4] {
-    [b.min.x, b.min.y, -b.max.x, -b.max.y]
 }
 
 /// The f32 cell function of one axis: `trunc(clamp((v − origin) · inv, 0, last))`.
@@ -362,37 +353,14 @@ impl Lanes<'_> {
         len
     }
 
-    /// Bit `k` set when entry `j + k` (`k < 4`) lies within the query `q`: each of its four
-    /// packed coordinates at most `q`'s. With SSE2 (all of x86-64), one 4-wide compare per
-    /// coordinate; glam's `Vec4` cannot be relied on for it (it may be built scalar, see the
-    /// module docs).
+    /// [`hits4`] on these lanes.
     ///
     /// # Safety
     /// Entries `j .. j + 4` exist in every lane.
     #[inline(always)]
     unsafe fn hits(&self, q: [f32; 4], j: usize) -> u32 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::_mm_set1_ps;
-            use std::arch::x86_64::{_mm_and_ps, _mm_cmple_ps, _mm_loadu_ps, _mm_movemask_ps};
-            // SAFETY: SSE2 is part of x86-64; the caller vouches for the four entries.
-            unsafe {
-                let le = |lane: &[f32], q: f32| {
-                    _mm_cmple_ps(_mm_loadu_ps(lane.as_ptr().add(j)), _mm_set1_ps(q))
-                };
-                let x = _mm_and_ps(le(self.x0, q[0]), le(self.y0, q[1]));
-                let y = _mm_and_ps(le(self.x1, q[2]), le(self.y1, q[3]));
-                _mm_movemask_ps(_mm_and_ps(x, y)) as u32
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let lanes = [self.x0, self.y0, self.x1, self.y1];
-            (0..LANES).fold(0, |mask, k| {
-                let hit = (0..4).all(|c| lanes[c][j + k] <= q[c]);
-                mask | (hit as u32) << k
-            })
-        }
+        // SAFETY: the caller vouches for the entries.
+        unsafe { hits4([self.x0, self.y0, self.x1, self.y1], j, q) }
     }
 }
 

@@ -16,6 +16,7 @@ pub mod brute;
 pub mod grid;
 mod grid_cells;
 mod obstacle_cells;
+mod packed;
 mod pair_keys;
 pub mod quadtree;
 mod radix;

@@ -64,25 +64,6 @@ impl Node {
     }
 }
 
-/// What a traversal for pairs reads of a node, in 24 bytes instead of a [`Node`]'s 52, so
-/// that more of the tree stays in cache: the box it is tested by (a leaf's tight box, an
-/// internal node's union) and its children, or `[NULL, item]` for a leaf.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Compact {
-    /// The box tested.
-    pub b: Aabb,
-    /// Children, or `[NULL, item]`.
-    pub kids: [u32; 2],
-}
-
-impl Compact {
-    /// True for a leaf.
-    #[inline(always)]
-    pub fn is_leaf(&self) -> bool {
-        self.kids[0] == NULL
-    }
-}
-
 /// A dynamic AABB tree.
 #[derive(Clone, Debug, Default)]
 pub struct DynamicTree {
@@ -112,37 +93,6 @@ impl DynamicTree {
     /// The node with id `id`.
     pub fn node(&self, id: u32) -> &Node {
         &self.nodes[id as usize]
-    }
-
-    /// The nodes under `root` as [`Compact`] nodes into `out`, in depth-first preorder: the
-    /// root first, each internal node's first child right after it, its second after the
-    /// first's subtree. A traversal that goes down the tree then reads memory forward, and
-    /// the nodes of a subtree lie together.
-    pub fn compact_preorder(&self, root: u32, out: &mut Vec<Compact>, stack: &mut Vec<(u32, u32)>) {
-        out.clear();
-        stack.clear();
-        // (node id, slot in `out` of the kid field to fill: parent slot * 2 + which, or NULL)
-        stack.push((root, NULL));
-        while let Some((id, link)) = stack.pop() {
-            let slot = out.len() as u32;
-            if link != NULL {
-                out[(link / 2) as usize].kids[(link % 2) as usize] = slot;
-            }
-            let n = &self.nodes[id as usize];
-            if n.is_leaf() {
-                out.push(Compact {
-                    b: n.tight,
-                    kids: [NULL, n.item],
-                });
-            } else {
-                out.push(Compact {
-                    b: n.fat,
-                    kids: [NULL; 2],
-                });
-                stack.push((n.children[1], slot * 2 + 1));
-                stack.push((n.children[0], slot * 2));
-            }
-        }
     }
 
     /// Nodes in use.
