@@ -294,6 +294,43 @@ impl Extent {
     }
 }
 
+/// The loop of [`BallCells::build_hinted`]: each ball's entry written at its band's cursor in
+/// `band_end` while the cursor is below the band's limit in `limits`, the region and largest
+/// side gathered. Returns them with whether every ball spans at most two cells per axis and
+/// whether every band had room. A function of its own so that the compiler knows the entries
+/// written are not the cursors, the limits or the lattice (with them all behind `self` it
+/// reloaded them for every ball).
+#[inline(never)]
+fn scatter_hinted(
+    balls: &[Aabb],
+    (lattice, stride, shift, first): (Lattice, usize, u32, usize),
+    by_band: &mut [Entry],
+    band_end: &mut [u32],
+    limits: &[u32],
+) -> (Extent, bool, bool) {
+    let (mut extent, mut spans_ok, mut fits) = (Extent::default(), true, true);
+    for (k, b) in balls.iter().enumerate() {
+        extent.add(b);
+        let spans = lattice.box_cells(b);
+        spans_ok &= within_two(spans);
+        let band = (spans[1] as u32 >> shift) as usize;
+        let at = &mut band_end[band];
+        if *at < limits[band] {
+            // The band's write stream, a few entries ahead (see `prefetch`).
+            prefetch(by_band.as_ptr().wrapping_add(*at as usize + 8));
+            by_band[*at as usize] = Entry {
+                id: (first + k) as u32,
+                code: cell_code(spans, stride),
+                packed: packed(b),
+            };
+            *at += 1;
+        } else {
+            fits = false;
+        }
+    }
+    (extent, spans_ok, fits)
+}
+
 /// Turns counts into exclusive prefix sums (each bucket's first slot).
 fn exclusive_sums(counts: &mut [u32]) {
     let mut sum = 0;
@@ -418,28 +455,13 @@ impl BallCells {
             .resize(*self.band_start.last().unwrap() as usize, Entry::default());
         self.band_end.clear();
         self.band_end.extend_from_slice(&self.band_start[..bands]);
-        let limits = &self.band_start[1..];
-        let (mut extent, mut spans_ok, mut fits) = (Extent::default(), true, true);
-        let stride = self.stride;
-        for (k, b) in balls.iter().enumerate() {
-            extent.add(b);
-            let spans = self.lattice.box_cells(b);
-            spans_ok &= within_two(spans);
-            let band = (spans[1] as u32 >> shift) as usize;
-            let at = &mut self.band_end[band];
-            if *at < limits[band] {
-                // The band's write stream, a few entries ahead (see `prefetch`).
-                prefetch(self.by_band.as_ptr().wrapping_add(*at as usize + 8));
-                self.by_band[*at as usize] = Entry {
-                    id: (self.first + k) as u32,
-                    code: cell_code(spans, stride),
-                    packed: packed(b),
-                };
-                *at += 1;
-            } else {
-                fits = false;
-            }
-        }
+        let (extent, spans_ok, fits) = scatter_hinted(
+            balls,
+            (self.lattice, self.stride, shift, self.first),
+            &mut self.by_band,
+            &mut self.band_end,
+            &self.band_start[1..],
+        );
         let (region, largest) = extent.get();
         if !(fits && spans_ok && accept(&region, largest)) {
             self.band_counts.clear();
