@@ -309,20 +309,35 @@ fn scatter_hinted(
     limits: &[u32],
 ) -> (Extent, bool, bool) {
     let (mut extent, mut spans_ok, mut fits) = (Extent::default(), true, true);
+    // Every band index below is a row of the lattice (clamped to its last row) shifted: at
+    // most the last row's band. Checked once here, with every limit within `by_band`, so the
+    // loop needs no bounds checks.
+    let last_band = (lattice.last.y as usize) >> shift;
+    let bands = band_end.len().min(limits.len());
+    assert!(last_band < bands && limits.iter().all(|&l| l as usize <= by_band.len()));
     for (k, b) in balls.iter().enumerate() {
         extent.add(b);
         let spans = lattice.box_cells(b);
         spans_ok &= within_two(spans);
         let band = (spans[1] as u32 >> shift) as usize;
-        let at = &mut band_end[band];
-        if *at < limits[band] {
+        debug_assert!(band <= last_band);
+        // SAFETY: `band ≤ last_band < bands` (checked above).
+        let (at, limit) = unsafe {
+            (
+                band_end.get_unchecked_mut(band),
+                *limits.get_unchecked(band),
+            )
+        };
+        if *at < limit {
             // The band's write stream, a few entries ahead (see `prefetch`).
             prefetch(by_band.as_ptr().wrapping_add(*at as usize + 8));
-            by_band[*at as usize] = Entry {
+            let entry = Entry {
                 id: (first + k) as u32,
                 code: cell_code(spans, stride),
                 packed: packed(b),
             };
+            // SAFETY: `*at < limit ≤ by_band.len()` (every limit checked above).
+            unsafe { *by_band.get_unchecked_mut(*at as usize) = entry };
             *at += 1;
         } else {
             fits = false;
