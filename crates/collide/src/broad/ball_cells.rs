@@ -653,7 +653,7 @@ impl BallCells {
     fn pairs_in(&self, balls: std::ops::Range<usize>, out: &mut KeyWriter) -> u64 {
         #[cfg(target_arch = "x86_64")]
         if avx2::enabled() {
-            // SAFETY: the CPU has AVX2 and POPCNT (checked by `enabled`).
+            // SAFETY: the CPU has AVX2, POPCNT and BMI2 (checked by `enabled`).
             return unsafe { self.pairs_in_avx2(balls, out) };
         }
         self.pairs_in_sse2(balls, out)
@@ -672,9 +672,9 @@ impl BallCells {
     /// [`BallCells::pairs_in`] with [`avx2::scan_runs`].
     ///
     /// # Safety
-    /// The CPU has AVX2 and POPCNT.
+    /// The CPU has AVX2, POPCNT and BMI2.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt")]
+    #[target_feature(enable = "avx2,popcnt,bmi2")]
     unsafe fn pairs_in_avx2(&self, balls: std::ops::Range<usize>, out: &mut KeyWriter) -> u64 {
         // SAFETY: as in `pairs_in_sse2`, with `PAD = 8` entries past `n` and room for 8 keys
         // past the candidates'; the caller vouches for the CPU.
@@ -709,16 +709,27 @@ impl BallCells {
         let (mut buf, mut len) = out.take();
         let mut tests = 0;
         let first = balls.start;
+        // Every stored cell read below is at most the last real cell's `+ s + 2`: within
+        // `start` (the padding row and column), so the reads need no bounds checks; a cell
+        // code's cell is clamped to the last real cell (it never exceeds it) to make that hold
+        // whatever the codes hold.
+        let (w, h) = self.dims;
+        let last_cell = (h * s).saturating_sub(2);
+        assert!(balls.end <= n && w + 2 == s && start.len() == s * (h + 1) + 1);
         for (a, &code) in (first..).zip(&self.codes[balls]) {
-            let cell = (code & CELL_BITS) as usize;
+            let cell = ((code & CELL_BITS) as usize).min(last_cell);
             let dx = (code & REACHES_RIGHT != 0) as usize;
             let dy = (code & REACHES_DOWN != 0) as usize;
-            let own_end = (start[cell + 1 + dx] as usize).min(n).max(a + 1);
             let below_left = cell + s - 1;
-            let (b0, b1) = (
-                start[below_left] as usize,
-                start[below_left + dy * (2 + dx)] as usize,
-            );
+            // SAFETY: `cell + 2 ≤ below_left + 3 ≤ last_cell + s + 2 < start.len()` (above).
+            let (own_end, b0, b1) = unsafe {
+                (
+                    *start.get_unchecked(cell + 1 + dx) as usize,
+                    *start.get_unchecked(below_left) as usize,
+                    *start.get_unchecked(below_left + dy * (2 + dx)) as usize,
+                )
+            };
+            let own_end = own_end.min(n).max(a + 1);
             let b1 = b1.min(n);
             let b0 = b0.min(b1);
             let own_len = own_end - (a + 1);
@@ -730,8 +741,12 @@ impl BallCells {
                 grow_keys(&mut buf, need);
             }
             // The query `[max x, max y, −min x, −min y]`, lane by lane.
-            let q = [-lanes.x1[a], -lanes.y1[a], -lanes.x0[a], -lanes.y0[a]];
-            let id = (ids[a] as u64) << 32;
+            // SAFETY: `a < balls.end ≤ n` (asserted), and the lanes and ids have `n + PAD`.
+            let (q, id) = unsafe {
+                let at = |lane: &[f32]| -*lane.get_unchecked(a);
+                let q = [at(lanes.x1), at(lanes.y1), at(lanes.x0), at(lanes.y0)];
+                (q, (*lanes.ids.get_unchecked(a) as u64) << 32)
+            };
             len = scan(&lanes, q, id, a + 1..own_end, b0..b1, &mut buf, len);
         }
         out.put_back(buf, len);

@@ -14,7 +14,7 @@ use super::{Lanes, Run};
 use std::arch::x86_64::*;
 use std::sync::OnceLock;
 
-/// Whether the AVX2 search runs: the CPU has AVX2 and POPCNT, and the environment variable
+/// Whether the AVX2 search runs: the CPU has AVX2, POPCNT and BMI2, and the environment variable
 /// `COLLIDE_NO_AVX2` is not set (for comparing the two searches; results are the same).
 pub(crate) fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
@@ -22,6 +22,7 @@ pub(crate) fn enabled() -> bool {
         std::env::var_os("COLLIDE_NO_AVX2").is_none()
             && is_x86_feature_detected!("avx2")
             && is_x86_feature_detected!("popcnt")
+            && is_x86_feature_detected!("bmi2")
     })
 }
 
@@ -51,9 +52,9 @@ const fn compress_table() -> [u64; 256] {
 /// `own` and `below`: writes the key of each hit at `buf[len..]` and returns the new `len`.
 ///
 /// # Safety
-/// AVX2 and POPCNT; both runs ordered, the lanes and ids with 8 entries past each run's
+/// AVX2, POPCNT and BMI2; both runs ordered, the lanes and ids with 8 entries past each run's
 /// end; and `len + own.len() + below.len() + 8 ≤ buf.len()`.
-#[target_feature(enable = "avx2,popcnt")]
+#[target_feature(enable = "avx2,popcnt,bmi2")]
 #[inline]
 pub(super) unsafe fn scan_runs(
     lanes: &Lanes,
@@ -75,8 +76,10 @@ pub(super) unsafe fn scan_runs(
     ];
     let id = _mm256_set1_epi64x(id as i64);
     let out = buf.as_mut_ptr();
-    // The first `k` lanes of a block's half (k ≤ 4) or of a whole block (k ≤ 8).
-    let live = |k: usize, most: usize| (1u32 << k.min(most)) - 1;
+    // The first `k` lanes of a block's half (`most` 4) or of a whole block (`most` 8): the
+    // low `k` bits of `most` set bits (`bzhi` reads only the low byte of its count, so the
+    // count is capped first).
+    let live = |k: usize, most: u32| _bzhi_u32((1 << most) - 1, k.min(most as usize) as u32);
     // SAFETY (every block): a block reads 4 entries from each of its two starts, each start
     // before its run's end or at it, so within the padding; and it writes 8 keys at `len`,
     // which has grown by at most the candidates tested before it, so within the room.
@@ -99,8 +102,8 @@ pub(super) unsafe fn scan_runs(
 /// first, and returns `len` plus the hits.
 ///
 /// # Safety
-/// AVX2 and POPCNT; the entries exist; `out + len` has room for 8 keys.
-#[target_feature(enable = "avx2,popcnt")]
+/// AVX2, POPCNT and BMI2; the entries exist; `out + len` has room for 8 keys.
+#[target_feature(enable = "avx2,popcnt,bmi2")]
 #[inline]
 #[allow(clippy::too_many_arguments)]
 unsafe fn block(
