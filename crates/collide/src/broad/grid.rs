@@ -191,7 +191,9 @@ impl Grid {
 }
 
 /// The box holding every box of `boxes` (the zero box for none), and their largest side
-/// (px), computed in f64 so the f32 subtraction cannot round it down.
+/// (px; each side the f32 difference `max − min`, which may round a hair below the exact
+/// side: the rule `c ≥ m` is applied to it, and exactness rests on the cells' own re-check of
+/// every ball, not on it).
 #[inline(never)]
 fn extent(boxes: &[Aabb]) -> (Aabb, f64) {
     if boxes.is_empty() {
