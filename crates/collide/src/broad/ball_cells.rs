@@ -5,7 +5,7 @@
 //! **Layout.** Cells are row-major with one empty column on each side and one empty row
 //! below the last: a real cell `(c, r)` is stored cell `r · (w + 2) + c + 1`, and
 //! `start[k]..start[k + 1]` are stored cell `k`'s entries in flat arrays: `ids`, the four
-//! `lanes` of the boxes (each box packed as `[min x, min y, −max x, −max y]`, each of the
+//! `lanes` of the boxes (each box stored as `[min x, min y, max x, max y]`, each of the
 //! four in its own array) and `codes` (the stored cell and whether the box reaches into the
 //! next column and row, [`cell_code`]). Within a cell the balls keep index order. Because a
 //! row's cells are contiguous, an entry's own cell and its right-hand neighbour form one
@@ -13,7 +13,7 @@
 //! another; the padding makes both runs valid for every real cell with no clamping (the
 //! padding cells are empty).
 //!
-//! **Four tests per compare.** The boxes are stored packed, `[min x, min y, −max x, −max y]`,
+//! **Four tests per compare.** The boxes are stored as `[min x, min y, max x, max y]`,
 //! one coordinate per array, so that one 4-wide compare per coordinate tests four candidates
 //! against a query (see `packed.rs`). The compares are SSE2 intrinsics (all of x86-64; plain
 //! compares elsewhere), not glam's `Vec4`: a crate depending on this one may turn on glam's
@@ -94,7 +94,7 @@ pub(crate) struct BallCells {
     start: Vec<u32>,
     /// Ball indices in cell order.
     ids: Vec<u32>,
-    /// The packed boxes in cell order, lane by lane: min x, min y, −max x, −max y.
+    /// The boxes in cell order, lane by lane: min x, min y, max x, max y.
     lanes: [Vec<f32>; 4],
     /// Cell codes in cell order (see [`cell_code`]).
     codes: Vec<u32>,
@@ -115,7 +115,7 @@ struct Entry {
     id: u32,
     /// Its cell code ([`cell_code`], stored cell counted from the first).
     code: u32,
-    /// `[min x, min y, −max x, −max y]`.
+    /// `[min x, min y, max x, max y]`.
     packed: [f32; 4],
 }
 
@@ -296,10 +296,10 @@ fn cell_code(k: [i32; 4], stride: usize) -> u32 {
     (r * stride + c + 1) as u32 | right << 30 | down << 31
 }
 
-/// The corners `[min x, min y, max x, max y]` of a packed box.
+/// The corners `[min x, min y, max x, max y]` of a stored box.
 #[inline(always)]
 fn corners(p: [f32; 4]) -> Vec4 {
-    Vec4::new(p[0], p[1], -p[2], -p[3])
+    Vec4::from_array(p)
 }
 
 /// The box holding some boxes and their largest side, gathered one box at a time.
@@ -791,10 +791,10 @@ impl BallCells {
             if need > buf.len() {
                 grow_keys(&mut buf, need);
             }
-            // The query `[max x, max y, −min x, −min y]`, lane by lane.
+            // The query `[max x, max y, min x, min y]`, lane by lane.
             // SAFETY: `a < balls.end ≤ n` (asserted), and the lanes and ids have `n + PAD`.
             let (q, id) = unsafe {
-                let at = |lane: &[f32]| -*lane.get_unchecked(a);
+                let at = |lane: &[f32]| *lane.get_unchecked(a);
                 let q = [at(lanes.x1), at(lanes.y1), at(lanes.x0), at(lanes.y0)];
                 (q, (*lanes.ids.get_unchecked(a) as u64) << 32)
             };
@@ -831,7 +831,7 @@ impl BallCells {
         most.unwrap_or(0) as usize
     }
 
-    /// Checks that the balls of the last build each sit exactly once, with their packed box,
+    /// Checks that the balls of the last build each sit exactly once, with their stored box,
     /// in the cell of its min corner, in index order within a cell, and that the padding
     /// cells are empty.
     pub fn validate(&self) -> Result<(), String> {
@@ -874,11 +874,11 @@ impl BallCells {
                     if self.codes[k] != code || (code & CELL_BITS) as usize != r * s + c + 1 {
                         return Err(format!("ball cells: entry {k} has a wrong cell code"));
                     }
-                    let (id, [x0, y0, nx1, ny1]) = (self.ids[k] as usize, packed);
+                    let (id, [x0, y0, x1, y1]) = (self.ids[k] as usize, packed);
                     let home = (ax.cell(x0) as usize, ay.cell(y0) as usize);
                     let slot = id.checked_sub(self.first).and_then(|i| seen.get_mut(i));
                     match slot {
-                        Some(s) if !*s && home == (c, r) && x0 <= -nx1 && y0 <= -ny1 => *s = true,
+                        Some(s) if !*s && home == (c, r) && x0 <= x1 && y0 <= y1 => *s = true,
                         _ => {
                             return Err(format!(
                                 "ball {id} misplaced, repeated or not a box in cell ({c}, {r})"

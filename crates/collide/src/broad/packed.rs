@@ -1,31 +1,32 @@
-//! Boxes packed for 4-wide overlap tests: shared by the grid's pair search and the AABB
+//! Boxes stored for 4-wide overlap tests: shared by the grid's pair search and the AABB
 //! tree's leaf buckets.
 //!
-//! Closed boxes `a`, `b` overlap iff `b.min ≤ a.max` and `a.min ≤ b.max`, i.e.
-//! `−b.max ≤ −a.min`. So with `b` stored as `[min x, min y, −max x, −max y]` ([`packed`]) and
-//! `a` as the query `[max x, max y, −min x, −min y]` ([`query_of`]), the test is
-//! `packed(b) ≤ query(a)` on all four coordinates. Stored coordinate by coordinate (four
-//! arrays), one 4-wide compare per coordinate tests four candidates against the query's
-//! coordinate broadcast, and the four results' AND is a mask of hits ([`hits4`]). Negation
-//! is exact and `−0.0 = 0.0` in comparisons, so this is the same test as [`Aabb::overlaps`];
+//! Closed boxes `a`, `b` overlap iff `b.min ≤ a.max` and `b.max ≥ a.min` on both axes. So with
+//! `b` stored as `[min x, min y, max x, max y]` ([`packed`]) and `a` as the query
+//! `[max x, max y, min x, min y]` ([`query_of`]), the test is `b ≤ q` on the first two
+//! coordinates and `b ≥ q` on the last two. Stored coordinate by coordinate (four arrays),
+//! one 4-wide compare per coordinate tests four candidates against the query's coordinate
+//! broadcast, and the four results' AND is a mask of hits ([`hits4`]). The compares are the
+//! ones of [`Aabb::overlaps`] with their operands swapped, so the same test (`−0.0 = 0.0`);
 //! a NaN coordinate fails every compare, so a box of NaNs overlaps nothing (padding).
 
 use crate::geom::Aabb;
 
-/// `b` packed for storage: `[min x, min y, −max x, −max y]`.
+/// `b` as stored: `[min x, min y, max x, max y]`.
 #[inline(always)]
 pub(crate) fn packed(b: &Aabb) -> [f32; 4] {
-    [b.min.x, b.min.y, -b.max.x, -b.max.y]
+    [b.min.x, b.min.y, b.max.x, b.max.y]
 }
 
-/// The query `[max x, max y, −min x, −min y]` of a packed box.
+/// The query `[max x, max y, min x, min y]` of a stored box.
 #[inline(always)]
 pub(crate) fn query_of(p: [f32; 4]) -> [f32; 4] {
-    [-p[2], -p[3], -p[0], -p[1]]
+    [p[2], p[3], p[0], p[1]]
 }
 
-/// Bit `k` set when entry `j + k` (`k < 4`) of the packed `lanes` lies within the query `q`:
-/// each of its four packed coordinates at most `q`'s. With SSE2 (all of x86-64), one 4-wide
+/// Bit `k` set when entry `j + k` (`k < 4`) of the stored `lanes` overlaps the query `q`: its
+/// min corner at most `q`'s first two coordinates, its max corner at least `q`'s last two.
+/// With SSE2 (all of x86-64), one 4-wide
 /// compare per coordinate; glam's `Vec4` cannot be relied on for it (a crate depending on
 /// this one may turn on glam's `scalar-math` feature, as the app's window library does, and
 /// Cargo then builds glam that way for this crate too, making `Vec4` four separate floats).
@@ -37,22 +38,27 @@ pub(crate) unsafe fn hits4(lanes: [&[f32]; 4], j: usize, q: [f32; 4]) -> u32 {
     debug_assert!(lanes.iter().all(|l| j + 4 <= l.len()));
     #[cfg(target_arch = "x86_64")]
     {
-        use std::arch::x86_64::_mm_set1_ps;
-        use std::arch::x86_64::{_mm_and_ps, _mm_cmple_ps, _mm_loadu_ps, _mm_movemask_ps};
+        use std::arch::x86_64::{_mm_and_ps, _mm_cmpge_ps, _mm_cmple_ps};
+        use std::arch::x86_64::{_mm_loadu_ps, _mm_movemask_ps, _mm_set1_ps};
         // SAFETY: SSE2 is part of x86-64; the caller vouches for the four entries.
         unsafe {
-            let le = |lane: &[f32], q: f32| {
-                _mm_cmple_ps(_mm_loadu_ps(lane.as_ptr().add(j)), _mm_set1_ps(q))
-            };
-            let x = _mm_and_ps(le(lanes[0], q[0]), le(lanes[1], q[1]));
-            let y = _mm_and_ps(le(lanes[2], q[2]), le(lanes[3], q[3]));
-            _mm_movemask_ps(_mm_and_ps(x, y)) as u32
+            let at = |c: usize| _mm_loadu_ps(lanes[c].as_ptr().add(j));
+            let below = _mm_and_ps(
+                _mm_cmple_ps(at(0), _mm_set1_ps(q[0])),
+                _mm_cmple_ps(at(1), _mm_set1_ps(q[1])),
+            );
+            let above = _mm_and_ps(
+                _mm_cmpge_ps(at(2), _mm_set1_ps(q[2])),
+                _mm_cmpge_ps(at(3), _mm_set1_ps(q[3])),
+            );
+            _mm_movemask_ps(_mm_and_ps(below, above)) as u32
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         (0..4).fold(0, |mask, k| {
-            let hit = (0..4).all(|c| lanes[c][j + k] <= q[c]);
+            let v = |c: usize| lanes[c][j + k];
+            let hit = v(0) <= q[0] && v(1) <= q[1] && v(2) >= q[2] && v(3) >= q[3];
             mask | (hit as u32) << k
         })
     }
@@ -87,6 +93,6 @@ mod tests {
             .fold(0, |m, (k, b)| m | (a.overlaps(b) as u32) << k);
         assert_eq!(mask, want);
         assert_eq!(mask, 0b0101);
-        assert_eq!(query_of(packed(&a)), [10.0, 10.0, -0.0, -0.0]);
+        assert_eq!(query_of(packed(&a)), [10.0, 10.0, 0.0, 0.0]);
     }
 }

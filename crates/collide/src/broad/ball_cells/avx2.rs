@@ -7,8 +7,9 @@
 //! the low half, the row below's in the high), and the keys of the hits are packed to the
 //! front with one lane permutation (from [`COMPRESS`], by the hit mask) and written as two
 //! 32-byte stores; the key count moves on by the hits. Longer runs go on 8 entries a block.
-//! The same test as the SSE2 search (`b ≤ q` on all four packed coordinates, false for NaN),
-//! so the same keys; only their order in the buffer differs, and the sort removes that.
+//! The same test as the SSE2 search (min corner at most the query's max, max corner at least
+//! its min, false for NaN), so the same keys; only their order in the buffer differs, and the
+//! sort removes that.
 
 use super::{Lanes, Run};
 use std::arch::x86_64::*;
@@ -118,14 +119,19 @@ unsafe fn block(
 ) -> usize {
     // SAFETY: the caller vouches for the entries, the room and the CPU.
     unsafe {
-        let within = |lane: &[f32], q: __m256| {
+        let load = |lane: &[f32]| {
             let p = lane.as_ptr();
-            let v = _mm256_set_m128(_mm_loadu_ps(p.add(hi)), _mm_loadu_ps(p.add(lo)));
-            _mm256_cmp_ps::<_CMP_LE_OQ>(v, q)
+            _mm256_set_m128(_mm_loadu_ps(p.add(hi)), _mm_loadu_ps(p.add(lo)))
         };
-        let x = _mm256_and_ps(within(lanes.x0, q[0]), within(lanes.y0, q[1]));
-        let y = _mm256_and_ps(within(lanes.x1, q[2]), within(lanes.y1, q[3]));
-        let hits = _mm256_movemask_ps(_mm256_and_ps(x, y)) as u32 & live;
+        let below = _mm256_and_ps(
+            _mm256_cmp_ps::<_CMP_LE_OQ>(load(lanes.x0), q[0]),
+            _mm256_cmp_ps::<_CMP_LE_OQ>(load(lanes.y0), q[1]),
+        );
+        let above = _mm256_and_ps(
+            _mm256_cmp_ps::<_CMP_GE_OQ>(load(lanes.x1), q[2]),
+            _mm256_cmp_ps::<_CMP_GE_OQ>(load(lanes.y1), q[3]),
+        );
+        let hits = _mm256_movemask_ps(_mm256_and_ps(below, above)) as u32 & live;
         let p = lanes.ids.as_ptr();
         let ids = _mm256_set_m128i(
             _mm_loadu_si128(p.add(hi) as *const __m128i),

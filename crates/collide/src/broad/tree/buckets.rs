@@ -135,7 +135,7 @@ impl Buckets {
         ]
     }
 
-    /// The packed box of entry `e`.
+    /// The stored box of entry `e`.
     fn packed(&self, e: usize) -> [f32; 4] {
         [
             self.lanes[0][e],
