@@ -187,6 +187,7 @@ impl Lattice {
 
     /// [`Lattice::cells`] of box `b`.
     #[inline(always)]
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))] // `place` does it there (and tests)
     fn box_cells(&self, b: &Aabb) -> [i32; 4] {
         self.cells(Vec4::new(b.min.x, b.min.y, b.max.x, b.max.y))
     }
@@ -271,6 +272,7 @@ impl Lattice {
 /// most two cells on each axis. Signed: a box whose max lies before its min (a NaN corner
 /// clamped to 0) spans none.
 #[inline(always)]
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))] // `place` does it there (and tests)
 fn within_two(k: [i32; 4]) -> bool {
     (k[2] - k[0] <= 1) & (k[3] - k[1] <= 1)
 }
@@ -568,34 +570,30 @@ impl BallCells {
         let counts = &mut self.band_start[..bands];
         let mut spans_ok = true;
         for b in balls {
-            let spans = self.lattice.box_cells(b);
-            spans_ok &= within_two(spans);
-            counts[(spans[1] as u32 >> shift) as usize] += 1;
+            let placed = self.lattice.place(b, self.stride);
+            spans_ok &= placed.within_two;
+            counts[(placed.row >> shift) as usize] += 1;
         }
         spans_ok
     }
 
-    /// First sort: entries made in index order, scattered into one run per band.
-    #[inline(never)]
+    /// First sort: entries made in index order, scattered into one run per band (the counts
+    /// leave each band exactly its room, so the hinted scatter never runs out of it).
     fn scatter_bands(&mut self, balls: &[Aabb]) {
-        let (lattice, stride) = (self.lattice, self.stride);
         let shift = self.band_shift();
         let bands = self.band_start.len() - 1;
         exclusive_sums(&mut self.band_start);
         self.by_band.resize(balls.len(), Entry::default());
         self.band_end.clear();
         self.band_end.extend_from_slice(&self.band_start[..bands]);
-        for (k, b) in balls.iter().enumerate() {
-            let spans = lattice.box_cells(b);
-            let at = &mut self.band_end[(spans[1] as u32 >> shift) as usize];
-            prefetch(self.by_band.as_ptr().wrapping_add(*at as usize + 8));
-            self.by_band[*at as usize] = Entry {
-                id: (self.first + k) as u32,
-                code: cell_code(spans, stride),
-                packed: packed(b),
-            };
-            *at += 1;
-        }
+        let (_, _, fits) = scatter_hinted(
+            balls,
+            (self.lattice, self.stride, shift, self.first),
+            &mut self.by_band,
+            &mut self.band_end,
+            &self.band_start[1..],
+        );
+        debug_assert!(fits, "a band counted too small");
     }
 
     /// Second sort: each band's run by cell into `ids`, `lanes` and `codes`, writing the cell
