@@ -2,7 +2,7 @@
 //! ends in the same state as the headless run. Uses $DISPLAY, or starts Xvfb when there is
 //! none. With CI=true a missing display is a failure, not a skip.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -142,6 +142,13 @@ fn distinct_colours(path: &Path) -> usize {
     seen.len()
 }
 
+/// A folder of this test process for a test's screenshots, named by `tag`.
+fn scratch_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cmt-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// Runs the app in a window on `display` with `args`, writing a screenshot of the last frame
 /// to `png`.
 fn window_run(display: &str, args: &[&str], png: &Path) -> std::process::Output {
@@ -171,8 +178,7 @@ fn window_runs_frames_and_writes_a_screenshot() {
     let Some((display, _xvfb)) = need_display() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("cmt-smoke-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("smoke");
     let png = dir.join("smoke.png");
     let args = ["--launch", "50", "--frames", "300"];
     let out = window_run(&display, &args, &png);
@@ -231,8 +237,7 @@ fn edit_flag_opens_the_editor_with_arc_end_markers() {
     let Some((display, _xvfb)) = need_display() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("cmt-edit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("edit");
     let shot = |edit: bool| {
         let png = dir.join(format!("edit-{edit}.png"));
         let mut cmd = Command::new(EXE);
@@ -278,8 +283,7 @@ fn many_balls_drawn_on_the_cpu_land_right_side_up() {
     let Some((display, _xvfb)) = need_display() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("cmt-pile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("pile");
     let png = dir.join("pile.png");
     let args = ["--scene", "table", "--fill", "3000", "--frames", "150"];
     let out = window_run(&display, &args, &png);
