@@ -298,12 +298,6 @@ fn cell_code(k: [i32; 4], stride: usize) -> u32 {
     (r * stride + c + 1) as u32 | right << 30 | down << 31
 }
 
-/// The corners `[min x, min y, max x, max y]` of a stored box.
-#[inline(always)]
-fn corners(p: [f32; 4]) -> Vec4 {
-    Vec4::from_array(p)
-}
-
 /// The box holding some boxes and their largest side, gathered one box at a time.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Extent {
@@ -347,14 +341,14 @@ impl Extent {
     }
 }
 
-/// The loop of [`BallCells::build_hinted`]: each ball's entry written at its band's cursor in
-/// `band_end` while the cursor is below the band's limit in `limits`, the region and largest
-/// side gathered. Returns them with whether every ball spans at most two cells per axis and
+/// The first sort's loop ([`BallCells::build_hinted`], [`BallCells::build`]): each ball's
+/// entry written at its band's cursor in `band_end` while the cursor is below the band's limit
+/// in `limits`, the region and largest side gathered. Returns them with whether every ball spans at most two cells per axis and
 /// whether every band had room. A function of its own so that the compiler knows the entries
 /// written are not the cursors, the limits or the lattice (with them all behind `self` it
 /// reloaded them for every ball).
 #[inline(never)]
-fn scatter_hinted(
+fn scatter(
     balls: &[Aabb],
     (lattice, stride, shift, first): (Lattice, usize, u32, usize),
     by_band: &mut [Entry],
@@ -511,25 +505,13 @@ impl BallCells {
             return None;
         }
         self.set_range(range, balls.len(), first);
-        let shift = self.band_shift();
-        let bands = self.band_counts.len();
         self.band_start.clear();
         self.band_start.push(0);
         for &c in &self.band_counts {
             let room = c + c / 8 + 8;
             self.band_start.push(self.band_start.last().unwrap() + room);
         }
-        self.by_band
-            .resize(*self.band_start.last().unwrap() as usize, Entry::default());
-        self.band_end.clear();
-        self.band_end.extend_from_slice(&self.band_start[..bands]);
-        let (extent, spans_ok, fits) = scatter_hinted(
-            balls,
-            (self.lattice, self.stride, shift, self.first),
-            &mut self.by_band,
-            &mut self.band_end,
-            &self.band_start[1..],
-        );
+        let (extent, spans_ok, fits) = self.scatter_into_bands(balls);
         let (region, largest) = extent.get();
         if !(fits && spans_ok && accept(&region, largest)) {
             self.band_counts.clear();
@@ -578,22 +560,28 @@ impl BallCells {
     }
 
     /// First sort: entries made in index order, scattered into one run per band (the counts
-    /// leave each band exactly its room, so the hinted scatter never runs out of it).
+    /// leave each band exactly its room, so the scatter never runs out of it).
     fn scatter_bands(&mut self, balls: &[Aabb]) {
-        let shift = self.band_shift();
-        let bands = self.band_start.len() - 1;
         exclusive_sums(&mut self.band_start);
-        self.by_band.resize(balls.len(), Entry::default());
+        let (_, _, fits) = self.scatter_into_bands(balls);
+        debug_assert!(fits, "a band counted too small");
+    }
+
+    /// [`scatter`] of `balls` into the room `band_start` lays out (band `b` gets
+    /// `band_start[b]..band_start[b + 1]`), each band's cursor from the start of its room.
+    fn scatter_into_bands(&mut self, balls: &[Aabb]) -> (Extent, bool, bool) {
+        let bands = self.band_start.len() - 1;
+        self.by_band
+            .resize(self.band_start[bands] as usize, Entry::default());
         self.band_end.clear();
         self.band_end.extend_from_slice(&self.band_start[..bands]);
-        let (_, _, fits) = scatter_hinted(
+        scatter(
             balls,
-            (self.lattice, self.stride, shift, self.first),
+            (self.lattice, self.stride, self.band_shift(), self.first),
             &mut self.by_band,
             &mut self.band_end,
             &self.band_start[1..],
-        );
-        debug_assert!(fits, "a band counted too small");
+        )
     }
 
     /// Second sort: each band's run by cell into `ids`, `lanes` and `codes`, writing the cell
@@ -868,7 +856,7 @@ impl BallCells {
                 }
                 for k in list {
                     let packed = self.lanes.each_ref().map(|lane| lane[k]);
-                    let code = cell_code(self.lattice.cells(corners(packed)), s);
+                    let code = cell_code(self.lattice.cells(Vec4::from_array(packed)), s);
                     if self.codes[k] != code || (code & CELL_BITS) as usize != r * s + c + 1 {
                         return Err(format!("ball cells: entry {k} has a wrong cell code"));
                     }

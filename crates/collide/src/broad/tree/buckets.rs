@@ -56,7 +56,7 @@ impl Slot {
 /// The traversal copy: nodes, and the buckets' entries lane by lane with their items.
 #[derive(Clone, Debug, Default)]
 pub struct Buckets {
-    pub nodes: Vec<Slot>,
+    nodes: Vec<Slot>,
     lanes: [Vec<f32>; 4],
     items: Vec<u32>,
 }
@@ -125,7 +125,7 @@ impl Buckets {
         }
     }
 
-    /// The entries `j .. j + 4`, lane by lane.
+    /// The stored boxes of every bucket's entries, lane by lane.
     fn lanes(&self) -> [&[f32]; 4] {
         [
             &self.lanes[0],
