@@ -216,9 +216,7 @@ impl Editor {
         let at = Vec2::from(mouse_position());
         let view = fitted.with_camera(*cam);
         let p = view.to_world(at);
-        let (lo, hi) = view.area();
-        let inside = at.cmpge(lo).all() && at.cmple(hi).all();
-        if inside && !self.wants_pointer && self.drag.is_none() {
+        if view.covers(at) && !self.wants_pointer && self.drag.is_none() {
             let wheel = mouse_wheel().1;
             if wheel != 0.0 {
                 cam.zoom_about(fitted, at, WHEEL_ZOOM.powf(wheel.signum()));

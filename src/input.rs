@@ -75,9 +75,7 @@ impl Mouse {
         // Outside the view the pointer is over the panels even when egui has not yet seen it
         // there (egui's own answer is from its last pass, and a move and a wheel turn can
         // arrive in one frame): the wheel there scrolls them and never zooms the table.
-        let (lo, hi) = view.area();
-        let inside = at.cmpge(lo).all() && at.cmple(hi).all();
-        if inside && !cx.egui_wants_pointer {
+        if view.covers(at) && !cx.egui_wants_pointer {
             let wheel = mouse_wheel().1;
             if wheel != 0.0 {
                 cam.zoom_about(cx.fitted, at, WHEEL_ZOOM.powf(wheel.signum()));

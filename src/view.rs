@@ -64,6 +64,13 @@ impl View {
         self.area
     }
 
+    /// True when screen point `s` (px) lies in the area (edges included): the pointer is over
+    /// the view, not over the panels around it.
+    pub fn covers(&self, s: Vec2) -> bool {
+        let (lo, hi) = self.area;
+        s.cmpge(lo).all() && s.cmple(hi).all()
+    }
+
     /// The whole pixels of the area within a window of `screen` (width, height px): left,
     /// top, width, height, never negative. The canvas of balls covers them, and the world's
     /// drawing is clipped to them.
@@ -131,6 +138,20 @@ mod tests {
         // Clipped to the window, and never a negative size.
         assert_eq!(v.pixels((8.0, 100.0)), (1, 2, 7, 18));
         assert_eq!(v.pixels((0.5, 0.5)).2, 0);
+    }
+
+    #[test]
+    fn covers_the_area_edges_included_whatever_the_camera() {
+        let world = Aabb::new(Vec2::ZERO, Vec2::new(10.0, 10.0));
+        let v = View::fit(world, Vec2::new(1.5, 2.2), Vec2::new(10.1, 20.0));
+        let zoomed = v.with_camera(Camera {
+            zoom: 4.0,
+            offset: Vec2::new(3.0, -2.0),
+        });
+        for view in [v, zoomed] {
+            assert!(view.covers(Vec2::new(1.5, 2.2)) && view.covers(Vec2::new(10.1, 20.0)));
+            assert!(!view.covers(Vec2::new(10.2, 5.0)) && !view.covers(Vec2::new(5.0, 2.0)));
+        }
     }
 
     #[test]
