@@ -383,10 +383,15 @@ fn counters_section(ui: &mut egui::Ui, world: &World) {
         row(ui, "Broad phase µs / iteration", format!("{micros:.1}"));
         row(ui, "Full tests / s", rate(s.full_tests));
         row(ui, "Collisions / s", rate(s.collisions));
-        if s.cache_queries + s.cache_served > 0 {
+        if s.cache_queries + s.cache_served + s.cache_passed > 0 {
             // The pair cache: how often the broad phase ran, and the cache's own tests.
             row(ui, "Pair cache queries / s", rate(s.cache_queries));
             row(ui, "Pair cache answers / s", rate(s.cache_served));
+            row(ui, "Pair cache passed on / s", rate(s.cache_passed));
+            if world.pair_cache_resting() {
+                // Most recent calls had to query: the broad phase is asked directly for now.
+                row(ui, "Pair cache", "standing aside");
+            }
             let per = s.cache_tests as f64 / s.iterations.max(1) as f64;
             row(ui, "Pair cache tests / iteration", format!("{per:.0}"));
         }

@@ -219,6 +219,10 @@ pub struct Tally {
     pub cache_tests: u64,
     /// Pair cache: balls that left their grown box and were re-boxed without a query.
     pub cache_moved: u64,
+    /// Pair cache: calls passed straight to the broad phase while the cache stood aside
+    /// (too many of its recent calls had to query; `world/cache.rs`). Their work is in
+    /// `broad`, as with the cache off.
+    pub cache_passed: u64,
 }
 
 impl std::ops::AddAssign for Tally {
@@ -247,6 +251,7 @@ impl Tally {
         self.cache_pairs += o.cache_pairs;
         self.cache_tests += o.cache_tests;
         self.cache_moved += o.cache_moved;
+        self.cache_passed += o.cache_passed;
     }
 }
 
@@ -411,6 +416,12 @@ impl World {
             let factor = self.steps_per_second() as f64 / c.steps_in_second as f64;
             (&c.current_second, factor)
         }
+    }
+
+    /// Whether the pair cache is standing aside for now, passing calls straight to the broad
+    /// phase because most of its recent calls had to query (`world/cache.rs`).
+    pub fn pair_cache_resting(&self) -> bool {
+        self.settings.pair_cache && self.cache.resting()
     }
 
     /// The broad phase in use.

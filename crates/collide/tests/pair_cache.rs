@@ -138,9 +138,10 @@ fn the_cache_changes_no_pair_and_no_hash_with_any_broad_phase_or_hand() {
                     b.cache_queries,
                     b.cache_served,
                     b.cache_tests,
-                    b.cache_moved
+                    b.cache_moved,
+                    b.cache_passed
                 ),
-                (0, 0, 0, 0),
+                (0, 0, 0, 0, 0),
                 "{label}: the cache off counts nothing"
             );
         }
@@ -229,7 +230,43 @@ fn a_settled_pile_is_answered_from_the_cache_most_of_the_time() {
         t.cache_queries - before.cache_queries,
         t.cache_served - before.cache_served,
     );
-    // Seven calls a step (six iterations and the wall pass); most answered from the cache.
+    // Seven calls a step (six iterations and the wall pass); most answered from the cache,
+    // which never stood aside.
     assert_eq!(queries + served, 400 * 7);
     assert!(queries * 4 < served, "{queries} queries, {served} answered");
+    assert_eq!(t.cache_passed, before.cache_passed, "the cache stood aside");
+    assert!(!w.pair_cache_resting());
+}
+
+#[test]
+fn when_most_calls_would_query_the_cache_stands_aside_and_tries_again_changing_nothing() {
+    // Fast balls (3,000 px/s, 12 px a step, more than their margins) leave their grown boxes
+    // every step, and with one collision iteration a step (and the wall pass) that is a
+    // query on half the calls:
+    // the cache then passes calls straight to the broad phase for a while, and tries again.
+    let fast = |kind: BroadKind| {
+        let mut w = world("field", 3, kind);
+        w.settings.collision_iterations = 1;
+        for b in 0..w.balls().len() {
+            let (pos, a) = (w.balls()[b].pos, b as f32 * 2.4);
+            w.set_ball_motion(b, pos, Vec2::new(a.cos(), a.sin()) * 3_000.0);
+        }
+        w
+    };
+    for kind in [BroadKind::Grid, BroadKind::Sap, BroadKind::Tree] {
+        let label = format!("fast field/{}", kind.name());
+        let (on, off) = side_by_side(&label, || fast(kind), |_| {}, 400);
+        let (a, b) = (on.counters().total, off.counters().total);
+        assert!(a.cache_passed > 0, "{label}: never stood aside: {a:?}");
+        assert!(
+            a.cache_queries > 0 && a.cache_served > 0,
+            "{label}: never tried again: {a:?}"
+        );
+        // Every call of the world (the iterations, and the wall pass once a step) went one
+        // of the three ways.
+        let calls = a.cache_queries + a.cache_served + a.cache_passed;
+        assert_eq!(calls, a.iterations + on.steps(), "{label}");
+        assert_eq!(a.broad.pairs, b.broad.pairs, "{label}");
+        assert_eq!(b.cache_passed, 0, "{label}");
+    }
 }
