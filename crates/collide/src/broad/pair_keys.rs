@@ -88,6 +88,14 @@ impl PairKeys {
         self.bits = index_bits(n);
     }
 
+    /// Makes room for at least `n` keys at once, so that a fresh buffer expected to fill
+    /// that far is not grown by doubling (each step copying the keys so far).
+    pub fn reserve(&mut self, n: usize) {
+        if self.keys.len() < n {
+            grow_keys(&mut self.keys, n);
+        }
+    }
+
     /// A writer appending after the keys held.
     pub fn writer(&mut self) -> KeyWriter<'_> {
         let (buf, len) = (std::mem::take(&mut self.keys), self.len);
