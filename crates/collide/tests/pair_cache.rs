@@ -242,8 +242,8 @@ fn a_settled_pile_is_answered_from_the_cache_most_of_the_time() {
 fn when_most_calls_would_query_the_cache_stands_aside_and_tries_again_changing_nothing() {
     // Fast balls (3,000 px/s, 12 px a step, more than their margins) leave their grown boxes
     // every step, and with one collision iteration a step (and the wall pass) that is a
-    // query on half the calls:
-    // the cache then passes calls straight to the broad phase for a while, and tries again.
+    // query on half the calls: the cache then passes calls straight to the broad phase for a
+    // while, and tries again.
     let fast = |kind: BroadKind| {
         let mut w = world("field", 3, kind);
         w.settings.collision_iterations = 1;

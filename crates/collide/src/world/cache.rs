@@ -61,7 +61,7 @@ pub const FIRST_REST: u32 = 2;
 pub const MOST_REST: u32 = 64;
 
 /// The cached query.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct PairCache {
     /// False until the first query, and after anything that asks for a fresh one.
     valid: bool,
@@ -84,30 +84,9 @@ pub(super) struct PairCache {
     queries: u32,
     /// Calls left to pass straight to the broad phase (standing aside).
     resting: u32,
-    /// The next rest, in windows.
-    rest: u32,
-}
-
-impl Default for PairCache {
-    fn default() -> Self {
-        Self {
-            valid: false,
-            boxes: Vec::new(),
-            pairs: Vec::new(),
-            first_moving: 0,
-            first_dynamic: 0,
-            statics_version: 0,
-            query_tests: 0,
-            escaped: Vec::new(),
-            marked: Vec::new(),
-            fresh: Vec::new(),
-            merged: Vec::new(),
-            calls: 0,
-            queries: 0,
-            resting: 0,
-            rest: FIRST_REST,
-        }
-    }
+    /// Tries in a row that ended in a rest (capped): the next rest is [`FIRST_REST`] doubled
+    /// this many times, at most [`MOST_REST`] windows.
+    failed: u32,
 }
 
 /// What the cache does for one call.
@@ -200,12 +179,13 @@ impl PairCache {
             return;
         }
         if self.queries > MOST_QUERIES {
-            self.resting = self.rest * WINDOW;
-            self.rest = (self.rest * 2).min(MOST_REST);
+            self.resting = (FIRST_REST << self.failed).min(MOST_REST) * WINDOW;
+            // Capped where the rest stops growing.
+            self.failed = (self.failed + 1).min(MOST_REST.ilog2());
             // The boxes go stale while resting; the next try starts with a query.
             self.valid = false;
         } else {
-            self.rest = FIRST_REST;
+            self.failed = 0;
         }
         (self.calls, self.queries) = (0, 0);
     }
