@@ -57,7 +57,7 @@
 //! **Cost.** O(n + cells). All arrays are kept, so a steady-state call allocates nothing.
 
 use super::grid_cells::CellRange;
-use super::packed::{hits4, packed};
+use super::packed::{hits4, packed, query_of};
 use super::pair_keys::{grow_keys, prefetch, prefetch_range, KeyWriter, PairKeys};
 use crate::geom::Aabb;
 use glam::{Vec2, Vec4, Vec4Swizzles};
@@ -343,10 +343,10 @@ impl Extent {
 
 /// The first sort's loop ([`BallCells::build_hinted`], [`BallCells::build`]): each ball's
 /// entry written at its band's cursor in `band_end` while the cursor is below the band's limit
-/// in `limits`, the region and largest side gathered. Returns them with whether every ball spans at most two cells per axis and
-/// whether every band had room. A function of its own so that the compiler knows the entries
-/// written are not the cursors, the limits or the lattice (with them all behind `self` it
-/// reloaded them for every ball).
+/// in `limits`, the region and largest side gathered. Returns them with whether every ball
+/// spans at most two cells per axis and whether every band had room. A function of its own so
+/// that the compiler knows the entries written are not the cursors, the limits or the lattice
+/// (with them all behind `self` it reloaded them for every ball).
 #[inline(never)]
 fn scatter(
     balls: &[Aabb],
@@ -777,11 +777,11 @@ impl BallCells {
             if need > buf.len() {
                 grow_keys(&mut buf, need);
             }
-            // The query `[max x, max y, min x, min y]`, lane by lane.
+            // The query ([`query_of`]), lane by lane.
             // SAFETY: `a < balls.end ≤ n` (asserted), and the lanes and ids have `n + PAD`.
             let (q, id) = unsafe {
                 let at = |lane: &[f32]| *lane.get_unchecked(a);
-                let q = [at(lanes.x1), at(lanes.y1), at(lanes.x0), at(lanes.y0)];
+                let q = query_of([at(lanes.x0), at(lanes.y0), at(lanes.x1), at(lanes.y1)]);
                 (q, (*lanes.ids.get_unchecked(a) as u64) << 32)
             };
             len = scan(&lanes, q, id, a + 1..own_end, b0..b1, &mut buf, len);
