@@ -54,11 +54,24 @@
 //! mispredicted branches and 181 instructions per ball at the benchmark's 100,000; with the
 //! lanes apart and the writes branch-free, 0.09 and 189, and 7–10% less time in all.)
 //!
+//! **A window of entries.** Once a band's pairs are searched, nothing reads its entries
+//! again (the grid's stats and heat map need only the cell starts). So while pairs are
+//! searched, `ids`, `lanes` and `codes` hold only a window of at least [`WINDOW`] entries
+//! (and room for any two bands in a row): position `p` in cell order is window slot
+//! `p − base`, and when the next band would not fit, the band still to be searched moves to
+//! the window's front. The window stays in cache between bands and calls, where arrays of
+//! all the entries (2.4 MB at the benchmark's 100,000 balls, beyond this machine's 1 MB L2)
+//! had each band's writes fetch their lines from further out. At 100,000 balls the kept
+//! grid took 6 % less time with the window than with all entries and their write-ahead
+//! hints (`ratio`, 41 interleaved rounds), and it grew 11.0× from 10k to 100k instead of
+//! 12.0× (`growth`, 31 rounds, two runs of each build). A build that searches no pairs
+//! (a ball spans three cells) keeps every entry, for [`BallCells::pairs`].
+//!
 //! **Cost.** O(n + cells). All arrays are kept, so a steady-state call allocates nothing.
 
 use super::grid_cells::CellRange;
 use super::packed::{hits4, packed, query_of};
-use super::pair_keys::{grow_keys, prefetch, prefetch_range, KeyWriter, PairKeys};
+use super::pair_keys::{grow_keys, prefetch, KeyWriter, PairKeys};
 use crate::geom::Aabb;
 use glam::{Vec2, Vec4, Vec4Swizzles};
 
@@ -67,6 +80,9 @@ mod avx2;
 
 /// A run of entries in cell order.
 type Run = std::ops::Range<usize>;
+
+/// Entries the second sort's window holds at least (see [`BallCells::sort_bands`]).
+const WINDOW: usize = 4096;
 
 /// Most bands of the first counting sort (see the module docs).
 const MAX_BANDS: usize = 256;
@@ -98,6 +114,11 @@ pub(crate) struct BallCells {
     lanes: [Vec<f32>; 4],
     /// Cell codes in cell order (see [`cell_code`]).
     codes: Vec<u32>,
+    /// Position in cell order of the first entry that `ids`, `lanes` and `codes` hold (see
+    /// [`BallCells::sort_bands`]).
+    base: usize,
+    /// Entries the window holds at least; 0 for [`WINDOW`] (tests set less).
+    window: usize,
     /// The balls in band order (the first sort's output).
     by_band: Vec<Entry>,
     /// Start of each band's run in `by_band`; length bands + 1 (the last is the end).
@@ -585,7 +606,9 @@ impl BallCells {
     }
 
     /// Second sort: each band's run by cell into `ids`, `lanes` and `codes`, writing the cell
-    /// starts.
+    /// starts. With `keys`, the entries are kept in a window of a few bands (see
+    /// [`BallCells::window`]) and each band's pairs are searched once the band after it is
+    /// sorted; without, every entry is kept (for [`BallCells::pairs`]).
     #[inline(never)]
     fn sort_bands(&mut self, mut keys: Option<&mut PairKeys>) -> u64 {
         let ((_, h), s) = (self.dims, self.stride);
@@ -593,35 +616,53 @@ impl BallCells {
         let mut tests = 0;
         let shift = self.band_shift();
         let n = self.count;
-        self.ids.resize(n + PAD, 0);
+        let bands = self.band_end.len();
+        let len_of = |b: usize| (self.band_end[b] - self.band_start[b]) as usize;
+        // Room for any two bands in a row.
+        let two = (0..bands).map(|b| len_of(b) + if b + 1 < bands { len_of(b + 1) } else { 0 });
+        let cap = if out.is_some() {
+            let least = if self.window == 0 {
+                WINDOW
+            } else {
+                self.window
+            };
+            two.max().unwrap_or(0).max(least).min(n)
+        } else {
+            n
+        };
+        self.ids.resize(cap + PAD, 0);
         for lane in &mut self.lanes {
-            lane.resize(n + PAD, 0.0);
+            lane.resize(cap + PAD, 0.0);
         }
-        self.codes.resize(n, 0);
+        self.codes.resize(cap, 0);
+        self.base = 0;
         let stored = s * (h + 1);
         self.start.resize(stored + 1, 0);
         self.band_counts.clear();
         let mut lo = 0; // output position of the band's first ball
         let mut prev = 0; // the previous band's first ball: its pairs are searched next
-        for band in 0..self.band_end.len() {
+        for band in 0..bands {
             let run = self.band_start[band] as usize..self.band_end[band] as usize;
             self.band_counts.push(run.len() as u32);
+            if lo + run.len() > self.base + cap {
+                // The window is full: the previous band (not yet searched) moves to its front.
+                let (from, to) = (prev - self.base, lo - self.base);
+                self.ids.copy_within(from..to, 0);
+                for lane in &mut self.lanes {
+                    lane.copy_within(from..to, 0);
+                }
+                self.codes.copy_within(from..to, 0);
+                self.base = prev;
+            }
             let r0 = band << shift;
             let r1 = ((band + 1) << shift).min(h);
             let cells = &mut self.start[r0 * s..r1 * s + 1];
             cells.fill(0);
             let entries = &self.by_band[run];
-            // The band's output slots, cold since the last call: fetched while it is counted.
-            let slots = lo..lo + entries.len();
-            prefetch_range(&self.ids[slots.clone()]);
-            for lane in &self.lanes {
-                prefetch_range(&lane[slots.clone()]);
-            }
-            prefetch_range(&self.codes[slots]);
             // An entry's cell within the band: its row is in the band (both come from the
             // same clamped coordinate).
-            let base = r0 * s;
-            let local = |e: &Entry| (e.code & CELL_BITS) as usize - base;
+            let cell_base = r0 * s;
+            let local = |e: &Entry| (e.code & CELL_BITS) as usize - cell_base;
             for e in entries {
                 cells[local(e) + 1] += 1;
             }
@@ -629,20 +670,27 @@ impl BallCells {
             for k in 0..cells.len() - 1 {
                 cells[k + 1] += cells[k];
             }
-            let end = lo + entries.len();
-            assert!(end <= n && self.codes.len() == n);
+            let (w0, w1) = (lo - self.base, lo - self.base + entries.len());
+            assert!(w1 <= cap && self.codes.len() == cap);
             let [x0, y0, x1, y1] = &mut self.lanes;
-            let outs = (&mut self.ids[..n], &mut self.codes[..n]);
-            let lanes = (&mut x0[..n], &mut y0[..n], &mut x1[..n], &mut y1[..n]);
+            let outs = (&mut self.ids[..cap], &mut self.codes[..cap]);
+            let lanes = (
+                &mut x0[..cap],
+                &mut y0[..cap],
+                &mut x1[..cap],
+                &mut y1[..cap],
+            );
+            let base = self.base;
             for e in entries {
                 let at = &mut cells[local(e)];
-                let k = *at as usize;
+                let k = *at as usize - base;
                 *at += 1;
-                debug_assert!((lo..end).contains(&k));
-                // SAFETY: `k < end ≤ n`, the length of every array written. Each cell's
+                debug_assert!((w0..w1).contains(&k));
+                // SAFETY: `k < w1 ≤ cap`, the length of every array written. Each cell's
                 // cursor starts at `lo` plus the band's entries in the cells before it and
                 // moves on once per entry of that cell (the count above took each entry's
-                // cell from the same code), so the cursors write `lo..end`, each slot once.
+                // cell from the same code), so the cursors write `lo..lo + entries.len()`,
+                // each slot once, that is the window's `w0..w1`.
                 unsafe {
                     *outs.0.get_unchecked_mut(k) = e.id;
                     *outs.1.get_unchecked_mut(k) = e.code;
@@ -675,6 +723,7 @@ impl BallCells {
     /// three cells below (the forward half of the 8 neighbours: each pair of neighbouring
     /// cells is visited once). Overlapping pairs go to `keys`; returns the box tests.
     pub fn pairs(&self, keys: &mut PairKeys) -> u64 {
+        assert!(self.holds_all(), "pairs searched after a windowed build");
         self.pairs_in(0..self.count, &mut keys.writer())
     }
 
@@ -736,12 +785,14 @@ impl BallCells {
         let n = self.count;
         let (start, ids) = (&self.start[..], &self.ids[..]);
         let [x0, y0, x1, y1] = &self.lanes;
+        // The window's entries: position `p` in cell order is entry `p − base`.
+        let (base, cap) = (self.base, self.codes.len());
         let lanes = Lanes {
-            x0: &x0[..n + PAD],
-            y0: &y0[..n + PAD],
-            x1: &x1[..n + PAD],
-            y1: &y1[..n + PAD],
-            ids: &ids[..n + PAD],
+            x0: &x0[..cap + PAD],
+            y0: &y0[..cap + PAD],
+            x1: &x1[..cap + PAD],
+            y1: &y1[..cap + PAD],
+            ids: &ids[..cap + PAD],
         };
         let (mut buf, mut len) = out.take();
         let mut tests = 0;
@@ -753,7 +804,9 @@ impl BallCells {
         let (w, h) = self.dims;
         let last_cell = (h * s).saturating_sub(2);
         assert!(balls.end <= n && w + 2 == s && start.len() == s * (h + 1) + 1);
-        for (a, &code) in (first..).zip(&self.codes[balls]) {
+        assert!(base <= first && balls.end <= base + cap);
+        let codes = &self.codes[first - base..balls.end - base];
+        for (a, &code) in (first..).zip(codes) {
             let cell = ((code & CELL_BITS) as usize).min(last_cell);
             let dx = (code & REACHES_RIGHT != 0) as usize;
             let dy = (code & REACHES_DOWN != 0) as usize;
@@ -766,9 +819,11 @@ impl BallCells {
                     *start.get_unchecked(below_left + dy * (2 + dx)) as usize,
                 )
             };
-            let own_end = own_end.min(n).max(a + 1);
-            let b1 = b1.min(n);
-            let b0 = b0.min(b1);
+            // Every run lies in the window: it starts after `a` and ends within the band
+            // after `a`'s, the window's last (clamped so whatever `start` holds).
+            let own_end = own_end.min(base + cap).max(a + 1);
+            let b1 = b1.min(base + cap).max(a + 1);
+            let b0 = b0.min(b1).max(a + 1);
             let own_len = own_end - (a + 1);
             let below_len = b1 - b0;
             tests += (own_len + below_len) as u64;
@@ -778,13 +833,15 @@ impl BallCells {
                 grow_keys(&mut buf, need);
             }
             // The query ([`query_of`]), lane by lane.
-            // SAFETY: `a < balls.end ≤ n` (asserted), and the lanes and ids have `n + PAD`.
+            // SAFETY: `base ≤ a < balls.end ≤ base + cap` (asserted), and the lanes and ids
+            // have `cap + PAD`.
             let (q, id) = unsafe {
-                let at = |lane: &[f32]| *lane.get_unchecked(a);
+                let at = |lane: &[f32]| *lane.get_unchecked(a - base);
                 let q = query_of([at(lanes.x0), at(lanes.y0), at(lanes.x1), at(lanes.y1)]);
-                (q, (*lanes.ids.get_unchecked(a) as u64) << 32)
+                (q, (*lanes.ids.get_unchecked(a - base) as u64) << 32)
             };
-            len = scan(&lanes, q, id, a + 1..own_end, b0..b1, &mut buf, len);
+            let (own, below) = (a + 1 - base..own_end - base, b0 - base..b1 - base);
+            len = scan(&lanes, q, id, own, below, &mut buf, len);
         }
         out.put_back(buf, len);
         tests
@@ -799,6 +856,12 @@ impl BallCells {
     /// Number of balls in real cell `(c, r)`.
     pub fn cell_len(&self, c: usize, r: usize) -> usize {
         self.cell_range(c, r).len()
+    }
+
+    /// Whether `ids`, `lanes` and `codes` hold every entry of the last build (it searched no
+    /// pairs, or its window had room for all).
+    fn holds_all(&self) -> bool {
+        self.base == 0 && self.codes.len() == self.count
     }
 
     /// Real columns and rows.
@@ -819,7 +882,8 @@ impl BallCells {
 
     /// Checks that the balls of the last build each sit exactly once, with their stored box,
     /// in the cell of its min corner, in index order within a cell, and that the padding
-    /// cells are empty.
+    /// cells are empty; of a build that kept only a window of the entries (see
+    /// [`BallCells::sort_bands`]), the balls in that window.
     pub fn validate(&self) -> Result<(), String> {
         let n = self.count;
         let (w, h) = self.dims;
@@ -832,9 +896,13 @@ impl BallCells {
         }
         if self.start.first() != Some(&0)
             || self.start.last().map_or(0, |&x| x as usize) != n
-            || self.ids.len() != n + PAD
-            || self.lanes.iter().any(|lane| lane.len() != n + PAD)
-            || self.codes.len() != n
+            || self.codes.len() > n
+            || self.ids.len() != self.codes.len() + PAD
+            || self
+                .lanes
+                .iter()
+                .any(|lane| lane.len() != self.codes.len() + PAD)
+            || self.base + self.codes.len() < n
         {
             return Err("ball cells: sizes differ from the balls".into());
         }
@@ -850,7 +918,10 @@ impl BallCells {
         let [ax, ay] = self.axes;
         for r in 0..h {
             for c in 0..w {
+                // The cell's entries in the window, as window slots.
                 let list = self.cell_range(c, r);
+                let list =
+                    list.start.max(self.base) - self.base..list.end.max(self.base) - self.base;
                 if self.ids[list.clone()].windows(2).any(|w| w[0] >= w[1]) {
                     return Err(format!("ball cells: cell ({c}, {r}) not in index order"));
                 }
@@ -966,8 +1037,6 @@ mod tests {
             let mut cells = BallCells::default();
             let mut keys = PairKeys::default();
             keys.clear(n);
-            assert!(cells.build(&range, &balls, 0, &mut keys).is_some());
-            cells.validate().unwrap();
             let mut want = Vec::new();
             for i in 0..n {
                 for j in i + 1..n {
@@ -976,6 +1045,23 @@ mod tests {
                     }
                 }
             }
+            // Windows of every size: from two bands' room to all.
+            for window in [1, 64, 1000, n] {
+                cells.window = window;
+                keys.clear(n);
+                assert!(cells.build(&range, &balls, 0, &mut keys).is_some());
+                cells.validate().unwrap();
+                let mut pairs = Vec::new();
+                keys.sorted_into(&mut pairs);
+                let got: Vec<u64> = pairs
+                    .iter()
+                    .map(|&(i, j)| (i as u64) << 32 | j as u64)
+                    .collect();
+                assert_eq!(got, want, "build, n = {n}, window {window}");
+            }
+            // Every entry kept, each search over all balls at once.
+            cells.sort_bands(None);
+            cells.validate().unwrap();
             let all = 0..cells.count;
             let sse2 = keys_of(&cells, |c, out| c.pairs_in_sse2(all.clone(), out));
             assert_eq!(sse2.0, want, "SSE2, n = {n}");

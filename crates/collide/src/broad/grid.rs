@@ -3,7 +3,8 @@
 //! **Algorithm.** Square cells of side `c`, at least the largest ball side `m`. Each ball goes
 //! into the one cell holding its box's min corner, by two counting sorts (bands of rows, then
 //! cells within a band) into flat arrays holding each ball's index, box and cell code in cell
-//! order (see `ball_cells.rs`; reused, so a steady-state call allocates nothing). Then each
+//! order, a window of a few bands at a time (see `ball_cells.rs`; reused, so a steady-state
+//! call allocates nothing). Then each
 //! ball is tested against the later balls of its cell and against 4 of its cell's 8
 //! neighbours — `(+1, 0)`, `(−1, +1)`, `(0, +1)`, `(+1, +1)` — so every pair of neighbouring
 //! cells is visited exactly once and no pair is ever found twice (`repeats_dropped` stays 0

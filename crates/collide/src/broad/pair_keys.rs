@@ -228,8 +228,7 @@ pub(crate) fn grow_keys(buf: &mut Vec<u64>, need: usize) {
 }
 
 /// Asks the cache for the line holding `p` (a hint: no effect on results, never faults, and
-/// none at all off x86-64). Used a few entries ahead of a scatter's write streams, and over
-/// ranges about to be written ([`prefetch_range`]).
+/// none at all off x86-64). Used a few entries ahead of a scatter's write streams.
 #[inline(always)]
 pub(crate) fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
@@ -240,15 +239,6 @@ pub(crate) fn prefetch<T>(p: *const T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
-}
-
-/// [`prefetch`] of every line of `items`.
-#[inline(always)]
-pub(crate) fn prefetch_range<T>(items: &[T]) {
-    let base = items.as_ptr() as *const u8;
-    for offset in (0..std::mem::size_of_val(items)).step_by(64) {
-        prefetch(base.wrapping_add(offset));
-    }
 }
 
 /// The low half of a key.
