@@ -1027,6 +1027,49 @@ mod tests {
         }
     }
 
+    /// Bands of very different sizes: most balls in a strip a few rows high, the rest spread
+    /// thinly, so the window moves at uneven bands and some bands far outgrow the least window.
+    #[test]
+    fn windowed_builds_find_every_pair_with_uneven_bands() {
+        let n = 3000;
+        let mut rng = StdRng::seed_from_u64(9);
+        let side = 4000.0;
+        let balls: Vec<Aabb> = (0..n)
+            .map(|k| {
+                let x = rng.gen_range(0.0..side);
+                let y = if k % 5 < 3 {
+                    rng.gen_range(1000.0..1100.0)
+                } else {
+                    rng.gen_range(0.0..side)
+                };
+                Aabb::around(Vec2::new(x, y), rng.gen_range(0.0..15.0))
+            })
+            .collect();
+        let mut want = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                if balls[i].overlaps(&balls[j]) {
+                    want.push((i as u32, j as u32));
+                }
+            }
+        }
+        assert!(want.len() > 1000, "the strip is dense");
+        let mut region = Extent::default();
+        balls.iter().for_each(|b| region.add(b));
+        let range = CellRange::covering_for(&region.get().0, 32.0, (0.0, 0.0), n);
+        let mut cells = BallCells::default();
+        let mut keys = PairKeys::default();
+        for window in [1, 16, 200, n] {
+            cells.window = window;
+            keys.clear(n);
+            assert!(cells.build(&range, &balls, 0, &mut keys).is_some());
+            cells.validate().unwrap();
+            let mut got = Vec::new();
+            keys.sorted_into(&mut got);
+            assert_eq!(got, want, "window {window}");
+        }
+    }
+
     #[test]
     fn both_searches_find_the_same_pairs_as_brute_force() {
         for (n, seed) in [(1, 1), (7, 2), (300, 3), (5000, 4)] {
