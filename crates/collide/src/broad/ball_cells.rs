@@ -1045,6 +1045,17 @@ mod tests {
                 Aabb::around(Vec2::new(x, y), rng.gen_range(0.0..15.0))
             })
             .collect();
+        let (cells, _) = windowed_builds_agree_with_brute_force(&balls, &[1, 16, 200, n]);
+        assert!(cells.max_per_cell() > 3, "the strip is dense");
+    }
+
+    /// Builds `balls` with each least window of `windows`, checking the cells and that the
+    /// pairs are brute force's; returns the cells of the last build and those pairs.
+    fn windowed_builds_agree_with_brute_force(
+        balls: &[Aabb],
+        windows: &[usize],
+    ) -> (BallCells, Vec<(u32, u32)>) {
+        let n = balls.len();
         let mut want = Vec::new();
         for i in 0..n {
             for j in i + 1..n {
@@ -1053,55 +1064,34 @@ mod tests {
                 }
             }
         }
-        assert!(want.len() > 1000, "the strip is dense");
         let mut region = Extent::default();
         balls.iter().for_each(|b| region.add(b));
         let range = CellRange::covering_for(&region.get().0, 32.0, (0.0, 0.0), n);
         let mut cells = BallCells::default();
         let mut keys = PairKeys::default();
-        for window in [1, 16, 200, n] {
+        for &window in windows {
             cells.window = window;
             keys.clear(n);
-            assert!(cells.build(&range, &balls, 0, &mut keys).is_some());
+            assert!(cells.build(&range, balls, 0, &mut keys).is_some());
             cells.validate().unwrap();
             let mut got = Vec::new();
             keys.sorted_into(&mut got);
-            assert_eq!(got, want, "window {window}");
+            assert_eq!(got, want, "n = {n}, window {window}");
         }
+        (cells, want)
     }
 
     #[test]
     fn both_searches_find_the_same_pairs_as_brute_force() {
         for (n, seed) in [(1, 1), (7, 2), (300, 3), (5000, 4)] {
             let balls = boxes(n, seed);
-            let mut region = Extent::default();
-            balls.iter().for_each(|b| region.add(b));
-            let range = CellRange::covering_for(&region.get().0, 32.0, (0.0, 0.0), n);
-            let mut cells = BallCells::default();
-            let mut keys = PairKeys::default();
-            keys.clear(n);
-            let mut want = Vec::new();
-            for i in 0..n {
-                for j in i + 1..n {
-                    if balls[i].overlaps(&balls[j]) {
-                        want.push((i as u64) << 32 | j as u64);
-                    }
-                }
-            }
             // Windows of every size: from two bands' room to all.
-            for window in [1, 64, 1000, n] {
-                cells.window = window;
-                keys.clear(n);
-                assert!(cells.build(&range, &balls, 0, &mut keys).is_some());
-                cells.validate().unwrap();
-                let mut pairs = Vec::new();
-                keys.sorted_into(&mut pairs);
-                let got: Vec<u64> = pairs
-                    .iter()
-                    .map(|&(i, j)| (i as u64) << 32 | j as u64)
-                    .collect();
-                assert_eq!(got, want, "build, n = {n}, window {window}");
-            }
+            let (mut cells, pairs) =
+                windowed_builds_agree_with_brute_force(&balls, &[1, 64, 1000, n]);
+            let want: Vec<u64> = pairs
+                .iter()
+                .map(|&(i, j)| (i as u64) << 32 | j as u64)
+                .collect();
             // Every entry kept, each search over all balls at once.
             cells.sort_bands(None);
             cells.validate().unwrap();
