@@ -606,8 +606,8 @@ impl BallCells {
     }
 
     /// Second sort: each band's run by cell into `ids`, `lanes` and `codes`, writing the cell
-    /// starts. With `keys`, the entries are kept in a window of a few bands (see
-    /// [`BallCells::window`]) and each band's pairs are searched once the band after it is
+    /// starts. With `keys`, the entries are kept in a window of a few bands (the module docs'
+    /// "A window of entries") and each band's pairs are searched once the band after it is
     /// sorted; without, every entry is kept (for [`BallCells::pairs`]).
     #[inline(never)]
     fn sort_bands(&mut self, mut keys: Option<&mut PairKeys>) -> u64 {

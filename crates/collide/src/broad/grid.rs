@@ -4,16 +4,15 @@
 //! into the one cell holding its box's min corner, by two counting sorts (bands of rows, then
 //! cells within a band) into flat arrays holding each ball's index, box and cell code in cell
 //! order, a window of a few bands at a time (see `ball_cells.rs`; reused, so a steady-state
-//! call allocates nothing). Then each
-//! ball is tested against the later balls of its cell and against 4 of its cell's 8
-//! neighbours — `(+1, 0)`, `(−1, +1)`, `(0, +1)`, `(+1, +1)` — so every pair of neighbouring
-//! cells is visited exactly once and no pair is ever found twice (`repeats_dropped` stays 0
-//! for balls); of those, only the cells its box reaches into (a ball whose min corner lies in
-//! a column or row the box does not reach cannot overlap it). The own cell and its right-hand
-//! neighbour are one contiguous run of boxes, the cells below another; the boxes are stored
-//! coordinate by coordinate, so four 4-wide compares test four candidates. Pairs are found in
-//! cell order and put in index order as `u64` keys, radix sorted on the first index
-//! (`pair_keys.rs`).
+//! call allocates nothing). Then each ball is tested against the later balls of its cell and
+//! against 4 of its cell's 8 neighbours — `(+1, 0)`, `(−1, +1)`, `(0, +1)`, `(+1, +1)` — so
+//! every pair of neighbouring cells is visited exactly once and no pair is ever found twice
+//! (`repeats_dropped` stays 0 for balls); of those, only the cells its box reaches into (a
+//! ball whose min corner lies in a column or row the box does not reach cannot overlap it).
+//! The own cell and its right-hand neighbour are one contiguous run of boxes, the cells below
+//! another; the boxes are stored coordinate by coordinate, so four 4-wide compares test four
+//! candidates. Pairs are found in cell order and put in index order as `u64` keys, radix
+//! sorted on the first index (`pair_keys.rs`).
 //!
 //! **Steady state.** A call first tries the last call's range and cell size: one pass over
 //! the boxes gathers their region and largest side while scattering them into bands (room
