@@ -32,6 +32,12 @@ pub fn new_world(args: &Args, scene: &Scene) -> World {
     world.settings.rotate = args.rotate;
     world.settings.tunnelling = args.tunnelling;
     world.settings.pair_cache = !args.no_pair_cache;
+    if let Some(solver) = args.solver {
+        world.settings.solver = solver;
+    }
+    if let Some(on) = args.sleep {
+        world.settings.sleep.enabled = Some(on);
+    }
     world.launch(args.launch);
     if args.fill > 0 && !own_fill {
         world.fill_random(args.fill, fill_radii(args.fill_radius), FILL_SPEED);
@@ -601,6 +607,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     let frames_limit = app.args.frames;
     // Frames whose physics has run (or was skipped: editing, paused), and its total time.
     let (mut frames, mut physics_total) = (0u64, 0.0f64);
+    let mut last_frames = crate::cli::LastFrames::default();
     // This thread's work, its waits for the physics thread and its `next_frame`s (s).
     let mut main_thread = Busy::default();
     let mut physics = 0.0;
@@ -621,6 +628,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         if let Some(job) = in_flight.take() {
             (physics, waited) = app.land(job, frame_time);
             physics_total += physics;
+            last_frames.push(physics * 1000.0);
             frames += 1;
         } else {
             // Editing, paused, or the first frame: no steps ran.
@@ -766,7 +774,8 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         }
         if last {
             main_thread.panels = (panel_cache.drawn_frames, panel_cache.kept_frames);
-            finish(&mut app, frames, run_start, physics_total, main_thread);
+            let physics_ms = (physics_total * 1000.0 / frames.max(1) as f64, last_frames.mean());
+            finish(&mut app, frames, run_start, physics_ms, main_thread);
         }
         // This thread's work, not its wait for the physics thread.
         let cpu = frame_start.elapsed().as_secs_f64() - waited;
@@ -814,7 +823,7 @@ impl Busy {
 
 /// After `--frames`: the screenshot, a line of where the main thread's time went, the summary
 /// line (last), `--record` and `--save-state`, exit.
-fn finish(app: &mut App, frames: u64, start: Instant, physics_total: f64, main: Busy) -> ! {
+fn finish(app: &mut App, frames: u64, start: Instant, physics_ms: (f64, f64), main: Busy) -> ! {
     if let Some(path) = &app.args.screenshot {
         get_screen_data().export_png(&path.to_string_lossy());
     }
@@ -832,12 +841,7 @@ fn finish(app: &mut App, frames: u64, start: Instant, physics_total: f64, main: 
     let fps = frames as f64 / secs.max(1e-9);
     println!(
         "{}",
-        cli::summary(
-            frames,
-            &app.world,
-            fps,
-            physics_total * 1000.0 / frames.max(1) as f64
-        )
+        cli::summary(frames, &app.world, fps, physics_ms)
     );
     if let Err(e) = crate::tape::write_outputs(&app.args, &app.source, &mut app.tape, &app.world) {
         eprintln!("error: {e}");

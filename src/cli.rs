@@ -1,7 +1,7 @@
 //! The command line.
 
 use clap::Parser;
-use collide::{BroadKind, Scene, SceneError, Tunnelling};
+use collide::{BroadKind, Scene, SceneError, Solver, Tunnelling};
 use std::path::PathBuf;
 
 /// The table scene, embedded so the toy runs from a bare binary.
@@ -42,6 +42,14 @@ pub struct Args {
     /// How moving balls are tested: off (discrete), linear, binary or exact.
     #[arg(long, value_name = "MODE", default_value = "off", value_parser = parse_tunnelling)]
     pub tunnelling: Tunnelling,
+    /// Contact solver: push-out (the course's; default unless the scene chooses) or soft
+    /// (soft contacts, as Box2D v3).
+    #[arg(long, value_name = "NAME", value_parser = parse_solver)]
+    pub solver: Option<Solver>,
+    /// Balls fall asleep when still: on or off (default: on with soft contacts, off with
+    /// push-out, unless the scene chooses).
+    #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
+    pub sleep: Option<bool>,
     /// Seed of the world's random numbers (launch spread, ball colours).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -201,6 +209,18 @@ fn parse_overlay(s: &str) -> Result<String, String> {
     }
 }
 
+fn parse_solver(s: &str) -> Result<Solver, String> {
+    Solver::from_name(s).ok_or_else(|| format!("unknown solver {s:?}; one of: push-out, soft"))
+}
+
+fn parse_on_off(s: &str) -> Result<bool, String> {
+    match s {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("{s:?}: on or off")),
+    }
+}
+
 fn parse_tunnelling(s: &str) -> Result<Tunnelling, String> {
     Tunnelling::from_name(s).ok_or_else(|| {
         let names: Vec<&str> = Tunnelling::ALL.iter().map(|m| m.name()).collect();
@@ -240,16 +260,47 @@ pub fn nanos() -> u64 {
     START.get_or_init(Instant::now).elapsed().as_nanos() as u64
 }
 
-/// The one line printed after `--frames`.
-pub fn summary(frames: u64, world: &collide::World, fps: f64, physics_ms: f64) -> String {
+/// The one line printed after `--frames`; `physics_ms` is the mean physics time a frame over
+/// the run, `physics_ms_last` over its last 60 frames.
+pub fn summary(
+    frames: u64,
+    world: &collide::World,
+    fps: f64,
+    (physics_ms, physics_ms_last): (f64, f64),
+) -> String {
     let c = world.counters();
     format!(
-        "frames={frames} balls={} strays={} overlaps={} aabb_tests={} broad={} fps={fps:.1} physics_ms={physics_ms:.3} hash={:016x}",
+        "frames={frames} balls={} strays={} co_located={} overlap_max={:.4} overlap_mean={:.5} asleep={} aabb_tests={} broad={} solver={} fps={fps:.1} physics_ms={physics_ms:.3} physics_ms_last={physics_ms_last:.3} hash={:016x}",
         world.balls().len(),
         c.strays,
-        c.overlaps,
+        c.co_located,
+        c.overlap.max,
+        c.overlap.mean(),
+        c.asleep,
         c.total.broad.aabb_tests,
         world.broad().kind().name(),
+        world.settings.solver.name(),
         world.state_hash()
     )
+}
+
+/// The mean of the last (up to) 60 frame times kept by a run (ms).
+#[derive(Clone, Debug, Default)]
+pub struct LastFrames {
+    ms: std::collections::VecDeque<f64>,
+}
+
+impl LastFrames {
+    /// Notes one frame's physics time (ms).
+    pub fn push(&mut self, ms: f64) {
+        if self.ms.len() == 60 {
+            self.ms.pop_front();
+        }
+        self.ms.push_back(ms);
+    }
+
+    /// Their mean (ms; 0 before any).
+    pub fn mean(&self) -> f64 {
+        self.ms.iter().sum::<f64>() / self.ms.len().max(1) as f64
+    }
 }

@@ -124,8 +124,11 @@ fn run_headless(
     let mut tape = source.tape(&world);
     let mut stepper = collide::Stepper::default();
     let start = Instant::now();
+    let mut last = cli::LastFrames::default();
     for _ in 0..frames {
+        let t = Instant::now();
         stepper.advance_with(1.0 / 60.0, &mut world, |w| tape.step(w));
+        last.push(t.elapsed().as_secs_f64() * 1000.0);
     }
     let secs = start.elapsed().as_secs_f64();
     let fps = if secs > 0.0 {
@@ -134,7 +137,7 @@ fn run_headless(
         0.0
     };
     let ms = secs * 1000.0 / frames.max(1) as f64;
-    println!("{}", cli::summary(frames, &world, fps, ms));
+    println!("{}", cli::summary(frames, &world, fps, (ms, last.mean())));
     if let Err(e) = tape::write_outputs(args, &source, &mut tape, &world) {
         eprintln!("error: {e}");
         std::process::exit(2);

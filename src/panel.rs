@@ -289,7 +289,7 @@ fn balls_section(ui: &mut egui::Ui, world: &World) {
             "In play (waiting)",
             format!("{} ({})", world.balls().len(), world.pending_launches()),
         );
-        row(ui, "Overlaps", c.overlaps);
+        row(ui, "Co-located", c.co_located);
         row(ui, "Strays", c.strays);
     });
 }

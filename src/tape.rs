@@ -91,7 +91,7 @@ pub fn replay(path: &Path) -> i32 {
             frames,
             &world,
             frames as f64 / secs.max(1e-9),
-            secs * 1000.0 / frames.max(1) as f64
+            (secs * 1000.0 / frames.max(1) as f64, 0.0)
         )
     );
     match divergence {

@@ -15,12 +15,18 @@
 mod cache;
 mod edit;
 mod groups;
+mod meter;
 mod rules;
 mod settle;
+mod sleep;
+mod soft;
 mod sweep;
 mod transfer;
 
 pub use rules::{Pocket, Rain, Rules, Tether};
+pub use meter::OverlapMeter;
+pub use sleep::SleepSettings;
+pub use soft::{KeptImpulse, SoftSettings, Solver};
 pub use transfer::{Transfer, TransferMeter};
 
 pub use sweep::SweptImpact;
@@ -65,6 +71,18 @@ pub struct Ball {
     pub elasticity: f32,
     /// Colour index (a hue seed for the app).
     pub color: u32,
+    /// Asleep: kept still and left out of the tests among sleepers (`world/sleep.rs`).
+    #[serde(default)]
+    pub asleep: bool,
+    /// Seconds the ball has been slower than the sleep speed.
+    #[serde(default)]
+    pub slow_for: f32,
+    /// The group it fell asleep with (meaningful while asleep).
+    #[serde(default)]
+    pub sleep_group: u32,
+    /// Angular velocity (rad/s, counter-clockwise): only the soft solver's friction turns it.
+    #[serde(default)]
+    pub spin: f32,
 }
 
 impl Ball {
@@ -82,6 +100,10 @@ impl Ball {
             mass: (radius * radius).max(1e-6),
             elasticity,
             color,
+            asleep: false,
+            slow_for: 0.0,
+            sleep_group: 0,
+            spin: 0.0,
         }
     }
 
@@ -152,6 +174,15 @@ pub struct Settings {
     /// the same simulation; fewer broad-phase box tests, counted apart (`Tally::cache_*`).
     #[serde(default = "yes")]
     pub pair_cache: bool,
+    /// Which contact solver answers the contacts.
+    #[serde(default)]
+    pub solver: Solver,
+    /// The soft solver's stiffness, damping, push-out speed and restitution threshold.
+    #[serde(default)]
+    pub soft: SoftSettings,
+    /// When balls fall asleep.
+    #[serde(default)]
+    pub sleep: SleepSettings,
 }
 
 fn yes() -> bool {
@@ -173,6 +204,9 @@ impl Default for Settings {
             tunnelling: Tunnelling::Off,
             linear_fractions: 8,
             pair_cache: true,
+            solver: Solver::PushOut,
+            soft: SoftSettings::default(),
+            sleep: SleepSettings::default(),
         }
     }
 }
@@ -223,6 +257,10 @@ pub struct Tally {
     /// (too many of its recent calls had to query; `world/cache.rs`). Their work is in
     /// `broad`, as with the cache off.
     pub cache_passed: u64,
+    /// Sleep: box tests of moving kinematic shapes against sleepers (to wake them).
+    pub sleep_tests: u64,
+    /// Sleep: balls woken.
+    pub wakeups: u64,
 }
 
 impl std::ops::AddAssign for Tally {
@@ -239,6 +277,8 @@ impl std::ops::AddAssign for Tally {
         self.wall_pass += o.wall_pass;
         self.wall_pass_tests += o.wall_pass_tests;
         self.hull_rejections += o.hull_rejections;
+        self.sleep_tests += o.sleep_tests;
+        self.wakeups += o.wakeups;
         self.add_cache(&o);
     }
 }
@@ -284,8 +324,13 @@ pub struct Counters {
     full_second: bool,
     /// Balls launched since the last clear.
     pub launched: u64,
-    /// Balls sitting at the same place as another (centres closer than half the smaller radius).
-    pub overlaps: u32,
+    /// Co-located balls: sitting at the same place as another (centres closer than half the
+    /// smaller radius). Not the overlap of touching balls, which is [`Counters::overlap`].
+    pub co_located: u32,
+    /// How deep the touching pairs overlap at the end of the last step.
+    pub overlap: OverlapMeter,
+    /// Balls asleep at the end of the last step.
+    pub asleep: u32,
     /// Balls whose centre is outside the play area.
     pub strays: u32,
 }
@@ -328,6 +373,11 @@ pub struct World {
     settle: settle::SettleState,
     rules: rules::Rules,
     cache: cache::PairCache,
+    soft: soft::SoftState,
+    sleep: sleep::SleepState,
+    meter: meter::MeterState,
+    /// Balls woken since the last step's count.
+    woken: u64,
 }
 
 impl World {
@@ -365,6 +415,10 @@ impl World {
             settle: settle::SettleState::default(),
             rules: rules::Rules::default(),
             cache: cache::PairCache::default(),
+            soft: soft::SoftState::default(),
+            sleep: sleep::SleepState::default(),
+            meter: meter::MeterState::default(),
+            woken: 0,
         }
     }
 
@@ -490,7 +544,8 @@ impl World {
         self.balls.clear();
         self.pending_launches = 0;
         self.counters.launched = 0;
-        self.counters.overlaps = 0;
+        self.counters.co_located = 0;
+        self.soft.kept.clear();
         self.counters.strays = 0;
         self.pairs.clear();
         self.rules.tethers.clear();
@@ -505,8 +560,11 @@ impl World {
     /// Removes ball `i` (keeps the order of the others).
     pub fn remove_ball(&mut self, i: usize) {
         if i < self.balls.len() {
+            let b = self.balls[i];
+            self.wake_near(b.pos, b.radius, b.radius);
             self.balls.remove(i);
             self.rules.ball_removed(i);
+            self.soft.kept.clear();
         }
     }
 
@@ -538,25 +596,38 @@ impl World {
         self.aabbs.clear();
         self.aabbs.extend(self.shapes.iter().map(Shape::aabb));
         self.begin_sweep(dt);
+        let mut tally = Tally::default();
+        self.sleep_before_step(&mut tally);
+        if self.settings.solver == Solver::Soft {
+            self.soft_step(dt, &mut tally);
+            self.apply_tethers();
+        } else {
+            self.push_out_step(dt, &mut tally);
+        }
+        self.measure_rebounds(first_hit);
+        self.finish_play(first_hit);
+        self.rules_after_step(dt);
+        self.sleep_after_step(dt);
+        self.count_after_step(tally);
+        self.steps += 1;
+    }
+
+    /// The course's step: move, then the collision iterations of push-out responses, then
+    /// the wall pass (discrete) or the settling of overlaps (swept modes).
+    fn push_out_step(&mut self, dt: f32, tally: &mut Tally) {
         self.move_balls(dt);
         self.apply_tethers();
-        let mut tally = Tally::default();
         for _ in 0..self.settings.collision_iterations.clamp(1, 64) {
-            if !self.collide_once(&mut tally) {
+            if !self.collide_once(tally) {
                 break;
             }
         }
         self.end_sweep();
         if self.settings.tunnelling == Tunnelling::Off {
-            self.walls_last(&mut tally);
+            self.walls_last(tally);
         } else {
-            self.settle_overlaps(&mut tally);
+            self.settle_overlaps(tally);
         }
-        self.measure_rebounds(first_hit);
-        self.finish_play(first_hit);
-        self.rules_after_step(dt);
-        self.count_after_step(tally);
-        self.steps += 1;
     }
 
     fn launch_next(&mut self) {
@@ -600,7 +671,7 @@ impl World {
 
     fn move_balls(&mut self, dt: f32) {
         let g = Vec2::new(0.0, -self.settings.gravity);
-        for b in &mut self.balls {
+        for b in self.balls.iter_mut().filter(|b| !b.asleep) {
             b.vel = clamp_speed(b.vel + g * dt);
             b.pos += b.vel * dt;
         }
@@ -634,34 +705,8 @@ impl World {
     fn collide_once_broad(&mut self, tally: &mut Tally) -> bool {
         self.aabbs.truncate(self.shapes.len());
         self.push_ball_boxes();
-        let input = BroadInput {
-            aabbs: &self.aabbs,
-            first_moving: self.first_moving,
-            first_dynamic: self.shapes.len(),
-            statics_version: self.statics_version,
-            world: self.bounds,
-        };
-        let t0 = self.clock.map(|c| c());
-        if self.settings.pair_cache {
-            let dt = self.step_seconds() as f32;
-            let balls = &self.balls;
-            let margin = |b: usize| cache::margin(&balls[b], dt);
-            let broad = self.broad.as_mut();
-            self.cache
-                .find_pairs(broad, &input, margin, &mut self.pairs, tally);
-        } else {
-            self.broad
-                .find_pairs(&input, &mut self.pairs, &mut tally.broad);
-        }
-        if let (Some(c), Some(t0)) = (self.clock, t0) {
-            tally.broad_nanos += c().saturating_sub(t0);
-        }
+        self.find_pairs_of_boxes(true, tally);
         tally.iterations += 1;
-        if self.settings.verify {
-            let (missed, extra) = verified(&input, &self.pairs, &mut self.verify_scratch);
-            tally.missed += missed;
-            tally.extra += extra;
-        }
         !self.balls.is_empty()
     }
 
@@ -740,6 +785,11 @@ impl World {
         let Some(c) = contact_ball_ball(a.pos, a.radius, b.pos, b.radius) else {
             return false;
         };
+        if a.asleep || b.asleep {
+            let asleep = if a.asleep { bi } else { bj };
+            self.wake_ball(asleep);
+            return self.collide_ball_ball(bi, bj);
+        }
         let e = a.elasticity * b.elasticity * self.settings.elasticity_scale;
         let speed = respond_ball_ball(a, b, &c, e);
         a.vel = clamp_speed(a.vel);
@@ -776,7 +826,8 @@ impl World {
         }
     }
 
-    fn count_after_step(&mut self, tally: Tally) {
+    fn count_after_step(&mut self, mut tally: Tally) {
+        tally.wakeups = std::mem::take(&mut self.woken);
         let per_second = self.steps_per_second();
         let c = &mut self.counters;
         c.last_step = tally;
@@ -795,12 +846,14 @@ impl World {
             .filter(|b| !self.bounds.contains(b.pos))
             .count() as u32;
         self.counters.strays = strays;
-        self.counters.overlaps = self.count_overlaps();
+        self.counters.co_located = self.count_co_located();
+        self.measure_overlap();
+        self.counters.asleep = self.asleep_count() as u32;
     }
 
     /// Balls whose centre is within half the smaller radius of another ball's centre, found
     /// among the last candidate pairs (co-located balls always have overlapping boxes).
-    fn count_overlaps(&mut self) -> u32 {
+    fn count_co_located(&mut self) -> u32 {
         let n_shapes = self.shapes.len() as u32;
         let mut marked = std::mem::take(&mut self.overlap_scratch);
         marked.clear();
@@ -842,6 +895,18 @@ impl World {
             eat(s.angle.to_bits());
             if matches!(s.motion, crate::geom::Motion::Plunger { .. }) {
                 eat(s.play.pull.to_bits());
+            }
+        }
+        if self.settings.solver == Solver::Soft {
+            for b in &self.balls {
+                eat(b.spin.to_bits());
+            }
+        }
+        if self.sleep_enabled() {
+            for b in &self.balls {
+                eat(b.asleep as u32);
+                eat(b.slow_for.to_bits());
+                eat(b.sleep_group);
             }
         }
         h

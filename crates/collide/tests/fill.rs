@@ -75,7 +75,7 @@ fn fill_avoids_balls_already_there_and_survives_steps() {
         w.step();
     }
     assert!(w.all_finite());
-    assert_eq!(w.counters().overlaps, 0);
+    assert_eq!(w.counters().co_located, 0);
 }
 
 #[test]

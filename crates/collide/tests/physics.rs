@@ -561,13 +561,13 @@ fn overlaps_counts_co_located_balls_until_they_separate() {
     w.add_ball(Ball::new(at, Vec2::ZERO, 0.0, 1.0, 2));
     for _ in 0..10 {
         w.step();
-        assert_eq!(w.counters().overlaps, 2);
+        assert_eq!(w.counters().co_located, 2);
     }
     // Send the last one away.
     w.remove_ball(2);
     w.add_ball(Ball::new(at, v(100.0, 0.0), 0.0, 1.0, 2));
     w.step();
-    assert_eq!(w.counters().overlaps, 0);
+    assert_eq!(w.counters().co_located, 0);
     assert_eq!(w.balls().len(), 3);
 }
 
@@ -580,7 +580,7 @@ fn co_located_balls_with_a_radius_are_separated_within_one_step() {
     w.step();
     let (a, b) = (w.balls()[0], w.balls()[1]);
     assert!(close((a.pos - b.pos).length(), 20.0, 1e-4), "{a:?} {b:?}");
-    assert_eq!(w.counters().overlaps, 0);
+    assert_eq!(w.counters().co_located, 0);
     assert!(close_v(momentum(&w), Vec2::ZERO, 1e-4));
 }
 

@@ -146,7 +146,7 @@ fn containment_seed_1_step_3906_crowd_pushes_ball_188_through_the_floor() {
     }
     let (a, b) = (w.balls()[0].pos, w.balls()[1].pos);
     assert!((a - b).length() >= 9.9, "still overlapping: {a:?} {b:?}");
-    assert_eq!(w.counters().overlaps, 0);
+    assert_eq!(w.counters().co_located, 0);
 }
 
 /// Found by the containment check: with exact tunnelling, two balls put on the same spot at
@@ -162,7 +162,7 @@ fn containment_colocated_balls_at_rest_are_parted_in_one_step() {
         w.add_ball(Ball::new(Vec2::new(300.0, 300.0), Vec2::ZERO, 5.0, 0.95, k));
     }
     w.step();
-    assert_eq!(w.counters().overlaps, 0, "still on top of each other");
+    assert_eq!(w.counters().co_located, 0, "still on top of each other");
     for _ in 0..60 {
         w.step();
     }
@@ -239,7 +239,7 @@ fn containment_seed_1_step_2463_balls_pinned_to_the_lane_wall_are_parted() {
     for _ in 0..60 {
         w.step();
     }
-    assert_eq!(w.counters().overlaps, 0);
+    assert_eq!(w.counters().co_located, 0);
     for b in w.balls() {
         assert!(
             b.pos.x <= 895.0 + 1e-3 && b.pos.y >= 5.0 - 1e-3,

@@ -17,7 +17,7 @@ fn table_scene_runs_and_balls_stay_finite() {
         "balls {} strays {} overlaps {} hash {:016x}",
         w.balls().len(),
         strays,
-        w.counters().overlaps,
+        w.counters().co_located,
         w.state_hash()
     );
 }

@@ -89,13 +89,13 @@ fn run_inner(size: ContainmentSize, report: &mut CheckReport, progress: &mut dyn
         if c.strays > 0 {
             report.fail(format!("step {step}: {} strays", c.strays));
         }
-        if c.overlaps == 0 && cleared_at.is_none() {
+        if c.co_located == 0 && cleared_at.is_none() {
             cleared_at = Some(step);
         }
         if step >= steps_per_second {
-            worst_overlaps = worst_overlaps.max(c.overlaps);
-            if c.overlaps > 0 {
-                report.fail(format!("step {step}: {} overlaps", c.overlaps));
+            worst_overlaps = worst_overlaps.max(c.co_located);
+            if c.co_located > 0 {
+                report.fail(format!("step {step}: {} overlaps", c.co_located));
             }
         }
         if step % steps_per_second == 0 {

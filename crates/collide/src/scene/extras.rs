@@ -28,6 +28,12 @@ pub struct SettingsDesc {
     /// Factor on every combined elasticity (0–10).
     #[serde(default)]
     pub elasticity_scale: Option<f32>,
+    /// Contact solver: `PushOut` (default) or `Soft`.
+    #[serde(default)]
+    pub solver: Option<crate::world::Solver>,
+    /// Balls fall asleep (default: on with soft contacts, off with push-out).
+    #[serde(default)]
+    pub sleep: Option<bool>,
 }
 
 /// A ball the scene places.
@@ -116,6 +122,12 @@ impl SettingsDesc {
         }
         if let Some(e) = self.elasticity_scale {
             w.settings.elasticity_scale = e;
+        }
+        if let Some(s) = self.solver {
+            w.settings.solver = s;
+        }
+        if let Some(on) = self.sleep {
+            w.settings.sleep.enabled = Some(on);
         }
     }
 }

@@ -16,7 +16,6 @@
 //! by their indices.
 
 use super::{Tally, World};
-use crate::broad::BroadInput;
 use crate::geom::Geometry;
 use crate::narrow::{normalized_or, toi_ball_shape, Impact};
 use crate::response::push_shares;
@@ -60,15 +59,7 @@ impl World {
                 .iter()
                 .map(|b| b.aabb().expanded(b.radius.max(0.0) * MARGIN)),
         );
-        let input = BroadInput {
-            aabbs: &self.aabbs,
-            first_moving: self.first_moving,
-            first_dynamic: n_shapes,
-            statics_version: self.statics_version,
-            world: self.bounds,
-        };
-        self.broad
-            .find_pairs(&input, &mut self.pairs, &mut tally.broad);
+        self.find_pairs_of_boxes(false, tally);
         tally.iterations += 1;
         let mut st = std::mem::take(&mut self.settle);
         st.moved.clear();

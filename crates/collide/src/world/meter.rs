@@ -1,0 +1,161 @@
+//! The overlap meter: how deep the touching pairs sink into each other, every step.
+//!
+//! Over the pairs touching at the end of a step, ball–ball and ball–obstacle: the overlap of
+//! two balls is `(r₁ + r₂ − distance) / min(r₁, r₂)`, of a ball and an obstacle the contact
+//! depth over the radius. The meter keeps the deepest, the mean and how many pairs sink
+//! deeper than 1 % and 10 %. A pile at rest in a good engine overlaps by about 1 % of a size
+//! (Box2D's linear slop).
+//!
+//! The live pairs are those of the step's last broad-phase call, which covers every pair with
+//! an awake ball. Pairs among sleepers and between sleepers and obstacles do not change while
+//! they sleep, so they are measured once whenever the set of sleepers changes, with a grid of
+//! the meter's own (its work is the meter's, not the simulation's, and is not counted).
+
+use super::World;
+use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
+use crate::geom::Aabb;
+use crate::narrow::contact_ball_shape;
+
+/// Overlap of the touching pairs of one step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct OverlapMeter {
+    /// Touching pairs measured.
+    pub pairs: u32,
+    /// Deepest overlap, as a fraction of the smaller radius.
+    pub max: f32,
+    /// Sum of the overlaps (for the mean).
+    pub sum: f64,
+    /// Pairs deeper than 1 % of the smaller radius.
+    pub over_1pct: u32,
+    /// Pairs deeper than 10 %.
+    pub over_10pct: u32,
+}
+
+impl OverlapMeter {
+    /// Mean overlap over the touching pairs (0 when none touch).
+    pub fn mean(&self) -> f32 {
+        if self.pairs == 0 {
+            0.0
+        } else {
+            (self.sum / self.pairs as f64) as f32
+        }
+    }
+
+    fn add(&mut self, overlap: f32) {
+        if !(overlap > 0.0) {
+            return;
+        }
+        self.pairs += 1;
+        self.max = self.max.max(overlap);
+        self.sum += overlap as f64;
+        self.over_1pct += (overlap > 0.01) as u32;
+        self.over_10pct += (overlap > 0.1) as u32;
+    }
+
+    fn merged(mut self, o: &OverlapMeter) -> Self {
+        self.pairs += o.pairs;
+        self.max = self.max.max(o.max);
+        self.sum += o.sum;
+        self.over_1pct += o.over_1pct;
+        self.over_10pct += o.over_10pct;
+        self
+    }
+}
+
+/// The meter's own state: the sleepers' part and the grid that measured it.
+#[derive(Default)]
+pub(super) struct MeterState {
+    /// The sleepers measured (ball indices) and what they gave.
+    sleepers: Vec<u32>,
+    frozen: OverlapMeter,
+    grid: Option<Box<dyn BroadPhase>>,
+    boxes: Vec<Aabb>,
+    pairs: Vec<Pair>,
+}
+
+impl World {
+    /// Measures the overlaps at the end of a step into the counters.
+    pub(super) fn measure_overlap(&mut self) {
+        let n_shapes = self.shapes.len() as u32;
+        let mut live = OverlapMeter::default();
+        for &(i, j) in &self.pairs {
+            live.add(self.pair_overlap(i, j, n_shapes));
+        }
+        if self.balls.iter().any(|b| b.asleep) {
+            self.measure_sleepers();
+            live = live.merged(&self.meter.frozen);
+        } else {
+            self.meter.sleepers.clear();
+        }
+        self.counters.overlap = live;
+    }
+
+    /// The overlap of pair `(i, j)` of the world's pair space, 0 when apart.
+    fn pair_overlap(&self, i: u32, j: u32, n_shapes: u32) -> f32 {
+        let b = &self.balls[(j - n_shapes) as usize];
+        if i >= n_shapes {
+            let a = &self.balls[(i - n_shapes) as usize];
+            let small = a.radius.min(b.radius);
+            let d = a.radius + b.radius - (a.pos - b.pos).length();
+            return if small > 0.0 { d / small } else { 0.0 };
+        }
+        let mut scratch = super::Tally::default();
+        let bi = (j - n_shapes) as usize;
+        let s = &self.shapes[i as usize];
+        let depth = if matches!(s.geom, crate::geom::Geometry::Group { .. }) {
+            self.reached_contact(bi, i as usize, b.radius, &mut scratch)
+                .map(|c| c.0.depth)
+        } else {
+            let v = b.vel - s.velocity_at(b.pos, self.settings.rotate);
+            contact_ball_shape(b.pos, b.radius, v, &s.geom).map(|c| c.depth)
+        };
+        match depth {
+            Some(d) if b.radius > 0.0 => d / b.radius,
+            _ => 0.0,
+        }
+    }
+
+    /// Measures the pairs among sleepers and with obstacles again if the sleepers changed.
+    fn measure_sleepers(&mut self) {
+        let mut m = std::mem::take(&mut self.meter);
+        let sleepers = self
+            .balls
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.asleep)
+            .map(|(i, _)| i as u32);
+        if m.sleepers.iter().copied().eq(sleepers.clone()) {
+            self.meter = m;
+            return;
+        }
+        m.sleepers.clear();
+        m.sleepers.extend(sleepers);
+        let n_shapes = self.shapes.len();
+        m.boxes.clear();
+        m.boxes.extend(self.shapes.iter().map(|s| s.aabb()));
+        m.boxes
+            .extend(m.sleepers.iter().map(|&b| self.balls[b as usize].aabb()));
+        let input = BroadInput {
+            aabbs: &m.boxes,
+            first_moving: self.first_moving,
+            first_dynamic: n_shapes,
+            statics_version: super::next_statics_version(),
+            world: self.bounds,
+        };
+        let grid = m.grid.get_or_insert_with(|| BroadKind::Grid.create());
+        grid.find_pairs(&input, &mut m.pairs, &mut BroadCounters::default());
+        let map = |k: u32| {
+            if (k as usize) < n_shapes {
+                k
+            } else {
+                n_shapes as u32 + m.sleepers[k as usize - n_shapes]
+            }
+        };
+        let mut frozen = OverlapMeter::default();
+        for &(i, j) in &m.pairs {
+            frozen.add(self.pair_overlap(map(i), map(j), n_shapes as u32));
+        }
+        m.frozen = frozen;
+        self.meter = m;
+    }
+}

@@ -1,0 +1,471 @@
+//! Sleeping balls (Parberry's Collision Math Toy course, the sleep exercise; islands as in
+//! Box2D): a group of balls touching each other, touching nothing that moves, all slower
+//! than [`SleepSettings::speed`] for [`SleepSettings::time`] seconds, falls asleep. An asleep
+//! ball keeps still (zero velocity) and costs nothing among the other sleepers or against the
+//! statics: the broad phase sees the sleepers as static boxes (see [`World::find_pairs_of_boxes`]),
+//! so only awake balls are ever tested against them.
+//!
+//! Waking: an awake ball's contact with a sleeper wakes the sleeper at once and the rest of
+//! its group at the end of the step; so do a moving kinematic shape whose box reaches it, a
+//! hand grabbing, throwing or deleting near it, and any change of the settings that govern
+//! motion (gravity, elasticity, iterations, solver, sleep). A group that wakes and settles
+//! again falls asleep together with the awake balls touching it.
+//!
+//! Groups are found by union–find over the touching pairs of the last broad-phase call (two
+//! balls closer than their radii plus [`TOUCH_RADII`] of the smaller), once every
+//! [`CHECK_EVERY`] steps and only when some awake ball has been slow long enough. The
+//! decision rests on the step count, never on time, so a run is the same at any frame rate.
+
+use super::{Tally, World};
+use crate::broad::BroadInput;
+use crate::geom::{Aabb, Motion};
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// When balls may fall asleep.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SleepSettings {
+    /// On, off, or `None`: on with soft contacts, off with the push-out.
+    pub enabled: Option<bool>,
+    /// Balls slower than this (px/s) count as still.
+    pub speed: f32,
+    /// Seconds a group must stay still before it sleeps.
+    pub time: f32,
+}
+
+impl Default for SleepSettings {
+    fn default() -> Self {
+        Self {
+            enabled: None,
+            speed: 5.0,
+            time: 0.5,
+        }
+    }
+}
+
+/// Two balls closer than their radii plus this fraction of the smaller radius touch.
+pub const TOUCH_RADII: f32 = 0.1;
+/// Steps between two searches for groups that may sleep.
+pub const CHECK_EVERY: u64 = 4;
+
+/// Scratch and bookkeeping of sleep, rebuilt from the balls when needed.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SleepState {
+    /// Sleepers (ball indices) as the broad phase last saw them, and their version.
+    sleepers: Vec<u32>,
+    awake: Vec<u32>,
+    version: u64,
+    /// Permuted boxes handed to the broad phase while some balls sleep.
+    boxes: Vec<Aabb>,
+    /// Groups woken during this step, flushed at its end.
+    woken_groups: Vec<u32>,
+    next_group: u32,
+    /// The settings that govern motion as last seen, to wake everyone when they change.
+    last_key: Option<[u32; 12]>,
+    parent: Vec<u32>,
+    blocked: Vec<bool>,
+    slowest: Vec<f32>,
+    joins: Vec<u32>,
+}
+
+impl World {
+    /// Whether balls may fall asleep now: the setting, or else on with soft contacts.
+    pub fn sleep_enabled(&self) -> bool {
+        let s = &self.settings;
+        s.sleep
+            .enabled
+            .unwrap_or(s.solver == super::Solver::Soft)
+    }
+
+    /// Balls asleep now.
+    pub fn asleep_count(&self) -> usize {
+        self.balls.iter().filter(|b| b.asleep).count()
+    }
+
+    /// Wakes every ball.
+    pub fn wake_all(&mut self) {
+        let mut n = 0;
+        for b in &mut self.balls {
+            n += b.asleep as u64;
+            b.asleep = false;
+            b.slow_for = 0.0;
+        }
+        self.woken += n;
+        self.sleep.woken_groups.clear();
+    }
+
+    /// Wakes ball `i` now and its group at the end of the step.
+    pub(super) fn wake_ball(&mut self, i: usize) {
+        let Some(b) = self.balls.get_mut(i) else {
+            return;
+        };
+        if b.asleep {
+            b.asleep = false;
+            b.slow_for = 0.0;
+            self.woken += 1;
+            self.sleep.woken_groups.push(b.sleep_group);
+        }
+    }
+
+    /// Wakes the sleepers within `reach` px of the disc at `p` of radius `r`, with their groups.
+    pub(super) fn wake_near(&mut self, p: Vec2, r: f32, reach: f32) {
+        for i in 0..self.balls.len() {
+            let b = &self.balls[i];
+            let d = b.radius + r + reach;
+            if b.asleep && (b.pos - p).length_squared() <= d * d {
+                self.wake_ball(i);
+            }
+        }
+        self.flush_wakes();
+    }
+
+    /// Wakes the rest of the groups woken this step.
+    pub(super) fn flush_wakes(&mut self) {
+        let groups = &mut self.sleep.woken_groups;
+        if groups.is_empty() {
+            return;
+        }
+        groups.sort_unstable();
+        groups.dedup();
+        let mut n = 0;
+        for b in self.balls.iter_mut().filter(|b| b.asleep) {
+            if groups.binary_search(&b.sleep_group).is_ok() {
+                b.asleep = false;
+                b.slow_for = 0.0;
+                n += 1;
+            }
+        }
+        self.woken += n;
+        groups.clear();
+    }
+
+    /// Before a step: wakes everyone when the settings that govern motion changed, and the
+    /// sleepers a moving kinematic shape reaches (one box test per pair, counted).
+    pub(super) fn sleep_before_step(&mut self, tally: &mut Tally) {
+        let key = self.motion_key();
+        if self.sleep.last_key.is_some_and(|k| k != key) {
+            self.wake_all();
+        }
+        self.sleep.last_key = Some(key);
+        if !self.sleep_enabled() {
+            if self.balls.iter().any(|b| b.asleep) {
+                self.wake_all();
+            }
+            return;
+        }
+        let rotating = self.settings.rotate;
+        for si in self.first_moving..self.shapes.len() {
+            let s = &self.shapes[si];
+            if !moving(s, rotating) {
+                continue;
+            }
+            let reach = s.aabb();
+            for i in 0..self.balls.len() {
+                if self.balls[i].asleep {
+                    tally.sleep_tests += 1;
+                    if reach.overlaps(&self.balls[i].aabb()) {
+                        self.wake_ball(i);
+                    }
+                }
+            }
+        }
+        self.flush_wakes();
+    }
+
+    /// The settings whose change wakes every ball, as bits.
+    fn motion_key(&self) -> [u32; 12] {
+        let s = &self.settings;
+        [
+            s.gravity.to_bits(),
+            s.elasticity_scale.to_bits(),
+            s.motion_iterations,
+            s.collision_iterations,
+            s.solver as u32,
+            self.sleep_enabled() as u32,
+            s.sleep.speed.to_bits(),
+            s.sleep.time.to_bits(),
+            s.soft.hertz.to_bits(),
+            s.soft.damping.to_bits(),
+            s.tunnelling as u32,
+            s.rotate as u32,
+        ]
+    }
+
+    /// After a step: each awake ball's still time, and every so often the groups that sleep.
+    pub(super) fn sleep_after_step(&mut self, dt: f32) {
+        // A sleeper that something moved (a push-out, the settling pass) wakes.
+        for i in 0..self.balls.len() {
+            let b = &self.balls[i];
+            let moved = b.vel != Vec2::ZERO || b.spin != 0.0 || b.pos != self.sweep_start(i);
+            if b.asleep && moved {
+                self.wake_ball(i);
+            }
+        }
+        self.flush_wakes();
+        if !self.sleep_enabled() {
+            return;
+        }
+        let (speed, time) = (self.settings.sleep.speed, self.settings.sleep.time);
+        let mut ready = false;
+        for b in self.balls.iter_mut().filter(|b| !b.asleep) {
+            let rim = b.spin * b.radius;
+            if b.vel.length_squared() + rim * rim < speed * speed {
+                b.slow_for += dt;
+                ready |= b.slow_for >= time;
+            } else {
+                b.slow_for = 0.0;
+            }
+        }
+        if ready && (self.steps + 1) % CHECK_EVERY == 0 {
+            self.sleep_groups(time);
+        }
+    }
+
+    /// Finds the groups of touching awake balls and puts to sleep those all still for `time`
+    /// that touch no moving shape; sleepers they touch join their group.
+    fn sleep_groups(&mut self, time: f32) {
+        let n = self.balls.len();
+        let n_shapes = self.shapes.len() as u32;
+        let mut st = std::mem::take(&mut self.sleep);
+        st.parent.clear();
+        st.parent.extend(0..n as u32);
+        st.joins.clear();
+        let rotating = self.settings.rotate;
+        let mut blocked_balls: Vec<u32> = Vec::new();
+        for &(i, j) in &self.pairs {
+            let b = (j - n_shapes) as usize;
+            if i < n_shapes {
+                let s = &self.shapes[i as usize];
+                if moving(s, rotating) && touching_shape(self, b, i as usize) {
+                    blocked_balls.push(b as u32);
+                }
+                continue;
+            }
+            let a = (i - n_shapes) as usize;
+            let (ba, bb) = (&self.balls[a], &self.balls[b]);
+            if !touching(ba, bb) {
+                continue;
+            }
+            match (ba.asleep, bb.asleep) {
+                (false, false) => union(&mut st.parent, a as u32, b as u32),
+                // The awake ball and the sleeping group it touches, to join if it sleeps.
+                (true, false) => st.joins.extend([b as u32, ba.sleep_group]),
+                (false, true) => st.joins.extend([a as u32, bb.sleep_group]),
+                (true, true) => {}
+            }
+        }
+        self.put_groups_to_sleep(&mut st, &blocked_balls, time);
+        self.sleep = st;
+    }
+
+    fn put_groups_to_sleep(&mut self, st: &mut SleepState, blocked_balls: &[u32], time: f32) {
+        let n = self.balls.len();
+        st.slowest.clear();
+        st.slowest.resize(n, f32::INFINITY);
+        st.blocked.clear();
+        st.blocked.resize(n, false);
+        for i in 0..n {
+            let root = find(&mut st.parent, i as u32) as usize;
+            let b = &self.balls[i];
+            if b.asleep {
+                continue;
+            }
+            st.slowest[root] = st.slowest[root].min(b.slow_for);
+        }
+        for &b in blocked_balls {
+            let root = find(&mut st.parent, b) as usize;
+            st.blocked[root] = true;
+        }
+        let sleeps = |st: &mut SleepState, i: usize| {
+            let root = find(&mut st.parent, i as u32) as usize;
+            st.slowest[root] >= time && !st.blocked[root]
+        };
+        // Each sleeping group gets the next number, in the order of its lowest ball (a
+        // group's root is its lowest ball, so it comes first).
+        let mut ids = vec![u32::MAX; n];
+        for i in 0..n {
+            if self.balls[i].asleep || !sleeps(st, i) {
+                continue;
+            }
+            let root = find(&mut st.parent, i as u32) as usize;
+            if ids[root] == u32::MAX {
+                ids[root] = st.next_group;
+                st.next_group = st.next_group.wrapping_add(1);
+            }
+            let b = &mut self.balls[i];
+            b.asleep = true;
+            b.vel = Vec2::ZERO;
+            b.spin = 0.0;
+            b.sleep_group = ids[root];
+        }
+        // Sleeping groups touched by a group that fell asleep join it.
+        let mut renames: Vec<(u32, u32)> = Vec::new();
+        for k in (0..st.joins.len()).step_by(2) {
+            let (awake, group) = (st.joins[k], st.joins[k + 1]);
+            let root = find(&mut st.parent, awake) as usize;
+            if ids[root] != u32::MAX && ids[root] != group {
+                renames.push((group, ids[root]));
+            }
+        }
+        if renames.is_empty() {
+            return;
+        }
+        renames.sort_unstable();
+        renames.dedup_by_key(|r| r.0);
+        for b in self.balls.iter_mut().filter(|b| b.asleep) {
+            if let Ok(k) = renames.binary_search_by_key(&b.sleep_group, |r| r.0) {
+                b.sleep_group = renames[k].1;
+            }
+        }
+    }
+
+    /// The broad phase over `self.aabbs` (obstacles, then every ball), through the pair
+    /// cache when `cached`; the pairs go to `self.pairs` in the world's pair space (obstacle
+    /// index, or shape count plus ball index), sorted. While some balls sleep, the broad phase
+    /// sees them as static boxes placed after the statics, so it never pairs two sleepers or a
+    /// sleeper with a static; its pairs are mapped back and sorted.
+    pub(super) fn find_pairs_of_boxes(&mut self, cached: bool, tally: &mut Tally) {
+        let n_shapes = self.shapes.len();
+        let any_asleep = self.balls.iter().any(|b| b.asleep);
+        if !any_asleep {
+            self.sleep.sleepers.clear();
+            let aabbs = std::mem::take(&mut self.aabbs);
+            let input = BroadInput {
+                aabbs: &aabbs,
+                first_moving: self.first_moving,
+                first_dynamic: n_shapes,
+                statics_version: self.statics_version,
+                world: self.bounds,
+            };
+            self.run_broad(&input, cached, None, tally);
+            self.aabbs = aabbs;
+            return;
+        }
+        let mut st = std::mem::take(&mut self.sleep);
+        let before = std::mem::take(&mut st.sleepers);
+        st.awake.clear();
+        for (i, b) in self.balls.iter().enumerate() {
+            if b.asleep {
+                st.sleepers.push(i as u32);
+            } else {
+                st.awake.push(i as u32);
+            }
+        }
+        if st.sleepers != before || st.version == 0 {
+            st.version = super::next_statics_version();
+        }
+        let (fm, z) = (self.first_moving, st.sleepers.len());
+        st.boxes.clear();
+        st.boxes.extend_from_slice(&self.aabbs[..fm]);
+        st.boxes
+            .extend(st.sleepers.iter().map(|&b| self.aabbs[n_shapes + b as usize]));
+        st.boxes.extend_from_slice(&self.aabbs[fm..n_shapes]);
+        st.boxes
+            .extend(st.awake.iter().map(|&b| self.aabbs[n_shapes + b as usize]));
+        let boxes = std::mem::take(&mut st.boxes);
+        let input = BroadInput {
+            aabbs: &boxes,
+            first_moving: fm + z,
+            first_dynamic: n_shapes + z,
+            statics_version: st.version,
+            world: self.bounds,
+        };
+        self.run_broad(&input, cached, Some(&st.awake), tally);
+        let map = |k: u32| -> u32 {
+            let k = k as usize;
+            let m = if k < fm {
+                k
+            } else if k < fm + z {
+                n_shapes + st.sleepers[k - fm] as usize
+            } else if k < n_shapes + z {
+                k - z
+            } else {
+                n_shapes + st.awake[k - n_shapes - z] as usize
+            };
+            m as u32
+        };
+        for p in self.pairs.iter_mut() {
+            let (a, b) = (map(p.0), map(p.1));
+            *p = (a.min(b), a.max(b));
+        }
+        self.pairs.sort_unstable();
+        st.boxes = boxes;
+        self.sleep = st;
+    }
+
+    /// One broad-phase call on `input` (cached or not), verified when asked; `awake` maps the
+    /// input's balls to the world's when some sleep.
+    fn run_broad(
+        &mut self,
+        input: &BroadInput,
+        cached: bool,
+        awake: Option<&Vec<u32>>,
+        tally: &mut Tally,
+    ) {
+        let t0 = self.clock.map(|c| c());
+        if cached && self.settings.pair_cache {
+            let dt = self.step_seconds() as f32;
+            let balls = &self.balls;
+            let margin = |b: usize| {
+                let i = awake.map_or(b, |a| a[b] as usize);
+                super::cache::margin(&balls[i], dt)
+            };
+            let broad = self.broad.as_mut();
+            self.cache
+                .find_pairs(broad, input, margin, &mut self.pairs, tally);
+        } else {
+            self.broad
+                .find_pairs(input, &mut self.pairs, &mut tally.broad);
+        }
+        if let (Some(c), Some(t0)) = (self.clock, t0) {
+            tally.broad_nanos += c().saturating_sub(t0);
+        }
+        if self.settings.verify {
+            let (missed, extra) = super::verified(input, &self.pairs, &mut self.verify_scratch);
+            tally.missed += missed;
+            tally.extra += extra;
+        }
+    }
+}
+
+/// Whether shape `s` moves this step.
+fn moving(s: &crate::geom::Shape, rotating: bool) -> bool {
+    match s.motion {
+        Motion::Static => false,
+        Motion::Kinematic { speed, .. } => rotating && speed != 0.0,
+        Motion::Flipper { .. } => s.play.spin != 0.0,
+        Motion::Plunger { .. } => s.play.pull_rate != 0.0,
+    }
+}
+
+fn touching(a: &super::Ball, b: &super::Ball) -> bool {
+    let d = a.radius + b.radius + TOUCH_RADII * a.radius.min(b.radius);
+    (a.pos - b.pos).length_squared() < d * d
+}
+
+fn touching_shape(w: &World, b: usize, si: usize) -> bool {
+    let r = w.balls[b].radius * (1.0 + TOUCH_RADII);
+    let mut scratch = Tally::default();
+    w.reached_contact(b, si, r, &mut scratch).is_some()
+}
+
+fn find(parent: &mut [u32], mut i: u32) -> u32 {
+    while parent[i as usize] != i {
+        let up = parent[parent[i as usize] as usize];
+        parent[i as usize] = up;
+        i = up;
+    }
+    i
+}
+
+/// Joins the sets of `a` and `b`; the smaller root wins, so the result is independent of
+/// the order of the pairs.
+fn union(parent: &mut [u32], a: u32, b: u32) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    if ra != rb {
+        let (lo, hi) = (ra.min(rb), ra.max(rb));
+        parent[hi as usize] = lo;
+    }
+}
+

@@ -1,0 +1,671 @@
+//! Soft contacts: the second contact solver, sequential impulses with soft constraints, the
+//! method of Box2D v3's "soft step" (Catto, "Solver2D", 2024), written for this world.
+//!
+//! One world step is one sub-step. It applies gravity to the velocities, finds the contacts
+//! once (one broad-phase call with each ball's box grown along its motion, so contacts are
+//! *speculative*: a pair closer than the distance it can close this step is a contact with a
+//! positive separation `s`), and then:
+//!
+//! 1. **warm start**: each contact kept from the last step (matched by its pair) applies its
+//!    accumulated normal impulse again;
+//! 2. **solve** (`collision_iterations` passes): `Δλ = −m·k_m·(v_n + b) − k_i·λ`, `λ ≥ 0`, with
+//!    the soft bias `b = max(β·s, −push_speed)` for an overlap, `b = s/h` for a gap;
+//! 3. **integrate** the positions with the solved velocities;
+//! 4. **relax** (as many passes): the same without the soft bias (`b = 0`, `k_m = 1`, `k_i = 0`
+//!    for an overlap), removing the velocity the bias added so pushing out adds no energy;
+//! 5. **restitution**: a contact that closed faster than the threshold speed and pushed gets
+//!    `v_n = −e·v_n⁻` (its approach speed before the solve; `e > 1` for bumpers);
+//! 6. in the swept tunnelling modes, a ball whose move still reaches an obstacle the
+//!    contacts missed (a corner met at a glancing angle) stops at the time of impact found by
+//!    the mode's search (Box2D's continuous step does the same for fast bodies).
+//!
+//! The soft constraint is a damped spring of `hertz` and damping ratio `ζ` solved implicitly:
+//! with `ω = 2π·hertz`, `a₁ = 2ζ + hω`, `a₂ = hω·a₁`, `a₃ = 1/(1 + a₂)`: bias rate
+//! `β = ω/a₁`, mass scale `k_m = a₂·a₃`, impulse scale `k_i = a₃`. At rest it holds a load
+//! `W` with an overlap of `W/(m·ω²)`, so the stiffness sets how far a deep pile sinks.
+//!
+//! Obstacles have infinite mass; a kinematic shape's surface velocity at the contact enters
+//! `v_n`. A gate lets a fast ball through as in the push-out (no contact). A group answers its
+//! deepest member. Cost: one broad-phase call and one narrow test per pair per step, then
+//! `O(contacts)` per pass.
+
+use super::{clamp_speed, record, Hit, HitWith, Tally, World, HIT_SPEED};
+use crate::geom::Geometry;
+use crate::narrow::{contact_ball_ball, contact_ball_shape, Contact};
+use crate::tunnel::{impact_ball_shape, Tunnelling};
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// Which contact solver answers the contacts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Solver {
+    /// The course's push-out: move the ball out along the normal and reflect its normal
+    /// velocity, once per pair per collision iteration.
+    #[default]
+    PushOut,
+    /// Soft contacts: sequential impulses, warm-started, soft bias, relax, restitution.
+    Soft,
+}
+
+impl Solver {
+    /// Both, in menu order.
+    pub const ALL: &'static [Solver] = &[Solver::PushOut, Solver::Soft];
+
+    /// Command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Solver::PushOut => "push-out",
+            Solver::Soft => "soft",
+        }
+    }
+
+    /// Menu label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Solver::PushOut => "Push-out (the course's)",
+            Solver::Soft => "Soft contacts (Box2D v3)",
+        }
+    }
+
+    /// Looks up a command-line name.
+    pub fn from_name(name: &str) -> Option<Solver> {
+        Self::ALL.iter().copied().find(|s| s.name() == name)
+    }
+}
+
+/// The soft solver's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SoftSettings {
+    /// Contact stiffness (Hz, > 0).
+    pub hertz: f32,
+    /// Contact damping ratio (≥ 0).
+    pub damping: f32,
+    /// Fastest the soft bias pushes overlapping balls apart (px/s, > 0).
+    pub push_speed: f32,
+    /// Restitution applies only to contacts closing faster than this (px/s, ≥ 0).
+    pub restitution_speed: f32,
+    /// Coulomb friction coefficient at every contact (≥ 0); balls spin, so they roll.
+    pub friction: f32,
+    /// Rolling resistance (≥ 0): the torque opposing a ball's roll, per unit of normal force
+    /// and radius; it lets a rolling ball come to rest.
+    pub rolling: f32,
+}
+
+impl Default for SoftSettings {
+    fn default() -> Self {
+        Self {
+            hertz: 240.0,
+            damping: 10.0,
+            push_speed: 60.0,
+            restitution_speed: HIT_SPEED,
+            friction: 0.6,
+            rolling: 0.05,
+        }
+    }
+}
+
+impl SoftSettings {
+    /// Clamped into the ranges the panel allows (non-finite values to the defaults).
+    pub fn sanitized(self) -> Self {
+        let d = Self::default();
+        let pick = |v: f32, lo: f32, hi: f32, def: f32| {
+            if v.is_finite() {
+                v.clamp(lo, hi)
+            } else {
+                def
+            }
+        };
+        Self {
+            hertz: pick(self.hertz, 1.0, 10_000.0, d.hertz),
+            damping: pick(self.damping, 0.0, 100.0, d.damping),
+            push_speed: pick(self.push_speed, 0.1, 1.0e5, d.push_speed),
+            restitution_speed: pick(self.restitution_speed, 0.0, 1.0e5, d.restitution_speed),
+            friction: pick(self.friction, 0.0, 10.0, d.friction),
+            rolling: pick(self.rolling, 0.0, 10.0, d.rolling),
+        }
+    }
+}
+
+/// The soft constraint's coefficients for a sub-step of `h` seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Softness {
+    bias_rate: f32,
+    mass_scale: f32,
+    impulse_scale: f32,
+}
+
+impl Softness {
+    fn new(hertz: f32, zeta: f32, h: f32) -> Self {
+        let omega = std::f32::consts::TAU * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Self {
+            bias_rate: omega / a1,
+            mass_scale: a2 * a3,
+            impulse_scale: a3,
+        }
+    }
+}
+
+/// One contact of the soft solver.
+#[derive(Clone, Copy, Debug)]
+struct SoftContact {
+    /// The ball (index into the balls).
+    ball: u32,
+    /// The other body in the world's pair space: an obstacle below the shape count, else the
+    /// shape count plus a ball index.
+    other: u32,
+    normal: Vec2,
+    point: Vec2,
+    /// Separation when found (px, negative for an overlap).
+    sep: f32,
+    /// Effective mass along the normal.
+    mass: f32,
+    inv_a: f32,
+    inv_b: f32,
+    /// Radii (lever arms) and inverse moments of inertia; zero for an obstacle.
+    ra: f32,
+    rb: f32,
+    inv_ia: f32,
+    inv_ib: f32,
+    /// Effective masses along the tangent (with the spins) and for rolling.
+    tangent_mass: f32,
+    rolling_mass: f32,
+    /// Accumulated normal impulse, and the largest single push this step.
+    impulse: f32,
+    max_push: f32,
+    /// Accumulated friction and rolling-resistance impulses.
+    friction_impulse: f32,
+    rolling_impulse: f32,
+    mu: f32,
+    /// Largest rolling impulse per unit of normal impulse (px).
+    rolling_reach: f32,
+    /// Normal velocity before the solve (px/s, negative when closing).
+    approach: f32,
+    e: f32,
+    /// The obstacle's surface velocity at the contact (zero for a ball).
+    surface: Vec2,
+}
+
+/// A contact's accumulated impulse kept for the next step's warm start.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KeptImpulse {
+    /// The pair, in the world's pair space (as the broad phase reports it).
+    pub pair: (u32, u32),
+    /// Accumulated normal impulse.
+    pub impulse: f32,
+    /// Accumulated friction impulse.
+    #[serde(default)]
+    pub friction: f32,
+    /// Accumulated rolling-resistance impulse.
+    #[serde(default)]
+    pub rolling: f32,
+}
+
+/// The solver's state between steps.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SoftState {
+    contacts: Vec<SoftContact>,
+    /// Last step's impulses, sorted by pair.
+    pub(super) kept: Vec<KeptImpulse>,
+}
+
+/// Extra reach of a speculative contact beyond the motion, as a fraction of the radius.
+const SPECULATIVE_RADII: f32 = 0.1;
+
+impl World {
+    /// One sub-step with soft contacts (see the module notes); replaces the push-out's move
+    /// and collision iterations.
+    pub(super) fn soft_step(&mut self, dt: f32, tally: &mut Tally) {
+        let g = Vec2::new(0.0, -self.settings.gravity);
+        for b in self.balls.iter_mut().filter(|b| !b.asleep) {
+            b.vel = clamp_speed(b.vel + g * dt);
+        }
+        self.soft_broad(dt, tally);
+        let mut st = std::mem::take(&mut self.soft);
+        self.soft_contacts(&mut st, dt, tally);
+        self.warm_start(&mut st);
+        let soft = self.settings.soft.sanitized();
+        let k = Softness::new(soft.hertz, soft.damping, dt);
+        let iterations = self.settings.collision_iterations.clamp(1, 64);
+        for _ in 0..iterations {
+            self.solve_contacts(&mut st, Some((k, soft.push_speed)), dt);
+        }
+        for b in self.balls.iter_mut().filter(|b| !b.asleep) {
+            b.pos += b.vel * dt;
+        }
+        for _ in 0..iterations {
+            self.solve_contacts(&mut st, None, dt);
+        }
+        self.restitute(&mut st, soft.restitution_speed);
+        if self.settings.tunnelling != Tunnelling::Off {
+            self.soft_continuous(tally);
+        }
+        st.kept.clear();
+        let n_shapes = self.shapes.len() as u32;
+        st.kept.extend(st.contacts.iter().map(|c| KeptImpulse {
+            pair: pair_of(c, n_shapes),
+            impulse: c.impulse,
+            friction: c.friction_impulse,
+            rolling: c.rolling_impulse,
+        }));
+        tally.collisions += st.contacts.iter().filter(|c| c.max_push > 0.0).count() as u64;
+        self.soft = st;
+    }
+
+    /// Candidate pairs for the step: each awake ball's box grown along its motion this step
+    /// and by the speculative reach.
+    fn soft_broad(&mut self, dt: f32, tally: &mut Tally) {
+        self.aabbs.truncate(self.shapes.len());
+        self.aabbs.extend(self.balls.iter().map(|b| {
+            let r = b.radius.max(0.0);
+            let reach = r + r * SPECULATIVE_RADII;
+            crate::geom::Aabb::new(b.pos, b.pos + b.vel * dt).expanded(reach)
+        }));
+        self.find_pairs_of_boxes(true, tally);
+        tally.iterations += 1;
+    }
+
+    /// The contacts of the step's pairs, woken sleepers included.
+    fn soft_contacts(&mut self, st: &mut SoftState, dt: f32, tally: &mut Tally) {
+        st.contacts.clear();
+        let n_shapes = self.shapes.len() as u32;
+        for k in 0..self.pairs.len() {
+            let (i, j) = self.pairs[k];
+            tally.full_tests += 1;
+            tally.impact_tests += 1;
+            let c = if i < n_shapes {
+                self.soft_contact_shape((j - n_shapes) as usize, i as usize, dt, tally)
+            } else {
+                self.soft_contact_balls((i - n_shapes) as usize, (j - n_shapes) as usize, dt)
+            };
+            st.contacts.extend(c);
+        }
+    }
+
+    /// The speculative reach of a pair: what the two can close this step, plus a margin.
+    fn reach(&self, closing: f32, r: f32, dt: f32) -> f32 {
+        closing * dt + r * SPECULATIVE_RADII
+    }
+
+    fn soft_contact_balls(&mut self, bi: usize, bj: usize, dt: f32) -> Option<SoftContact> {
+        let (a, b) = (self.balls[bi], self.balls[bj]);
+        let reach = self.reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
+        let c = contact_ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
+        // A sleeper touched by an awake ball wakes, with its group.
+        for k in [bi, bj] {
+            if self.balls[k].asleep {
+                self.wake_ball(k);
+            }
+        }
+        let e = a.elasticity * b.elasticity * self.settings.elasticity_scale;
+        let approach = (a.vel - b.vel).dot(c.normal);
+        Some(self.new_contact(
+            (bi, self.shapes.len() + bj),
+            (&c, reach - c.depth, approach),
+            (&a, Some(&b)),
+            e,
+            Vec2::ZERO,
+        ))
+    }
+
+    /// A contact of ball `a` (index `ids.0`) with ball `b` or an obstacle (`None`); `ids.1`
+    /// is the other in the world's pair space.
+    fn new_contact(
+        &self,
+        ids: (usize, usize),
+        (c, sep, approach): (&Contact, f32, f32),
+        (a, b): (&super::Ball, Option<&super::Ball>),
+        e: f32,
+        surface: Vec2,
+    ) -> SoftContact {
+        let soft = self.settings.soft.sanitized();
+        let inertia = |b: &super::Ball| 1.0 / (0.5 * b.mass * b.radius * b.radius).max(1e-12);
+        let (inv_a, ra, inv_ia) = (1.0 / a.mass, a.radius, inertia(a));
+        let (inv_b, rb, inv_ib) = b.map_or((0.0, 0.0, 0.0), |b| (1.0 / b.mass, b.radius, inertia(b)));
+        let k_t = inv_a + inv_b + ra * ra * inv_ia + rb * rb * inv_ib;
+        SoftContact {
+            ball: ids.0 as u32,
+            other: ids.1 as u32,
+            normal: c.normal,
+            point: c.point,
+            sep,
+            mass: 1.0 / (inv_a + inv_b),
+            inv_a,
+            inv_b,
+            ra,
+            rb,
+            inv_ia,
+            inv_ib,
+            tangent_mass: 1.0 / k_t,
+            rolling_mass: 1.0 / (inv_ia + inv_ib),
+            impulse: 0.0,
+            max_push: 0.0,
+            friction_impulse: 0.0,
+            rolling_impulse: 0.0,
+            mu: soft.friction,
+            rolling_reach: soft.rolling * if rb > 0.0 { ra.min(rb) } else { ra },
+            approach,
+            e,
+            surface,
+        }
+    }
+
+    fn soft_contact_shape(
+        &mut self,
+        bi: usize,
+        si: usize,
+        dt: f32,
+        tally: &mut Tally,
+    ) -> Option<SoftContact> {
+        let ball = self.balls[bi];
+        let shape = self.shapes[si];
+        let rotating = self.settings.rotate;
+        let surface_at_ball = shape.velocity_at(ball.pos, rotating);
+        let reach = self.reach((ball.vel - surface_at_ball).length(), ball.radius, dt);
+        let (c, shape_e) = self.reached_contact(bi, si, ball.radius + reach, tally)?;
+        let surface = shape.velocity_at(c.point, rotating);
+        let approach = (ball.vel - surface).dot(c.normal);
+        let e = ball.elasticity * shape_e * self.settings.elasticity_scale;
+        Some(self.new_contact((bi, si), (&c, reach - c.depth, approach), (&ball, None), e, surface))
+    }
+
+    /// The contact of ball `bi`, grown to radius `r`, with obstacle `si` (a group's deepest
+    /// member, hull first), and the elasticity of what it touches.
+    pub(super) fn reached_contact(
+        &self,
+        bi: usize,
+        si: usize,
+        r: f32,
+        tally: &mut Tally,
+    ) -> Option<(Contact, f32)> {
+        let ball = &self.balls[bi];
+        let shape = &self.shapes[si];
+        let v = ball.vel - shape.velocity_at(ball.pos, self.settings.rotate);
+        let Geometry::Group { id, hull } = shape.geom else {
+            return contact_ball_shape(ball.pos, r, v, &shape.geom).map(|c| (c, shape.elasticity));
+        };
+        tally.hull_tests += 1;
+        // Early out: the grown ball misses the hull, so it misses every member.
+        if !hull.overlaps_circle(ball.pos, r) {
+            tally.hull_rejections += 1;
+            return None;
+        }
+        let g = self.groups.get(id as usize)?;
+        tally.impact_tests += g.members.len() as u64;
+        g.members
+            .iter()
+            .filter_map(|m| contact_ball_shape(ball.pos, r, v, &m.geom).map(|c| (c, m.elasticity)))
+            .reduce(|a, b| if b.0.depth > a.0.depth { b } else { a })
+    }
+
+    /// Applies last step's impulses to the contacts of the same pairs.
+    fn warm_start(&mut self, st: &mut SoftState) {
+        let n_shapes = self.shapes.len() as u32;
+        let mut k = 0;
+        for c in &mut st.contacts {
+            let key = pair_of(c, n_shapes);
+            while k < st.kept.len() && st.kept[k].pair < key {
+                k += 1;
+            }
+            if k < st.kept.len() && st.kept[k].pair == key {
+                c.impulse = st.kept[k].impulse;
+                c.friction_impulse = st.kept[k].friction;
+                c.rolling_impulse = st.kept[k].rolling;
+                let p = c.normal * c.impulse;
+                self.push_pair(c, p);
+                self.push_tangent(c, c.friction_impulse);
+                self.push_rolling(c, c.rolling_impulse);
+            }
+        }
+    }
+
+    /// Adds impulse `p` (along the normal, onto the ball) to both bodies of contact `c`.
+    fn push_pair(&mut self, c: &SoftContact, p: Vec2) {
+        let n_shapes = self.shapes.len() as u32;
+        self.balls[c.ball as usize].vel += p * c.inv_a;
+        if c.other >= n_shapes {
+            self.balls[(c.other - n_shapes) as usize].vel -= p * c.inv_b;
+        }
+    }
+
+    /// Adds tangent impulse `l` (along `perp(n)`, onto the ball at its contact point).
+    fn push_tangent(&mut self, c: &SoftContact, l: f32) {
+        let n_shapes = self.shapes.len() as u32;
+        let p = c.normal.perp() * l;
+        let a = &mut self.balls[c.ball as usize];
+        a.vel += p * c.inv_a;
+        a.spin -= c.ra * l * c.inv_ia;
+        if c.other >= n_shapes {
+            let b = &mut self.balls[(c.other - n_shapes) as usize];
+            b.vel -= p * c.inv_b;
+            b.spin -= c.rb * l * c.inv_ib;
+        }
+    }
+
+    /// Adds angular impulse `l` against the ball's roll (the other ball gets the opposite).
+    fn push_rolling(&mut self, c: &SoftContact, l: f32) {
+        let n_shapes = self.shapes.len() as u32;
+        self.balls[c.ball as usize].spin += l * c.inv_ia;
+        if c.other >= n_shapes {
+            self.balls[(c.other - n_shapes) as usize].spin -= l * c.inv_ib;
+        }
+    }
+
+    /// The relative tangent velocity at contact `c` (along `perp(n)`), spins included:
+    /// the ball's contact point is at `−r_a·n`, the other ball's at `+r_b·n`.
+    fn tangent_speed(&self, c: &SoftContact) -> f32 {
+        let n_shapes = self.shapes.len() as u32;
+        let a = &self.balls[c.ball as usize];
+        let t = c.normal.perp();
+        let (vb, wb) = if c.other >= n_shapes {
+            let b = &self.balls[(c.other - n_shapes) as usize];
+            (b.vel, b.spin)
+        } else {
+            (c.surface, 0.0)
+        };
+        (a.vel - vb).dot(t) - a.spin * c.ra - wb * c.rb
+    }
+
+    /// Friction and rolling resistance of contact `k`, bounded by its normal impulse.
+    fn solve_friction(&mut self, st: &mut SoftState, k: usize) {
+        let c = st.contacts[k];
+        let n_shapes = self.shapes.len() as u32;
+        let limit = c.mu * c.impulse;
+        let vt = self.tangent_speed(&c);
+        let new = (c.friction_impulse - c.tangent_mass * vt).clamp(-limit, limit);
+        let dl = new - c.friction_impulse;
+        st.contacts[k].friction_impulse = new;
+        self.push_tangent(&c, dl);
+        if c.rolling_reach <= 0.0 {
+            return;
+        }
+        let wa = self.balls[c.ball as usize].spin;
+        let wb = if c.other >= n_shapes {
+            self.balls[(c.other - n_shapes) as usize].spin
+        } else {
+            0.0
+        };
+        let limit = c.rolling_reach * c.impulse;
+        let new = (c.rolling_impulse - c.rolling_mass * (wa - wb)).clamp(-limit, limit);
+        let dl = new - c.rolling_impulse;
+        st.contacts[k].rolling_impulse = new;
+        self.push_rolling(&c, dl);
+    }
+
+    /// The relative normal velocity of contact `c` now.
+    fn normal_speed(&self, c: &SoftContact) -> f32 {
+        let n_shapes = self.shapes.len() as u32;
+        let other = if c.other >= n_shapes {
+            self.balls[(c.other - n_shapes) as usize].vel
+        } else {
+            c.surface
+        };
+        (self.balls[c.ball as usize].vel - other).dot(c.normal)
+    }
+
+    /// The separation of contact `c` now: as found, plus the bodies' moves along the normal
+    /// since (obstacles hold still within a step).
+    fn separation(&self, c: &SoftContact) -> f32 {
+        let n_shapes = self.shapes.len() as u32;
+        let moved = |b: usize| self.balls[b].pos - self.sweep_start(b);
+        let mut d = moved(c.ball as usize);
+        if c.other >= n_shapes {
+            d -= moved((c.other - n_shapes) as usize);
+        }
+        c.sep + d.dot(c.normal)
+    }
+
+    /// One pass over the contacts: with the soft bias `(softness, push speed)`, or the relax
+    /// pass without it.
+    fn solve_contacts(&mut self, st: &mut SoftState, bias: Option<(Softness, f32)>, h: f32) {
+        for k in 0..st.contacts.len() {
+            let c = st.contacts[k];
+            let s = self.separation(&c);
+            let (b, mass_scale, impulse_scale) = match bias {
+                // A gap: close it this step at most (speculative).
+                _ if s > 0.0 => (s / h, 1.0, 0.0),
+                Some((soft, push)) => (
+                    (soft.bias_rate * s).max(-push),
+                    soft.mass_scale,
+                    soft.impulse_scale,
+                ),
+                None => (0.0, 1.0, 0.0),
+            };
+            let vn = self.normal_speed(&c);
+            let d = -c.mass * mass_scale * (vn + b) - impulse_scale * c.impulse;
+            let new = (c.impulse + d).max(0.0);
+            let applied = new - c.impulse;
+            let c = &mut st.contacts[k];
+            c.impulse = new;
+            c.max_push = c.max_push.max(applied);
+            let c = *c;
+            self.push_pair(&c, c.normal * applied);
+            self.solve_friction(st, k);
+        }
+    }
+
+    /// Restitution after the solve: contacts that closed faster than `threshold` and pushed
+    /// leave at `e` times their approach speed; each answered one is recorded as a hit.
+    fn restitute(&mut self, st: &mut SoftState, threshold: f32) {
+        let n_shapes = self.shapes.len() as u32;
+        for k in 0..st.contacts.len() {
+            let c = st.contacts[k];
+            if c.approach > -threshold || c.max_push <= 0.0 {
+                continue;
+            }
+            let vn = self.normal_speed(&c);
+            let d = -c.mass * (vn + c.e * c.approach);
+            let new = (c.impulse + d).max(0.0);
+            st.contacts[k].impulse = new;
+            self.push_pair(&c, c.normal * (new - c.impulse));
+            let with = if c.other >= n_shapes {
+                HitWith::Ball(c.other - n_shapes)
+            } else {
+                HitWith::Shape(c.other)
+            };
+            self.record_soft_hit(&c, with);
+        }
+        for b in self.balls.iter_mut() {
+            b.vel = clamp_speed(b.vel);
+        }
+    }
+
+    fn record_soft_hit(&mut self, c: &SoftContact, with: HitWith) {
+        if -c.approach < HIT_SPEED {
+            return;
+        }
+        record(
+            &mut self.hits,
+            Hit {
+                point: c.point,
+                speed: -c.approach,
+                rebound: 0.0,
+                e: c.e,
+                normal: c.normal,
+                ball: c.ball,
+                with,
+            },
+        );
+    }
+
+    /// The swept modes' guard: a ball whose move this step reaches an obstacle stops at the
+    /// first impact the mode's search finds (its velocity is left to the next step's contact).
+    fn soft_continuous(&mut self, tally: &mut Tally) {
+        let n_shapes = self.shapes.len() as u32;
+        let mode = self.settings.tunnelling;
+        let fractions = self.settings.linear_fractions.clamp(1, 64);
+        for k in 0..self.pairs.len() {
+            let (si, j) = self.pairs[k];
+            if si >= n_shapes {
+                break;
+            }
+            let bi = (j - n_shapes) as usize;
+            let start = self.sweep_start(bi);
+            let ball = self.balls[bi];
+            let d = ball.pos - start;
+            // Moves shorter than the speculative reach are the contacts' business.
+            if d.length_squared() <= (ball.radius * SPECULATIVE_RADII).powi(2) {
+                continue;
+            }
+            let shape = &self.shapes[si as usize];
+            let v = ball.vel - shape.velocity_at(start, self.settings.rotate);
+            let geoms: Vec<Geometry> = match shape.geom {
+                Geometry::Group { id, .. } => self
+                    .groups
+                    .get(id as usize)
+                    .map(|g| g.members.iter().map(|m| m.geom).collect())
+                    .unwrap_or_default(),
+                g => vec![g],
+            };
+            let hit = geoms
+                .iter()
+                .filter_map(|g| {
+                    impact_ball_shape(
+                        mode,
+                        fractions,
+                        (start, ball.radius, d, v),
+                        g,
+                        &mut tally.impact_tests,
+                    )
+                })
+                .filter(|i| i.contact.depth <= 0.0 && i.t < 1.0)
+                .min_by(|a, b| a.t.total_cmp(&b.t));
+            if let Some(hit) = hit {
+                self.balls[bi].pos = start + d * hit.t;
+            }
+        }
+    }
+}
+
+/// The pair of contact `c` as the broad phase reports it (both in sorted order).
+fn pair_of(c: &SoftContact, n_shapes: u32) -> (u32, u32) {
+    if c.other < n_shapes {
+        (c.other, n_shapes + c.ball)
+    } else {
+        (n_shapes + c.ball, c.other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn softness_tends_to_rigid_as_stiffness_grows() {
+        let k = Softness::new(1.0e6, 10.0, 1.0 / 240.0);
+        assert!(k.mass_scale > 0.999 && k.impulse_scale < 1e-3);
+        let k = Softness::new(30.0, 1.0, 1.0 / 240.0);
+        assert!(k.mass_scale > 0.0 && k.mass_scale < 1.0);
+        assert!((k.mass_scale + k.impulse_scale - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn solver_names_round_trip() {
+        for &s in Solver::ALL {
+            assert_eq!(Solver::from_name(s.name()), Some(s));
+        }
+    }
+}
