@@ -8,8 +8,7 @@
 //! comparisons. The last pass leaves each first index's few partners in the order they were
 //! found; a last pass puts them in order and drops repeats, branch-free for the common case
 //! ([`partners_in_order`]: a ball has a handful of neighbours, and two found in the wrong
-//! order are swapped without a branch; the branch it replaced was mispredicted about once in
-//! six keys at the benchmark's 100,000 balls). Each scatter asks the cache for its bucket's
+//! order are swapped without a branch, which would be mispredicted often). Each scatter asks the cache for its bucket's
 //! write stream two lines ahead ([`prefetch`]).
 //!
 //! **Writing keys.** [`KeyWriter`] holds the key buffer while the pairs are searched, so its

@@ -147,8 +147,7 @@ impl DynamicTree {
             let order = morton_order(leaves);
             // The leaves gathered into that order first, in one loop whose reads do not wait
             // on each other, so the recursion reads them in sequence: read there in Morton
-            // order, they missed the cache one by one at 100k leaves (the build grew 40×
-            // from 10k).
+            // order, they would miss the cache one by one with many leaves.
             let sorted: Vec<_> = order.iter().map(|&k| leaves[k as usize]).collect();
             self.root = self.built(&sorted, &order, ids);
         }
