@@ -1,6 +1,6 @@
-//! The original toy's array quadtree (Parberry, Collision Math Toy, section 5.4): a full 4-ary tree kept in one
-//! array, its leaves a uniform grid over the world box, every shape listed in each leaf its box
-//! overlaps, and candidate pairs tested only inside leaves.
+//! The original toy's array quadtree (Parberry, Collision Math Toy, section 5.4): a full
+//! 4-ary tree kept in one array, its leaves a uniform grid over the world box, every shape
+//! listed in each leaf its box overlaps, and candidate pairs tested only inside leaves.
 //!
 //! # Layout
 //! Node `i` has children `4i+1 ..= 4i+4` and parent `⌊(i−1)/4⌋`. Child `k` of a node is its

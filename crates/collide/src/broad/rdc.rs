@@ -27,17 +27,18 @@
 //! Groups holding no ball are dropped: no pair among obstacles is ever wanted.
 //!
 //! Statics. Only the moving shapes (kinematic shapes and balls) are clustered. A static box
-//! that spans the table (an outer wall) would keep the open count above zero across the whole
-//! sweep and glue everything into one group; worse, every static sits in some group and costs
-//! a test against each of its balls. So statics are kept apart, in a [`StaticTree`] built once
-//! per `statics_version` (Rabin 2001, as retold: "great for static objects since you can precompute the
-//! groups and use them as bounding boxes"). For each final group the union `G` of its balls'
-//! boxes is queried against the static tree, and each static found is tested against each of
-//! the group's balls (with one ball, `G` is that ball's box and the tree's leaf test already
-//! decided the pair). Exact: if static `S` overlaps ball box `B` in group box `G`, then
-//! `S.min ≤ B.max ≤ G.max` and `G.min ≤ B.min ≤ S.max` componentwise (`G` is the componentwise
-//! min/max of its balls' boxes), so `S` overlaps `G` and the query finds it; the tree prunes by
-//! the same argument one level up. Nothing in it needs `min ≤ max`, so inverted boxes are safe.
+//! that spans the table (an outer wall) would keep the open count above zero across the
+//! whole sweep and glue everything into one group; worse, every static sits in some group
+//! and costs a test against each of its balls. So statics are kept apart, in a
+//! [`StaticTree`] built once per `statics_version` (Rabin 2001, as retold: "great for static
+//! objects since you can precompute the groups and use them as bounding boxes"). For each
+//! final group the union `G` of its balls' boxes is queried against the static tree, and
+//! each static found is tested against each of the group's balls (with one ball, `G` is that
+//! ball's box and the tree's leaf test already decided the pair). Exact: if static `S`
+//! overlaps ball box `B` in group box `G`, then `S.min ≤ B.max ≤ G.max` and
+//! `G.min ≤ B.min ≤ S.max` componentwise (`G` is the componentwise min/max of its balls'
+//! boxes), so `S` overlaps `G` and the query finds it; the tree prunes by the same argument
+//! one level up. Nothing in it needs `min ≤ max`, so inverted boxes are safe.
 //! Every group holds each ball once, so each static–ball pair is reported at most once.
 //!
 //! Cost. One pass over a group of `m` boxes sorts `2m` boundaries, `O(m log m)`; a level of

@@ -10,16 +10,16 @@
 //! and counted in `repeats_dropped` — one of the article's "trivial ways to sidestep the issue".
 //! The box test was still done, and is counted.
 //!
-//! **Why `s > 2 ×` the largest side `m`.** One axis suffices (the article's hint: "consider the 1-D
-//! case"). Take two overlapping balls with `a.min ≤ b.min`; then `b.min ≤ a.max`, so
+//! **Why `s > 2 ×` the largest side `m`.** One axis suffices (the article's hint: "consider
+//! the 1-D case"). Take two overlapping balls with `a.min ≤ b.min`; then `b.min ≤ a.max`, so
 //! `0 ≤ b.min − a.min ≤ m`. They share a sector of a shift unless one of its lines lies in
 //! `(a.min, b.min]`. The lines of the two offsets together are `s/2` apart, so a half-open
 //! interval of length `≤ m < s/2` holds at most one of them: at least one offset has no line
-//! there. Choosing the good offset on x and the good offset on y picks one of the four shifts,
-//! in which the two balls share a sector. With `m ≥ s/2` both offsets can cut the interval and
-//! the pair is lost, hence the rule. (Exactly, the argument used is "each ball's box lies
-//! inside one sector of at least one offset, per axis"; that is checked with the same
-//! rounding as the sectors themselves, and the size raised if it ever fails.)
+//! there. Choosing the good offset on x and the good offset on y picks one of the four
+//! shifts, in which the two balls share a sector. With `m ≥ s/2` both offsets can cut the
+//! interval and the pair is lost, hence the rule. (Exactly, the argument used is "each
+//! ball's box lies inside one sector of at least one offset, per axis"; that is checked with
+//! the same rounding as the sectors themselves, and the size raised if it ever fails.)
 //!
 //! **One sort for four shifts.** The lines of the four grids all lie on the lattice of half
 //! sectors (side `s/2`), so every sector of every shift is a 2 × 2 block of half sectors: with

@@ -10,10 +10,12 @@
 //! - [`sectors_1994`] — the four-shifts article's timing harness (Moertel 1994): complete
 //!   checks per second on a 640 × 480 screen of 30 × 30 objects, and rectangle tests of four
 //!   shifts against adjacent sectors beside the post's predicted ratio.
-//! - [`table_sweep`] — the toy's Fig. 26–28 (Parberry, Collision Math Toy): AABB tests per iteration on the
-//!   table for 2 … 32 balls of radius 21 px, 60 simulated seconds each, every broad phase.
+//! - [`table_sweep`] — the toy's Fig. 26–28 (Parberry, Collision Math Toy): AABB tests per
+//!   iteration on the table for 2 … 32 balls of radius 21 px, 60 simulated seconds each,
+//!   every broad phase.
 //! - [`scale`] — uniform random balls, 1k … 1M: build-plus-all-pairs time.
-//! - [`fit`] — least-squares line and R², as the toy's spreadsheet did (Parberry, Collision Math Toy).
+//! - [`fit`] — least-squares line and R², as the toy's spreadsheet did (Parberry, Collision
+//!   Math Toy).
 
 pub mod fit;
 pub mod scale;

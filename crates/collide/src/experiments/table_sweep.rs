@@ -1,5 +1,6 @@
-//! The toy's Fig. 26–28 (Parberry, Collision Math Toy, section 5.4.5): AABB tests per iteration against the
-//! number of balls on the table, brute force against the quadtree — here every broad phase.
+//! The toy's Fig. 26–28 (Parberry, Collision Math Toy, section 5.4.5): AABB tests per
+//! iteration against the number of balls on the table, brute force against the quadtree —
+//! here every broad phase.
 //!
 //! **Setup.** For each `n` of the range (2 … 32) and each algorithm, a fresh world is built
 //! from the scene with the same seed; its `n` balls of radius 21 px (the toy's diameter

@@ -19,7 +19,7 @@
 //! internal node's box encloses both children's and its height is one more than the taller
 //! child's, the two children's heights differing by at most one; every leaf's fat box encloses its tight box; freed nodes are unreachable. Nodes
 //! live in one `Vec` with a free list, so a steady state allocates nothing. The method is the
-//! one of Box2D's `b2DynamicTree` (Erin Catto) and Bullet's `btDbvt`; no seed document has it.
+//! one of Box2D's `b2DynamicTree` (Erin Catto) and Bullet's `btDbvt`.
 
 use super::super::radix::RadixScratch;
 use crate::geom::Aabb;
