@@ -86,7 +86,7 @@ fn sectors_table(config: &HarnessConfig, rows: &[HarnessRow], ratios: &[RatioRow
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "\nThe 1994 sector harness (seed 000): 640 x 480 px screen, 30 x 30 px objects at random \
+        "\nThe 1994 sector harness (Moertel 1994): 640 x 480 px screen, 30 x 30 px objects at random \
          corners,\nsector size 64 px; {} random layouts x {} complete checks per cell, rate = \
          median over layouts.\nParameters: {}\n",
         config.layouts,
@@ -99,7 +99,7 @@ fn sectors_table(config: &HarnessConfig, rows: &[HarnessRow], ratios: &[RatioRow
     );
     let _ = writeln!(
         t,
-        "objects     K{}  | seed 68K  seed PPC",
+        "objects     K{}  | 1994 68K  1994 PPC",
         names(&config.kinds)
     );
     for (i, &n) in config.counts.iter().enumerate() {
@@ -108,12 +108,12 @@ fn sectors_table(config: &HarnessConfig, rows: &[HarnessRow], ratios: &[RatioRow
             let r = rows.iter().find(|r| r.kind == kind && r.objects == n);
             let _ = write!(t, "{:>10.0}", r.map_or(f64::NAN, |r| r.checks_per_second));
         }
-        let seed = |a: &[f64; 4]| sectors::SEED_COUNTS.get(i).and(a.get(i)).copied();
+        let post = |a: &[f64; 4]| sectors::POST_COUNTS.get(i).and(a.get(i)).copied();
         let _ = writeln!(
             t,
             "  | {:>8} {:>9}",
-            seed(&sectors::SEED_68K).map_or("-".into(), |v| v.to_string()),
-            seed(&sectors::SEED_PPC).map_or("-".into(), |v| v.to_string())
+            post(&sectors::POST_68K).map_or("-".into(), |v| v.to_string()),
+            post(&sectors::POST_PPC).map_or("-".into(), |v| v.to_string())
         );
     }
     let _ = writeln!(t, "\nrectangle (AABB) tests per complete check");
@@ -129,7 +129,7 @@ fn sectors_table(config: &HarnessConfig, rows: &[HarnessRow], ratios: &[RatioRow
     let _ = writeln!(
         t,
         "\nfour shifts (sectors) vs adjacent sectors, rectangle tests per complete check\n\
-         objects     K  four shifts   adjacent  measured R  seed R(K)  expected (random, border)"
+         objects     K  four shifts   adjacent  measured R  1994 R(K)  expected (random, border)"
     );
     for r in ratios {
         let opt = |v: Option<f64>| v.map_or("n/a".to_string(), |v| format!("{v:.2}"));
@@ -173,11 +173,11 @@ fn param_summary(rows: &[HarnessRow]) -> String {
 
 fn sectors_csv(rows: &[HarnessRow]) -> String {
     let mut t = String::from(
-        "algorithm,params,objects,k,checks_per_second,tests_per_check,pairs_per_check,seed_68k,seed_ppc\n",
+        "algorithm,params,objects,k,checks_per_second,tests_per_check,pairs_per_check,post_68k,post_ppc\n",
     );
     for r in rows {
-        let i = sectors::SEED_COUNTS.iter().position(|&c| c == r.objects);
-        let seed = |a: &[f64; 4]| i.map_or(String::new(), |i| a[i].to_string());
+        let i = sectors::POST_COUNTS.iter().position(|&c| c == r.objects);
+        let post = |a: &[f64; 4]| i.map_or(String::new(), |i| a[i].to_string());
         let _ = writeln!(
             t,
             "{},{},{},{:.4},{:.1},{:.3},{:.3},{},{}",
@@ -188,15 +188,15 @@ fn sectors_csv(rows: &[HarnessRow]) -> String {
             r.checks_per_second,
             r.tests_per_check,
             r.pairs_per_check,
-            seed(&sectors::SEED_68K),
-            seed(&sectors::SEED_PPC)
+            post(&sectors::POST_68K),
+            post(&sectors::POST_PPC)
         );
     }
     t
 }
 
 fn ratio_csv(ratios: &[RatioRow]) -> String {
-    let mut t = String::from("objects,k,sectors_tests,adjacent_tests,measured_ratio,seed_ratio\n");
+    let mut t = String::from("objects,k,sectors_tests,adjacent_tests,measured_ratio,post_ratio\n");
     let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.4}"));
     for r in ratios {
         let _ = writeln!(
@@ -248,7 +248,7 @@ fn quadtree_table(config: &SweepConfig, sweep: &Sweep, summary: &[KindSummary]) 
     let obstacles = sweep.rows.first().map_or(0, |r| r.obstacles);
     let _ = writeln!(
         t,
-        "\nFig. 26-28 of the toy (seed 004) on the table: {} obstacles (guard points included), \
+        "\nFig. 26-28 of the toy (Parberry, Collision Math Toy) on the table: {} obstacles (guard points included), \
          balls of radius {} px,\n{} simulated s per run after the launches, gravity {} px/s^2, \
          motion 1 x collision 1 iteration, so one iteration = one 1/60 s frame.\n\
          Quadtree at {} levels counting the root (16 x 16 leaves of 60 x 44 px). Counts include \
@@ -278,9 +278,9 @@ fn quadtree_table(config: &SweepConfig, sweep: &Sweep, summary: &[KindSummary]) 
     }
     let _ = writeln!(
         t,
-        "seed quadtree   ~3.0          -    0.996        ~96              {:.0}  {} balls",
-        table_sweep::SEED_FACTOR_AT_32,
-        table_sweep::SEED_CROSSOVER
+        "toy quadtree    ~3.0          -    0.996        ~96              {:.0}  {} balls",
+        table_sweep::TOY_FACTOR_AT_32,
+        table_sweep::TOY_CROSSOVER
     );
     t += &leaf_table(sweep);
     let trajectories_agree = (config.min_balls..=config.max_balls).all(|n| {
@@ -317,7 +317,7 @@ fn summary_line(name: &str, s: &KindSummary) -> String {
 /// One number of a [`LeafRow`].
 type LeafValue = fn(&LeafRow) -> f64;
 
-/// The seed-comparable counts: tests inside the quadtree's leaves, without node tests.
+/// The toy-comparable counts: tests inside the quadtree's leaves, without node tests.
 fn leaf_table(sweep: &Sweep) -> String {
     let mut t = String::new();
     if sweep.leaf_rows.is_empty() {
@@ -329,7 +329,7 @@ fn leaf_table(sweep: &Sweep) -> String {
     let brute = series(|l| l.brute_ball_tests);
     let _ = writeln!(
         t,
-        "\nseed-comparable counts (the seed's look like leaf tests without node tests, its brute \
+        "\ntoy-comparable counts (the toy's look like leaf tests without node tests, its brute \
          force like ball-ball tests):\nk balls and o obstacles in a quadtree leaf; brute force \
          n(n-1)/2; 'overtakes' and 'brute/algo' against brute force n(n-1)/2"
     );

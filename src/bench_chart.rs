@@ -94,8 +94,8 @@ pub fn sectors(path: &Path, rows: &[HarnessRow]) -> Result<(), String> {
 }
 
 fn sectors_rates(area: &Area, rows: &[HarnessRow]) -> Result<(), String> {
-    let seeds = sectors::SEED_68K.iter().chain(&sectors::SEED_PPC).copied();
-    let y = log_range(rows.iter().map(|r| r.checks_per_second).chain(seeds));
+    let posted = sectors::POST_68K.iter().chain(&sectors::POST_PPC).copied();
+    let y = log_range(rows.iter().map(|r| r.checks_per_second).chain(posted));
     let mut chart = ChartBuilder::on(area)
         .caption("complete checks per second (median)", (FONT, 24))
         .margin(20)
@@ -127,14 +127,10 @@ fn sectors_rates(area: &Area, rows: &[HarnessRow]) -> Result<(), String> {
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], line_style(c)));
     }
     for (name, values, c) in [
-        ("seed 68K (1994)", sectors::SEED_68K, RGBColor(60, 60, 60)),
-        (
-            "seed PPC (1994)",
-            sectors::SEED_PPC,
-            RGBColor(140, 140, 140),
-        ),
+        ("1994 68K", sectors::POST_68K, RGBColor(60, 60, 60)),
+        ("1994 PPC", sectors::POST_PPC, RGBColor(140, 140, 140)),
     ] {
-        let pts: Vec<(f64, f64)> = sectors::SEED_COUNTS
+        let pts: Vec<(f64, f64)> = sectors::POST_COUNTS
             .iter()
             .zip(values)
             .map(|(&n, v)| (n as f64, v))
@@ -174,7 +170,7 @@ fn sectors_ratio(area: &Area, rows: &[HarnessRow]) -> Result<(), String> {
     chart
         .draw_series(LineSeries::new(model, line_style(black)))
         .map_err(err)?
-        .label("seed's model R(K) = ((81K^2 - 9K)/2) / (2K^2 - 2K)")
+        .label("1994 model R(K) = ((81K^2 - 9K)/2) / (2K^2 - 2K)")
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], line_style(black)));
     let grey = RGBColor(150, 150, 150);
     chart
@@ -224,12 +220,12 @@ fn sectors_ratio(area: &Area, rows: &[HarnessRow]) -> Result<(), String> {
 // ---------------------------------------------------------------------------------------------
 
 /// `quadtree.png`: AABB tests per iteration against balls for every algorithm (left), and the
-/// seed-comparable ball–ball counts with the seed's line (right).
+/// toy-comparable ball–ball counts with the toy's line (right).
 pub fn quadtree(path: &Path, sweep: &Sweep) -> Result<(), String> {
     let title = "Fig. 26-28 on the table: balls of radius 21 px, 60 x 44 px quadtree leaves";
     let (root, left, right) = canvas(path, title)?;
     quadtree_all(&left, sweep)?;
-    quadtree_seed(&right, sweep)?;
+    quadtree_toy(&right, sweep)?;
     root.present().map_err(err)
 }
 
@@ -300,14 +296,14 @@ fn quadtree_all(area: &Area, sweep: &Sweep) -> Result<(), String> {
     legend(&mut chart, SeriesLabelPosition::UpperLeft)
 }
 
-fn quadtree_seed(area: &Area, sweep: &Sweep) -> Result<(), String> {
+fn quadtree_toy(area: &Area, sweep: &Sweep) -> Result<(), String> {
     let leaf = &sweep.leaf_rows;
     let x = x_range(leaf.iter().map(|l| l.balls));
     let xmax = x.end;
     let ymax = leaf.iter().map(|l| l.brute_ball_tests).fold(10.0, f64::max);
     let mut chart = tests_per_ball_count_chart(
         area,
-        "seed-comparable: tests in quadtree leaves, no node tests",
+        "toy-comparable: tests in quadtree leaves, no node tests",
         x,
         ymax,
     )?;
@@ -349,11 +345,11 @@ fn quadtree_seed(area: &Area, sweep: &Sweep) -> Result<(), String> {
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], line_style(c)));
     }
     let grey = RGBColor(90, 90, 90);
-    let seed = vec![(0.0, 0.0), (xmax, table_sweep::SEED_SLOPE * xmax)];
+    let toy = vec![(0.0, 0.0), (xmax, table_sweep::TOY_SLOPE * xmax)];
     chart
-        .draw_series(DashedLineSeries::new(seed, 10, 6, line_style(grey)))
+        .draw_series(DashedLineSeries::new(toy, 10, 6, line_style(grey)))
         .map_err(err)?
-        .label("seed's fit: ~3 n, R^2 = 0.996")
+        .label("toy's fit: ~3 n, R^2 = 0.996")
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], line_style(grey)));
     legend(&mut chart, SeriesLabelPosition::UpperLeft)
 }

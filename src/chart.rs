@@ -80,7 +80,7 @@ pub fn window(ctx: &egui::Context, open: &mut bool, chart: &Chart) {
             ui.small(format!(
                 "Last {SPAN:.0} s of wall time, one point per frame; {iters:.0} collision iterations in the last frame."
             ));
-            let rows: [(&str, fn(&Sample) -> f64, egui::Color32); 3] = [
+            let rows: [(&str, Series, egui::Color32); 3] = [
                 ("AABB tests", |s| s.aabb_tests, egui::Color32::from_rgb(110, 180, 255)),
                 ("Candidate pairs", |s| s.pairs, egui::Color32::from_rgb(255, 190, 90)),
                 ("Broad phase µs", |s| s.broad_us, egui::Color32::from_rgb(140, 230, 140)),
@@ -91,13 +91,10 @@ pub fn window(ctx: &egui::Context, open: &mut bool, chart: &Chart) {
         });
 }
 
-fn plot_row(
-    ui: &mut egui::Ui,
-    chart: &Chart,
-    name: &str,
-    f: fn(&Sample) -> f64,
-    color: egui::Color32,
-) {
+/// One figure of a sample, plotted as a line.
+type Series = fn(&Sample) -> f64;
+
+fn plot_row(ui: &mut egui::Ui, chart: &Chart, name: &str, f: Series, color: egui::Color32) {
     let (latest, mean) = chart.latest_and_mean(f);
     ui.horizontal(|ui| {
         ui.colored_label(color, egui::RichText::new(name).strong());

@@ -18,7 +18,7 @@ enum Msg {
 /// The experiment's window state.
 pub struct ExperimentUi {
     open: bool,
-    /// Simulated seconds per run (the seed's 60).
+    /// Simulated seconds per run (the toy's 60).
     seconds: u32,
     worker: Option<Receiver<Msg>>,
     progress: f32,

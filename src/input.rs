@@ -116,14 +116,13 @@ impl Mouse {
         let left_up = !is_mouse_button_down(MouseButton::Left);
         match &mut self.gesture {
             None => {}
+            Some(Gesture::Launch { .. }) if !left_up => {}
             Some(Gesture::Launch { from }) => {
-                if left_up {
-                    let vel = launch_velocity(*from, p);
-                    if vel.length() * (cx.fitted.scale() * cam.zoom) > CLICK_SLOP * LAUNCH_GAIN {
-                        cmds.push(Command::LaunchAt(*from, vel));
-                    }
-                    self.gesture = None;
+                let vel = launch_velocity(*from, p);
+                if vel.length() * (cx.fitted.scale() * cam.zoom) > CLICK_SLOP * LAUNCH_GAIN {
+                    cmds.push(Command::LaunchAt(*from, vel));
                 }
+                self.gesture = None;
             }
             Some(Gesture::Grab { ball, grip, trail }) => {
                 if *ball >= cx.world.balls().len() {

@@ -1,9 +1,8 @@
 //! The panels kept as pixels between their refreshes.
 //!
 //! In software rendering egui is the costliest thing in a frame after the balls: building the
-//! panels, and above all rasterizing their few thousand small triangles (mostly text), took
-//! about 5 ms of the main thread a frame for the 10k field here (measured with a `glFinish`
-//! after the panels were drawn, physics off: 5.5 ms with them, 1.8 without). When the canvas
+//! panels, and above all rasterizing their few thousand small triangles (mostly text), takes
+//! several milliseconds of the main thread a frame. When the canvas
 //! of balls is copied into the window (`sprites.rs`), everything of the window outside it is
 //! panels; so after egui has drawn, those bands are copied into a texture
 //! ([`WindowSnapshot`], a memory copy in llvmpipe), and on the next frames, as long as nothing
@@ -17,9 +16,6 @@
 //! screenshot, and at least every [`REFRESH`] seconds, so the counters in the panels change 20
 //! times a second while the balls move at the frame rate. A frame showing the kept panels is
 //! not cleared: the canvas and the bands cover the window (see `app.rs`).
-//!
-//! With the 10k field (`--frames 300`, interleaved runs) this took the window from 47–48 FPS
-//! to 55–64, the process from 33 to 23–25 ms of CPU a frame.
 
 use crate::raw_gl::{Rect, WindowSnapshot};
 use egui_macroquad::egui;

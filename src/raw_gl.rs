@@ -4,19 +4,17 @@
 //! The image lives in a BGRA texture attached to a framebuffer of its own; a copy of the same
 //! size, without scaling, between images of the same layout is a plain memory copy in
 //! llvmpipe, where drawing the image as a textured rectangle runs the rasterizer over every
-//! pixel (about 4 ms a frame for the 10,000-ball field here). "The same layout" is in
+//! pixel. "The same layout" is in
 //! memory: Mesa stores the window's rows from the top and a texture's from row 0 (GL's
 //! bottom), so the copy must turn the image upside down in GL's terms to be a plain one; a
-//! copy that does not ran the shader path, as costly as the rectangle (seen in `perf`: the
-//! rasterizer threads' JIT code fell from 26 % of the samples to 15 % when it was made so).
+//! copy that does not runs the shader path, as costly as the rectangle.
 //! macroquad has no such copy, so this speaks GL through miniquad's bindings; it restores
 //! every binding it changes, so macroquad's own state cache stays true.
 //!
 //! There are two such textures, uploaded to in turn: uploading into the texture the last
-//! frame copied from waited for that frame in llvmpipe (4.3 ms against 1.3 for the upload of
-//! the 10k field's image here). Their internal format is the unsized `GL_RGBA`: given BGRA
-//! bytes, Mesa then stores them as BGRA and the upload is a memory copy (0.4 ms), where the
-//! sized `GL_RGBA8` got RGBA storage and a conversion of every pixel (1.8 ms).
+//! frame copied from waits for that frame in llvmpipe. Their internal format is the unsized
+//! `GL_RGBA`: given BGRA bytes, Mesa then stores them as BGRA and the upload is a memory
+//! copy, where the sized `GL_RGBA8` gets RGBA storage and a conversion of every pixel.
 
 use macroquad::miniquad::gl::*;
 
@@ -27,8 +25,8 @@ const GL_READ_FRAMEBUFFER_BINDING: GLenum = 0x8CAA;
 /// Clears the window to `rgba` (0–1 each), the colour buffer only, and drops the draw calls
 /// macroquad has queued, as `clear_background` does. `clear_background` clears the depth
 /// buffer too, which this program never uses: in llvmpipe that is a masked write of every
-/// pixel (the stencil bits kept), which took about 1.6 ms of each rasterizer thread a frame
-/// here, more than the colour clear itself.
+/// pixel (the stencil bits kept), which costs each rasterizer thread more than the colour
+/// clear itself.
 pub fn clear_colour([r, g, b, a]: [f32; 4]) {
     // SAFETY: macroquad's documented way to mix its drawing with raw GL, on its thread.
     let gl = unsafe { macroquad::window::get_internal_gl() };
@@ -64,7 +62,7 @@ pub fn clip_drawing(rect: Option<Rect>) {
 /// Sends what GL has queued to be drawn (in llvmpipe: to the rasterizer) without waiting for
 /// it. Called after the window's clear at the start of a frame, it gets the clear done while
 /// the canvas is drawn on the CPU: the copy of the canvas into the window must wait for every
-/// drawing queued before it, and waited about 3 ms a frame for the clear here.
+/// drawing queued before it, and would otherwise wait for the clear.
 pub fn flush() {
     // SAFETY: a flush has no arguments and changes no state; on macroquad's thread.
     unsafe { glFlush() };

@@ -1,7 +1,7 @@
 //! The Scene section of the panel: the list of built-in scenes (number keys 1–9 pick them in
 //! this order), the ball count of scenes that fill (rain, field), and what the scene adds:
 //! pockets, rain still to fall, and the cradle's read-out of how an impact passes through the
-//! row of balls (seed 004: collision iterations).
+//! row of balls (collision iterations; Parberry, Collision Math Toy, Fig. 16).
 
 use crate::cli::BUILT_IN;
 use crate::panel::{Command, UiState};
@@ -87,7 +87,7 @@ fn cradle_rows(ui: &mut egui::Ui, world: &World) {
     ui.small(format!(
         "{ci} collision iteration(s) per step. With 1, each middle ball carries the speed \
          for a step in turn and the far ball leaves steps late (lift the right ball: its \
-         impact runs against the pair order, seed 004 Fig. 16)."
+         impact runs against the pair order, as in the original toy's Fig. 16)."
     ));
 }
 

@@ -1,17 +1,16 @@
 //! Many small balls drawn on the CPU into one image, shown in the window by one copy.
 //!
 //! In software rendering (llvmpipe) every triangle has a fixed setup cost, so ten thousand
-//! quads of a few pixels each cost far more than the pixels they cover: about 14 ms a frame
-//! here for 10,000 balls. Writing the few dozen pixels of each ball into an image on the CPU
-//! costs about as much as the pixels themselves, and the image then goes to the window in one
-//! upload and one copy.
+//! quads of a few pixels each cost far more than the pixels they cover. Writing the few
+//! dozen pixels of each ball into an image on the CPU costs about as much as the pixels
+//! themselves, and the image then goes to the window in one upload and one copy.
 //!
 //! The image has the layout of the window's own framebuffer as llvmpipe stores it: BGRA
 //! bytes, rows from the top down. So a `glBlitFramebuffer` into the window that turns it
 //! upside down in GL's terms (see `raw_gl.rs`) is a plain memory copy there; a copy that
-//! keeps GL's rows in order runs a shader over every pixel instead (about 4 ms of rasterizer
-//! time a frame here for the 10k field), as does drawing the image as a textured rectangle
-//! (`sprites.rs` still does that where the copy is not available).
+//! keeps GL's rows in order runs a shader over every pixel instead, as does drawing the
+//! image as a textured rectangle (`sprites.rs` still does that where the copy is not
+//! available).
 //!
 //! The disc looks like the sprite texture's (see `sprites.rs`): a one-pixel anti-aliased rim
 //! and a soft highlight at the upper left. Its coverage and shading come from a stamp: the
@@ -527,7 +526,7 @@ mod tests {
             for alpha in [256, 255, 128, 1, 0] {
                 let under: Vec<u32> = (0..len).map(|_| next()).collect();
                 let texels: Vec<u32> = (0..len)
-                    .map(|_| (next() % 257) << 16 | next() % 257)
+                    .map(|_| ((next() % 257) << 16) | (next() % 257))
                     .collect();
                 let tint = next() | 0xff00_0000;
                 let (mut a, mut b) = (under.clone(), under.clone());

@@ -1,11 +1,9 @@
 //! The balls small on screen are drawn on the CPU into one opaque image of the view's area,
 //! backdrop included (`splat.rs`), copied into the window first (`raw_gl.rs`; where no copy
 //! can be made, drawn as a rectangle without blending); the table, overlays and panels go on
-//! top. In llvmpipe a blended rectangle the size of the view costs about 7 ms a frame here, an
-//! unblended one about 4, the copy a memory copy; and every triangle has a setup cost, so even
-//! a few hundred balls as quads cost more than the image (the table with 900 balls ran at
-//! 60 FPS with quads, 69–155 with the image; with 50 balls, 69–90 against 147–207, the
-//! backdrop then being in the image too and the panels kept, `panel_cache.rs`).
+//! top. In llvmpipe a blended rectangle the size of the view costs several milliseconds a
+//! frame, an unblended one about half that, the copy a memory copy; and every triangle has a
+//! setup cost, so even a few hundred balls as quads cost more than the image.
 //!
 //! Larger balls are drawn in batches: one textured quad per ball, tinted by its vertex colour,
 //! in meshes of at most 16,383 quads (macroquad's indices are u16), one draw call for them

@@ -88,7 +88,7 @@ impl View {
     }
 
     /// World point under a screen position (the inverse of [`View::pt`]).
-    pub fn to_world(&self, s: Vec2) -> Vec2 {
+    pub fn to_world(self, s: Vec2) -> Vec2 {
         let d = (s - self.centre_screen) / self.scale;
         self.centre_world + Vec2::new(d.x, -d.y)
     }

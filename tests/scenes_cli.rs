@@ -1,4 +1,4 @@
-//! The built-in scenes of issue 6 on the command line: each loads by name and runs headless;
+//! The built-in scenes on the command line: each loads by name and runs headless;
 //! `--fill N` sets the ball count of a scene that fills itself; broad phases agree.
 
 use std::process::Command;

@@ -7,15 +7,15 @@
 //! instead: parry2d's `Bvh` (binned build from the leaves, then the tree traversed against
 //! itself) and broccoli (`Tree::new`, then `find_colliding_pairs`). Every contender writes its
 //! pairs into a reused `Vec`; ours are also sorted (the [`BroadPhase`] contract: the World's
-//! determinism rests on the pair order), the peers' are not — a cost only ours pay, about a
-//! fifth of the grid's time at 1M. The peers' times include converting our boxes into their
+//! determinism rests on the pair order), the peers' are not — a cost only ours pay, a
+//! sizeable part of the grid's time. The peers' times include converting our boxes into their
 //! types (a copy, as a user of them would have to make); broccoli's copy goes into a `Vec`
 //! reused across iterations.
 //!
 //! `grid-kept` is the uniform grid as the World runs it: one instance across calls, which for
 //! balls carries nothing over but its buffers' capacity, so a call allocates nothing. A fresh
-//! instance (`grid`) first-touches some 60 MB at 1M, and those page faults were a third of its
-//! time. The process therefore has the allocator keep freed memory
+//! instance (`grid`) first-touches some 60 MB at 1M, and those page faults would be a large part of
+//! its time. The process therefore has the allocator keep freed memory
 //! ([`collide::experiments::keep_freed_memory`], every contender alike), so fresh instances
 //! reuse warm memory as the app's `bench` command does.
 //!
@@ -25,7 +25,7 @@
 //! Skipped (see `LIMITS`): brute force and RDC above 10k. The
 //! quadtree runs with automatic levels (parameter 0: leaves about half the balls, at most
 //! 512 × 512), so it runs at every N; at the original's fixed 5 levels (16 × 16 leaves) it
-//! grew quadratically once leaves filled (42 s per call at 1M).
+//! grows quadratically once leaves fill.
 //!
 //! Run all: `cargo bench --manifest-path bench-peers/Cargo.toml --bench scale`; a subset with criterion's filter, e.g.
 //! `cargo bench --manifest-path bench-peers/Cargo.toml --bench scale -- 'scale/100000/'` or `-- grid`.
@@ -42,9 +42,9 @@ use std::time::{Duration, Instant};
 const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
 /// Seed of the input at every size.
 const SEED: u64 = 2024;
-/// Largest N some of ours run at (one call each, measured on this 2-core machine):
+/// Largest N some of ours run at:
 /// - brute force: quadratic by design;
-/// - RDC: 150 s per call at 100k (it peels the uniform input apart very slowly).
+/// - RDC: minutes per call at 100k (it peels the uniform input apart very slowly).
 const LIMITS: [(BroadKind, usize); 2] = [(BroadKind::Brute, 10_000), (BroadKind::Rdc, 10_000)];
 
 /// Our algorithms to run at `n` balls.

@@ -1,5 +1,5 @@
 //! Growth of each broad phase from 10k to 100k balls on the scale input, measured so that
-//! this machine's load changes hit both sizes alike: each round times, for every contender,
+//! the machine's load changes hit both sizes alike: each round times, for every contender,
 //! one fresh instance at 100k and `SMALL_REPS` fresh instances at 10k back to back, and takes
 //! the round's ratio (100k time over the 10k mean). Reports per contender the median and the
 //! spread (lowest, highest) of the rounds' ratios, and the median times. Times are this

@@ -48,7 +48,7 @@ fn measured(kind: BroadKind, n: u32, radius: f32) -> World {
         .expect("the table scene parses")
         .build(SEED);
     w.settings.ball_radius = radius;
-    // The broad phase's own work every iteration, as in the seeds' figures.
+    // The broad phase's own work every iteration, as in the toy's figures (Parberry, Collision Math Toy).
     w.settings.pair_cache = false;
     w.set_clock(nanos);
     w.set_broad_phase(BroadKind::Sap);

@@ -216,7 +216,7 @@ impl SavedState {
     }
 }
 
-/// A recorded session: where it starts, what was done at which step, and the hashes seen.
+/// A recording: where it starts, what was done at which step, and the hashes seen.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Recording {
@@ -504,7 +504,7 @@ impl Tape {
             cps.pop();
         }
         // The end's checkpoint only when asked for (see `end_pending`).
-        self.end_pending = s % CHECK_EVERY != 0;
+        self.end_pending = !s.is_multiple_of(CHECK_EVERY);
         if !self.end_pending {
             cps.push((s, world.state_hash()));
         }

@@ -75,7 +75,11 @@ impl Target {
             Target::Segment => {
                 let corner = |k: usize| {
                     polar(
-                        if k % 2 == 0 { RING / 0.85 } else { RING },
+                        if k.is_multiple_of(2) {
+                            RING / 0.85
+                        } else {
+                            RING
+                        },
                         k as f32 * TAU / 16.0,
                     )
                 };

@@ -1,12 +1,12 @@
 //! Tunnelling: what the world does about balls that move farther in one step than the
-//! shapes they should hit are thick (seed 002, "The Tunneling Problem").
+//! shapes they should hit are thick (Schwarzl 2012, "The Tunneling Problem").
 //!
 //! - [`Tunnelling::Off`]: the discrete test at the end of each step; only more motion
 //!   iterations (shorter steps) help. This is the original toy's behaviour.
 //! - [`Tunnelling::Linear`]: the move tested at `n + 1` fixed fractions (`n` =
 //!   [`crate::Settings::linear_fractions`]); the cost is fixed, so fast balls still jump thin
 //!   walls.
-//! - [`Tunnelling::Binary`]: the seed's recursive halving inside an envelope circle, down to
+//! - [`Tunnelling::Binary`]: Schwarzl's recursive halving inside an envelope circle, down to
 //!   `max(r/4, 1/32)` px.
 //! - [`Tunnelling::Exact`]: time of impact in closed form for every shape pair, ball against
 //!   ball by relative motion.

@@ -1,5 +1,5 @@
 //! Saved states and recordings: a state saved at step k and restored runs on to the same
-//! hash; a scripted session replays to the same hash at every checkpoint, at any frame rate;
+//! hash; a scripted run replays to the same hash at every checkpoint, at any frame rate;
 //! a tampered recording diverges at the right step; a branch records a new future.
 
 use collide::record::CHECK_EVERY;
@@ -108,7 +108,7 @@ fn a_state_of_another_scene_or_with_a_nan_is_refused_naming_the_field() {
     assert!(e.to_string().starts_with("s.ron:1:"), "{e}");
 }
 
-/// Records a scripted session, feeding frames of `fps` through a stepper: launches, a grab
+/// Records a scripted run, feeding frames of `fps` through a stepper: launches, a grab
 /// and throw, setting changes mid-run, controls, a fill, a broad-phase switch.
 fn scripted(fps: f64) -> (Tape, World) {
     let mut world = build(TABLE, 11);
@@ -190,7 +190,7 @@ fn replayed(rec: &Recording) -> (Option<collide::Divergence>, World) {
 }
 
 #[test]
-fn a_scripted_session_replays_to_the_same_hash_at_every_checkpoint() {
+fn a_scripted_run_replays_to_the_same_hash_at_every_checkpoint() {
     let (mut tape, world) = scripted(60.0);
     let rec = tape.record(&world).clone();
     assert!(rec.checkpoints.len() >= 20, "{}", rec.checkpoints.len());

@@ -1,5 +1,5 @@
-//! The built-in scenes of issue 6 (cradle, pool, rain, field) and the table and lab: each
-//! parses and runs; the cradle shows the seed's point about collision iterations (004); the
+//! The built-in scenes (cradle, pool, rain, field, table, lab): each parses and runs; the
+//! cradle shows the point about collision iterations (Parberry, Collision Math Toy, Fig. 16); the
 //! pool's friction brings every ball to rest; strings hold; the field keeps its energy.
 mod common;
 
@@ -97,7 +97,7 @@ fn cradle_with_one_collision_iteration_carries_the_impact_ball_by_ball() {
     let (mut six, mut one) = (cradle_lifted(6, 30.0), cradle_lifted(1, 30.0));
     let (t6, t1) = (first_transfer(&mut six), first_transfer(&mut one));
     // One iteration: each middle ball holds the whole speed for a step in turn, so the far
-    // ball leaves one step per middle ball later (the seed's Fig. 16, pairs in index order).
+    // ball leaves one step per middle ball later (the toy's Fig. 16, pairs in index order).
     assert!(t1.middle_peak > 0.9 * t1.incoming, "{t1:?}");
     assert_eq!(t1.steps_to_leave, Some(3), "{t1:?}");
     assert!(
@@ -122,7 +122,7 @@ fn cradle_with_one_collision_iteration_carries_the_impact_ball_by_ball() {
 #[test]
 fn cradle_impact_in_pair_order_passes_in_one_iteration() {
     // The left ball hits ball 1 first: pairs (0,1), (1,2), … come in the order the impact
-    // travels, so one iteration passes it all the way (the seed's example is the other way).
+    // travels, so one iteration passes it all the way (the toy's example is the other way).
     let mut w = cradle_lifted_ball(0, 1, -30.0);
     let t = first_transfer(&mut w);
     assert_eq!(t.from, 0, "{t:?}");

@@ -464,7 +464,7 @@ fn stat(geom: Geometry) -> Shape {
     Shape::new(geom, 1.0, Motion::Static)
 }
 
-/// The seed's picture: two balls side by side heading right at a rectangle, one slow, one
+/// Schwarzl's (2012) picture: two balls side by side heading right at a rectangle, one slow, one
 /// fast enough to jump it in one step.
 fn two_balls_and_a_rectangle(mode: Tunnelling) -> World {
     let rect = stat(Geometry::Rect {

@@ -1,10 +1,10 @@
-//! Adjacent sectors: the alternative the 1994 four-shifts post (seed `000_…`) analyses and
+//! Adjacent sectors: the alternative the four-shifts article (Moertel 1994) analyses and
 //! rejects, implemented as analysed so the two can be compared on the same balls.
 //!
 //! **Algorithm.** One grid of square sectors of side `s` (no shift). Each ball goes into the
 //! sector holding its box's min corner (counting sort). Then for **every** sector `S` of the
 //! grid, the balls of the 3 × 3 block of sectors around `S` are gathered — `L` of them — and
-//! tested all against all, `L(L − 1)/2` box tests, exactly the seed's cost model
+//! tested all against all, `L(L − 1)/2` box tests, exactly the article's cost model
 //! (`L = 9K` on average: `(81K² − 9K)/2` per sector against the four shifts' `2K(K − 1)`).
 //!
 //! **Exact.** Two overlapping balls have min corners at most `m` (largest side) apart per axis,
@@ -18,7 +18,7 @@
 //! block holding both balls — 9 blocks for two balls in one interior sector, 4 or 6 across a
 //! sector line — and reported once, from the first block (row-major) that holds both; the
 //! extra sightings are `repeats_dropped`. That repetition
-//! is the seed's point: its cost is what makes adjacent sectors ~20 times dearer.
+//! is the article's point: its cost is what makes adjacent sectors ~20 times dearer.
 //!
 //! **Obstacles** (statics and kinematic shapes) are handled as in the other grid methods, in
 //! `obstacle_cells.rs`.

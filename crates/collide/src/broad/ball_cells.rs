@@ -18,8 +18,8 @@
 //! against a query (see `packed.rs`). The compares are SSE2 intrinsics (all of x86-64; plain
 //! compares elsewhere), not glam's `Vec4`: a crate depending on this one may turn on glam's
 //! `scalar-math` feature (the app's window library does), and Cargo then builds glam that
-//! way for this crate too (the pair search with it left the app's field physics about 9 %
-//! slower than with the intrinsics).
+//! way for this crate too, and its scalar compares make the pair search slower than the
+//! intrinsics do.
 //!
 //! **Cell of a coordinate.** `col(x) = trunc(clamp((x − x0) · (1 / size), 0, w − 1))` in f32,
 //! `x0` the left edge of the range, both axes in one 4-lane operation on a box's corners.
@@ -33,14 +33,10 @@
 //! the band, the band's entries moved within L2), which also yields the cell starts. Both
 //! are stable, so a cell's balls stay in index order. A one-level counting sort needs one
 //! counter per cell, and with a million cells its random increments and scattered writes
-//! missed the cache on every ball. (One band per row, 1,000 write streams at 1M balls, was
-//! the earlier form; bands of rows were not measurably faster within this machine's
-//! noise.) In the steady state ([`BallCells::build_hinted`]) the first sort
+//! missed the cache on every ball. In the steady state ([`BallCells::build_hinted`]) the first sort
 //! needs no count: each band gets the room the last call filled plus an eighth. Its scatter
-//! asks the cache for each band's write stream eight entries ahead (`prefetch`): at
-//! 100,000 balls the streams' next lines are not in cache, and their stores were a quarter
-//! of the pass's samples; with the hint the whole call took 5–10 % less here (interleaved
-//! runs of `ratio`, 100k and 1M).
+//! asks the cache for each band's write stream eight entries ahead (`prefetch`): with many
+//! balls the streams' next lines are not in cache, and the stores would wait for them.
 //!
 //! **Pairs**, each ball against the later balls of its cell and the cells its box reaches
 //! into among the forward half of the neighbours, searched band by band as soon as the next
@@ -50,9 +46,7 @@
 //! the lanes past the run masked, giving a mask of hits. Keys are written branch-free: every
 //! candidate's key goes to the end of the key buffer and the end moves past it only on a
 //! hit, so whether a pair overlaps (true about three times in ten, unpredictably) is never a
-//! branch. (With one box per 16-byte record and a branch per hit, the search took 1.07
-//! mispredicted branches and 181 instructions per ball at the benchmark's 100,000; with the
-//! lanes apart and the writes branch-free, 0.09 and 189, and 7–10% less time in all.)
+//! branch (a branch per hit would be mispredicted about once per ball).
 //!
 //! **A window of entries.** Once a band's pairs are searched, nothing reads its entries
 //! again (the grid's stats and heat map need only the cell starts). So while pairs are
@@ -60,11 +54,8 @@
 //! (and room for any two bands in a row): position `p` in cell order is window slot
 //! `p − base`, and when the next band would not fit, the band still to be searched moves to
 //! the window's front. The window stays in cache between bands and calls, where arrays of
-//! all the entries (2.4 MB at the benchmark's 100,000 balls, beyond this machine's 1 MB L2)
-//! had each band's writes fetch their lines from further out. At 100,000 balls the kept
-//! grid took 6 % less time with the window than with all entries and their write-ahead
-//! hints (`ratio`, 41 interleaved rounds), and it grew 11.0× from 10k to 100k instead of
-//! 12.0× (`growth`, 31 rounds, two runs of each build). A build that searches no pairs
+//! all the entries (megabytes at 100,000 balls, more than an L2 cache holds) would have each
+//! band's writes fetch their lines from further out. A build that searches no pairs
 //! (a ball spans three cells) keeps every entry, for [`BallCells::pairs`].
 //!
 //! **Cost.** O(n + cells). All arrays are kept, so a steady-state call allocates nothing.

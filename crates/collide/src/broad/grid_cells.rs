@@ -18,7 +18,7 @@
 //! `items[start[c]..start[c + 1]]` are the items of cell `c`, in push order. Cost
 //! O(entries + cells); all vectors are reused, so a steady-state call allocates nothing.
 //!
-//! Source: the sector arrays of the 1994 "sectors with four shifts" post (seed `000_…`), with
+//! Source: the sector arrays of the "sectors with four shifts" article (Moertel 1994), with
 //! its linked lists replaced by a counting sort.
 
 use super::{BroadCounters, Pair};

@@ -193,7 +193,7 @@ impl BroadKind {
     /// A new instance with default parameters.
     pub fn create(self) -> Box<dyn BroadPhase> {
         match self {
-            BroadKind::Brute => Box::new(brute::BruteForce::default()),
+            BroadKind::Brute => Box::new(brute::BruteForce),
             BroadKind::Quadtree => Box::new(quadtree::QuadTree::default()),
             BroadKind::Sectors => Box::new(sectors::Sectors::default()),
             BroadKind::Adjacent => Box::new(adjacent::Adjacent::default()),

@@ -1,16 +1,15 @@
 //! Pairs as sortable `u64` keys, put in canonical order by an LSD radix sort.
 //!
 //! A pair `(i, j)`, `i < j`, is the key `i · 2^32 + j`, so keys order exactly as pairs do.
-//! Keys are written with the two indices in either order (the finder's ball first, which saves
-//! a compare per candidate) and put right in the read that counts both histograms. They are
-//! then sorted by their first index only, in two LSD radix passes of about `b / 2` bits each
-//! (`b` the bits of the largest index: at a million balls 1,024 buckets per pass), no
-//! comparisons. The last pass leaves each first index's few partners in the order they were
-//! found; a last pass puts them in order and drops repeats, branch-free for the common case
-//! ([`partners_in_order`]: a ball has a handful of neighbours, and two found in the wrong
-//! order are swapped without a branch; the branch it replaced was mispredicted about once in
-//! six keys at the benchmark's 100,000 balls). Each scatter asks the cache for its bucket's
-//! write stream two lines ahead ([`prefetch`]).
+//! Keys are written with the two indices in either order (the finder's ball first, which
+//! saves a compare per candidate) and put right in the read that counts both histograms.
+//! They are then sorted by their first index only, in two LSD radix passes of about `b / 2`
+//! bits each (`b` the bits of the largest index: at a million balls 1,024 buckets per pass),
+//! no comparisons. The last pass leaves each first index's few partners in the order they
+//! were found; a last pass puts them in order and drops repeats, branch-free for the common
+//! case ([`partners_in_order`]: a ball has a handful of neighbours, and two found in the
+//! wrong order are swapped without a branch, which would be mispredicted often). Each
+//! scatter asks the cache for its bucket's write stream two lines ahead ([`prefetch`]).
 //!
 //! **Writing keys.** [`KeyWriter`] holds the key buffer while the pairs are searched, so its
 //! address and length stay in registers; a finder can also take the buffer and write keys

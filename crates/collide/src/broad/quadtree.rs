@@ -1,6 +1,6 @@
-//! The original toy's array quadtree (seed `004_…`, section 5.4): a full 4-ary tree kept in one
-//! array, its leaves a uniform grid over the world box, every shape listed in each leaf its box
-//! overlaps, and candidate pairs tested only inside leaves.
+//! The original toy's array quadtree (Parberry, Collision Math Toy, section 5.4): a full
+//! 4-ary tree kept in one array, its leaves a uniform grid over the world box, every shape
+//! listed in each leaf its box overlaps, and candidate pairs tested only inside leaves.
 //!
 //! # Layout
 //! Node `i` has children `4i+1 ..= 4i+4` and parent `⌊(i−1)/4⌋`. Child `k` of a node is its
@@ -595,7 +595,7 @@ mod tests {
 
     #[test]
     fn children_and_parent_invert_each_other() {
-        // The seed's worked example: node 18 has children 73..=76.
+        // The toy's worked example (Parberry, section 5.4): node 18 has children 73..=76.
         assert_eq!(first_child(18), 73);
         assert!((73..=76).all(|c| parent(c) == 18));
         assert_eq!(first_child(0), 1);

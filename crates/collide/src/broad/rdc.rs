@@ -1,5 +1,6 @@
-//! Recursive dimensional clustering (RDC), after Steve Rabin (*Game Programming Gems 2*) as
-//! retold in seed `003_…txt` ("Collision detection with Recursive Dimensional Clustering").
+//! Recursive dimensional clustering (RDC), after Steve Rabin (Rabin 2001, *Game Programming
+//! Gems 2*) as retold in "Collision detection with Recursive Dimensional Clustering"
+//! (polygonal.de).
 //!
 //! Algorithm. A group (at first, every box) is projected on one axis: each box gives an *open*
 //! boundary at its min and a *close* boundary at its max. The boundaries are sorted and swept
@@ -15,10 +16,10 @@
 //! split on x it is tried on y before giving up.
 //!
 //! Touching boxes. Boxes are closed (see [`Aabb::overlaps`]), so two boxes that share an edge
-//! overlap. The seed's "snap" demo shows the trap: if the close of `a` is sorted before the
+//! overlap. The retelling's "snap" demo shows the trap: if the close of `a` is sorted before the
 //! open of `b` at the same coordinate, the counter drops to zero between them and the touching
 //! pair is cut apart and lost. We sort *opens before closes at equal coordinates*, so touching
-//! intervals stay in one group and the brute-force pass then decides (the seed's "negative
+//! intervals stay in one group and the brute-force pass then decides (its "negative
 //! threshold" alternative, done exactly in the sort key instead of with an epsilon). The key
 //! is `pos + 0.0`, which turns −0.0 into +0.0 so `total_cmp` does not order two equal
 //! coordinates apart.
@@ -26,17 +27,18 @@
 //! Groups holding no ball are dropped: no pair among obstacles is ever wanted.
 //!
 //! Statics. Only the moving shapes (kinematic shapes and balls) are clustered. A static box
-//! that spans the table (an outer wall) would keep the open count above zero across the whole
-//! sweep and glue everything into one group; worse, every static sits in some group and costs
-//! a test against each of its balls. So statics are kept apart, in a [`StaticTree`] built once
-//! per `statics_version` (the seed: "great for static objects since you can precompute the
-//! groups and use them as bounding boxes"). For each final group the union `G` of its balls'
-//! boxes is queried against the static tree, and each static found is tested against each of
-//! the group's balls (with one ball, `G` is that ball's box and the tree's leaf test already
-//! decided the pair). Exact: if static `S` overlaps ball box `B` in group box `G`, then
-//! `S.min ≤ B.max ≤ G.max` and `G.min ≤ B.min ≤ S.max` componentwise (`G` is the componentwise
-//! min/max of its balls' boxes), so `S` overlaps `G` and the query finds it; the tree prunes by
-//! the same argument one level up. Nothing in it needs `min ≤ max`, so inverted boxes are safe.
+//! that spans the table (an outer wall) would keep the open count above zero across the
+//! whole sweep and glue everything into one group; worse, every static sits in some group
+//! and costs a test against each of its balls. So statics are kept apart, in a
+//! [`StaticTree`] built once per `statics_version` (Rabin 2001, as retold: "great for static
+//! objects since you can precompute the groups and use them as bounding boxes"). For each
+//! final group the union `G` of its balls' boxes is queried against the static tree, and
+//! each static found is tested against each of the group's balls (with one ball, `G` is that
+//! ball's box and the tree's leaf test already decided the pair). Exact: if static `S`
+//! overlaps ball box `B` in group box `G`, then `S.min ≤ B.max ≤ G.max` and
+//! `G.min ≤ B.min ≤ S.max` componentwise (`G` is the componentwise min/max of its balls'
+//! boxes), so `S` overlaps `G` and the query finds it; the tree prunes by the same argument
+//! one level up. Nothing in it needs `min ≤ max`, so inverted boxes are safe.
 //! Every group holds each ball once, so each static–ball pair is reported at most once.
 //!
 //! Cost. One pass over a group of `m` boxes sorts `2m` boundaries, `O(m log m)`; a level of
@@ -295,7 +297,10 @@ impl Rdc {
             let b = &input.aabbs[item as usize];
             // `+ 0.0` maps −0.0 to +0.0 (round to nearest), so total_cmp sees them equal.
             let (lo, mut hi) = (b.min[w.axis] + 0.0, b.max[w.axis] + 0.0);
-            if !(lo <= hi) {
+            if matches!(
+                lo.partial_cmp(&hi),
+                None | Some(std::cmp::Ordering::Greater)
+            ) {
                 // An inverted (or NaN) box: only a box spanning [max, min] can overlap it, and
                 // that box also spans `lo`; a point there keeps the counter from going negative.
                 hi = lo;
@@ -598,7 +603,7 @@ mod tests {
 
     #[test]
     fn seed_example_splits_x_then_y_then_x() {
-        // The seed's picture: A and C share x with B between them on y; [A,B,C] → [B], [A,C]
+        // The article's picture: A and C share x with B between them on y; [A,B,C] → [B], [A,C]
         // → [A], [C].
         let a = unit_at(0.0, 0.0);
         let b = Aabb::new(Vec2::new(0.5, 2.0), Vec2::new(5.0, 3.0));

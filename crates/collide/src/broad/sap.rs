@@ -39,8 +39,8 @@
 //!
 //! Invariants (checked by `validate`): the moving order is a permutation of the moving
 //! indices sorted by key; each statics order is a permutation of the statics sorted by key.
-//! No pair can be met twice, so `repeats_dropped` stays 0. Seed: none of the seed documents
-//! describes SAP; it is the classic method of Baraff (1992) and Cohen et al. (I-COLLIDE, 1995).
+//! No pair can be met twice, so `repeats_dropped` stays 0. Source: the classic method of
+//! Baraff (1992) and Cohen et al. (I-COLLIDE, 1995).
 
 use super::pair_keys::PairKeys;
 use super::radix::RadixScratch;

@@ -1,25 +1,25 @@
-//! Sectors with four shifts (Tom Moertel, 1994; seed `000_…`).
+//! Sectors with four shifts (Moertel 1994).
 //!
 //! **Algorithm.** The plane is cut into square sectors of side `s`. Each ball goes into the one
 //! sector holding its box's min corner (counting sort), and the balls of each sector are tested
 //! against each other by brute force. Two overlapping balls may straddle a sector line, so the
 //! whole pass is repeated with the grid shifted by `(0, 0)`, `(0, s/2)`, `(s/2, 0)` and
-//! `(s/2, s/2)`. A pair seen in several shifts (two coincident balls: in all four — the seed's
+//! `(s/2, s/2)`. A pair seen in several shifts (two coincident balls: in all four — the article's
 //! "reported four times") is reported once: a sighting in shift `k` is dropped when the two
 //! balls already shared a sector in an earlier shift (their sector keys are kept per shift),
-//! and counted in `repeats_dropped` — one of the seed's "trivial ways to sidestep the issue".
+//! and counted in `repeats_dropped` — one of the article's "trivial ways to sidestep the issue".
 //! The box test was still done, and is counted.
 //!
-//! **Why `s > 2 ×` the largest side `m`.** One axis suffices (the seed's hint: "consider the 1-D
-//! case"). Take two overlapping balls with `a.min ≤ b.min`; then `b.min ≤ a.max`, so
+//! **Why `s > 2 ×` the largest side `m`.** One axis suffices (the article's hint: "consider
+//! the 1-D case"). Take two overlapping balls with `a.min ≤ b.min`; then `b.min ≤ a.max`, so
 //! `0 ≤ b.min − a.min ≤ m`. They share a sector of a shift unless one of its lines lies in
 //! `(a.min, b.min]`. The lines of the two offsets together are `s/2` apart, so a half-open
 //! interval of length `≤ m < s/2` holds at most one of them: at least one offset has no line
-//! there. Choosing the good offset on x and the good offset on y picks one of the four shifts,
-//! in which the two balls share a sector. With `m ≥ s/2` both offsets can cut the interval and
-//! the pair is lost, hence the rule. (Exactly, the argument used is "each ball's box lies
-//! inside one sector of at least one offset, per axis"; that is checked with the same
-//! rounding as the sectors themselves, and the size raised if it ever fails.)
+//! there. Choosing the good offset on x and the good offset on y picks one of the four
+//! shifts, in which the two balls share a sector. With `m ≥ s/2` both offsets can cut the
+//! interval and the pair is lost, hence the rule. (Exactly, the argument used is "each
+//! ball's box lies inside one sector of at least one offset, per axis"; that is checked with
+//! the same rounding as the sectors themselves, and the size raised if it ever fails.)
 //!
 //! **One sort for four shifts.** The lines of the four grids all lie on the lattice of half
 //! sectors (side `s/2`), so every sector of every shift is a 2 × 2 block of half sectors: with
@@ -28,8 +28,7 @@
 //! corner, their boxes and half-sector coordinates written beside them in that order; each
 //! shift then gathers a sector's balls from its four half sectors (two runs, one per row) and
 //! brute-forces them, the same tests as four separate sorts would give, in a quarter of the
-//! sorting and without reading boxes by ball index (at 100,000 balls on the `scale` input:
-//! 22–24 ms a call against 27–32 with a sort per shift). Whether two balls shared a sector in
+//! sorting and without reading boxes by ball index. Whether two balls shared a sector in
 //! an earlier shift is decided from the half-sector coordinates beside them, by arithmetic.
 //!
 //! **The rule, enforced.** If the set size is not above `2m` (balls only; see below), the call
@@ -41,7 +40,7 @@
 //! once.
 //!
 //! **Cost** (what `aabb_tests` counts): `Σ over the four shifts and every sector of
-//! K(K − 1)/2` for `K` balls in the sector — the seed's `4 · K(K − 1)/2 = 2K(K − 1)` per
+//! K(K − 1)/2` for `K` balls in the sector — the article's `4 · K(K − 1)/2 = 2K(K − 1)` per
 //! sector — plus the obstacle tests. Sorting is O(n + sectors), once.
 //!
 //! **Sector coordinates** use `floor`, so negative and out-of-world coordinates work; the
@@ -64,7 +63,7 @@ use std::ops::Range;
 /// The four grid offsets, in sectors: `(0, 0)`, `(0, s/2)`, `(s/2, 0)`, `(s/2, s/2)`.
 pub const SHIFTS: [(f64, f64); 4] = [(0.0, 0.0), (0.0, 0.5), (0.5, 0.0), (0.5, 0.5)];
 
-/// Default sector size (px): the seed's 64.
+/// Default sector size (px): the article's 64 (Moertel 1994).
 pub const DEFAULT_SIZE: f32 = 64.0;
 
 /// How the working sector size of the last call was chosen.

@@ -15,17 +15,16 @@
 //! are removed or added at the end (balls are added or removed there); a leaf whose index now
 //! names another shape simply moves far and is reinserted. A fresh set (the first call, or a
 //! new layout) is built at once from its Morton order ([`DynamicTree::build`], `O(n)`)
-//! rather than inserted leaf by leaf: at 100k balls that took a second a call and grew 22×
-//! from 10k.
+//! rather than inserted leaf by leaf, which costs far more with many balls (every insertion
+//! walks the tree and misses the cache).
 //!
 //! Pairs. Every wanted pair has a ball `j`, so there are two kinds:
 //! - moving–ball pairs come from one simultaneous self-traversal of the dynamic tree: each
 //!   node pair `(a, b)` whose boxes overlap is opened by splitting the larger internal node,
 //!   each node's two children are paired with each other once, and the tight boxes decide
 //!   between leaves. It runs on a copy of the tree whose subtrees of at most four leaves are
-//!   buckets tested four leaves per compare ([`buckets`]: at 100k balls the whole call took
-//!   15–25 % less, and grew 11.1–11.2× from 10k against 12.2–12.6×, interleaved runs of the
-//!   `growth` example). Every unordered leaf pair is reached at most once (along the unique
+//!   buckets tested four leaves per compare ([`buckets`]: fewer nodes to visit, read in
+//!   order). Every unordered leaf pair is reached at most once (along the unique
 //!   path of splits to it), so nothing repeats; a leaf pair with no ball is not counted;
 //! - static–ball pairs come from one simultaneous traversal of the dynamic tree against the
 //!   static tree, opened the same way; a kinematic leaf is skipped untested.
@@ -47,8 +46,8 @@
 //! pair, `Θ(n²)` as brute force. Invariants are those of [`DynamicTree`] and [`StaticTree`]
 //! plus: one dynamic leaf per moving shape, `leaf_of[i − first_moving]` holds item `i`, one
 //! static leaf per static with its exact box.
-//! Seed: none of the seed documents; the method is Box2D's (Erin Catto, 2009, two trees since
-//! v3) and Bullet's `btDbvt` tree–tree collision.
+//! Source: the method is Box2D's dynamic tree (Catto, Box2D, since 2009; two trees since v3)
+//! and Bullet's `btDbvt` tree–tree collision.
 
 mod buckets;
 mod dynamic;

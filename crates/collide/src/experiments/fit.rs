@@ -1,5 +1,6 @@
 //! Least-squares straight line `y = slope · x + intercept` and its coefficient of
-//! determination R², the fit the toy's Fig. 28 made with a spreadsheet (seed `004_…`).
+//! determination R², the fit the toy's Fig. 28 made with a spreadsheet (Parberry, Collision
+//! Math Toy).
 //!
 //! With means `x̄, ȳ`: `slope = Sxy / Sxx`, `intercept = ȳ − slope · x̄`, and
 //! `R² = 1 − SSres / SStot` where `SSres = Σ (y − ŷ)²` and `SStot = Σ (y − ȳ)²`. Sums are in

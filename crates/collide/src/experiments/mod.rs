@@ -1,4 +1,5 @@
-//! Experiments: the measurements of the seed documents, re-run on this library.
+//! Experiments: the measurements of the source documents (Moertel 1994; Parberry, Collision
+//! Math Toy), re-run on this library.
 //!
 //! Each experiment is a pure function of its configuration that returns plain rows, so the
 //! app's `bench` command can print and chart them and the window can run them on a
@@ -6,13 +7,15 @@
 //! anything, a clock function (nanoseconds from any fixed origin) — the library never reads
 //! a clock by itself.
 //!
-//! - [`sectors_1994`] — the 1994 four-shifts post's timing harness (seed `000_…`): complete
+//! - [`sectors_1994`] — the four-shifts article's timing harness (Moertel 1994): complete
 //!   checks per second on a 640 × 480 screen of 30 × 30 objects, and rectangle tests of four
 //!   shifts against adjacent sectors beside the post's predicted ratio.
-//! - [`table_sweep`] — the toy's Fig. 26–28 (seed `004_…`): AABB tests per iteration on the
-//!   table for 2 … 32 balls of radius 21 px, 60 simulated seconds each, every broad phase.
+//! - [`table_sweep`] — the toy's Fig. 26–28 (Parberry, Collision Math Toy): AABB tests per
+//!   iteration on the table for 2 … 32 balls of radius 21 px, 60 simulated seconds each,
+//!   every broad phase.
 //! - [`scale`] — uniform random balls, 1k … 1M: build-plus-all-pairs time.
-//! - [`fit`] — least-squares line and R², as the seed's spreadsheet did.
+//! - [`fit`] — least-squares line and R², as the toy's spreadsheet did (Parberry, Collision
+//!   Math Toy).
 
 pub mod fit;
 pub mod scale;
@@ -29,8 +32,8 @@ pub use fit::{linear_fit, LinearFit};
 /// The experiments time fresh instances, so each run allocates its structure anew. With the
 /// allocator's defaults, blocks of a few megabytes (every structure at 100,000 balls) are
 /// mapped fresh and unmapped on free, and the next run pays a page fault for every 4 KiB it
-/// touches: about 1,600 faults per grid call at 100k balls, about 1 µs each in this virtual
-/// machine, while at 10k the blocks are small and come back warm. That is the system's cost
+/// touches (about 1,600 per grid call at 100k balls, each costing about a microsecond in a
+/// virtual machine), while at 10k the blocks are small and come back warm. That is the system's cost
 /// of fresh memory, not the algorithm's, and it made growth from 10k to 100k look worse than
 /// the work grows. The World keeps its instances and allocates nothing in a steady step, so
 /// this is also the state the app's physics runs in. It applies to everything in the

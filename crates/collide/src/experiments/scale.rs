@@ -4,9 +4,10 @@
 //! **Input** ([`scale_boxes`]). Radii uniform in `[0.5 r0, 1.5 r0]` with `r0` = [`R0`] px; the
 //! square's side is chosen so the balls' total area is [`AREA_FRACTION`] of it,
 //! `side = √(Σ π r² / 0.3)`; centres uniform in the square (boxes may stick out). All objects
-//! are balls (no obstacles), and the world box is the square. This is the definition of
-//! `broad::scenarios::scale_input` being added elsewhere; this private copy is to be unified
-//! with it.
+//! are balls (no obstacles), and the world box is the square. The distribution is that of
+//! `broad::scenarios::scale_input` (the peer benchmark's input), but the side here comes from
+//! the radii drawn rather than their expectation and the generator is seeded differently, so
+//! the boxes are not the same.
 //!
 //! **Measured.** For each algorithm a fresh instance (nothing cached) makes one
 //! [`BroadPhase::find_pairs`] call: building the structure and finding all pairs. The time is

@@ -1,4 +1,4 @@
-//! The 1994 four-shifts post's timing harness (seed `000_…`), re-run on every broad phase.
+//! The four-shifts article's timing harness (Moertel 1994), re-run on every broad phase.
 //!
 //! **Setup, as the post's `_RunExperiment`.** A 640 × 480 px screen; `n` objects of 30 × 30 px,
 //! each placed with its upper-left corner at a random whole pixel, `x ∈ [0, 638]`,
@@ -18,7 +18,7 @@
 //! `K² − K` — so the measured ratio sits near `81/4 = 20.25` at every `K`; and sectors on
 //! the screen's edge have fewer occupied neighbours, which lowers it a little.
 //!
-//! The seed's own overlap test is strict (`|dx| < 30`); ours is closed (touching counts).
+//! The post's own overlap test is strict (`|dx| < 30`); ours is closed (touching counts).
 //! That changes which pairs are reported, never the number of tests.
 
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
@@ -38,11 +38,11 @@ pub const SECTOR_SIZE: f32 = 64.0;
 /// Complete checks per layout, the post's `kCycleLength`.
 pub const CYCLES: u32 = 50;
 /// Object counts of the post's results table.
-pub const SEED_COUNTS: [u32; 4] = [0, 50, 100, 200];
+pub const POST_COUNTS: [u32; 4] = [0, 50, 100, 200];
 /// The post's complete checks per second on a 25 MHz 68040 Macintosh.
-pub const SEED_68K: [f64; 4] = [611.0, 340.0, 189.0, 81.0];
+pub const POST_68K: [f64; 4] = [611.0, 340.0, 189.0, 81.0];
 /// The post's complete checks per second on an 80 MHz PowerPC 601 (Power Macintosh 8100).
-pub const SEED_PPC: [f64; 4] = [7640.0, 4020.0, 2060.0, 788.0];
+pub const POST_PPC: [f64; 4] = [7640.0, 4020.0, 2060.0, 788.0];
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -62,7 +62,7 @@ pub struct HarnessConfig {
 impl Default for HarnessConfig {
     fn default() -> Self {
         Self {
-            counts: SEED_COUNTS.to_vec(),
+            counts: POST_COUNTS.to_vec(),
             layouts: 40,
             cycles: CYCLES,
             kinds: BroadKind::ALL.to_vec(),

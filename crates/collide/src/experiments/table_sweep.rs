@@ -1,22 +1,23 @@
-//! The toy's Fig. 26–28 (seed `004_…`, section 5.4.5): AABB tests per iteration against the
-//! number of balls on the table, brute force against the quadtree — here every broad phase.
+//! The toy's Fig. 26–28 (Parberry, Collision Math Toy, section 5.4.5): AABB tests per
+//! iteration against the number of balls on the table, brute force against the quadtree —
+//! here every broad phase.
 //!
 //! **Setup.** For each `n` of the range (2 … 32) and each algorithm, a fresh world is built
-//! from the scene with the same seed; its `n` balls of radius 21 px (the seed's diameter
+//! from the scene with the same seed; its `n` balls of radius 21 px (the toy's diameter
 //! 42 px) are launched, and the launch phase — until the last ball has left the launch point
 //! — is run but not counted. Then `seconds` simulated seconds are measured at 60 Hz with one
-//! motion and one collision iteration, so one *iteration* is one 1/60 s frame, as the seed's
+//! motion and one collision iteration, so one *iteration* is one 1/60 s frame, as the toy's
 //! "60 seconds of motion, gathering data 60 times per second". Gravity is 0 by default: the
 //! original table is seen from above (its balls only stop once "Z-axis friction" is added).
 //! The quadtree runs at 5 levels counting the root (a 16 × 16 grid of 60 × 44 px leaves on
-//! the 960 × 704 px table, the seed's "4 levels" counted without the root).
+//! the 960 × 704 px table, the toy's "4 levels" counted without the root).
 //!
 //! **What is counted.** Each row is the world's own counter: every AABB test of the broad
 //! phase, ball against obstacle and ball against ball, including the structure's own (for the
 //! quadtree, 17 node tests per ball at 5 levels). Every algorithm returns the same pairs, so
 //! all runs at one `n` follow the same trajectory; the final state hash is kept to show it.
 //!
-//! **Seed-comparable counts.** The seed's figures look like leaf tests without node tests
+//! **Toy-comparable counts.** The toy's figures look like leaf tests without node tests
 //! (17 node tests per ball alone would exceed its "slightly less than 3 times the number of
 //! balls"), and its brute force like ball–ball tests only (beating the quadtree by 5 at 32
 //! balls with the quadtree near 3 · 32 puts brute force near 32 · 31 / 2 = 496). So each
@@ -32,18 +33,18 @@ use crate::geom::Aabb;
 use crate::scene::Scene;
 use crate::world::World;
 
-/// The seed's ball radius (px): "a diameter of 42 pixels".
-pub const SEED_RADIUS: f32 = 21.0;
-/// Quadtree levels counting the root giving the seed's 60 × 44 px leaves on the table.
-pub const SEED_LEVELS: u32 = 5;
-/// The seed's fitted slope for the quadtree: "slightly less than 3 times the number of balls".
-pub const SEED_SLOPE: f64 = 3.0;
-/// The seed's R² for that fit.
-pub const SEED_R2: f64 = 0.996;
-/// Ball count from which the seed's quadtree wins.
-pub const SEED_CROSSOVER: u32 = 6;
-/// The seed's brute force ÷ quadtree at 32 balls.
-pub const SEED_FACTOR_AT_32: f64 = 5.0;
+/// The toy's ball radius (px): "a diameter of 42 pixels".
+pub const TOY_RADIUS: f32 = 21.0;
+/// Quadtree levels counting the root giving the toy's 60 × 44 px leaves on the table.
+pub const TOY_LEVELS: u32 = 5;
+/// The toy's fitted slope for the quadtree: "slightly less than 3 times the number of balls".
+pub const TOY_SLOPE: f64 = 3.0;
+/// The toy's R² for that fit.
+pub const TOY_R2: f64 = 0.996;
+/// Ball count from which the toy's quadtree wins.
+pub const TOY_CROSSOVER: u32 = 6;
+/// The toy's brute force ÷ quadtree at 32 balls.
+pub const TOY_FACTOR_AT_32: f64 = 5.0;
 /// Most simulated seconds spent launching before the measurement starts.
 const MAX_LAUNCH_SECONDS: u32 = 120;
 
@@ -74,9 +75,9 @@ impl Default for SweepConfig {
             min_balls: 2,
             max_balls: 32,
             seconds: 60,
-            radius: SEED_RADIUS,
+            radius: TOY_RADIUS,
             gravity: 0.0,
-            quadtree_levels: SEED_LEVELS,
+            quadtree_levels: TOY_LEVELS,
             kinds: BroadKind::ALL.to_vec(),
             seed: 1,
         }
@@ -104,7 +105,7 @@ pub struct SweepRow {
     pub state_hash: u64,
 }
 
-/// The seed-comparable ball–ball counts at one ball count.
+/// The toy-comparable ball–ball counts at one ball count.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeafRow {
     /// Balls on the table.

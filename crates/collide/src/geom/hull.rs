@@ -1,8 +1,8 @@
-//! Bounding hulls and shape groups (seed 002, "Bounding Shapes" and "Bounded Shape Groups").
+//! Bounding hulls and shape groups (Schwarzl 2012, "Bounding Shapes" and "Bounded Shape Groups").
 //!
 //! A [`Group`] is one object made of several shapes (a flipper, a compound bumper). It is
 //! wrapped in one cheap hull, tested first: when the ball misses the hull it misses every
-//! member, and the member tests are saved. Two hulls, computed as the seed does:
+//! member, and the member tests are saved. Two hulls, computed as Schwarzl (2012) does:
 //!
 //! - rectangle hull: the union of the members' bounding rectangles
 //!   (`rectangles_rectangle_hull`); exact for shapes that do not turn;

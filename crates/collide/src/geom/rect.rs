@@ -2,7 +2,7 @@
 //!
 //! An oriented rectangle is a centre, half extents and an angle (rad, counter-clockwise). Its
 //! tests run in its local frame, where it is the axis-aligned box `[-half, half]`: turn the
-//! other shape by `-angle` about the centre, test, turn the answer back (seed 002).
+//! other shape by `-angle` about the centre, test, turn the answer back (Schwarzl 2012).
 
 use super::Aabb;
 use glam::Vec2;
@@ -26,7 +26,7 @@ pub fn oriented_rect_corners(c: Vec2, half: Vec2, angle: f32) -> [Vec2; 4] {
     .map(|k| c + rot.rotate(k))
 }
 
-/// The bounding rectangle of an oriented rectangle: the box of its four corners (seed 002,
+/// The bounding rectangle of an oriented rectangle: the box of its four corners (Schwarzl 2012,
 /// `oriented_rectangle_rectangle_hull`).
 pub fn oriented_rect_aabb(c: Vec2, half: Vec2, angle: f32) -> Aabb {
     let k = oriented_rect_corners(c, half, angle);

@@ -4,9 +4,9 @@
 //! buckets are tested against each other four candidates per compare instead of node pair by
 //! node pair.
 //!
-//! Why. The traversal pops node pairs from a stack and reads both nodes; at 100k balls the
-//! copy (two nodes per ball) no longer fits in this machine's 512 KB L2, and the traversal
-//! grew more than 12× from 10k. With buckets the copy holds about a third as many nodes, the
+//! Why. The traversal pops node pairs from a stack and reads both nodes; with many balls the
+//! copy (two nodes per ball) no longer fits in the L2 cache, and the traversal's time grows
+//! faster than the ball count. With buckets the copy holds about a third as many nodes, the
 //! traversal stops three levels higher, and each bucket's boxes are read in one go.
 //!
 //! Layout. Nodes are in depth-first preorder from the root at slot 0 (a traversal going down

@@ -19,7 +19,7 @@
 //! internal node's box encloses both children's and its height is one more than the taller
 //! child's, the two children's heights differing by at most one; every leaf's fat box encloses its tight box; freed nodes are unreachable. Nodes
 //! live in one `Vec` with a free list, so a steady state allocates nothing. The method is the
-//! one of Box2D's `b2DynamicTree` (Erin Catto) and Bullet's `btDbvt`; no seed document has it.
+//! one of Box2D's `b2DynamicTree` (Erin Catto) and Bullet's `btDbvt`.
 
 use super::super::radix::RadixScratch;
 use crate::geom::Aabb;
@@ -147,8 +147,7 @@ impl DynamicTree {
             let order = morton_order(leaves);
             // The leaves gathered into that order first, in one loop whose reads do not wait
             // on each other, so the recursion reads them in sequence: read there in Morton
-            // order, they missed the cache one by one at 100k leaves (the build grew 40×
-            // from 10k).
+            // order, they would miss the cache one by one with many leaves.
             let sorted: Vec<_> = order.iter().map(|&k| leaves[k as usize]).collect();
             self.root = self.built(&sorted, &order, ids);
         }

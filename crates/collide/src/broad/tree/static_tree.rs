@@ -20,7 +20,7 @@
 //! min/max of its descendants' boxes: a box overlapping a leaf overlaps every ancestor
 //! (`q.min ≤ leaf.max ≤ node.max` and `node.min ≤ leaf.min ≤ q.max`).
 //!
-//! No seed document has it; it is the static half of Box2D's two-tree broad phase (Box2D v3
+//! It is the static half of Box2D's two-tree broad phase (Box2D v3
 //! keeps static bodies in their own tree, rebuilt rarely).
 
 use super::dynamic::NULL;
