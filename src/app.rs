@@ -774,7 +774,10 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         }
         if last {
             main_thread.panels = (panel_cache.drawn_frames, panel_cache.kept_frames);
-            let physics_ms = (physics_total * 1000.0 / frames.max(1) as f64, last_frames.mean());
+            let physics_ms = (
+                physics_total * 1000.0 / frames.max(1) as f64,
+                last_frames.mean(),
+            );
             finish(&mut app, frames, run_start, physics_ms, main_thread);
         }
         // This thread's work, not its wait for the physics thread.
@@ -839,10 +842,7 @@ fn finish(app: &mut App, frames: u64, start: Instant, physics_ms: (f64, f64), ma
     );
     let secs = start.elapsed().as_secs_f64();
     let fps = frames as f64 / secs.max(1e-9);
-    println!(
-        "{}",
-        cli::summary(frames, &app.world, fps, physics_ms)
-    );
+    println!("{}", cli::summary(frames, &app.world, fps, physics_ms));
     if let Err(e) = crate::tape::write_outputs(&app.args, &app.source, &mut app.tape, &app.world) {
         eprintln!("error: {e}");
         std::process::exit(2);

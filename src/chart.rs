@@ -21,6 +21,9 @@ struct Sample {
     pairs: f64,
     broad_us: f64,
     iterations: f64,
+    /// Deepest and mean overlap of the touching pairs at the frame's end (% of a radius).
+    overlap_max: f64,
+    overlap_mean: f64,
 }
 
 /// The chart's ring buffer of per-frame samples.
@@ -49,6 +52,8 @@ impl Chart {
                 pairs: (total.broad.pairs - base.broad.pairs) as f64,
                 broad_us: (total.broad_nanos - base.broad_nanos) as f64 / 1000.0,
                 iterations: iterations as f64,
+                overlap_max: 100.0 * world.counters().overlap.max as f64,
+                overlap_mean: 100.0 * world.counters().overlap.mean() as f64,
             });
         }
         while self.samples.front().is_some_and(|s| s.t < t - SPAN) {
@@ -70,7 +75,7 @@ impl Chart {
 
 /// The chart window, when `open`.
 pub fn window(ctx: &egui::Context, open: &mut bool, chart: &Chart) {
-    egui::Window::new("Chart: broad phase per frame")
+    egui::Window::new("Chart: broad phase and overlap per frame")
         .open(open)
         .default_pos(egui::pos2(60.0, 120.0))
         .default_width(480.0)
@@ -80,10 +85,12 @@ pub fn window(ctx: &egui::Context, open: &mut bool, chart: &Chart) {
             ui.small(format!(
                 "Last {SPAN:.0} s of wall time, one point per frame; {iters:.0} collision iterations in the last frame."
             ));
-            let rows: [(&str, Series, egui::Color32); 3] = [
+            let rows: [(&str, Series, egui::Color32); 5] = [
                 ("AABB tests", |s| s.aabb_tests, egui::Color32::from_rgb(110, 180, 255)),
                 ("Candidate pairs", |s| s.pairs, egui::Color32::from_rgb(255, 190, 90)),
                 ("Broad phase µs", |s| s.broad_us, egui::Color32::from_rgb(140, 230, 140)),
+                ("Overlap deepest %", |s| s.overlap_max, egui::Color32::from_rgb(255, 120, 120)),
+                ("Overlap mean %", |s| s.overlap_mean, egui::Color32::from_rgb(230, 150, 230)),
             ];
             for (name, f, color) in rows {
                 plot_row(ui, chart, name, f, color);
@@ -124,6 +131,9 @@ fn plot_row(ui: &mut egui::Ui, chart: &Chart, name: &str, f: Series, color: egui
 
 /// 1234567 → "1,234,567".
 fn grouped(v: f64) -> String {
+    if v.abs() < 100.0 && v.fract() != 0.0 {
+        return format!("{v:.2}");
+    }
     let s = format!("{:.0}", v.max(0.0));
     let mut out = String::new();
     for (i, ch) in s.chars().enumerate() {

@@ -39,8 +39,20 @@ pub const OVERLAY_BALLS: usize = 2000;
 /// [`Sprites::draw_canvas`] before macroquad draws anything queued here.
 pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32, sprites: &mut Sprites) {
     let field = play_area(view, world);
-    let colour = |b: &collide::world::Ball| ball_color(b.color);
-    sprites.prepare(view, world.balls(), colour, field, (FIELD, BACKGROUND));
+    let colour = |b: &collide::world::Ball| {
+        if b.slow_for < 0.0 {
+            FIELD
+        } else {
+            ball_color(b.color)
+        }
+    };
+    sprites.prepare(
+        view,
+        &with_rings(world.balls()),
+        colour,
+        field,
+        (FIELD, BACKGROUND),
+    );
     if show.sectors {
         arc_sectors(view, world);
     }
@@ -241,6 +253,22 @@ fn boxes(view: &View, world: &World) {
             stroke: Some(ball_col),
         });
     }
+}
+
+/// The balls to draw: asleep balls as rings, as the original toy draws them: each gets a
+/// disc of the field's colour over its centre (marked by a negative still time).
+fn with_rings(balls: &[collide::world::Ball]) -> std::borrow::Cow<'_, [collide::world::Ball]> {
+    if !balls.iter().any(|b| b.asleep) {
+        return std::borrow::Cow::Borrowed(balls);
+    }
+    let mut all = balls.to_vec();
+    all.extend(balls.iter().filter(|b| b.asleep).map(|b| {
+        let mut hole = *b;
+        hole.radius = b.radius * 0.55;
+        hole.slow_for = -1.0;
+        hole
+    }));
+    std::borrow::Cow::Owned(all)
 }
 
 /// Hue in 0..1 from a ball's colour seed, to an RGB colour.

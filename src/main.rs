@@ -7,6 +7,7 @@ mod bench_chart;
 mod chart;
 mod check;
 mod cli;
+mod contacts_ui;
 mod draw;
 mod editor;
 mod energy;

@@ -250,6 +250,7 @@ pub fn show(
                 fill_section(ui, ui_state, world, &mut cmds);
                 load_section(ui, load);
                 counters_section(ui, world);
+                crate::contacts_ui::section(ui, &mut ui_state.sim, world);
                 tunnelling_section(ui, &mut ui_state.sim, world);
                 broad_section(ui, ui_state, world, &mut cmds);
                 quadtree_section(ui, ui_state, world, &mut cmds);
@@ -265,13 +266,13 @@ pub fn show(
     cmds
 }
 
-fn row(ui: &mut egui::Ui, label: &str, value: impl std::fmt::Display) {
+pub(crate) fn row(ui: &mut egui::Ui, label: &str, value: impl std::fmt::Display) {
     ui.label(label);
     ui.add(egui::Label::new(egui::RichText::new(value.to_string()).monospace()).wrap());
     ui.end_row();
 }
 
-fn grid(ui: &mut egui::Ui, id: &str, add: impl FnOnce(&mut egui::Ui)) {
+pub(crate) fn grid(ui: &mut egui::Ui, id: &str, add: impl FnOnce(&mut egui::Ui)) {
     egui::Grid::new(id)
         .num_columns(2)
         .spacing([12.0, 2.0])

@@ -33,10 +33,15 @@ fn headless_run_prints_one_summary_line() {
         "frames=120",
         "balls=5",
         "strays=",
-        "overlaps=",
+        "co_located=",
+        "overlap_max=",
+        "overlap_mean=",
+        "asleep=",
         "aabb_tests=",
+        "solver=push-out",
         "fps=",
         "physics_ms=",
+        "physics_ms_last=",
         "hash=",
     ] {
         assert!(lines[0].contains(key), "{key} missing in {}", lines[0]);

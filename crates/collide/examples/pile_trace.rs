@@ -27,12 +27,24 @@ fn main() {
         }
         let ms = t.elapsed().as_secs_f64() * 1000.0 / 60.0;
         let c = w.counters();
-        let v2: f64 = w.balls().iter().map(|b| b.vel.length_squared() as f64).sum();
+        let v2: f64 = w
+            .balls()
+            .iter()
+            .map(|b| b.vel.length_squared() as f64)
+            .sum();
         let rms = (v2 / w.balls().len().max(1) as f64).sqrt();
         let mut speeds: Vec<f32> = w.balls().iter().map(|b| b.vel.length()).collect();
         speeds.sort_by(f32::total_cmp);
-        let pct = |q: f64| speeds.get(((speeds.len() as f64 - 1.0) * q) as usize).copied().unwrap_or(0.0);
-        let slow = speeds.iter().filter(|&&v| v < w.settings.sleep.speed).count();
+        let pct = |q: f64| {
+            speeds
+                .get(((speeds.len() as f64 - 1.0) * q) as usize)
+                .copied()
+                .unwrap_or(0.0)
+        };
+        let slow = speeds
+            .iter()
+            .filter(|&&v| v < w.settings.sleep.speed)
+            .count();
         println!(
             "{s:>6}  {:>12.5}  {:>11.4}  {:>7}  {:>8}  {:>6}  {:>9.2}  {:>8.2}   slow={slow} p50={:.2} p90={:.2} p99={:.2}",
             c.overlap.mean(),

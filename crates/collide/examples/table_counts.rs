@@ -111,7 +111,7 @@ fn main() {
                     w.balls().len(),
                     w.pending_launches(),
                     c.strays,
-                    c.overlaps,
+                    c.co_located,
                     w.shapes().len()
                 );
                 println!(

@@ -36,4 +36,6 @@ pub use record::{Divergence, Input, Recording, SavedState, Tape};
 pub use scene::{Scene, SceneError};
 pub use stepper::Stepper;
 pub use tunnel::Tunnelling;
-pub use world::{Counters, OverlapMeter, Settings, SleepSettings, SoftSettings, Solver, World, WorldState};
+pub use world::{
+    Counters, OverlapMeter, Settings, SleepSettings, SoftSettings, Solver, World, WorldState,
+};

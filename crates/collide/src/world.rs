@@ -23,8 +23,8 @@ mod soft;
 mod sweep;
 mod transfer;
 
-pub use rules::{Pocket, Rain, Rules, Tether};
 pub use meter::OverlapMeter;
+pub use rules::{Pocket, Rain, Rules, Tether};
 pub use sleep::SleepSettings;
 pub use soft::{KeptImpulse, SoftSettings, Solver};
 pub use transfer::{Transfer, TransferMeter};

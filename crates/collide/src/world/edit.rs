@@ -35,8 +35,13 @@ impl World {
         if !pos.is_finite() || !vel.is_finite() {
             return false;
         }
+        let was = (b.pos, b.radius);
         b.pos = pos;
         b.vel = clamp_speed(vel);
+        // A hand wakes the ball and the sleepers it leaves or reaches.
+        self.wake_ball(i);
+        self.wake_near(was.0, was.1, was.1);
+        self.wake_near(pos, was.1, was.1);
         // A hand moved a ball: no impact is measured across the move.
         self.rules.transfer.forget();
         true

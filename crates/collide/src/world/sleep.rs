@@ -73,9 +73,7 @@ impl World {
     /// Whether balls may fall asleep now: the setting, or else on with soft contacts.
     pub fn sleep_enabled(&self) -> bool {
         let s = &self.settings;
-        s.sleep
-            .enabled
-            .unwrap_or(s.solver == super::Solver::Soft)
+        s.sleep.enabled.unwrap_or(s.solver == super::Solver::Soft)
     }
 
     /// Balls asleep now.
@@ -358,8 +356,11 @@ impl World {
         let (fm, z) = (self.first_moving, st.sleepers.len());
         st.boxes.clear();
         st.boxes.extend_from_slice(&self.aabbs[..fm]);
-        st.boxes
-            .extend(st.sleepers.iter().map(|&b| self.aabbs[n_shapes + b as usize]));
+        st.boxes.extend(
+            st.sleepers
+                .iter()
+                .map(|&b| self.aabbs[n_shapes + b as usize]),
+        );
         st.boxes.extend_from_slice(&self.aabbs[fm..n_shapes]);
         st.boxes
             .extend(st.awake.iter().map(|&b| self.aabbs[n_shapes + b as usize]));
@@ -468,4 +469,3 @@ fn union(parent: &mut [u32], a: u32, b: u32) {
         parent[hi as usize] = lo;
     }
 }
-

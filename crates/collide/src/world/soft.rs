@@ -324,7 +324,8 @@ impl World {
         let soft = self.settings.soft.sanitized();
         let inertia = |b: &super::Ball| 1.0 / (0.5 * b.mass * b.radius * b.radius).max(1e-12);
         let (inv_a, ra, inv_ia) = (1.0 / a.mass, a.radius, inertia(a));
-        let (inv_b, rb, inv_ib) = b.map_or((0.0, 0.0, 0.0), |b| (1.0 / b.mass, b.radius, inertia(b)));
+        let (inv_b, rb, inv_ib) =
+            b.map_or((0.0, 0.0, 0.0), |b| (1.0 / b.mass, b.radius, inertia(b)));
         let k_t = inv_a + inv_b + ra * ra * inv_ia + rb * rb * inv_ib;
         SoftContact {
             ball: ids.0 as u32,
@@ -369,7 +370,13 @@ impl World {
         let surface = shape.velocity_at(c.point, rotating);
         let approach = (ball.vel - surface).dot(c.normal);
         let e = ball.elasticity * shape_e * self.settings.elasticity_scale;
-        Some(self.new_contact((bi, si), (&c, reach - c.depth, approach), (&ball, None), e, surface))
+        Some(self.new_contact(
+            (bi, si),
+            (&c, reach - c.depth, approach),
+            (&ball, None),
+            e,
+            surface,
+        ))
     }
 
     /// The contact of ball `bi`, grown to radius `r`, with obstacle `si` (a group's deepest

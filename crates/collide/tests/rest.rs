@@ -1,0 +1,361 @@
+//! Piles that rest: soft contacts hold balls on each other, sleep stops still groups and wakes
+//! them on every trigger, and both solvers stay deterministic across broad phases.
+mod common;
+
+use collide::world::{Ball, Launcher};
+use collide::{Aabb, BroadKind, Geometry, Input, Motion, Shape, Solver, Tunnelling, Vec2, World};
+use common::table;
+
+fn v(x: f32, y: f32) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+/// A 400 × 400 px box with a floor and walls, gravity 300 px/s², soft contacts.
+fn boxed(solver: Solver) -> World {
+    let wall = |a: Vec2, b: Vec2| Shape::new(Geometry::Segment { a, b }, 0.5, Motion::Static);
+    let shapes = vec![
+        wall(v(0.0, 0.0), v(400.0, 0.0)),
+        wall(v(0.0, 0.0), v(0.0, 400.0)),
+        wall(v(400.0, 0.0), v(400.0, 400.0)),
+    ];
+    let bounds = Aabb::new(Vec2::ZERO, v(400.0, 400.0));
+    let launcher = Launcher {
+        pos: v(200.0, 390.0),
+        dir: -Vec2::Y,
+    };
+    let mut w = World::new(shapes, bounds, launcher, 3);
+    w.settings.solver = solver;
+    w
+}
+
+fn ball(x: f32, y: f32, r: f32) -> Ball {
+    Ball::new(v(x, y), Vec2::ZERO, r, 0.5, 7)
+}
+
+fn steps(w: &mut World, n: u32) {
+    for _ in 0..n {
+        w.step();
+    }
+}
+
+/// Deepest ball–ball overlap as a fraction of the smaller radius.
+fn deepest(w: &World) -> f32 {
+    let b = w.balls();
+    let mut worst = 0.0f32;
+    for i in 0..b.len() {
+        for j in i + 1..b.len() {
+            let d = b[i].radius + b[j].radius - (b[i].pos - b[j].pos).length();
+            worst = worst.max(d / b[i].radius.min(b[j].radius));
+        }
+    }
+    worst
+}
+
+#[test]
+fn two_balls_resting_on_each_other_overlap_under_one_percent() {
+    let mut w = boxed(Solver::Soft);
+    w.add_ball(ball(200.0, 10.0, 10.0));
+    w.add_ball(ball(200.0, 30.5, 10.0));
+    steps(&mut w, 240 * 3);
+    assert!(deepest(&w) < 0.01, "overlap {}", deepest(&w));
+    let floor = w.balls()[0].pos.y - w.balls()[0].radius;
+    assert!(
+        floor > -0.1,
+        "the lower ball sank {floor} px into the floor"
+    );
+}
+
+#[test]
+fn a_column_of_thirty_balls_overlaps_under_two_percent() {
+    let mut w = boxed(Solver::Soft);
+    w.settings.sleep.enabled = Some(false);
+    for k in 0..30 {
+        w.add_ball(ball(200.0, 5.0 + 10.2 * k as f32, 5.0));
+    }
+    steps(&mut w, 240 * 4);
+    assert!(deepest(&w) < 0.02, "overlap {}", deepest(&w));
+    assert!(w.counters().overlap.max < 0.02);
+    assert!(w.all_finite());
+}
+
+#[test]
+fn the_meter_reports_a_ball_inside_another() {
+    // Soft contacts part them at a capped speed, so the overlap outlives the step.
+    let mut w = boxed(Solver::Soft);
+    w.settings.gravity = 0.0;
+    w.add_ball(ball(100.0, 100.0, 10.0));
+    w.add_ball(ball(105.0, 100.0, 10.0));
+    w.step();
+    let m = w.counters().overlap;
+    assert_eq!(m.pairs, 1);
+    assert!(m.max > 0.0 && m.over_1pct == 1);
+}
+
+/// A few balls dropped on the floor of the box until they sleep; returns the world.
+fn asleep_on_the_floor() -> World {
+    let mut w = boxed(Solver::Soft);
+    for k in 0..5 {
+        w.add_ball(ball(100.0 + 21.0 * k as f32, 12.0, 10.0));
+    }
+    steps(&mut w, 240 * 3);
+    assert_eq!(w.asleep_count(), 5, "the balls did not fall asleep");
+    w
+}
+
+#[test]
+fn still_balls_fall_asleep_with_soft_contacts_and_not_with_push_out() {
+    asleep_on_the_floor();
+    let mut w = boxed(Solver::PushOut);
+    w.add_ball(ball(100.0, 12.0, 10.0));
+    steps(&mut w, 240 * 3);
+    assert_eq!(w.asleep_count(), 0);
+    w.settings.sleep.enabled = Some(true);
+    steps(&mut w, 240 * 2);
+    assert_eq!(
+        w.asleep_count(),
+        1,
+        "the checkbox turns sleep on for push-out"
+    );
+}
+
+#[test]
+fn a_sleeping_pile_stays_bit_identical_and_costs_no_narrow_tests() {
+    let mut w = asleep_on_the_floor();
+    let before: Vec<Ball> = w.balls().to_vec();
+    let hash = w.state_hash();
+    steps(&mut w, 600);
+    assert_eq!(w.balls(), &before[..]);
+    assert_eq!(w.state_hash(), hash);
+    assert_eq!(w.counters().last_step.full_tests, 0);
+    assert_eq!(w.counters().last_step.broad.pairs, 0);
+}
+
+#[test]
+fn a_falling_ball_wakes_the_sleeper_it_lands_on() {
+    let mut w = asleep_on_the_floor();
+    w.add_ball(ball(100.0, 200.0, 10.0));
+    steps(&mut w, 480);
+    assert!(w.counters().total.wakeups > 0);
+    assert!(
+        w.balls()[0].pos.y > 9.0,
+        "the sleeper was not pushed into the floor"
+    );
+}
+
+#[test]
+fn grabbing_deleting_and_settings_wake_sleepers() {
+    let mut w = asleep_on_the_floor();
+    w.apply_input(&Input::MoveBall {
+        ball: 2,
+        pos: v(142.0, 50.0),
+        vel: Vec2::ZERO,
+    })
+    .unwrap();
+    w.step();
+    assert!(!w.balls()[2].asleep, "a grabbed ball wakes");
+
+    let mut w = asleep_on_the_floor();
+    w.apply_input(&Input::RemoveBall(2)).unwrap();
+    assert!(
+        !w.balls()[1].asleep && !w.balls()[2].asleep,
+        "neighbours of a deleted ball wake"
+    );
+
+    let mut w = asleep_on_the_floor();
+    let mut s = w.settings.clone();
+    s.gravity = 100.0;
+    w.apply_input(&Input::Settings(s)).unwrap();
+    w.step();
+    assert_eq!(w.asleep_count(), 0, "a change of gravity wakes everyone");
+}
+
+#[test]
+fn a_turning_shape_wakes_the_sleepers_it_reaches() {
+    let mut w = asleep_on_the_floor();
+    let paddle = Shape::new(
+        Geometry::Segment {
+            a: v(100.0, 45.0),
+            b: v(100.0, 75.0),
+        },
+        0.5,
+        Motion::Kinematic {
+            pivot: v(100.0, 45.0),
+            speed: 0.5,
+        },
+    );
+    let mut shapes: Vec<Shape> = w.shapes().to_vec();
+    shapes.push(paddle);
+    let balls = w.balls().to_vec();
+    let mut w2 = World::new(shapes, w.bounds(), w.launcher(), 3);
+    w2.settings = w.settings.clone();
+    for b in balls {
+        w2.add_ball(b);
+    }
+    w2.settings.rotate = true;
+    steps(&mut w2, 240);
+    assert!(w2.counters().total.wakeups > 0);
+    w = w2;
+    assert!(w.all_finite());
+}
+
+#[test]
+fn restarting_the_scene_wakes_everything() {
+    let w = asleep_on_the_floor();
+    assert!(w.asleep_count() > 0);
+    let restarted = boxed(Solver::Soft);
+    assert_eq!(restarted.asleep_count(), 0);
+}
+
+#[test]
+fn switching_solver_mid_run_never_produces_nan() {
+    let mut w = table(5);
+    w.fill_random(800, (2.1, 3.0), 300.0);
+    for k in 0..12 {
+        w.settings.solver = if k % 2 == 0 {
+            Solver::Soft
+        } else {
+            Solver::PushOut
+        };
+        w.settings.tunnelling = Tunnelling::ALL[k % 4];
+        steps(&mut w, 60);
+        assert!(w.all_finite(), "non-finite after switch {k}");
+    }
+}
+
+/// The state hash after a settling fill on the table with `kind` and `solver`.
+fn settled_hash(kind: BroadKind, solver: Solver, mode: Tunnelling) -> u64 {
+    let mut w = table(9);
+    w.settings.solver = solver;
+    w.settings.tunnelling = mode;
+    w.set_broad_phase(kind);
+    w.fill_random(400, (2.1, 3.0), 300.0);
+    steps(&mut w, 240 * 3);
+    w.state_hash()
+}
+
+#[test]
+fn both_solvers_give_one_hash_across_every_broad_phase() {
+    for &solver in Solver::ALL {
+        let want = settled_hash(BroadKind::Brute, solver, Tunnelling::Off);
+        for &kind in BroadKind::ALL {
+            assert_eq!(
+                settled_hash(kind, solver, Tunnelling::Off),
+                want,
+                "{} with {}",
+                kind.name(),
+                solver.name()
+            );
+        }
+    }
+    // Sleepers turn into static boxes mid-run: the swept mode as well.
+    let want = settled_hash(BroadKind::Brute, Solver::Soft, Tunnelling::Exact);
+    for kind in [BroadKind::Grid, BroadKind::Sap, BroadKind::Quadtree] {
+        assert_eq!(settled_hash(kind, Solver::Soft, Tunnelling::Exact), want);
+    }
+}
+
+#[test]
+fn a_bumper_with_elasticity_above_one_kicks_harder_with_soft_contacts() {
+    let bumper = Shape::new(
+        Geometry::Circle {
+            c: v(200.0, 100.0),
+            r: 20.0,
+        },
+        1.5,
+        Motion::Static,
+    );
+    let mut w = World::new(
+        vec![bumper],
+        Aabb::new(Vec2::ZERO, v(400.0, 400.0)),
+        Launcher {
+            pos: v(0.0, 0.0),
+            dir: Vec2::Y,
+        },
+        1,
+    );
+    w.settings.solver = Solver::Soft;
+    w.settings.gravity = 0.0;
+    w.add_ball(Ball::new(v(200.0, 200.0), v(0.0, -200.0), 5.0, 1.0, 0));
+    steps(&mut w, 240);
+    let vy = w.balls()[0].vel.y;
+    assert!(
+        (vy - 300.0).abs() < 3.0,
+        "rebound {vy} px/s, want 1.5 × 200"
+    );
+}
+
+#[test]
+fn a_fast_ball_passes_a_gate_with_soft_contacts_and_a_slow_one_bounces() {
+    let gate = |speed: f32| {
+        let g = Shape::new(
+            Geometry::Gate {
+                a: v(100.0, 200.0),
+                b: v(300.0, 200.0),
+                normal: Vec2::Y,
+                threshold: 400.0,
+            },
+            1.0,
+            Motion::Static,
+        );
+        let mut w = World::new(
+            vec![g],
+            Aabb::new(Vec2::ZERO, v(400.0, 400.0)),
+            Launcher {
+                pos: v(0.0, 0.0),
+                dir: Vec2::Y,
+            },
+            1,
+        );
+        w.settings.solver = Solver::Soft;
+        w.settings.gravity = 0.0;
+        w.add_ball(Ball::new(v(200.0, 300.0), v(0.0, -speed), 5.0, 1.0, 0));
+        steps(&mut w, 240);
+        w.balls()[0].pos.y
+    };
+    assert!(gate(800.0) < 200.0, "a fast ball passes against the normal");
+    assert!(gate(200.0) > 200.0, "a slow ball bounces");
+}
+
+/// A funnel whose gap (8 px) is narrower than the balls (radius 5), 1,000 balls poured in.
+fn funnel_passes(mode: Tunnelling) -> usize {
+    let seg = |a: Vec2, b: Vec2| Shape::new(Geometry::Segment { a, b }, 0.3, Motion::Static);
+    let shapes = vec![
+        seg(v(0.0, 300.0), v(196.0, 100.0)),
+        seg(v(400.0, 300.0), v(204.0, 100.0)),
+        seg(v(0.0, 0.0), v(400.0, 0.0)),
+        seg(v(0.0, 0.0), v(0.0, 1400.0)),
+        seg(v(400.0, 0.0), v(400.0, 1400.0)),
+    ];
+    let mut w = World::new(
+        shapes,
+        Aabb::new(Vec2::ZERO, v(400.0, 1400.0)),
+        Launcher {
+            pos: v(0.0, 0.0),
+            dir: Vec2::Y,
+        },
+        1,
+    );
+    w.settings.solver = Solver::Soft;
+    w.settings.tunnelling = mode;
+    w.set_broad_phase(BroadKind::Grid);
+    for k in 0..1000 {
+        let (col, row) = ((k % 30) as f32, (k / 30) as f32);
+        let x = 60.0 + col * 9.4 + (row % 2.0) * 2.0;
+        w.add_ball(Ball::new(v(x, 320.0 + row * 11.0), Vec2::ZERO, 5.0, 0.3, k));
+    }
+    steps(&mut w, 240 * 8);
+    assert!(w.all_finite());
+    w.balls().iter().filter(|b| b.pos.y < 100.0).count()
+}
+
+#[test]
+fn no_ball_squeezes_through_a_gap_narrower_than_itself_with_soft_contacts() {
+    for &mode in Tunnelling::ALL {
+        assert_eq!(
+            funnel_passes(mode),
+            0,
+            "balls passed in mode {}",
+            mode.name()
+        );
+    }
+}

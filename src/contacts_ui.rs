@@ -1,0 +1,111 @@
+//! The panel's "Contacts and rest" section: the contact solver and its settings, sleep, and
+//! the meters that say how deep the touching balls sink and how many sleep.
+
+use collide::{Settings, Solver, World};
+use egui_macroquad::egui;
+
+/// Shows the section; its widgets edit `sim`, which the app records as a settings input.
+pub fn section(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
+    ui.separator();
+    ui.strong("Contacts and rest");
+    egui::ComboBox::from_id_salt("solver")
+        .selected_text(sim.solver.label())
+        .show_ui(ui, |ui| {
+            for &s in Solver::ALL {
+                ui.selectable_value(&mut sim.solver, s, s.label());
+            }
+        })
+        .response
+        .on_hover_text(
+            "Push-out: move each ball out and reflect its speed, pair by pair (the course's). \
+             Soft contacts: impulses solved together, warm-started, with a soft spring and friction (Box2D v3).",
+        );
+    if sim.solver == Solver::Soft {
+        soft_sliders(ui, sim);
+    }
+    sleep_controls(ui, sim, world);
+    meters(ui, world);
+}
+
+fn soft_sliders(ui: &mut egui::Ui, sim: &mut Settings) {
+    let s = &mut sim.soft;
+    ui.add(
+        egui::Slider::new(&mut s.hertz, 1.0..=1000.0)
+            .logarithmic(true)
+            .text("stiffness (Hz)"),
+    )
+    .on_hover_text("How hard contacts push back: a pile sinks by its weight / (mass × (2π·Hz)²)");
+    ui.add(egui::Slider::new(&mut s.damping, 0.0..=20.0).text("damping ratio"));
+    ui.add(
+        egui::Slider::new(&mut s.push_speed, 1.0..=1000.0)
+            .logarithmic(true)
+            .text("push-out speed (px/s)"),
+    )
+    .on_hover_text("Fastest the soft spring moves overlapping balls apart");
+    ui.add(egui::Slider::new(&mut s.restitution_speed, 0.0..=200.0).text("bounce above (px/s)"))
+        .on_hover_text("Contacts closing slower than this do not bounce: they come to rest");
+    ui.add(egui::Slider::new(&mut s.friction, 0.0..=1.5).text("friction"));
+    ui.add(egui::Slider::new(&mut s.rolling, 0.0..=0.5).text("rolling resistance"));
+}
+
+fn sleep_controls(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
+    let mut on = sim.sleep.enabled.unwrap_or(sim.solver == Solver::Soft);
+    let follows = sim.sleep.enabled.is_none();
+    let label = if follows {
+        "Sleep (follows the solver)"
+    } else {
+        "Sleep"
+    };
+    if ui
+        .checkbox(&mut on, label)
+        .on_hover_text(
+            "Groups of touching balls still for a while stop and cost nothing until touched",
+        )
+        .changed()
+    {
+        sim.sleep.enabled = Some(on);
+    }
+    if on {
+        ui.add(
+            egui::Slider::new(&mut sim.sleep.speed, 0.1..=50.0)
+                .logarithmic(true)
+                .text("still below (px/s)"),
+        );
+        ui.add(
+            egui::Slider::new(&mut sim.sleep.time, 0.05..=5.0)
+                .logarithmic(true)
+                .text("for (s)"),
+        );
+    }
+    let (s, factor) = world.recent_second();
+    let c = world.counters();
+    let n = world.balls().len() as u32;
+    super::panel::grid(ui, "sleep", |ui| {
+        super::panel::row(
+            ui,
+            "Asleep / awake",
+            format!("{} / {}", c.asleep, n - c.asleep.min(n)),
+        );
+        super::panel::row(ui, "Wake-ups / s", (s.wakeups as f64 * factor).round());
+    });
+}
+
+fn meters(ui: &mut egui::Ui, world: &World) {
+    let m = world.counters().overlap;
+    let pct = |x: f32| format!("{:.2} %", 100.0 * x);
+    super::panel::grid(ui, "overlap", |ui| {
+        ui.label("Overlap deepest / mean").on_hover_text(
+            "Over the touching pairs: (r1 + r2 − distance) / smaller radius, or depth / radius against an obstacle. A good engine keeps a pile near 1 %.",
+        );
+        ui.add(egui::Label::new(
+            egui::RichText::new(format!("{} / {}", pct(m.max), pct(m.mean()))).monospace(),
+        ));
+        ui.end_row();
+        super::panel::row(ui, "Touching pairs", m.pairs);
+        super::panel::row(
+            ui,
+            "Deeper than 1 % / 10 %",
+            format!("{} / {}", m.over_1pct, m.over_10pct),
+        );
+    });
+}
