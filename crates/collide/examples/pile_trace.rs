@@ -1,7 +1,7 @@
 //! A per-second trace of a pile settling on the table: overlap, sleep, speed and physics time.
 //!
-//! `cargo run --release -p collide --example pile_trace -- [soft|push-out] [N] [seconds] [broad]`
-//! (defaults: soft, 10000, 15, grid). The table filled with N balls of radius 2.1–3 px at
+//! `cargo run --release -p collide --example pile_trace -- [soft|push-out] [N] [seconds] [broad]
+//! [switch second]` (defaults: soft, 10000, 15, grid, never). The table filled with N balls of radius 2.1–3 px at
 //! 300 px/s, as the app's Fill does.
 
 use collide::{BroadKind, Scene, Solver};
@@ -13,6 +13,10 @@ fn main() {
     let n: u32 = args.get(2).map_or(10_000, |s| s.parse().expect("N"));
     let seconds: u32 = args.get(3).map_or(15, |s| s.parse().expect("seconds"));
     let broad = BroadKind::from_name(args.get(4).map_or("grid", String::as_str)).expect("broad");
+    // From this second on, the other solver (to watch a resting pile sink, or rest).
+    let switch_at: u32 = args
+        .get(5)
+        .map_or(u32::MAX, |s| s.parse().expect("switch second"));
     let scene = Scene::parse(collide::checks::TABLE_RON, "table").expect("table");
     let mut w = scene.build(1);
     w.set_broad_phase(broad);
@@ -21,6 +25,13 @@ fn main() {
     let steps = w.steps_per_second();
     println!("second  overlap_mean  overlap_max  over_1%  over_10%  asleep  rms_speed  physics_ms_per_frame");
     for s in 1..=seconds {
+        if s == switch_at {
+            w.settings.solver = match w.settings.solver {
+                Solver::Soft => Solver::PushOut,
+                Solver::PushOut => Solver::Soft,
+            };
+            println!("-- solver now {}", w.settings.solver.name());
+        }
         let t = Instant::now();
         for _ in 0..steps {
             w.step();
