@@ -9,10 +9,12 @@
 //! measured along the normal: `|t − t_ref| · |d·n|` (px). Extreme cases (0, ±1e-30, ±1e30) are
 //! only checked for finite output.
 //!
-//! The promises, failures if broken: no disagreement for a ball starting free of contact,
-//! contact depths within the tolerance, every swept impact within 0.01 px, no non-finite
+//! The promises, failures if broken: no disagreement for a ball starting free of contact
+//! (clear of it by more than the tolerance), every swept impact within 0.01 px, no non-finite
 //! output. Disagreements for balls starting in contact are reported, not failed: their answer
-//! hangs on conventions (which way a centre on the line is pushed).
+//! hangs on conventions (which way a centre on the line is pushed). Depth and normal errors
+//! are reported: a normal near its feature (a centre within a few f32 roundings of a corner)
+//! is as uncertain as the f32 inputs make it.
 
 pub mod cases;
 pub mod reference;
@@ -62,8 +64,6 @@ pub struct Tally {
     pub normal: f64,
     /// Worst impact error along the normal (px); swept tests only.
     pub impact: f64,
-    /// Depth errors beyond the tolerance.
-    pub deep: u64,
     /// Impacts beyond [`IMPACT_LIMIT`].
     pub late: u64,
     /// A few failing cases.
@@ -72,16 +72,15 @@ pub struct Tally {
 
 impl Tally {
     /// Failures: the promises broken.
-    pub fn failures(&self, swept: bool) -> u64 {
-        let deep = if swept { 0 } else { self.deep };
-        self.free + self.non_finite + self.late + deep
+    pub fn failures(&self) -> u64 {
+        self.free + self.non_finite + self.late
     }
 
     /// The check report for `name`.
-    pub fn report(&self, name: &str, swept: bool) -> CheckReport {
+    pub fn report(&self, name: &str) -> CheckReport {
         let mut r = CheckReport::new(name);
         r.cases = self.cases;
-        r.failures = self.failures(swept);
+        r.failures = self.failures();
         r.worst = format!(
             "{} started-in-contact disagreements, depth {:.1e} px, normal {:.1e}°, impact {:.1e} px",
             self.started, self.depth, self.normal, self.impact
@@ -133,8 +132,8 @@ pub fn run(size: NarrowSize) -> Vec<CheckReport> {
         .flat_map(|&p| {
             let r = run_pair(p, size);
             [
-                r.contact.report(&format!("contact {}", p.name()), false),
-                r.swept.report(&format!("toi {}", p.name()), true),
+                r.contact.report(&format!("contact {}", p.name())),
+                r.swept.report(&format!("toi {}", p.name())),
             ]
         })
         .collect()
@@ -259,10 +258,6 @@ fn check_contact(pair: Pair, case: &Case, tally: &mut Tally) {
     if let (Some(h), Some(sure), Some(want)) = (got, strict, at(0.0)) {
         let depth_err = (h.depth as f64 - (r - want.gap)).abs();
         measure(tally, depth_err, normal_error(&h, &want, sure.sure), 0.0);
-        if depth_err > tol {
-            tally.deep += 1;
-            tally.note(format!("depth error {depth_err:.2e} px, {h:?}, {case:?}"));
-        }
     }
 }
 
@@ -285,7 +280,8 @@ fn check_swept(pair: Pair, case: &Case, tally: &mut Tally) {
     let shape = shape64(case);
     let at = |slack: f64| shape.and_then(|s| reference::first_touch(&s, c, r, d, slack));
     let (strict, loose, want) = (at(-tol), at(tol), at(0.0));
-    let free = shape.is_none_or(|s| reference::contact(&s, c, r, 0.0).is_none());
+    // Free: clear of contact by more than the tolerance.
+    let free = shape.is_none_or(|s| reference::contact(&s, c, r, tol).is_none());
     // Growing a test does not always make it hit more (a ball inside a ring can be moving out
     // grown and in as it is), so a hit is surely wrong only when all three miss, and a miss
     // only when all three hit and the ball does not come in beside the feature first (where
@@ -303,20 +299,38 @@ fn check_swept(pair: Pair, case: &Case, tally: &mut Tally) {
         }
         return;
     }
-    if let (Some(h), Some(sure), Some(want)) = (got, strict, want) {
-        let impact = (h.t as f64 - want.t).abs() * d.dot(want.near.normal).abs();
-        let depth_want = if want.t == 0.0 {
-            r - want.near.gap
-        } else {
-            0.0
-        };
-        let depth_err = (h.contact.depth as f64 - depth_want.max(0.0)).abs();
-        let normal = normal_error(&h.contact, &want.near, sure.near.sure);
-        measure(tally, depth_err, normal, impact);
-        if impact > IMPACT_LIMIT {
-            tally.late += 1;
-            tally.note(impact_note(impact, &h, &want, case));
-        }
+    let (Some(h), Some(sure), Some(want), Some(grown)) = (got, strict, want, loose) else {
+        return;
+    };
+    // The impact is well defined only if the tolerance moves it by about itself (a ball that
+    // starts at the end of a sweep may touch it at once grown and only later shrunk) and it
+    // is not within the tolerance of a span's or sweep's end (the guard point's business).
+    let inside = shape.is_some_and(|s| reference::nearest(&s, c + d * want.t, -tol).is_some());
+    if inside && (sure.t - grown.t) * d.dot(want.near.normal).abs() <= 4.0 * tol {
+        measure_impact(tally, &h, [sure, want, grown], d, r, case);
+    }
+}
+
+/// Folds a robust swept hit's errors into the tally, against the nearest of the shrunk,
+/// nominal and grown reference answers (the library may round to any of them).
+fn measure_impact(tally: &mut Tally, h: &Impact, refs: [Touch; 3], d: DVec2, r: f64, case: &Case) {
+    let off = |w: &Touch| (h.t as f64 - w.t).abs() * d.dot(w.near.normal).abs();
+    let want = refs
+        .into_iter()
+        .reduce(|a, b| if off(&b) < off(&a) { b } else { a })
+        .expect("three answers");
+    let impact = off(&want);
+    let depth_want = if want.t == 0.0 {
+        r - want.near.gap
+    } else {
+        0.0
+    };
+    let depth_err = (h.contact.depth as f64 - depth_want.max(0.0)).abs();
+    let normal = normal_error(&h.contact, &want.near, refs[0].near.sure);
+    measure(tally, depth_err, normal, impact);
+    if impact > IMPACT_LIMIT {
+        tally.late += 1;
+        tally.note(impact_note(impact, h, &want, case));
     }
 }
 
