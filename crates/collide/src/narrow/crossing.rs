@@ -22,14 +22,14 @@ use glam::{DVec2, Vec2};
 pub(crate) fn crossings(m: DVec2, d: DVec2, big: f64) -> Option<(f64, f64)> {
     let a = d.length_squared();
     // Early out: no motion, no line.
-    if !(a > 0.0) {
+    if a.is_nan() || a <= 0.0 {
         return None;
     }
     let b = m.dot(d);
     let cross = m.perp_dot(d);
     let disc = a * big * big - cross * cross;
     // Early out: the line passes farther than `big` from the centre.
-    if !(disc >= 0.0) {
+    if disc.is_nan() || disc < 0.0 {
         return None;
     }
     let k = m.length_squared() - big * big;
@@ -53,7 +53,7 @@ pub(crate) fn crossings(m: DVec2, d: DVec2, big: f64) -> Option<(f64, f64)> {
 pub(crate) fn first_within(m: DVec2, d: DVec2, big: f64) -> Option<(f32, Vec2, f32)> {
     let b = m.dot(d);
     // Early out: moving away from the centre (or not moving) never closes the gap.
-    if !(b < 0.0) {
+    if b.is_nan() || b >= 0.0 {
         return None;
     }
     let fallback = unit_or(-d, DVec2::Y);
@@ -64,7 +64,7 @@ pub(crate) fn first_within(m: DVec2, d: DVec2, big: f64) -> Option<(f32, Vec2, f
     }
     let (t, _) = crossings(m, d, big)?;
     // Early out: the impact lies beyond this move.
-    if !(t <= 1.0) {
+    if t.is_nan() || t > 1.0 {
         return None;
     }
     Some((t as f32, unit_or(m + d * t, fallback).as_vec2(), 0.0))

@@ -60,7 +60,8 @@ pub fn toi_ball_arc(
 /// starts outside it (touching included).
 fn entering_outer(m: DVec2, d: DVec2, big: f64, start_at: Ring) -> Option<f64> {
     // Early out: already within the outer edge, or not moving inwards.
-    if start_at != Ring::Out || !(m.dot(d) < 0.0) {
+    let b = m.dot(d);
+    if start_at != Ring::Out || b.is_nan() || b >= 0.0 {
         return None;
     }
     let (enter, _) = crossings(m, d, big)?;

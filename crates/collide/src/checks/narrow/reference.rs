@@ -300,7 +300,7 @@ fn rotated_near(n: Near, c: DVec2, rot: DVec2) -> Near {
 /// the origin, from the move's closest approach `q = m + t_c·d`: `t = t_c ∓ √((big² − |q|²)/|d|²)`.
 pub fn crossings(m: DVec2, d: DVec2, big: f64) -> Option<(f64, f64)> {
     let a = d.length_squared();
-    if !(a > 0.0) || big < 0.0 {
+    if a.is_nan() || a <= 0.0 || big < 0.0 {
         return None;
     }
     let tc = -m.dot(d) / a;
@@ -389,7 +389,7 @@ fn box_entry(c: DVec2, d: DVec2, min: DVec2, max: DVec2, big: f64) -> Option<f64
 fn face_entry(c: DVec2, d: DVec2, a: DVec2, b: DVec2, big: f64) -> Option<f64> {
     let e = b - a;
     let len = e.length();
-    if !(len > 0.0) {
+    if len.is_nan() || len <= 0.0 {
         return None;
     }
     let n = -e.perp() / len;
