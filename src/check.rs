@@ -64,6 +64,11 @@ pub fn run(args: &CheckArgs) -> i32 {
         );
         note(r, Instant::now());
     }
+    if wanted("narrow") {
+        for r in checks::narrow::run(sizes.narrow) {
+            note(r, Instant::now());
+        }
+    }
     if wanted("bad-files") {
         match bad_files::load_corpus(Path::new(CORPUS)) {
             Ok(files) => note(bad_files::corpus(&files), Instant::now()),

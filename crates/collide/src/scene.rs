@@ -971,7 +971,7 @@ fn add_guard_points(shapes: &mut Vec<Shape>) {
     for (i, s) in shapes.iter().enumerate() {
         let ends: Vec<Vec2> = match s.geom {
             Geometry::Segment { a, b } | Geometry::Gate { a, b, .. } => vec![a, b],
-            Geometry::Arc { c, r, start, end } if end - start < std::f32::consts::TAU - 1e-6 => {
+            Geometry::Arc { c, r, start, end } if !crate::geom::arc_is_closed(start, end) => {
                 vec![
                     c + Vec2::from_angle(start) * r,
                     c + Vec2::from_angle(end) * r,

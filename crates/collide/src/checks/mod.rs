@@ -14,12 +14,14 @@
 //! - [`containment`]: exact tunnelling keeps every ball on the closed table.
 //! - [`soak`]: memory stays flat over a long run.
 //! - [`bad_files`]: broken scene files give one line, never a panic.
+//! - [`narrow`]: every contact and swept test against an exact f64 reference.
 
 pub mod bad_files;
 pub mod containment;
 pub mod determinism;
 pub mod energy;
 pub mod finite;
+pub mod narrow;
 pub mod restitution;
 pub mod sizes;
 pub mod soak;

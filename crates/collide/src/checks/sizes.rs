@@ -5,6 +5,7 @@ use super::containment::ContainmentSize;
 use super::determinism::DeterminismSize;
 use super::energy::EnergySize;
 use super::finite::FiniteSize;
+use super::narrow::NarrowSize;
 use super::restitution::RestitutionSize;
 use super::soak::SoakSize;
 
@@ -27,6 +28,8 @@ pub struct Sizes {
     pub soak: SoakSize,
     /// Generated damaged scenes: truncation stride and seeded edits.
     pub damage: (usize, u64),
+    /// The narrow phase against the exact reference.
+    pub narrow: NarrowSize,
 }
 
 impl Sizes {
@@ -69,6 +72,10 @@ impl Sizes {
                 seed: 1,
             },
             damage: (7, 2_000),
+            narrow: NarrowSize {
+                cases: 100_000,
+                seed: 1,
+            },
         }
     }
 
@@ -111,6 +118,10 @@ impl Sizes {
                 seed: 1,
             },
             damage: (1, 20_000),
+            narrow: NarrowSize {
+                cases: 2_000_000,
+                seed: 1,
+            },
         }
     }
 }

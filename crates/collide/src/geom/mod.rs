@@ -8,4 +8,4 @@ mod shape;
 pub use aabb::Aabb;
 pub use hull::{circle_hull, rect_hull, Group, Hull, HullKind};
 pub use rect::{oriented_rect_aabb, oriented_rect_corners, unrotated};
-pub use shape::{Geometry, Motion, Shape};
+pub use shape::{arc_is_closed, Geometry, Motion, Shape};

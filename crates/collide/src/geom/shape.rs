@@ -296,6 +296,17 @@ impl Geometry {
     }
 }
 
+/// True when the arc from `start` counter-clockwise to `end` (rad) is a whole circle: its
+/// extent reaches a full turn within the rounding of its two angles. Angles given in degrees
+/// that add up to 360° land a few f32 roundings short of `2π` (more, the larger the angles),
+/// so the slack is four roundings of the largest of `|start|`, `|end|` and `2π`. The one
+/// notion of a closed arc: its contact and swept tests see no ends, and a scene gives it no
+/// guard points.
+pub fn arc_is_closed(start: f32, end: f32) -> bool {
+    let slack = 4.0 * f32::EPSILON * start.abs().max(end.abs()).max(TAU);
+    end - start >= TAU - slack
+}
+
 /// Box of an arc: the two end points plus every axis extreme (0, 90, 180, 270°) inside the sweep.
 fn arc_aabb(c: Vec2, r: f32, start: f32, end: f32) -> Aabb {
     let r = r.max(0.0);

@@ -3,7 +3,8 @@
 //! motion is unchanged. Then the circle-absorbs-the-ball trick makes it a point against a
 //! circle of the summed radii (seed 002, "When Both Objects Move").
 
-use super::{toi_ball_point, Impact};
+use super::crossing::first_within;
+use super::Impact;
 use glam::Vec2;
 
 /// First impact of ball 1 (centre `c1`, radius `r1`, moving by `d1`) with ball 2 (`c2`, `r2`,
@@ -11,7 +12,10 @@ use glam::Vec2;
 /// ball 1 and the point is on ball 2, both at the moment of impact.
 pub fn toi_ball_ball(c1: Vec2, r1: f32, d1: Vec2, c2: Vec2, r2: f32, d2: Vec2) -> Option<Impact> {
     let r2 = r2.max(0.0);
-    let mut hit = toi_ball_point(c1, r1.max(0.0) + r2, d1 - d2, c2)?;
-    hit.contact.point = c2 + d2 * hit.t + hit.contact.normal * r2;
-    Some(hit)
+    let big = r1.max(0.0) as f64 + r2 as f64;
+    // The relative position and move in f64, where the differences are exact.
+    let m = c1.as_dvec2() - c2.as_dvec2();
+    let d = d1.as_dvec2() - d2.as_dvec2();
+    let (t, normal, depth) = first_within(m, d, big)?;
+    Some(Impact::at(t, c2 + d2 * t + normal * r2, normal, depth))
 }
