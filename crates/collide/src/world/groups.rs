@@ -17,6 +17,14 @@ impl World {
         &self.groups
     }
 
+    /// The shapes a ball meets in obstacle `si`: a group's members, else the obstacle itself.
+    pub(super) fn parts_of(&self, si: usize) -> &[crate::geom::Shape] {
+        match self.shapes[si].geom {
+            Geometry::Group { id, .. } => self.groups.get(id as usize).map_or(&[], |g| &g.members),
+            _ => std::slice::from_ref(&self.shapes[si]),
+        }
+    }
+
     /// Group number `id`.
     pub fn group(&self, id: u32) -> Option<&Group> {
         self.groups.get(id as usize)

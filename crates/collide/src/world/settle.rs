@@ -16,7 +16,6 @@
 //! by their indices.
 
 use super::{Tally, World};
-use crate::geom::Geometry;
 use crate::narrow::{normalized_or, toi_ball_shape, Impact};
 use crate::response::push_shares;
 use glam::Vec2;
@@ -176,20 +175,13 @@ impl World {
         (c, r, d): (Vec2, f32, Vec2),
         tally: &mut Tally,
     ) -> Option<Impact> {
-        let toi = |g: &Geometry, tests: &mut u64| {
-            *tests += 1;
-            toi_ball_shape(c, r, d, d, g)
-        };
-        match self.shapes[si].geom {
-            Geometry::Group { id, .. } => {
-                let members = &self.groups.get(id as usize)?.members;
-                members
-                    .iter()
-                    .filter_map(|m| toi(&m.geom, &mut tally.impact_tests))
-                    .reduce(earlier)
-            }
-            ref g => toi(g, &mut tally.impact_tests),
-        }
+        self.parts_of(si)
+            .iter()
+            .filter_map(|m| {
+                tally.impact_tests += 1;
+                toi_ball_shape(c, r, d, d, &m.geom)
+            })
+            .reduce(earlier)
     }
 }
 

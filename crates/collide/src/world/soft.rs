@@ -224,10 +224,10 @@ impl World {
             b.vel = clamp_speed(b.vel + g * dt);
         }
         self.soft_broad(dt, tally);
-        let mut st = std::mem::take(&mut self.soft);
-        self.soft_contacts(&mut st, dt, tally);
-        self.warm_start(&mut st);
         let soft = self.settings.soft.sanitized();
+        let mut st = std::mem::take(&mut self.soft);
+        self.soft_contacts(&mut st, (dt, &soft), tally);
+        self.warm_start(&mut st);
         let k = Softness::new(soft.hertz, soft.damping, dt);
         let iterations = self.settings.collision_iterations.clamp(1, 64);
         for _ in 0..iterations {
@@ -269,7 +269,7 @@ impl World {
     }
 
     /// The contacts of the step's pairs, woken sleepers included.
-    fn soft_contacts(&mut self, st: &mut SoftState, dt: f32, tally: &mut Tally) {
+    fn soft_contacts(&mut self, st: &mut SoftState, at: (f32, &SoftSettings), tally: &mut Tally) {
         st.contacts.clear();
         let n_shapes = self.shapes.len() as u32;
         for k in 0..self.pairs.len() {
@@ -277,9 +277,9 @@ impl World {
             tally.full_tests += 1;
             tally.impact_tests += 1;
             let c = if i < n_shapes {
-                self.soft_contact_shape((j - n_shapes) as usize, i as usize, dt, tally)
+                self.soft_contact_shape((j - n_shapes) as usize, i as usize, at, tally)
             } else {
-                self.soft_contact_balls((i - n_shapes) as usize, (j - n_shapes) as usize, dt)
+                self.soft_contact_balls((i - n_shapes) as usize, (j - n_shapes) as usize, at)
             };
             st.contacts.extend(c);
         }
@@ -290,7 +290,12 @@ impl World {
         closing * dt + r * SPECULATIVE_RADII
     }
 
-    fn soft_contact_balls(&mut self, bi: usize, bj: usize, dt: f32) -> Option<SoftContact> {
+    fn soft_contact_balls(
+        &mut self,
+        bi: usize,
+        bj: usize,
+        (dt, soft): (f32, &SoftSettings),
+    ) -> Option<SoftContact> {
         let (a, b) = (self.balls[bi], self.balls[bj]);
         let reach = self.reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
         let c = contact_ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
@@ -306,7 +311,7 @@ impl World {
             (bi, self.shapes.len() + bj),
             (&c, reach - c.depth, approach),
             (&a, Some(&b)),
-            e,
+            (e, soft),
             Vec2::ZERO,
         ))
     }
@@ -318,10 +323,9 @@ impl World {
         ids: (usize, usize),
         (c, sep, approach): (&Contact, f32, f32),
         (a, b): (&super::Ball, Option<&super::Ball>),
-        e: f32,
+        (e, soft): (f32, &SoftSettings),
         surface: Vec2,
     ) -> SoftContact {
-        let soft = self.settings.soft.sanitized();
         let inertia = |b: &super::Ball| 1.0 / (0.5 * b.mass * b.radius * b.radius).max(1e-12);
         let (inv_a, ra, inv_ia) = (1.0 / a.mass, a.radius, inertia(a));
         let (inv_b, rb, inv_ib) =
@@ -358,7 +362,7 @@ impl World {
         &mut self,
         bi: usize,
         si: usize,
-        dt: f32,
+        (dt, soft): (f32, &SoftSettings),
         tally: &mut Tally,
     ) -> Option<SoftContact> {
         let ball = self.balls[bi];
@@ -374,7 +378,7 @@ impl World {
             (bi, si),
             (&c, reach - c.depth, approach),
             (&ball, None),
-            e,
+            (e, soft),
             surface,
         ))
     }
@@ -619,22 +623,15 @@ impl World {
             }
             let shape = &self.shapes[si as usize];
             let v = ball.vel - shape.velocity_at(start, self.settings.rotate);
-            let geoms: Vec<Geometry> = match shape.geom {
-                Geometry::Group { id, .. } => self
-                    .groups
-                    .get(id as usize)
-                    .map(|g| g.members.iter().map(|m| m.geom).collect())
-                    .unwrap_or_default(),
-                g => vec![g],
-            };
-            let hit = geoms
+            let hit = self
+                .parts_of(si as usize)
                 .iter()
-                .filter_map(|g| {
+                .filter_map(|m| {
                     impact_ball_shape(
                         mode,
                         fractions,
                         (start, ball.radius, d, v),
-                        g,
+                        &m.geom,
                         &mut tally.impact_tests,
                     )
                 })
