@@ -14,7 +14,6 @@
 use super::World;
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
 use crate::geom::Aabb;
-use crate::narrow::contact_ball_shape;
 
 /// Overlap of the touching pairs of one step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -100,17 +99,10 @@ impl World {
             return if small > 0.0 { d / small } else { 0.0 };
         }
         let mut scratch = super::Tally::default();
-        let bi = (j - n_shapes) as usize;
-        let s = &self.shapes[i as usize];
-        let depth = if matches!(s.geom, crate::geom::Geometry::Group { .. }) {
-            self.reached_contact(bi, i as usize, b.radius, &mut scratch)
-                .map(|c| c.0.depth)
-        } else {
-            let v = b.vel - s.velocity_at(b.pos, self.settings.rotate);
-            contact_ball_shape(b.pos, b.radius, v, &s.geom).map(|c| c.depth)
-        };
-        match depth {
-            Some(d) if b.radius > 0.0 => d / b.radius,
+        let contact =
+            self.reached_contact((j - n_shapes) as usize, i as usize, b.radius, &mut scratch);
+        match contact {
+            Some((c, _)) if b.radius > 0.0 => c.depth / b.radius,
             _ => 0.0,
         }
     }
