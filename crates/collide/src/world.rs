@@ -779,17 +779,14 @@ impl World {
     }
 
     fn collide_ball_ball(&mut self, bi: usize, bj: usize) -> bool {
-        let (lo, hi) = self.balls.split_at_mut(bj);
-        let (a, b) = (&mut lo[bi], &mut hi[0]);
+        let (a, b) = (&self.balls[bi], &self.balls[bj]);
         // Normal from the higher-indexed ball to the lower one.
         let Some(c) = contact_ball_ball(a.pos, a.radius, b.pos, b.radius) else {
             return false;
         };
-        if a.asleep || b.asleep {
-            let asleep = if a.asleep { bi } else { bj };
-            self.wake_ball(asleep);
-            return self.collide_ball_ball(bi, bj);
-        }
+        self.wake_pair(bi, bj);
+        let (lo, hi) = self.balls.split_at_mut(bj);
+        let (a, b) = (&mut lo[bi], &mut hi[0]);
         let e = a.elasticity * b.elasticity * self.settings.elasticity_scale;
         let speed = respond_ball_ball(a, b, &c, e);
         a.vel = clamp_speed(a.vel);

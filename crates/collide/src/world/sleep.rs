@@ -106,6 +106,15 @@ impl World {
         }
     }
 
+    /// Wakes whichever of two touching balls sleeps (its group at the end of the step).
+    pub(super) fn wake_pair(&mut self, i: usize, j: usize) {
+        for k in [i, j] {
+            if self.balls[k].asleep {
+                self.wake_ball(k);
+            }
+        }
+    }
+
     /// Wakes the sleepers within `reach` px of the disc at `p` of radius `r`, with their groups.
     pub(super) fn wake_near(&mut self, p: Vec2, r: f32, reach: f32) {
         for i in 0..self.balls.len() {

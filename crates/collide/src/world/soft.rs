@@ -299,12 +299,7 @@ impl World {
         let (a, b) = (self.balls[bi], self.balls[bj]);
         let reach = self.reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
         let c = contact_ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
-        // A sleeper touched by an awake ball wakes, with its group.
-        for k in [bi, bj] {
-            if self.balls[k].asleep {
-                self.wake_ball(k);
-            }
-        }
+        self.wake_pair(bi, bj);
         let e = a.elasticity * b.elasticity * self.settings.elasticity_scale;
         let approach = (a.vel - b.vel).dot(c.normal);
         Some(self.new_contact(
