@@ -149,7 +149,7 @@ impl World {
                 self.fill_random(*n, *radius, *speed);
             }
             Input::Control { control, down } => self.set_control(*control, *down),
-            Input::Settings(s) => self.settings = s.clone(),
+            Input::Settings(s) => self.set_settings(s.clone()),
         }
         Ok(())
     }

@@ -207,6 +207,28 @@ fn restarting_the_scene_wakes_everything() {
 }
 
 #[test]
+fn a_restored_soft_pile_runs_on_to_the_same_hash() {
+    let mut w = boxed(Solver::Soft);
+    for k in 0..40 {
+        w.add_ball(ball(
+            20.0 + 9.0 * (k % 30) as f32,
+            12.0 + 9.0 * (k / 30) as f32,
+            4.0,
+        ));
+    }
+    // Saved while the balls still press on each other, so the warm start matters.
+    steps(&mut w, 120);
+    assert!(w.asleep_count() == 0 && w.counters().overlap.pairs > 0);
+    let saved = w.save_state();
+    let mut restored = boxed(Solver::PushOut);
+    restored.restore_state(&saved).unwrap();
+    steps(&mut w, 600);
+    steps(&mut restored, 600);
+    assert!(w.asleep_count() > 0, "the pile did not sleep");
+    assert_eq!(restored.state_hash(), w.state_hash());
+}
+
+#[test]
 fn switching_solver_mid_run_never_produces_nan() {
     let mut w = table(5);
     w.fill_random(800, (2.1, 3.0), 300.0);

@@ -60,9 +60,7 @@ pub(super) struct SleepState {
     boxes: Vec<Aabb>,
     /// Groups woken during this step, flushed at its end.
     woken_groups: Vec<u32>,
-    next_group: u32,
-    /// The settings that govern motion as last seen, to wake everyone when they change.
-    last_key: Option<[u32; 12]>,
+    pub(super) next_group: u32,
     parent: Vec<u32>,
     blocked: Vec<bool>,
     slowest: Vec<f32>,
@@ -147,14 +145,19 @@ impl World {
         groups.clear();
     }
 
-    /// Before a step: wakes everyone when the settings that govern motion changed, and the
-    /// sleepers a moving kinematic shape reaches (one box test per pair, counted).
-    pub(super) fn sleep_before_step(&mut self, tally: &mut Tally) {
-        let key = self.motion_key();
-        if self.sleep.last_key.is_some_and(|k| k != key) {
+    /// Replaces the settings; a change of those that govern motion (gravity, elasticity,
+    /// iterations, solver, sleep, stiffness, tunnelling, rotation) wakes every ball.
+    pub fn set_settings(&mut self, settings: super::Settings) {
+        let before = self.motion_key();
+        self.settings = settings;
+        if self.motion_key() != before {
             self.wake_all();
         }
-        self.sleep.last_key = Some(key);
+    }
+
+    /// Before a step: wakes everyone when sleep is off, and the sleepers a moving kinematic
+    /// shape reaches (one box test per pair, counted).
+    pub(super) fn sleep_before_step(&mut self, tally: &mut Tally) {
         if !self.sleep_enabled() {
             if self.balls.iter().any(|b| b.asleep) {
                 self.wake_all();

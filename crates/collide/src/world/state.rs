@@ -1,7 +1,8 @@
 //! Saving and restoring everything about a [`World`] that affects its future: the balls, the
 //! obstacles' runtime state (angles and geometry, wholesale, so fields added to [`Shape`] come
 //! along), the shape groups, the game state, the random generator's position, the step
-//! count, queued launches, the settings and the broad phase with its parameters.
+//! count, queued launches, the settings and the broad phase with its parameters, and the
+//! soft contacts' impulses kept for the next step's warm start.
 //!
 //! Left out on purpose: the counters other than `launched` (they only describe the past), the
 //! hits not yet drained and the last step's pairs and boxes (rebuilt by the next step). So a
@@ -81,6 +82,12 @@ pub struct WorldState {
     /// The played table's rules (drain, serve, bonus).
     #[serde(default)]
     pub game: crate::play::GameRules,
+    /// The soft contacts' impulses of the last step, for the next step's warm start.
+    #[serde(default)]
+    pub soft_impulses: Vec<super::KeptImpulse>,
+    /// The number the next group of sleepers gets.
+    #[serde(default)]
+    pub next_sleep_group: u32,
     /// The random generator.
     pub rng: RngState,
     /// [`World::state_hash`] when saved: checked after restoring.
@@ -108,6 +115,8 @@ impl World {
             play: self.play.clone(),
             rules: self.rules.clone(),
             game: self.game,
+            soft_impulses: self.soft.kept.clone(),
+            next_sleep_group: self.sleep.next_group,
             rng: RngState::of(&self.rng),
             hash: self.state_hash(),
         }
@@ -154,6 +163,9 @@ impl World {
         self.play = s.play.clone();
         self.rules = s.rules.clone();
         self.game = s.game;
+        self.soft.kept = s.soft_impulses.clone();
+        self.sleep = Default::default();
+        self.sleep.next_group = s.next_sleep_group;
         self.rng = s.rng.rng();
     }
 
@@ -197,6 +209,14 @@ impl World {
             ));
         }
         check_settings(&s.settings)?;
+        let impulse_ok = |k: &super::KeptImpulse| {
+            [k.impulse, k.friction, k.rolling]
+                .iter()
+                .all(|x| x.is_finite())
+        };
+        if !s.soft_impulses.iter().all(impulse_ok) {
+            return Err("field `soft_impulses`: every number must be finite".to_string());
+        }
         check_balls(&s.balls)
     }
 }
@@ -228,7 +248,7 @@ fn check_balls(balls: &[Ball]) -> Result<(), String> {
         ));
     }
     for (i, b) in balls.iter().enumerate() {
-        let numbers = [b.radius, b.mass, b.elasticity];
+        let numbers = [b.radius, b.mass, b.elasticity, b.spin, b.slow_for];
         if !b.pos.is_finite() || !b.vel.is_finite() || numbers.iter().any(|x| !x.is_finite()) {
             return Err(format!("field `balls[{i}]`: every number must be finite"));
         }
