@@ -276,6 +276,18 @@ fn both_solvers_give_one_hash_across_every_broad_phase() {
     }
 }
 
+/// A 400 × 400 px world of `shapes` with soft contacts and no gravity.
+fn weightless_soft(shapes: Vec<Shape>) -> World {
+    let launcher = Launcher {
+        pos: Vec2::ZERO,
+        dir: Vec2::Y,
+    };
+    let mut w = World::new(shapes, Aabb::new(Vec2::ZERO, v(400.0, 400.0)), launcher, 1);
+    w.settings.solver = Solver::Soft;
+    w.settings.gravity = 0.0;
+    w
+}
+
 #[test]
 fn a_bumper_with_elasticity_above_one_kicks_harder_with_soft_contacts() {
     let bumper = Shape::new(
@@ -286,17 +298,7 @@ fn a_bumper_with_elasticity_above_one_kicks_harder_with_soft_contacts() {
         1.5,
         Motion::Static,
     );
-    let mut w = World::new(
-        vec![bumper],
-        Aabb::new(Vec2::ZERO, v(400.0, 400.0)),
-        Launcher {
-            pos: v(0.0, 0.0),
-            dir: Vec2::Y,
-        },
-        1,
-    );
-    w.settings.solver = Solver::Soft;
-    w.settings.gravity = 0.0;
+    let mut w = weightless_soft(vec![bumper]);
     w.add_ball(Ball::new(v(200.0, 200.0), v(0.0, -200.0), 5.0, 1.0, 0));
     steps(&mut w, 240);
     let vy = w.balls()[0].vel.y;
@@ -319,17 +321,7 @@ fn a_fast_ball_passes_a_gate_with_soft_contacts_and_a_slow_one_bounces() {
             1.0,
             Motion::Static,
         );
-        let mut w = World::new(
-            vec![g],
-            Aabb::new(Vec2::ZERO, v(400.0, 400.0)),
-            Launcher {
-                pos: v(0.0, 0.0),
-                dir: Vec2::Y,
-            },
-            1,
-        );
-        w.settings.solver = Solver::Soft;
-        w.settings.gravity = 0.0;
+        let mut w = weightless_soft(vec![g]);
         w.add_ball(Ball::new(v(200.0, 300.0), v(0.0, -speed), 5.0, 1.0, 0));
         steps(&mut w, 240);
         w.balls()[0].pos.y
