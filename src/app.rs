@@ -652,7 +652,6 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             ));
         }
         cmds.extend(app.mouse());
-        app.sync_settings();
         app.stepper.time_scale = app.ui.time_scale as f64;
 
         let load = app.load;
@@ -696,6 +695,9 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
                 app.editor.wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
             });
         }
+        // After the panels, before the next steps: the next frame's landing shows the
+        // world's settings in the panel again, so an edit not made an input now is lost.
+        app.sync_settings();
         if app.editor.active {
             let fitted = app.fitted();
             app.editor.mouse(fitted, &mut app.cam);
