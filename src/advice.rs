@@ -49,11 +49,12 @@ pub fn brute_kept_note(balls: usize) -> String {
     )
 }
 
-/// The setting most likely to help when a frame's physics takes `physics_ms` ms (the frame
-/// has about 16.7 ms), or `None` when it keeps up. Checked from the costliest extra to the
-/// plain count of balls.
-pub fn when_slow(world: &World, physics_ms: f32, slow_motion: bool) -> Option<String> {
-    if !slow_motion && physics_ms < 14.0 {
+/// The setting most likely to help when the physics cannot keep up (`slow_motion`: the
+/// stepper is down to 1/60 s a frame), or nearly (`busy`: the physics thread's share of the
+/// wall-clock time, over 0.8); `None` when it keeps up. Checked from the costliest extra to
+/// the plain count of balls.
+pub fn when_slow(world: &World, busy: f32, slow_motion: bool) -> Option<String> {
+    if !slow_motion && busy < 0.8 {
         return None;
     }
     let s = &world.settings;
@@ -134,16 +135,17 @@ mod tests {
         let scene = collide::Scene::parse(crate::cli::TABLE_RON, "table").unwrap();
         let mut w = scene.build(1);
         w.fill_random(2000, (2.0, 3.0), 0.0);
-        assert_eq!(when_slow(&w, 5.0, false), None);
-        let tip = when_slow(&w, 40.0, true).unwrap();
+        assert_eq!(when_slow(&w, 0.3, false), None);
+        assert!(when_slow(&w, 0.9, false).is_some());
+        let tip = when_slow(&w, 0.5, true).unwrap();
         assert!(tip.contains("grid"), "{tip}");
         w.set_broad_phase(BroadKind::Grid);
         w.settings.tunnelling = Tunnelling::Exact;
-        assert!(when_slow(&w, 40.0, true).unwrap().contains("Tunnelling"));
+        assert!(when_slow(&w, 1.0, true).unwrap().contains("Tunnelling"));
         w.settings.verify = true;
-        assert!(when_slow(&w, 40.0, true).unwrap().contains("Verify"));
+        assert!(when_slow(&w, 1.0, true).unwrap().contains("Verify"));
         w.settings.verify = false;
         w.settings.tunnelling = Tunnelling::Off;
-        assert!(when_slow(&w, 40.0, true).unwrap().contains("fewer balls"));
+        assert!(when_slow(&w, 1.0, true).unwrap().contains("fewer balls"));
     }
 }

@@ -636,19 +636,20 @@ impl App {
     /// The view fitted to the free area, before zoom and pan.
     fn fitted(&self) -> View {
         let left = if self.editor.active && !self.ui.panels_hidden {
-            self.editor.panel_width.min(screen_width() - 100.0)
+            self.editor.panel_width.min(crate::screen::size().0 - 100.0)
         } else {
             0.0
         };
-        let right = (screen_width() - self.ui.panel_width).max(left + 50.0);
-        let top = self.ui.toolbar_height.min(screen_height() - 50.0);
+        let (width, height) = crate::screen::size();
+        let right = (width - self.ui.panel_width).max(left + 50.0);
+        let top = self.ui.toolbar_height.min(height - 50.0);
         // Tab hides the record/replay bar too (its last height stays in `timeline`).
         let bar = if self.ui.panels_hidden {
             0.0
         } else {
             self.timeline.height
         };
-        let bottom = (screen_height() - bar).max(top + 50.0);
+        let bottom = (height - bar).max(top + 50.0);
         View::fit(
             self.shown().bounds(),
             Vec2::new(left, top),
@@ -705,15 +706,29 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     let mut presented = 0.0;
     // The panels kept between their refreshes (`panel_cache.rs`).
     let mut panel_cache = PanelCache::default();
+    // The drawing path, from the GL renderer (`renderer.rs`).
+    let renderer = crate::renderer::Renderer::choose(app.args.renderer);
+    app.sprites.set_path(renderer.path, renderer.blits);
+    panel_cache.set_path(renderer.path, renderer.blits);
+    app.ui.renderer_line = renderer.line();
     loop {
         // Colour writes were turned off at the end of the last frame, so macroquad's clear at
         // the start of this one wrote nothing (see there).
         crate::raw_gl::colour_writes(true);
+        crate::screen::begin_frame();
+        egui_macroquad::cfg(crate::screen::egui_scale);
         let frame_start = Instant::now();
         let frame_time = get_frame_time() as f64;
+        // With --frames the effects age 1/60 s a frame too, so a frame's picture is the same
+        // on every run (and on both drawing paths).
+        let fx_time = if frames_limit.is_some() {
+            1.0 / 60.0
+        } else {
+            frame_time
+        };
         let mut waited = 0.0;
         if let Some(job) = in_flight.take() {
-            (physics, waited) = app.land(job, frame_time);
+            (physics, waited) = app.land(job, fx_time);
             physics_total += physics;
             last_frames.push(physics * 1000.0);
             frames += 1;
@@ -721,7 +736,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             // Editing, paused, or the first frame: no steps ran.
             let (lost, pocketed) = (app.world.play().lost, app.world.rules().pocketed);
             app.adapt_catch_up(0.0, 0.0);
-            app.after_physics(lost, pocketed, frame_time);
+            app.after_physics(lost, pocketed, fx_time);
         }
         // With --frames each frame is 1/60 s of simulation, so the result matches --headless.
         let sim_dt = if frames_limit.is_some() {
@@ -800,7 +815,9 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         // The world's drawing stays in the view: the panels around it are transparent over
         // the window's clear, and kept as pixels between refreshes (`panel_cache.rs`), so a
         // shape reaching past the view (zoomed in) would show through them, or over them.
-        crate::raw_gl::clip_drawing(Some(view.pixels((screen_width(), screen_height()))));
+        let clip =
+            crate::screen::to_physical(view.pixels(crate::screen::size()), crate::screen::scale());
+        crate::raw_gl::clip_drawing(Some(clip));
         crate::draw::world(
             &view,
             shown,
@@ -819,7 +836,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
                 app.world.bounds().min.x,
                 app.world.bounds().max.y,
             ));
-            draw_text(
+            crate::screen::text(
                 "PAUSED  (P resumes, O steps)",
                 at.x + 12.0,
                 at.y + 30.0,
@@ -877,6 +894,10 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             fps: smooth(app.load.fps, 1.0 / frame_time.max(1e-4) as f32),
             cpu: smooth(app.load.cpu, (cpu / frame_time.max(1e-4)) as f32),
             physics_ms: smooth(app.load.physics_ms, (physics * 1000.0) as f32),
+            physics_share: smooth(
+                app.load.physics_share,
+                (physics / frame_time.max(1e-4)) as f32,
+            ),
             slow_motion: app.stepper.max_frame < CATCH_UP,
         };
         // macroquad's queued drawing goes to GL now, and colour writes are turned off until
@@ -1049,7 +1070,8 @@ impl App {
         p.show = Prefs::shown(&self.ui.show);
         p.motion_iterations = self.world.settings.motion_iterations;
         p.collision_iterations = self.world.settings.collision_iterations;
-        p.window = (screen_width() as i32, screen_height() as i32);
+        let (w, h) = crate::screen::physical_size();
+        p.window = (w as i32, h as i32);
         (p.muted, p.volume) = (self.ui.muted, self.ui.volume);
         p.save();
     }

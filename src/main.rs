@@ -20,8 +20,10 @@ mod panel_cache;
 mod pinball;
 mod prefs;
 mod raw_gl;
+mod renderer;
 mod scene_draw;
 mod scene_ui;
+mod screen;
 mod sound;
 mod splat;
 mod sprites;
@@ -87,10 +89,18 @@ fn main() {
         std::process::exit(1);
     }
     software_rasterizer_threads();
-    macroquad::Window::from_config(
-        window_conf(args.msaa, prefs.window),
-        app::run(args, start, prefs),
-    );
+    screen::force(screen::forced_from(args.scale));
+    // A window of the default size grows with a forced scale, so it shows as much.
+    let window = if prefs.window == prefs::Prefs::default().window {
+        let f = screen::forced();
+        (
+            (prefs.window.0 as f32 * f) as i32,
+            (prefs.window.1 as f32 * f) as i32,
+        )
+    } else {
+        prefs.window
+    };
+    macroquad::Window::from_config(window_conf(args.msaa, window), app::run(args, start, prefs));
 }
 
 /// Leaves Mesa's software rasterizer (llvmpipe: a virtual display, or no GPU; a GPU driver
@@ -114,6 +124,9 @@ fn window_conf(msaa: i32, (width, height): (i32, i32)) -> macroquad::conf::Conf 
             window_width: width,
             window_height: height,
             window_resizable: true,
+            // Sharp on high-DPI screens: the framebuffer at the screen's own resolution, with
+            // everything laid out in logical pixels (`screen.rs`).
+            high_dpi: true,
             sample_count: msaa.clamp(1, 16),
             ..Default::default()
         },

@@ -204,6 +204,8 @@ pub struct Load {
     pub cpu: f32,
     /// Physics time per frame (ms).
     pub physics_ms: f32,
+    /// The physics thread's time over the frame time: near 1, it cannot keep up.
+    pub physics_share: f32,
     /// Physics cannot keep up: one frame of simulated time per frame.
     pub slow_motion: bool,
 }
@@ -254,7 +256,8 @@ pub fn show(
         launch_section(ui, ui_state, &mut cmds);
         show_section(ui, &mut ui_state.show);
     });
-    ui_state.toolbar_height = top.response.rect.height() * ctx.pixels_per_point();
+    ui_state.toolbar_height =
+        top.response.rect.height() * ctx.pixels_per_point() / crate::screen::scale();
     let panel = egui::SidePanel::right("controls")
         .resizable(false)
         .exact_width(310.0)
@@ -281,7 +284,8 @@ pub fn show(
                 sound_section(ui, ui_state);
             });
         });
-    ui_state.panel_width = panel.response.rect.width() * ctx.pixels_per_point();
+    ui_state.panel_width =
+        panel.response.rect.width() * ctx.pixels_per_point() / crate::screen::scale();
     help_window(ctx, &mut ui_state.help_open);
     ui_state.egui_wants_keys = ctx.wants_keyboard_input();
     ui_state.egui_wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
@@ -378,7 +382,7 @@ fn load_section(ui: &mut egui::Ui, load: Load, world: &World, renderer: &str) {
     if load.slow_motion {
         ui.small("Slow motion: physics cannot keep up, so each frame simulates 1/60 s.");
     }
-    if let Some(tip) = crate::advice::when_slow(world, load.physics_ms, load.slow_motion) {
+    if let Some(tip) = crate::advice::when_slow(world, load.physics_share, load.slow_motion) {
         ui.colored_label(egui::Color32::from_rgb(255, 200, 120), tip);
     }
 }
