@@ -70,13 +70,14 @@ pub fn when_slow(world: &World, busy: f32, slow_motion: bool) -> Option<String> 
         )
     } else if s.tunnelling != Tunnelling::Off {
         "set Tunnelling to Off (the swept tests cost several times the plain ones)".into()
-    } else if s.motion_iterations * s.collision_iterations > 24 {
-        format!(
-            "lower the Iterations ({} × {} a frame; the default is 4 × 6)",
-            s.motion_iterations, s.collision_iterations
-        )
     } else if !s.pair_cache {
         "tick Keep pairs between iterations".into()
+    } else if s.collision_iterations > 2 {
+        format!(
+            "lower the collision Iterations ({} a step now: each is a pass over every contact; \
+             fewer let a pile sink more)",
+            s.collision_iterations
+        )
     } else {
         format!(
             "fewer balls (Fill or Clear): {} is more than this machine steps in real time",
@@ -91,7 +92,7 @@ pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -146,6 +147,10 @@ mod tests {
         assert!(when_slow(&w, 1.0, true).unwrap().contains("Verify"));
         w.settings.verify = false;
         w.settings.tunnelling = Tunnelling::Off;
+        assert!(when_slow(&w, 1.0, true)
+            .unwrap()
+            .contains("collision Iterations"));
+        w.settings.collision_iterations = 2;
         assert!(when_slow(&w, 1.0, true).unwrap().contains("fewer balls"));
     }
 }

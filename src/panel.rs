@@ -677,6 +677,7 @@ const CONTROLS: &[(&str, &str)] = &[
     ("Gravity, elasticity ×", "gravity in px/s²; a factor on every combined elasticity"),
     ("Edit", "the scene editor (F2): drag handles to reshape, bodies to move, tools to add shapes; the left panel sets elasticity and motion, saves and loads RON; leaving restarts from the edited scene"),
     ("Show", "hit points, tracks, tangents, boxes with the broad phase's structure, reticles, velocity arrows, arc sectors, lights"),
+    ("Sound", "impacts heard by the kind of shape and the speed; Mute (also M) and the volume are kept between runs; the line under them says where the sound goes, or why there is none"),
 ];
 
 fn help_window(ctx: &egui::Context, open: &mut bool) {

@@ -176,7 +176,7 @@ impl Mixer {
         // Latest first, so the next to start is at the end.
         self.waiting
             .sort_by(|a, b| b.start.cmp(&a.start).then(b.peak.total_cmp(&a.peak)));
-        self.hum_waiting.sort_by(|a, b| b.0.cmp(&a.0));
+        self.hum_waiting.sort_by_key(|h| std::cmp::Reverse(h.0));
     }
 
     /// Renders the next `out.len()` samples.
@@ -189,7 +189,7 @@ impl Mixer {
             }
             *s = self.limited(sum * MASTER * self.gain);
             self.clock += 1;
-            if self.clock % 256 == 0 {
+            if self.clock.is_multiple_of(256) {
                 self.voices.retain(|v| !v.done());
             }
         }
