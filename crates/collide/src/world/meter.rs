@@ -7,9 +7,10 @@
 //! (Box2D's linear slop).
 //!
 //! The live pairs are those of the step's last broad-phase call, which covers every pair with
-//! an awake ball. Pairs among sleepers and between sleepers and obstacles do not change while
-//! they sleep, so they are measured once whenever the set of sleepers changes, with a grid of
-//! the meter's own (its work is the meter's, not the simulation's, and is not counted).
+//! a ball awake at that call. Pairs among the balls asleep at that call and between them and
+//! the obstacles (which the broad phase never pairs with them) do not change while they sleep, so they are measured with a grid of
+//! the meter's own whenever that set changes or a ball woke during the step (its work is the
+//! meter's, not the simulation's, and is not counted). The two parts never share a pair.
 
 use super::World;
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
@@ -80,11 +81,11 @@ impl World {
         for &(i, j) in &self.pairs {
             live.add(self.pair_overlap(i, j, n_shapes));
         }
-        if self.balls.iter().any(|b| b.asleep) {
+        if self.broad_sleepers().is_empty() {
+            self.meter.sleepers.clear();
+        } else {
             self.measure_sleepers();
             live = live.merged(&self.meter.frozen);
-        } else {
-            self.meter.sleepers.clear();
         }
         self.counters.overlap = live;
     }
@@ -107,21 +108,16 @@ impl World {
         }
     }
 
-    /// Measures the pairs among sleepers and with obstacles again if the sleepers changed.
+    /// Measures the pairs among the broad phase's sleepers and with the obstacles again if that set changed or a ball woke (a woken sleeper may have moved).
     fn measure_sleepers(&mut self) {
         let mut m = std::mem::take(&mut self.meter);
-        let sleepers = self
-            .balls
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.asleep)
-            .map(|(i, _)| i as u32);
-        if m.sleepers.iter().copied().eq(sleepers.clone()) {
+        let same = m.sleepers == self.broad_sleepers();
+        if same && self.counters.last_step.wakeups == 0 {
             self.meter = m;
             return;
         }
         m.sleepers.clear();
-        m.sleepers.extend(sleepers);
+        m.sleepers.extend_from_slice(self.broad_sleepers());
         let n_shapes = self.shapes.len();
         m.boxes.clear();
         m.boxes.extend(self.shapes.iter().map(|s| s.aabb()));
