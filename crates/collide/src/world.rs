@@ -140,6 +140,9 @@ pub struct Hit {
     pub ball: u32,
     /// What it hit.
     pub with: HitWith,
+    /// The step it happened in: [`World::steps`] before that step (for timing the impact's
+    /// sound on simulated time).
+    pub step: u64,
 }
 
 /// Settings the user changes while the world runs.
@@ -773,6 +776,7 @@ impl World {
                 normal: c.normal,
                 ball: bi as u32,
                 with: HitWith::Shape(si as u32),
+                step: self.steps,
             },
         );
         true
@@ -801,6 +805,7 @@ impl World {
                 normal: c.normal,
                 ball: bi as u32,
                 with: HitWith::Ball(bj as u32),
+                step: self.steps,
             },
         );
         true

@@ -593,6 +593,7 @@ impl World {
                 normal: c.normal,
                 ball: c.ball,
                 with,
+                step: self.steps,
             },
         );
     }
