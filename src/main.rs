@@ -3,36 +3,20 @@
 
 mod advice;
 mod app;
-mod bench;
-mod bench_chart;
-mod chart;
-mod check;
 mod cli;
-mod contacts_ui;
-mod draw;
+mod command;
+mod commands;
 mod editor;
-mod energy;
-mod experiment_ui;
-mod fx;
-mod input;
-mod panel;
-mod panel_cache;
-mod pinball;
+mod keymap;
 mod prefs;
-mod raw_gl;
-mod renderer;
-mod scene_draw;
-mod scene_ui;
-mod screen;
+mod render;
 mod sound;
-mod splat;
-mod sprites;
-mod tape;
-mod timeline;
-mod view;
+mod start;
+mod state;
+mod ui;
 
 use clap::Parser;
-use std::time::Instant;
+use render::{screen, sprites};
 
 fn main() {
     let mut args = cli::Args::parse();
@@ -55,13 +39,13 @@ fn main() {
         }
     };
     if let Some(cli::Command::Bench(bench_args)) = &args.command {
-        std::process::exit(bench::run(bench_args, &scene));
+        std::process::exit(commands::bench::run(bench_args, &scene));
     }
     if let Some(cli::Command::Check(check_args)) = &args.command {
-        std::process::exit(check::run(check_args));
+        std::process::exit(commands::check::run(check_args));
     }
     if let Some(path) = &args.replay {
-        std::process::exit(tape::replay(path));
+        std::process::exit(commands::replay::run(path));
     }
     // A WAV that cannot be written is refused before the run, not after it.
     if let Some(path) = &args.sound_out {
@@ -70,7 +54,7 @@ fn main() {
             std::process::exit(2);
         }
     }
-    let start = match tape::start(&args, &scene) {
+    let start = match start::start(&args, &scene) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
@@ -78,7 +62,7 @@ fn main() {
         }
     };
     if args.headless {
-        run_headless(&args, start);
+        commands::headless::run(&args, start);
         return;
     }
     if cfg!(target_os = "linux")
@@ -100,16 +84,17 @@ fn main() {
     } else {
         prefs.window
     };
-    macroquad::Window::from_config(window_conf(args.msaa, window), app::run(args, start, prefs));
+    macroquad::Window::from_config(
+        window_conf(args.msaa, window),
+        app::frame::run(args, start, prefs),
+    );
 }
 
 /// Leaves Mesa's software rasterizer (llvmpipe: a virtual display, or no GPU; a GPU driver
 /// ignores this) only the cores that the main thread and the physics thread do not use, unless
-/// `LP_NUM_THREADS` is set already. By default llvmpipe starts one thread per core; on two
-/// cores its two threads then took turns with the main and physics threads, and rasterizing
-/// on the main thread itself (0 threads) was faster: the 10k field in the window ran at 58.5
-/// FPS against 50.3 over five interleaved runs each (and 64.9 against 59.2 over three).
-/// Called before anything else starts a thread.
+/// `LP_NUM_THREADS` is set already: by default llvmpipe starts a thread per core, and threads
+/// taking turns with the main and physics threads on the same cores slow the frame down more
+/// than rasterizing on the main thread does. Called before anything else starts a thread.
 fn software_rasterizer_threads() {
     if std::env::var_os("LP_NUM_THREADS").is_none() {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -134,86 +119,5 @@ fn window_conf(msaa: i32, (width, height): (i32, i32)) -> macroquad::conf::Conf 
         draw_call_vertex_capacity: 4 * sprites::MAX_QUADS + 4,
         draw_call_index_capacity: 6 * sprites::MAX_QUADS + 6,
         ..Default::default()
-    }
-}
-
-/// `--headless --frames N`: N frames of 1/60 s through the same stepper and the recorder,
-/// no window.
-fn run_headless(
-    args: &cli::Args,
-    (source, _, mut world): (tape::Source, collide::Scene, collide::World),
-) {
-    let frames = args.frames.unwrap_or(0);
-    let mut tape = source.tape(&world);
-    let mut stepper = collide::Stepper::default();
-    let start = Instant::now();
-    let mut last = cli::LastFrames::default();
-    let mut progress = Progress::new(frames);
-    // Only a run that writes its sound takes the world's impacts (taking them changes nothing
-    // of the simulation either way).
-    let mut sound = args.sound_out.as_ref().map(|_| {
-        let mut s = sound::Sound::new(args.mute, sound::DEFAULT_VOLUME);
-        s.record();
-        s
-    });
-    for frame in 0..frames {
-        let t = Instant::now();
-        stepper.advance_with(1.0 / 60.0, &mut world, |w| tape.step(w));
-        last.push(t.elapsed().as_secs_f64() * 1000.0);
-        if let Some(s) = &mut sound {
-            let hits: Vec<_> = world.drain_hits().collect();
-            s.hear(&world, &hits, 1.0);
-        }
-        progress.tell(frame + 1, last.mean());
-    }
-    let secs = start.elapsed().as_secs_f64();
-    let fps = if secs > 0.0 {
-        frames as f64 / secs
-    } else {
-        0.0
-    };
-    let ms = secs * 1000.0 / frames.max(1) as f64;
-    println!("{}", cli::summary(frames, &world, fps, (ms, last.mean())));
-    let sound_written = match (&sound, &args.sound_out) {
-        (Some(s), Some(path)) => s.write_wav(path),
-        _ => Ok(()),
-    };
-    let written = tape::write_outputs(args, &source, &mut tape, &world);
-    if let Err(e) = written.and(sound_written) {
-        eprintln!("error: {e}");
-        std::process::exit(2);
-    }
-}
-
-/// A run that takes a while says how far it is on stderr, every [`Progress::EVERY`] seconds,
-/// so a long run is never silent (stdout keeps its one summary line).
-struct Progress {
-    frames: u64,
-    start: Instant,
-    last: Instant,
-}
-
-impl Progress {
-    const EVERY: f64 = 2.0;
-
-    fn new(frames: u64) -> Self {
-        let now = Instant::now();
-        Progress {
-            frames,
-            start: now,
-            last: now,
-        }
-    }
-
-    /// After frame `done`, whose recent physics took `ms` ms a frame.
-    fn tell(&mut self, done: u64, ms: f64) {
-        if done < self.frames && self.last.elapsed().as_secs_f64() >= Self::EVERY {
-            self.last = Instant::now();
-            eprintln!(
-                "frame {done} of {}: physics {ms:.1} ms a frame, {:.0} s so far",
-                self.frames,
-                self.start.elapsed().as_secs_f64()
-            );
-        }
     }
 }

@@ -6,7 +6,7 @@
 //! them, so they never depend on what a user saved.
 
 use crate::cli::Args;
-use crate::panel::Show;
+use crate::state::Show;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 

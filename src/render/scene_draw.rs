@@ -1,7 +1,7 @@
 //! Drawing what a scene adds to the table: pockets (dark holes, under the balls) and the
 //! pendulum strings (a line from each anchor to its ball, the anchor marked).
 
-use crate::view::View;
+use super::view::View;
 use collide::World;
 use macroquad::prelude::*;
 

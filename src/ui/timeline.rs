@@ -42,6 +42,33 @@ pub struct TimelineUi {
     pub height: f32,
 }
 
+impl TimelineUi {
+    /// Draws the bar and the error window; returns the commands.
+    pub fn show(
+        &mut self,
+        ctx: &egui::Context,
+        tape: &Tape,
+        world: &World,
+        paused: &mut bool,
+    ) -> Vec<TapeCmd> {
+        let mut cmds = Vec::new();
+        error_window(ctx, &mut self.error);
+        if !self.open {
+            self.height = 0.0;
+            return cmds;
+        }
+        let bar = egui::TopBottomPanel::bottom("timeline").show(ctx, |ui| {
+            ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
+            transport_row(ui, tape, world, paused, &mut cmds);
+            hash_row(ui, tape, world);
+            files_row(ui, self, &mut cmds);
+        });
+        self.height =
+            bar.response.rect.height() * ctx.pixels_per_point() / crate::render::screen::scale();
+        cmds
+    }
+}
+
 impl Default for TimelineUi {
     fn default() -> Self {
         Self {
@@ -56,30 +83,6 @@ impl Default for TimelineUi {
 
 const GREEN: egui::Color32 = egui::Color32::from_rgb(110, 220, 110);
 const RED: egui::Color32 = egui::Color32::from_rgb(255, 80, 80);
-
-/// Draws the bar and the error window; returns the commands.
-pub fn ui(
-    ctx: &egui::Context,
-    st: &mut TimelineUi,
-    tape: &Tape,
-    world: &World,
-    paused: &mut bool,
-) -> Vec<TapeCmd> {
-    let mut cmds = Vec::new();
-    error_window(ctx, &mut st.error);
-    if !st.open {
-        st.height = 0.0;
-        return cmds;
-    }
-    let bar = egui::TopBottomPanel::bottom("timeline").show(ctx, |ui| {
-        ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
-        transport_row(ui, tape, world, paused, &mut cmds);
-        hash_row(ui, tape, world);
-        files_row(ui, st, &mut cmds);
-    });
-    st.height = bar.response.rect.height() * ctx.pixels_per_point() / crate::screen::scale();
-    cmds
-}
 
 fn transport_row(
     ui: &mut egui::Ui,

@@ -1,4 +1,4 @@
-//! Hands on: mouse gestures and the extra keys, turned into [`Command`]s and camera moves.
+//! Hands on: the mouse's gestures, turned into [`Command`]s and camera moves.
 //!
 //! - Left drag from empty field: launch a ball from the press point along the drag, at
 //!   [`LAUNCH_GAIN`] × the drag length (a preview line shows direction and speed).
@@ -9,8 +9,9 @@
 //! Ball edits are commands the app applies between frames (so runs stay deterministic given
 //! the same commands); nothing fires when egui has the pointer.
 
-use crate::panel::Command;
-use crate::view::{Camera, View};
+use crate::command::Command;
+use crate::render::screen;
+use crate::render::view::{Camera, View};
 use collide::{Vec2, World};
 use macroquad::prelude::*;
 use std::collections::VecDeque;
@@ -69,7 +70,7 @@ impl Mouse {
     /// One frame of mouse input: moves the camera, returns the ball commands.
     pub fn update(&mut self, cx: &Ctx, cam: &mut Camera) -> Vec<Command> {
         let mut cmds = Vec::new();
-        let at = crate::screen::mouse();
+        let at = screen::mouse();
         let view = cx.fitted.with_camera(*cam);
         let p = view.to_world(at);
         // Outside the view the pointer is over the panels even when egui has not yet seen it
@@ -157,7 +158,7 @@ impl Mouse {
         let Some(Gesture::Launch { from }) = &self.gesture else {
             return;
         };
-        let to = view.to_world(crate::screen::mouse());
+        let to = view.to_world(screen::mouse());
         let vel = launch_velocity(*from, to);
         let (a, b) = (view.pt(*from), view.pt(to));
         let colour = Color::new(1.0, 0.85, 0.3, 0.95);
@@ -169,7 +170,7 @@ impl Mouse {
             draw_line(b.x, b.y, h.x, h.y, 2.0, colour);
         }
         let label = format!("{:.0} px/s", vel.length());
-        crate::screen::text(&label, b.x + 10.0, b.y - 10.0, 22.0, colour);
+        screen::text(&label, b.x + 10.0, b.y - 10.0, 22.0, colour);
     }
 }
 
@@ -186,41 +187,9 @@ fn trail_velocity(trail: &VecDeque<(f64, Vec2)>) -> Vec2 {
     }
 }
 
-/// A file name in the current folder from the wall clock: `screenshot-YYYYMMDD-HHMMSS.png`
-/// (UTC).
-pub fn screenshot_name() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
-    let (y, m, d) = civil_from_days(days);
-    let (hh, mm, ss) = (rem / 3600, rem / 60 % 60, rem % 60);
-    format!("screenshot-{y:04}{m:02}{d:02}-{hh:02}{mm:02}{ss:02}.png")
-}
-
-/// Year, month, day of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + (m <= 2) as i64, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn civil_dates_match_known_days() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-    }
 
     #[test]
     fn launch_speed_grows_with_the_drag() {

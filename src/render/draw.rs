@@ -1,9 +1,9 @@
 //! Drawing the world with macroquad: obstacles, balls and the overlays.
 
-use crate::fx::{Fx, HitKind, HIT_LIFE, LIGHT_LIFE};
-use crate::panel::Show;
-use crate::sprites::Sprites;
-use crate::view::View;
+use super::fx::{Fx, HitKind, HIT_LIFE, LIGHT_LIFE};
+use super::sprites::Sprites;
+use super::view::View;
+use crate::state::Show;
 use collide::geom::{oriented_rect_corners, Hull};
 use collide::{Aabb, DebugDraw, Geometry, Motion, Prim, Rgba, Shape, Vec2, World};
 use macroquad::prelude::*;
@@ -62,8 +62,8 @@ pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32, sprite
         hulls(view, world);
     }
     obstacles(view, world, fx, show.lights);
-    crate::pinball::draw_field(view, world);
-    crate::scene_draw::rules(view, world);
+    super::pinball::draw_field(view, world);
+    super::scene_draw::rules(view, world);
     launcher(view, world);
     if show.tracks {
         tracks(view, world, fx);
@@ -91,7 +91,7 @@ fn arc_points(c: Vec2, r: f32, start: f32, end: f32, view: &View) -> Vec<Vec2> {
 }
 
 fn shape_color(s: &Shape, light: f32) -> Color {
-    let played = crate::pinball::shape_color(s);
+    let played = super::pinball::shape_color(s);
     let base = match (s.geom, s.motion) {
         _ if played.is_some() => played.unwrap_or(WALL),
         (Geometry::Gate { .. }, _) => GATE,
@@ -207,7 +207,7 @@ fn launcher(view: &View, world: &World) {
         Color::new(1.0, 1.0, 1.0, 0.3),
     );
     if world.pending_launches() > 0 {
-        crate::screen::text(
+        super::screen::text(
             &format!("{} waiting", world.pending_launches()),
             p.x - 60.0,
             p.y + 22.0,
@@ -380,7 +380,7 @@ impl DebugDraw for MqDraw<'_> {
             Prim::Line { a, b, color } => line(self.view, a, b, 1.0, rgba(color)),
             Prim::Text { at, text, color } => {
                 let p = self.view.pt(at);
-                crate::screen::text(&text, p.x, p.y, 14.0, rgba(color));
+                super::screen::text(&text, p.x, p.y, 14.0, rgba(color));
             }
         }
     }

@@ -1,16 +1,18 @@
-//! The Scene section of the panel: the list of built-in scenes (number keys 1–9 pick them in
+//! The Scene section of the panel: the list of built-in scenes (the number keys pick them in
 //! this order), the ball count of scenes that fill (rain, field), and what the scene adds:
 //! pockets, rain still to fall, and the cradle's read-out of how an impact passes through the
 //! row of balls (collision iterations; Parberry, Collision Math Toy, Fig. 16).
 
 use crate::cli::BUILT_IN;
-use crate::panel::{Command, UiState};
+use crate::command::Command;
+use crate::keymap;
+use crate::state::UiState;
 use collide::world::Transfer;
 use collide::World;
 use egui_macroquad::egui;
 
 /// Draws the section; returns commands through `cmds`.
-pub fn section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut Vec<Command>) {
+pub fn ui(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut Vec<Command>) {
     ui.separator();
     ui.horizontal(|ui| {
         ui.strong("Scene");
@@ -19,11 +21,7 @@ pub fn section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut Ve
             .selected_text(&st.scene_name)
             .show_ui(ui, |ui| {
                 for (k, (name, _)) in BUILT_IN.iter().enumerate() {
-                    let key = if k < 9 {
-                        format!("{}  ", k + 1)
-                    } else {
-                        "   ".into()
-                    };
+                    let key = keymap::scene_key(k).map_or("   ".into(), |d| format!("{d}  "));
                     ui.selectable_value(&mut pick, Some(k), format!("{key}{name}"));
                 }
             });

@@ -64,7 +64,7 @@ pub fn run(args: &CheckArgs) -> i32 {
             let r = checks::containment::run(
                 sizes.containment,
                 solver,
-                &mut crate::bench::progress_printer("containment"),
+                &mut super::bench::progress_printer("containment"),
             );
             note(r, Instant::now());
         }
@@ -73,12 +73,12 @@ pub fn run(args: &CheckArgs) -> i32 {
                 sizes.soak,
                 solver,
                 &resident_bytes,
-                &mut crate::bench::progress_printer("soak"),
+                &mut super::bench::progress_printer("soak"),
             );
             note(r, Instant::now());
         }
         if wanted("pile") {
-            let mut progress = crate::bench::progress_printer("pile");
+            let mut progress = super::bench::progress_printer("pile");
             for r in checks::pile::run(sizes.pile, solver, &mut progress) {
                 note(r, Instant::now());
             }

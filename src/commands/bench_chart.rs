@@ -17,18 +17,10 @@ type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
 const FONT: &str = "sans-serif";
 const SIZE: (u32, u32) = (1600, 720);
 
-/// A colour per algorithm, stable across charts.
-pub fn kind_color(kind: BroadKind) -> RGBColor {
-    match kind {
-        BroadKind::Brute => RGBColor(215, 38, 38),
-        BroadKind::Quadtree => RGBColor(30, 150, 60),
-        BroadKind::Sectors => RGBColor(31, 100, 200),
-        BroadKind::Adjacent => RGBColor(120, 170, 240),
-        BroadKind::Grid => RGBColor(150, 80, 200),
-        BroadKind::Rdc => RGBColor(230, 140, 20),
-        BroadKind::Sap => RGBColor(20, 170, 170),
-        BroadKind::Tree => RGBColor(110, 80, 40),
-    }
+/// A colour per algorithm, stable across charts and the experiment window.
+fn kind_color(kind: BroadKind) -> RGBColor {
+    let (r, g, b) = crate::render::palette::broad_colour(kind);
+    RGBColor(r, g, b)
 }
 
 fn err(e: impl std::fmt::Display) -> String {

@@ -1,4 +1,4 @@
-//! The "Experiment" button: runs the toy's Fig. 26–28 sweep (AABB tests per iteration for
+//! The experiment window and its button: runs the toy's Fig. 26–28 sweep (AABB tests per iteration for
 //! 2 … 32 balls on the table, every broad phase; `collide::experiments::table_sweep`) on a
 //! background thread, shows a progress bar while it runs (the window stays responsive), and
 //! plots the result in an egui window.
@@ -39,7 +39,7 @@ impl Default for ExperimentUi {
 
 impl ExperimentUi {
     /// Draws the button (bottom left) and, when open, the window; polls the worker.
-    pub fn ui(&mut self, ctx: &egui::Context, scene: &Scene) {
+    pub fn show(&mut self, ctx: &egui::Context, scene: &Scene) {
         self.poll();
         egui::Area::new(egui::Id::new("experiment_button"))
             .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0])
@@ -145,10 +145,10 @@ fn plot(ui: &mut egui::Ui, sweep: &Sweep) {
                     .filter(|r| r.kind == kind)
                     .map(|r| [r.balls as f64, r.tests_per_iteration])
                     .collect();
-                let c = crate::bench_chart::kind_color(kind);
+                let (r, g, b) = crate::render::palette::broad_colour(kind);
                 let line = Line::new(PlotPoints::from(pts))
                     .name(kind.name())
-                    .color(egui::Color32::from_rgb(c.0, c.1, c.2))
+                    .color(egui::Color32::from_rgb(r, g, b))
                     .width(2.0);
                 plot_ui.line(line);
             }

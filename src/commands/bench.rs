@@ -1,7 +1,7 @@
 //! `bench <experiment>`: runs one of the library's experiments headless, prints its table,
 //! and writes CSV files and a PNG chart into `--out`.
 
-use crate::bench_chart;
+use super::bench_chart;
 use crate::cli::{self, BenchArgs, Experiment};
 use collide::experiments::scale::{self, ScaleConfig, ScaleRun};
 use collide::experiments::sectors_1994::{self as sectors, HarnessConfig, HarnessRow, RatioRow};

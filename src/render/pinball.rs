@@ -1,61 +1,15 @@
-//! Pinball in the app: the keys that drive the controls, and what a played table shows on the
-//! field (score, lost balls, lit targets, the plunger's pull).
-//!
-//! Keys never touch the world: each frame the held keys are compared with the controls the
-//! world holds, and a difference becomes a [`Command::Control`], so a recording of commands
-//! replays the game.
+//! What a played table shows on the field: the score, the lost balls, lit targets, the
+//! plunger's pull and the hint to hold its key. (Its keys are in `app/keys.rs`.)
 
-use crate::panel::Command;
-use crate::view::View;
+use super::view::View;
+use crate::keymap::{self, Action};
 use collide::{Control, Geometry, Motion, Shape, Vec2, World};
 use macroquad::prelude::*;
-
-/// The keys of a played table, for the help window.
-pub const HELP: &[(&str, &str)] = &[
-    (
-        "Space (pinball)",
-        "hold to pull the plunger, release to fire the ball up the lane",
-    ),
-    (
-        "Left / right Shift",
-        "pinball: raise the left / right flipper while held",
-    ),
-];
 
 const LIT: Color = Color::new(1.0, 0.95, 0.35, 1.0);
 const DARK_TARGET: Color = Color::new(0.35, 0.45, 0.95, 1.0);
 const SCORE: Color = Color::new(1.0, 1.0, 1.0, 0.85);
 const FLIPPER: Color = Color::new(1.0, 0.62, 0.20, 1.0);
-
-/// The keys held for each control.
-fn keys_for(c: Control) -> &'static [KeyCode] {
-    match c {
-        Control::LeftFlipper => &[KeyCode::LeftShift],
-        Control::RightFlipper => &[KeyCode::RightShift],
-        Control::Plunger => &[KeyCode::Space],
-    }
-}
-
-/// Commands that bring the world's held controls in line with the held keys (none when the
-/// world is not a game or egui has the keyboard).
-pub fn control_commands(world: &World, egui_wants_keys: bool) -> Vec<Command> {
-    if !world.is_game() {
-        return Vec::new();
-    }
-    let held = world.play().held;
-    Control::ALL
-        .into_iter()
-        .filter_map(|c| {
-            let down = !egui_wants_keys && keys_for(c).iter().any(|&k| is_key_down(k));
-            (down != held[c.index()]).then_some(Command::Control(c, down))
-        })
-        .collect()
-}
-
-/// True when Space drives the plunger instead of launching a ball.
-pub fn space_is_plunger(world: &World) -> bool {
-    world.is_game()
-}
 
 /// The colour a played table gives shape `s`, if it has one: targets lit or dark, flippers
 /// and plungers orange.
@@ -106,8 +60,9 @@ fn serve_hint(view: &View, world: &World) {
     let q = view.pt(l);
     if waiting && !world.play().held[Control::Plunger.index()] {
         let size = view.len(18.0).clamp(10.0, 40.0);
-        let width = crate::screen::text_width("hold SPACE", size);
-        crate::screen::text("hold SPACE", q.x - width - view.len(30.0), q.y, size, SCORE);
+        let hint = format!("hold {}", keymap::keys_of(Action::Launch).to_uppercase());
+        let width = super::screen::text_width(&hint, size);
+        super::screen::text(&hint, q.x - width - view.len(30.0), q.y, size, SCORE);
     }
     for s in world.shapes() {
         if let Motion::Plunger { travel, .. } = s.motion {
@@ -140,6 +95,6 @@ fn fill_lit(view: &View, s: &Shape) {
 /// Text centred on `at` (screen px), `size` px high.
 fn centred(text: &str, at: Vec2, size: f32, color: Color) {
     let size = size.clamp(8.0, 200.0);
-    let width = crate::screen::text_width(text, size);
-    crate::screen::text(text, at.x - width * 0.5, at.y, size, color);
+    let width = super::screen::text_width(text, size);
+    super::screen::text(text, at.x - width * 0.5, at.y, size, color);
 }

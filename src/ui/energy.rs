@@ -59,7 +59,7 @@ impl EnergyUi {
     }
 
     /// The window, while `open`.
-    pub fn ui(&mut self, ctx: &egui::Context, world: &World, open: &mut bool) {
+    pub fn show(&mut self, ctx: &egui::Context, world: &World, open: &mut bool) {
         egui::Window::new("Energy")
             .open(open)
             .default_width(420.0)

@@ -1,9 +1,72 @@
-//! Where a run starts (a scene or a saved state), the headless replay of `--replay`, and the
-//! files `--record` and `--save-state` write at the end of a `--frames` run.
+//! Where a run starts: the world built from the scene and the command line, or from a saved
+//! state or a recording, with what it was built from ([`Source`]); and the files `--record`
+//! and `--save-state` write at the end of a `--frames` run. The window and the headless run
+//! both start here.
 
 use crate::cli::{self, Args};
 use collide::{Recording, SavedState, Scene, SceneError, Tape, World};
 use std::path::Path;
+use std::time::Instant;
+
+/// A world from the scene with the command line's seed, broad phase, launches and rotation;
+/// `--fill N` sets the count of a scene that fills itself (rain, field), else fills the table.
+/// Without `--broad-phase`, the broad phase suits the balls the start puts in play
+/// ([`crate::advice::broad_for`]). A start of many balls says on stderr what it is doing.
+pub fn new_world(args: &Args, scene: &Scene) -> World {
+    let own_fill = args.fill > 0 && scene.fill.is_some();
+    let balls = match scene.fill {
+        Some(f) if args.fill == 0 => f.count,
+        _ => args.fill,
+    } as usize;
+    let started = Instant::now();
+    let long = balls >= LONG_START_BALLS;
+    if long {
+        eprintln!(
+            "placing {} balls ...",
+            crate::advice::thousands(balls as u64)
+        );
+    }
+    let mut world = if own_fill {
+        scene.clone().with_fill_count(args.fill).build(args.seed)
+    } else {
+        scene.build(args.seed)
+    };
+    world.set_broad_phase(crate::advice::broad_for(balls, args.broad_phase));
+    world.set_clock(cli::nanos);
+    world.settings.rotate = args.rotate;
+    world.settings.tunnelling = args.tunnelling;
+    world.settings.pair_cache = !args.no_pair_cache;
+    if let Some(solver) = args.solver {
+        world.settings.solver = solver;
+    }
+    if let Some(on) = args.sleep {
+        world.settings.sleep.enabled = Some(on);
+    }
+    world.launch(args.launch);
+    if args.fill > 0 && !own_fill {
+        world.fill_random(args.fill, fill_radii(args.fill_radius), FILL_SPEED);
+    }
+    if long {
+        eprintln!(
+            "{} balls placed in {:.2} s; broad phase {}",
+            crate::advice::thousands(world.balls().len() as u64),
+            started.elapsed().as_secs_f64(),
+            world.broad().kind().name()
+        );
+    }
+    world
+}
+
+/// Starts with at least this many balls say on stderr what they are doing.
+const LONG_START_BALLS: usize = 20_000;
+
+/// Top speed of filled balls (px/s).
+pub const FILL_SPEED: f32 = 300.0;
+
+/// The radius range of a fill whose largest radius is `r` (px).
+pub fn fill_radii(r: f32) -> (f32, f32) {
+    (0.7 * r, r)
+}
 
 /// What the world was built from: recordings and saved states carry it.
 #[derive(Clone, Debug)]
@@ -34,7 +97,7 @@ pub fn start(args: &Args, scene: &Scene) -> Result<(Source, Scene, World), Scene
         return from_state_file(path);
     }
     let (origin, text) = cli::scene_source(args)?;
-    let world = crate::app::new_world(args, scene);
+    let world = new_world(args, scene);
     let source = Source {
         origin,
         text,
@@ -68,48 +131,6 @@ pub fn from_recording_file(path: &Path) -> Result<(Source, Scene, World, Tape), 
     };
     let tape = Tape::replaying(rec, &world);
     Ok((source, scene, world, tape))
-}
-
-/// `--replay FILE`: replays to the end, prints the summary line and the verdict; the exit
-/// status (0 same hashes, 1 divergence, 2 bad file).
-pub fn replay(path: &Path) -> i32 {
-    let (rec, mut world) = match Recording::load(path) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
-    let (start, checkpoints) = (rec.start.state.steps, rec.checkpoints.len());
-    let t0 = std::time::Instant::now();
-    let divergence = rec.replay(&mut world);
-    let secs = t0.elapsed().as_secs_f64();
-    let frames = (world.steps() - start) / world.settings.motion_iterations.max(1) as u64;
-    println!(
-        "{}",
-        cli::summary(
-            frames,
-            &world,
-            frames as f64 / secs.max(1e-9),
-            (secs * 1000.0 / frames.max(1) as f64, 0.0)
-        )
-    );
-    match divergence {
-        None => {
-            println!(
-                "replay: steps {start}..{} checkpoints={checkpoints} verdict=same",
-                world.steps()
-            );
-            0
-        }
-        Some(d) => {
-            println!(
-                "replay: DIVERGED at step {}: recorded hash={:016x} replayed hash={:016x} verdict=diverged",
-                d.step, d.recorded, d.replayed
-            );
-            1
-        }
-    }
 }
 
 /// Writes `--record` and `--save-state` after a `--frames` run.

@@ -61,6 +61,31 @@ impl Chart {
         }
     }
 
+    /// The chart window, while `open`.
+    pub fn show(&self, ctx: &egui::Context, open: &mut bool) {
+        egui::Window::new("Chart: broad phase and overlap per frame")
+            .open(open)
+            .default_pos(egui::pos2(60.0, 120.0))
+            .default_width(480.0)
+            .resizable(true)
+            .show(ctx, |ui| {
+                let iters = self.latest_and_mean(|s| s.iterations).0;
+                ui.small(format!(
+                    "Last {SPAN:.0} s of wall time, one point per frame; {iters:.0} collision iterations in the last frame."
+                ));
+                let rows: [(&str, Series, egui::Color32); 5] = [
+                    ("AABB tests", |s| s.aabb_tests, egui::Color32::from_rgb(110, 180, 255)),
+                    ("Candidate pairs", |s| s.pairs, egui::Color32::from_rgb(255, 190, 90)),
+                    ("Broad phase µs", |s| s.broad_us, egui::Color32::from_rgb(140, 230, 140)),
+                    ("Overlap deepest %", |s| s.overlap_max, egui::Color32::from_rgb(255, 120, 120)),
+                    ("Overlap mean %", |s| s.overlap_mean, egui::Color32::from_rgb(230, 150, 230)),
+                ];
+                for (name, f, color) in rows {
+                    plot_row(ui, self, name, f, color);
+                }
+            });
+    }
+
     fn series(&self, f: impl Fn(&Sample) -> f64) -> Vec<[f64; 2]> {
         let now = self.samples.back().map_or(0.0, |s| s.t);
         self.samples.iter().map(|s| [s.t - now, f(s)]).collect()
@@ -71,31 +96,6 @@ impl Chart {
         let latest = self.samples.back().map_or(0.0, &f);
         (latest, self.samples.iter().map(f).sum::<f64>() / n)
     }
-}
-
-/// The chart window, when `open`.
-pub fn window(ctx: &egui::Context, open: &mut bool, chart: &Chart) {
-    egui::Window::new("Chart: broad phase and overlap per frame")
-        .open(open)
-        .default_pos(egui::pos2(60.0, 120.0))
-        .default_width(480.0)
-        .resizable(true)
-        .show(ctx, |ui| {
-            let iters = chart.latest_and_mean(|s| s.iterations).0;
-            ui.small(format!(
-                "Last {SPAN:.0} s of wall time, one point per frame; {iters:.0} collision iterations in the last frame."
-            ));
-            let rows: [(&str, Series, egui::Color32); 5] = [
-                ("AABB tests", |s| s.aabb_tests, egui::Color32::from_rgb(110, 180, 255)),
-                ("Candidate pairs", |s| s.pairs, egui::Color32::from_rgb(255, 190, 90)),
-                ("Broad phase µs", |s| s.broad_us, egui::Color32::from_rgb(140, 230, 140)),
-                ("Overlap deepest %", |s| s.overlap_max, egui::Color32::from_rgb(255, 120, 120)),
-                ("Overlap mean %", |s| s.overlap_mean, egui::Color32::from_rgb(230, 150, 230)),
-            ];
-            for (name, f, color) in rows {
-                plot_row(ui, chart, name, f, color);
-            }
-        });
 }
 
 /// One figure of a sample, plotted as a line.

@@ -1,11 +1,12 @@
 //! The panel's "Contacts and rest" section: the contact solver and its settings, sleep, and
 //! the meters that say how deep the touching balls sink and how many sleep.
 
+use super::widgets::{grid, row};
 use collide::{Settings, Solver, World};
 use egui_macroquad::egui;
 
 /// Shows the section; its widgets edit `sim`, which the app records as a settings input.
-pub fn section(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
+pub fn ui(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
     ui.separator();
     ui.strong("Contacts and rest");
     egui::ComboBox::from_id_salt("solver")
@@ -80,20 +81,20 @@ fn sleep_controls(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
     let (s, factor) = world.recent_second();
     let c = world.counters();
     let n = world.balls().len() as u32;
-    super::panel::grid(ui, "sleep", |ui| {
-        super::panel::row(
+    grid(ui, "sleep", |ui| {
+        row(
             ui,
             "Asleep / awake",
             format!("{} / {}", c.asleep, n - c.asleep.min(n)),
         );
-        super::panel::row(ui, "Wake-ups / s", (s.wakeups as f64 * factor).round());
+        row(ui, "Wake-ups / s", (s.wakeups as f64 * factor).round());
     });
 }
 
 fn meters(ui: &mut egui::Ui, world: &World) {
     let m = world.counters().overlap;
     let pct = |x: f32| format!("{:.2} %", 100.0 * x);
-    super::panel::grid(ui, "overlap", |ui| {
+    grid(ui, "overlap", |ui| {
         ui.label("Overlap deepest / mean").on_hover_text(
             "Over the touching pairs: (r1 + r2 − distance) / smaller radius, or depth / radius against an obstacle. A good engine keeps a pile near 1 %.",
         );
@@ -101,8 +102,8 @@ fn meters(ui: &mut egui::Ui, world: &World) {
             egui::RichText::new(format!("{} / {}", pct(m.max), pct(m.mean()))).monospace(),
         ));
         ui.end_row();
-        super::panel::row(ui, "Touching pairs", m.pairs);
-        super::panel::row(
+        row(ui, "Touching pairs", m.pairs);
+        row(
             ui,
             "Deeper than 1 % / 10 %",
             format!("{} / {}", m.over_1pct, m.over_10pct),

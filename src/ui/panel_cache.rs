@@ -18,7 +18,7 @@
 //! not cleared: the canvas and the bands cover the window (see `app.rs`). Only the software
 //! path keeps panels (`renderer.rs`); on the GPU path egui runs every frame.
 
-use crate::raw_gl::{Rect, WindowSnapshot};
+use crate::render::raw_gl::{Rect, WindowSnapshot};
 use egui_macroquad::egui;
 use macroquad::prelude::*;
 
@@ -44,7 +44,7 @@ pub struct PanelCache {
 
 /// Whether any input reached the window this frame, and the mouse position.
 fn input(last_mouse: Vec2) -> (bool, Vec2) {
-    let mouse = crate::screen::mouse();
+    let mouse = crate::render::screen::mouse();
     let buttons = [MouseButton::Left, MouseButton::Right, MouseButton::Middle];
     let any = mouse != last_mouse
         || mouse_wheel() != (0.0, 0.0)
@@ -59,7 +59,7 @@ fn input(last_mouse: Vec2) -> (bool, Vec2) {
 
 /// The window's size (physical px).
 fn window_size() -> (usize, usize) {
-    crate::screen::physical_size()
+    crate::render::screen::physical_size()
 }
 
 /// The window outside `canvas`, as four bands (some possibly empty): above, below, left, right.
@@ -76,8 +76,8 @@ pub fn bands((x, y, w, h): Rect, (win_w, win_h): (usize, usize)) -> [Rect; 4] {
 impl PanelCache {
     /// Keeps panels only on the software path with framebuffer blits (`renderer.rs`); else
     /// egui runs every frame.
-    pub fn set_path(&mut self, path: crate::renderer::Path, blits: bool) {
-        self.failed = path == crate::renderer::Path::Gpu || !blits;
+    pub fn set_path(&mut self, path: crate::render::renderer::Path, blits: bool) {
+        self.failed = path == crate::render::renderer::Path::Gpu || !blits;
         self.snapshot = None;
         self.taken = None;
     }

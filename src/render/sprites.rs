@@ -16,9 +16,9 @@
 //! On the GPU path (`renderer.rs`) there is no image: every ball is a quad, and the backdrop
 //! the image would carry is two rectangles.
 
-use crate::raw_gl::{Rect, WindowCopy};
-use crate::splat::{Backdrop, Canvas, Disc};
-use crate::view::View;
+use super::raw_gl::{Rect, WindowCopy};
+use super::splat::{Backdrop, Canvas, Disc};
+use super::view::View;
 use collide::world::Ball;
 use macroquad::prelude::*;
 
@@ -64,8 +64,8 @@ pub struct Sprites {
 impl Sprites {
     /// Draws by `path`; without framebuffer blits (`blits` false) the canvas is never copied,
     /// only drawn as a texture.
-    pub fn set_path(&mut self, path: crate::renderer::Path, blits: bool) {
-        self.gpu = path == crate::renderer::Path::Gpu;
+    pub fn set_path(&mut self, path: super::renderer::Path, blits: bool) {
+        self.gpu = path == super::renderer::Path::Gpu;
         self.copy_failed = !blits;
         self.copy = None;
     }
@@ -90,9 +90,9 @@ impl Sprites {
         // The view's area in logical pixels (the quads' and the backdrop's), and the canvas
         // over it in physical ones, `s` per logical pixel (`screen.rs`): balls are drawn into
         // it at the screen's own resolution.
-        let area = view.pixels(crate::screen::size());
-        let s = crate::screen::scale();
-        let (x, y, w, h) = crate::screen::to_physical(area, s);
+        let area = view.pixels(super::screen::size());
+        let s = super::screen::scale();
+        let (x, y, w, h) = super::screen::to_physical(area, s);
         let (x0, y0, w, h) = (x as f32, y as f32, w.max(0) as usize, h.max(0) as usize);
         let splat = !self.gpu && w > 0 && h > 0;
         if self.gpu {
@@ -170,7 +170,7 @@ impl Sprites {
             }
         };
         // Drawn in logical pixels over the physical canvas's area: one texel per pixel.
-        let s = crate::screen::scale();
+        let s = super::screen::scale();
         let params = DrawTextureParams {
             dest_size: Some(vec2(w as f32, h as f32) / s),
             ..Default::default()
@@ -212,7 +212,7 @@ impl Sprites {
             return false;
         };
         copy.upload(self.canvas.bytes());
-        let screen_h = crate::screen::physical_size().1 as i32;
+        let screen_h = super::screen::physical_size().1 as i32;
         if !copy.show(at.x as i32, at.y as i32, screen_h) {
             self.copy_failed = true;
             return false;
@@ -340,7 +340,7 @@ fn circle_texture(size: u16) -> Texture2D {
             // Coverage: 1 inside, 0 outside, linear over the last texel (tiny textures: half).
             let ramp = if size <= 8 { 0.75 } else { 1.0 };
             let alpha = ((radius - d.length()) / ramp + 0.5).clamp(0.0, 1.0);
-            let shade = crate::splat::shade(d.x / radius, d.y / radius);
+            let shade = super::splat::shade(d.x / radius, d.y / radius);
             let v = (shade * 255.0) as u8;
             bytes.extend([v, v, v, (alpha * 255.0) as u8]);
         }

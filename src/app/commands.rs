@@ -1,0 +1,214 @@
+//! The commands applied to the world: each becomes an input through the recorder (`Tape`),
+//! between two steps, so a recording replays it exactly; and the app's own changes around
+//! them (a scene loaded, a restart, the editor entered or left).
+
+use super::App;
+use crate::advice;
+use crate::cli;
+use crate::command::Command;
+use crate::render::view::Camera;
+use crate::start::{fill_radii, Source, FILL_SPEED};
+use collide::{Input, Scene, Stepper, World};
+
+impl App {
+    pub(super) fn apply(&mut self, cmd: Command) {
+        match cmd {
+            Command::Launch(n) => {
+                let _ = self.input(Input::Launch(n));
+            }
+            Command::Clear => {
+                let _ = self.input(Input::Clear);
+                self.fx.reset();
+            }
+            Command::Restart => self.restart(),
+            Command::Quit => self.quit = true,
+            Command::SetBroad(kind) => {
+                let _ = self.input(Input::SetBroad(kind.name().to_string()));
+                self.ui.param_message = None;
+            }
+            Command::SetParam(name, v) => {
+                let set = Input::SetParam {
+                    name: name.to_string(),
+                    value: v,
+                };
+                self.ui.param_message = self.input(set).err();
+            }
+            Command::Fill(n, r) => self.fill(n, r),
+            Command::Step => {
+                self.ui.paused = true;
+                self.step_frame();
+            }
+            cmd => self.apply_hands(cmd),
+        }
+    }
+
+    /// The hands-on commands (mouse and number keys).
+    fn apply_hands(&mut self, cmd: Command) {
+        match cmd {
+            Command::LaunchAt(pos, vel) => {
+                let _ = self.input(Input::LaunchAt { pos, vel });
+            }
+            Command::MoveBall(i, pos, vel) => {
+                let ball = i as u32;
+                let _ = self.input(Input::MoveBall { ball, pos, vel });
+            }
+            Command::RemoveBall(i) => {
+                let _ = self.input(Input::RemoveBall(i as u32));
+                self.mouse.forget();
+                self.fx.tracks.clear();
+            }
+            Command::LoadScene(k) => self.load_scene(k),
+            Command::Control(control, down) => {
+                let _ = self.input(Input::Control { control, down });
+            }
+            Command::SceneFill(n) => {
+                self.ui.scene_fill = Some(n);
+                self.restart();
+            }
+            _ => {}
+        }
+    }
+
+    /// Loads built-in scene `k` (number keys, the Scene list) with the settings it starts
+    /// with, keeping the broad phase and the user's tunnelling, verification, pair cache and
+    /// rotation.
+    fn load_scene(&mut self, k: usize) {
+        let Some((name, text)) = cli::BUILT_IN.get(k) else {
+            return;
+        };
+        match Scene::parse(text, &format!("{name} (built in)")) {
+            Ok(scene) => {
+                self.ui.scene_index = Some(k);
+                self.ui.scene_name = scene.name.clone();
+                self.ui.scene_fill = scene.fill.map(|f| f.count);
+                self.scene = scene;
+                let mut sim = self.built().settings.clone();
+                let old = &self.ui.sim;
+                (sim.tunnelling, sim.linear_fractions) = (old.tunnelling, old.linear_fractions);
+                (sim.verify, sim.rotate) = (old.verify, old.rotate);
+                sim.pair_cache = old.pair_cache;
+                self.ui.sim = sim;
+                self.source = Source {
+                    origin: format!("{name} (built in)"),
+                    text: text.to_string(),
+                    seed: self.args.seed,
+                };
+                self.prefs.last_scene = Some(name.to_string());
+                self.restart();
+                self.cam = Camera::default();
+                self.ui.message = Some(format!("Scene {name} loaded"));
+            }
+            Err(e) => self.ui.message = Some(format!("Scene {name}: {e}")),
+        }
+    }
+
+    /// Replaces the balls with `n` at random places, radii up to `r` px; unless the user chose
+    /// the broad phase, it is set for `n` balls first ([`advice::broad_for`]).
+    fn fill(&mut self, n: u32, r: f32) {
+        self.fx.reset();
+        self.suit_broad_phase(n as usize);
+        let fill = Input::Fill {
+            n,
+            radius: fill_radii(r),
+            speed: FILL_SPEED,
+        };
+        let _ = self.input(fill);
+        let balls = self.world.balls();
+        let done = collide::world::Filled {
+            balls: balls.len() as u32,
+            max_radius: balls.iter().map(|b| b.radius).fold(0.0, f32::max),
+        };
+        self.ui.fill_message = (done.balls < n || done.max_radius < r * 0.999).then(|| {
+            format!(
+                "{} balls placed; radii shrunk to at most {:.2} px to fit",
+                done.balls, done.max_radius
+            )
+        });
+    }
+
+    /// Sets the broad phase for `balls` balls unless the user chose one, with a note in the
+    /// panel when it changes; a chosen brute force gets a note when it will be slow.
+    fn suit_broad_phase(&mut self, balls: usize) {
+        let kind = self.world.broad().kind();
+        if self.ui.broad_chosen {
+            let slow = kind == collide::BroadKind::Brute && balls > advice::BRUTE_MAX_BALLS;
+            self.ui.broad_note = slow.then(|| advice::brute_kept_note(balls));
+            return;
+        }
+        let want = advice::broad_for(balls, None);
+        if want != kind {
+            let _ = self.input(Input::SetBroad(want.name().to_string()));
+            self.ui.broad = want;
+            self.ui.broad_note = Some(if want == collide::BroadKind::Brute {
+                format!("Broad phase back to brute force for {balls} balls.")
+            } else {
+                advice::switched_note(balls)
+            });
+        }
+    }
+
+    /// Reloads the scene, keeping the settings and the broad phase the user chose (else the
+    /// one for the balls of the scene's own fill).
+    pub(super) fn restart(&mut self) {
+        let settings = self.ui.sim.clone();
+        let kind = if self.ui.broad_chosen {
+            self.world.broad().kind()
+        } else {
+            let balls = self.scene.fill.and(self.ui.scene_fill).unwrap_or(0) as usize;
+            let want = advice::broad_for(balls, None);
+            if want != self.world.broad().kind() {
+                self.ui.broad_note =
+                    (want != collide::BroadKind::Brute).then(|| advice::switched_note(balls));
+            }
+            want
+        };
+        self.world = self.built();
+        self.world.set_broad_phase(kind);
+        self.world.set_clock(cli::nanos);
+        self.world.settings = settings;
+        self.stepper = Stepper::default();
+        self.fx.reset();
+        self.mouse.forget();
+        self.tape = self.source.tape(&self.world);
+    }
+
+    /// A fresh world of the scene, with the ball count chosen for its own fill.
+    fn built(&self) -> World {
+        match self.ui.scene_fill {
+            Some(n) if self.scene.fill.is_some() => {
+                self.scene.clone().with_fill_count(n).build(self.args.seed)
+            }
+            _ => self.scene.build(self.args.seed),
+        }
+    }
+
+    /// Enters or leaves edit mode to match the toolbar / F2. Entering pauses the world;
+    /// leaving makes the edited scene the one in play (and the one Restart reloads).
+    pub(super) fn sync_edit_mode(&mut self) {
+        if self.ui.editing == self.editor.active {
+            return;
+        }
+        if self.ui.editing {
+            self.paused_before_edit = self.ui.paused;
+            self.ui.paused = true;
+            self.editor.enter(&self.scene);
+            self.mouse.forget();
+            self.fx.reset();
+        } else {
+            let bounds_before = self.scene.bounds;
+            self.scene = self.editor.leave();
+            // Recordings and saved states of the edited scene carry its text.
+            self.source = Source {
+                origin: format!("{} (edited)", self.scene.name),
+                text: self.scene.to_ron(),
+                seed: self.args.seed,
+            };
+            self.restart();
+            self.ui.paused = self.paused_before_edit;
+            if self.scene.bounds != bounds_before {
+                self.cam = Camera::default();
+            }
+            self.ui.message = Some("Edited scene in play (R restarts it)".into());
+        }
+    }
+}

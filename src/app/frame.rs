@@ -1,0 +1,307 @@
+//! The window's main loop ([`run`]): one frame at a time, the physics of each on a worker
+//! thread while the frame is presented; and the end of a `--frames` run.
+
+use super::{keys, App, InFlight, CATCH_UP};
+use crate::cli::{self, Args, LastFrames};
+use crate::keymap::{self, Action};
+use crate::prefs::Prefs;
+use crate::render::renderer::Renderer;
+use crate::render::{draw, raw_gl, screen};
+use crate::start::Source;
+use crate::state::Load;
+use crate::ui::panel_cache::{self, PanelCache};
+use crate::ui::widgets;
+use collide::{Scene, Vec2, World};
+use macroquad::prelude::*;
+use std::time::Instant;
+
+/// Smooths a read-out so the panel does not flicker.
+fn smooth(old: f32, new: f32) -> f32 {
+    if old == 0.0 {
+        new
+    } else {
+        old * 0.9 + new * 0.1
+    }
+}
+
+/// The window's main loop. Each frame lays out the panels and the draw calls of the world as
+/// the last frame's physics left it, applies the frame's commands, then runs this frame's
+/// physics on a worker thread ([`App::launch`]) while the rest of the frame, which reads
+/// nothing of the world (the canvas of balls, the panels' painting), is drawn and presented
+/// (in software rendering, most of a frame), and takes the world back at the next frame's
+/// start. Commands from this frame's input are applied before its physics, so a run is the
+/// same as stepping on the main thread (the hashes of `--frames` runs match `--headless`).
+pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
+    let mut app = App::new(args, start, prefs);
+    if app.prefs.persist {
+        prevent_quit();
+    }
+    let frames_limit = app.args.frames;
+    // Frames whose physics has run (or was skipped: editing, paused), and its total time.
+    let (mut frames, mut physics_total) = (0u64, 0.0f64);
+    let mut last_frames = LastFrames::default();
+    // This thread's work, its waits for the physics thread and its `next_frame`s (s).
+    let mut main_thread = Busy::default();
+    let mut physics = 0.0;
+    let mut in_flight: Option<InFlight> = None;
+    let run_start = Instant::now();
+    // How long the last `next_frame` took (s): presenting the frame, and in software
+    // rendering, rasterising what was queued.
+    let mut presented = 0.0;
+    // The panels kept between their refreshes (`panel_cache.rs`).
+    let mut panel_cache = PanelCache::default();
+    // The drawing path, from the GL renderer (`renderer.rs`).
+    let renderer = Renderer::choose(app.args.renderer);
+    app.sprites.set_path(renderer.path, renderer.blits);
+    panel_cache.set_path(renderer.path, renderer.blits);
+    app.ui.renderer_line = renderer.line();
+    loop {
+        // Colour writes were turned off at the end of the last frame, so macroquad's clear at
+        // the start of this one wrote nothing (see there).
+        raw_gl::colour_writes(true);
+        screen::begin_frame();
+        egui_macroquad::cfg(screen::egui_scale);
+        let frame_start = Instant::now();
+        let frame_time = get_frame_time() as f64;
+        // With --frames the effects age 1/60 s a frame too, so a frame's picture is the same
+        // on every run (and on both drawing paths).
+        let fx_time = if frames_limit.is_some() {
+            1.0 / 60.0
+        } else {
+            frame_time
+        };
+        let mut waited = 0.0;
+        if let Some(job) = in_flight.take() {
+            (physics, waited) = app.land(job, fx_time);
+            physics_total += physics;
+            last_frames.push(physics * 1000.0);
+            frames += 1;
+        } else {
+            // Editing, paused, or the first frame: no steps ran.
+            let (lost, pocketed) = (app.world.play().lost, app.world.rules().pocketed);
+            app.adapt_catch_up(0.0, 0.0);
+            app.after_physics(lost, pocketed, fx_time);
+        }
+        // With --frames each frame is 1/60 s of simulation, so the result matches --headless.
+        let sim_dt = if frames_limit.is_some() {
+            1.0 / 60.0
+        } else {
+            frame_time
+        };
+
+        let mut cmds = app.keys();
+        app.sync_edit_mode();
+        if !app.editor.active {
+            cmds.extend(keys::control_commands(&app.world, app.ui.egui_wants_keys));
+        }
+        cmds.extend(app.mouse());
+        app.stepper.time_scale = app.ui.time_scale as f64;
+
+        let load = app.load;
+        let mut tape_cmds = Vec::new();
+        // The last frame of `--frames`: drawn as it is, the world after `frames` frames of
+        // physics, then the summary.
+        let last = frames_limit.is_some_and(|n| frames >= n);
+        // The panels are drawn afresh for a screenshot.
+        let keep = !last && !app.shot_pending;
+        let egui_runs = panel_cache.egui_runs(keep, get_time());
+        if egui_runs {
+            // The panels are drawn afresh, over the window cleared to their colour (they leave
+            // their background unpainted, `panel::panel_fill`). Sent to the rasterizer now,
+            // the clear is done by the time the canvas is copied in, which waits for every
+            // drawing queued before it. A frame that shows the kept panels covers the whole
+            // window with them and the canvas: no clear.
+            let mut panels = [0.0; 4];
+            egui_macroquad::cfg(|ctx| panels = widgets::panel_fill(ctx));
+            raw_gl::clear_colour(panels);
+            raw_gl::flush();
+            egui_macroquad::ui(|ctx| {
+                widgets::wheel_scroll(ctx, mouse_wheel().1);
+                if !app.ui.panels_hidden {
+                    tape_cmds = app
+                        .timeline
+                        .show(ctx, &app.tape, &app.world, &mut app.ui.paused);
+                }
+                cmds.extend(app.panel.show(ctx, &mut app.ui, &app.world, load));
+                if app.editor.active && !app.ui.panels_hidden && app.editor.show(ctx) {
+                    app.ui.editing = false;
+                }
+                if !app.ui.panels_hidden {
+                    app.experiment.show(ctx, &app.scene);
+                    app.energy.show(ctx, &app.world, &mut app.ui.energy_open);
+                    app.chart.show(ctx, &mut app.ui.chart_open);
+                }
+                app.editor.wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+            });
+        }
+        // After the panels, before the next steps: the next frame's landing shows the
+        // world's settings in the panel again, so an edit not made an input now is lost.
+        app.sync_settings();
+        app.sync_sound();
+        if app.editor.active {
+            let fitted = app.fitted();
+            app.editor.mouse(fitted, &mut app.cam);
+            app.editor.update();
+        }
+        let view = app.view();
+        let shown = if app.editor.active {
+            &app.editor.preview
+        } else {
+            &app.world
+        };
+        // The world's drawing stays in the view: the panels around it are transparent over
+        // the window's clear, and kept as pixels between refreshes (`panel_cache.rs`), so a
+        // shape reaching past the view (zoomed in) would show through them, or over them.
+        let clip = screen::to_physical(view.pixels(screen::size()), screen::scale());
+        raw_gl::clip_drawing(Some(clip));
+        draw::world(
+            &view,
+            shown,
+            &app.fx,
+            &app.ui.show,
+            get_time() as f32,
+            &mut app.sprites,
+        );
+        if app.editor.active {
+            app.editor.draw(&view);
+        } else {
+            app.mouse.draw(&view, app.ui.sim.ball_radius);
+        }
+        if app.ui.paused && !app.editor.active {
+            let at = app.fitted().pt(Vec2::new(
+                app.world.bounds().min.x,
+                app.world.bounds().max.y,
+            ));
+            screen::text(&paused_line(), at.x + 12.0, at.y + 30.0, 26.0, ORANGE);
+        }
+        raw_gl::clip_drawing(None);
+        if !last {
+            for c in cmds {
+                app.apply(c);
+            }
+            for c in tape_cmds {
+                app.apply_tape(c);
+            }
+            if app.quit || is_quit_requested() {
+                app.save_prefs();
+                std::process::exit(0);
+            }
+            if app.editor.active || app.ui.paused {
+                physics = 0.0;
+                frames += 1;
+            } else {
+                in_flight = Some(app.launch(sim_dt));
+            }
+        }
+        // What is left to draw reads nothing of the world, so it runs beside the physics: the
+        // canvas of balls laid out above, under what macroquad has queued (drawn when egui
+        // draws), and the panels.
+        app.sprites.draw_canvas();
+        let canvas = app.sprites.copied_canvas();
+        if egui_runs {
+            egui_macroquad::draw();
+            let mut busy = true;
+            egui_macroquad::cfg(|ctx| busy = panel_cache::egui_busy(ctx, canvas));
+            panel_cache.take(canvas, get_time(), busy);
+        } else {
+            panel_cache.put(canvas);
+        }
+        if std::mem::take(&mut app.shot_pending) {
+            app.screenshot();
+        }
+        if last {
+            main_thread.panels = (panel_cache.drawn_frames, panel_cache.kept_frames);
+            let physics_ms = (
+                physics_total * 1000.0 / frames.max(1) as f64,
+                last_frames.mean(),
+            );
+            finish(&mut app, frames, run_start, physics_ms, main_thread);
+        }
+        // This thread's work, not its wait for the physics thread.
+        let cpu = frame_start.elapsed().as_secs_f64() - waited;
+        main_thread.add(cpu, waited, presented);
+        app.load = Load {
+            fps: smooth(app.load.fps, 1.0 / frame_time.max(1e-4) as f32),
+            cpu: smooth(app.load.cpu, (cpu / frame_time.max(1e-4)) as f32),
+            physics_ms: smooth(app.load.physics_ms, (physics * 1000.0) as f32),
+            physics_share: smooth(
+                app.load.physics_share,
+                (physics / frame_time.max(1e-4)) as f32,
+            ),
+            slow_motion: app.stepper.max_frame < CATCH_UP,
+        };
+        // macroquad's queued drawing goes to GL now, and colour writes are turned off until
+        // the next frame's start: macroquad begins every frame with a clear of the window,
+        // which a frame showing the kept panels does not need (in llvmpipe a fill of every
+        // pixel).
+        // SAFETY: macroquad's documented access to its drawing state, on its thread.
+        unsafe { get_internal_gl() }.flush();
+        raw_gl::colour_writes(false);
+        let present = Instant::now();
+        next_frame().await;
+        presented = present.elapsed().as_secs_f64();
+    }
+}
+
+/// The main thread's time over the frames of a run (s): its own work, its waits for the
+/// physics thread at the frames' start, and its `next_frame`s (each counted with the frame
+/// after it: the first frame adds none).
+#[derive(Clone, Copy, Debug, Default)]
+struct Busy {
+    frames: u64,
+    work: f64,
+    waited: f64,
+    presented: f64,
+    /// Frames whose panels egui drew, and frames that showed them as kept (`panel_cache.rs`).
+    panels: (u64, u64),
+}
+
+impl Busy {
+    fn add(&mut self, work: f64, waited: f64, presented: f64) {
+        self.frames += 1;
+        self.work += work;
+        self.waited += waited;
+        self.presented += presented;
+    }
+}
+
+/// After `--frames`: the screenshot, a line of where the main thread's time went, the summary
+/// line (last), `--record` and `--save-state`, exit.
+fn finish(app: &mut App, frames: u64, start: Instant, physics_ms: (f64, f64), main: Busy) -> ! {
+    if let Some(path) = &app.args.screenshot {
+        get_screen_data().export_png(&path.to_string_lossy());
+    }
+    let per = 1000.0 / main.frames.max(1) as f64;
+    println!(
+        "main thread: work_ms={:.3} waited_for_physics_ms={:.3} next_frame_ms={:.3} (per frame, over {} frames) panels_drawn={} panels_kept={}",
+        main.work * per,
+        main.waited * per,
+        main.presented * per,
+        main.frames,
+        main.panels.0,
+        main.panels.1
+    );
+    let secs = start.elapsed().as_secs_f64();
+    let fps = frames as f64 / secs.max(1e-9);
+    println!("{}", cli::summary(frames, &app.world, fps, physics_ms));
+    let written = crate::start::write_outputs(&app.args, &app.source, &mut app.tape, &app.world);
+    let sound = app
+        .args
+        .sound_out
+        .as_ref()
+        .map_or(Ok(()), |p| app.sound.write_wav(p));
+    if let Err(e) = written.and(sound) {
+        eprintln!("error: {e}");
+        std::process::exit(2);
+    }
+    std::process::exit(0);
+}
+
+/// The line over the table while paused: "PAUSED  (P resumes, O steps)".
+fn paused_line() -> String {
+    let (pause, step) = (
+        keymap::keys_of(Action::Pause),
+        keymap::keys_of(Action::Step),
+    );
+    format!("PAUSED  ({pause} resumes, {step} steps)")
+}

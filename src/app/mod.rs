@@ -1,0 +1,366 @@
+//! The window app: its state between frames ([`App`]), the physics thread each frame's steps
+//! run on, and what follows them. Around it:
+//!
+//! - `frame.rs`: the window's main loop, one frame at a time.
+//! - `keys.rs`: the keys, read from the key map (`keymap.rs`), and pinball's held controls.
+//! - `mouse.rs`: the mouse's gestures. Keys, mouse and panels make [`Command`]s.
+//! - `commands.rs`: the commands applied to the world, through the recorder.
+//! - `tape.rs`: the record-and-replay bar's commands (seek, files).
+//! - `screenshot.rs`: F12.
+
+pub mod frame;
+
+mod commands;
+mod keys;
+mod mouse;
+mod screenshot;
+mod tape;
+
+use crate::cli::{self, Args};
+use crate::command::Command;
+use crate::editor::Editor;
+use crate::prefs::Prefs;
+use crate::render::fx::Fx;
+use crate::render::sprites::Sprites;
+use crate::render::view::{Camera, View};
+use crate::sound::Sound;
+use crate::start::Source;
+use crate::state::{Load, UiState};
+use crate::ui::chart::Chart;
+use crate::ui::energy::EnergyUi;
+use crate::ui::experiment::ExperimentUi;
+use crate::ui::panel::Panel;
+use crate::ui::timeline::TimelineUi;
+use collide::{Input, Scene, Stepper, Tape, Vec2, World};
+use macroquad::prelude::get_time;
+use mouse::Mouse;
+use std::time::Instant;
+
+/// Everything the window keeps between frames.
+struct App {
+    args: Args,
+    scene: Scene,
+    world: World,
+    stepper: Stepper,
+    ui: UiState,
+    /// The side panel's own settings.
+    panel: Panel,
+    fx: Fx,
+    sprites: Sprites,
+    chart: Chart,
+    load: Load,
+    quit: bool,
+    experiment: ExperimentUi,
+    mouse: Mouse,
+    cam: Camera,
+    energy: EnergyUi,
+    shot_pending: bool,
+    editor: Editor,
+    /// Pause state before edit mode paused the world.
+    paused_before_edit: bool,
+    /// What the world was built from (for recordings and saved states).
+    source: Source,
+    /// Records every change and step; replays when rewound.
+    tape: Tape,
+    timeline: TimelineUi,
+    prefs: Prefs,
+    /// A stand-in world and tape, held here while the real ones are on the physics thread.
+    spare: Option<(World, Tape)>,
+    /// The impacts heard (`sound/`).
+    sound: Sound,
+}
+
+/// One frame's physics on a worker thread, run while the frame is presented (see
+/// [`frame::run`]).
+struct InFlight {
+    handle: std::thread::JoinHandle<(World, Tape, Stepper, f64)>,
+    /// Balls drained and pocketed before the steps.
+    lost: u32,
+    pocketed: u32,
+    /// Steps of the world before them.
+    steps: u64,
+}
+
+impl App {
+    fn new(args: Args, (source, scene, world): (Source, Scene, World), prefs: Prefs) -> Self {
+        let mut world = world;
+        // A saved state keeps its own iterations (they are part of its future).
+        if prefs.persist && args.state.is_none() {
+            world.settings.motion_iterations = prefs.motion_iterations;
+            world.settings.collision_iterations = prefs.collision_iterations;
+        }
+        let editor = Editor::new(&scene, args.seed);
+        let mut ui = UiState::new(&world);
+        ui.broad_chosen = args.broad_phase.is_some();
+        if prefs.persist {
+            prefs.apply_show(&mut ui.show);
+        }
+        for name in &args.show {
+            ui.show.enable(name);
+        }
+        // The first frame enters edit mode (see `sync_edit_mode`).
+        ui.editing = args.edit;
+        ui.scene_name = scene.name.clone();
+        ui.scene_index = cli::BUILT_IN.iter().position(|(n, _)| *n == scene.name);
+        ui.scene_fill = scene
+            .fill
+            .map(|f| if args.fill > 0 { args.fill } else { f.count });
+        ui.muted = args.mute || (prefs.persist && prefs.muted);
+        ui.volume = prefs.volume;
+        let mut sound = Sound::new(ui.muted, ui.volume);
+        // Runs with --frames (tests, scripts) play nothing; --sound-out writes what they would.
+        if args.frames.is_none() {
+            sound.open_device();
+        }
+        if args.sound_out.is_some() {
+            sound.record();
+        }
+        let tape = source.tape(&world);
+        let panel = Panel::new(world.broad().kind());
+        let mut prefs = prefs;
+        if let Some(scene) = &args.scene {
+            prefs.last_scene = Some(scene.display().to_string());
+        }
+        Self {
+            args,
+            scene,
+            world,
+            stepper: Stepper::default(),
+            panel,
+            ui,
+            fx: Fx::default(),
+            sprites: Sprites::default(),
+            chart: Chart::default(),
+            load: Load::default(),
+            quit: false,
+            experiment: Default::default(),
+            mouse: Mouse::default(),
+            cam: Camera::default(),
+            energy: EnergyUi::default(),
+            shot_pending: false,
+            editor,
+            paused_before_edit: false,
+            source,
+            tape,
+            timeline: TimelineUi::default(),
+            prefs,
+            spare: None,
+            sound,
+        }
+    }
+
+    /// Starts this frame's physics (the stepper fed `dt` s) on a worker thread: the world,
+    /// the tape and the stepper move there, stand-ins take their place until [`App::land`]
+    /// brings them back. Nothing reads the world in between (what is left of the frame is
+    /// drawn from what was laid out before, and presented), so the steps are those the main
+    /// thread would run, in the same order.
+    fn launch(&mut self, dt: f64) -> InFlight {
+        let launcher = self.world.launcher();
+        let (world, tape) = self.spare.take().unwrap_or_else(|| {
+            let w = World::new(Vec::new(), Default::default(), launcher, 0);
+            let t = Tape::recording("", "", 0, &w);
+            (w, t)
+        });
+        let (lost, pocketed) = (self.world.play().lost, self.world.rules().pocketed);
+        let steps = self.world.steps();
+        let mut world = std::mem::replace(&mut self.world, world);
+        let mut tape = std::mem::replace(&mut self.tape, tape);
+        let mut stepper = self.stepper.clone();
+        let handle = std::thread::spawn(move || {
+            let t0 = Instant::now();
+            stepper.advance_with(dt, &mut world, |w| tape.step(w));
+            (world, tape, stepper, t0.elapsed().as_secs_f64())
+        });
+        InFlight {
+            handle,
+            lost,
+            pocketed,
+            steps,
+        }
+    }
+
+    /// Takes back the world after the physics of [`App::launch`] and does what follows the
+    /// steps (tracks, grabs, charts, effects); returns the time the steps took and the time
+    /// this thread waited for them (s).
+    fn land(&mut self, job: InFlight, frame_time: f64) -> (f64, f64) {
+        let wait = Instant::now();
+        let (world, tape, stepper, secs) = match job.handle.join() {
+            Ok(done) => done,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        let waited = wait.elapsed().as_secs_f64();
+        let world = std::mem::replace(&mut self.world, world);
+        let tape = std::mem::replace(&mut self.tape, tape);
+        self.spare = Some((world, tape));
+        self.stepper = stepper;
+        let simulated =
+            self.world.steps().saturating_sub(job.steps) as f64 * self.world.step_seconds();
+        self.adapt_catch_up(secs, simulated);
+        self.after_physics(job.lost, job.pocketed, frame_time);
+        (secs, waited)
+    }
+
+    /// What follows a frame's steps; `lost` and `pocketed` are the counts before them.
+    fn after_physics(&mut self, lost: u32, pocketed: u32, frame_time: f64) {
+        self.show_world_settings();
+        if self.world.play().lost != lost {
+            // Drained balls leave the list: tracks follow balls by index, so start afresh.
+            self.fx.tracks.clear();
+        }
+        if self.world.rules().pocketed != pocketed {
+            // A pocket took a ball: the indices moved, so a grab would hold another ball.
+            self.mouse.forget();
+        }
+        self.chart.record(get_time(), &self.world);
+        self.fx
+            .update(&mut self.world, frame_time as f32, self.ui.show.tracks);
+        self.energy.update(&self.world, &self.fx.frame_hits);
+        let time_scale = self.ui.time_scale as f64;
+        self.sound
+            .hear(&self.world, &self.fx.frame_hits, time_scale);
+    }
+
+    /// Applies a change to the world through the tape, so the recording sees everything.
+    fn input(&mut self, input: Input) -> Result<(), String> {
+        self.tape.input(&mut self.world, input)
+    }
+
+    /// The settings edited in the panel this frame become an input when they changed.
+    fn sync_settings(&mut self) {
+        if self.ui.sim != self.world.settings {
+            let _ = self.input(Input::Settings(self.ui.sim.clone()));
+        }
+    }
+
+    /// Mute and volume from the panel to the sound; where the sound goes back to the panel.
+    fn sync_sound(&mut self) {
+        self.sound.set(self.ui.muted, self.ui.volume);
+        self.ui.sound_status = self.sound.status();
+        self.ui.sound_why = self.sound.silent_because().map(str::to_string);
+    }
+
+    /// The panel shows the world's settings and broad phase (a replay changes them).
+    fn show_world_settings(&mut self) {
+        self.ui.sim = self.world.settings.clone();
+        self.ui.broad = self.world.broad().kind();
+    }
+
+    /// The world on screen: the editor's preview in edit mode, else the running world.
+    fn shown(&self) -> &World {
+        if self.editor.active {
+            &self.editor.preview
+        } else {
+            &self.world
+        }
+    }
+
+    /// Mouse gestures: camera moves now, ball edits as commands.
+    fn mouse(&mut self) -> Vec<Command> {
+        if self.editor.active {
+            // The editor reads the mouse after the panels (see `run`).
+            return Vec::new();
+        }
+        let cx = mouse::Ctx {
+            fitted: self.fitted(),
+            world: &self.world,
+            egui_wants_pointer: self.ui.egui_wants_pointer,
+            time_scale: self.ui.time_scale,
+            now: get_time(),
+        };
+        self.mouse.update(&cx, &mut self.cam)
+    }
+
+    /// Step (O, the Step button): one frame's steps at once, on this thread.
+    fn step_frame(&mut self) {
+        // One whole frame of steps, whatever the accumulator holds.
+        for _ in 0..self.world.settings.motion_iterations {
+            self.tape.step(&mut self.world);
+        }
+    }
+
+    /// Normally a slow frame is caught up with up to [`CATCH_UP`] s of steps; while one
+    /// frame's physics takes longer than 50 ms (tens of thousands of balls) that would make
+    /// every frame six times slower still, so the stepper then takes at most one frame's time
+    /// per frame: slow motion, but the window stays responsive. Back to real time once the
+    /// physics takes at most 0.8 s per simulated second (`physics_s` for `simulated_s`): it
+    /// runs beside the drawing, so then it keeps up with the clock. (The old way back, under
+    /// 10 ms a frame, kept 10,000 balls in slow motion for good once a slow start put them
+    /// there, at 12–16 ms a frame's physics in the window.)
+    fn adapt_catch_up(&mut self, physics_s: f64, simulated_s: f64) {
+        let slow = self.stepper.max_frame < CATCH_UP;
+        let slow = slow_motion(slow, physics_s, simulated_s);
+        self.stepper.max_frame = if slow { 1.0 / 60.0 } else { CATCH_UP };
+    }
+
+    /// The view fitted to the free area, before zoom and pan.
+    fn fitted(&self) -> View {
+        let left = if self.editor.active && !self.ui.panels_hidden {
+            self.editor
+                .panel_width
+                .min(crate::render::screen::size().0 - 100.0)
+        } else {
+            0.0
+        };
+        let (width, height) = crate::render::screen::size();
+        let right = (width - self.ui.panel_width).max(left + 50.0);
+        let top = self.ui.toolbar_height.min(height - 50.0);
+        // Tab hides the record/replay bar too (its last height stays in `timeline`).
+        let bar = if self.ui.panels_hidden {
+            0.0
+        } else {
+            self.timeline.height
+        };
+        let bottom = (height - bar).max(top + 50.0);
+        View::fit(
+            self.shown().bounds(),
+            Vec2::new(left, top),
+            Vec2::new(right, bottom),
+        )
+    }
+
+    fn view(&self) -> View {
+        self.fitted().with_camera(self.cam)
+    }
+}
+
+/// Whether the next frame runs in slow motion (see [`App::adapt_catch_up`]), from whether this
+/// one did and its physics time for the simulated time (s).
+fn slow_motion(slow: bool, physics_s: f64, simulated_s: f64) -> bool {
+    physics_s > 0.05 || (slow && physics_s > 0.8 * simulated_s)
+}
+
+/// Longest frame time the stepper catches up on normally (s).
+const CATCH_UP: f64 = 0.1;
+
+impl App {
+    /// Remembers the overlays, iterations and window size (the last scene is kept as loaded).
+    fn save_prefs(&mut self) {
+        let p = &mut self.prefs;
+        p.show = Prefs::shown(&self.ui.show);
+        p.motion_iterations = self.world.settings.motion_iterations;
+        p.collision_iterations = self.world.settings.collision_iterations;
+        let (w, h) = crate::render::screen::physical_size();
+        p.window = (w as i32, h as i32);
+        (p.muted, p.volume) = (self.ui.muted, self.ui.volume);
+        p.save();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slow_motion;
+
+    #[test]
+    fn slow_motion_starts_over_50_ms_and_ends_once_the_physics_keeps_up() {
+        let frame = 1.0 / 60.0;
+        // Normal: a 20 ms frame's physics is no reason to slow down; 60 ms is.
+        assert!(!slow_motion(false, 0.020, 0.025));
+        assert!(slow_motion(false, 0.060, 0.1));
+        // Slow (1/60 s a frame): stays while a frame's physics takes over 0.8 of it ...
+        assert!(slow_motion(true, 0.015, frame));
+        // ... and ends below, though still over 10 ms (10,000 balls).
+        assert!(!slow_motion(true, 0.012, frame));
+        // No steps (paused): back to normal.
+        assert!(!slow_motion(true, 0.0, 0.0));
+    }
+}

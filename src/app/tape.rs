@@ -1,0 +1,106 @@
+//! The record-and-replay bar's commands: seeking in the recording, and saving and loading
+//! recordings, states and scenes by path.
+
+use super::App;
+use crate::command::Command;
+use crate::render::view::Camera;
+use crate::start::Source;
+use crate::ui::timeline::TapeCmd;
+use collide::{Scene, Stepper};
+
+impl App {
+    pub(super) fn apply_tape(&mut self, cmd: TapeCmd) {
+        let note = match cmd {
+            TapeCmd::Seek(step) => {
+                self.ui.paused = true;
+                self.tape.seek(&mut self.world, step);
+                self.after_jump();
+                None
+            }
+            TapeCmd::Step => {
+                self.apply(Command::Step);
+                None
+            }
+            TapeCmd::SaveRecording(path) => {
+                Some(self.tape.record(&self.world).save(&path).map(|_| {
+                    let r = self.tape.recorded();
+                    format!(
+                        "{} steps, {} inputs saved",
+                        r.end - r.start.state.steps,
+                        r.inputs.len()
+                    )
+                }))
+            }
+            TapeCmd::SaveState(path) => Some(
+                self.source
+                    .saved(&self.world)
+                    .save(&path)
+                    .map(|_| format!("state at step {} saved", self.world.steps())),
+            ),
+            TapeCmd::LoadRecording(path) => self.load_recording(&path),
+            TapeCmd::LoadState(path) => self.load_state(&path),
+            TapeCmd::LoadScene(path) => self.load_scene_file(&path),
+        };
+        match note {
+            Some(Ok(n)) => self.timeline.note = Some(n),
+            Some(Err(e)) => self.timeline.error = Some(e),
+            None => {}
+        }
+    }
+
+    /// After the world jumped (seek, load): no stale effects or grabs; the panel follows.
+    fn after_jump(&mut self) {
+        self.fx.reset();
+        self.mouse.forget();
+        self.stepper = Stepper::default();
+        self.show_world_settings();
+    }
+
+    fn load_recording(&mut self, path: &std::path::Path) -> Option<Result<String, String>> {
+        Some(
+            crate::start::from_recording_file(path)
+                .map(|(source, scene, world, tape)| {
+                    (self.source, self.scene, self.world, self.tape) = (source, scene, world, tape);
+                    self.ui.paused = true;
+                    self.after_jump();
+                    "recording loaded: press Play or drag the slider".to_string()
+                })
+                .map_err(|e| e.to_string()),
+        )
+    }
+
+    fn load_state(&mut self, path: &std::path::Path) -> Option<Result<String, String>> {
+        Some(
+            crate::start::from_state_file(path)
+                .map(|(source, scene, world)| {
+                    (self.source, self.scene, self.world) = (source, scene, world);
+                    self.tape = self.source.tape(&self.world);
+                    self.after_jump();
+                    format!("state at step {} loaded", self.world.steps())
+                })
+                .map_err(|e| e.to_string()),
+        )
+    }
+
+    fn load_scene_file(&mut self, path: &std::path::Path) -> Option<Result<String, String>> {
+        let loaded = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}:0:0: cannot read the file: {e}", path.display()))
+            .and_then(|text| {
+                let origin = path.display().to_string();
+                let scene = Scene::parse(&text, &origin).map_err(|e| e.to_string())?;
+                Ok((origin, text, scene))
+            });
+        Some(loaded.map(|(origin, text, scene)| {
+            self.scene = scene;
+            self.source = Source {
+                origin: origin.clone(),
+                text,
+                seed: self.args.seed,
+            };
+            self.prefs.last_scene = Some(origin.clone());
+            self.restart();
+            self.cam = Camera::default();
+            format!("scene {origin} loaded")
+        }))
+    }
+}

@@ -1,0 +1,38 @@
+//! What the user asked for: the panels, the keys and the mouse return [`Command`]s, and the
+//! app applies them to the world between two steps, through the recorder, so a run replays
+//! exactly. Nothing here reads input or draws.
+
+use collide::{BroadKind, Vec2};
+
+/// What the user asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Launch this many balls.
+    Launch(u32),
+    /// Remove every ball.
+    Clear,
+    /// Reload the scene.
+    Restart,
+    /// Leave.
+    Quit,
+    /// Use this broad phase.
+    SetBroad(BroadKind),
+    /// Set a parameter of the broad phase.
+    SetParam(&'static str, f32),
+    /// Run one frame while paused.
+    Step,
+    /// Replace the balls with this many at random places, of at most this radius (px).
+    Fill(u32, f32),
+    /// Launch a ball now at this place (px) with this velocity (px/s).
+    LaunchAt(Vec2, Vec2),
+    /// Put ball `i` here (px) with this velocity (px/s).
+    MoveBall(usize, Vec2, Vec2),
+    /// Delete ball `i`.
+    RemoveBall(usize),
+    /// Load the built-in scene with this index in [`crate::cli::BUILT_IN`].
+    LoadScene(usize),
+    /// Press (`true`) or release a game control (flippers, plunger).
+    Control(collide::Control, bool),
+    /// Reload the scene with this many balls in its own fill (rain, field).
+    SceneFill(u32),
+}

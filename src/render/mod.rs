@@ -1,0 +1,20 @@
+//! Drawing: the camera, the world and its overlays, and the two drawing paths.
+//!
+//! - `view.rs`: the camera, world to screen. `screen.rs`: logical and physical pixels, text.
+//! - `draw.rs`: the world with its overlays; `scene_draw.rs` pockets and strings;
+//!   `pinball.rs` what a played table shows; `fx.rs` the effects fed by the hits.
+//! - `renderer.rs`: the drawing path chosen from the GL renderer. `sprites.rs`: the balls as
+//!   batched quads or one CPU-drawn image (`splat.rs`), copied into the window (`raw_gl.rs`).
+//! - `palette.rs`: a colour per broad phase, shared by the charts.
+
+pub mod draw;
+pub mod fx;
+pub mod palette;
+pub mod pinball;
+pub mod raw_gl;
+pub mod renderer;
+pub mod scene_draw;
+pub mod screen;
+pub mod splat;
+pub mod sprites;
+pub mod view;

@@ -1,0 +1,160 @@
+//! The state the window's parts share: the overlays to draw ([`Show`]), everything the panels
+//! edit and the app reads ([`UiState`]), and the read-outs of the frame's load ([`Load`]).
+//! The panels bind widgets to it, the drawing reads it, the app applies it to the world.
+
+use collide::{BroadKind, Settings, World};
+
+/// The eight Show toggles.
+#[derive(Clone, Debug, Default)]
+pub struct Show {
+    /// Fading dot at each impact.
+    pub hit_points: bool,
+    /// Fading trails behind balls.
+    pub tracks: bool,
+    /// Tangent lines at impacts on arcs, segments and circles.
+    pub tangents: bool,
+    /// Every box, plus the broad phase's structure (quadtree leaf grid, sectors, …).
+    pub aabbs: bool,
+    /// Spinning marker at impacts, styled by collision type.
+    pub reticles: bool,
+    /// Velocity arrows.
+    pub velocity: bool,
+    /// Arc interiors shaded.
+    pub sectors: bool,
+    /// Shapes lit briefly when hit.
+    pub lights: bool,
+    /// Each ball's path in the last step and the impacts found on it.
+    pub sweeps: bool,
+}
+
+impl Show {
+    /// Turns on the overlay called `name` (one of [`crate::cli::OVERLAYS`]).
+    pub fn enable(&mut self, name: &str) {
+        match name {
+            "hit-points" => self.hit_points = true,
+            "tracks" => self.tracks = true,
+            "tangents" => self.tangents = true,
+            "aabbs" => self.aabbs = true,
+            "reticles" => self.reticles = true,
+            "velocity" => self.velocity = true,
+            "sectors" => self.sectors = true,
+            "lights" => self.lights = true,
+            _ => {}
+        }
+    }
+}
+
+/// What the panels edit and the app reads (the side panel keeps its own: `ui/panel.rs`).
+#[derive(Clone, Debug)]
+pub struct UiState {
+    /// Physics settings, copied into the world when changed.
+    pub sim: Settings,
+    /// Overlays.
+    pub show: Show,
+    /// Broad phase chosen.
+    pub broad: BroadKind,
+    /// The user chose the broad phase (the panel, `--broad-phase`): Fill and Restart keep it.
+    /// Otherwise they pick one for the ball count (`advice.rs`).
+    pub broad_chosen: bool,
+    /// Why the toy picked the broad phase it did, or why the chosen one is slow for a Fill.
+    pub broad_note: Option<String>,
+    /// Simulation paused.
+    pub paused: bool,
+    /// Help window open.
+    pub help_open: bool,
+    /// Chart window open.
+    pub chart_open: bool,
+    /// What the last fill did, when worth saying.
+    pub fill_message: Option<String>,
+    /// Last refusal of a parameter change, shown under the sliders.
+    pub param_message: Option<String>,
+    /// Width the panel took last frame (px), so the table fits beside it.
+    pub panel_width: f32,
+    /// Height the toolbar took last frame (px).
+    pub toolbar_height: f32,
+    /// egui has keyboard focus (keys then go to egui, not the toy).
+    pub egui_wants_keys: bool,
+    /// egui has the pointer.
+    pub egui_wants_pointer: bool,
+    /// Simulated seconds per real second (below 1: slow motion).
+    pub time_scale: f32,
+    /// Tab hid the panels and windows.
+    pub panels_hidden: bool,
+    /// Energy window open.
+    pub energy_open: bool,
+    /// A note for the user (screenshot written, scene loaded), shown under the heading.
+    pub message: Option<String>,
+    /// Edit mode asked for (toolbar Edit, F2); the app enters or leaves it to match.
+    pub editing: bool,
+    /// Index of the scene in [`crate::cli::BUILT_IN`], if it is a built-in one.
+    pub scene_index: Option<usize>,
+    /// Name of the scene shown.
+    pub scene_name: String,
+    /// Balls of the scene's own fill (rain, field), when it has one.
+    pub scene_fill: Option<u32>,
+    /// Sound muted (the Mute box, M).
+    pub muted: bool,
+    /// Sound volume (0..=1).
+    pub volume: f32,
+    /// Where the sound goes, or that there is none, and why (set by the app each frame).
+    pub sound_status: String,
+    pub sound_why: Option<String>,
+    /// How the frame is drawn (set by the app): the path and the GL renderer.
+    pub renderer_line: String,
+}
+
+impl UiState {
+    /// Defaults, with the world's settings.
+    pub fn new(world: &World) -> Self {
+        let broad = world.broad().kind();
+        Self {
+            sim: world.settings.clone(),
+            show: Show {
+                lights: true,
+                sweeps: true,
+                ..Show::default()
+            },
+            broad,
+            broad_chosen: false,
+            broad_note: None,
+            paused: false,
+            help_open: false,
+            chart_open: false,
+            fill_message: None,
+            param_message: None,
+            panel_width: 320.0,
+            toolbar_height: 60.0,
+            egui_wants_keys: false,
+            egui_wants_pointer: false,
+            time_scale: 1.0,
+            panels_hidden: false,
+            energy_open: false,
+            message: None,
+            editing: false,
+            scene_index: None,
+            scene_name: String::new(),
+            scene_fill: None,
+            muted: false,
+            volume: crate::sound::DEFAULT_VOLUME,
+            sound_status: String::new(),
+            sound_why: None,
+            renderer_line: String::new(),
+        }
+    }
+}
+
+/// Read-outs the panel shows (measured by the app).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Load {
+    /// Frames per second.
+    pub fps: f32,
+    /// The main thread's time in the frame (input, panels, drawing; not its wait for the
+    /// physics thread) over the frame time.
+    pub cpu: f32,
+    /// Physics time per frame (ms).
+    pub physics_ms: f32,
+    /// The physics thread's time over the frame time: near 1, it cannot keep up.
+    pub physics_share: f32,
+    /// Physics cannot keep up: one frame of simulated time per frame.
+    pub slow_motion: bool,
+}

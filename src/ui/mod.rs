@@ -1,0 +1,21 @@
+//! The panels and windows (egui). Each binds its widgets to a plain struct and returns
+//! commands; none touches the world, which is why a replay is exact.
+//!
+//! - `panel.rs`: the toolbar and the side panel, after the original toy's dialog; its sections
+//!   `scene.rs` (the scene list and what a scene adds) and `contacts.rs` (the contact solver,
+//!   sleep, the overlap meter).
+//! - `help.rs`: the help window, from the key map. `chart.rs`, `energy.rs`, `experiment.rs`:
+//!   the chart, energy and experiment windows. `timeline.rs`: the record-and-replay bar.
+//! - `widgets.rs`: the grid rows every panel uses, and egui's set-up for the frame.
+//! - `panel_cache.rs`: the panels kept as pixels between refreshes (software rendering).
+
+pub mod chart;
+pub mod contacts;
+pub mod energy;
+pub mod experiment;
+pub mod help;
+pub mod panel;
+pub mod panel_cache;
+pub mod scene;
+pub mod timeline;
+pub mod widgets;

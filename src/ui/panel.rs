@@ -1,0 +1,486 @@
+//! The toolbar and the side panel (egui), after the original toy's dialog. They bind widgets
+//! to [`UiState`] and to the panel's own settings ([`Panel`]) and return [`Command`]s; they
+//! never touch the simulation itself.
+
+use super::help::HelpWindow;
+use super::widgets::{grid, row};
+use crate::command::Command;
+use crate::keymap::{self, Action};
+use crate::state::{Load, Show, UiState};
+use collide::broad::Param;
+use collide::world::Tally;
+use collide::{BroadKind, Settings, Tunnelling, World};
+use egui_macroquad::egui;
+
+/// The panel's own settings: what its widgets hold for the next click.
+pub struct Panel {
+    /// Balls launched by the Launch button.
+    launch_count: u32,
+    /// Balls the Fill button puts on the table.
+    fill_count: u32,
+    /// Largest radius of filled balls (px).
+    fill_radius: f32,
+    /// Broad phase in use before the quadtree was ticked (to go back to).
+    broad_before_quadtree: BroadKind,
+    help: HelpWindow,
+}
+
+impl Panel {
+    /// Defaults, for a world with this broad phase.
+    pub fn new(broad: BroadKind) -> Self {
+        Self {
+            launch_count: 10,
+            fill_count: 10_000,
+            fill_radius: 3.0,
+            broad_before_quadtree: if broad == BroadKind::Quadtree {
+                BroadKind::Brute
+            } else {
+                broad
+            },
+            help: HelpWindow,
+        }
+    }
+
+    /// Draws the toolbar, the side panel and the help window; returns the commands.
+    pub fn show(
+        &mut self,
+        ctx: &egui::Context,
+        st: &mut UiState,
+        world: &World,
+        load: Load,
+    ) -> Vec<Command> {
+        let mut cmds = Vec::new();
+        if st.panels_hidden {
+            (st.panel_width, st.toolbar_height) = (0.0, 0.0);
+            (st.egui_wants_keys, st.egui_wants_pointer) = (false, false);
+            return cmds;
+        }
+        let top = egui::TopBottomPanel::top("toolbar").show(ctx, |ui| {
+            ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
+            launch_section(ui, st, &mut self.launch_count, &mut cmds);
+            show_section(ui, &mut st.show);
+        });
+        st.toolbar_height =
+            top.response.rect.height() * ctx.pixels_per_point() / crate::render::screen::scale();
+        let panel = egui::SidePanel::right("controls")
+            .resizable(false)
+            .exact_width(310.0)
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
+                    ui.spacing_mut().slider_width = 130.0;
+                    self.sections(ui, st, world, load, &mut cmds);
+                });
+            });
+        st.panel_width =
+            panel.response.rect.width() * ctx.pixels_per_point() / crate::render::screen::scale();
+        self.help.show(ctx, &mut st.help_open);
+        st.egui_wants_keys = ctx.wants_keyboard_input();
+        st.egui_wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+        cmds
+    }
+
+    /// The side panel's sections, top to bottom.
+    fn sections(
+        &mut self,
+        ui: &mut egui::Ui,
+        st: &mut UiState,
+        world: &World,
+        load: Load,
+        cmds: &mut Vec<Command>,
+    ) {
+        ui.heading("Collision Math Toy");
+        if let Some(m) = &st.message {
+            ui.colored_label(egui::Color32::LIGHT_GREEN, m);
+        }
+        super::scene::ui(ui, st, world, cmds);
+        balls_section(ui, world);
+        self.fill_section(ui, st, world, cmds);
+        load_section(ui, load, world, &st.renderer_line);
+        counters_section(ui, world);
+        super::contacts::ui(ui, &mut st.sim, world);
+        tunnelling_section(ui, &mut st.sim, world);
+        broad_section(ui, st, world, cmds);
+        self.quadtree_section(ui, st, world, cmds);
+        iterations_section(ui, &mut st.sim);
+        next_ball_section(ui, &mut st.sim);
+        other_section(ui, st);
+        sound_section(ui, st);
+    }
+
+    fn fill_section(
+        &mut self,
+        ui: &mut egui::Ui,
+        st: &mut UiState,
+        world: &World,
+        cmds: &mut Vec<Command>,
+    ) {
+        ui.separator();
+        ui.strong("Fill");
+        ui.add(
+            egui::Slider::new(&mut self.fill_count, 100..=crate::cli::MAX_FILL)
+                .logarithmic(true)
+                .text("balls"),
+        );
+        ui.add(
+            egui::Slider::new(&mut self.fill_radius, 0.5..=20.0)
+                .logarithmic(true)
+                .text("max radius (px)"),
+        );
+        if ui
+            .button("Fill")
+            .on_hover_text(
+                "Replace every ball with this many at random places in the field, radii 0.7–1 × max",
+            )
+            .clicked()
+        {
+            cmds.push(Command::Fill(self.fill_count, self.fill_radius));
+        }
+        if let Some(msg) = &st.fill_message {
+            ui.small(msg);
+        }
+        if let Some(note) = &st.broad_note {
+            ui.colored_label(egui::Color32::from_rgb(255, 200, 120), note);
+        }
+        let n = world.balls().len();
+        if n > crate::render::fx::TRACK_BALLS {
+            ui.small(format!(
+                "With {n} balls: tracks show the first {}, boxes and velocity arrows the first {}.",
+                crate::render::fx::TRACK_BALLS,
+                crate::render::draw::OVERLAY_BALLS
+            ));
+        }
+    }
+
+    fn quadtree_section(
+        &mut self,
+        ui: &mut egui::Ui,
+        st: &mut UiState,
+        world: &World,
+        cmds: &mut Vec<Command>,
+    ) {
+        ui.separator();
+        let mut active = world.broad().kind() == BroadKind::Quadtree;
+        if ui
+            .checkbox(&mut active, egui::RichText::new("Quadtree").strong())
+            .changed()
+        {
+            let to = if active {
+                self.broad_before_quadtree = st.broad;
+                BroadKind::Quadtree
+            } else {
+                self.broad_before_quadtree
+            };
+            st.broad = to;
+            (st.broad_chosen, st.broad_note) = (true, None);
+            cmds.push(Command::SetBroad(to));
+        }
+        if active {
+            param_sliders(ui, world.broad().params(), cmds);
+            stats_grid(ui, "qt-stats", world);
+        } else {
+            ui.small("Tick to use the array quadtree as the broad phase.");
+        }
+    }
+}
+
+fn balls_section(ui: &mut egui::Ui, world: &World) {
+    ui.separator();
+    ui.strong("Balls in play");
+    let c = world.counters();
+    grid(ui, "balls", |ui| {
+        row(ui, "Launched", c.launched);
+        row(
+            ui,
+            "In play (waiting)",
+            format!("{} ({})", world.balls().len(), world.pending_launches()),
+        );
+        row(ui, "Co-located", c.co_located);
+        row(ui, "Strays", c.strays);
+    });
+}
+
+fn load_section(ui: &mut egui::Ui, load: Load, world: &World, renderer: &str) {
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.strong("Load");
+        ui.monospace(format!(
+            "{:5.1} FPS  physics {:.2} ms",
+            load.fps, load.physics_ms
+        ));
+    });
+    ui.add(
+        egui::ProgressBar::new(load.cpu.clamp(0.0, 1.0))
+            .text(format!("main thread {:.0}% of the frame", load.cpu * 100.0)),
+    )
+    .on_hover_text(
+        "Input, panels and drawing; the physics runs beside them on a thread of its own \
+         (its time is the figure above)",
+    );
+    if !renderer.is_empty() {
+        ui.small(renderer);
+    }
+    if load.slow_motion {
+        ui.small("Slow motion: physics cannot keep up, so each frame simulates 1/60 s.");
+    }
+    if let Some(tip) = crate::advice::when_slow(world, load.physics_share, load.slow_motion) {
+        ui.colored_label(egui::Color32::from_rgb(255, 200, 120), tip);
+    }
+}
+
+fn next_ball_section(ui: &mut egui::Ui, sim: &mut Settings) {
+    ui.separator();
+    ui.strong("Next ball");
+    ui.add(egui::Slider::new(&mut sim.ball_radius, 1.0..=40.0).text("radius (px)"));
+    ui.add(
+        egui::Slider::new(&mut sim.launch_speed, 100.0..=60000.0)
+            .logarithmic(true)
+            .text("speed (px/s)"),
+    );
+}
+
+/// The counters of the last simulated second ([`World::recent_second`]:
+/// the second in progress until one has completed) and a function turning a count of them
+/// into a rate per simulated second.
+fn per_second(world: &World) -> (&Tally, impl Fn(u64) -> u64) {
+    let (s, factor) = world.recent_second();
+    (s, move |count: u64| (count as f64 * factor).round() as u64)
+}
+
+fn counters_section(ui: &mut egui::Ui, world: &World) {
+    ui.separator();
+    ui.strong("Collision detection and response");
+    let (s, rate) = per_second(world);
+    let (aabb, pairs, repeats, micros) = s.per_iteration();
+    grid(ui, "counters", |ui| {
+        row(ui, "AABB tests / iteration", format!("{aabb:.0}"));
+        row(ui, "AABB tests / s", rate(s.broad.aabb_tests));
+        row(ui, "Candidate pairs / iteration", format!("{pairs:.1}"));
+        row(ui, "Repeats dropped / iteration", format!("{repeats:.1}"));
+        row(ui, "Broad phase µs / iteration", format!("{micros:.1}"));
+        row(ui, "Full tests / s", rate(s.full_tests));
+        row(ui, "Collisions / s", rate(s.collisions));
+        if s.cache_queries + s.cache_served + s.cache_passed > 0 {
+            // The pair cache: how often the broad phase ran, and the cache's own tests.
+            row(ui, "Pair cache queries / s", rate(s.cache_queries));
+            row(ui, "Pair cache answers / s", rate(s.cache_served));
+            row(ui, "Pair cache passed on / s", rate(s.cache_passed));
+            if world.pair_cache_resting() {
+                // Most recent calls had to query: the broad phase is asked directly for now.
+                row(ui, "Pair cache", "standing aside");
+            }
+            let per = s.cache_tests as f64 / s.iterations.max(1) as f64;
+            row(ui, "Pair cache tests / iteration", format!("{per:.0}"));
+        }
+        if s.wall_pass.aabb_tests > 0 || s.wall_pass_tests > 0 {
+            // The discrete mode's last pass against the obstacles, once per step.
+            row(ui, "Wall pass AABB tests / s", rate(s.wall_pass.aabb_tests));
+            row(ui, "Wall pass tests / s", rate(s.wall_pass_tests));
+        }
+    });
+}
+
+fn broad_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut Vec<Command>) {
+    ui.separator();
+    ui.strong("Broad phase");
+    let before = st.broad;
+    egui::ComboBox::from_id_salt("broad")
+        .selected_text(st.broad.label())
+        .show_ui(ui, |ui| {
+            for &k in BroadKind::ALL {
+                ui.selectable_value(&mut st.broad, k, k.label());
+            }
+        });
+    if st.broad != before {
+        cmds.push(Command::SetBroad(st.broad));
+        (st.broad_chosen, st.broad_note) = (true, None);
+    }
+    ui.checkbox(&mut st.sim.pair_cache, "Keep pairs between iterations")
+        .on_hover_text(
+            "Asks the broad phase with boxes grown by a margin and reuses its pairs while every \
+             ball stays inside its grown box: same pairs, same simulation, fewer AABB tests \
+             (the cache's own tests are counted apart)",
+        );
+    ui.checkbox(&mut st.sim.verify, "Verify against brute force")
+        .on_hover_text("Each iteration also runs brute force and counts missed and extra pairs");
+    if st.sim.verify {
+        let (s, factor) = world.recent_second();
+        let window = if factor == 1.0 {
+            "last second"
+        } else {
+            "so far"
+        };
+        let colour = if s.missed + s.extra == 0 {
+            egui::Color32::LIGHT_GREEN
+        } else {
+            egui::Color32::RED
+        };
+        ui.colored_label(
+            colour,
+            format!("missed {}  extra {}  ({window})", s.missed, s.extra),
+        );
+    }
+    if world.broad().kind() != BroadKind::Quadtree {
+        param_sliders(ui, world.broad().params(), cmds);
+        stats_grid(ui, "broad-stats", world);
+    }
+    if let Some(msg) = &st.param_message {
+        ui.colored_label(egui::Color32::from_rgb(255, 170, 80), msg);
+    }
+}
+
+fn param_sliders(ui: &mut egui::Ui, params: Vec<Param>, cmds: &mut Vec<Command>) {
+    for p in params {
+        let mut v = p.value;
+        let slider = egui::Slider::new(&mut v, p.min..=p.max).text(p.name);
+        let slider = if p.integer { slider.integer() } else { slider };
+        // Wide ranges (sizes in px) are easier to set on a log scale.
+        let slider = slider.logarithmic(!p.integer && p.max > 100.0 * p.min.max(1.0));
+        if ui.add(slider).on_hover_text(&p.help).changed() {
+            cmds.push(Command::SetParam(p.name, v));
+        }
+        ui.small(&p.help);
+    }
+}
+
+fn stats_grid(ui: &mut egui::Ui, id: &str, world: &World) {
+    grid(ui, id, |ui| {
+        for (label, value) in world.broad().stats() {
+            row(ui, label, value);
+        }
+    });
+}
+
+fn iterations_section(ui: &mut egui::Ui, sim: &mut Settings) {
+    ui.separator();
+    ui.strong("Iterations");
+    ui.add(egui::Slider::new(&mut sim.motion_iterations, 1..=64).text("motion"));
+    ui.add(egui::Slider::new(&mut sim.collision_iterations, 1..=64).text("collision"));
+    ui.small(format!(
+        "Physics rate {} Hz; {} collision iterations per frame",
+        60 * sim.motion_iterations,
+        sim.motion_iterations * sim.collision_iterations
+    ));
+}
+
+fn other_section(ui: &mut egui::Ui, st: &mut UiState) {
+    ui.separator();
+    ui.strong("Other");
+    ui.checkbox(&mut st.sim.rotate, "Rotate (kinematic shapes turn)");
+    ui.add(egui::Slider::new(&mut st.sim.gravity, 0.0..=2000.0).text("gravity (px/s²)"));
+    ui.add(egui::Slider::new(&mut st.sim.elasticity_scale, 0.0..=1.5).text("elasticity ×"));
+    ui.add(
+        egui::Slider::new(&mut st.time_scale, 0.02..=2.0)
+            .logarithmic(true)
+            .text(format!(
+                "time scale ({})",
+                keymap::keys_of(Action::TimeScale)
+            )),
+    );
+}
+
+/// Mute, volume and where the sound goes (or why there is none).
+fn sound_section(ui: &mut egui::Ui, st: &mut UiState) {
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.strong("Sound");
+        ui.checkbox(
+            &mut st.muted,
+            format!("Mute ({})", keymap::keys_of(Action::Mute)),
+        );
+    });
+    let mut percent = (st.volume * 100.0).round();
+    if ui
+        .add(egui::Slider::new(&mut percent, 0.0..=100.0).text("volume (%)"))
+        .changed()
+    {
+        st.volume = percent / 100.0;
+    }
+    let line = ui.small(&st.sound_status);
+    if let Some(why) = &st.sound_why {
+        line.on_hover_text(why);
+    }
+}
+
+fn show_section(ui: &mut egui::Ui, show: &mut Show) {
+    ui.horizontal_wrapped(|ui| {
+        ui.strong("Show");
+        ui.checkbox(&mut show.hit_points, "hit points");
+        ui.checkbox(&mut show.tracks, "tracks");
+        ui.checkbox(&mut show.tangents, "tangents");
+        ui.checkbox(&mut show.aabbs, "AABBs + structure");
+        ui.checkbox(&mut show.reticles, "reticles");
+        ui.checkbox(&mut show.velocity, "velocity");
+        ui.checkbox(&mut show.sectors, "sectors");
+        ui.checkbox(&mut show.lights, "lights");
+        ui.checkbox(&mut show.sweeps, "swept paths");
+    });
+}
+
+fn launch_section(ui: &mut egui::Ui, st: &mut UiState, count: &mut u32, cmds: &mut Vec<Command>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.strong("Launch");
+        ui.add(egui::Slider::new(count, 1..=1000).logarithmic(true));
+        if ui.button("Launch").clicked() {
+            cmds.push(Command::Launch(*count));
+        }
+        if ui.button("Clear").clicked() {
+            cmds.push(Command::Clear);
+        }
+        if ui.button("Restart").clicked() {
+            cmds.push(Command::Restart);
+        }
+        ui.separator();
+        ui.checkbox(&mut st.paused, "Pause");
+        ui.checkbox(&mut st.muted, "Mute").on_hover_text(format!(
+            "Sound of the impacts off ({}); volume in the panel's Sound section",
+            keymap::keys_of(Action::Mute)
+        ));
+        if ui.button("Step").clicked() {
+            cmds.push(Command::Step);
+        }
+        ui.separator();
+        ui.toggle_value(&mut st.editing, "Edit")
+            .on_hover_text(format!(
+                "Scene editor ({}): pauses the balls; leaving restarts from the edited scene",
+                keymap::keys_of(Action::Editor)
+            ));
+        ui.toggle_value(&mut st.energy_open, "Energy");
+        if ui.button("Help").clicked() {
+            st.help_open = !st.help_open;
+        }
+        let chart = egui::Button::new("Chart").selected(st.chart_open);
+        if ui
+            .add(chart)
+            .on_hover_text("AABB tests, pairs and broad-phase time per frame, last 10 s")
+            .clicked()
+        {
+            st.chart_open = !st.chart_open;
+        }
+        if ui.button("Quit").clicked() {
+            cmds.push(Command::Quit);
+        }
+    });
+}
+
+/// The tunnelling combo box and what the mode costs (seed 002, "Shapes in Motion").
+fn tunnelling_section(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
+    ui.separator();
+    ui.strong("Tunnelling");
+    egui::ComboBox::from_id_salt("tunnelling")
+        .selected_text(sim.tunnelling.label())
+        .show_ui(ui, |ui| {
+            for &m in Tunnelling::ALL {
+                ui.selectable_value(&mut sim.tunnelling, m, m.label());
+            }
+        });
+    if sim.tunnelling == Tunnelling::Linear {
+        ui.add(egui::Slider::new(&mut sim.linear_fractions, 1..=64).text("fractions"));
+    }
+    let (s, rate) = per_second(world);
+    grid(ui, "tunnel-counters", |ui| {
+        row(ui, "Impact tests / s", rate(s.impact_tests));
+        row(ui, "Hull tests / s", rate(s.hull_tests));
+        row(ui, "Hull rejections / s", rate(s.hull_rejections));
+    });
+}
