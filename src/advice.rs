@@ -3,8 +3,8 @@
 //!
 //! Brute force tests every ball against every other, `n (n − 1) / 2` box tests per
 //! collision iteration: at the default 4 × 6 iterations a frame that is 12 million tests a
-//! frame for 1,000 balls (about 4 ms here) and 1.2 billion for 10,000 (the first Fill ran at
-//! 3.5 frames per second). The grid costs about `n` per iteration. Brute force stays the
+//! frame for 1,000 balls and 1.2 billion for 10,000, far too many for a frame. The grid costs
+//! about `n` per iteration. Brute force stays the
 //! default for the table's few balls, where it is the plainest baseline; above
 //! [`BRUTE_MAX_BALLS`] a start or a Fill picks the grid, and says so. Switching never changes
 //! the simulation (every broad phase gives the same pairs), only its cost.

@@ -1,9 +1,9 @@
 //! Settings that persist between runs: the overlays, the iterations, the last scene, the
-//! window size and the sound (mute, volume), in `settings.ron` in the user's config folder (`dirs::config_dir()`, e.g.
-//! `~/.config/collision-math-toy/`; the environment variable `CMT_CONFIG_DIR` overrides the
-//! folder). Read at start and written on quit by a window run; `--reset-settings` deletes
-//! them. Runs with `--frames` or `--headless` (the tests, CI, scripts) neither read nor write
-//! them, so they never depend on what a user saved.
+//! window size and the sound (mute, volume), in `settings.ron` in the user's config folder
+//! (`dirs::config_dir()`, e.g. `~/.config/collision-math-toy/`; the environment variable
+//! `CMT_CONFIG_DIR` overrides the folder). Read at start and written on quit by a window run;
+//! `--reset-settings` deletes them. Runs with `--frames` or `--headless` (the tests, CI,
+//! scripts) neither read nor write them, so they never depend on what a user saved.
 
 use crate::cli::Args;
 use crate::state::Show;

@@ -137,9 +137,12 @@ fn skip_char(c: &[char], i: usize) -> usize {
     }
 }
 
-/// The paths a `use` tree names, each with the name it binds (`None` for a glob), starting at
-/// token `i` (after `use`); returns them and the index past the `;`.
-fn use_tree(t: &[(Tok, usize)], mut i: usize) -> (Vec<(Vec<String>, Option<String>)>, usize) {
+/// A path a `use` names, and the name it binds (`None` for a glob).
+type UsePath = (Vec<String>, Option<String>);
+
+/// The paths a `use` tree names, starting at token `i` (after `use`); returns them and the
+/// index past the `;`.
+fn use_tree(t: &[(Tok, usize)], mut i: usize) -> (Vec<UsePath>, usize) {
     let mut out = Vec::new();
     i = use_subtree(t, i, &[], &mut out);
     while i < t.len() && t[i].0 != Tok::Punct(';') {
@@ -152,7 +155,7 @@ fn use_subtree(
     t: &[(Tok, usize)],
     mut i: usize,
     prefix: &[String],
-    out: &mut Vec<(Vec<String>, Option<String>)>,
+    out: &mut Vec<UsePath>,
 ) -> usize {
     let mut path = prefix.to_vec();
     if t.get(i).map(|x| &x.0) == Some(&Tok::Path) {
@@ -211,15 +214,19 @@ fn alias(t: &[(Tok, usize)], i: &mut usize) -> Option<String> {
     None
 }
 
-/// The module a path names, from module `here` whose declared child modules are `children`
-/// and whose `use`s bound `names`: an absolute path from the crate root, or `None` for a path
-/// outside the crate (another crate, a type of `std`).
-fn resolve(
-    path: &[String],
-    here: &[String],
-    children: &BTreeSet<String>,
-    names: &BTreeMap<String, Vec<String>>,
-) -> Option<Vec<String>> {
+/// Where a path is read: its module (`here`: the file's, or an inline module in it), the
+/// file's module, the child modules the file declares and the names its `use`s bound.
+struct Place<'a> {
+    here: &'a [String],
+    file: &'a [String],
+    children: &'a BTreeSet<String>,
+    names: &'a BTreeMap<String, Vec<String>>,
+}
+
+/// The module a path names, read at `at`: an absolute path from the crate root, or `None` for
+/// a path outside the crate (another crate, a type of `std`).
+fn resolve(path: &[String], at: &Place) -> Option<Vec<String>> {
+    let here = at.here;
     let first = path.first()?;
     match first.as_str() {
         "crate" => Some(path[1..].to_vec()),
@@ -233,9 +240,9 @@ fn resolve(
             }
             Some([&base[..], rest].concat())
         }
-        name if children.contains(name) => Some([here, path].concat()),
+        name if at.children.contains(name) => Some([at.file, path].concat()),
         name => {
-            let bound = names.get(name)?;
+            let bound = at.names.get(name)?;
             Some([&bound[..], &path[1..]].concat())
         }
     }
@@ -250,20 +257,28 @@ fn file_of(path: &[String], files: &BTreeSet<ModPath>) -> ModPath {
         .unwrap_or_default()
 }
 
-/// What a file's tokens say about modules: the module each token is in (the file's, or an
-/// inline `mod name { … }` in it, so `super` inside `mod tests` means the file), which tokens
-/// are part of a `use`, the child modules the file declares (`mod name;`), and the paths its
-/// `use`s name, each with the name it binds, its module and its line.
-#[allow(clippy::type_complexity)]
-fn scan(
-    t: &[(Tok, usize)],
-    module: &ModPath,
-) -> (
-    Vec<ModPath>,
-    Vec<bool>,
-    BTreeSet<String>,
-    Vec<(Vec<String>, Option<String>, ModPath, usize)>,
-) {
+/// A path a `use` names: the path, the name it binds, the module the `use` is in, its line.
+struct Use {
+    path: Vec<String>,
+    name: Option<String>,
+    here: ModPath,
+    line: usize,
+}
+
+/// What a file's tokens say about modules.
+struct Scan {
+    /// The module each token is in: the file's, or an inline `mod name { … }` in it (so
+    /// `super` inside `mod tests` means the file).
+    scope: Vec<ModPath>,
+    /// Whether each token is part of a `use`.
+    in_use: Vec<bool>,
+    /// The child modules the file declares (`mod name;`).
+    children: BTreeSet<String>,
+    /// The paths its `use`s name.
+    uses: Vec<Use>,
+}
+
+fn scan(t: &[(Tok, usize)], module: &ModPath) -> Scan {
     let mut scope = vec![module.clone(); t.len()];
     let mut in_use = vec![false; t.len()];
     let mut children = BTreeSet::new();
@@ -296,7 +311,12 @@ fn scan(
             }
             Tok::Ident(w) if w == "use" => {
                 let (tree, next) = use_tree(t, i + 1);
-                uses.extend(tree.into_iter().map(|(p, n)| (p, n, here.clone(), t[i].1)));
+                uses.extend(tree.into_iter().map(|(path, name)| Use {
+                    path,
+                    name,
+                    here: here.clone(),
+                    line: t[i].1,
+                }));
                 for k in i..next.min(t.len()) {
                     (scope[k], in_use[k]) = (here.clone(), true);
                 }
@@ -314,7 +334,12 @@ fn scan(
         }
         i += 1;
     }
-    (scope, in_use, children, uses)
+    Scan {
+        scope,
+        in_use,
+        children,
+        uses,
+    }
 }
 
 /// Every file's dependencies on the other files.
@@ -323,17 +348,28 @@ fn dependencies(sources: &BTreeMap<ModPath, String>) -> BTreeMap<ModPath, Vec<Ed
     let mut graph = BTreeMap::new();
     for (module, src) in sources {
         let t = tokens(src);
-        let (scope, in_use, children, uses) = scan(&t, module);
+        let Scan {
+            scope,
+            in_use,
+            children,
+            uses,
+        } = scan(&t, module);
         let mut names = BTreeMap::new();
         let mut edges = Vec::new();
-        for (path, name, here, line) in &uses {
-            if let Some(abs) = resolve(path, here, &children, &names) {
-                if let Some(n) = name {
+        for u in &uses {
+            let at = Place {
+                here: &u.here,
+                file: module,
+                children: &children,
+                names: &names,
+            };
+            if let Some(abs) = resolve(&u.path, &at) {
+                if let Some(n) = &u.name {
                     names.insert(n.clone(), abs.clone());
                 }
                 edges.push(Edge {
                     to: file_of(&abs, &files),
-                    line: *line,
+                    line: u.line,
                 });
             }
         }
@@ -355,7 +391,13 @@ fn dependencies(sources: &BTreeMap<ModPath, String>) -> BTreeMap<ModPath, Vec<Ed
                 }
                 j += 2;
             }
-            if let Some(abs) = resolve(&path, &scope[k], &children, &names) {
+            let at = Place {
+                here: &scope[k],
+                file: module,
+                children: &children,
+                names: &names,
+            };
+            if let Some(abs) = resolve(&path, &at) {
                 edges.push(Edge {
                     to: file_of(&abs, &files),
                     line: t[k].1,

@@ -3,6 +3,7 @@
 
 use super::{keys, App, InFlight, CATCH_UP};
 use crate::cli::{self, Args, LastFrames};
+use crate::command::Command;
 use crate::keymap::{self, Action};
 use crate::prefs::Prefs;
 use crate::render::renderer::Renderer;
@@ -10,8 +11,10 @@ use crate::render::{draw, raw_gl, screen};
 use crate::start::Source;
 use crate::state::Load;
 use crate::ui::panel_cache::{self, PanelCache};
+use crate::ui::timeline::TapeCmd;
 use crate::ui::widgets;
 use collide::{Scene, Vec2, World};
+use egui_macroquad::egui;
 use macroquad::prelude::*;
 use std::time::Instant;
 
@@ -89,13 +92,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             frame_time
         };
 
-        let mut cmds = app.keys();
-        app.sync_edit_mode();
-        if !app.editor.active {
-            cmds.extend(keys::control_commands(&app.world, app.ui.egui_wants_keys));
-        }
-        cmds.extend(app.mouse());
-        app.stepper.time_scale = app.ui.time_scale as f64;
+        let mut cmds = app.frame_input();
 
         let load = app.load;
         let mut tape_cmds = Vec::new();
@@ -107,7 +104,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         let egui_runs = panel_cache.egui_runs(keep, get_time());
         if egui_runs {
             // The panels are drawn afresh, over the window cleared to their colour (they leave
-            // their background unpainted, `panel::panel_fill`). Sent to the rasterizer now,
+            // their background unpainted, `widgets::panel_fill`). Sent to the rasterizer now,
             // the clear is done by the time the canvas is copied in, which waits for every
             // drawing queued before it. A frame that shows the kept panels covers the whole
             // window with them and the canvas: no clear.
@@ -115,24 +112,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             egui_macroquad::cfg(|ctx| panels = widgets::panel_fill(ctx));
             raw_gl::clear_colour(panels);
             raw_gl::flush();
-            egui_macroquad::ui(|ctx| {
-                widgets::wheel_scroll(ctx, mouse_wheel().1);
-                if !app.ui.panels_hidden {
-                    tape_cmds = app
-                        .timeline
-                        .show(ctx, &app.tape, &app.world, &mut app.ui.paused);
-                }
-                cmds.extend(app.panel.show(ctx, &mut app.ui, &app.world, load));
-                if app.editor.active && !app.ui.panels_hidden && app.editor.show(ctx) {
-                    app.ui.editing = false;
-                }
-                if !app.ui.panels_hidden {
-                    app.experiment.show(ctx, &app.scene);
-                    app.energy.show(ctx, &app.world, &mut app.ui.energy_open);
-                    app.chart.show(ctx, &mut app.ui.chart_open);
-                }
-                app.editor.wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
-            });
+            egui_macroquad::ui(|ctx| tape_cmds = app.panels(ctx, load, &mut cmds));
         }
         // After the panels, before the next steps: the next frame's landing shows the
         // world's settings in the panel again, so an edit not made an input now is lost.
@@ -143,38 +123,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             app.editor.mouse(fitted, &mut app.cam);
             app.editor.update();
         }
-        let view = app.view();
-        let shown = if app.editor.active {
-            &app.editor.preview
-        } else {
-            &app.world
-        };
-        // The world's drawing stays in the view: the panels around it are transparent over
-        // the window's clear, and kept as pixels between refreshes (`panel_cache.rs`), so a
-        // shape reaching past the view (zoomed in) would show through them, or over them.
-        let clip = screen::to_physical(view.pixels(screen::size()), screen::scale());
-        raw_gl::clip_drawing(Some(clip));
-        draw::world(
-            &view,
-            shown,
-            &app.fx,
-            &app.ui.show,
-            get_time() as f32,
-            &mut app.sprites,
-        );
-        if app.editor.active {
-            app.editor.draw(&view);
-        } else {
-            app.mouse.draw(&view, app.ui.sim.ball_radius);
-        }
-        if app.ui.paused && !app.editor.active {
-            let at = app.fitted().pt(Vec2::new(
-                app.world.bounds().min.x,
-                app.world.bounds().max.y,
-            ));
-            screen::text(&paused_line(), at.x + 12.0, at.y + 30.0, 26.0, ORANGE);
-        }
-        raw_gl::clip_drawing(None);
+        app.draw_view();
         if !last {
             for c in cmds {
                 app.apply(c);
@@ -220,16 +169,8 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         // This thread's work, not its wait for the physics thread.
         let cpu = frame_start.elapsed().as_secs_f64() - waited;
         main_thread.add(cpu, waited, presented);
-        app.load = Load {
-            fps: smooth(app.load.fps, 1.0 / frame_time.max(1e-4) as f32),
-            cpu: smooth(app.load.cpu, (cpu / frame_time.max(1e-4)) as f32),
-            physics_ms: smooth(app.load.physics_ms, (physics * 1000.0) as f32),
-            physics_share: smooth(
-                app.load.physics_share,
-                (physics / frame_time.max(1e-4)) as f32,
-            ),
-            slow_motion: app.stepper.max_frame < CATCH_UP,
-        };
+        let slow_motion = app.stepper.max_frame < CATCH_UP;
+        app.load = measured(app.load, frame_time, cpu, physics, slow_motion);
         // macroquad's queued drawing goes to GL now, and colour writes are turned off until
         // the next frame's start: macroquad begins every frame with a clear of the window,
         // which a frame showing the kept panels does not need (in llvmpipe a fill of every
@@ -240,6 +181,93 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         let present = Instant::now();
         next_frame().await;
         presented = present.elapsed().as_secs_f64();
+    }
+}
+
+impl App {
+    /// This frame's keys, pinball's held controls and mouse gestures, as commands; the editor
+    /// entered or left as the keys asked, the time scale handed to the stepper.
+    fn frame_input(&mut self) -> Vec<Command> {
+        let mut cmds = self.keys();
+        self.sync_edit_mode();
+        if !self.editor.active {
+            cmds.extend(keys::control_commands(&self.world, self.ui.egui_wants_keys));
+        }
+        cmds.extend(self.mouse());
+        self.stepper.time_scale = self.ui.time_scale as f64;
+        cmds
+    }
+
+    /// egui's pass: the record bar, the toolbar and side panel, the editor's panel and the
+    /// windows. Adds the panels' commands to `cmds`; returns the record bar's.
+    fn panels(&mut self, ctx: &egui::Context, load: Load, cmds: &mut Vec<Command>) -> Vec<TapeCmd> {
+        let mut tape_cmds = Vec::new();
+        widgets::wheel_scroll(ctx, mouse_wheel().1);
+        if !self.ui.panels_hidden {
+            tape_cmds = self
+                .timeline
+                .show(ctx, &self.tape, &self.world, &mut self.ui.paused);
+        }
+        cmds.extend(self.panel.show(ctx, &mut self.ui, &self.world, load));
+        if self.editor.active && !self.ui.panels_hidden && self.editor.show(ctx) {
+            self.ui.editing = false;
+        }
+        if !self.ui.panels_hidden {
+            self.experiment.show(ctx, &self.scene);
+            self.energy.show(ctx, &self.world, &mut self.ui.energy_open);
+            self.chart.show(ctx, &mut self.ui.chart_open);
+        }
+        self.editor.wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+        tape_cmds
+    }
+
+    /// The view's drawing: the world (or the editor's preview) with its overlays, the editor's
+    /// handles or the launch preview, and the PAUSED line.
+    fn draw_view(&mut self) {
+        let view = self.view();
+        let shown = if self.editor.active {
+            &self.editor.preview
+        } else {
+            &self.world
+        };
+        // The world's drawing stays in the view: the panels around it are transparent over
+        // the window's clear, and kept as pixels between refreshes (`panel_cache.rs`), so a
+        // shape reaching past the view (zoomed in) would show through them, or over them.
+        let clip = screen::to_physical(view.pixels(screen::size()), screen::scale());
+        raw_gl::clip_drawing(Some(clip));
+        let time = get_time() as f32;
+        draw::world(
+            &view,
+            shown,
+            &self.fx,
+            &self.ui.show,
+            time,
+            &mut self.sprites,
+        );
+        if self.editor.active {
+            self.editor.draw(&view);
+        } else {
+            self.mouse.draw(&view, self.ui.sim.ball_radius);
+        }
+        if self.ui.paused && !self.editor.active {
+            let b = self.world.bounds();
+            let at = self.fitted().pt(Vec2::new(b.min.x, b.max.y));
+            screen::text(&paused_line(), at.x + 12.0, at.y + 30.0, 26.0, ORANGE);
+        }
+        raw_gl::clip_drawing(None);
+    }
+}
+
+/// The read-outs after a frame of `frame_time` s whose main thread worked `cpu` s and whose
+/// physics took `physics` s, smoothed with the last ones.
+fn measured(last: Load, frame_time: f64, cpu: f64, physics: f64, slow_motion: bool) -> Load {
+    let frame = frame_time.max(1e-4);
+    Load {
+        fps: smooth(last.fps, 1.0 / frame as f32),
+        cpu: smooth(last.cpu, (cpu / frame) as f32),
+        physics_ms: smooth(last.physics_ms, (physics * 1000.0) as f32),
+        physics_share: smooth(last.physics_share, (physics / frame) as f32),
+        slow_motion,
     }
 }
 

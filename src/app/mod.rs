@@ -283,9 +283,9 @@ impl App {
     /// every frame six times slower still, so the stepper then takes at most one frame's time
     /// per frame: slow motion, but the window stays responsive. Back to real time once the
     /// physics takes at most 0.8 s per simulated second (`physics_s` for `simulated_s`): it
-    /// runs beside the drawing, so then it keeps up with the clock. (The old way back, under
-    /// 10 ms a frame, kept 10,000 balls in slow motion for good once a slow start put them
-    /// there, at 12–16 ms a frame's physics in the window.)
+    /// runs beside the drawing, so then it keeps up with the clock. Waiting instead for a
+    /// frame's physics to fall under a fixed time would keep a large pile in slow motion for
+    /// good.
     fn adapt_catch_up(&mut self, physics_s: f64, simulated_s: f64) {
         let slow = self.stepper.max_frame < CATCH_UP;
         let slow = slow_motion(slow, physics_s, simulated_s);

@@ -30,8 +30,8 @@ fn play_area(view: &View, world: &World) -> (Vec2, Vec2) {
     )
 }
 
-/// Per-ball overlays (boxes, velocity arrows, swept paths) are drawn for the first this many balls only:
-/// one `draw_line` each is too slow for tens of thousands in software rendering.
+/// Per-ball overlays (boxes, velocity arrows, swept paths) are drawn for the first this many
+/// balls only: one `draw_line` each is too slow for tens of thousands in software rendering.
 pub const OVERLAY_BALLS: usize = 2000;
 
 /// Draws everything the Show toggles ask for, in back-to-front order; with many balls, lays

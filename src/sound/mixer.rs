@@ -12,7 +12,7 @@
 //!   sample ever exceeds [`LIMIT`] in magnitude.
 //!
 //! Everything runs on the mixer's sample clock: the same impacts queued at the same samples
-//! give the same output, bit for bit (the recorder in `sound/record.rs` depends on it).
+//! give the same output, bit for bit (`--sound-out` depends on it).
 
 use super::synth::{loudness, Impact, Voice, RATE};
 

@@ -1,7 +1,7 @@
-//! The experiment window and its button: runs the toy's Fig. 26–28 sweep (AABB tests per iteration for
-//! 2 … 32 balls on the table, every broad phase; `collide::experiments::table_sweep`) on a
-//! background thread, shows a progress bar while it runs (the window stays responsive), and
-//! plots the result in an egui window.
+//! The experiment window and its button: runs the toy's Fig. 26–28 sweep (AABB tests per
+//! iteration for 2 … 32 balls on the table, every broad phase;
+//! `collide::experiments::table_sweep`) on a background thread, shows a progress bar while it
+//! runs (the window stays responsive), and plots the result.
 
 use collide::experiments::table_sweep::{self, Sweep, SweepConfig};
 use collide::{BroadKind, Scene};

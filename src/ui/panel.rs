@@ -463,7 +463,7 @@ fn launch_section(ui: &mut egui::Ui, st: &mut UiState, count: &mut u32, cmds: &m
     });
 }
 
-/// The tunnelling combo box and what the mode costs (seed 002, "Shapes in Motion").
+/// The tunnelling combo box and what the mode costs (Schwarzl 2012, "Shapes in Motion").
 fn tunnelling_section(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
     ui.separator();
     ui.strong("Tunnelling");

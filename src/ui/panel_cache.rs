@@ -2,11 +2,11 @@
 //!
 //! In software rendering egui is the costliest thing in a frame after the balls: building the
 //! panels, and above all rasterizing their few thousand small triangles (mostly text), takes
-//! several milliseconds of the main thread a frame. When the canvas
-//! of balls is copied into the window (`sprites.rs`), everything of the window outside it is
-//! panels; so after egui has drawn, those bands (physical pixels) are copied into a texture
-//! ([`WindowSnapshot`], a memory copy in llvmpipe), and on the next frames, as long as nothing
-//! asks for egui, copied back instead of running egui at all.
+//! several milliseconds of the main thread a frame. When the canvas of balls is copied into
+//! the window (`sprites.rs`), everything of the window outside it is panels; so after egui has
+//! drawn, those bands (physical pixels) are copied into a texture ([`WindowSnapshot`], a
+//! memory copy in llvmpipe), and on the next frames, as long as nothing asks for egui, copied
+//! back instead of running egui at all.
 //!
 //! egui runs (and the bands are taken again) when the user does anything (the mouse moves, a
 //! button, the wheel or a key is down or changes), when the window changes size, when egui
@@ -15,8 +15,8 @@
 //! the bands), when no canvas was copied in (no copy in this GL, or an empty view), for a
 //! screenshot, and at least every [`REFRESH`] seconds, so the counters in the panels change 20
 //! times a second while the balls move at the frame rate. A frame showing the kept panels is
-//! not cleared: the canvas and the bands cover the window (see `app.rs`). Only the software
-//! path keeps panels (`renderer.rs`); on the GPU path egui runs every frame.
+//! not cleared: the canvas and the bands cover the window (see `app/frame.rs`). Only the
+//! software path keeps panels (`renderer.rs`); on the GPU path egui runs every frame.
 
 use crate::render::raw_gl::{Rect, WindowSnapshot};
 use egui_macroquad::egui;
@@ -127,7 +127,7 @@ impl PanelCache {
 
     /// On a frame egui did not run: puts the kept bands back around `canvas`, the canvas
     /// copied into the window this frame. Should that not be the canvas they were taken
-    /// around (it moved without input: nothing does now), they are not put back, and egui
+    /// around (it moved without input, which nothing does), they are not put back, and egui
     /// runs next frame.
     pub fn put(&mut self, canvas: Option<Rect>) {
         let (Some(snapshot), Some((around, _))) = (&self.snapshot, self.taken) else {
