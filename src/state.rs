@@ -4,7 +4,7 @@
 
 use collide::{BroadKind, Settings, World};
 
-/// The eight Show toggles.
+/// The Show toggles: the overlays drawn over the world.
 #[derive(Clone, Debug, Default)]
 pub struct Show {
     /// Fading dot at each impact.

@@ -21,6 +21,7 @@ use crate::command::Command;
 use crate::editor::Editor;
 use crate::prefs::Prefs;
 use crate::render::fx::Fx;
+use crate::render::screen;
 use crate::render::sprites::Sprites;
 use crate::render::view::{Camera, View};
 use crate::sound::Sound;
@@ -295,13 +296,11 @@ impl App {
     /// The view fitted to the free area, before zoom and pan.
     fn fitted(&self) -> View {
         let left = if self.editor.active && !self.ui.panels_hidden {
-            self.editor
-                .panel_width
-                .min(crate::render::screen::size().0 - 100.0)
+            self.editor.panel_width.min(screen::size().0 - 100.0)
         } else {
             0.0
         };
-        let (width, height) = crate::render::screen::size();
+        let (width, height) = screen::size();
         let right = (width - self.ui.panel_width).max(left + 50.0);
         let top = self.ui.toolbar_height.min(height - 50.0);
         // Tab hides the record/replay bar too (its last height stays in `timeline`).
@@ -321,6 +320,18 @@ impl App {
     fn view(&self) -> View {
         self.fitted().with_camera(self.cam)
     }
+
+    /// Remembers the overlays, iterations and window size (the last scene is kept as loaded).
+    fn save_prefs(&mut self) {
+        let p = &mut self.prefs;
+        p.show = Prefs::shown(&self.ui.show);
+        p.motion_iterations = self.world.settings.motion_iterations;
+        p.collision_iterations = self.world.settings.collision_iterations;
+        let (w, h) = screen::physical_size();
+        p.window = (w as i32, h as i32);
+        (p.muted, p.volume) = (self.ui.muted, self.ui.volume);
+        p.save();
+    }
 }
 
 /// Whether the next frame runs in slow motion (see [`App::adapt_catch_up`]), from whether this
@@ -331,20 +342,6 @@ fn slow_motion(slow: bool, physics_s: f64, simulated_s: f64) -> bool {
 
 /// Longest frame time the stepper catches up on normally (s).
 const CATCH_UP: f64 = 0.1;
-
-impl App {
-    /// Remembers the overlays, iterations and window size (the last scene is kept as loaded).
-    fn save_prefs(&mut self) {
-        let p = &mut self.prefs;
-        p.show = Prefs::shown(&self.ui.show);
-        p.motion_iterations = self.world.settings.motion_iterations;
-        p.collision_iterations = self.world.settings.collision_iterations;
-        let (w, h) = crate::render::screen::physical_size();
-        p.window = (w as i32, h as i32);
-        (p.muted, p.volume) = (self.ui.muted, self.ui.volume);
-        p.save();
-    }
-}
 
 #[cfg(test)]
 mod tests {

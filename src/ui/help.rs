@@ -50,7 +50,7 @@ const CONTROLS: &[(&str, &str)] = &[
     ("Tunnelling", "how moving balls are tested: off = at the end of each step only; linear = at fixed fractions of the move; binary = halving the move inside an envelope circle; exact = time of impact in closed form. Impact tests count every sample, envelope or closed form; hull tests are the group hulls tried first"),
     ("Rotate", "kinematic shapes (orange) turn about their pivots"),
     ("Gravity, elasticity ×", "gravity in px/s²; a factor on every combined elasticity"),
-    ("Edit", "the scene editor (F2): drag handles to reshape, bodies to move, tools to add shapes; the left panel sets elasticity and motion, saves and loads RON; leaving restarts from the edited scene"),
+    ("Edit", "the scene editor: drag handles to reshape, bodies to move, tools to add shapes; the left panel sets elasticity and motion, saves and loads RON; leaving restarts from the edited scene"),
     ("Show", "hit points, tracks, tangents, boxes with the broad phase's structure, reticles, velocity arrows, arc sectors, lights"),
-    ("Sound", "impacts heard by the kind of shape and the speed; Mute (also M) and the volume are kept between runs; the line under them says where the sound goes, or why there is none"),
+    ("Sound", "impacts heard by the kind of shape and the speed; Mute and the volume are kept between runs; the line under them says where the sound goes, or why there is none"),
 ];
