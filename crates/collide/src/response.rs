@@ -6,8 +6,8 @@
 //! normal speed leaves at `e` times the speed it came in with. Ball–ball uses the reduced mass
 //! and conserves momentum: `j = -(1 + e)·v_n / (1/m₁ + 1/m₂)`.
 
+use crate::geom::Ball;
 use crate::narrow::Contact;
-use crate::world::Ball;
 use glam::Vec2;
 
 /// Responds to a ball–obstacle contact; returns the approach speed (px/s, 0 if separating).
