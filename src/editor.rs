@@ -2,7 +2,7 @@
 //! segments, arcs, circles, bumpers, gates and rectangles by a drag, handle and body drags,
 //! delete, elasticity and motion of the selection, and saving / loading the scene as RON.
 //!
-//! A thin shell over `collide::scene_edit`, which does every edit on the scene description.
+//! A thin shell over `collide::scene::edit`, which does every edit on the scene description.
 //! While editing, the app shows [`Editor::preview`], a world built from the edited scene
 //! (no balls), and its own world is paused; leaving hands the edited scene back, and the app
 //! restarts from it. Handles are squares; an arc's start is a green disc and its end a red
@@ -10,8 +10,8 @@
 //! is an orange cross handle.
 
 use crate::view::{Camera, View};
+use collide::scene::edit::{self, Handle, NewKind, Pick, Role};
 use collide::scene::{MotionDesc, ShapeDesc};
-use collide::scene_edit::{self as edit, Handle, NewKind, Pick, Role};
 use collide::{Scene, Vec2, World};
 use egui_macroquad::egui;
 use macroquad::prelude::*;

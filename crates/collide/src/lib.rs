@@ -19,7 +19,6 @@ pub mod play;
 pub mod record;
 pub mod response;
 pub mod scene;
-pub mod scene_edit;
 pub mod shots;
 pub mod stepper;
 pub mod tunnel;

@@ -3,8 +3,8 @@
 //! built from an edited scene running without NaN.
 mod common;
 
+use collide::scene::edit::{self, NewKind, Pick, Role};
 use collide::scene::{MotionDesc, ShapeDesc};
-use collide::scene_edit::{self as edit, NewKind, Pick, Role};
 use collide::{Scene, Vec2};
 
 const LAB: &str = include_str!("../../../assets/scenes/lab.ron");

@@ -10,7 +10,7 @@
 //! one distance per handle and per shape (a scene of n shapes: O(n)); ties go to the lower
 //! index, so the same scene and point always pick the same thing.
 
-use crate::scene::{MotionDesc, Scene, SceneError, ShapeDesc};
+use super::{MotionDesc, Scene, SceneError, ShapeDesc};
 use glam::Vec2;
 
 /// Smallest radius a handle drag leaves (px).

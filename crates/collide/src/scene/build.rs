@@ -1,0 +1,312 @@
+//! Building a [`World`] from a scene: the shapes (degrees to radians, polylines and teardrops
+//! into segments, arcs and points, groups with their members), a guard point at every
+//! segment, gate and arc end, the table's rules and the scene's settings, balls and fill.
+
+use super::{extras, MotionDesc, Scene, ShapeDesc};
+use crate::geom::{Geometry, Group, HullKind, Motion, Shape};
+use crate::play::GameRules;
+use crate::world::{Launcher, World};
+use glam::Vec2;
+
+impl Scene {
+    /// Builds the world (brute force broad phase, default settings but the scene's gravity,
+    /// ball radius, launch speed, ball elasticity and `settings`), then places the scene's
+    /// balls and fill and sets its friction, strings and pockets.
+    pub fn build(&self, seed: u64) -> World {
+        let (mut shapes, mut groups) = (Vec::new(), Vec::new());
+        for d in &self.shapes {
+            d.push_shapes(&mut shapes, &mut groups);
+        }
+        add_guard_points(&mut shapes);
+        let launcher = Launcher {
+            pos: self.launch.pos,
+            dir: self.launch.dir.normalize(),
+        };
+        let mut world = World::new(shapes, self.bounds, launcher, seed);
+        world.set_groups(groups);
+        if let Some(p) = &self.pinball {
+            world.set_game_rules(GameRules {
+                drain: Some(p.drain),
+                serve: p.serve,
+                bank_bonus: p.bank_bonus,
+            });
+        }
+        if let Some(v) = self.launch_speed {
+            world.settings.launch_speed = v;
+        }
+        if let Some(e) = self.ball_elasticity {
+            world.settings.ball_elasticity = e;
+        }
+        if let Some(g) = self.gravity {
+            world.settings.gravity = g;
+        }
+        if let Some(r) = self.ball_radius {
+            world.settings.ball_radius = r;
+        }
+        self.settings.apply(&mut world);
+        extras::populate(
+            &mut world,
+            self.friction,
+            &self.balls,
+            self.fill.as_ref(),
+            &self.pockets,
+        );
+        world
+    }
+}
+
+impl ShapeDesc {
+    /// The shapes this description builds into, appended to `out` (a group's members into
+    /// `groups`).
+    pub(super) fn push_shapes(&self, out: &mut Vec<Shape>, groups: &mut Vec<Group>) {
+        let motion_of = |m: &MotionDesc| match *m {
+            MotionDesc::Static => Motion::Static,
+            MotionDesc::Kinematic { pivot, speed } => Motion::Kinematic { pivot, speed },
+            MotionDesc::Flipper {
+                pivot,
+                raised,
+                speed,
+                control,
+            } => Motion::Flipper {
+                pivot,
+                raised: raised.to_radians(),
+                speed,
+                control,
+            },
+            MotionDesc::Plunger {
+                axis,
+                travel,
+                pull_speed,
+                stiffness,
+                control,
+            } => Motion::Plunger {
+                axis: axis.normalize(),
+                travel,
+                pull_speed,
+                stiffness,
+                control,
+            },
+        };
+        match self {
+            ShapeDesc::Point {
+                p,
+                elasticity,
+                motion,
+            } => out.push(Shape::new(
+                Geometry::Point { p: *p },
+                *elasticity,
+                motion_of(motion),
+            )),
+            ShapeDesc::Segment {
+                a,
+                b,
+                elasticity,
+                motion,
+            } => out.push(Shape::new(
+                Geometry::Segment { a: *a, b: *b },
+                *elasticity,
+                motion_of(motion),
+            )),
+            ShapeDesc::Polyline {
+                points,
+                elasticity,
+                motion,
+            } => {
+                for w in points.windows(2) {
+                    out.push(Shape::new(
+                        Geometry::Segment { a: w[0], b: w[1] },
+                        *elasticity,
+                        motion_of(motion),
+                    ));
+                }
+            }
+            ShapeDesc::Circle {
+                centre,
+                radius,
+                elasticity,
+                motion,
+            } => out.push(Shape::new(
+                Geometry::Circle {
+                    c: *centre,
+                    r: *radius,
+                },
+                *elasticity,
+                motion_of(motion),
+            )),
+            ShapeDesc::Arc {
+                centre,
+                radius,
+                start,
+                end,
+                elasticity,
+                motion,
+            } => {
+                let geom = Geometry::Arc {
+                    c: *centre,
+                    r: *radius,
+                    start: start.to_radians(),
+                    end: end.to_radians(),
+                };
+                out.push(Shape::new(geom, *elasticity, motion_of(motion)))
+            }
+            ShapeDesc::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+                elasticity,
+            } => {
+                let geom = Geometry::Gate {
+                    a: *a,
+                    b: *b,
+                    normal: normal.normalize(),
+                    threshold: *threshold,
+                };
+                out.push(Shape::new(geom, *elasticity, Motion::Static))
+            }
+            ShapeDesc::Teardrop {
+                centre,
+                radius,
+                tip,
+                elasticity,
+            } => push_teardrop(*centre, *radius, *tip, *elasticity, out),
+            ShapeDesc::Rect {
+                min,
+                max,
+                elasticity,
+                motion,
+            } => out.push(Shape::new(
+                Geometry::Rect {
+                    min: *min,
+                    max: *max,
+                },
+                *elasticity,
+                motion_of(motion),
+            )),
+            ShapeDesc::OrientedRect {
+                centre,
+                half_extents,
+                angle,
+                elasticity,
+                motion,
+            } => out.push(Shape::new(
+                Geometry::OrientedRect {
+                    c: *centre,
+                    half: *half_extents,
+                    angle: angle.to_radians(),
+                },
+                *elasticity,
+                motion_of(motion),
+            )),
+            ShapeDesc::Group {
+                shapes,
+                hull,
+                motion,
+            } => push_group(shapes, *hull, motion_of(motion), out, groups),
+            ShapeDesc::Scored {
+                points,
+                kick,
+                target,
+                shape,
+            } => {
+                let first = out.len();
+                shape.push_shapes(out, groups);
+                // The first shape's index names the target: unique among top-level shapes.
+                let target = target.then_some(first as u32);
+                for s in &mut out[first..] {
+                    s.play.points = *points;
+                    s.play.kick = *kick;
+                    s.play.target = target;
+                }
+            }
+        }
+    }
+}
+
+/// Builds the members (with their guard points) moving as the group, the group itself, and
+/// one obstacle standing for it.
+fn push_group(
+    descs: &[ShapeDesc],
+    hull_kind: HullKind,
+    motion: Motion,
+    out: &mut Vec<Shape>,
+    groups: &mut Vec<Group>,
+) {
+    let mut members = Vec::new();
+    for d in descs {
+        d.push_shapes(&mut members, groups);
+    }
+    add_guard_points(&mut members);
+    for m in &mut members {
+        m.motion = motion;
+    }
+    let group = Group { members, hull_kind };
+    let geom = Geometry::Group {
+        id: groups.len() as u32,
+        hull: group.hull(),
+    };
+    groups.push(group);
+    out.push(Shape::new(geom, 1.0, motion));
+}
+
+/// Arc round the back plus two segments tangent to it meeting at the tip, plus the tip point.
+fn push_teardrop(c: Vec2, r: f32, tip: Vec2, e: f32, out: &mut Vec<Shape>) {
+    let d = tip - c;
+    let dist = d.length();
+    let toward = d.y.atan2(d.x);
+    // The tangent points sit at ±acos(r / dist) from the direction to the tip.
+    let half = (r / dist).acos();
+    let (t1, t2) = (toward + half, toward - half);
+    let p1 = c + Vec2::from_angle(t1) * r;
+    let p2 = c + Vec2::from_angle(t2) * r;
+    let arc = Geometry::Arc {
+        c,
+        r,
+        start: t1,
+        end: t2 + std::f32::consts::TAU,
+    };
+    out.push(Shape::new(arc, e, Motion::Static));
+    out.push(Shape::new(
+        Geometry::Segment { a: p1, b: tip },
+        e,
+        Motion::Static,
+    ));
+    out.push(Shape::new(
+        Geometry::Segment { a: tip, b: p2 },
+        e,
+        Motion::Static,
+    ));
+    out.push(Shape::new(Geometry::Point { p: tip }, e, Motion::Static));
+}
+
+/// Adds one point, moving with its shape, at every distinct segment, gate and arc end that
+/// has no point there yet.
+fn add_guard_points(shapes: &mut Vec<Shape>) {
+    let mut guards: Vec<Shape> = Vec::new();
+    let taken = |list: &[Shape], q: Vec2| {
+        list.iter()
+            .any(|s| matches!(s.geom, Geometry::Point { p } if (p - q).length_squared() < 1e-6))
+    };
+    for (i, s) in shapes.iter().enumerate() {
+        let ends: Vec<Vec2> = match s.geom {
+            Geometry::Segment { a, b } | Geometry::Gate { a, b, .. } => vec![a, b],
+            Geometry::Arc { c, r, start, end } if !crate::geom::arc_is_closed(start, end) => {
+                vec![
+                    c + Vec2::from_angle(start) * r,
+                    c + Vec2::from_angle(end) * r,
+                ]
+            }
+            _ => vec![],
+        };
+        for q in ends {
+            if !taken(shapes, q) && !taken(&guards, q) {
+                let mut g = Shape::new(Geometry::Point { p: q }, s.elasticity, s.motion);
+                g.guard_of = Some(i as u32);
+                // A target's ends light with it.
+                g.play.target = s.play.target;
+                guards.push(g);
+            }
+        }
+    }
+    shapes.extend(guards);
+}
