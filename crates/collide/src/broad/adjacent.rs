@@ -21,12 +21,12 @@
 //! is the article's point: its cost is what makes adjacent sectors ~20 times dearer.
 //!
 //! **Obstacles** (statics and kinematic shapes) are handled as in the other grid methods, in
-//! `obstacle_cells.rs`.
+//! `grid/obstacles.rs`.
 
-use super::grid_cells::{
+use super::grid::cells::{
     cell_of_each, draw_lattice, pairs_within_first, region_of, within_two_cells, Buckets, CellRange,
 };
-use super::obstacle_cells::ObstacleCells;
+use super::grid::obstacles::ObstacleCells;
 use super::pair_keys::PairKeys;
 use super::sectors::{checked_size, chosen_size, rule_text, size_param, SizeChoice, DEFAULT_SIZE};
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};

@@ -11,11 +11,8 @@
 //! shapes are never wanted.
 
 pub mod adjacent;
-mod ball_cells;
 pub mod brute;
 pub mod grid;
-mod grid_cells;
-mod obstacle_cells;
 mod packed;
 mod pair_keys;
 pub mod quadtree;

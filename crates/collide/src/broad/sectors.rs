@@ -35,7 +35,7 @@
 //! uses `ceil(2m) + 2` px instead and [`Sectors::stats`] says so.
 //!
 //! **Obstacles** (statics and kinematic shapes, often long segments far larger than `s`) cannot
-//! follow the rule; they are handled exactly in `obstacle_cells.rs`: entered in every
+//! follow the rule; they are handled exactly in `grid/obstacles.rs`: entered in every
 //! cell they overlap (statics kept between calls), looked up by each ball, each pair reported
 //! once.
 //!
@@ -49,11 +49,11 @@
 //! clamped beyond — monotone and the same for both balls of a pair, so never a lost pair —
 //! and growing with `n`, so many balls never pile into clamped border sectors).
 
-use super::grid_cells::{
+use super::grid::cells::{
     cell_coord, cell_of_each, draw_lattice, largest_side, pairs_within_first, region_of, Buckets,
     CellRange,
 };
-use super::obstacle_cells::ObstacleCells;
+use super::grid::obstacles::ObstacleCells;
 use super::pair_keys::PairKeys;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use crate::debug_draw::{DebugDraw, Rgba};
