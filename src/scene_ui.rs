@@ -5,7 +5,7 @@
 
 use crate::cli::BUILT_IN;
 use crate::panel::{Command, UiState};
-use collide::world::Transfer;
+use collide::rules::Transfer;
 use collide::World;
 use egui_macroquad::egui;
 

@@ -12,7 +12,7 @@
 //!
 //! Files are RON. Errors name the file, line, column and field.
 
-use crate::play::Control;
+use crate::geom::Control;
 use crate::scene::{Scene, SceneError};
 use crate::world::{Settings, World, WorldState};
 use glam::Vec2;

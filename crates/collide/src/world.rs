@@ -21,17 +21,18 @@ mod settle;
 mod sleep;
 mod soft;
 mod sweep;
-mod transfer;
 
 pub use meter::OverlapMeter;
-pub use rules::{Pocket, Rain, Rules, Tether};
 pub use sleep::SleepSettings;
 pub use soft::{KeptImpulse, SoftSettings, Solver};
-pub use transfer::{Transfer, TransferMeter};
 
 pub use sweep::SweptImpact;
 
-pub use crate::geom::Ball;
+use crate::geom::clamp_speed;
+pub use crate::geom::{Ball, MAX_SPEED};
+use crate::response::record;
+pub use crate::response::{Hit, HitWith, HIT_SPEED};
+use crate::rules::Moment;
 
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
 use crate::geom::{Aabb, Geometry, Group, Shape};
@@ -46,46 +47,9 @@ type WorldRng = rand_chacha::ChaCha12Rng;
 use std::f32::consts::TAU;
 
 mod fill;
-mod play;
 pub use fill::Filled;
 mod state;
 pub use state::{RngState, WorldState};
-
-/// Fastest a ball may go (px/s): keeps positions finite whatever the elasticities.
-pub const MAX_SPEED: f32 = 1.0e6;
-/// Impacts slower than this (px/s) are resting contact, not hits worth showing.
-pub const HIT_SPEED: f32 = 30.0;
-/// Most hits kept between two [`World::drain_hits`] calls.
-const MAX_HITS: usize = 4096;
-
-/// What a ball hit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HitWith {
-    /// An obstacle, by index into [`World::shapes`].
-    Shape(u32),
-    /// Another ball, by index into [`World::balls`].
-    Ball(u32),
-}
-
-/// One impact, for hit points, reticles, lights and the measured restitution.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Hit {
-    /// Where (px).
-    pub point: Vec2,
-    /// Approach speed (px/s): the normal speed relative to the surface before the response.
-    pub speed: f32,
-    /// Rebound speed (px/s): the normal speed relative to the surface at the end of the step
-    /// of the impact, after every collision iteration (negative if still approaching).
-    pub rebound: f32,
-    /// The combined elasticity the response used (ball × shape × scale).
-    pub e: f32,
-    /// Unit contact normal, from the surface (or the other ball) towards the ball.
-    pub normal: Vec2,
-    /// The ball that hit.
-    pub ball: u32,
-    /// What it hit.
-    pub with: HitWith,
-}
 
 /// Settings the user changes while the world runs.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -311,12 +275,10 @@ pub struct World {
     hits: Vec<Hit>,
     steps: u64,
     clock: Option<fn() -> u64>,
-    game: crate::play::GameRules,
     groups: Vec<Group>,
     sweep: sweep::SweepState,
-    play: crate::play::PlayState,
     settle: settle::SettleState,
-    rules: rules::Rules,
+    rules: crate::rules::RuleBook,
     cache: cache::PairCache,
     soft: soft::SoftState,
     sleep: sleep::SleepState,
@@ -353,12 +315,10 @@ impl World {
             hits: Vec::new(),
             steps: 0,
             clock: None,
-            game: crate::play::GameRules::default(),
             groups: Vec::new(),
             sweep: sweep::SweepState::default(),
-            play: crate::play::PlayState::default(),
             settle: settle::SettleState::default(),
-            rules: rules::Rules::default(),
+            rules: crate::rules::RuleBook::default(),
             cache: cache::PairCache::default(),
             soft: soft::SoftState::default(),
             sleep: sleep::SleepState::default(),
@@ -493,8 +453,7 @@ impl World {
         self.soft.kept.clear();
         self.counters.strays = 0;
         self.pairs.clear();
-        self.rules.tethers.clear();
-        self.rules.rain = None;
+        self.rules.scene.balls_cleared();
     }
 
     /// Adds a ball directly (scenes, tests, benchmarks).
@@ -508,19 +467,9 @@ impl World {
             let b = self.balls[i];
             self.wake_near(b.pos, b.radius, b.radius);
             self.balls.remove(i);
-            self.rules.ball_removed(i);
+            self.rules.scene.ball_removed(i);
             self.soft.kept.clear();
         }
-    }
-
-    /// The game state: held controls, score, lost balls.
-    pub fn play(&self) -> &crate::play::PlayState {
-        &self.play
-    }
-
-    /// Presses (`down`) or releases a control; it acts from the next step on.
-    pub fn set_control(&mut self, control: crate::play::Control, down: bool) {
-        self.play.held[control.index()] = down;
     }
 
     /// Takes the impacts recorded since the last call.
@@ -531,13 +480,13 @@ impl World {
     /// Runs one motion iteration.
     pub fn step(&mut self) {
         let dt = self.step_seconds() as f32;
-        self.prepare_play();
+        self.rules_at(Moment::Start);
         let first_hit = self.hits.len();
         self.launch_next();
-        self.rules_before_move(dt);
+        self.rules_at(Moment::Launched);
         self.turn_kinematics(dt);
-        self.drive_controls(dt);
-        // Obstacles move only in turn_kinematics: box them once per step, not per iteration.
+        self.rules_at(Moment::Turned);
+        // Obstacles move only above (turning, flippers and plungers): box them once per step.
         self.aabbs.clear();
         self.aabbs.extend(self.shapes.iter().map(Shape::aabb));
         self.begin_sweep(dt);
@@ -545,13 +494,12 @@ impl World {
         self.sleep_before_step(&mut tally);
         if self.settings.solver == Solver::Soft {
             self.soft_step(dt, &mut tally);
-            self.apply_tethers();
+            self.rules_at(Moment::Moved);
         } else {
             self.push_out_step(dt, &mut tally);
         }
         self.measure_rebounds(first_hit);
-        self.finish_play(first_hit);
-        self.rules_after_step(dt);
+        self.rules_at(Moment::Collided { first_hit });
         self.sleep_after_step(dt);
         self.count_after_step(tally);
         self.steps += 1;
@@ -561,7 +509,7 @@ impl World {
     /// the wall pass (discrete) or the settling of overlaps (swept modes).
     fn push_out_step(&mut self, dt: f32, tally: &mut Tally) {
         self.move_balls(dt);
-        self.apply_tethers();
+        self.rules_at(Moment::Moved);
         for _ in 0..self.settings.collision_iterations.clamp(1, 64) {
             if !self.collide_once(tally) {
                 break;
@@ -907,22 +855,4 @@ fn next_statics_version() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(1);
     NEXT.fetch_add(1, Ordering::Relaxed)
-}
-
-fn clamp_speed(v: Vec2) -> Vec2 {
-    if !v.is_finite() {
-        return Vec2::ZERO;
-    }
-    let s2 = v.length_squared();
-    if s2 > MAX_SPEED * MAX_SPEED {
-        v * (MAX_SPEED / s2.sqrt())
-    } else {
-        v
-    }
-}
-
-fn record(hits: &mut Vec<Hit>, hit: Hit) {
-    if hit.speed >= HIT_SPEED && hits.len() < MAX_HITS {
-        hits.push(hit);
-    }
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use collide::play::GameRules;
+use collide::rules::GameRules;
 use collide::world::Ball;
 use collide::{Control, Motion, Scene, Stepper, Vec2, World};
 

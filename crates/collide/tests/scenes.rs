@@ -3,7 +3,7 @@
 //! pool's friction brings every ball to rest; strings hold; the field keeps its energy.
 mod common;
 
-use collide::world::Transfer;
+use collide::rules::Transfer;
 use collide::{BroadKind, Scene, Vec2, World};
 
 const TABLE: &str = include_str!("../../../assets/scenes/table.ron");

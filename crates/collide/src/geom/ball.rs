@@ -5,6 +5,9 @@
 use super::Aabb;
 use glam::Vec2;
 
+/// Fastest a ball may go (px/s): keeps positions finite whatever the elasticities.
+pub const MAX_SPEED: f32 = 1.0e6;
+
 /// A dynamic ball: a circle with a velocity; mass is proportional to its area.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Ball {
@@ -59,5 +62,18 @@ impl Ball {
     /// The ball's box.
     pub fn aabb(&self) -> Aabb {
         Aabb::around(self.pos, self.radius)
+    }
+}
+
+/// `v` with its length capped at [`MAX_SPEED`]; zero when not finite.
+pub fn clamp_speed(v: Vec2) -> Vec2 {
+    if !v.is_finite() {
+        return Vec2::ZERO;
+    }
+    let s2 = v.length_squared();
+    if s2 > MAX_SPEED * MAX_SPEED {
+        v * (MAX_SPEED / s2.sqrt())
+    } else {
+        v
     }
 }

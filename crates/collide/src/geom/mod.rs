@@ -4,11 +4,13 @@
 mod aabb;
 mod ball;
 mod hull;
+mod play;
 mod rect;
 mod shape;
 
 pub use aabb::Aabb;
-pub use ball::Ball;
+pub use ball::{clamp_speed, Ball, MAX_SPEED};
 pub use hull::{circle_hull, rect_hull, Group, Hull, HullKind};
+pub use play::{Control, ShapePlay};
 pub use rect::{oriented_rect_aabb, oriented_rect_corners, unrotated};
 pub use shape::{arc_is_closed, Geometry, Motion, Shape};

@@ -4,7 +4,7 @@
 
 use super::{extras, MotionDesc, Scene, ShapeDesc};
 use crate::geom::{Geometry, Group, HullKind, Motion, Shape};
-use crate::play::GameRules;
+use crate::rules::GameRules;
 use crate::world::{Launcher, World};
 use glam::Vec2;
 

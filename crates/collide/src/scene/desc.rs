@@ -1,8 +1,8 @@
 //! The obstacles as a scene file writes them: [`ShapeDesc`] and its [`MotionDesc`]. Angles are
 //! in degrees; `build.rs` turns them into the library's shapes (radians).
 
+use crate::geom::Control;
 use crate::geom::HullKind;
-use crate::play::Control;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 

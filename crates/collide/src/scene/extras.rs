@@ -5,7 +5,9 @@
 
 use super::validate::{check_num, check_vec};
 use super::At;
-use crate::world::{Ball, Pocket, Rain, Rules, Tether, World};
+use crate::geom::Ball;
+use crate::rules::{Pocket, Rain, Rules, Tether};
+use crate::world::World;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 

@@ -12,7 +12,7 @@
 use super::{Ball, Settings, World, WorldRng};
 use crate::broad::BroadKind;
 use crate::geom::{Group, Shape};
-use crate::play::PlayState;
+use crate::rules::{GameRules, PlayState, Rules};
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
@@ -78,10 +78,10 @@ pub struct WorldState {
     pub play: PlayState,
     /// The scene's rules as they stand: strings, friction, pockets, rain still to fall.
     #[serde(default)]
-    pub rules: super::Rules,
+    pub rules: Rules,
     /// The played table's rules (drain, serve, bonus).
     #[serde(default)]
-    pub game: crate::play::GameRules,
+    pub game: GameRules,
     /// The soft contacts' impulses of the last step, for the next step's warm start.
     #[serde(default)]
     pub soft_impulses: Vec<super::KeptImpulse>,
@@ -112,9 +112,9 @@ impl World {
             balls: self.balls.clone(),
             pending_launches: self.pending_launches,
             launched: self.counters.launched,
-            play: self.play.clone(),
-            rules: self.rules.clone(),
-            game: self.game,
+            play: self.rules.play.clone(),
+            rules: self.rules.scene.clone(),
+            game: self.rules.game,
             soft_impulses: self.soft.kept.clone(),
             next_sleep_group: self.sleep.next_group,
             rng: RngState::of(&self.rng),
@@ -160,9 +160,9 @@ impl World {
         self.pending_launches = s.pending_launches;
         self.counters = Default::default();
         self.counters.launched = s.launched;
-        self.play = s.play.clone();
-        self.rules = s.rules.clone();
-        self.game = s.game;
+        self.rules.play = s.play.clone();
+        self.rules.scene = s.rules.clone();
+        self.rules.game = s.game;
         self.soft.kept = s.soft_impulses.clone();
         self.sleep = Default::default();
         self.sleep.next_group = s.next_sleep_group;
