@@ -1,7 +1,7 @@
 //! The rules a world plays by beside the physics: a scene's strings, friction, pockets and
 //! rain, the cradle's read-out, and a played table's serve, flippers, score and drain.
 //!
-//! The world owns one [`RuleBook`] and its step hands it a [`WorldView`] — the balls, the
+//! The world owns one `RuleBook` and its step hands it a `WorldView` — the balls, the
 //! obstacles, the step's hits, the launch queue and the random generator, nothing of the
 //! broad phase or the solvers — at five moments of [`crate::World::step`], in this order:
 //!
