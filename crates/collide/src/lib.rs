@@ -6,12 +6,18 @@
 //!
 //! The library never draws, reads input or the screen, and keeps all randomness in a seeded
 //! generator: the same scene, seed and inputs give the same state, bit for bit.
+//!
+//! The test harness — `checks` (the promises as functions), `experiments` (the source
+//! documents' measurements), `shots` (seeded tunnelling shots) and `broad::scenarios` (seeded
+//! inputs for the broad phases) — is built only with the `lab` feature.
 #![warn(missing_docs)]
 
 pub mod broad;
+#[cfg(feature = "lab")]
 pub mod checks;
 pub mod debug_draw;
 pub mod energy;
+#[cfg(feature = "lab")]
 pub mod experiments;
 pub mod geom;
 pub mod narrow;
@@ -19,6 +25,7 @@ pub mod record;
 pub mod response;
 pub mod rules;
 pub mod scene;
+#[cfg(feature = "lab")]
 pub mod shots;
 pub mod stepper;
 pub mod tunnel;

@@ -19,6 +19,7 @@ pub mod quadtree;
 mod radix;
 pub mod rdc;
 pub mod sap;
+#[cfg(feature = "lab")]
 pub mod scenarios;
 pub mod sectors;
 pub mod tree;
