@@ -2,7 +2,7 @@
 //! into segments, arcs and points, groups with their members), a guard point at every
 //! segment, gate and arc end, the table's rules and the scene's settings, balls and fill.
 
-use super::{extras, MotionDesc, Scene, ShapeDesc};
+use super::{extras, MotionDesc, Scene, ShapeDesc, ShapeKind};
 use crate::geom::{Geometry, Group, HullKind, Motion, Shape};
 use crate::rules::GameRules;
 use crate::world::{Launcher, World};
@@ -57,9 +57,89 @@ impl Scene {
 
 impl ShapeDesc {
     /// The shapes this description builds into, appended to `out` (a group's members into
-    /// `groups`).
+    /// `groups`); a scoring shape's parts all score.
     pub(super) fn push_shapes(&self, out: &mut Vec<Shape>, groups: &mut Vec<Group>) {
-        let motion_of = |m: &MotionDesc| match *m {
+        let first = out.len();
+        self.push_unscored(out, groups);
+        if let Some(score) = &self.score {
+            // The first shape's index names the target: unique among top-level shapes.
+            let target = score.target.then_some(first as u32);
+            for s in &mut out[first..] {
+                s.play.points = score.points;
+                s.play.kick = score.kick;
+                s.play.target = target;
+            }
+        }
+    }
+
+    /// The shapes of the kind, with this description's elasticity and motion.
+    fn push_unscored(&self, out: &mut Vec<Shape>, groups: &mut Vec<Group>) {
+        let (e, motion) = (self.elasticity, self.motion.built());
+        let mut push = |geom| out.push(Shape::new(geom, e, motion));
+        match &self.kind {
+            ShapeKind::Point { p } => push(Geometry::Point { p: *p }),
+            ShapeKind::Segment { a, b } => push(Geometry::Segment { a: *a, b: *b }),
+            ShapeKind::Polyline { points } => {
+                for w in points.windows(2) {
+                    push(Geometry::Segment { a: w[0], b: w[1] });
+                }
+            }
+            ShapeKind::Circle { centre, radius } => push(Geometry::Circle {
+                c: *centre,
+                r: *radius,
+            }),
+            ShapeKind::Arc {
+                centre,
+                radius,
+                start,
+                end,
+            } => push(Geometry::Arc {
+                c: *centre,
+                r: *radius,
+                start: start.to_radians(),
+                end: end.to_radians(),
+            }),
+            ShapeKind::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+            } => {
+                let geom = Geometry::Gate {
+                    a: *a,
+                    b: *b,
+                    normal: normal.normalize(),
+                    threshold: *threshold,
+                };
+                out.push(Shape::new(geom, e, Motion::Static))
+            }
+            ShapeKind::Teardrop {
+                centre,
+                radius,
+                tip,
+            } => push_teardrop(*centre, *radius, *tip, e, out),
+            ShapeKind::Rect { min, max } => push(Geometry::Rect {
+                min: *min,
+                max: *max,
+            }),
+            ShapeKind::OrientedRect {
+                centre,
+                half_extents,
+                angle,
+            } => push(Geometry::OrientedRect {
+                c: *centre,
+                half: *half_extents,
+                angle: angle.to_radians(),
+            }),
+            ShapeKind::Group { shapes, hull } => push_group(shapes, *hull, motion, out, groups),
+        }
+    }
+}
+
+impl MotionDesc {
+    /// The library's motion: degrees to radians, a plunger's axis made unit length.
+    fn built(&self) -> Motion {
+        match *self {
             MotionDesc::Static => Motion::Static,
             MotionDesc::Kinematic { pivot, speed } => Motion::Kinematic { pivot, speed },
             MotionDesc::Flipper {
@@ -86,139 +166,6 @@ impl ShapeDesc {
                 stiffness,
                 control,
             },
-        };
-        match self {
-            ShapeDesc::Point {
-                p,
-                elasticity,
-                motion,
-            } => out.push(Shape::new(
-                Geometry::Point { p: *p },
-                *elasticity,
-                motion_of(motion),
-            )),
-            ShapeDesc::Segment {
-                a,
-                b,
-                elasticity,
-                motion,
-            } => out.push(Shape::new(
-                Geometry::Segment { a: *a, b: *b },
-                *elasticity,
-                motion_of(motion),
-            )),
-            ShapeDesc::Polyline {
-                points,
-                elasticity,
-                motion,
-            } => {
-                for w in points.windows(2) {
-                    out.push(Shape::new(
-                        Geometry::Segment { a: w[0], b: w[1] },
-                        *elasticity,
-                        motion_of(motion),
-                    ));
-                }
-            }
-            ShapeDesc::Circle {
-                centre,
-                radius,
-                elasticity,
-                motion,
-            } => out.push(Shape::new(
-                Geometry::Circle {
-                    c: *centre,
-                    r: *radius,
-                },
-                *elasticity,
-                motion_of(motion),
-            )),
-            ShapeDesc::Arc {
-                centre,
-                radius,
-                start,
-                end,
-                elasticity,
-                motion,
-            } => {
-                let geom = Geometry::Arc {
-                    c: *centre,
-                    r: *radius,
-                    start: start.to_radians(),
-                    end: end.to_radians(),
-                };
-                out.push(Shape::new(geom, *elasticity, motion_of(motion)))
-            }
-            ShapeDesc::Gate {
-                a,
-                b,
-                normal,
-                threshold,
-                elasticity,
-            } => {
-                let geom = Geometry::Gate {
-                    a: *a,
-                    b: *b,
-                    normal: normal.normalize(),
-                    threshold: *threshold,
-                };
-                out.push(Shape::new(geom, *elasticity, Motion::Static))
-            }
-            ShapeDesc::Teardrop {
-                centre,
-                radius,
-                tip,
-                elasticity,
-            } => push_teardrop(*centre, *radius, *tip, *elasticity, out),
-            ShapeDesc::Rect {
-                min,
-                max,
-                elasticity,
-                motion,
-            } => out.push(Shape::new(
-                Geometry::Rect {
-                    min: *min,
-                    max: *max,
-                },
-                *elasticity,
-                motion_of(motion),
-            )),
-            ShapeDesc::OrientedRect {
-                centre,
-                half_extents,
-                angle,
-                elasticity,
-                motion,
-            } => out.push(Shape::new(
-                Geometry::OrientedRect {
-                    c: *centre,
-                    half: *half_extents,
-                    angle: angle.to_radians(),
-                },
-                *elasticity,
-                motion_of(motion),
-            )),
-            ShapeDesc::Group {
-                shapes,
-                hull,
-                motion,
-            } => push_group(shapes, *hull, motion_of(motion), out, groups),
-            ShapeDesc::Scored {
-                points,
-                kick,
-                target,
-                shape,
-            } => {
-                let first = out.len();
-                shape.push_shapes(out, groups);
-                // The first shape's index names the target: unique among top-level shapes.
-                let target = target.then_some(first as u32);
-                for s in &mut out[first..] {
-                    s.play.points = *points;
-                    s.play.kick = *kick;
-                    s.play.target = target;
-                }
-            }
         }
     }
 }

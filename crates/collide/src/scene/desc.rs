@@ -1,14 +1,13 @@
-//! The obstacles as a scene file writes them: [`ShapeDesc`] and its [`MotionDesc`]. Angles are
-//! in degrees; `build.rs` turns them into the library's shapes (radians).
+//! The obstacles of a scene: [`ShapeDesc`], a [`ShapeKind`] with the fields every kind
+//! shares (elasticity, motion, score), and its [`MotionDesc`]. Angles are in degrees;
+//! `build.rs` turns them into the library's shapes (radians). Files write each shape as one
+//! variant carrying all its fields (`Segment(a: …, b: …, elasticity: 0.9)`, a scoring shape
+//! wrapped in `Scored(…)`); `text.rs` is that written form.
 
-use crate::geom::Control;
-use crate::geom::HullKind;
+use super::text::ShapeText;
+use crate::geom::{Control, HullKind};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
-
-fn one() -> f32 {
-    1.0
-}
 
 /// How an obstacle moves, as written in a scene.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -56,20 +55,41 @@ fn plunger_control() -> Control {
     Control::Plunger
 }
 
-/// One obstacle as written in a scene file.
+/// One obstacle of a scene: what it is and where ([`ShapeKind`]), and what every kind shares.
+/// Read and written in the scene files' form (see the module notes), so a file reads as it
+/// always did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub enum ShapeDesc {
+#[serde(from = "ShapeText", into = "ShapeText")]
+pub struct ShapeDesc {
+    /// What it is and where.
+    pub kind: ShapeKind,
+    /// Elasticity (default 1). Not used for a group, whose members carry theirs.
+    pub elasticity: f32,
+    /// How it moves (default static). Gates and teardrops never move.
+    pub motion: MotionDesc,
+    /// What a hit on it earns, when it scores.
+    pub score: Option<ScoreDesc>,
+}
+
+/// What a scoring shape is worth: each hit adds `points`; a `kick` makes the ball leave at
+/// that normal speed at least (px/s); a `target` lights when hit.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ScoreDesc {
+    /// Points per hit.
+    pub points: u32,
+    /// Least normal speed a hit sends the ball away with (px/s; 0: none).
+    pub kick: f32,
+    /// Lights when hit.
+    pub target: bool,
+}
+
+/// The kinds of obstacle, with the fields of each.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShapeKind {
     /// A point.
     Point {
         /// Position (px).
         p: Vec2,
-        /// Elasticity (default 1).
-        #[serde(default = "one")]
-        elasticity: f32,
-        /// Motion (default static).
-        #[serde(default)]
-        motion: MotionDesc,
     },
     /// A segment.
     Segment {
@@ -77,23 +97,11 @@ pub enum ShapeDesc {
         a: Vec2,
         /// Second end (px).
         b: Vec2,
-        /// Elasticity (default 1).
-        #[serde(default = "one")]
-        elasticity: f32,
-        /// Motion (default static).
-        #[serde(default)]
-        motion: MotionDesc,
     },
     /// Segments joining consecutive points.
     Polyline {
         /// The corners (px), at least two.
         points: Vec<Vec2>,
-        /// Elasticity (default 1).
-        #[serde(default = "one")]
-        elasticity: f32,
-        /// Motion (default static).
-        #[serde(default)]
-        motion: MotionDesc,
     },
     /// A solid circle (bumper).
     Circle {
@@ -101,12 +109,6 @@ pub enum ShapeDesc {
         centre: Vec2,
         /// Radius (px), > 0.
         radius: f32,
-        /// Elasticity (default 1).
-        #[serde(default = "one")]
-        elasticity: f32,
-        /// Motion (default static).
-        #[serde(default)]
-        motion: MotionDesc,
     },
     /// An arc from `start` counter-clockwise to `end` (degrees).
     Arc {
@@ -118,12 +120,6 @@ pub enum ShapeDesc {
         start: f32,
         /// End angle (degrees), `start < end <= start + 360`.
         end: f32,
-        /// Elasticity (default 1).
-        #[serde(default = "one")]
-        elasticity: f32,
-        /// Motion (default static).
-        #[serde(default)]
-        motion: MotionDesc,
     },
     /// A one-way gate: balls moving against `normal` faster than `threshold` pass.
     Gate {
@@ -134,11 +130,7 @@ pub enum ShapeDesc {
         /// Normal (need not be unit length), pointing to the side balls enter from.
         normal: Vec2,
         /// Speed needed to pass (px/s).
-        #[serde(default)]
         threshold: f32,
-        /// Elasticity (default 1).
-        #[serde(default = "one")]
-        elasticity: f32,
     },
     /// A teardrop target: a round end (`centre`, `radius`) drawn out to a point `tip`; built as
     /// an arc, two tangent segments and a point at the tip.
@@ -149,9 +141,6 @@ pub enum ShapeDesc {
         radius: f32,
         /// The tip (px), farther than `radius` from the centre.
         tip: Vec2,
-        /// Elasticity (default 1).
-        #[serde(default = "one")]
-        elasticity: f32,
     },
     /// A solid axis-aligned rectangle.
     Rect {
@@ -159,12 +148,6 @@ pub enum ShapeDesc {
         min: Vec2,
         /// Upper corner (px), above `min` on both axes.
         max: Vec2,
-        /// Elasticity (default 1).
-        #[serde(default = "one")]
-        elasticity: f32,
-        /// Motion (default static).
-        #[serde(default)]
-        motion: MotionDesc,
     },
     /// A solid rectangle turned about its centre.
     OrientedRect {
@@ -172,60 +155,74 @@ pub enum ShapeDesc {
         centre: Vec2,
         /// Half width and half height before turning (px), > 0.
         half_extents: Vec2,
-        /// Angle (degrees, counter-clockwise; default 0).
-        #[serde(default)]
+        /// Angle (degrees, counter-clockwise).
         angle: f32,
-        /// Elasticity (default 1).
-        #[serde(default = "one")]
-        elasticity: f32,
-        /// Motion (default static).
-        #[serde(default)]
-        motion: MotionDesc,
-    },
-    /// A shape (or group) that scores: each hit adds `points`; a `kick` makes the ball leave
-    /// at that normal speed at least (px/s); a `target` lights when hit.
-    Scored {
-        /// Points per hit (default 0).
-        #[serde(default)]
-        points: u32,
-        /// Least normal speed a hit sends the ball away with (px/s, default 0: none).
-        #[serde(default)]
-        kick: f32,
-        /// Lights when hit (default false).
-        #[serde(default)]
-        target: bool,
-        /// The shape.
-        shape: Box<ShapeDesc>,
     },
     /// One object made of several shapes (static ones; they move with the group), wrapped in
     /// a hull that is tested first.
     Group {
-        /// The members: any shapes but gates and groups, each without its own motion.
+        /// The members: any shapes but gates, groups and scoring shapes, each without its own
+        /// motion.
         shapes: Vec<ShapeDesc>,
-        /// The hull (default `Rect`).
-        #[serde(default)]
+        /// The hull.
         hull: HullKind,
-        /// Motion of the whole group (default static).
-        #[serde(default)]
-        motion: MotionDesc,
     },
 }
 
 impl ShapeDesc {
-    /// The variant's name as written in scene files (`Segment`, `Arc`, …).
+    /// A static, non-scoring shape of `kind` with elasticity 1 (a scene file's defaults).
+    pub fn new(kind: ShapeKind) -> Self {
+        Self {
+            kind,
+            elasticity: 1.0,
+            motion: MotionDesc::Static,
+            score: None,
+        }
+    }
+
+    /// This shape with elasticity `e`.
+    pub fn with_elasticity(mut self, e: f32) -> Self {
+        self.elasticity = e;
+        self
+    }
+
+    /// This shape moving by `motion`.
+    pub fn with_motion(mut self, motion: MotionDesc) -> Self {
+        self.motion = motion;
+        self
+    }
+
+    /// The name a scene file writes it with (`Segment`, `Arc`, …; `Scored` when it scores).
     pub fn kind_name(&self) -> &'static str {
+        if self.score.is_some() {
+            return "Scored";
+        }
+        self.kind.name()
+    }
+
+    /// Whether it can move: gates and teardrops cannot.
+    pub fn can_move(&self) -> bool {
+        !matches!(
+            self.kind,
+            ShapeKind::Gate { .. } | ShapeKind::Teardrop { .. }
+        )
+    }
+}
+
+impl ShapeKind {
+    /// The kind's name as written in scene files (`Segment`, `Arc`, …).
+    pub fn name(&self) -> &'static str {
         match self {
-            ShapeDesc::Point { .. } => "Point",
-            ShapeDesc::Segment { .. } => "Segment",
-            ShapeDesc::Polyline { .. } => "Polyline",
-            ShapeDesc::Circle { .. } => "Circle",
-            ShapeDesc::Arc { .. } => "Arc",
-            ShapeDesc::Gate { .. } => "Gate",
-            ShapeDesc::Teardrop { .. } => "Teardrop",
-            ShapeDesc::Rect { .. } => "Rect",
-            ShapeDesc::OrientedRect { .. } => "OrientedRect",
-            ShapeDesc::Group { .. } => "Group",
-            ShapeDesc::Scored { .. } => "Scored",
+            ShapeKind::Point { .. } => "Point",
+            ShapeKind::Segment { .. } => "Segment",
+            ShapeKind::Polyline { .. } => "Polyline",
+            ShapeKind::Circle { .. } => "Circle",
+            ShapeKind::Arc { .. } => "Arc",
+            ShapeKind::Gate { .. } => "Gate",
+            ShapeKind::Teardrop { .. } => "Teardrop",
+            ShapeKind::Rect { .. } => "Rect",
+            ShapeKind::OrientedRect { .. } => "OrientedRect",
+            ShapeKind::Group { .. } => "Group",
         }
     }
 }

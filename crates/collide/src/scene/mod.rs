@@ -18,9 +18,10 @@ mod desc;
 pub mod edit;
 mod extras;
 mod locate;
+mod text;
 mod validate;
 
-pub use desc::{MotionDesc, ShapeDesc};
+pub use desc::{MotionDesc, ScoreDesc, ShapeDesc, ShapeKind};
 pub use extras::{BallDesc, FillDesc, PocketDesc, RainDesc, SettingsDesc, MAX_SCENE_BALLS};
 pub(crate) use validate::check_motion;
 

@@ -2,7 +2,7 @@
 //! direction non-zero, every shape well formed. Messages name the field (and the shape, by
 //! index and kind); `Scene::parse` adds where in the text it is.
 
-use super::{extras, At, MotionDesc, Scene, ShapeDesc, MAX_SHAPES};
+use super::{extras, At, MotionDesc, Scene, ShapeDesc, ShapeKind, MAX_SHAPES};
 use glam::Vec2;
 
 impl Scene {
@@ -123,58 +123,76 @@ pub(crate) fn check_motion(m: &MotionDesc) -> Result<(), String> {
 }
 
 impl ShapeDesc {
+    /// Checks every field; the message names the field (`field \`shape\` (…)` first for the
+    /// shape a `Scored` wraps).
+    fn validate(&self) -> Result<(), String> {
+        let Some(score) = &self.score else {
+            return self.validate_unscored();
+        };
+        check_num(score.kick, "kick", 0.0, 1e5)?;
+        self.validate_unscored()
+            .map_err(|e| format!("field `shape` ({}): {e}", self.kind.name()))
+    }
+
+    /// Checks the kind's fields, then the elasticity and the motion.
+    fn validate_unscored(&self) -> Result<(), String> {
+        self.kind.validate()?;
+        if matches!(self.kind, ShapeKind::Group { .. }) {
+            // A group's members carry their own elasticities.
+            return check_motion(&self.motion);
+        }
+        check_num(self.elasticity, "elasticity", 0.0, 10.0)?;
+        if self.can_move() {
+            check_motion(&self.motion)
+        } else if self.motion != MotionDesc::Static {
+            Err("field `motion`: gates and teardrops do not move".into())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Checks a group member: a valid shape, not a gate, a group or a scoring shape, and
+    /// without its own motion.
+    fn validate_member(&self) -> Result<(), String> {
+        if self.score.is_some() {
+            return Err("a group scores as one: wrap the whole group in Scored".into());
+        }
+        if matches!(self.kind, ShapeKind::Group { .. } | ShapeKind::Gate { .. }) {
+            return Err("groups hold no gates and no groups".into());
+        }
+        if self.motion != MotionDesc::Static {
+            return Err(
+                "field `motion`: members move with their group; give the group the motion".into(),
+            );
+        }
+        self.validate()
+    }
+}
+
+impl ShapeKind {
+    /// Checks the kind's own fields.
     fn validate(&self) -> Result<(), String> {
         match self {
-            ShapeDesc::Point {
-                p,
-                elasticity,
-                motion,
-            } => {
-                check_vec(*p, "p")?;
-                check_num(*elasticity, "elasticity", 0.0, 10.0)?;
-                check_motion(motion)
-            }
-            ShapeDesc::Segment {
-                a,
-                b,
-                elasticity,
-                motion,
-            } => {
+            ShapeKind::Point { p } => check_vec(*p, "p"),
+            ShapeKind::Segment { a, b } => {
                 check_vec(*a, "a")?;
-                check_vec(*b, "b")?;
-                check_num(*elasticity, "elasticity", 0.0, 10.0)?;
-                check_motion(motion)
+                check_vec(*b, "b")
             }
-            ShapeDesc::Polyline {
-                points,
-                elasticity,
-                motion,
-            } => {
+            ShapeKind::Polyline { points } => {
                 if points.len() < 2 {
                     return Err("field `points`: needs at least two points".into());
                 }
-                points.iter().try_for_each(|p| check_vec(*p, "points"))?;
-                check_num(*elasticity, "elasticity", 0.0, 10.0)?;
-                check_motion(motion)
+                points.iter().try_for_each(|p| check_vec(*p, "points"))
             }
-            ShapeDesc::Circle {
-                centre,
-                radius,
-                elasticity,
-                motion,
-            } => {
+            ShapeKind::Circle { centre, radius } => {
                 check_vec(*centre, "centre")?;
-                check_num(*radius, "radius", 1e-3, 1e6)?;
-                check_num(*elasticity, "elasticity", 0.0, 10.0)?;
-                check_motion(motion)
+                check_num(*radius, "radius", 1e-3, 1e6)
             }
-            ShapeDesc::Arc {
+            ShapeKind::Arc {
                 centre,
                 radius,
                 start,
                 end,
-                elasticity,
-                motion,
             } => {
                 check_vec(*centre, "centre")?;
                 check_num(*radius, "radius", 1e-3, 1e6)?;
@@ -183,28 +201,24 @@ impl ShapeDesc {
                 if !(end > start && end - start <= 360.0) {
                     return Err(format!("field `end`: must be above `start` by at most 360 degrees (start {start}, end {end})"));
                 }
-                check_num(*elasticity, "elasticity", 0.0, 10.0)?;
-                check_motion(motion)
+                Ok(())
             }
-            ShapeDesc::Gate {
+            ShapeKind::Gate {
                 a,
                 b,
                 normal,
                 threshold,
-                elasticity,
             } => {
                 check_vec(*a, "a")?;
                 check_vec(*b, "b")?;
                 check_vec(*normal, "normal")?;
                 check_direction(*normal, "normal")?;
-                check_num(*threshold, "threshold", 0.0, 1e7)?;
-                check_num(*elasticity, "elasticity", 0.0, 10.0)
+                check_num(*threshold, "threshold", 0.0, 1e7)
             }
-            ShapeDesc::Teardrop {
+            ShapeKind::Teardrop {
                 centre,
                 radius,
                 tip,
-                elasticity,
             } => {
                 check_vec(*centre, "centre")?;
                 check_vec(*tip, "tip")?;
@@ -212,14 +226,9 @@ impl ShapeDesc {
                 if (*tip - *centre).length() <= radius * 1.01 {
                     return Err("field `tip`: must lie outside the round end".into());
                 }
-                check_num(*elasticity, "elasticity", 0.0, 10.0)
+                Ok(())
             }
-            ShapeDesc::Rect {
-                min,
-                max,
-                elasticity,
-                motion,
-            } => {
+            ShapeKind::Rect { min, max } => {
                 check_vec(*min, "min")?;
                 check_vec(*max, "max")?;
                 if !(min.x < max.x && min.y < max.y) {
@@ -227,67 +236,27 @@ impl ShapeDesc {
                         "field `max`: must be above `min` on both axes (min {min}, max {max})"
                     ));
                 }
-                check_num(*elasticity, "elasticity", 0.0, 10.0)?;
-                check_motion(motion)
+                Ok(())
             }
-            ShapeDesc::OrientedRect {
+            ShapeKind::OrientedRect {
                 centre,
                 half_extents,
                 angle,
-                elasticity,
-                motion,
             } => {
                 check_vec(*centre, "centre")?;
                 check_num(half_extents.x, "half_extents", 1e-3, 1e6)?;
                 check_num(half_extents.y, "half_extents", 1e-3, 1e6)?;
-                check_num(*angle, "angle", -3600.0, 3600.0)?;
-                check_num(*elasticity, "elasticity", 0.0, 10.0)?;
-                check_motion(motion)
+                check_num(*angle, "angle", -3600.0, 3600.0)
             }
-            ShapeDesc::Group { shapes, motion, .. } => {
+            ShapeKind::Group { shapes, .. } => {
                 if shapes.is_empty() {
                     return Err("field `shapes`: a group needs at least one shape".into());
                 }
                 shapes.iter().enumerate().try_for_each(|(k, m)| {
                     m.validate_member()
                         .map_err(|e| format!("member {k} ({}): {e}", m.kind_name()))
-                })?;
-                check_motion(motion)
-            }
-            ShapeDesc::Scored { kick, shape, .. } => {
-                check_num(*kick, "kick", 0.0, 1e5)?;
-                shape
-                    .validate()
-                    .map_err(|e| format!("field `shape` ({}): {e}", shape.kind_name()))
+                })
             }
         }
-    }
-
-    /// Checks a group member: a valid shape, not a gate or a group, and without its own motion.
-    fn validate_member(&self) -> Result<(), String> {
-        match self {
-            ShapeDesc::Group { .. } | ShapeDesc::Gate { .. } => {
-                return Err("groups hold no gates and no groups".into())
-            }
-            ShapeDesc::Scored { .. } => {
-                return Err("a group scores as one: wrap the whole group in Scored".into())
-            }
-            ShapeDesc::Point { motion, .. }
-            | ShapeDesc::Segment { motion, .. }
-            | ShapeDesc::Polyline { motion, .. }
-            | ShapeDesc::Circle { motion, .. }
-            | ShapeDesc::Arc { motion, .. }
-            | ShapeDesc::Rect { motion, .. }
-            | ShapeDesc::OrientedRect { motion, .. }
-                if *motion != MotionDesc::Static =>
-            {
-                return Err(
-                    "field `motion`: members move with their group; give the group the motion"
-                        .into(),
-                )
-            }
-            _ => {}
-        }
-        self.validate()
     }
 }
