@@ -216,7 +216,9 @@ impl App {
 
     /// Applies a change to the world through the tape, so the recording sees everything.
     fn input(&mut self, input: Input) -> Result<(), String> {
-        self.tape.input(&mut self.world, input)
+        self.tape
+            .input(&mut self.world, input)
+            .map_err(|e| e.to_string())
     }
 
     /// The settings edited in the panel this frame become an input when they changed.
@@ -867,7 +869,8 @@ impl App {
                 None
             }
             TapeCmd::SaveRecording(path) => {
-                Some(self.tape.record(&self.world).save(&path).map(|_| {
+                let saved = self.tape.record(&self.world).save(&path);
+                Some(saved.map_err(|e| e.to_string()).map(|_| {
                     let r = self.tape.recorded();
                     format!(
                         "{} steps, {} inputs saved",
@@ -880,6 +883,7 @@ impl App {
                 self.source
                     .saved(&self.world)
                     .save(&path)
+                    .map_err(|e| e.to_string())
                     .map(|_| format!("state at step {} saved", self.world.steps())),
             ),
             TapeCmd::LoadRecording(path) => self.load_recording(&path),

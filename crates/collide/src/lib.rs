@@ -31,17 +31,18 @@ pub mod stepper;
 pub mod tunnel;
 pub mod world;
 
-pub use broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
+pub use broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, ParamError};
 pub use debug_draw::{DebugDraw, Prim, Rgba};
 pub use energy::Energy;
 pub use geom::{Aabb, Ball, Control, Geometry, Motion, Shape};
 pub use glam::Vec2;
 pub use narrow::Contact;
-pub use record::{Divergence, Input, Recording, SavedState, Tape};
+pub use record::{Divergence, Input, InputError, Recording, SaveError, SavedState, Tape};
 pub use rules::PlayState;
 pub use scene::{Scene, SceneError};
 pub use stepper::Stepper;
 pub use tunnel::Tunnelling;
 pub use world::{
-    Counters, OverlapMeter, Settings, SleepSettings, SoftSettings, Solver, World, WorldState,
+    Counters, OverlapMeter, Settings, SleepSettings, SoftSettings, Solver, StateError, World,
+    WorldState,
 };

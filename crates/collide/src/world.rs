@@ -37,7 +37,7 @@ pub use meter::OverlapMeter;
 pub use settings::Settings;
 pub use sleep::SleepSettings;
 pub use soft::{KeptImpulse, SoftSettings, Solver};
-pub use state::{RngState, WorldState};
+pub use state::{RngState, StateError, WorldState};
 pub use sweep::SweptImpact;
 
 use crate::broad::{BroadInput, BroadKind, BroadPhase, Pair};

@@ -110,8 +110,8 @@ pub trait BroadPhase: Send {
         Vec::new()
     }
     /// Sets a parameter; a value that breaks the algorithm's rule is refused with the reason.
-    fn set_param(&mut self, name: &str, _value: f32) -> Result<(), String> {
-        Err(format!("{} has no parameter {name:?}", self.kind().label()))
+    fn set_param(&mut self, name: &str, _value: f32) -> Result<(), ParamError> {
+        Err(ParamError::unknown(self.kind(), name))
     }
     /// Read-outs of the structure for the panel, as (label, value).
     fn stats(&self) -> Vec<(&'static str, String)> {
@@ -120,6 +120,41 @@ pub trait BroadPhase: Send {
     /// Draws the structure as left by the last `find_pairs`.
     fn debug_draw(&self, _draw: &mut dyn DebugDraw) {}
 }
+
+/// Why a broad phase refused a parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamError {
+    /// The algorithm has no parameter of that name.
+    Unknown {
+        /// The algorithm's label ([`BroadKind::label`]).
+        phase: &'static str,
+        /// The name asked for.
+        name: String,
+    },
+    /// The value breaks the parameter's rule, which the message states.
+    Invalid(String),
+}
+
+impl ParamError {
+    /// `name` is not a parameter of `kind`.
+    pub fn unknown(kind: BroadKind, name: &str) -> Self {
+        ParamError::Unknown {
+            phase: kind.label(),
+            name: name.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for ParamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamError::Unknown { phase, name } => write!(f, "{phase} has no parameter {name:?}"),
+            ParamError::Invalid(rule) => f.write_str(rule),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
 
 /// The algorithms, for menus and the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

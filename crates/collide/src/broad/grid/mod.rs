@@ -42,7 +42,7 @@
 //! pile into border cells however many there are.
 
 use super::pair_keys::PairKeys;
-use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use ball_cells::{BallCells, Extent, MAX_STORED_CELLS};
@@ -126,7 +126,7 @@ impl Default for Grid {
 
 impl Grid {
     /// A grid with cells of `size` px, or automatic for 0.
-    pub fn new(size: f32) -> Result<Self, String> {
+    pub fn new(size: f32) -> Result<Self, ParamError> {
         Ok(Self {
             size: checked_size(size)?,
             ..Self::default()
@@ -244,11 +244,11 @@ fn fitted_range(region: &Aabb, working: f64, n: usize) -> CellRange {
 const MAX_CELL: f32 = 2048.0;
 
 /// The checked cell-size parameter: 0 (automatic) or a positive number of px.
-fn checked_size(value: f32) -> Result<f32, String> {
+fn checked_size(value: f32) -> Result<f32, ParamError> {
     if !value.is_finite() || !(0.0..=MAX_CELL).contains(&value) {
-        return Err(format!(
+        return Err(ParamError::Invalid(format!(
             "cell size must be 0 (automatic) or a positive number of px up to {MAX_CELL}, not {value}"
-        ));
+        )));
     }
     Ok(value)
 }
@@ -305,13 +305,13 @@ impl BroadPhase for Grid {
         }]
     }
 
-    fn set_param(&mut self, name: &str, value: f32) -> Result<(), String> {
+    fn set_param(&mut self, name: &str, value: f32) -> Result<(), ParamError> {
         match name {
             "cell size" => {
                 self.size = checked_size(value)?;
                 Ok(())
             }
-            _ => Err(format!("{} has no parameter {name:?}", self.kind().label())),
+            _ => Err(ParamError::unknown(self.kind(), name)),
         }
     }
 

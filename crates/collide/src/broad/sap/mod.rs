@@ -43,7 +43,7 @@
 //! Baraff (1992) and Cohen et al. (I-COLLIDE, 1995).
 
 use super::pair_keys::PairKeys;
-use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use glam::Vec2;
@@ -441,21 +441,25 @@ impl BroadPhase for Sap {
         ]
     }
 
-    fn set_param(&mut self, name: &str, value: f32) -> Result<(), String> {
+    fn set_param(&mut self, name: &str, value: f32) -> Result<(), ParamError> {
         match name {
             "axis" => {
                 if ![0.0, 1.0, 2.0].contains(&value) {
-                    return Err("axis must be 0 (auto), 1 (x) or 2 (y)".into());
+                    return Err(ParamError::Invalid(
+                        "axis must be 0 (auto), 1 (x) or 2 (y)".into(),
+                    ));
                 }
                 self.axis_mode = value as u8;
             }
             "bands" => {
                 if !(value.fract() == 0.0 && (0.0..=MAX_BANDS as f32).contains(&value)) {
-                    return Err(format!("bands must be a whole number 0..={MAX_BANDS}"));
+                    return Err(ParamError::Invalid(format!(
+                        "bands must be a whole number 0..={MAX_BANDS}"
+                    )));
                 }
                 self.bands_mode = value as u32;
             }
-            _ => return Err(format!("{} has no parameter {name:?}", self.kind().label())),
+            _ => return Err(ParamError::unknown(self.kind(), name)),
         }
         Ok(())
     }
