@@ -707,7 +707,7 @@ mod tests {
     use super::*;
 
     fn table() -> Scene {
-        Scene::parse(crate::cli::TABLE_RON, "table").unwrap()
+        Scene::builtin("table").unwrap()
     }
 
     #[test]

@@ -7,7 +7,7 @@ use collide::rules::GameRules;
 use collide::world::Ball;
 use collide::{Control, Motion, Scene, Stepper, Vec2, World};
 
-const PINBALL: &str = include_str!("../../../assets/scenes/pinball.ron");
+const PINBALL: &str = include_str!("../scenes/pinball.ron");
 
 fn pinball(seed: u64) -> World {
     Scene::parse(PINBALL, "pinball.ron")

@@ -7,7 +7,7 @@ use collide::scene::edit::{self, NewKind, Pick, Role};
 use collide::scene::{MotionDesc, ShapeDesc, ShapeKind};
 use collide::{Scene, Vec2};
 
-const LAB: &str = include_str!("../../../assets/scenes/lab.ron");
+const LAB: &str = include_str!("../scenes/lab.ron");
 
 fn table() -> Scene {
     Scene::parse(common::TABLE, "table.ron").expect("the table parses")

@@ -533,7 +533,7 @@ fn exact_impact_puts_the_ball_touching_and_continues_the_rest_of_the_step() {
     );
 }
 
-const LAB: &str = include_str!("../../../assets/scenes/lab.ron");
+const LAB: &str = include_str!("../scenes/lab.ron");
 
 fn lab(mode: Tunnelling, seed: u64) -> World {
     let mut w = Scene::parse(LAB, "lab.ron")

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 mod build;
+mod builtin;
 mod desc;
 pub mod edit;
 mod extras;
@@ -21,6 +22,7 @@ mod locate;
 mod text;
 mod validate;
 
+pub use builtin::{builtin, builtin_names, BUILTIN};
 pub use desc::{MotionDesc, ScoreDesc, ShapeDesc, ShapeKind};
 pub use extras::{BallDesc, FillDesc, PocketDesc, RainDesc, SettingsDesc, MAX_SCENE_BALLS};
 pub(crate) use validate::check_motion;
