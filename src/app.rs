@@ -154,7 +154,7 @@ impl App {
     fn launch(&mut self, dt: f64) -> InFlight {
         let launcher = self.world.launcher();
         let (world, tape) = self.spare.take().unwrap_or_else(|| {
-            let w = World::new(Vec::new(), Default::default(), launcher, 0);
+            let w = World::new(Vec::new(), Default::default(), 0).with_launcher(launcher);
             let t = Tape::recording("", "", 0, &w);
             (w, t)
         });

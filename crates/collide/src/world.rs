@@ -96,9 +96,36 @@ pub struct World {
 }
 
 impl World {
-    /// A world of the given obstacles (any order; statics are put first), play area, launcher
-    /// and seed, with brute force as the broad phase.
-    pub fn new(shapes: Vec<Shape>, bounds: Aabb, launcher: Launcher, seed: u64) -> Self {
+    /// A world of the given obstacles (any order; statics are put first) with a guard point at
+    /// every segment, gate and arc end ([`crate::geom::add_guard_points`]), the play area
+    /// `bounds` (px) and the seed of its random numbers; brute force as the broad phase,
+    /// default settings, balls launched from the middle of the bottom of the play area straight
+    /// up (see [`World::with_launcher`]).
+    ///
+    /// ```
+    /// use collide::{Aabb, Ball, Geometry, Motion, Shape, Vec2, World};
+    /// let floor = Geometry::Segment { a: Vec2::new(0.0, 10.0), b: Vec2::new(400.0, 10.0) };
+    /// let shapes = vec![Shape::new(floor, 0.5, Motion::Static)];
+    /// let mut world = World::new(shapes, Aabb::new(Vec2::ZERO, Vec2::splat(400.0)), 1);
+    /// assert_eq!(world.shapes().len(), 3, "the segment and a guard point at each end");
+    /// world.add_ball(Ball::new(Vec2::new(200.0, 100.0), Vec2::ZERO, 5.0, 0.5, 0));
+    /// for _ in 0..world.steps_per_second() {
+    ///     world.step();
+    /// }
+    /// assert!(world.balls()[0].pos.y >= 15.0 - 0.5, "resting on the floor");
+    /// ```
+    pub fn new(mut shapes: Vec<Shape>, bounds: Aabb, seed: u64) -> Self {
+        crate::geom::add_guard_points(&mut shapes);
+        Self::new_unguarded(shapes, bounds, seed)
+    }
+
+    /// A world of exactly the given obstacles, with no guard points added (tests and
+    /// measurements that place every point themselves); otherwise as [`World::new`].
+    pub fn new_unguarded(shapes: Vec<Shape>, bounds: Aabb, seed: u64) -> Self {
+        let launcher = Launcher {
+            pos: Vec2::new((bounds.min.x + bounds.max.x) * 0.5, bounds.min.y),
+            dir: Vec2::Y,
+        };
         let shapes = statics_first(shapes);
         let first_moving = shapes
             .iter()
@@ -133,6 +160,12 @@ impl World {
             meter: meter::MeterState::default(),
             woken: 0,
         }
+    }
+
+    /// This world with balls launched from `launcher`.
+    pub fn with_launcher(mut self, launcher: Launcher) -> Self {
+        self.launcher = launcher;
+        self
     }
 
     /// Obstacles: statics `[0, first_moving)`, then kinematic shapes.

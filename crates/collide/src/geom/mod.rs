@@ -3,6 +3,7 @@
 
 mod aabb;
 mod ball;
+mod guard;
 mod hull;
 mod play;
 mod rect;
@@ -10,6 +11,7 @@ mod shape;
 
 pub use aabb::Aabb;
 pub use ball::{clamp_speed, Ball, MAX_SPEED};
+pub use guard::add_guard_points;
 pub use hull::{circle_hull, rect_hull, Group, Hull, HullKind};
 pub use play::{Control, ShapePlay};
 pub use rect::{oriented_rect_aabb, oriented_rect_corners, unrotated};

@@ -217,7 +217,7 @@ mod tests {
             pos: Vec2::new(10.0, 10.0),
             dir: Vec2::Y,
         };
-        World::new(Vec::new(), bounds, launcher, 3)
+        World::new(Vec::new(), bounds, 3).with_launcher(launcher)
     }
 
     #[test]

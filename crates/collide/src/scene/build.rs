@@ -1,9 +1,9 @@
 //! Building a [`World`] from a scene: the shapes (degrees to radians, polylines and teardrops
-//! into segments, arcs and points, groups with their members), a guard point at every
-//! segment, gate and arc end, the table's rules and the scene's settings, balls and fill.
+//! into segments, arcs and points, groups with their members and their guard points), the
+//! table's rules and the scene's settings, balls and fill.
 
 use super::{extras, MotionDesc, Scene, ShapeDesc, ShapeKind};
-use crate::geom::{Geometry, Group, HullKind, Motion, Shape};
+use crate::geom::{add_guard_points, Geometry, Group, HullKind, Motion, Shape};
 use crate::rules::GameRules;
 use crate::world::{Launcher, World};
 use glam::Vec2;
@@ -17,12 +17,12 @@ impl Scene {
         for d in &self.shapes {
             d.push_shapes(&mut shapes, &mut groups);
         }
-        add_guard_points(&mut shapes);
         let launcher = Launcher {
             pos: self.launch.pos,
             dir: self.launch.dir.normalize(),
         };
-        let mut world = World::new(shapes, self.bounds, launcher, seed);
+        // The world adds the guard points of the top-level shapes; push_group adds the members'.
+        let mut world = World::new(shapes, self.bounds, seed).with_launcher(launcher);
         world.set_groups(groups);
         if let Some(p) = &self.pinball {
             world.set_game_rules(GameRules {
@@ -224,36 +224,4 @@ fn push_teardrop(c: Vec2, r: f32, tip: Vec2, e: f32, out: &mut Vec<Shape>) {
         Motion::Static,
     ));
     out.push(Shape::new(Geometry::Point { p: tip }, e, Motion::Static));
-}
-
-/// Adds one point, moving with its shape, at every distinct segment, gate and arc end that
-/// has no point there yet.
-fn add_guard_points(shapes: &mut Vec<Shape>) {
-    let mut guards: Vec<Shape> = Vec::new();
-    let taken = |list: &[Shape], q: Vec2| {
-        list.iter()
-            .any(|s| matches!(s.geom, Geometry::Point { p } if (p - q).length_squared() < 1e-6))
-    };
-    for (i, s) in shapes.iter().enumerate() {
-        let ends: Vec<Vec2> = match s.geom {
-            Geometry::Segment { a, b } | Geometry::Gate { a, b, .. } => vec![a, b],
-            Geometry::Arc { c, r, start, end } if !crate::geom::arc_is_closed(start, end) => {
-                vec![
-                    c + Vec2::from_angle(start) * r,
-                    c + Vec2::from_angle(end) * r,
-                ]
-            }
-            _ => vec![],
-        };
-        for q in ends {
-            if !taken(shapes, q) && !taken(&guards, q) {
-                let mut g = Shape::new(Geometry::Point { p: q }, s.elasticity, s.motion);
-                g.guard_of = Some(i as u32);
-                // A target's ends light with it.
-                g.play.target = s.play.target;
-                guards.push(g);
-            }
-        }
-    }
-    shapes.extend(guards);
 }

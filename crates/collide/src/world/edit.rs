@@ -79,7 +79,7 @@ mod tests {
             pos: Vec2::new(10.0, 10.0),
             dir: Vec2::Y,
         };
-        World::new(Vec::new(), bounds, launcher, 7)
+        World::new(Vec::new(), bounds, 7).with_launcher(launcher)
     }
 
     #[test]
