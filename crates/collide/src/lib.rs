@@ -2,10 +2,30 @@
 //!
 //! Shapes (point, segment, circle, arc, gate, rectangles, groups in hulls, ball), narrow-phase
 //! contact and swept tests, broad-phase algorithms behind one trait, collision response, the
-//! tunnelling modes and a fixed-step [`World`].
+//! tunnelling modes, a scene's rules and a fixed-step [`World`].
 //!
 //! The library never draws, reads input or the screen, and keeps all randomness in a seeded
 //! generator: the same scene, seed and inputs give the same state, bit for bit.
+//!
+//! ```
+//! use collide::{BroadKind, Scene};
+//! let scene = Scene::builtin("table").expect("a built-in scene");
+//! let mut world = scene.build(1); // the seed of the world's random numbers
+//! world.set_broad_phase(BroadKind::Grid); // any broad phase: same pairs, same run
+//! world.launch(5); // queued; they enter up the lane one at a time
+//! for _ in 0..2 * world.steps_per_second() {
+//!     world.step(); // two simulated seconds
+//! }
+//! assert_eq!(world.balls().len(), 5);
+//! assert!(world.all_finite());
+//! ```
+//!
+//! Where things are: [`geom`] (boxes, shapes, the ball, hulls, guard points), [`narrow`] (one
+//! file per shape pair: `contact_ball_*`, `toi_ball_*`), [`broad`] (the [`BroadPhase`] trait
+//! and eight algorithms), [`response`], [`world`] (the [`World`] and its step, the solvers,
+//! sleep, the pair cache), [`rules`] (strings, friction, pockets, rain, pinball), [`scene`]
+//! (the RON scene format, the built-in scenes, the editor's edits), [`record`] (record and
+//! replay), [`stepper`], [`tunnel`], [`energy`], [`debug_draw`].
 //!
 //! The test harness — `checks` (the promises as functions), `experiments` (the source
 //! documents' measurements), `shots` (seeded tunnelling shots) and `broad::scenarios` (seeded

@@ -303,7 +303,23 @@ impl World {
         self.hits.drain(..)
     }
 
-    /// Runs one motion iteration.
+    /// Runs one motion iteration, `1 / (60 · motion_iterations)` s: see the module notes for
+    /// what it does, in order.
+    ///
+    /// ```
+    /// let run = || {
+    ///     let mut world = collide::Scene::builtin("table").expect("built in").build(7);
+    ///     world.launch(1);
+    ///     for _ in 0..100 {
+    ///         world.step();
+    ///     }
+    ///     world
+    /// };
+    /// let world = run();
+    /// assert_eq!((world.steps(), world.balls().len()), (100, 1));
+    /// // The same scene, seed and steps give the same state, bit for bit.
+    /// assert_eq!(run().state_hash(), world.state_hash());
+    /// ```
     pub fn step(&mut self) {
         let dt = self.step_seconds() as f32;
         self.rules_at(Moment::Start);

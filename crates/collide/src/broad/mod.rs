@@ -92,6 +92,31 @@ pub struct Param {
 }
 
 /// A broad-phase algorithm.
+///
+/// ```
+/// use collide::{Aabb, BroadCounters, BroadInput, BroadKind, Vec2};
+/// // One static wall box, then three balls; the first two balls overlap.
+/// let aabbs = [
+///     Aabb::new(Vec2::new(0.0, 0.0), Vec2::new(100.0, 2.0)),
+///     Aabb::around(Vec2::new(10.0, 5.0), 4.0),
+///     Aabb::around(Vec2::new(15.0, 5.0), 4.0),
+///     Aabb::around(Vec2::new(60.0, 50.0), 4.0),
+/// ];
+/// let input = BroadInput {
+///     aabbs: &aabbs,
+///     first_moving: 1,
+///     first_dynamic: 1,
+///     statics_version: 1,
+///     world: Aabb::new(Vec2::ZERO, Vec2::splat(100.0)),
+/// };
+/// for kind in BroadKind::ALL {
+///     let mut broad = kind.create();
+///     let (mut pairs, mut work) = (Vec::new(), BroadCounters::default());
+///     broad.find_pairs(&input, &mut pairs, &mut work);
+///     // Every algorithm: the wall with both low balls, and the two balls; sorted, each once.
+///     assert_eq!(pairs, [(0, 1), (0, 2), (1, 2)], "{}", kind.name());
+/// }
+/// ```
 pub trait BroadPhase: Send {
     /// Which algorithm this is.
     fn kind(&self) -> BroadKind;

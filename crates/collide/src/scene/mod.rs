@@ -129,6 +129,24 @@ impl std::error::Error for SceneError {}
 
 impl Scene {
     /// Parses and validates scene text; `origin` names it in errors.
+    ///
+    /// ```
+    /// let text = r#"Scene(
+    ///     name: "box",
+    ///     bounds: (min: (0, 0), max: (400, 300)),
+    ///     launch: (pos: (200, 20), dir: (0, 1)),
+    ///     shapes: [
+    ///         Segment(a: (0, 0), b: (400, 0)),
+    ///         Circle(centre: (200, 150), radius: -20),
+    ///     ],
+    /// )"#;
+    /// let e = collide::Scene::parse(text, "box.ron").unwrap_err();
+    /// assert_eq!((e.line, e.col), (7, 9));
+    /// assert!(e.to_string().starts_with("box.ron:7:9: shape 1 (Circle): field `radius`"));
+    /// let fixed = text.replace("radius: -20", "radius: 20");
+    /// let world = collide::Scene::parse(&fixed, "box.ron").unwrap().build(1);
+    /// assert_eq!(world.shapes().len(), 4, "a segment, its two guard points, a circle");
+    /// ```
     pub fn parse(text: &str, origin: &str) -> Result<Scene, SceneError> {
         let scene: Scene = ron::from_str(text).map_err(|e| SceneError {
             origin: origin.to_string(),
@@ -157,6 +175,12 @@ impl Scene {
     }
 
     /// Reads, parses and validates a scene file.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/pool.ron");
+    /// let scene = collide::Scene::load(path.as_ref()).expect("the pool scene loads");
+    /// assert_eq!(scene.name, "pool");
+    /// ```
     pub fn load(path: &std::path::Path) -> Result<Scene, SceneError> {
         let (origin, text) = Self::read(path)?;
         Self::parse(&text, &origin)
