@@ -10,6 +10,7 @@ use crate::input::{self, Mouse};
 use crate::panel::{self, Command, Load, UiState};
 use crate::panel_cache::PanelCache;
 use crate::prefs::Prefs;
+use crate::sound::Sound;
 use crate::sprites::Sprites;
 use crate::tape::Source;
 use crate::timeline::{TapeCmd, TimelineUi};
@@ -20,14 +21,28 @@ use std::time::Instant;
 
 /// A world from the scene with the command line's seed, broad phase, launches and rotation;
 /// `--fill N` sets the count of a scene that fills itself (rain, field), else fills the table.
+/// Without `--broad-phase`, the broad phase suits the balls the start puts in play
+/// ([`crate::advice::broad_for`]). A start of many balls says on stderr what it is doing.
 pub fn new_world(args: &Args, scene: &Scene) -> World {
     let own_fill = args.fill > 0 && scene.fill.is_some();
+    let balls = match scene.fill {
+        Some(f) if args.fill == 0 => f.count,
+        _ => args.fill,
+    } as usize;
+    let started = Instant::now();
+    let long = balls >= LONG_START_BALLS;
+    if long {
+        eprintln!(
+            "placing {} balls ...",
+            crate::advice::thousands(balls as u64)
+        );
+    }
     let mut world = if own_fill {
         scene.clone().with_fill_count(args.fill).build(args.seed)
     } else {
         scene.build(args.seed)
     };
-    world.set_broad_phase(args.broad_phase);
+    world.set_broad_phase(crate::advice::broad_for(balls, args.broad_phase));
     world.set_clock(cli::nanos);
     world.settings.rotate = args.rotate;
     world.settings.tunnelling = args.tunnelling;
@@ -42,8 +57,19 @@ pub fn new_world(args: &Args, scene: &Scene) -> World {
     if args.fill > 0 && !own_fill {
         world.fill_random(args.fill, fill_radii(args.fill_radius), FILL_SPEED);
     }
+    if long {
+        eprintln!(
+            "{} balls placed in {:.2} s; broad phase {}",
+            crate::advice::thousands(world.balls().len() as u64),
+            started.elapsed().as_secs_f64(),
+            world.broad().kind().name()
+        );
+    }
     world
 }
+
+/// Starts with at least this many balls say on stderr what they are doing.
+const LONG_START_BALLS: usize = 20_000;
 
 /// Top speed of filled balls (px/s).
 pub const FILL_SPEED: f32 = 300.0;
@@ -80,6 +106,8 @@ struct App {
     prefs: Prefs,
     /// A stand-in world and tape, held here while the real ones are on the physics thread.
     spare: Option<(World, Tape)>,
+    /// The impacts heard (`sound/`).
+    sound: Sound,
 }
 
 /// One frame's physics on a worker thread, run while the frame is presented (see [`run`]).
@@ -102,6 +130,7 @@ impl App {
         }
         let editor = Editor::new(&scene, args.seed);
         let mut ui = UiState::new(&world);
+        ui.broad_chosen = args.broad_phase.is_some();
         if prefs.persist {
             prefs.apply_show(&mut ui.show);
         }
@@ -115,6 +144,16 @@ impl App {
         ui.scene_fill = scene
             .fill
             .map(|f| if args.fill > 0 { args.fill } else { f.count });
+        ui.muted = args.mute || (prefs.persist && prefs.muted);
+        ui.volume = prefs.volume;
+        let mut sound = Sound::new(ui.muted, ui.volume);
+        // Runs with --frames (tests, scripts) play nothing; --sound-out writes what they would.
+        if args.frames.is_none() {
+            sound.open_device();
+        }
+        if args.sound_out.is_some() {
+            sound.record();
+        }
         let tape = source.tape(&world);
         let mut prefs = prefs;
         if let Some(scene) = &args.scene {
@@ -143,6 +182,7 @@ impl App {
             timeline: TimelineUi::default(),
             prefs,
             spare: None,
+            sound,
         }
     }
 
@@ -212,6 +252,9 @@ impl App {
         self.fx
             .update(&mut self.world, frame_time as f32, self.ui.show.tracks);
         self.energy.update(&self.world, &self.fx.frame_hits);
+        let time_scale = self.ui.time_scale as f64;
+        self.sound
+            .hear(&self.world, &self.fx.frame_hits, time_scale);
     }
 
     /// Applies a change to the world through the tape, so the recording sees everything.
@@ -226,6 +269,13 @@ impl App {
         if self.ui.sim != self.world.settings {
             let _ = self.input(Input::Settings(self.ui.sim.clone()));
         }
+    }
+
+    /// Mute and volume from the panel to the sound; where the sound goes back to the panel.
+    fn sync_sound(&mut self) {
+        self.sound.set(self.ui.muted, self.ui.volume);
+        self.ui.sound_status = self.sound.status();
+        self.ui.sound_why = self.sound.silent_because().map(str::to_string);
     }
 
     /// The panel shows the world's settings and broad phase (a replay changes them).
@@ -325,9 +375,11 @@ impl App {
         }
     }
 
-    /// Replaces the balls with `n` at random places, radii up to `r` px.
+    /// Replaces the balls with `n` at random places, radii up to `r` px; unless the user chose
+    /// the broad phase, it is set for `n` balls first ([`crate::advice::broad_for`]).
     fn fill(&mut self, n: u32, r: f32) {
         self.fx.reset();
+        self.suit_broad_phase(n as usize);
         let fill = Input::Fill {
             n,
             radius: fill_radii(r),
@@ -347,10 +399,42 @@ impl App {
         });
     }
 
-    /// Reloads the scene, keeping the settings and the broad phase the user chose.
+    /// Sets the broad phase for `balls` balls unless the user chose one, with a note in the
+    /// panel when it changes; a chosen brute force gets a note when it will be slow.
+    fn suit_broad_phase(&mut self, balls: usize) {
+        let kind = self.world.broad().kind();
+        if self.ui.broad_chosen {
+            let slow = kind == collide::BroadKind::Brute && balls > crate::advice::BRUTE_MAX_BALLS;
+            self.ui.broad_note = slow.then(|| crate::advice::brute_kept_note(balls));
+            return;
+        }
+        let want = crate::advice::broad_for(balls, None);
+        if want != kind {
+            let _ = self.input(Input::SetBroad(want.name().to_string()));
+            self.ui.broad = want;
+            self.ui.broad_note = Some(if want == collide::BroadKind::Brute {
+                format!("Broad phase back to brute force for {balls} balls.")
+            } else {
+                crate::advice::switched_note(balls)
+            });
+        }
+    }
+
+    /// Reloads the scene, keeping the settings and the broad phase the user chose (else the
+    /// one for the balls of the scene's own fill).
     fn restart(&mut self) {
         let settings = self.ui.sim.clone();
-        let kind = self.world.broad().kind();
+        let kind = if self.ui.broad_chosen {
+            self.world.broad().kind()
+        } else {
+            let balls = self.scene.fill.and(self.ui.scene_fill).unwrap_or(0) as usize;
+            let want = crate::advice::broad_for(balls, None);
+            if want != self.world.broad().kind() {
+                self.ui.broad_note = (want != collide::BroadKind::Brute)
+                    .then(|| crate::advice::switched_note(balls));
+            }
+            want
+        };
         self.world = self.built();
         self.world.set_broad_phase(kind);
         self.world.set_clock(cli::nanos);
@@ -482,6 +566,9 @@ impl App {
         if is_key_pressed(KeyCode::E) {
             self.ui.energy_open = !self.ui.energy_open;
         }
+        if is_key_pressed(KeyCode::M) {
+            self.ui.muted = !self.ui.muted;
+        }
         if is_key_pressed(KeyCode::T) {
             self.timeline.open = !self.timeline.open;
         }
@@ -551,19 +638,20 @@ impl App {
     /// The view fitted to the free area, before zoom and pan.
     fn fitted(&self) -> View {
         let left = if self.editor.active && !self.ui.panels_hidden {
-            self.editor.panel_width.min(screen_width() - 100.0)
+            self.editor.panel_width.min(crate::screen::size().0 - 100.0)
         } else {
             0.0
         };
-        let right = (screen_width() - self.ui.panel_width).max(left + 50.0);
-        let top = self.ui.toolbar_height.min(screen_height() - 50.0);
+        let (width, height) = crate::screen::size();
+        let right = (width - self.ui.panel_width).max(left + 50.0);
+        let top = self.ui.toolbar_height.min(height - 50.0);
         // Tab hides the record/replay bar too (its last height stays in `timeline`).
         let bar = if self.ui.panels_hidden {
             0.0
         } else {
             self.timeline.height
         };
-        let bottom = (screen_height() - bar).max(top + 50.0);
+        let bottom = (height - bar).max(top + 50.0);
         View::fit(
             self.shown().bounds(),
             Vec2::new(left, top),
@@ -620,15 +708,29 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     let mut presented = 0.0;
     // The panels kept between their refreshes (`panel_cache.rs`).
     let mut panel_cache = PanelCache::default();
+    // The drawing path, from the GL renderer (`renderer.rs`).
+    let renderer = crate::renderer::Renderer::choose(app.args.renderer);
+    app.sprites.set_path(renderer.path, renderer.blits);
+    panel_cache.set_path(renderer.path, renderer.blits);
+    app.ui.renderer_line = renderer.line();
     loop {
         // Colour writes were turned off at the end of the last frame, so macroquad's clear at
         // the start of this one wrote nothing (see there).
         crate::raw_gl::colour_writes(true);
+        crate::screen::begin_frame();
+        egui_macroquad::cfg(crate::screen::egui_scale);
         let frame_start = Instant::now();
         let frame_time = get_frame_time() as f64;
+        // With --frames the effects age 1/60 s a frame too, so a frame's picture is the same
+        // on every run (and on both drawing paths).
+        let fx_time = if frames_limit.is_some() {
+            1.0 / 60.0
+        } else {
+            frame_time
+        };
         let mut waited = 0.0;
         if let Some(job) = in_flight.take() {
-            (physics, waited) = app.land(job, frame_time);
+            (physics, waited) = app.land(job, fx_time);
             physics_total += physics;
             last_frames.push(physics * 1000.0);
             frames += 1;
@@ -636,7 +738,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             // Editing, paused, or the first frame: no steps ran.
             let (lost, pocketed) = (app.world.play().lost, app.world.rules().pocketed);
             app.adapt_catch_up(0.0, 0.0);
-            app.after_physics(lost, pocketed, frame_time);
+            app.after_physics(lost, pocketed, fx_time);
         }
         // With --frames each frame is 1/60 s of simulation, so the result matches --headless.
         let sim_dt = if frames_limit.is_some() {
@@ -700,6 +802,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         // After the panels, before the next steps: the next frame's landing shows the
         // world's settings in the panel again, so an edit not made an input now is lost.
         app.sync_settings();
+        app.sync_sound();
         if app.editor.active {
             let fitted = app.fitted();
             app.editor.mouse(fitted, &mut app.cam);
@@ -714,7 +817,9 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         // The world's drawing stays in the view: the panels around it are transparent over
         // the window's clear, and kept as pixels between refreshes (`panel_cache.rs`), so a
         // shape reaching past the view (zoomed in) would show through them, or over them.
-        crate::raw_gl::clip_drawing(Some(view.pixels((screen_width(), screen_height()))));
+        let clip =
+            crate::screen::to_physical(view.pixels(crate::screen::size()), crate::screen::scale());
+        crate::raw_gl::clip_drawing(Some(clip));
         crate::draw::world(
             &view,
             shown,
@@ -733,7 +838,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
                 app.world.bounds().min.x,
                 app.world.bounds().max.y,
             ));
-            draw_text(
+            crate::screen::text(
                 "PAUSED  (P resumes, O steps)",
                 at.x + 12.0,
                 at.y + 30.0,
@@ -791,6 +896,10 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             fps: smooth(app.load.fps, 1.0 / frame_time.max(1e-4) as f32),
             cpu: smooth(app.load.cpu, (cpu / frame_time.max(1e-4)) as f32),
             physics_ms: smooth(app.load.physics_ms, (physics * 1000.0) as f32),
+            physics_share: smooth(
+                app.load.physics_share,
+                (physics / frame_time.max(1e-4)) as f32,
+            ),
             slow_motion: app.stepper.max_frame < CATCH_UP,
         };
         // macroquad's queued drawing goes to GL now, and colour writes are turned off until
@@ -847,7 +956,13 @@ fn finish(app: &mut App, frames: u64, start: Instant, physics_ms: (f64, f64), ma
     let secs = start.elapsed().as_secs_f64();
     let fps = frames as f64 / secs.max(1e-9);
     println!("{}", cli::summary(frames, &app.world, fps, physics_ms));
-    if let Err(e) = crate::tape::write_outputs(&app.args, &app.source, &mut app.tape, &app.world) {
+    let written = crate::tape::write_outputs(&app.args, &app.source, &mut app.tape, &app.world);
+    let sound = app
+        .args
+        .sound_out
+        .as_ref()
+        .map_or(Ok(()), |p| app.sound.write_wav(p));
+    if let Err(e) = written.and(sound) {
         eprintln!("error: {e}");
         std::process::exit(2);
     }
@@ -959,7 +1074,9 @@ impl App {
         p.show = Prefs::shown(&self.ui.show);
         p.motion_iterations = self.world.settings.motion_iterations;
         p.collision_iterations = self.world.settings.collision_iterations;
-        p.window = (screen_width() as i32, screen_height() as i32);
+        let (w, h) = crate::screen::physical_size();
+        p.window = (w as i32, h as i32);
+        (p.muted, p.volume) = (self.ui.muted, self.ui.volume);
         p.save();
     }
 }

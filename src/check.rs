@@ -3,6 +3,7 @@
 
 use crate::cli::CheckArgs;
 use collide::checks::{self, bad_files, sizes::Sizes, CheckReport};
+use collide::Solver;
 use std::path::Path;
 use std::time::Instant;
 
@@ -36,33 +37,52 @@ pub fn run(args: &CheckArgs) -> i32 {
         last = Instant::now();
         reports.push(r);
     };
-    if wanted("no-nan") {
-        note(checks::finite::run(sizes.finite), Instant::now());
-    }
-    if wanted("energy") {
-        note(checks::energy::conserved(sizes.energy), Instant::now());
-        note(checks::energy::adders(sizes.adders), Instant::now());
-    }
-    if wanted("restitution") {
-        note(checks::restitution::run(&sizes.restitution), Instant::now());
-    }
-    if wanted("determinism") {
-        note(checks::determinism::run(sizes.determinism), Instant::now());
-    }
-    if wanted("containment") {
-        let r = checks::containment::run(
-            sizes.containment,
-            &mut crate::bench::progress_printer("containment"),
-        );
-        note(r, Instant::now());
-    }
-    if wanted("soak") {
-        let r = checks::soak::run(
-            sizes.soak,
-            &resident_bytes,
-            &mut crate::bench::progress_printer("soak"),
-        );
-        note(r, Instant::now());
+    // The physics checks, a row per contact solver; `--only soft` picks one solver's rows.
+    for solver in [Solver::PushOut, Solver::Soft] {
+        let wanted = |name: &str| wanted(&checks::row_name(name, solver));
+        if wanted("no-nan") {
+            note(checks::finite::run(sizes.finite, solver), Instant::now());
+        }
+        if wanted("energy") {
+            note(
+                checks::energy::conserved(sizes.energy, solver),
+                Instant::now(),
+            );
+            note(checks::energy::adders(sizes.adders, solver), Instant::now());
+        }
+        if wanted("restitution") {
+            let r = checks::restitution::run(&sizes.restitution, solver);
+            note(r, Instant::now());
+        }
+        if wanted("determinism") {
+            note(
+                checks::determinism::run(sizes.determinism, solver),
+                Instant::now(),
+            );
+        }
+        if wanted("containment") {
+            let r = checks::containment::run(
+                sizes.containment,
+                solver,
+                &mut crate::bench::progress_printer("containment"),
+            );
+            note(r, Instant::now());
+        }
+        if wanted("soak") {
+            let r = checks::soak::run(
+                sizes.soak,
+                solver,
+                &resident_bytes,
+                &mut crate::bench::progress_printer("soak"),
+            );
+            note(r, Instant::now());
+        }
+        if wanted("pile") {
+            let mut progress = crate::bench::progress_printer("pile");
+            for r in checks::pile::run(sizes.pile, solver, &mut progress) {
+                note(r, Instant::now());
+            }
+        }
     }
     if wanted("narrow") {
         for r in checks::narrow::run(sizes.narrow) {

@@ -7,6 +7,9 @@ use std::path::PathBuf;
 /// The built-in scenes by name, in the order of the number keys and the panel's list (the
 /// library's, embedded so the toy runs from a bare binary).
 pub const BUILT_IN: &[(&str, &str)] = collide::scene::BUILTIN;
+/// The table scene's text (the first built-in scene), for the tests.
+#[cfg(test)]
+pub const TABLE_RON: &str = BUILT_IN[0].1;
 
 /// Collision Math Toy: balls, a table of shapes, and every broad phase, measured honestly.
 #[derive(Parser, Debug, Clone)]
@@ -30,20 +33,21 @@ pub struct Args {
     /// Seed of the world's random numbers (launch spread, ball colours).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Balls to launch at the start.
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    /// Balls to launch at the start (0-1000, as the Launch count).
+    #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub launch: u32,
-    /// Fill the table with N balls at random places at the start (see the Fill control); in
-    /// a scene that fills itself (rain, field), the number of its balls instead.
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    /// Fill the table with N balls at random places at the start (0-100000, as the Fill
+    /// slider); in a scene that fills itself (rain, field), the number of its balls instead.
+    #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=MAX_FILL as i64))]
     pub fill: u32,
-    /// Largest radius of the --fill balls (px); radii are uniform in 0.7×R..=R, smaller when
-    /// N would not fit.
-    #[arg(long = "fill-radius", default_value_t = 3.0, value_name = "R")]
+    /// Largest radius of the --fill balls (px, 0.5-20); radii are uniform in 0.7×R..=R,
+    /// smaller when N would not fit.
+    #[arg(long = "fill-radius", default_value_t = 3.0, value_name = "R", value_parser = parse_fill_radius)]
     pub fill_radius: f32,
-    /// Broad phase to start with.
-    #[arg(long = "broad-phase", value_name = "NAME", default_value = "brute", value_parser = parse_broad)]
-    pub broad_phase: BroadKind,
+    /// Broad phase to start with. Default: brute force, or the grid when the start has more
+    /// balls than brute force handles quickly (a large --fill, or rain and field).
+    #[arg(long = "broad-phase", value_name = "NAME", value_parser = parse_broad)]
+    pub broad_phase: Option<BroadKind>,
     /// Run N frames (each advancing the simulation 1/60 s), print a summary line and exit.
     #[arg(long, value_name = "N")]
     pub frames: Option<u64>,
@@ -53,10 +57,27 @@ pub struct Args {
     /// With --frames: simulate without opening a window.
     #[arg(long, requires = "frames")]
     pub headless: bool,
-    /// Multisampling for smooth edges (1 = off). 4 is free on a real GPU but costly in
-    /// software rendering, hence off by default.
-    #[arg(long, default_value_t = 1, value_name = "SAMPLES")]
+    /// Multisampling for smooth edges (1 = off, up to 16). 4 is free on a real GPU but costly
+    /// in software rendering, hence off by default.
+    #[arg(long, default_value_t = 1, value_name = "SAMPLES", value_parser = clap::value_parser!(i32).range(1..=16))]
     pub msaa: i32,
+    /// How the balls and panels are drawn: auto (from the GL renderer: software for
+    /// llvmpipe, softpipe and swrast, else gpu), gpu (balls as batched quads, panels every
+    /// frame) or software (small balls drawn on the CPU into one image, panels kept between
+    /// refreshes).
+    #[arg(long, value_name = "auto|gpu|software", default_value = "auto", value_parser = parse_renderer)]
+    pub renderer: RendererChoice,
+    /// Pixels per point on top of the screen's own scale (1-4): 2 draws everything twice as
+    /// large and sharp, as on a high-DPI screen (also the CMT_SCALE environment variable).
+    #[arg(long, value_name = "FACTOR", value_parser = parse_scale)]
+    pub scale: Option<f32>,
+    /// Start with the sound muted (also the Mute checkbox and the M key).
+    #[arg(long)]
+    pub mute: bool,
+    /// With --frames: write the sound of the run's impacts, synthesised on simulated time, to
+    /// this WAV file (16-bit mono, 44.1 kHz).
+    #[arg(long = "sound-out", value_name = "FILE.wav", requires = "frames")]
+    pub sound_out: Option<PathBuf>,
     /// Overlays to show at start, comma separated: hit-points, tracks, tangents, aabbs,
     /// reticles, velocity, sectors, lights.
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_overlay)]
@@ -154,6 +175,49 @@ pub struct BenchArgs {
     /// sectors: random layouts (timed batches of 50 complete checks) per count.
     #[arg(long, default_value_t = 40, value_name = "N")]
     pub layouts: u32,
+}
+
+/// Most balls `--fill` and the Fill slider ask for.
+pub const MAX_FILL: u32 = 100_000;
+
+/// Which drawing path `--renderer` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RendererChoice {
+    /// From the GL renderer string.
+    Auto,
+    /// Batched quads and egui every frame.
+    Gpu,
+    /// The CPU-drawn image of small balls and the kept panels.
+    Software,
+}
+
+fn parse_renderer(s: &str) -> Result<RendererChoice, String> {
+    match s {
+        "auto" => Ok(RendererChoice::Auto),
+        "gpu" => Ok(RendererChoice::Gpu),
+        "software" => Ok(RendererChoice::Software),
+        _ => Err(format!(
+            "unknown renderer {s:?}; one of: auto, gpu, software"
+        )),
+    }
+}
+
+/// A number in `lo..=hi`, or a message naming the range.
+fn parse_in(s: &str, lo: f32, hi: f32) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+        Ok(_) => Err(format!("{s} is not in {lo}..={hi}")),
+        Err(_) => Err(format!("{s:?} is not a number (allowed: {lo}..={hi})")),
+    }
+}
+
+fn parse_fill_radius(s: &str) -> Result<f32, String> {
+    parse_in(s, 0.5, 20.0)
+}
+
+/// Scales from 1 to 4: the view and the panels stay usable in a window of 1280 × 800 px at 2.
+pub fn parse_scale(s: &str) -> Result<f32, String> {
+    parse_in(s, 1.0, 4.0)
 }
 
 fn parse_broad(s: &str) -> Result<BroadKind, String> {

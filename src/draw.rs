@@ -207,7 +207,7 @@ fn launcher(view: &View, world: &World) {
         Color::new(1.0, 1.0, 1.0, 0.3),
     );
     if world.pending_launches() > 0 {
-        draw_text(
+        crate::screen::text(
             &format!("{} waiting", world.pending_launches()),
             p.x - 60.0,
             p.y + 22.0,
@@ -380,7 +380,7 @@ impl DebugDraw for MqDraw<'_> {
             Prim::Line { a, b, color } => line(self.view, a, b, 1.0, rgba(color)),
             Prim::Text { at, text, color } => {
                 let p = self.view.pt(at);
-                draw_text(&text, p.x, p.y, 14.0, rgba(color));
+                crate::screen::text(&text, p.x, p.y, 14.0, rgba(color));
             }
         }
     }

@@ -213,7 +213,7 @@ impl Editor {
     /// One frame of mouse input, after the panels: the wheel zooms, right / middle drags pan,
     /// the left button picks, drags and adds. `fitted` is the view without the camera.
     pub fn mouse(&mut self, fitted: View, cam: &mut Camera) {
-        let at = Vec2::from(mouse_position());
+        let at = crate::screen::mouse();
         let view = fitted.with_camera(*cam);
         let p = view.to_world(at);
         if view.covers(at) && !self.wants_pointer && self.drag.is_none() {
@@ -329,7 +329,7 @@ impl Editor {
             }
         }
         if let Some(Drag::Create { kind, from }) = self.drag {
-            let to = view.to_world(Vec2::from(mouse_position()));
+            let to = view.to_world(crate::screen::mouse());
             if let Some(d) = edit::new_shape(kind, from, to) {
                 outline(view, &d, PREVIEW_COLOR, 2.0);
             }
@@ -339,7 +339,7 @@ impl Editor {
             Tool::Select => "EDIT: drag handles or shapes; Delete removes; F2 leaves".to_string(),
             Tool::Add(k) => format!("EDIT: drag to add a {}", k.name().to_lowercase()),
         };
-        draw_text(&text, lo.x + 12.0, lo.y + 26.0, 24.0, SELECTED);
+        crate::screen::text(&text, lo.x + 12.0, lo.y + 26.0, 24.0, SELECTED);
     }
 
     /// The editor's side panel and the load-error window; returns `true` when the user
@@ -366,7 +366,8 @@ impl Editor {
                     self.file_section(ui);
                 });
             });
-        self.panel_width = panel.response.rect.width() * ctx.pixels_per_point();
+        self.panel_width =
+            panel.response.rect.width() * ctx.pixels_per_point() / crate::screen::scale();
         self.error_window(ctx);
         // A panel edit ends when the pointer is let go (a slider drag is one edit).
         if self.drag.is_none() && !ctx.input(|i| i.pointer.any_down()) {
@@ -707,7 +708,7 @@ mod tests {
     use super::*;
 
     fn table() -> Scene {
-        Scene::builtin("table").unwrap()
+        Scene::parse(crate::cli::TABLE_RON, "table").unwrap()
     }
 
     #[test]

@@ -69,7 +69,7 @@ impl Mouse {
     /// One frame of mouse input: moves the camera, returns the ball commands.
     pub fn update(&mut self, cx: &Ctx, cam: &mut Camera) -> Vec<Command> {
         let mut cmds = Vec::new();
-        let at = Vec2::from(mouse_position());
+        let at = crate::screen::mouse();
         let view = cx.fitted.with_camera(*cam);
         let p = view.to_world(at);
         // Outside the view the pointer is over the panels even when egui has not yet seen it
@@ -157,7 +157,7 @@ impl Mouse {
         let Some(Gesture::Launch { from }) = &self.gesture else {
             return;
         };
-        let to = view.to_world(Vec2::from(mouse_position()));
+        let to = view.to_world(crate::screen::mouse());
         let vel = launch_velocity(*from, to);
         let (a, b) = (view.pt(*from), view.pt(to));
         let colour = Color::new(1.0, 0.85, 0.3, 0.95);
@@ -169,7 +169,7 @@ impl Mouse {
             draw_line(b.x, b.y, h.x, h.y, 2.0, colour);
         }
         let label = format!("{:.0} px/s", vel.length());
-        draw_text(&label, b.x + 10.0, b.y - 10.0, 22.0, colour);
+        crate::screen::text(&label, b.x + 10.0, b.y - 10.0, 22.0, colour);
     }
 }
 

@@ -1,6 +1,7 @@
 //! Collision Math Toy: the desktop app. A thin shell over the `collide` library: window,
 //! input, panels and drawing. See README.md.
 
+mod advice;
 mod app;
 mod bench;
 mod bench_chart;
@@ -19,8 +20,11 @@ mod panel_cache;
 mod pinball;
 mod prefs;
 mod raw_gl;
+mod renderer;
 mod scene_draw;
 mod scene_ui;
+mod screen;
+mod sound;
 mod splat;
 mod sprites;
 mod tape;
@@ -59,6 +63,13 @@ fn main() {
     if let Some(path) = &args.replay {
         std::process::exit(tape::replay(path));
     }
+    // A WAV that cannot be written is refused before the run, not after it.
+    if let Some(path) = &args.sound_out {
+        if let Err(e) = std::fs::File::create(path) {
+            eprintln!("error: {}: cannot write the sound: {e}", path.display());
+            std::process::exit(2);
+        }
+    }
     let start = match tape::start(&args, &scene) {
         Ok(s) => s,
         Err(e) => {
@@ -78,10 +89,18 @@ fn main() {
         std::process::exit(1);
     }
     software_rasterizer_threads();
-    macroquad::Window::from_config(
-        window_conf(args.msaa, prefs.window),
-        app::run(args, start, prefs),
-    );
+    screen::force(screen::forced_from(args.scale));
+    // A window of the default size grows with a forced scale, so it shows as much.
+    let window = if prefs.window == prefs::Prefs::default().window {
+        let f = screen::forced();
+        (
+            (prefs.window.0 as f32 * f) as i32,
+            (prefs.window.1 as f32 * f) as i32,
+        )
+    } else {
+        prefs.window
+    };
+    macroquad::Window::from_config(window_conf(args.msaa, window), app::run(args, start, prefs));
 }
 
 /// Leaves Mesa's software rasterizer (llvmpipe: a virtual display, or no GPU; a GPU driver
@@ -105,6 +124,9 @@ fn window_conf(msaa: i32, (width, height): (i32, i32)) -> macroquad::conf::Conf 
             window_width: width,
             window_height: height,
             window_resizable: true,
+            // Sharp on high-DPI screens: the framebuffer at the screen's own resolution, with
+            // everything laid out in logical pixels (`screen.rs`).
+            high_dpi: true,
             sample_count: msaa.clamp(1, 16),
             ..Default::default()
         },
@@ -126,10 +148,23 @@ fn run_headless(
     let mut stepper = collide::Stepper::default();
     let start = Instant::now();
     let mut last = cli::LastFrames::default();
-    for _ in 0..frames {
+    let mut progress = Progress::new(frames);
+    // Only a run that writes its sound takes the world's impacts (taking them changes nothing
+    // of the simulation either way).
+    let mut sound = args.sound_out.as_ref().map(|_| {
+        let mut s = sound::Sound::new(args.mute, sound::DEFAULT_VOLUME);
+        s.record();
+        s
+    });
+    for frame in 0..frames {
         let t = Instant::now();
         stepper.advance_with(1.0 / 60.0, &mut world, |w| tape.step(w));
         last.push(t.elapsed().as_secs_f64() * 1000.0);
+        if let Some(s) = &mut sound {
+            let hits: Vec<_> = world.drain_hits().collect();
+            s.hear(&world, &hits, 1.0);
+        }
+        progress.tell(frame + 1, last.mean());
     }
     let secs = start.elapsed().as_secs_f64();
     let fps = if secs > 0.0 {
@@ -139,8 +174,46 @@ fn run_headless(
     };
     let ms = secs * 1000.0 / frames.max(1) as f64;
     println!("{}", cli::summary(frames, &world, fps, (ms, last.mean())));
-    if let Err(e) = tape::write_outputs(args, &source, &mut tape, &world) {
+    let sound_written = match (&sound, &args.sound_out) {
+        (Some(s), Some(path)) => s.write_wav(path),
+        _ => Ok(()),
+    };
+    let written = tape::write_outputs(args, &source, &mut tape, &world);
+    if let Err(e) = written.and(sound_written) {
         eprintln!("error: {e}");
         std::process::exit(2);
+    }
+}
+
+/// A run that takes a while says how far it is on stderr, every [`Progress::EVERY`] seconds,
+/// so a long run is never silent (stdout keeps its one summary line).
+struct Progress {
+    frames: u64,
+    start: Instant,
+    last: Instant,
+}
+
+impl Progress {
+    const EVERY: f64 = 2.0;
+
+    fn new(frames: u64) -> Self {
+        let now = Instant::now();
+        Progress {
+            frames,
+            start: now,
+            last: now,
+        }
+    }
+
+    /// After frame `done`, whose recent physics took `ms` ms a frame.
+    fn tell(&mut self, done: u64, ms: f64) {
+        if done < self.frames && self.last.elapsed().as_secs_f64() >= Self::EVERY {
+            self.last = Instant::now();
+            eprintln!(
+                "frame {done} of {}: physics {ms:.1} ms a frame, {:.0} s so far",
+                self.frames,
+                self.start.elapsed().as_secs_f64()
+            );
+        }
     }
 }

@@ -57,6 +57,11 @@ pub struct UiState {
     pub launch_count: u32,
     /// Broad phase chosen.
     pub broad: BroadKind,
+    /// The user chose the broad phase (the panel, `--broad-phase`): Fill and Restart keep it.
+    /// Otherwise they pick one for the ball count (`advice.rs`).
+    pub broad_chosen: bool,
+    /// Why the toy picked the broad phase it did, or why the chosen one is slow for a Fill.
+    pub broad_note: Option<String>,
     /// Broad phase in use before the quadtree was ticked (to go back to).
     pub broad_before_quadtree: BroadKind,
     /// Simulation paused.
@@ -97,6 +102,15 @@ pub struct UiState {
     pub scene_name: String,
     /// Balls of the scene's own fill (rain, field), when it has one.
     pub scene_fill: Option<u32>,
+    /// Sound muted (the Mute box, M).
+    pub muted: bool,
+    /// Sound volume (0..=1).
+    pub volume: f32,
+    /// Where the sound goes, or that there is none, and why (set by the app each frame).
+    pub sound_status: String,
+    pub sound_why: Option<String>,
+    /// How the frame is drawn (set by the app): the path and the GL renderer.
+    pub renderer_line: String,
 }
 
 impl UiState {
@@ -112,6 +126,8 @@ impl UiState {
             },
             launch_count: 10,
             broad,
+            broad_chosen: false,
+            broad_note: None,
             broad_before_quadtree: if broad == BroadKind::Quadtree {
                 BroadKind::Brute
             } else {
@@ -136,6 +152,11 @@ impl UiState {
             scene_index: None,
             scene_name: String::new(),
             scene_fill: None,
+            muted: false,
+            volume: crate::sound::DEFAULT_VOLUME,
+            sound_status: String::new(),
+            sound_why: None,
+            renderer_line: String::new(),
         }
     }
 }
@@ -183,6 +204,8 @@ pub struct Load {
     pub cpu: f32,
     /// Physics time per frame (ms).
     pub physics_ms: f32,
+    /// The physics thread's time over the frame time: near 1, it cannot keep up.
+    pub physics_share: f32,
     /// Physics cannot keep up: one frame of simulated time per frame.
     pub slow_motion: bool,
 }
@@ -233,7 +256,8 @@ pub fn show(
         launch_section(ui, ui_state, &mut cmds);
         show_section(ui, &mut ui_state.show);
     });
-    ui_state.toolbar_height = top.response.rect.height() * ctx.pixels_per_point();
+    ui_state.toolbar_height =
+        top.response.rect.height() * ctx.pixels_per_point() / crate::screen::scale();
     let panel = egui::SidePanel::right("controls")
         .resizable(false)
         .exact_width(310.0)
@@ -248,7 +272,7 @@ pub fn show(
                 crate::scene_ui::section(ui, ui_state, world, &mut cmds);
                 balls_section(ui, world);
                 fill_section(ui, ui_state, world, &mut cmds);
-                load_section(ui, load);
+                load_section(ui, load, world, &ui_state.renderer_line);
                 counters_section(ui, world);
                 crate::contacts_ui::section(ui, &mut ui_state.sim, world);
                 tunnelling_section(ui, &mut ui_state.sim, world);
@@ -257,9 +281,11 @@ pub fn show(
                 iterations_section(ui, &mut ui_state.sim);
                 next_ball_section(ui, &mut ui_state.sim);
                 other_section(ui, ui_state);
+                sound_section(ui, ui_state);
             });
         });
-    ui_state.panel_width = panel.response.rect.width() * ctx.pixels_per_point();
+    ui_state.panel_width =
+        panel.response.rect.width() * ctx.pixels_per_point() / crate::screen::scale();
     help_window(ctx, &mut ui_state.help_open);
     ui_state.egui_wants_keys = ctx.wants_keyboard_input();
     ui_state.egui_wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
@@ -299,7 +325,7 @@ fn fill_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut V
     ui.separator();
     ui.strong("Fill");
     ui.add(
-        egui::Slider::new(&mut st.fill_count, 100..=100_000)
+        egui::Slider::new(&mut st.fill_count, 100..=crate::cli::MAX_FILL)
             .logarithmic(true)
             .text("balls"),
     );
@@ -320,6 +346,9 @@ fn fill_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut V
     if let Some(msg) = &st.fill_message {
         ui.small(msg);
     }
+    if let Some(note) = &st.broad_note {
+        ui.colored_label(egui::Color32::from_rgb(255, 200, 120), note);
+    }
     let n = world.balls().len();
     if n > crate::fx::TRACK_BALLS {
         ui.small(format!(
@@ -330,7 +359,7 @@ fn fill_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut V
     }
 }
 
-fn load_section(ui: &mut egui::Ui, load: Load) {
+fn load_section(ui: &mut egui::Ui, load: Load, world: &World, renderer: &str) {
     ui.separator();
     ui.horizontal(|ui| {
         ui.strong("Load");
@@ -347,8 +376,14 @@ fn load_section(ui: &mut egui::Ui, load: Load) {
         "Input, panels and drawing; the physics runs beside them on a thread of its own \
          (its time is the figure above)",
     );
+    if !renderer.is_empty() {
+        ui.small(renderer);
+    }
     if load.slow_motion {
         ui.small("Slow motion: physics cannot keep up, so each frame simulates 1/60 s.");
+    }
+    if let Some(tip) = crate::advice::when_slow(world, load.physics_share, load.slow_motion) {
+        ui.colored_label(egui::Color32::from_rgb(255, 200, 120), tip);
     }
 }
 
@@ -417,6 +452,7 @@ fn broad_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut 
         });
     if st.broad != before {
         cmds.push(Command::SetBroad(st.broad));
+        (st.broad_chosen, st.broad_note) = (true, None);
     }
     ui.checkbox(&mut st.sim.pair_cache, "Keep pairs between iterations")
         .on_hover_text(
@@ -488,6 +524,7 @@ fn quadtree_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &m
             st.broad_before_quadtree
         };
         st.broad = to;
+        (st.broad_chosen, st.broad_note) = (true, None);
         cmds.push(Command::SetBroad(to));
     }
     if active {
@@ -523,6 +560,26 @@ fn other_section(ui: &mut egui::Ui, st: &mut UiState) {
     );
 }
 
+/// Mute, volume and where the sound goes (or why there is none).
+fn sound_section(ui: &mut egui::Ui, st: &mut UiState) {
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.strong("Sound");
+        ui.checkbox(&mut st.muted, "Mute (M)");
+    });
+    let mut percent = (st.volume * 100.0).round();
+    if ui
+        .add(egui::Slider::new(&mut percent, 0.0..=100.0).text("volume (%)"))
+        .changed()
+    {
+        st.volume = percent / 100.0;
+    }
+    let line = ui.small(&st.sound_status);
+    if let Some(why) = &st.sound_why {
+        line.on_hover_text(why);
+    }
+}
+
 fn show_section(ui: &mut egui::Ui, show: &mut Show) {
     ui.horizontal_wrapped(|ui| {
         ui.strong("Show");
@@ -553,6 +610,8 @@ fn launch_section(ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<Command>) 
         }
         ui.separator();
         ui.checkbox(&mut st.paused, "Pause");
+        ui.checkbox(&mut st.muted, "Mute")
+            .on_hover_text("Sound of the impacts off (M); volume in the panel's Sound section");
         if ui.button("Step").clicked() {
             cmds.push(Command::Step);
         }
@@ -594,6 +653,7 @@ const HELP: &[(&str, &str)] = &[
     ("1 … 9", "load a built-in scene in the order of the Scene list: 1 table, 2 lab, 3 pinball, 4 cradle, 5 pool, 6 rain, 7 field (also the Scene list)"),
     ("F or Home", "frame the whole scene (undo zoom and pan)"),
     ("E", "energy window"),
+    ("M", "mute / unmute the sound"),
     ("T", "record/replay bar: timeline, hashes, save and load"),
     ("Left drag", "from empty field: launch a ball along the drag (longer = faster); on a ball: grab and throw it"),
     ("Right click", "on a ball: delete it"),
@@ -617,6 +677,7 @@ const CONTROLS: &[(&str, &str)] = &[
     ("Gravity, elasticity ×", "gravity in px/s²; a factor on every combined elasticity"),
     ("Edit", "the scene editor (F2): drag handles to reshape, bodies to move, tools to add shapes; the left panel sets elasticity and motion, saves and loads RON; leaving restarts from the edited scene"),
     ("Show", "hit points, tracks, tangents, boxes with the broad phase's structure, reticles, velocity arrows, arc sectors, lights"),
+    ("Sound", "impacts heard by the kind of shape and the speed; Mute (also M) and the volume are kept between runs; the line under them says where the sound goes, or why there is none"),
 ];
 
 fn help_window(ctx: &egui::Context, open: &mut bool) {

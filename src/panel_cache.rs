@@ -4,7 +4,7 @@
 //! panels, and above all rasterizing their few thousand small triangles (mostly text), takes
 //! several milliseconds of the main thread a frame. When the canvas
 //! of balls is copied into the window (`sprites.rs`), everything of the window outside it is
-//! panels; so after egui has drawn, those bands are copied into a texture
+//! panels; so after egui has drawn, those bands (physical pixels) are copied into a texture
 //! ([`WindowSnapshot`], a memory copy in llvmpipe), and on the next frames, as long as nothing
 //! asks for egui, copied back instead of running egui at all.
 //!
@@ -15,7 +15,8 @@
 //! the bands), when no canvas was copied in (no copy in this GL, or an empty view), for a
 //! screenshot, and at least every [`REFRESH`] seconds, so the counters in the panels change 20
 //! times a second while the balls move at the frame rate. A frame showing the kept panels is
-//! not cleared: the canvas and the bands cover the window (see `app.rs`).
+//! not cleared: the canvas and the bands cover the window (see `app.rs`). Only the software
+//! path keeps panels (`renderer.rs`); on the GPU path egui runs every frame.
 
 use crate::raw_gl::{Rect, WindowSnapshot};
 use egui_macroquad::egui;
@@ -43,7 +44,7 @@ pub struct PanelCache {
 
 /// Whether any input reached the window this frame, and the mouse position.
 fn input(last_mouse: Vec2) -> (bool, Vec2) {
-    let mouse = Vec2::from(mouse_position());
+    let mouse = crate::screen::mouse();
     let buttons = [MouseButton::Left, MouseButton::Right, MouseButton::Middle];
     let any = mouse != last_mouse
         || mouse_wheel() != (0.0, 0.0)
@@ -56,9 +57,9 @@ fn input(last_mouse: Vec2) -> (bool, Vec2) {
     (any, mouse)
 }
 
-/// The window's size (px).
+/// The window's size (physical px).
 fn window_size() -> (usize, usize) {
-    (screen_width() as usize, screen_height() as usize)
+    crate::screen::physical_size()
 }
 
 /// The window outside `canvas`, as four bands (some possibly empty): above, below, left, right.
@@ -73,6 +74,14 @@ pub fn bands((x, y, w, h): Rect, (win_w, win_h): (usize, usize)) -> [Rect; 4] {
 }
 
 impl PanelCache {
+    /// Keeps panels only on the software path with framebuffer blits (`renderer.rs`); else
+    /// egui runs every frame.
+    pub fn set_path(&mut self, path: crate::renderer::Path, blits: bool) {
+        self.failed = path == crate::renderer::Path::Gpu || !blits;
+        self.snapshot = None;
+        self.taken = None;
+    }
+
     /// Whether egui must run this frame (see the module notes); `may_keep`: nothing else asks
     /// for fresh panels. Call once at the frame's start.
     pub fn egui_runs(&mut self, may_keep: bool, now: f64) -> bool {
@@ -97,7 +106,7 @@ impl PanelCache {
         let Some(canvas) = canvas else {
             return;
         };
-        if self.failed || miniquad::window::dpi_scale() != 1.0 {
+        if self.failed {
             return;
         }
         let size = window_size();

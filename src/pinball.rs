@@ -106,14 +106,8 @@ fn serve_hint(view: &View, world: &World) {
     let q = view.pt(l);
     if waiting && !world.play().held[Control::Plunger.index()] {
         let size = view.len(18.0).clamp(10.0, 40.0);
-        let dims = measure_text("hold SPACE", None, size as u16, 1.0);
-        draw_text(
-            "hold SPACE",
-            q.x - dims.width - view.len(30.0),
-            q.y,
-            size,
-            SCORE,
-        );
+        let width = crate::screen::text_width("hold SPACE", size);
+        crate::screen::text("hold SPACE", q.x - width - view.len(30.0), q.y, size, SCORE);
     }
     for s in world.shapes() {
         if let Motion::Plunger { travel, .. } = s.motion {
@@ -146,6 +140,6 @@ fn fill_lit(view: &View, s: &Shape) {
 /// Text centred on `at` (screen px), `size` px high.
 fn centred(text: &str, at: Vec2, size: f32, color: Color) {
     let size = size.clamp(8.0, 200.0);
-    let dims = measure_text(text, None, size as u16, 1.0);
-    draw_text(text, at.x - dims.width * 0.5, at.y, size, color);
+    let width = crate::screen::text_width(text, size);
+    crate::screen::text(text, at.x - width * 0.5, at.y, size, color);
 }

@@ -1,5 +1,5 @@
-//! Settings that persist between runs: the overlays, the iterations, the last scene and the
-//! window size, in `settings.ron` in the user's config folder (`dirs::config_dir()`, e.g.
+//! Settings that persist between runs: the overlays, the iterations, the last scene, the
+//! window size and the sound (mute, volume), in `settings.ron` in the user's config folder (`dirs::config_dir()`, e.g.
 //! `~/.config/collision-math-toy/`; the environment variable `CMT_CONFIG_DIR` overrides the
 //! folder). Read at start and written on quit by a window run; `--reset-settings` deletes
 //! them. Runs with `--frames` or `--headless` (the tests, CI, scripts) neither read nor write
@@ -24,6 +24,10 @@ pub struct Prefs {
     pub last_scene: Option<String>,
     /// Window size (px).
     pub window: (i32, i32),
+    /// Sound muted.
+    pub muted: bool,
+    /// Sound volume (0..=1).
+    pub volume: f32,
     /// Read from and written to the config folder (false for `--frames` runs).
     #[serde(skip)]
     pub persist: bool,
@@ -38,6 +42,8 @@ impl Default for Prefs {
             collision_iterations: s.collision_iterations,
             last_scene: None,
             window: (1280, 800),
+            muted: false,
+            volume: crate::sound::DEFAULT_VOLUME,
             persist: false,
         }
     }
@@ -79,6 +85,11 @@ impl Prefs {
                 window: (p.window.0.clamp(320, 8192), p.window.1.clamp(240, 8192)),
                 motion_iterations: p.motion_iterations.clamp(1, 64),
                 collision_iterations: p.collision_iterations.clamp(1, 64),
+                volume: if p.volume.is_finite() {
+                    p.volume.clamp(0.0, 1.0)
+                } else {
+                    crate::sound::DEFAULT_VOLUME
+                },
                 ..p
             },
             Err(e) => {
@@ -170,6 +181,8 @@ mod tests {
             collision_iterations: 2,
             last_scene: Some("lab".into()),
             window: (900, 700),
+            muted: true,
+            volume: 0.25,
             persist: false,
         };
         let text = ron::ser::to_string(&p).unwrap();

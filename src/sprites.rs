@@ -12,6 +12,9 @@
 //!
 //! Textures come in power-of-two sizes (4…128 px); each ball uses the smallest that is at
 //! least its screen diameter, so the rim ramp stays about one screen pixel wide at any zoom.
+//!
+//! On the GPU path (`renderer.rs`) there is no image: every ball is a quad, and the backdrop
+//! the image would carry is two rectangles.
 
 use crate::raw_gl::{Rect, WindowCopy};
 use crate::splat::{Backdrop, Canvas, Disc};
@@ -19,7 +22,7 @@ use crate::view::View;
 use collide::world::Ball;
 use macroquad::prelude::*;
 
-/// Largest screen radius (px) drawn into the image; larger balls stay quads.
+/// Largest screen radius (physical px) drawn into the image; larger balls stay quads.
 const SPLAT_MAX_RADIUS: f32 = 12.0;
 
 /// Most quads in one mesh: 4 vertices each, indices must fit in u16.
@@ -54,9 +57,19 @@ pub struct Sprites {
     copy_failed: bool,
     /// Where the canvas was copied into the window this frame (left, top, width, height px).
     copied: Option<Rect>,
+    /// The GPU path: every ball a quad, no canvas.
+    gpu: bool,
 }
 
 impl Sprites {
+    /// Draws by `path`; without framebuffer blits (`blits` false) the canvas is never copied,
+    /// only drawn as a texture.
+    pub fn set_path(&mut self, path: crate::renderer::Path, blits: bool) {
+        self.gpu = path == crate::renderer::Path::Gpu;
+        self.copy_failed = !blits;
+        self.copy = None;
+    }
+
     /// Lays out every ball, as a disc of the canvas (small on screen) or a quad,
     /// on a backdrop of `inside` within the screen rectangle `field` (the play area) and
     /// `outside` around it. [`Sprites::draw_canvas`] draws the canvas: it reads nothing of
@@ -74,22 +87,32 @@ impl Sprites {
         self.ensure_textures();
         self.used.iter_mut().for_each(|u| *u = 0);
         self.copied = None;
-        // The canvas covers the view's area (whole pixels, on screen).
-        let (x, y, w, h) = view.pixels((screen_width(), screen_height()));
-        let (x0, y0, w, h) = (x as f32, y as f32, w as usize, h as usize);
-        let splat = w > 0 && h > 0;
+        // The view's area in logical pixels (the quads' and the backdrop's), and the canvas
+        // over it in physical ones, `s` per logical pixel (`screen.rs`): balls are drawn into
+        // it at the screen's own resolution.
+        let area = view.pixels(crate::screen::size());
+        let s = crate::screen::scale();
+        let (x, y, w, h) = crate::screen::to_physical(area, s);
+        let (x0, y0, w, h) = (x as f32, y as f32, w.max(0) as usize, h.max(0) as usize);
+        let splat = !self.gpu && w > 0 && h > 0;
+        if self.gpu {
+            let (ax, ay, aw, ah) = area;
+            let area = (ax as f32, ay as f32, aw as f32, ah as f32);
+            backdrop_rects(area, field, inside, outside);
+        }
         self.discs.clear();
         for b in balls {
             let p = view.pt(b.pos);
             let r = view.len(b.radius).max(1.0);
-            if splat && r <= SPLAT_MAX_RADIUS {
-                self.discs.push((p.x - x0, p.y - y0, r, tint(color(b))));
+            if splat && r * s <= SPLAT_MAX_RADIUS {
+                let disc = (p.x * s - x0, p.y * s - y0, r * s, tint(color(b)));
+                self.discs.push(disc);
             } else {
-                self.push_quad(class_of(2.0 * r), p, r, tint(color(b)));
+                self.push_quad(class_of(2.0 * r * s), p, r, tint(color(b)));
             }
         }
         let at = vec2(x0, y0);
-        let px = |v: f32, at: f32, n: usize| (v - at).round().clamp(0.0, n as f32) as usize;
+        let px = |v: f32, at: f32, n: usize| (v * s - at).round().clamp(0.0, n as f32) as usize;
         self.backdrop = Backdrop {
             inside_box: (
                 px(field.0.x, at.x, w),
@@ -146,13 +169,15 @@ impl Sprites {
                 t
             }
         };
+        // Drawn in logical pixels over the physical canvas's area: one texel per pixel.
+        let s = crate::screen::scale();
         let params = DrawTextureParams {
-            dest_size: Some(vec2(w as f32, h as f32)),
+            dest_size: Some(vec2(w as f32, h as f32) / s),
             ..Default::default()
         };
         let opaque = self.opaque.get_or_insert_with(opaque_material);
         gl_use_material(opaque);
-        draw_texture_ex(&texture, at.x, at.y, WHITE, params);
+        draw_texture_ex(&texture, at.x / s, at.y / s, WHITE, params);
         gl_use_default_material();
         self.canvas_texture = Some(texture);
     }
@@ -164,10 +189,9 @@ impl Sprites {
     }
 
     /// Makes the copy of a `size` canvas into the window ([`WindowCopy`]) if needed; false
-    /// when there is none: not possible here (then or ever: a failure is remembered), or the
-    /// window is scaled.
+    /// when there is none: not possible here (then or ever: a failure is remembered).
     fn ready_to_copy(&mut self, size: (usize, usize)) -> bool {
-        if self.copy_failed || miniquad::window::dpi_scale() != 1.0 {
+        if self.copy_failed {
             return false;
         }
         if self.copy.as_ref().map(WindowCopy::size) != Some(size) {
@@ -188,7 +212,8 @@ impl Sprites {
             return false;
         };
         copy.upload(self.canvas.bytes());
-        if !copy.show(at.x as i32, at.y as i32, screen_height() as i32) {
+        let screen_h = crate::screen::physical_size().1 as i32;
+        if !copy.show(at.x as i32, at.y as i32, screen_h) {
             self.copy_failed = true;
             return false;
         }
@@ -238,6 +263,18 @@ impl Sprites {
             });
         }
         m.indices.extend([0, 1, 2, 0, 2, 3].map(|i: u16| base + i));
+    }
+}
+
+/// The backdrop the canvas would carry, as two rectangles: `outside` over the view's area
+/// (left, top, width, height px), `inside` over the play area `field` within it.
+fn backdrop_rects(area: (f32, f32, f32, f32), field: (Vec2, Vec2), inside: Color, outside: Color) {
+    let (x, y, w, h) = area;
+    draw_rectangle(x, y, w, h, outside);
+    let lo = field.0.max(vec2(x, y));
+    let hi = field.1.min(vec2(x + w, y + h));
+    if hi.x > lo.x && hi.y > lo.y {
+        draw_rectangle(lo.x, lo.y, hi.x - lo.x, hi.y - lo.y, inside);
     }
 }
 

@@ -77,7 +77,7 @@ pub fn ui(
         hash_row(ui, tape, world);
         files_row(ui, st, &mut cmds);
     });
-    st.height = bar.response.rect.height() * ctx.pixels_per_point();
+    st.height = bar.response.rect.height() * ctx.pixels_per_point() / crate::screen::scale();
     cmds
 }
 

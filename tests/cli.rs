@@ -230,3 +230,58 @@ fn edit_mode_needs_a_window() {
         "{err}"
     );
 }
+
+/// Numbers on the command line get the panel's ranges: a fill of a hundred million is refused
+/// at once, naming the flag and the range, instead of running for minutes.
+#[test]
+fn numbers_out_of_the_panels_ranges_are_refused_at_once_naming_the_flag() {
+    for (args, flag, range) in [
+        (&["--fill", "100000000"][..], "--fill", "0..=100000"),
+        (&["--launch", "5000"], "--launch", "0..=1000"),
+        (&["--fill-radius", "50"], "--fill-radius", "0.5..=20"),
+        (&["--fill-radius", "x"], "--fill-radius", "0.5..=20"),
+        (&["--scale", "9"], "--scale", "1..=4"),
+        (&["--msaa", "64"], "--msaa", "1..=16"),
+    ] {
+        let start = std::time::Instant::now();
+        let (code, _, err) = run(&[args, &["--headless", "--frames", "1"]].concat());
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(flag) && err.contains(range), "{args:?}: {err}");
+        assert!(
+            start.elapsed().as_secs() < 5,
+            "{args:?} took {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+/// Without --broad-phase, a start of many balls gets the grid (brute force would take a
+/// quarter of a second a frame at 10,000) and a few keep brute force; a broad phase asked for
+/// is kept. The simulation is the same either way.
+#[test]
+fn a_large_fill_starts_on_the_grid_unless_a_broad_phase_is_asked_for() {
+    let broad = |summary: &str| {
+        summary
+            .split_whitespace()
+            .find_map(|kv| kv.strip_prefix("broad="))
+            .expect("broad=")
+            .to_string()
+    };
+    let few = run(&["--fill", "500", "--headless", "--frames", "2"]);
+    assert_eq!(broad(&few.1), "brute", "{}", few.1);
+    let many = run(&["--fill", "3000", "--headless", "--frames", "2"]);
+    assert_eq!(broad(&many.1), "grid", "{}", many.1);
+    let asked = run(&[
+        "--fill",
+        "3000",
+        "--headless",
+        "--frames",
+        "2",
+        "--broad-phase",
+        "brute",
+    ]);
+    assert_eq!(broad(&asked.1), "brute", "{}", asked.1);
+    assert_eq!(hash_of(&many.1), hash_of(&asked.1));
+    let field = run(&["--scene", "field", "--headless", "--frames", "1"]);
+    assert_eq!(broad(&field.1), "grid", "{}", field.1);
+}

@@ -51,16 +51,13 @@ fn display() -> Result<(String, Option<Xvfb>), String> {
 /// A fresh Xvfb and its display number. Xvfb picks a free number itself (`-displayfd`) and
 /// writes it once it accepts connections, so nothing here scans /tmp for sockets or locks.
 fn start_xvfb() -> Result<(u32, Xvfb), String> {
+    start_xvfb_sized("1280x800x24")
+}
+
+/// [`start_xvfb`] with a screen of `size` ("WxHxDEPTH").
+fn start_xvfb_sized(size: &str) -> Result<(u32, Xvfb), String> {
     let child = Command::new("Xvfb")
-        .args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            "1280x800x24",
-            "-nolisten",
-            "tcp",
-        ])
+        .args(["-displayfd", "1", "-screen", "0", size, "-nolisten", "tcp"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -302,5 +299,220 @@ fn many_balls_drawn_on_the_cpu_land_right_side_up() {
         bottom > 10_000 && bottom > 4 * top,
         "ball pixels: {top} near the top of the view, {bottom} near the bottom"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs the app in a window on `display` with `args` and `env`, writing a screenshot of the
+/// last frame to `png`; panics with the output when it fails. The output.
+fn window_run_env(
+    display: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+    png: &Path,
+) -> std::process::Output {
+    let out = Command::new(EXE)
+        .env("DISPLAY", display)
+        .envs(env.iter().copied())
+        .args(args)
+        .arg("--screenshot")
+        .arg(png)
+        .output()
+        .expect("the app starts");
+    assert!(out.status.success(), "{out:?}");
+    out
+}
+
+/// The pixels of a screenshot as RGB, with its width and height.
+fn rgb(path: &Path) -> (Vec<[u8; 3]>, usize, usize) {
+    let (buf, w, h, bpp) = png_pixels(path);
+    let px = buf.chunks(bpp).map(|p| [p[0], p[1], p[2]]).collect();
+    (px, w, h)
+}
+
+/// How far two pictures of the same size are apart within `rows` × `cols` (fractions of the
+/// height and width): the mean difference of a channel (0–255) and the share of pixels with
+/// a channel more than 64 apart.
+fn picture_difference(
+    a: &(Vec<[u8; 3]>, usize, usize),
+    b: &(Vec<[u8; 3]>, usize, usize),
+    rows: (f32, f32),
+    cols: (f32, f32),
+) -> (f64, f64) {
+    assert_eq!((a.1, a.2), (b.1, b.2), "sizes differ");
+    let (w, h) = (a.1, a.2);
+    let (y0, y1) = ((rows.0 * h as f32) as usize, (rows.1 * h as f32) as usize);
+    let (x0, x1) = ((cols.0 * w as f32) as usize, (cols.1 * w as f32) as usize);
+    let (mut sum, mut far, mut n) = (0u64, 0u64, 0u64);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let (p, q) = (a.0[y * w + x], b.0[y * w + x]);
+            let d: Vec<u8> = (0..3).map(|k| p[k].abs_diff(q[k])).collect();
+            sum += d.iter().map(|&v| v as u64).sum::<u64>();
+            far += (d.iter().any(|&v| v > 64)) as u64;
+            n += 1;
+        }
+    }
+    (sum as f64 / (3 * n) as f64, far as f64 / n as f64)
+}
+
+/// The view of the table: below the toolbar, left of the panel, above the bar (fractions
+/// of a 1280 × 800 window's height and width).
+const VIEW_ROWS: (f32, f32) = (0.09, 0.89);
+const VIEW_COLS: (f32, f32) = (0.03, 0.72);
+
+/// The two drawing paths, forced, draw the same frame alike: the CPU-drawn image of small
+/// balls (software) and one quad per ball (GPU), within a tolerance for the balls' rims; the
+/// panel names the path; the simulation is the same.
+#[test]
+fn the_gpu_and_software_paths_draw_the_same_picture() {
+    let _turn = one_at_a_time();
+    let Some((display, _xvfb)) = need_display() else {
+        return;
+    };
+    let dir = scratch_dir("paths");
+    let args = ["--fill", "2000", "--frames", "90", "--renderer"];
+    let run = |path: &str| {
+        let png = dir.join(format!("{path}.png"));
+        let out = window_run_env(&display, &[&args[..], &[path]].concat(), &[], &png);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        (
+            rgb(&png),
+            err,
+            field(stdout.lines().last().unwrap(), "hash"),
+        )
+    };
+    let (gpu, gpu_log, gpu_hash) = run("gpu");
+    let (soft, soft_log, soft_hash) = run("software");
+    assert!(gpu_log.contains("GPU path"), "{gpu_log}");
+    assert!(soft_log.contains("software path"), "{soft_log}");
+    assert_eq!(gpu_hash, soft_hash);
+    let (mean, far) = picture_difference(&gpu, &soft, VIEW_ROWS, VIEW_COLS);
+    assert!(mean < 3.0 && far < 0.01, "mean {mean:.2}, far {far:.4}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A GL without framebuffer blits (here Mesa told to be OpenGL 2.1 without
+/// GL_ARB_framebuffer_object) keeps the software path running without its copies, with a line
+/// in the log, and draws the same frame.
+#[test]
+fn a_gl_without_blits_falls_back_with_a_line_in_the_log() {
+    let _turn = one_at_a_time();
+    let Some((display, _xvfb)) = need_display() else {
+        return;
+    };
+    let dir = scratch_dir("gl21");
+    let args = ["--fill", "2000", "--frames", "60", "--renderer", "software"];
+    let old_gl = [
+        ("MESA_GL_VERSION_OVERRIDE", "2.1"),
+        ("MESA_EXTENSION_OVERRIDE", "-GL_ARB_framebuffer_object"),
+    ];
+    let (a, b) = (dir.join("gl21.png"), dir.join("gl45.png"));
+    let out = window_run_env(&display, &args, &old_gl, &a);
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("no framebuffer blits"), "{log}");
+    window_run_env(&display, &args, &[], &b);
+    let (mean, far) = picture_difference(&rgb(&a), &rgb(&b), VIEW_ROWS, VIEW_COLS);
+    assert!(mean < 1.0 && far < 0.002, "mean {mean:.2}, far {far:.4}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// At a forced scale of 2 the window shows the scale-1 picture at twice the size: the view,
+/// the balls and the panels where they were, in twice the pixels (compared 2 × 2 pixels to
+/// one). Both paths; the view's edges and the balls' rims are sharper, not moved.
+#[test]
+fn a_forced_scale_of_two_draws_the_same_picture_twice_as_large() {
+    let _turn = one_at_a_time();
+    let Some((n, _xvfb)) = or_skip(start_xvfb_sized("2560x1600x24")) else {
+        return;
+    };
+    let display = format!(":{n}");
+    let dir = scratch_dir("scale");
+    for path in ["software", "gpu"] {
+        let args = ["--fill", "1000", "--frames", "60", "--renderer", path];
+        let (one, two) = (dir.join("one.png"), dir.join("two.png"));
+        window_run_env(&display, &args, &[], &one);
+        window_run_env(
+            &display,
+            &[&args[..], &["--scale", "2"]].concat(),
+            &[],
+            &two,
+        );
+        let one = rgb(&one);
+        let (big, w, h) = rgb(&two);
+        assert_eq!((w, h), (2 * one.1, 2 * one.2), "{path}: the window doubles");
+        // Each 2 × 2 block of the large picture, averaged, against one pixel of the small.
+        let halved: Vec<[u8; 3]> = (0..one.2)
+            .flat_map(|y| (0..one.1).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                let at = |dx: usize, dy: usize| big[(2 * y + dy) * w + 2 * x + dx];
+                let mean = |k: usize| {
+                    let s: u32 = [at(0, 0), at(1, 0), at(0, 1), at(1, 1)]
+                        .iter()
+                        .map(|p| p[k] as u32)
+                        .sum();
+                    (s / 4) as u8
+                };
+                [mean(0), mean(1), mean(2)]
+            })
+            .collect();
+        // Sharp, not magnified: where the balls are (saturated colours), many 2 × 2 blocks of
+        // the large picture hold more than one colour, as a rim drawn at the full resolution
+        // does; a picture drawn at scale 1 and magnified would have none there.
+        let (mut blocks, mut mixed) = (0u64, 0u64);
+        for y in (VIEW_ROWS.0 * one.2 as f32) as usize..(VIEW_ROWS.1 * one.2 as f32) as usize {
+            for x in (VIEW_COLS.0 * one.1 as f32) as usize..(VIEW_COLS.1 * one.1 as f32) as usize {
+                let p = one.0[y * one.1 + x];
+                let (lo, hi) = (p.iter().min().unwrap(), p.iter().max().unwrap());
+                if hi - lo < 80 {
+                    continue;
+                }
+                let at = |dx: usize, dy: usize| big[(2 * y + dy) * w + 2 * x + dx];
+                blocks += 1;
+                mixed +=
+                    (at(0, 0) != at(1, 0) || at(0, 0) != at(0, 1) || at(0, 0) != at(1, 1)) as u64;
+            }
+        }
+        let share = mixed as f64 / blocks.max(1) as f64;
+        assert!(
+            blocks > 1000 && share > 0.4,
+            "{path}: {mixed} of {blocks} blocks mixed"
+        );
+        let halved = (halved, one.1, one.2);
+        let (mean, far) = picture_difference(&halved, &one, VIEW_ROWS, VIEW_COLS);
+        assert!(
+            mean < 4.0 && far < 0.02,
+            "{path}: mean {mean:.2}, far {far:.4}"
+        );
+        // The panels too (text is drawn afresh at each size, so more loosely).
+        let (mean, _) = picture_difference(&halved, &one, (0.1, 0.9), (0.77, 0.99));
+        assert!(mean < 12.0, "{path}: panels differ by {mean:.2}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--sound-out` in a window writes the same sound as the headless run: the impacts are
+/// timed on simulated time, whatever the frame rate.
+#[test]
+fn the_window_writes_the_same_sound_as_the_headless_run() {
+    let _turn = one_at_a_time();
+    let Some((display, _xvfb)) = need_display() else {
+        return;
+    };
+    let dir = scratch_dir("sound");
+    let (window_wav, headless_wav) = (dir.join("w.wav"), dir.join("h.wav"));
+    let args = ["--launch", "20", "--frames", "240", "--sound-out"];
+    let w = [&args[..], &[window_wav.to_str().unwrap()]].concat();
+    window_run_env(&display, &w, &[], &dir.join("w.png"));
+    let h = [&args[..], &[headless_wav.to_str().unwrap(), "--headless"]].concat();
+    let out = Command::new(EXE).args(&h).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let (a, b) = (
+        std::fs::read(&window_wav).unwrap(),
+        std::fs::read(&headless_wav).unwrap(),
+    );
+    assert_eq!(a.len(), 44 + 2 * 4 * 44_100, "four simulated seconds");
+    assert!(a == b, "the window's sound differs from the headless run's");
+    assert!(a[44..].iter().any(|&x| x != 0), "silence");
     let _ = std::fs::remove_dir_all(&dir);
 }

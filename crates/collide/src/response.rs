@@ -120,6 +120,9 @@ pub struct Hit {
     pub ball: u32,
     /// What it hit.
     pub with: HitWith,
+    /// The step it happened in: [`crate::World::steps`] before that step (for timing the
+    /// impact's sound on simulated time).
+    pub step: u64,
 }
 
 /// Keeps `hit` when it is fast enough to show and the list has room.

@@ -3,6 +3,7 @@
 //! Every check is seeded; none reads a clock. The soak (memory) check has its own binary,
 //! `soak.rs`, for its counting allocator.
 use collide::checks::{bad_files, sizes::Sizes, CheckReport};
+use collide::Solver::{PushOut, Soft};
 use collide::Tunnelling;
 use std::path::Path;
 
@@ -13,33 +14,95 @@ fn assert_passed(r: CheckReport) {
 
 #[test]
 fn a_hundred_thousand_generated_worlds_stay_finite_and_never_panic() {
-    assert_passed(collide::checks::finite::run(Sizes::ci().finite));
+    assert_passed(collide::checks::finite::run(Sizes::ci().finite, PushOut));
+}
+
+#[test]
+fn a_hundred_thousand_generated_worlds_stay_finite_with_soft_contacts() {
+    assert_passed(collide::checks::finite::run(Sizes::ci().finite, Soft));
 }
 
 #[test]
 fn energy_never_rises_by_more_than_a_tenth_of_a_percent_over_100000_steps() {
-    assert_passed(collide::checks::energy::conserved(Sizes::ci().energy));
+    assert_passed(collide::checks::energy::conserved(
+        Sizes::ci().energy,
+        PushOut,
+    ));
+}
+
+#[test]
+fn energy_never_rises_with_soft_contacts() {
+    assert_passed(collide::checks::energy::conserved(Sizes::ci().energy, Soft));
 }
 
 #[test]
 fn bumpers_and_rotating_shapes_add_energy_only_at_their_contacts() {
-    assert_passed(collide::checks::energy::adders(Sizes::ci().adders));
+    assert_passed(collide::checks::energy::adders(Sizes::ci().adders, PushOut));
+}
+
+#[test]
+fn with_soft_contacts_energy_is_added_only_at_bumpers_and_rotating_shapes() {
+    assert_passed(collide::checks::energy::adders(Sizes::ci().adders, Soft));
 }
 
 #[test]
 fn every_bounce_measures_the_set_restitution_within_one_percent() {
-    assert_passed(collide::checks::restitution::run(&Sizes::ci().restitution));
+    assert_passed(collide::checks::restitution::run(
+        &Sizes::ci().restitution,
+        PushOut,
+    ));
+}
+
+#[test]
+fn soft_bounces_measure_the_set_restitution_above_the_threshold_and_0_below() {
+    assert_passed(collide::checks::restitution::run(
+        &Sizes::ci().restitution,
+        Soft,
+    ));
 }
 
 #[test]
 fn same_hash_after_10000_steps_across_runs_frame_rates_broad_phases_and_modes() {
-    assert_passed(collide::checks::determinism::run(Sizes::ci().determinism));
+    assert_passed(collide::checks::determinism::run(
+        Sizes::ci().determinism,
+        PushOut,
+    ));
+}
+
+#[test]
+fn soft_contacts_give_one_hash_across_runs_frame_rates_broad_phases_and_modes() {
+    assert_passed(collide::checks::determinism::run(
+        Sizes::ci().determinism,
+        Soft,
+    ));
 }
 
 #[test]
 fn exact_tunnelling_keeps_every_ball_on_the_table_and_clears_overlaps() {
-    let r = collide::checks::containment::run(Sizes::ci().containment, &mut |_| {});
+    let r = collide::checks::containment::run(Sizes::ci().containment, PushOut, &mut |_| {});
     assert_passed(r);
+}
+
+#[test]
+fn exact_tunnelling_with_soft_contacts_keeps_every_ball_on_the_table() {
+    let r = collide::checks::containment::run(Sizes::ci().containment, Soft, &mut |_| {});
+    assert_passed(r);
+}
+
+#[test]
+fn the_overlap_meter_agrees_with_a_direct_measurement_of_a_push_out_pile() {
+    for r in collide::checks::pile::run(Sizes::ci().pile, PushOut, &mut |_| {}) {
+        assert_passed(r);
+    }
+}
+
+#[test]
+fn soft_contacts_hold_a_pile_within_the_slop_and_put_it_to_sleep() {
+    let reports = collide::checks::pile::run(Sizes::ci().pile, Soft, &mut |_| {});
+    assert_eq!(reports.len(), 2);
+    for r in reports {
+        assert_passed(r);
+    }
 }
 
 #[test]
@@ -69,6 +132,7 @@ fn fired_segment_at_10_px_s_89_degrees_off_normal_e_0_2_by_0_5_tunnelling_off() 
         89.0,
         (0.2, 0.5),
         Tunnelling::Off,
+        PushOut,
     )
     .expect("it bounces");
     assert!((e - 0.1).abs() <= 0.001, "measured {e}");

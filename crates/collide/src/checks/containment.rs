@@ -7,8 +7,8 @@
 //! step, the strays counter (balls whose centre is outside the play area) must read 0; after
 //! the first simulated second and at the end, the overlaps counter must read 0 too.
 
-use super::{no_panic, table, CheckReport};
-use crate::world::Ball;
+use super::{no_panic, row_name, table, use_solver, CheckReport};
+use crate::world::{Ball, Solver};
 use crate::{BroadKind, Tunnelling};
 use glam::Vec2;
 use rand::rngs::StdRng;
@@ -50,16 +50,22 @@ fn in_the_open(w: &crate::World, p: Vec2) -> bool {
 pub const RADIUS: f32 = 5.0;
 
 /// Runs the check; `progress` is told the fraction done now and then.
-pub fn run(size: ContainmentSize, progress: &mut dyn FnMut(f32)) -> CheckReport {
-    let mut report = CheckReport::new("containment");
-    if let Err(m) = no_panic(|| run_inner(size, &mut report, progress)) {
+pub fn run(size: ContainmentSize, solver: Solver, progress: &mut dyn FnMut(f32)) -> CheckReport {
+    let mut report = CheckReport::new(&row_name("containment", solver));
+    if let Err(m) = no_panic(|| run_inner(size, solver, &mut report, progress)) {
         report.fail(format!("panic: {m}"));
     }
     report
 }
 
-fn run_inner(size: ContainmentSize, report: &mut CheckReport, progress: &mut dyn FnMut(f32)) {
+fn run_inner(
+    size: ContainmentSize,
+    solver: Solver,
+    report: &mut CheckReport,
+    progress: &mut dyn FnMut(f32),
+) {
     let mut w = table(size.seed);
+    use_solver(&mut w, solver);
     w.settings.rotate = true;
     w.settings.tunnelling = Tunnelling::Exact;
     w.settings.ball_radius = RADIUS;

@@ -5,7 +5,8 @@
 //! Frame rates 30, 60, 75, 120 and 240 FPS each pay for a whole number of 1/240 s steps over
 //! a run of a multiple of 40 steps, so every run ends at exactly the same step.
 
-use super::{no_panic, table, CheckReport};
+use super::{no_panic, row_name, table, use_solver, CheckReport};
+use crate::world::Solver;
 use crate::{BroadKind, Stepper, Tunnelling, World};
 
 /// Size of the check.
@@ -22,18 +23,19 @@ pub struct DeterminismSize {
 /// Frame rates tried (FPS).
 pub const FRAME_RATES: &[u32] = &[30, 60, 75, 120, 240];
 
-fn start(seed: u64, balls: u32, mode: Tunnelling, kind: BroadKind) -> World {
-    let mut w = table(seed);
+fn start(size: DeterminismSize, solver: Solver, mode: Tunnelling, kind: BroadKind) -> World {
+    let mut w = table(size.seed);
+    use_solver(&mut w, solver);
     w.settings.rotate = true;
     w.settings.tunnelling = mode;
     w.set_broad_phase(kind);
-    w.launch(balls);
+    w.launch(size.balls);
     w
 }
 
 /// The hash after `steps` steps run one by one.
-fn hash_stepped(size: DeterminismSize, mode: Tunnelling, kind: BroadKind) -> u64 {
-    let mut w = start(size.seed, size.balls, mode, kind);
+fn hash_stepped(size: DeterminismSize, solver: Solver, mode: Tunnelling, kind: BroadKind) -> u64 {
+    let mut w = start(size, solver, mode, kind);
     for _ in 0..size.steps {
         w.step();
         w.drain_hits();
@@ -43,8 +45,8 @@ fn hash_stepped(size: DeterminismSize, mode: Tunnelling, kind: BroadKind) -> u64
 
 /// The hash after the frames at `fps` that pay for `steps` steps, or None if the stepper ran
 /// a different number of steps.
-fn hash_at_fps(size: DeterminismSize, fps: u32) -> Option<u64> {
-    let mut w = start(size.seed, size.balls, Tunnelling::Off, BroadKind::Brute);
+fn hash_at_fps(size: DeterminismSize, solver: Solver, fps: u32) -> Option<u64> {
+    let mut w = start(size, solver, Tunnelling::Off, BroadKind::Brute);
     let seconds = size.steps as f64 * w.step_seconds();
     let frames = (seconds * fps as f64).round() as u64;
     let mut stepper = Stepper::default();
@@ -56,10 +58,10 @@ fn hash_at_fps(size: DeterminismSize, fps: u32) -> Option<u64> {
 }
 
 /// Runs the check.
-pub fn run(mut size: DeterminismSize) -> CheckReport {
+pub fn run(mut size: DeterminismSize, solver: Solver) -> CheckReport {
     size.steps = size.steps.div_ceil(40) * 40;
-    let mut report = CheckReport::new("determinism");
-    let reference = hash_stepped(size, Tunnelling::Off, BroadKind::Brute);
+    let mut report = CheckReport::new(&row_name("determinism", solver));
+    let reference = hash_stepped(size, solver, Tunnelling::Off, BroadKind::Brute);
     let compare = |report: &mut CheckReport, what: String, got: Result<Option<u64>, String>| {
         report.cases += 1;
         match got {
@@ -69,22 +71,29 @@ pub fn run(mut size: DeterminismSize) -> CheckReport {
             Err(m) => report.fail(format!("{what}: panic: {m}")),
         }
     };
-    let again = no_panic(|| Some(hash_stepped(size, Tunnelling::Off, BroadKind::Brute)));
+    let again = no_panic(|| {
+        Some(hash_stepped(
+            size,
+            solver,
+            Tunnelling::Off,
+            BroadKind::Brute,
+        ))
+    });
     compare(&mut report, "second run".into(), again);
     for &fps in FRAME_RATES {
-        let got = no_panic(|| hash_at_fps(size, fps));
+        let got = no_panic(|| hash_at_fps(size, solver, fps));
         compare(&mut report, format!("{fps} FPS"), got);
     }
     for &kind in BroadKind::ALL {
-        let got = no_panic(|| Some(hash_stepped(size, Tunnelling::Off, kind)));
+        let got = no_panic(|| Some(hash_stepped(size, solver, Tunnelling::Off, kind)));
         compare(&mut report, format!("broad phase {}", kind.name()), got);
     }
     // Each tunnelling mode against itself with brute force and with the AABB tree.
     for &mode in &Tunnelling::ALL[1..] {
         report.cases += 1;
-        let a = no_panic(|| hash_stepped(size, mode, BroadKind::Brute));
-        let b = no_panic(|| hash_stepped(size, mode, BroadKind::Tree));
-        let c = no_panic(|| hash_stepped(size, mode, BroadKind::Brute));
+        let a = no_panic(|| hash_stepped(size, solver, mode, BroadKind::Brute));
+        let b = no_panic(|| hash_stepped(size, solver, mode, BroadKind::Tree));
+        let c = no_panic(|| hash_stepped(size, solver, mode, BroadKind::Brute));
         if !(a.is_ok() && a == b && a == c) {
             report.fail(format!(
                 "tunnelling {}: hashes {a:x?}, {b:x?} (tree), {c:x?} (again)",

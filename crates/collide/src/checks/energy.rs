@@ -10,9 +10,9 @@
 //!   by more than 0.1 % must have a ball within reach of a bumper (elasticity above 1) or a
 //!   kinematic shape.
 
-use super::{no_panic, table, total_energy, CheckReport, TABLE_RON};
+use super::{no_panic, row_name, table, total_energy, use_solver, CheckReport, TABLE_RON};
 use crate::narrow::contact_ball_shape;
-use crate::world::Ball;
+use crate::world::{Ball, Solver};
 use crate::{Scene, World};
 use glam::Vec2;
 use rand::rngs::StdRng;
@@ -77,14 +77,14 @@ pub fn scatter_balls(w: &mut World, n: usize, e_lo: f32, rng: &mut StdRng) {
     }
 }
 
-/// Runs the conservation check.
-pub fn conserved(size: EnergySize) -> CheckReport {
-    let mut report = CheckReport::new("energy");
+/// Runs the conservation check with `solver`.
+pub fn conserved(size: EnergySize, solver: Solver) -> CheckReport {
+    let mut report = CheckReport::new(&row_name("energy", solver));
     let mut worst = 0.0f64;
     for k in 0..size.worlds {
         report.cases += 1;
         let seed = size.seed + k;
-        match no_panic(|| worst_rise(seed, size)) {
+        match no_panic(|| worst_rise(seed, size, solver)) {
             Ok(rise) => {
                 worst = worst.max(rise);
                 if rise > MAX_RISE {
@@ -103,9 +103,10 @@ pub fn conserved(size: EnergySize) -> CheckReport {
 }
 
 /// The largest rise of the energy above its lowest value so far, over the starting energy.
-fn worst_rise(seed: u64, size: EnergySize) -> f64 {
+fn worst_rise(seed: u64, size: EnergySize, solver: Solver) -> f64 {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut w = tame_table(seed);
+    use_solver(&mut w, solver);
     scatter_balls(&mut w, size.balls, 0.5, &mut rng);
     let floor = w.bounds().min.y;
     let e0 = total_energy(&w, floor);
@@ -120,14 +121,16 @@ fn worst_rise(seed: u64, size: EnergySize) -> f64 {
     worst
 }
 
-/// Runs the check that energy rises only where a bumper or a moving shape touches a ball.
-pub fn adders(size: EnergySize) -> CheckReport {
-    let mut report = CheckReport::new("energy-adders");
+/// Runs the check that energy rises only where a bumper or a moving shape touches a ball,
+/// with `solver`.
+pub fn adders(size: EnergySize, solver: Solver) -> CheckReport {
+    let mut report = CheckReport::new(&row_name("energy-adders", solver));
     let mut rises = 0u64;
     for k in 0..size.worlds {
         let seed = size.seed + k;
         let mut rng = StdRng::seed_from_u64(seed);
         let mut w = table(seed);
+        use_solver(&mut w, solver);
         w.settings.rotate = true;
         scatter_balls(&mut w, size.balls, 0.5, &mut rng);
         let floor = w.bounds().min.y;

@@ -8,9 +8,9 @@
 //! tunnelling mode. World `k` of seed `s` uses the generator seeded `s ^ k`, so a failure names
 //! the one world to replay.
 
-use super::{no_panic, CheckReport};
+use super::{no_panic, row_name, use_solver, CheckReport};
 use crate::geom::{Geometry, Motion, Shape};
-use crate::world::{Ball, Launcher};
+use crate::world::{Ball, Launcher, Solver};
 use crate::{Aabb, BroadKind, Tunnelling, World};
 use glam::Vec2;
 use rand::rngs::StdRng;
@@ -31,14 +31,14 @@ pub struct FiniteSize {
     pub huge_exp: f32,
 }
 
-/// Runs the check.
-pub fn run(size: FiniteSize) -> CheckReport {
-    let mut report = CheckReport::new("no-nan");
+/// Runs the check with `solver` (sleep follows it).
+pub fn run(size: FiniteSize, solver: Solver) -> CheckReport {
+    let mut report = CheckReport::new(&row_name("no-nan", solver));
     let mut fastest = 0.0f32;
     for k in 0..size.worlds {
         report.cases += 1;
         let seed = size.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        match no_panic(|| run_world(seed, size.steps, size.huge_exp)) {
+        match no_panic(|| run_world(seed, size.steps, size.huge_exp, solver)) {
             Ok(Ok(speed)) => fastest = fastest.max(speed),
             Ok(Err(step)) => report.fail(format!("world seed {seed}: non-finite at step {step}")),
             Err(msg) => report.fail(format!("world seed {seed}: panic: {msg}")),
@@ -49,8 +49,9 @@ pub fn run(size: FiniteSize) -> CheckReport {
 }
 
 /// Builds world `seed` and steps it; the fastest speed seen, or the step that went non-finite.
-pub fn run_world(seed: u64, steps: u32, huge_exp: f32) -> Result<f32, u32> {
+pub fn run_world(seed: u64, steps: u32, huge_exp: f32, solver: Solver) -> Result<f32, u32> {
     let mut w = generated_world(seed, huge_exp);
+    use_solver(&mut w, solver);
     let mut fastest = 0.0f32;
     for s in 0..steps {
         w.step();

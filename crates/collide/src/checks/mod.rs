@@ -15,6 +15,11 @@
 //! - [`soak`]: memory stays flat over a long run.
 //! - [`bad_files`]: broken scene files give one line, never a panic.
 //! - [`narrow`]: every contact and swept test against an exact f64 reference.
+//! - [`pile`]: the overlap meter agrees with a direct measurement, and soft contacts hold a
+//!   pile at rest and put it to sleep.
+//!
+//! The physics checks run once per contact solver, a row each: `energy (push-out)`,
+//! `energy (soft)`.
 
 pub mod bad_files;
 pub mod containment;
@@ -22,6 +27,7 @@ pub mod determinism;
 pub mod energy;
 pub mod finite;
 pub mod narrow;
+pub mod pile;
 pub mod restitution;
 pub mod sizes;
 pub mod soak;
@@ -41,6 +47,17 @@ pub struct CheckReport {
     pub worst: String,
     /// Up to a few failing cases, described well enough to reproduce them.
     pub examples: Vec<String>,
+}
+
+/// The name of a check's row for one contact solver: `energy (soft)`.
+pub fn row_name(check: &str, solver: crate::world::Solver) -> String {
+    format!("{check} ({})", solver.name())
+}
+
+/// A world's settings switched to `solver`, with sleep following the solver.
+pub fn use_solver(w: &mut crate::World, solver: crate::world::Solver) {
+    w.settings.solver = solver;
+    w.settings.sleep.enabled = None;
 }
 
 /// Most failing cases a report keeps.
@@ -89,12 +106,12 @@ impl fmt::Display for CheckReport {
 /// The table of reports the `check` command prints: check, cases, failures, worst figure.
 pub fn report_table(reports: &[CheckReport]) -> String {
     let mut out = format!(
-        "{:<14} {:>12} {:>9}  {}\n",
+        "{:<26} {:>12} {:>9}  {}\n",
         "check", "cases", "failures", "worst figure seen"
     );
     for r in reports {
         out.push_str(&format!(
-            "{:<14} {:>12} {:>9}  {}\n",
+            "{:<26} {:>12} {:>9}  {}\n",
             r.name, r.cases, r.failures, r.worst
         ));
     }
@@ -111,8 +128,9 @@ pub(crate) fn no_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-/// Total energy of the balls (mass · px²/s²): kinetic `½·m·v²` plus potential `m·g·(y − floor)`,
-/// in f64 so that summing many balls adds no error of its own.
+/// Total energy of the balls (mass · px²/s²): kinetic `½·m·v²`, spin `½·I·ω²` with the
+/// disc's `I = ½·m·r²` (soft contacts' friction turns motion into spin and back), and
+/// potential `m·g·(y − floor)`, in f64 so that summing many balls adds no error of its own.
 pub fn total_energy(world: &crate::World, floor: f32) -> f64 {
     let g = world.settings.gravity as f64;
     world
@@ -120,7 +138,10 @@ pub fn total_energy(world: &crate::World, floor: f32) -> f64 {
         .iter()
         .map(|b| {
             let m = b.mass as f64;
-            0.5 * m * b.vel.length_squared() as f64 + m * g * (b.pos.y - floor) as f64
+            let rim = (b.spin * b.radius) as f64;
+            0.5 * m * b.vel.length_squared() as f64
+                + 0.25 * m * rim * rim
+                + m * g * (b.pos.y - floor) as f64
         })
         .sum()
 }

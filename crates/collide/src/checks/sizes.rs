@@ -6,6 +6,7 @@ use super::determinism::DeterminismSize;
 use super::energy::EnergySize;
 use super::finite::FiniteSize;
 use super::narrow::NarrowSize;
+use super::pile::PileSize;
 use super::restitution::RestitutionSize;
 use super::soak::SoakSize;
 
@@ -30,6 +31,8 @@ pub struct Sizes {
     pub damage: (usize, u64),
     /// The narrow phase against the exact reference.
     pub narrow: NarrowSize,
+    /// The settling pile.
+    pub pile: PileSize,
 }
 
 impl Sizes {
@@ -76,6 +79,11 @@ impl Sizes {
                 cases: 100_000,
                 seed: 1,
             },
+            pile: PileSize {
+                balls: 2_000,
+                seconds: 12,
+                seed: 1,
+            },
         }
     }
 
@@ -120,6 +128,11 @@ impl Sizes {
             damage: (1, 20_000),
             narrow: NarrowSize {
                 cases: 2_000_000,
+                seed: 1,
+            },
+            pile: PileSize {
+                balls: 10_000,
+                seconds: 15,
                 seed: 1,
             },
         }

@@ -6,7 +6,8 @@
 //! size. The probe is read once every simulated second; the baseline is the highest reading
 //! of the first minute, and every later reading above it is a failure.
 
-use super::{no_panic, table, CheckReport};
+use super::{no_panic, row_name, table, use_solver, CheckReport};
+use crate::world::Solver;
 use crate::BroadKind;
 
 /// Size of the check.
@@ -21,9 +22,14 @@ pub struct SoakSize {
 }
 
 /// Runs the soak; `probe` returns the memory in use (bytes), `progress` the fraction done.
-pub fn run(size: SoakSize, probe: &dyn Fn() -> u64, progress: &mut dyn FnMut(f32)) -> CheckReport {
-    let mut report = CheckReport::new("soak");
-    if let Err(m) = no_panic(|| run_inner(size, probe, &mut report, progress)) {
+pub fn run(
+    size: SoakSize,
+    solver: Solver,
+    probe: &dyn Fn() -> u64,
+    progress: &mut dyn FnMut(f32),
+) -> CheckReport {
+    let mut report = CheckReport::new(&row_name("soak", solver));
+    if let Err(m) = no_panic(|| run_inner(size, solver, probe, &mut report, progress)) {
         report.fail(format!("panic: {m}"));
     }
     report
@@ -31,11 +37,13 @@ pub fn run(size: SoakSize, probe: &dyn Fn() -> u64, progress: &mut dyn FnMut(f32
 
 fn run_inner(
     size: SoakSize,
+    solver: Solver,
     probe: &dyn Fn() -> u64,
     report: &mut CheckReport,
     progress: &mut dyn FnMut(f32),
 ) {
     let mut w = table(size.seed);
+    use_solver(&mut w, solver);
     w.settings.rotate = true;
     w.settings.ball_radius = super::containment::RADIUS;
     w.set_broad_phase(BroadKind::Grid);

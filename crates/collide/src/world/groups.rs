@@ -102,6 +102,7 @@ impl World {
                 normal: contact.normal,
                 ball: bi as u32,
                 with: HitWith::Shape(si as u32),
+                step: self.steps,
             },
         );
     }

@@ -6,10 +6,14 @@
 //! deeper than 1 % and 10 %. A pile at rest in a good engine overlaps by about 1 % of a size
 //! (Box2D's linear slop).
 //!
-//! The live pairs are those of the step's last broad-phase call, which covers every pair with
-//! an awake ball. Pairs among sleepers and between sleepers and obstacles do not change while
-//! they sleep, so they are measured once whenever the set of sleepers changes, with a grid of
-//! the meter's own (its work is the meter's, not the simulation's, and is not counted).
+//! With soft contacts the live pairs are those of the step's broad-phase call, whose boxes
+//! are grown along each ball's motion, so they cover every pair with a ball awake at that
+//! call. The push-out moves balls after its last broad-phase call (the last responses, the
+//! wall pass), so for it the meter finds the pairs of the awake balls at the end of the step
+//! with a grid of its own. Pairs among the balls asleep at that call and between them and
+//! the obstacles (which the broad phase never pairs with them) do not change while they sleep, so they are measured with a grid of
+//! the meter's own whenever that set changes or a ball woke during the step (its work is the
+//! meter's, not the simulation's, and is not counted). The two parts never share a pair.
 
 use super::World;
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
@@ -66,6 +70,11 @@ impl OverlapMeter {
 pub(super) struct MeterState {
     /// The sleepers measured (ball indices) and what they gave.
     sleepers: Vec<u32>,
+    /// The push-out's own search of the awake balls' pairs: every box, their order along x
+    /// (kept from step to step), the pairs.
+    live_boxes: Vec<Aabb>,
+    live_order: Vec<u32>,
+    live_pairs: Vec<Pair>,
     frozen: OverlapMeter,
     grid: Option<Box<dyn BroadPhase>>,
     boxes: Vec<Aabb>,
@@ -77,14 +86,22 @@ impl World {
     pub(super) fn measure_overlap(&mut self) {
         let n_shapes = self.shapes.len() as u32;
         let mut live = OverlapMeter::default();
-        for &(i, j) in &self.pairs {
-            live.add(self.pair_overlap(i, j, n_shapes));
+        if self.settings.solver == super::Solver::PushOut {
+            let pairs = self.pairs_at_end();
+            for &(i, j) in &pairs {
+                live.add(self.pair_overlap(i, j, n_shapes));
+            }
+            self.meter.live_pairs = pairs;
+        } else {
+            for &(i, j) in &self.pairs {
+                live.add(self.pair_overlap(i, j, n_shapes));
+            }
         }
-        if self.balls.iter().any(|b| b.asleep) {
+        if self.broad_sleepers().is_empty() {
+            self.meter.sleepers.clear();
+        } else {
             self.measure_sleepers();
             live = live.merged(&self.meter.frozen);
-        } else {
-            self.meter.sleepers.clear();
         }
         self.counters.overlap = live;
     }
@@ -107,21 +124,58 @@ impl World {
         }
     }
 
-    /// Measures the pairs among sleepers and with obstacles again if the sleepers changed.
+    /// The pairs of the awake balls now, with the obstacles, each other and the broad
+    /// phase's sleepers, in the world's pair space: a sort of every box along x (nearly
+    /// sorted from the last step, so cheap) and a sweep.
+    fn pairs_at_end(&mut self) -> Vec<Pair> {
+        let mut m = std::mem::take(&mut self.meter);
+        let n_shapes = self.shapes.len();
+        let sleepers = self.broad_sleepers();
+        let asleep =
+            |k: usize| k >= n_shapes && sleepers.binary_search(&((k - n_shapes) as u32)).is_ok();
+        m.live_boxes.clear();
+        m.live_boxes.extend(self.shapes.iter().map(|s| s.aabb()));
+        m.live_boxes.extend(self.balls.iter().map(|b| b.aabb()));
+        let boxes = &m.live_boxes;
+        if m.live_order.len() != boxes.len() {
+            m.live_order.clear();
+            m.live_order.extend(0..boxes.len() as u32);
+        }
+        m.live_order
+            .sort_by(|&a, &b| boxes[a as usize].min.x.total_cmp(&boxes[b as usize].min.x));
+        let mut pairs = std::mem::take(&mut m.live_pairs);
+        pairs.clear();
+        for (k, &a) in m.live_order.iter().enumerate() {
+            let (a, box_a) = (a as usize, &boxes[a as usize]);
+            for &b in &m.live_order[k + 1..] {
+                let (b, box_b) = (b as usize, &boxes[b as usize]);
+                if box_b.min.x > box_a.max.x {
+                    break;
+                }
+                let (lo, hi) = (a.min(b), a.max(b));
+                // Obstacles never pair; the sleepers' own pairs are the frozen part's.
+                if hi < n_shapes || (asleep(hi) && (lo < n_shapes || asleep(lo))) {
+                    continue;
+                }
+                if box_a.overlaps(box_b) {
+                    pairs.push((lo as u32, hi as u32));
+                }
+            }
+        }
+        self.meter = m;
+        pairs
+    }
+
+    /// Measures the pairs among the broad phase's sleepers and with the obstacles again if that set changed or a ball woke (a woken sleeper may have moved).
     fn measure_sleepers(&mut self) {
         let mut m = std::mem::take(&mut self.meter);
-        let sleepers = self
-            .balls
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.asleep)
-            .map(|(i, _)| i as u32);
-        if m.sleepers.iter().copied().eq(sleepers.clone()) {
+        let same = m.sleepers == self.broad_sleepers();
+        if same && self.counters.last_step.wakeups == 0 {
             self.meter = m;
             return;
         }
         m.sleepers.clear();
-        m.sleepers.extend(sleepers);
+        m.sleepers.extend_from_slice(self.broad_sleepers());
         let n_shapes = self.shapes.len();
         m.boxes.clear();
         m.boxes.extend(self.shapes.iter().map(|s| s.aabb()));

@@ -125,6 +125,7 @@ impl World {
                 normal: c.normal,
                 ball: bi as u32,
                 with: HitWith::Shape(si as u32),
+                step: self.steps,
             },
         );
         true
@@ -153,6 +154,7 @@ impl World {
                 normal: c.normal,
                 ball: bi as u32,
                 with: HitWith::Ball(bj as u32),
+                step: self.steps,
             },
         );
         true

@@ -357,6 +357,11 @@ impl World {
         }
     }
 
+    /// The balls the last broad-phase call saw asleep (indices, ascending).
+    pub(super) fn broad_sleepers(&self) -> &[u32] {
+        &self.sleep.sleepers
+    }
+
     /// The broad phase over `self.aabbs` (obstacles, then every ball), through the pair
     /// cache when `cached`; the pairs go to `self.pairs` in the world's pair space (obstacle
     /// index, or shape count plus ball index), sorted. While some balls sleep, the broad phase

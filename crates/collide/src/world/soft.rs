@@ -593,6 +593,7 @@ impl World {
                 normal: c.normal,
                 ball: c.ball,
                 with,
+                step: self.steps,
             },
         );
     }
@@ -630,7 +631,13 @@ impl World {
                         &mut tally.impact_tests,
                     )
                 })
-                .filter(|i| i.contact.depth <= 0.0 && i.t < 1.0)
+                // Only a move into the surface deeper than the speculative reach: a ball
+                // resting or sliding on a surface meets it at once, and is the contacts'.
+                .filter(|i| {
+                    i.contact.depth <= 0.0
+                        && i.t < 1.0
+                        && -d.dot(i.contact.normal) > ball.radius * SPECULATIVE_RADII
+                })
                 .min_by(|a, b| a.t.total_cmp(&b.t));
             if let Some(hit) = hit {
                 self.balls[bi].pos = start + d * hit.t;

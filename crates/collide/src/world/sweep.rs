@@ -310,6 +310,7 @@ impl World {
             normal: contact.normal,
             ball: i as u32,
             with,
+            step: self.steps,
         };
         record(&mut self.hits, hit);
         self.log_impact(i, pi, contact.point);

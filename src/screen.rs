@@ -1,0 +1,157 @@
+//! Logical and physical pixels: the scale factor between them, for high-DPI screens.
+//!
+//! Everything the app lays out (the view, the mouse, the editor's handles, line widths, text)
+//! is in logical pixels; the framebuffer, the CPU-drawn canvas, its copies and the scissor
+//! are in physical pixels, `scale` times as many along each axis. The scale is the screen's
+//! own (miniquad's `dpi_scale`: `Xft.dpi / 96` on X11, the backing scale on macOS) times the
+//! factor forced by `--scale` or `CMT_SCALE`. A forced factor makes macroquad's drawing go
+//! through a camera of the logical size and egui's pixels per point follow, so the app's own
+//! code sees what a screen of that scale shows it: the same logical sizes, mouse positions and
+//! physical canvas. That is how a scale of 2 is tested on a virtual display, which has none.
+
+use macroquad::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The forced factor as `f32` bits (1.0 until [`force`] is called).
+static FORCED: AtomicU32 = AtomicU32::new(0x3f80_0000);
+
+/// The environment variable that forces a scale when `--scale` does not.
+pub const SCALE_VAR: &str = "CMT_SCALE";
+
+/// Sets the forced factor (1 to 4; anything else leaves 1). Call once, before the window.
+pub fn force(factor: f32) {
+    let f = if (1.0..=4.0).contains(&factor) {
+        factor
+    } else {
+        1.0
+    };
+    FORCED.store(f.to_bits(), Ordering::Relaxed);
+}
+
+/// The forced factor from `--scale`, else [`SCALE_VAR`]; an unusable value of the variable is
+/// reported and ignored.
+pub fn forced_from(flag: Option<f32>) -> f32 {
+    if let Some(f) = flag {
+        return f;
+    }
+    match std::env::var(SCALE_VAR) {
+        Ok(v) => match crate::cli::parse_scale(v.trim()) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("warning: {SCALE_VAR}={v:?}: {e}; scale 1 instead");
+                1.0
+            }
+        },
+        Err(_) => 1.0,
+    }
+}
+
+/// The forced factor.
+pub fn forced() -> f32 {
+    f32::from_bits(FORCED.load(Ordering::Relaxed))
+}
+
+/// Physical pixels per logical pixel.
+pub fn scale() -> f32 {
+    miniquad::window::dpi_scale() * forced()
+}
+
+/// The window's size in logical pixels.
+pub fn size() -> (f32, f32) {
+    (screen_width() / forced(), screen_height() / forced())
+}
+
+/// The window's size in physical pixels.
+pub fn physical_size() -> (usize, usize) {
+    let (w, h) = miniquad::window::screen_size();
+    (w as usize, h as usize)
+}
+
+/// The mouse position in logical pixels.
+pub fn mouse() -> Vec2 {
+    Vec2::from(mouse_position()) / forced()
+}
+
+/// A rectangle (left, top, width, height) of logical pixels in physical pixels, `s` per
+/// logical pixel: the edges rounded, so rectangles that meet still meet.
+pub fn to_physical((x, y, w, h): (i32, i32, i32, i32), s: f32) -> (i32, i32, i32, i32) {
+    let at = |v: i32| (v as f32 * s).round() as i32;
+    let (x0, y0) = (at(x), at(y));
+    (x0, y0, at(x + w) - x0, at(y + h) - y0)
+}
+
+/// macroquad's projection for a window of `w × h` logical pixels: its own "pixel perfect"
+/// one, for the logical size.
+struct Logical {
+    w: f32,
+    h: f32,
+}
+
+impl Camera for Logical {
+    fn matrix(&self) -> Mat4 {
+        Mat4::orthographic_rh_gl(0.0, self.w, self.h, 0.0, -1.0, 1.0)
+    }
+    fn depth_enabled(&self) -> bool {
+        false
+    }
+    fn render_pass(&self) -> Option<RenderPass> {
+        None
+    }
+    fn viewport(&self) -> Option<(i32, i32, i32, i32)> {
+        None
+    }
+}
+
+/// At the start of a frame: with a forced factor, macroquad draws in logical pixels through
+/// a camera, as it does by itself at the screen's own scale.
+pub fn begin_frame() {
+    if forced() != 1.0 {
+        let (w, h) = size();
+        set_camera(&Logical { w, h });
+    }
+}
+
+/// egui's pixels per point follow the scale (egui-miniquad leaves them at 1 until the scale
+/// changes while running, so even a screen's own scale needs this). Takes effect from the
+/// next pass.
+pub fn egui_scale(ctx: &egui_macroquad::egui::Context) {
+    let s = scale();
+    if (ctx.pixels_per_point() - s).abs() > 1e-4 {
+        ctx.set_pixels_per_point(s);
+    }
+}
+
+/// Text at (x, y) logical px, `size` logical px high: rasterized at the physical size, so it
+/// is as sharp at a forced scale as at the screen's own.
+pub fn text(text: &str, x: f32, y: f32, size: f32, color: Color) {
+    let f = forced();
+    let params = TextParams {
+        font_size: (size * f).round() as u16,
+        font_scale: 1.0 / f,
+        color,
+        ..Default::default()
+    };
+    draw_text_ex(text, x, y, params);
+}
+
+/// The width of [`text`]'s `text` at `size` (logical px).
+pub fn text_width(text: &str, size: f32) -> f32 {
+    let f = forced();
+    measure_text(text, None, (size * f).round() as u16, 1.0 / f).width
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rectangles_that_meet_still_meet_in_physical_pixels() {
+        for s in [1.0, 1.5, 2.0, 3.0] {
+            let a = to_physical((3, 5, 7, 9), s);
+            let b = to_physical((10, 5, 4, 9), s);
+            assert_eq!(a.0 + a.2, b.0, "scale {s}");
+            assert_eq!(a.1, b.1);
+        }
+        assert_eq!(to_physical((10, 20, 30, 40), 2.0), (20, 40, 60, 80));
+    }
+}
