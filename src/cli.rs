@@ -4,32 +4,12 @@ use clap::Parser;
 use collide::{BroadKind, Scene, SceneError, Solver, Tunnelling};
 use std::path::PathBuf;
 
-/// The table scene, embedded so the toy runs from a bare binary.
-pub const TABLE_RON: &str = include_str!("../assets/scenes/table.ron");
-/// The tunnelling lab scene, embedded likewise.
-pub const LAB_RON: &str = include_str!("../assets/scenes/lab.ron");
-/// The pinball table, embedded likewise.
-pub const PINBALL_RON: &str = include_str!("../assets/scenes/pinball.ron");
-
-/// Newton's cradle: five balls on strings.
-pub const CRADLE_RON: &str = include_str!("../assets/scenes/cradle.ron");
-/// Pool break: a rack of fifteen, a cue ball, friction and pockets.
-pub const POOL_RON: &str = include_str!("../assets/scenes/pool.ron");
-/// Rain into a funnel, for load.
-pub const RAIN_RON: &str = include_str!("../assets/scenes/rain.ron");
-/// Random field without gravity, for comparing broad phases.
-pub const FIELD_RON: &str = include_str!("../assets/scenes/field.ron");
-
-/// The built-in scenes by name, in the order of the number keys and the panel's list.
-pub const BUILT_IN: &[(&str, &str)] = &[
-    ("table", TABLE_RON),
-    ("lab", LAB_RON),
-    ("pinball", PINBALL_RON),
-    ("cradle", CRADLE_RON),
-    ("pool", POOL_RON),
-    ("rain", RAIN_RON),
-    ("field", FIELD_RON),
-];
+/// The built-in scenes by name, in the order of the number keys and the panel's list (the
+/// library's, embedded so the toy runs from a bare binary).
+pub const BUILT_IN: &[(&str, &str)] = collide::scene::BUILTIN;
+/// The table scene's text (the first built-in scene), for the tests.
+#[cfg(test)]
+pub const TABLE_RON: &str = BUILT_IN[0].1;
 
 /// Collision Math Toy: balls, a table of shapes, and every broad phase, measured honestly.
 #[derive(Parser, Debug, Clone)]

@@ -141,10 +141,10 @@ pub fn write_outputs(
     world: &World,
 ) -> Result<(), String> {
     if let Some(path) = &args.record {
-        tape.record(world).save(path)?;
+        tape.record(world).save(path).map_err(|e| e.to_string())?;
     }
     if let Some(path) = &args.save_state {
-        source.saved(world).save(path)?;
+        source.saved(world).save(path).map_err(|e| e.to_string())?;
     }
     Ok(())
 }

@@ -54,7 +54,7 @@ fn rms(s: &[f32]) -> f32 {
 /// The impact times (s, the end of each impact's step) of one ball launched on the table over
 /// `frames` frames, from the library itself.
 fn impact_times(frames: u32) -> Vec<f64> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenes/table.ron");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/collide/scenes/table.ron");
     let scene = collide::Scene::load(&path).expect("the table scene");
     let mut world = scene.build(1);
     world.launch(1);

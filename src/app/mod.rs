@@ -158,7 +158,7 @@ impl App {
     fn launch(&mut self, dt: f64) -> InFlight {
         let launcher = self.world.launcher();
         let (world, tape) = self.spare.take().unwrap_or_else(|| {
-            let w = World::new(Vec::new(), Default::default(), launcher, 0);
+            let w = World::new(Vec::new(), Default::default(), 0).with_launcher(launcher);
             let t = Tape::recording("", "", 0, &w);
             (w, t)
         });
@@ -223,7 +223,9 @@ impl App {
 
     /// Applies a change to the world through the tape, so the recording sees everything.
     fn input(&mut self, input: Input) -> Result<(), String> {
-        self.tape.input(&mut self.world, input)
+        self.tape
+            .input(&mut self.world, input)
+            .map_err(|e| e.to_string())
     }
 
     /// The settings edited in the panel this frame become an input when they changed.

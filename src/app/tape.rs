@@ -22,7 +22,8 @@ impl App {
                 None
             }
             TapeCmd::SaveRecording(path) => {
-                Some(self.tape.record(&self.world).save(&path).map(|_| {
+                let saved = self.tape.record(&self.world).save(&path);
+                Some(saved.map_err(|e| e.to_string()).map(|_| {
                     let r = self.tape.recorded();
                     format!(
                         "{} steps, {} inputs saved",
@@ -35,6 +36,7 @@ impl App {
                 self.source
                     .saved(&self.world)
                     .save(&path)
+                    .map_err(|e| e.to_string())
                     .map(|_| format!("state at step {} saved", self.world.steps())),
             ),
             TapeCmd::LoadRecording(path) => self.load_recording(&path),

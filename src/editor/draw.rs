@@ -5,8 +5,8 @@ use super::{Drag, Editor, Tool};
 use crate::keymap::{self, Action};
 use crate::render::screen;
 use crate::render::view::View;
-use collide::scene::ShapeDesc;
-use collide::scene_edit::{self as edit, Handle, Role};
+use collide::scene::edit::{self, Handle, Role};
+use collide::scene::{ShapeDesc, ShapeKind};
 use collide::Vec2;
 use macroquad::prelude::*;
 
@@ -29,8 +29,8 @@ impl Editor {
             outline(view, d, SELECTED, 3.0);
         }
         for (i, d) in self.scene.shapes.iter().enumerate() {
-            if let ShapeDesc::Gate { a, b, normal, .. } = d {
-                gate_arrow(view, *a, *b, *normal);
+            if let ShapeKind::Gate { a, b, normal, .. } = d.kind {
+                gate_arrow(view, a, b, normal);
             }
             let selected = self.selected == Some(i);
             for h in edit::shape_handles(i, d) {
@@ -116,50 +116,44 @@ fn arc_line(view: &View, c: Vec2, r: f32, start: f32, end: f32, w: f32, color: C
 
 /// A shape description's outline (the selection, the shape being dragged out).
 fn outline(view: &View, d: &ShapeDesc, color: Color, w: f32) {
-    match d {
-        ShapeDesc::Scored { shape, .. } => outline(view, shape, color, w),
-        ShapeDesc::Point { p, .. } => {
+    match &d.kind {
+        ShapeKind::Point { p } => {
             let q = view.pt(*p);
             draw_circle_lines(q.x, q.y, 5.0, w, color);
         }
-        ShapeDesc::Segment { a, b, .. } | ShapeDesc::Gate { a, b, .. } => {
-            seg(view, *a, *b, w, color)
-        }
-        ShapeDesc::Polyline { points, .. } => {
+        ShapeKind::Segment { a, b } | ShapeKind::Gate { a, b, .. } => seg(view, *a, *b, w, color),
+        ShapeKind::Polyline { points } => {
             for p in points.windows(2) {
                 seg(view, p[0], p[1], w, color);
             }
         }
-        ShapeDesc::Circle { centre, radius, .. } => {
+        ShapeKind::Circle { centre, radius } => {
             arc_line(view, *centre, *radius, 0.0, 360.0, w, color)
         }
-        ShapeDesc::Arc {
+        ShapeKind::Arc {
             centre,
             radius,
             start,
             end,
-            ..
         } => arc_line(view, *centre, *radius, *start, *end, w, color),
-        ShapeDesc::Teardrop {
+        ShapeKind::Teardrop {
             centre,
             radius,
             tip,
-            ..
         } => {
             arc_line(view, *centre, *radius, 0.0, 360.0, w, color);
             seg(view, *centre, *tip, w, color);
         }
-        ShapeDesc::Rect { min, max, .. } => {
+        ShapeKind::Rect { min, max } => {
             let c = [*min, Vec2::new(max.x, min.y), *max, Vec2::new(min.x, max.y)];
             for k in 0..4 {
                 seg(view, c[k], c[(k + 1) % 4], w, color);
             }
         }
-        ShapeDesc::OrientedRect {
+        ShapeKind::OrientedRect {
             centre,
             half_extents,
             angle,
-            ..
         } => {
             let c =
                 collide::geom::oriented_rect_corners(*centre, *half_extents, angle.to_radians());
@@ -167,6 +161,6 @@ fn outline(view: &View, d: &ShapeDesc, color: Color, w: f32) {
                 seg(view, c[k], c[(k + 1) % 4], w, color);
             }
         }
-        ShapeDesc::Group { shapes, .. } => shapes.iter().for_each(|m| outline(view, m, color, w)),
+        ShapeKind::Group { shapes, .. } => shapes.iter().for_each(|m| outline(view, m, color, w)),
     }
 }

@@ -13,7 +13,7 @@
 //! editor's side panel; the keys are the key map's (`keymap.rs`, [`Editor::key`]).
 
 use crate::keymap::Action;
-use collide::scene_edit::{self as edit, NewKind, Role};
+use collide::scene::edit::{self, NewKind, Role};
 use collide::{Scene, Vec2, World};
 
 mod draw;

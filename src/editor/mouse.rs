@@ -4,7 +4,7 @@
 use super::{Drag, Editor, Tool};
 use crate::render::screen;
 use crate::render::view::{Camera, View};
-use collide::scene_edit::{self as edit, Handle, Pick};
+use collide::scene::edit::{self, Handle, Pick};
 use collide::Vec2;
 use macroquad::prelude::*;
 

@@ -3,8 +3,8 @@
 
 use super::{Editor, Tool};
 use crate::keymap::{self, Action};
-use collide::scene::{MotionDesc, ShapeDesc};
-use collide::scene_edit::{self as edit, NewKind, Role};
+use collide::scene::edit::{self, NewKind, Role};
+use collide::scene::{MotionDesc, ShapeDesc, ShapeKind};
 use collide::Scene;
 use egui_macroquad::egui;
 
@@ -213,7 +213,7 @@ fn motion_rows(ui: &mut egui::Ui, d: &mut ShapeDesc) -> bool {
 
 /// A gate's pass speed.
 fn gate_rows(ui: &mut egui::Ui, d: &mut ShapeDesc) -> bool {
-    let ShapeDesc::Gate { threshold, .. } = d else {
+    let ShapeKind::Gate { threshold, .. } = &mut d.kind else {
         return false;
     };
     ui.add(

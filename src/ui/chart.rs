@@ -166,7 +166,7 @@ mod tests {
             pos: Vec2::splat(10.0),
             dir: Vec2::Y,
         };
-        let mut w = World::new(Vec::new(), bounds, launcher, 1);
+        let mut w = World::new(Vec::new(), bounds, 1).with_launcher(launcher);
         w.fill_random(50, (3.0, 5.0), 100.0);
         w
     }

@@ -7,7 +7,7 @@ use crate::cli::BUILT_IN;
 use crate::command::Command;
 use crate::keymap;
 use crate::state::UiState;
-use collide::world::Transfer;
+use collide::rules::Transfer;
 use collide::World;
 use egui_macroquad::egui;
 

@@ -7,8 +7,8 @@
 use collide::{BroadKind, Scene, World};
 use std::time::Instant;
 
-const TABLE: &str = include_str!("../../../assets/scenes/table.ron");
-const FIELD: &str = include_str!("../../../assets/scenes/field.ron");
+const TABLE: &str = include_str!("../scenes/table.ron");
+const FIELD: &str = include_str!("../scenes/field.ron");
 
 /// The app's `--fill N` on the table, or the field's own fill of N.
 fn world(field: bool, n: u32) -> World {

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 /// The table scene shipped with the app.
-const TABLE: &str = include_str!("../../../assets/scenes/table.ron");
+const TABLE: &str = include_str!("../scenes/table.ron");
 /// Seed of every world.
 const SEED: u64 = 3;
 /// Simulated seconds before switching to the measured algorithm.

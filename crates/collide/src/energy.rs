@@ -3,7 +3,7 @@
 //! constant density and π left out, as in the response). Units are then px⁴/s² for energy and
 //! px³/s for momentum: compare values with each other, not with joules.
 
-use crate::world::Ball;
+use crate::geom::Ball;
 use glam::Vec2;
 
 /// Energy and momentum of a set of balls.

@@ -2,40 +2,67 @@
 //!
 //! Shapes (point, segment, circle, arc, gate, rectangles, groups in hulls, ball), narrow-phase
 //! contact and swept tests, broad-phase algorithms behind one trait, collision response, the
-//! tunnelling modes and a fixed-step [`World`].
+//! tunnelling modes, a scene's rules and a fixed-step [`World`].
 //!
 //! The library never draws, reads input or the screen, and keeps all randomness in a seeded
 //! generator: the same scene, seed and inputs give the same state, bit for bit.
+//!
+//! ```
+//! use collide::{BroadKind, Scene};
+//! let scene = Scene::builtin("table").expect("a built-in scene");
+//! let mut world = scene.build(1); // the seed of the world's random numbers
+//! world.set_broad_phase(BroadKind::Grid); // any broad phase: same pairs, same run
+//! world.launch(5); // queued; they enter up the lane one at a time
+//! for _ in 0..2 * world.steps_per_second() {
+//!     world.step(); // two simulated seconds
+//! }
+//! assert_eq!(world.balls().len(), 5);
+//! assert!(world.all_finite());
+//! ```
+//!
+//! Where things are: [`geom`] (boxes, shapes, the ball, hulls, guard points), [`narrow`] (one
+//! file per shape pair: `contact_ball_*`, `toi_ball_*`), [`broad`] (the [`BroadPhase`] trait
+//! and eight algorithms), [`response`], [`world`] (the [`World`] and its step, the solvers,
+//! sleep, the pair cache), [`rules`] (strings, friction, pockets, rain, pinball), [`scene`]
+//! (the RON scene format, the built-in scenes, the editor's edits), [`record`] (record and
+//! replay), [`stepper`], [`tunnel`], [`energy`], [`debug_draw`].
+//!
+//! The test harness — `checks` (the promises as functions), `experiments` (the source
+//! documents' measurements), `shots` (seeded tunnelling shots) and `broad::scenarios` (seeded
+//! inputs for the broad phases) — is built only with the `lab` feature.
 #![warn(missing_docs)]
 
 pub mod broad;
+#[cfg(feature = "lab")]
 pub mod checks;
 pub mod debug_draw;
 pub mod energy;
+#[cfg(feature = "lab")]
 pub mod experiments;
 pub mod geom;
 pub mod narrow;
-pub mod play;
 pub mod record;
 pub mod response;
+pub mod rules;
 pub mod scene;
-pub mod scene_edit;
+#[cfg(feature = "lab")]
 pub mod shots;
 pub mod stepper;
 pub mod tunnel;
 pub mod world;
 
-pub use broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
+pub use broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, ParamError};
 pub use debug_draw::{DebugDraw, Prim, Rgba};
 pub use energy::Energy;
-pub use geom::{Aabb, Geometry, Motion, Shape};
+pub use geom::{Aabb, Ball, Control, Geometry, Motion, Shape};
 pub use glam::Vec2;
 pub use narrow::Contact;
-pub use play::{Control, PlayState};
-pub use record::{Divergence, Input, Recording, SavedState, Tape};
+pub use record::{Divergence, Input, InputError, Recording, SaveError, SavedState, Tape};
+pub use rules::PlayState;
 pub use scene::{Scene, SceneError};
 pub use stepper::Stepper;
 pub use tunnel::Tunnelling;
 pub use world::{
-    Counters, OverlapMeter, Settings, SleepSettings, SoftSettings, Solver, World, WorldState,
+    Counters, OverlapMeter, Settings, SleepSettings, SoftSettings, Solver, StateError, World,
+    WorldState,
 };

@@ -12,7 +12,8 @@
 //!
 //! Files are RON. Errors name the file, line, column and field.
 
-use crate::play::Control;
+use crate::broad::ParamError;
+use crate::geom::Control;
 use crate::scene::{Scene, SceneError};
 use crate::world::{Settings, World, WorldState};
 use glam::Vec2;
@@ -86,14 +87,65 @@ pub enum Input {
     Settings(Settings),
 }
 
+/// Why the world refused an input.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InputError {
+    /// A number that is not finite, in the field named.
+    NotFinite(&'static str),
+    /// A fill of more balls than [`MAX_FILL`].
+    TooManyBalls(u32),
+    /// A broad phase by a name no algorithm has.
+    UnknownBroadPhase(String),
+    /// A broad-phase parameter the algorithm refused.
+    Param(ParamError),
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputError::NotFinite(field) => write!(f, "field `{field}`: must be finite"),
+            InputError::TooManyBalls(n) => write!(f, "field `n`: {n} balls, at most {MAX_FILL}"),
+            InputError::UnknownBroadPhase(name) => write!(f, "unknown broad phase {name:?}"),
+            InputError::Param(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Why a state or a recording could not be written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SaveError {
+    /// RON could not encode it.
+    Encode(String),
+    /// The file could not be written.
+    Write {
+        /// The file.
+        path: String,
+        /// What the system said.
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for SaveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SaveError::Encode(e) => f.write_str(e),
+            SaveError::Write { path, reason } => write!(f, "{path}: cannot write: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for SaveError {}
+
 impl Input {
     /// Every number usable; the field named otherwise.
-    pub fn check(&self) -> Result<(), String> {
-        let finite = |v: &[f32], what: &str| {
+    pub fn check(&self) -> Result<(), InputError> {
+        let finite = |v: &[f32], what: &'static str| {
             if v.iter().all(|x| x.is_finite()) {
                 Ok(())
             } else {
-                Err(format!("field `{what}`: must be finite"))
+                Err(InputError::NotFinite(what))
             }
         };
         match self {
@@ -104,7 +156,7 @@ impl Input {
             Input::Fill { n, radius, speed } => {
                 finite(&[radius.0, radius.1, *speed], "radius/speed")?;
                 if *n > MAX_FILL {
-                    return Err(format!("field `n`: {n} balls, at most {MAX_FILL}"));
+                    return Err(InputError::TooManyBalls(*n));
                 }
                 Ok(())
             }
@@ -126,7 +178,7 @@ impl Input {
 impl World {
     /// Applies one input. Refused (world unchanged): non-finite numbers, an unknown broad
     /// phase or a parameter it rejects, a fill above [`MAX_FILL`].
-    pub fn apply_input(&mut self, input: &Input) -> Result<(), String> {
+    pub fn apply_input(&mut self, input: &Input) -> Result<(), InputError> {
         input.check()?;
         match input {
             Input::Launch(n) => self.launch(*n),
@@ -140,10 +192,13 @@ impl World {
             Input::RemoveBall(i) => self.remove_ball(*i as usize),
             Input::SetBroad(name) => {
                 let kind = crate::BroadKind::from_name(name)
-                    .ok_or_else(|| format!("unknown broad phase {name:?}"))?;
+                    .ok_or_else(|| InputError::UnknownBroadPhase(name.clone()))?;
                 self.set_broad_phase(kind);
             }
-            Input::SetParam { name, value } => self.broad_mut().set_param(name, *value)?,
+            Input::SetParam { name, value } => self
+                .broad_mut()
+                .set_param(name, *value)
+                .map_err(InputError::Param)?,
             Input::Fill { n, radius, speed } => {
                 self.clear();
                 self.fill_random(*n, *radius, *speed);
@@ -211,7 +266,7 @@ impl SavedState {
     }
 
     /// Writes the state as RON.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    pub fn save(&self, path: &Path) -> Result<(), SaveError> {
         write(path, &to_ron(self)?)
     }
 }
@@ -292,7 +347,7 @@ impl Recording {
     }
 
     /// Writes the recording as RON.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    pub fn save(&self, path: &Path) -> Result<(), SaveError> {
         write(path, &to_ron(self)?)
     }
 
@@ -436,7 +491,7 @@ impl Tape {
 
     /// Applies `input` now and records it. While rewound, the recorded future is dropped
     /// first (a branch). A refused input is still recorded (it is refused again on replay).
-    pub fn input(&mut self, world: &mut World, input: Input) -> Result<(), String> {
+    pub fn input(&mut self, world: &mut World, input: Input) -> Result<(), InputError> {
         // The end's hash is of the world before inputs at that step.
         self.settle(world);
         if !self.at_end(world) {
@@ -613,9 +668,9 @@ fn error_at(origin: &str, text: &str, key: &str, message: String) -> SceneError 
     }
 }
 
-fn to_ron<T: Serialize>(value: &T) -> Result<String, String> {
+fn to_ron<T: Serialize>(value: &T) -> Result<String, SaveError> {
     let pretty = ron::ser::PrettyConfig::new().depth_limit(3);
-    ron::ser::to_string_pretty(value, pretty).map_err(|e| e.to_string())
+    ron::ser::to_string_pretty(value, pretty).map_err(|e| SaveError::Encode(e.to_string()))
 }
 
 fn read(path: &Path) -> Result<String, SceneError> {
@@ -627,6 +682,9 @@ fn read(path: &Path) -> Result<String, SceneError> {
     })
 }
 
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+fn write(path: &Path, text: &str) -> Result<(), SaveError> {
+    std::fs::write(path, text).map_err(|e| SaveError::Write {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })
 }

@@ -5,9 +5,12 @@
 //! `v_n = (v - u)·n`; when approaching (`v_n < 0`), `v ← v - (1 + e)·v_n·n`, so the relative
 //! normal speed leaves at `e` times the speed it came in with. Ball–ball uses the reduced mass
 //! and conserves momentum: `j = -(1 + e)·v_n / (1/m₁ + 1/m₂)`.
+//!
+//! Each response that finds the ball approaching is kept as a [`Hit`] (where, how fast, with
+//! what), for the app's hit points and lights, the measured restitution and the game's score.
 
+use crate::geom::Ball;
 use crate::narrow::Contact;
-use crate::world::Ball;
 use glam::Vec2;
 
 /// Responds to a ball–obstacle contact; returns the approach speed (px/s, 0 if separating).
@@ -82,5 +85,49 @@ mod tests {
         respond_ball_obstacle(&mut a, &c, 0.5, Vec2::ZERO);
         assert_eq!(a.vel, Vec2::new(30.0, 50.0));
         assert_eq!(a.pos, Vec2::new(0.0, 1.0));
+    }
+}
+
+/// Impacts slower than this (px/s) are resting contact, not hits worth showing.
+pub const HIT_SPEED: f32 = 30.0;
+/// Most hits kept between two [`crate::World::drain_hits`] calls.
+pub(crate) const MAX_HITS: usize = 4096;
+
+/// What a ball hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HitWith {
+    /// An obstacle, by index into [`crate::World::shapes`].
+    Shape(u32),
+    /// Another ball, by index into [`crate::World::balls`].
+    Ball(u32),
+}
+
+/// One impact, for hit points, reticles, lights and the measured restitution.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hit {
+    /// Where (px).
+    pub point: Vec2,
+    /// Approach speed (px/s): the normal speed relative to the surface before the response.
+    pub speed: f32,
+    /// Rebound speed (px/s): the normal speed relative to the surface at the end of the step
+    /// of the impact, after every collision iteration (negative if still approaching).
+    pub rebound: f32,
+    /// The combined elasticity the response used (ball × shape × scale).
+    pub e: f32,
+    /// Unit contact normal, from the surface (or the other ball) towards the ball.
+    pub normal: Vec2,
+    /// The ball that hit.
+    pub ball: u32,
+    /// What it hit.
+    pub with: HitWith,
+    /// The step it happened in: [`crate::World::steps`] before that step (for timing the
+    /// impact's sound on simulated time).
+    pub step: u64,
+}
+
+/// Keeps `hit` when it is fast enough to show and the list has room.
+pub(crate) fn record(hits: &mut Vec<Hit>, hit: Hit) {
+    if hit.speed >= HIT_SPEED && hits.len() < MAX_HITS {
+        hits.push(hit);
     }
 }

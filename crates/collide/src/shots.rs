@@ -11,7 +11,7 @@
 //! ball outside the play area at the end tunnelled: the world's own strays counter decides.
 
 use crate::geom::Aabb;
-use crate::scene::{LaunchDesc, Scene, ShapeDesc};
+use crate::scene::{LaunchDesc, Scene, ShapeDesc, ShapeKind};
 use crate::tunnel::Tunnelling;
 use crate::world::{Ball, World};
 use glam::Vec2;
@@ -84,17 +84,13 @@ impl Target {
                     )
                 };
                 let points = (0..=16).map(|k| corner(k % 16)).collect();
-                vec![ShapeDesc::Polyline {
-                    points,
-                    elasticity: 1.0,
-                    motion: Default::default(),
-                }]
+                vec![ShapeDesc::new(ShapeKind::Polyline { points })]
             }
-            Target::Circle => ring(30, |_, a| ShapeDesc::Circle {
-                centre: polar(RING + 15.0, a),
-                radius: 15.0,
-                elasticity: 1.0,
-                motion: Default::default(),
+            Target::Circle => ring(30, |_, a| {
+                ShapeDesc::new(ShapeKind::Circle {
+                    centre: polar(RING + 15.0, a),
+                    radius: 15.0,
+                })
             }),
             Target::Arc => ring(6, |_, a| arc(Vec2::ZERO, RING, a, a + 60.0f32.to_radians())),
             Target::ArcConvex => ring(24, |_, a| {
@@ -109,20 +105,15 @@ impl Target {
                     (Vec2::new(-s - t, -s - t), Vec2::new(s + t, -s)),
                     (Vec2::new(-s - t, s), Vec2::new(s + t, s + t)),
                 ]
-                .map(|(min, max)| ShapeDesc::Rect {
-                    min,
-                    max,
-                    elasticity: 1.0,
-                    motion: Default::default(),
-                })
+                .map(|(min, max)| ShapeDesc::new(ShapeKind::Rect { min, max }))
                 .to_vec()
             }
-            Target::OrientedRect => ring(12, |_, a| ShapeDesc::OrientedRect {
-                centre: polar(RING + 1.0, a),
-                half_extents: Vec2::new(RING * (TAU / 24.0).tan() + 3.0, 1.0),
-                angle: (a + TAU / 4.0).to_degrees(),
-                elasticity: 1.0,
-                motion: Default::default(),
+            Target::OrientedRect => ring(12, |_, a| {
+                ShapeDesc::new(ShapeKind::OrientedRect {
+                    centre: polar(RING + 1.0, a),
+                    half_extents: Vec2::new(RING * (TAU / 24.0).tan() + 3.0, 1.0),
+                    angle: (a + TAU / 4.0).to_degrees(),
+                })
             }),
         }
     }
@@ -170,22 +161,16 @@ fn ring(n: usize, f: impl Fn(usize, f32) -> ShapeDesc) -> Vec<ShapeDesc> {
 }
 
 fn point(p: Vec2) -> ShapeDesc {
-    ShapeDesc::Point {
-        p,
-        elasticity: 1.0,
-        motion: Default::default(),
-    }
+    ShapeDesc::new(ShapeKind::Point { p })
 }
 
 fn arc(c: Vec2, r: f32, start: f32, end: f32) -> ShapeDesc {
-    ShapeDesc::Arc {
+    ShapeDesc::new(ShapeKind::Arc {
         centre: c,
         radius: r,
         start: start.to_degrees(),
         end: end.to_degrees(),
-        elasticity: 1.0,
-        motion: Default::default(),
-    }
+    })
 }
 
 /// What a series of shots gave.

@@ -4,339 +4,53 @@
 //! launch a queued ball if the lane is clear, turn kinematic shapes, apply gravity and move the
 //! balls (semi-implicit Euler), then `collision_iterations` times: box every shape, ask the
 //! broad phase for candidate pairs (sorted), and for each pair run the narrow phase and the
-//! response in that order. Everything depends only on the scene, the seed and the settings.
+//! response in that order (`world/push_out.rs`, or the soft contacts of `world/soft.rs`). The
+//! scene's rules act at fixed moments of the step (`crate::rules`, through
+//! `world/rules.rs`). Everything depends only on the scene, the seed and the settings.
 //!
-//! With a tunnelling mode other than [`Tunnelling::Off`] the collision iterations are swept
-//! instead (see `world/sweep.rs`): the broad phase boxes each ball's path this step, each ball
-//! answers its earliest impact at the moment it happens and goes on for the rest of the step,
-//! and iterations stop once no path changed. Shape groups are tested hull first
-//! (`world/groups.rs`).
+//! With a tunnelling mode other than [`Tunnelling::Off`](crate::Tunnelling::Off) the collision
+//! iterations are swept instead (see `world/sweep.rs`): the broad phase boxes each ball's path
+//! this step, each ball answers its earliest impact at the moment it happens and goes on for
+//! the rest of the step, and iterations stop once no path changed. Shape groups are tested
+//! hull first (`world/groups.rs`).
 
 mod cache;
+mod counters;
 mod edit;
+mod fill;
 mod groups;
 mod meter;
+mod push_out;
 mod rules;
+mod settings;
 mod settle;
 mod sleep;
 mod soft;
+mod state;
 mod sweep;
-mod transfer;
 
+pub use crate::geom::{Ball, MAX_SPEED};
+pub use crate::response::{Hit, HitWith, HIT_SPEED};
+pub use counters::{Counters, Tally};
+pub use fill::Filled;
 pub use meter::OverlapMeter;
-pub use rules::{Pocket, Rain, Rules, Tether};
+pub use settings::Settings;
 pub use sleep::SleepSettings;
 pub use soft::{KeptImpulse, SoftSettings, Solver};
-pub use transfer::{Transfer, TransferMeter};
-
+pub use state::{RngState, StateError, WorldState};
 pub use sweep::SweptImpact;
 
-use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
-use crate::geom::{Aabb, Geometry, Group, Shape};
-use crate::narrow::{contact_ball_ball, contact_ball_shape, keep_side};
-use crate::response::{respond_ball_ball, respond_ball_obstacle};
-use crate::tunnel::Tunnelling;
+use crate::broad::{BroadInput, BroadKind, BroadPhase, Pair};
+use crate::geom::{clamp_speed, Aabb, Geometry, Group, Shape};
+use crate::response::record;
+use crate::rules::Moment;
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
+use std::f32::consts::TAU;
+
 /// The world's generator: ChaCha12, the algorithm of rand 0.8's `StdRng` (same stream for a
 /// seed), named directly so its position can be saved and restored (`world/state.rs`).
 type WorldRng = rand_chacha::ChaCha12Rng;
-use std::f32::consts::TAU;
-
-mod fill;
-mod play;
-pub use fill::Filled;
-mod state;
-pub use state::{RngState, WorldState};
-
-/// Fastest a ball may go (px/s): keeps positions finite whatever the elasticities.
-pub const MAX_SPEED: f32 = 1.0e6;
-/// Impacts slower than this (px/s) are resting contact, not hits worth showing.
-pub const HIT_SPEED: f32 = 30.0;
-/// Most hits kept between two [`World::drain_hits`] calls.
-const MAX_HITS: usize = 4096;
-
-/// A dynamic ball: a circle with a velocity; mass is proportional to its area.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Ball {
-    /// Centre (px).
-    pub pos: Vec2,
-    /// Velocity (px/s).
-    pub vel: Vec2,
-    /// Radius (px).
-    pub radius: f32,
-    /// Mass, `radius²` (the constant π cancels in every response).
-    pub mass: f32,
-    /// Elasticity of the ball.
-    pub elasticity: f32,
-    /// Colour index (a hue seed for the app).
-    pub color: u32,
-    /// Asleep: kept still and left out of the tests among sleepers (`world/sleep.rs`).
-    #[serde(default)]
-    pub asleep: bool,
-    /// Seconds the ball has been slower than the sleep speed.
-    #[serde(default)]
-    pub slow_for: f32,
-    /// The group it fell asleep with (meaningful while asleep).
-    #[serde(default)]
-    pub sleep_group: u32,
-    /// Angular velocity (rad/s, counter-clockwise): only the soft solver's friction turns it.
-    #[serde(default)]
-    pub spin: f32,
-}
-
-impl Ball {
-    /// A ball; radius is clamped to ≥ 0 and the mass kept positive so responses stay finite.
-    pub fn new(pos: Vec2, vel: Vec2, radius: f32, elasticity: f32, color: u32) -> Self {
-        let radius = if radius.is_finite() {
-            radius.max(0.0)
-        } else {
-            0.0
-        };
-        Self {
-            pos,
-            vel,
-            radius,
-            mass: (radius * radius).max(1e-6),
-            elasticity,
-            color,
-            asleep: false,
-            slow_for: 0.0,
-            sleep_group: 0,
-            spin: 0.0,
-        }
-    }
-
-    /// The ball's box.
-    pub fn aabb(&self) -> Aabb {
-        Aabb::around(self.pos, self.radius)
-    }
-}
-
-/// What a ball hit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HitWith {
-    /// An obstacle, by index into [`World::shapes`].
-    Shape(u32),
-    /// Another ball, by index into [`World::balls`].
-    Ball(u32),
-}
-
-/// One impact, for hit points, reticles, lights and the measured restitution.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Hit {
-    /// Where (px).
-    pub point: Vec2,
-    /// Approach speed (px/s): the normal speed relative to the surface before the response.
-    pub speed: f32,
-    /// Rebound speed (px/s): the normal speed relative to the surface at the end of the step
-    /// of the impact, after every collision iteration (negative if still approaching).
-    pub rebound: f32,
-    /// The combined elasticity the response used (ball × shape × scale).
-    pub e: f32,
-    /// Unit contact normal, from the surface (or the other ball) towards the ball.
-    pub normal: Vec2,
-    /// The ball that hit.
-    pub ball: u32,
-    /// What it hit.
-    pub with: HitWith,
-    /// The step it happened in: [`World::steps`] before that step (for timing the impact's
-    /// sound on simulated time).
-    pub step: u64,
-}
-
-/// Settings the user changes while the world runs.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Settings {
-    /// Motion iterations per 1/60 s frame (1–64): physics rate is 60 × this.
-    pub motion_iterations: u32,
-    /// Collision iterations per motion iteration (1–64).
-    pub collision_iterations: u32,
-    /// Gravity (px/s², pointing down). May be 0.
-    pub gravity: f32,
-    /// Multiplies every combined elasticity.
-    pub elasticity_scale: f32,
-    /// Kinematic shapes turn while this is on.
-    pub rotate: bool,
-    /// Radius of the next launched ball (px).
-    pub ball_radius: f32,
-    /// Launch speed of the next ball (px/s).
-    pub launch_speed: f32,
-    /// Elasticity of launched balls.
-    pub ball_elasticity: f32,
-    /// Also run brute force every collision iteration and count the pairs the broad phase
-    /// missed or added (both stay 0 for a correct broad phase). Costs a brute-force pass.
-    pub verify: bool,
-    /// How moving balls are tested (Off: discrete tests at the end of each step).
-    pub tunnelling: Tunnelling,
-    /// Fractions of the move the linear impact search tests (1–64; it tests `n + 1` places).
-    pub linear_fractions: u32,
-    /// Keep candidate pairs across collision iterations and steps (`world/cache.rs`): the
-    /// broad phase is asked with grown boxes and asked again only when some box has left its
-    /// grown box; each iteration filters the kept pairs. The same pairs in the same order, so
-    /// the same simulation; fewer broad-phase box tests, counted apart (`Tally::cache_*`).
-    #[serde(default = "yes")]
-    pub pair_cache: bool,
-    /// Which contact solver answers the contacts.
-    #[serde(default)]
-    pub solver: Solver,
-    /// The soft solver's stiffness, damping, push-out speed and restitution threshold.
-    #[serde(default)]
-    pub soft: SoftSettings,
-    /// When balls fall asleep.
-    #[serde(default)]
-    pub sleep: SleepSettings,
-}
-
-fn yes() -> bool {
-    true
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Self {
-            motion_iterations: 4,
-            collision_iterations: 6,
-            gravity: 300.0,
-            elasticity_scale: 1.0,
-            rotate: false,
-            ball_radius: 10.0,
-            launch_speed: 1000.0,
-            ball_elasticity: 0.95,
-            verify: false,
-            tunnelling: Tunnelling::Off,
-            linear_fractions: 8,
-            pair_cache: true,
-            solver: Solver::PushOut,
-            soft: SoftSettings::default(),
-            sleep: SleepSettings::default(),
-        }
-    }
-}
-
-/// Work counts of one period (a step, or one simulated second).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Tally {
-    /// Collision iterations run.
-    pub iterations: u64,
-    /// Broad-phase work.
-    pub broad: BroadCounters,
-    /// Narrow-phase tests run (one per candidate pair).
-    pub full_tests: u64,
-    /// Narrow-phase tests that found contact.
-    pub collisions: u64,
-    /// Time spent in the broad phase (ns), when a clock is set.
-    pub broad_nanos: u64,
-    /// With verification on: pairs brute force found that the broad phase did not.
-    pub missed: u64,
-    /// With verification on: pairs the broad phase reported that brute force did not.
-    pub extra: u64,
-    /// Ball–shape tests of the tunnelling mode: one per pair when Off, the places sampled by
-    /// linear search, envelopes and places by binary search, closed forms when exact; group
-    /// members included.
-    pub impact_tests: u64,
-    /// Group hulls tested.
-    pub hull_tests: u64,
-    /// The discrete mode's last pass against the obstacles after the collision iterations
-    /// (see `walls_last`): its broad-phase work, kept apart from the iterations' figures so
-    /// that per-iteration counts stay comparable with the seeds'.
-    pub wall_pass: BroadCounters,
-    /// Ball–obstacle tests of that last pass.
-    pub wall_pass_tests: u64,
-    /// Hull tests that missed, sparing the group's member tests.
-    pub hull_rejections: u64,
-    /// Pair cache: broad-phase calls made with grown boxes (their box tests are in `broad`).
-    pub cache_queries: u64,
-    /// Pair cache: broad-phase calls answered from the kept pairs, without the broad phase.
-    pub cache_served: u64,
-    /// Pair cache: pairs the grown queries returned (kept for the calls that follow).
-    pub cache_pairs: u64,
-    /// Pair cache: its own box tests: one per box checked against its grown box, one per
-    /// kept pair filtered, and a re-boxed ball's tests against every box.
-    pub cache_tests: u64,
-    /// Pair cache: balls that left their grown box and were re-boxed without a query.
-    pub cache_moved: u64,
-    /// Pair cache: calls passed straight to the broad phase while the cache stood aside
-    /// (too many of its recent calls had to query; `world/cache.rs`). Their work is in
-    /// `broad`, as with the cache off.
-    pub cache_passed: u64,
-    /// Sleep: box tests of moving kinematic shapes against sleepers (to wake them).
-    pub sleep_tests: u64,
-    /// Sleep: balls woken.
-    pub wakeups: u64,
-}
-
-impl std::ops::AddAssign for Tally {
-    fn add_assign(&mut self, o: Self) {
-        self.iterations += o.iterations;
-        self.broad += o.broad;
-        self.full_tests += o.full_tests;
-        self.collisions += o.collisions;
-        self.broad_nanos += o.broad_nanos;
-        self.missed += o.missed;
-        self.extra += o.extra;
-        self.impact_tests += o.impact_tests;
-        self.hull_tests += o.hull_tests;
-        self.wall_pass += o.wall_pass;
-        self.wall_pass_tests += o.wall_pass_tests;
-        self.hull_rejections += o.hull_rejections;
-        self.sleep_tests += o.sleep_tests;
-        self.wakeups += o.wakeups;
-        self.add_cache(&o);
-    }
-}
-
-impl Tally {
-    /// Adds `o`'s pair-cache counters.
-    fn add_cache(&mut self, o: &Tally) {
-        self.cache_queries += o.cache_queries;
-        self.cache_served += o.cache_served;
-        self.cache_pairs += o.cache_pairs;
-        self.cache_tests += o.cache_tests;
-        self.cache_moved += o.cache_moved;
-        self.cache_passed += o.cache_passed;
-    }
-}
-
-impl Tally {
-    /// Per collision iteration: `(aabb tests, pairs, repeats dropped, broad µs)`.
-    pub fn per_iteration(&self) -> (f64, f64, f64, f64) {
-        let n = self.iterations.max(1) as f64;
-        (
-            self.broad.aabb_tests as f64 / n,
-            self.broad.pairs as f64 / n,
-            self.broad.repeats_dropped as f64 / n,
-            self.broad_nanos as f64 / n / 1000.0,
-        )
-    }
-}
-
-/// The counters the panel shows.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Counters {
-    /// Everything since the scene was loaded.
-    pub total: Tally,
-    /// The last step.
-    pub last_step: Tally,
-    /// The last complete simulated second.
-    pub last_second: Tally,
-    /// The simulated second in progress.
-    current_second: Tally,
-    steps_in_second: u32,
-    /// Whether a simulated second has completed, so `last_second` holds one.
-    full_second: bool,
-    /// Balls launched since the last clear.
-    pub launched: u64,
-    /// Co-located balls: sitting at the same place as another (centres closer than half the
-    /// smaller radius). Not the overlap of touching balls, which is [`Counters::overlap`].
-    pub co_located: u32,
-    /// How deep the touching pairs overlap at the end of the last step.
-    pub overlap: OverlapMeter,
-    /// Balls asleep at the end of the last step.
-    pub asleep: u32,
-    /// Balls whose centre is outside the play area.
-    pub strays: u32,
-}
 
 /// Where new balls enter.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -369,12 +83,10 @@ pub struct World {
     hits: Vec<Hit>,
     steps: u64,
     clock: Option<fn() -> u64>,
-    game: crate::play::GameRules,
     groups: Vec<Group>,
     sweep: sweep::SweepState,
-    play: crate::play::PlayState,
     settle: settle::SettleState,
-    rules: rules::Rules,
+    rules: crate::rules::RuleBook,
     cache: cache::PairCache,
     soft: soft::SoftState,
     sleep: sleep::SleepState,
@@ -384,9 +96,36 @@ pub struct World {
 }
 
 impl World {
-    /// A world of the given obstacles (any order; statics are put first), play area, launcher
-    /// and seed, with brute force as the broad phase.
-    pub fn new(shapes: Vec<Shape>, bounds: Aabb, launcher: Launcher, seed: u64) -> Self {
+    /// A world of the given obstacles (any order; statics are put first) with a guard point at
+    /// every segment, gate and arc end ([`crate::geom::add_guard_points`]), the play area
+    /// `bounds` (px) and the seed of its random numbers; brute force as the broad phase,
+    /// default settings, balls launched from the middle of the bottom of the play area straight
+    /// up (see [`World::with_launcher`]).
+    ///
+    /// ```
+    /// use collide::{Aabb, Ball, Geometry, Motion, Shape, Vec2, World};
+    /// let floor = Geometry::Segment { a: Vec2::new(0.0, 10.0), b: Vec2::new(400.0, 10.0) };
+    /// let shapes = vec![Shape::new(floor, 0.5, Motion::Static)];
+    /// let mut world = World::new(shapes, Aabb::new(Vec2::ZERO, Vec2::splat(400.0)), 1);
+    /// assert_eq!(world.shapes().len(), 3, "the segment and a guard point at each end");
+    /// world.add_ball(Ball::new(Vec2::new(200.0, 100.0), Vec2::ZERO, 5.0, 0.5, 0));
+    /// for _ in 0..world.steps_per_second() {
+    ///     world.step();
+    /// }
+    /// assert!(world.balls()[0].pos.y >= 15.0 - 0.5, "resting on the floor");
+    /// ```
+    pub fn new(mut shapes: Vec<Shape>, bounds: Aabb, seed: u64) -> Self {
+        crate::geom::add_guard_points(&mut shapes);
+        Self::new_unguarded(shapes, bounds, seed)
+    }
+
+    /// A world of exactly the given obstacles, with no guard points added (tests and
+    /// measurements that place every point themselves); otherwise as [`World::new`].
+    pub fn new_unguarded(shapes: Vec<Shape>, bounds: Aabb, seed: u64) -> Self {
+        let launcher = Launcher {
+            pos: Vec2::new((bounds.min.x + bounds.max.x) * 0.5, bounds.min.y),
+            dir: Vec2::Y,
+        };
         let shapes = statics_first(shapes);
         let first_moving = shapes
             .iter()
@@ -411,18 +150,22 @@ impl World {
             hits: Vec::new(),
             steps: 0,
             clock: None,
-            game: crate::play::GameRules::default(),
             groups: Vec::new(),
             sweep: sweep::SweepState::default(),
-            play: crate::play::PlayState::default(),
             settle: settle::SettleState::default(),
-            rules: rules::Rules::default(),
+            rules: crate::rules::RuleBook::default(),
             cache: cache::PairCache::default(),
             soft: soft::SoftState::default(),
             sleep: sleep::SleepState::default(),
             meter: meter::MeterState::default(),
             woken: 0,
         }
+    }
+
+    /// This world with balls launched from `launcher`.
+    pub fn with_launcher(mut self, launcher: Launcher) -> Self {
+        self.launcher = launcher;
+        self
     }
 
     /// Obstacles: statics `[0, first_moving)`, then kinematic shapes.
@@ -458,21 +201,6 @@ impl World {
     /// The counters.
     pub fn counters(&self) -> &Counters {
         &self.counters
-    }
-
-    /// What the panel shows as "the last second": the last complete simulated second, and
-    /// until one has completed, the second in progress (just after a load, and for as long as
-    /// a simulated second takes: half a minute with 100,000 balls in slow motion). Returns
-    /// the tally and the factor that turns its counts into rates per simulated second: 1 for
-    /// a complete second, `steps per second / steps so far` for the one in progress.
-    pub fn recent_second(&self) -> (&Tally, f64) {
-        let c = &self.counters;
-        if c.full_second || c.steps_in_second == 0 {
-            (&c.last_second, 1.0)
-        } else {
-            let factor = self.steps_per_second() as f64 / c.steps_in_second as f64;
-            (&c.current_second, factor)
-        }
     }
 
     /// Whether the pair cache is standing aside for now, passing calls straight to the broad
@@ -551,8 +279,7 @@ impl World {
         self.soft.kept.clear();
         self.counters.strays = 0;
         self.pairs.clear();
-        self.rules.tethers.clear();
-        self.rules.rain = None;
+        self.rules.scene.balls_cleared();
     }
 
     /// Adds a ball directly (scenes, tests, benchmarks).
@@ -566,19 +293,9 @@ impl World {
             let b = self.balls[i];
             self.wake_near(b.pos, b.radius, b.radius);
             self.balls.remove(i);
-            self.rules.ball_removed(i);
+            self.rules.scene.ball_removed(i);
             self.soft.kept.clear();
         }
-    }
-
-    /// The game state: held controls, score, lost balls.
-    pub fn play(&self) -> &crate::play::PlayState {
-        &self.play
-    }
-
-    /// Presses (`down`) or releases a control; it acts from the next step on.
-    pub fn set_control(&mut self, control: crate::play::Control, down: bool) {
-        self.play.held[control.index()] = down;
     }
 
     /// Takes the impacts recorded since the last call.
@@ -586,16 +303,32 @@ impl World {
         self.hits.drain(..)
     }
 
-    /// Runs one motion iteration.
+    /// Runs one motion iteration, `1 / (60 · motion_iterations)` s: see the module notes for
+    /// what it does, in order.
+    ///
+    /// ```
+    /// let run = || {
+    ///     let mut world = collide::Scene::builtin("table").expect("built in").build(7);
+    ///     world.launch(1);
+    ///     for _ in 0..100 {
+    ///         world.step();
+    ///     }
+    ///     world
+    /// };
+    /// let world = run();
+    /// assert_eq!((world.steps(), world.balls().len()), (100, 1));
+    /// // The same scene, seed and steps give the same state, bit for bit.
+    /// assert_eq!(run().state_hash(), world.state_hash());
+    /// ```
     pub fn step(&mut self) {
         let dt = self.step_seconds() as f32;
-        self.prepare_play();
+        self.rules_at(Moment::Start);
         let first_hit = self.hits.len();
         self.launch_next();
-        self.rules_before_move(dt);
+        self.rules_at(Moment::Launched);
         self.turn_kinematics(dt);
-        self.drive_controls(dt);
-        // Obstacles move only in turn_kinematics: box them once per step, not per iteration.
+        self.rules_at(Moment::Turned);
+        // Obstacles move only above (turning, flippers and plungers): box them once per step.
         self.aabbs.clear();
         self.aabbs.extend(self.shapes.iter().map(Shape::aabb));
         self.begin_sweep(dt);
@@ -603,34 +336,15 @@ impl World {
         self.sleep_before_step(&mut tally);
         if self.settings.solver == Solver::Soft {
             self.soft_step(dt, &mut tally);
-            self.apply_tethers();
+            self.rules_at(Moment::Moved);
         } else {
             self.push_out_step(dt, &mut tally);
         }
         self.measure_rebounds(first_hit);
-        self.finish_play(first_hit);
-        self.rules_after_step(dt);
+        self.rules_at(Moment::Collided { first_hit });
         self.sleep_after_step(dt);
         self.count_after_step(tally);
         self.steps += 1;
-    }
-
-    /// The course's step: move, then the collision iterations of push-out responses, then
-    /// the wall pass (discrete) or the settling of overlaps (swept modes).
-    fn push_out_step(&mut self, dt: f32, tally: &mut Tally) {
-        self.move_balls(dt);
-        self.apply_tethers();
-        for _ in 0..self.settings.collision_iterations.clamp(1, 64) {
-            if !self.collide_once(tally) {
-                break;
-            }
-        }
-        self.end_sweep();
-        if self.settings.tunnelling == Tunnelling::Off {
-            self.walls_last(tally);
-        } else {
-            self.settle_overlaps(tally);
-        }
     }
 
     fn launch_next(&mut self) {
@@ -680,137 +394,6 @@ impl World {
         }
     }
 
-    /// One collision iteration; false when a swept iteration changed no path (nothing left
-    /// to do this step).
-    fn collide_once(&mut self, tally: &mut Tally) -> bool {
-        self.collide_once_broad(tally);
-        if self.settings.tunnelling != Tunnelling::Off {
-            return self.sweep_pairs(tally);
-        }
-        let n_shapes = self.shapes.len();
-        for k in 0..self.pairs.len() {
-            let (i, j) = self.pairs[k];
-            tally.full_tests += 1;
-            tally.impact_tests += 1;
-            let hit = if (i as usize) < n_shapes {
-                self.collide_ball_shape(j as usize - n_shapes, i as usize, tally)
-            } else {
-                self.collide_ball_ball(i as usize - n_shapes, j as usize - n_shapes)
-            };
-            tally.collisions += hit as u64;
-        }
-        true
-    }
-
-    /// The broad phase of a collision iteration: the balls' boxes (paths, in the swept
-    /// modes), candidate pairs into `self.pairs`, counted and timed; verified when asked.
-    /// False when there are no balls.
-    fn collide_once_broad(&mut self, tally: &mut Tally) -> bool {
-        self.aabbs.truncate(self.shapes.len());
-        self.push_ball_boxes();
-        self.find_pairs_of_boxes(true, tally);
-        tally.iterations += 1;
-        !self.balls.is_empty()
-    }
-
-    /// Discrete mode: the obstacles get the last word. After the collision iterations, one
-    /// more broad-phase call finds the balls touching obstacles where the balls are now, and
-    /// those pairs are tested once more, so a ball that the crowd's push-outs carried into a
-    /// wall in the last iteration ends the step outside it (on the side it started the step
-    /// on, see [`keep_side`]). Its broad-phase work and tests are counted like an iteration's.
-    fn walls_last(&mut self, tally: &mut Tally) {
-        let n_shapes = self.shapes.len() as u32;
-        let mut pass = Tally::default();
-        if !self.collide_once_broad(&mut pass) {
-            return;
-        }
-        for k in 0..self.pairs.len() {
-            let (i, j) = self.pairs[k];
-            if i >= n_shapes {
-                break;
-            }
-            pass.full_tests += 1;
-            let hit = self.collide_ball_shape((j - n_shapes) as usize, i as usize, &mut pass);
-            tally.collisions += hit as u64;
-        }
-        tally.wall_pass += pass.broad;
-        tally.wall_pass_tests += pass.full_tests;
-        tally.add_cache(&pass);
-        tally.missed += pass.missed;
-        tally.extra += pass.extra;
-    }
-
-    fn collide_ball_shape(&mut self, bi: usize, si: usize, tally: &mut Tally) -> bool {
-        if matches!(self.shapes[si].geom, Geometry::Group { .. }) {
-            return self.collide_ball_group(bi, si, tally);
-        }
-        let start = self.sweep_start(bi);
-        let shape = &self.shapes[si];
-        let ball = &mut self.balls[bi];
-        let rotating = self.settings.rotate;
-        // The gate judges the ball's speed relative to the gate's own motion.
-        let surface_at_ball = shape.velocity_at(ball.pos, rotating);
-        let Some(mut c) = contact_ball_shape(
-            ball.pos,
-            ball.radius,
-            ball.vel - surface_at_ball,
-            &shape.geom,
-        ) else {
-            return false;
-        };
-        // A wall keeps a ball on the side it started the step on (a crowd's push-outs can
-        // carry a centre over a wall between two tests).
-        if let (Geometry::Segment { a, b }, false) = (shape.geom, shape.is_kinematic()) {
-            c = keep_side(c, ball.radius, start, ball.pos, a, b);
-        }
-        let e = ball.elasticity * shape.elasticity * self.settings.elasticity_scale;
-        let speed = respond_ball_obstacle(ball, &c, e, shape.velocity_at(c.point, rotating));
-        ball.vel = clamp_speed(ball.vel);
-        record(
-            &mut self.hits,
-            Hit {
-                point: c.point,
-                speed,
-                rebound: 0.0,
-                e,
-                normal: c.normal,
-                ball: bi as u32,
-                with: HitWith::Shape(si as u32),
-                step: self.steps,
-            },
-        );
-        true
-    }
-
-    fn collide_ball_ball(&mut self, bi: usize, bj: usize) -> bool {
-        let (a, b) = (&self.balls[bi], &self.balls[bj]);
-        // Normal from the higher-indexed ball to the lower one.
-        let Some(c) = contact_ball_ball(a.pos, a.radius, b.pos, b.radius) else {
-            return false;
-        };
-        self.wake_pair(bi, bj);
-        let (lo, hi) = self.balls.split_at_mut(bj);
-        let (a, b) = (&mut lo[bi], &mut hi[0]);
-        let e = a.elasticity * b.elasticity * self.settings.elasticity_scale;
-        let speed = respond_ball_ball(a, b, &c, e);
-        a.vel = clamp_speed(a.vel);
-        b.vel = clamp_speed(b.vel);
-        record(
-            &mut self.hits,
-            Hit {
-                point: c.point,
-                speed,
-                rebound: 0.0,
-                e,
-                normal: c.normal,
-                ball: bi as u32,
-                with: HitWith::Ball(bj as u32),
-                step: self.steps,
-            },
-        );
-        true
-    }
-
     /// Fills in the rebound speed of the hits recorded this step (from `first`), from the
     /// velocities the step ended with: `(v_ball - v_surface)·n`, the other ball's velocity
     /// standing in for the surface's in a ball–ball hit.
@@ -826,55 +409,6 @@ impl World {
             };
             h.rebound = (ball.vel - surface).dot(h.normal);
         }
-    }
-
-    fn count_after_step(&mut self, mut tally: Tally) {
-        tally.wakeups = std::mem::take(&mut self.woken);
-        let per_second = self.steps_per_second();
-        let c = &mut self.counters;
-        c.last_step = tally;
-        c.total += tally;
-        c.current_second += tally;
-        c.steps_in_second += 1;
-        if c.steps_in_second >= per_second {
-            c.last_second = c.current_second;
-            c.current_second = Tally::default();
-            c.steps_in_second = 0;
-            c.full_second = true;
-        }
-        let strays = self
-            .balls
-            .iter()
-            .filter(|b| !self.bounds.contains(b.pos))
-            .count() as u32;
-        self.counters.strays = strays;
-        self.counters.co_located = self.count_co_located();
-        self.measure_overlap();
-        self.counters.asleep = self.asleep_count() as u32;
-    }
-
-    /// Balls whose centre is within half the smaller radius of another ball's centre, found
-    /// among the last candidate pairs (co-located balls always have overlapping boxes).
-    fn count_co_located(&mut self) -> u32 {
-        let n_shapes = self.shapes.len() as u32;
-        let mut marked = std::mem::take(&mut self.overlap_scratch);
-        marked.clear();
-        for &(i, j) in self.pairs.iter().filter(|p| p.0 >= n_shapes) {
-            let (a, b) = (
-                &self.balls[(i - n_shapes) as usize],
-                &self.balls[(j - n_shapes) as usize],
-            );
-            let close = 0.5 * a.radius.min(b.radius);
-            if (a.pos - b.pos).length_squared() < close * close || a.pos == b.pos {
-                marked.push(i);
-                marked.push(j);
-            }
-        }
-        marked.sort_unstable();
-        marked.dedup();
-        let count = marked.len() as u32;
-        self.overlap_scratch = marked;
-        count
     }
 
     /// A hash of the state, bit exact: every ball's position and velocity, every kinematic
@@ -967,22 +501,4 @@ fn next_statics_version() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(1);
     NEXT.fetch_add(1, Ordering::Relaxed)
-}
-
-fn clamp_speed(v: Vec2) -> Vec2 {
-    if !v.is_finite() {
-        return Vec2::ZERO;
-    }
-    let s2 = v.length_squared();
-    if s2 > MAX_SPEED * MAX_SPEED {
-        v * (MAX_SPEED / s2.sqrt())
-    } else {
-        v
-    }
-}
-
-fn record(hits: &mut Vec<Hit>, hit: Hit) {
-    if hit.speed >= HIT_SPEED && hits.len() < MAX_HITS {
-        hits.push(hit);
-    }
 }

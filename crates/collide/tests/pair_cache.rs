@@ -7,8 +7,8 @@ mod common;
 use collide::world::Ball;
 use collide::{BroadKind, Scene, Tunnelling, Vec2, World};
 
-const FIELD: &str = include_str!("../../../assets/scenes/field.ron");
-const PINBALL: &str = include_str!("../../../assets/scenes/pinball.ron");
+const FIELD: &str = include_str!("../scenes/field.ron");
+const PINBALL: &str = include_str!("../scenes/pinball.ron");
 
 /// The scenes of the comparison: the table with launched balls and a random fill (a pile
 /// under gravity), the field (no gravity) and the pinball table (many obstacles).

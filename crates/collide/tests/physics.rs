@@ -19,7 +19,7 @@ fn world(shapes: Vec<Shape>) -> World {
         pos: v(500.0, 10.0),
         dir: Vec2::Y,
     };
-    let mut w = World::new(shapes, bounds, launcher, 1);
+    let mut w = World::new_unguarded(shapes, bounds, 1).with_launcher(launcher);
     w.settings.gravity = 0.0;
     w
 }

@@ -3,11 +3,11 @@
 
 mod common;
 
-use collide::play::GameRules;
+use collide::rules::GameRules;
 use collide::world::Ball;
 use collide::{Control, Motion, Scene, Stepper, Vec2, World};
 
-const PINBALL: &str = include_str!("../../../assets/scenes/pinball.ron");
+const PINBALL: &str = include_str!("../scenes/pinball.ron");
 
 fn pinball(seed: u64) -> World {
     Scene::parse(PINBALL, "pinball.ron")

@@ -173,7 +173,7 @@ fn floor_world() -> collide::World {
         pos: Vec2::new(500.0, 500.0),
         dir: Vec2::Y,
     };
-    let mut w = collide::World::new(vec![floor], bounds, launcher, 1);
+    let mut w = collide::World::new_unguarded(vec![floor], bounds, 1).with_launcher(launcher);
     w.settings.tunnelling = Tunnelling::Exact;
     w
 }
@@ -286,7 +286,7 @@ fn containment_seed_1_step_2463_balls_pinned_to_the_lane_wall_are_parted() {
     );
     let mut shapes = vec![wall];
     shapes.extend(w.shapes().iter().cloned());
-    let mut w = collide::World::new(shapes, w.bounds(), w.launcher(), 1);
+    let mut w = collide::World::new_unguarded(shapes, w.bounds(), 1).with_launcher(w.launcher());
     w.settings.tunnelling = Tunnelling::Exact;
     w.settings.gravity = 0.0;
     // In the corner, on top of it against the wall, and one pressing from the lower left.

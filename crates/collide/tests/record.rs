@@ -8,8 +8,8 @@ use collide::{
     Vec2, World,
 };
 
-const TABLE: &str = include_str!("../../../assets/scenes/table.ron");
-const LAB: &str = include_str!("../../../assets/scenes/lab.ron");
+const TABLE: &str = include_str!("../scenes/table.ron");
+const LAB: &str = include_str!("../scenes/lab.ron");
 
 fn build(text: &str, seed: u64) -> World {
     Scene::parse(text, "scene").unwrap().build(seed)

@@ -23,7 +23,7 @@ fn boxed(solver: Solver) -> World {
         pos: v(200.0, 390.0),
         dir: -Vec2::Y,
     };
-    let mut w = World::new(shapes, bounds, launcher, 3);
+    let mut w = World::new_unguarded(shapes, bounds, 3).with_launcher(launcher);
     w.settings.solver = solver;
     w
 }
@@ -186,7 +186,7 @@ fn a_turning_shape_wakes_the_sleepers_it_reaches() {
     let mut shapes: Vec<Shape> = w.shapes().to_vec();
     shapes.push(paddle);
     let balls = w.balls().to_vec();
-    let mut w2 = World::new(shapes, w.bounds(), w.launcher(), 3);
+    let mut w2 = World::new_unguarded(shapes, w.bounds(), 3).with_launcher(w.launcher());
     w2.settings = w.settings.clone();
     for b in balls {
         w2.add_ball(b);
@@ -282,7 +282,8 @@ fn weightless_soft(shapes: Vec<Shape>) -> World {
         pos: Vec2::ZERO,
         dir: Vec2::Y,
     };
-    let mut w = World::new(shapes, Aabb::new(Vec2::ZERO, v(400.0, 400.0)), launcher, 1);
+    let bounds = Aabb::new(Vec2::ZERO, v(400.0, 400.0));
+    let mut w = World::new_unguarded(shapes, bounds, 1).with_launcher(launcher);
     w.settings.solver = Solver::Soft;
     w.settings.gravity = 0.0;
     w
@@ -340,15 +341,12 @@ fn funnel_passes(mode: Tunnelling) -> usize {
         seg(v(0.0, 0.0), v(0.0, 1400.0)),
         seg(v(400.0, 0.0), v(400.0, 1400.0)),
     ];
-    let mut w = World::new(
-        shapes,
-        Aabb::new(Vec2::ZERO, v(400.0, 1400.0)),
-        Launcher {
-            pos: v(0.0, 0.0),
-            dir: Vec2::Y,
-        },
-        1,
-    );
+    let launcher = Launcher {
+        pos: v(0.0, 0.0),
+        dir: Vec2::Y,
+    };
+    let bounds = Aabb::new(Vec2::ZERO, v(400.0, 1400.0));
+    let mut w = World::new_unguarded(shapes, bounds, 1).with_launcher(launcher);
     w.settings.solver = Solver::Soft;
     w.settings.tunnelling = mode;
     w.set_broad_phase(BroadKind::Grid);

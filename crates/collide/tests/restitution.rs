@@ -21,7 +21,7 @@ fn floor_world(shape_e: f32, mode: Tunnelling) -> World {
         pos: Vec2::new(10.0, 10.0),
         dir: Vec2::Y,
     };
-    let mut w = World::new(vec![floor], bounds, launcher, 3);
+    let mut w = World::new_unguarded(vec![floor], bounds, 3).with_launcher(launcher);
     w.settings.tunnelling = mode;
     w
 }

@@ -3,11 +3,11 @@
 //! built from an edited scene running without NaN.
 mod common;
 
-use collide::scene::{MotionDesc, ShapeDesc};
-use collide::scene_edit::{self as edit, NewKind, Pick, Role};
+use collide::scene::edit::{self, NewKind, Pick, Role};
+use collide::scene::{MotionDesc, ShapeDesc, ShapeKind};
 use collide::{Scene, Vec2};
 
-const LAB: &str = include_str!("../../../assets/scenes/lab.ron");
+const LAB: &str = include_str!("../scenes/lab.ron");
 
 fn table() -> Scene {
     Scene::parse(common::TABLE, "table.ron").expect("the table parses")
@@ -122,12 +122,11 @@ fn moving_a_segment_end_moves_only_that_end() {
     ));
     assert_eq!(
         s.shapes[6],
-        ShapeDesc::Segment {
+        ShapeDesc::new(ShapeKind::Segment {
             a: v(170.0, 200.0),
             b: v(200.0, 400.0),
-            elasticity: 0.9,
-            motion: MotionDesc::Static
-        }
+        })
+        .with_elasticity(0.9)
     );
 }
 
@@ -136,10 +135,12 @@ fn circle_radius_handle_sets_the_radius_and_never_below_the_minimum() {
     let mut s = empty();
     let i = edit::add(&mut s, NewKind::Circle, v(100.0, 100.0), v(130.0, 100.0)).unwrap();
     edit::move_handle(&mut s.shapes[i], Role::Radius, v(100.0, 150.0));
-    assert!(matches!(s.shapes[i], ShapeDesc::Circle { radius, .. } if radius == 50.0));
+    assert!(matches!(s.shapes[i].kind, ShapeKind::Circle { radius, .. } if radius == 50.0));
     // Dragged onto the centre and past it: the radius stays positive.
     edit::move_handle(&mut s.shapes[i], Role::Radius, v(100.0, 100.0));
-    assert!(matches!(s.shapes[i], ShapeDesc::Circle { radius, .. } if radius == edit::MIN_RADIUS));
+    assert!(
+        matches!(s.shapes[i].kind, ShapeKind::Circle { radius, .. } if radius == edit::MIN_RADIUS)
+    );
     assert!(s.check("edited").is_ok());
 }
 
@@ -148,14 +149,14 @@ fn arc_end_drag_keeps_the_start_and_a_valid_extent() {
     let mut s = table();
     // Corner arc 0..90 degrees about (860, 604): drag the end to 180 degrees.
     edit::move_handle(&mut s.shapes[1], Role::End, v(700.0, 604.0));
-    let ShapeDesc::Arc { start, end, .. } = s.shapes[1] else {
+    let ShapeKind::Arc { start, end, .. } = s.shapes[1].kind else {
         panic!()
     };
     assert_eq!(start, 0.0);
     assert!(common::close(end, 180.0, 1e-5), "{end}");
     // Drag the end onto the start: the extent stays at least MIN_EXTENT.
     edit::move_handle(&mut s.shapes[1], Role::End, v(960.0, 604.0));
-    let ShapeDesc::Arc { start, end, .. } = s.shapes[1] else {
+    let ShapeKind::Arc { start, end, .. } = s.shapes[1].kind else {
         panic!()
     };
     assert!(end - start >= edit::MIN_EXTENT && end - start <= 360.0);
@@ -167,7 +168,7 @@ fn arc_start_drag_keeps_the_end_where_it_was() {
     let mut s = table();
     let end_before = handle(&s, 1, Role::End);
     edit::move_handle(&mut s.shapes[1], Role::Start, v(860.0, 504.0)); // 270 degrees
-    let ShapeDesc::Arc { start, end, .. } = s.shapes[1] else {
+    let ShapeKind::Arc { start, end, .. } = s.shapes[1].kind else {
         panic!()
     };
     assert!(common::close(start, 270.0, 1e-5), "{start}");
@@ -181,13 +182,13 @@ fn arc_radius_and_centre_handles_keep_the_angles() {
     let mut s = table();
     edit::move_handle(&mut s.shapes[1], Role::Radius, v(860.0, 604.0));
     edit::move_handle(&mut s.shapes[1], Role::Centre, v(800.0, 500.0));
-    let ShapeDesc::Arc {
+    let ShapeKind::Arc {
         centre,
         radius,
         start,
         end,
         ..
-    } = s.shapes[1]
+    } = s.shapes[1].kind
     else {
         panic!()
     };
@@ -201,7 +202,9 @@ fn arc_radius_and_centre_handles_keep_the_angles() {
 fn gate_direction_follows_its_handle_and_ignores_a_zero_drag() {
     let mut s = table();
     edit::move_handle(&mut s.shapes[3], Role::Normal, v(930.0, 600.0));
-    assert!(matches!(s.shapes[3], ShapeDesc::Gate { normal, .. } if close_v(normal, v(0.0, 1.0))));
+    assert!(
+        matches!(s.shapes[3].kind, ShapeKind::Gate { normal, .. } if close_v(normal, v(0.0, 1.0)))
+    );
     // Onto the middle of the gate: no direction, the old one stays.
     assert!(!edit::move_handle(
         &mut s.shapes[3],
@@ -216,7 +219,7 @@ fn rect_corner_cannot_cross_the_opposite_corner() {
     let mut s = empty();
     let i = edit::add(&mut s, NewKind::Rect, v(0.0, 0.0), v(100.0, 50.0)).unwrap();
     edit::move_handle(&mut s.shapes[i], Role::Corner(0), v(300.0, 300.0));
-    let ShapeDesc::Rect { min, max, .. } = s.shapes[i] else {
+    let ShapeKind::Rect { min, max, .. } = s.shapes[i].kind else {
         panic!()
     };
     assert_eq!(max, v(100.0, 50.0));
@@ -286,14 +289,16 @@ fn each_kind_adds_by_a_drag_and_a_short_drag_gives_the_default() {
         kinds,
         ["Segment", "Arc", "Circle", "Circle", "Gate", "Rect"]
     );
-    assert!(matches!(s.shapes[0], ShapeDesc::Segment { b, .. } if b == v(160.0, 100.0)));
+    assert!(matches!(s.shapes[0].kind, ShapeKind::Segment { b, .. } if b == v(160.0, 100.0)));
     assert!(
-        matches!(s.shapes[1], ShapeDesc::Arc { radius, start, end, .. }
+        matches!(s.shapes[1].kind, ShapeKind::Arc { radius, start, end, .. }
         if radius == 60.0 && start == -90.0 && end == 90.0)
     );
-    assert!(matches!(s.shapes[3], ShapeDesc::Circle { elasticity, .. } if elasticity == 1.5));
+    assert!(matches!(s.shapes[3].kind, ShapeKind::Circle { .. }) && s.shapes[3].elasticity == 1.5);
     // The gate's balls enter from the left of a → b: here from above (+y).
-    assert!(matches!(s.shapes[4], ShapeDesc::Gate { normal, .. } if close_v(normal, v(0.0, 1.0))));
+    assert!(
+        matches!(s.shapes[4].kind, ShapeKind::Gate { normal, .. } if close_v(normal, v(0.0, 1.0)))
+    );
     let clicked = one_of_each(v(100.0, 100.0), v(100.0, 100.0));
     assert!(
         clicked.check("clicked").is_ok(),
@@ -340,8 +345,8 @@ fn motion_is_set_on_movable_shapes_only() {
     // The pivot handle moves the pivot only.
     edit::move_handle(&mut s.shapes[5], Role::Pivot, v(700.0, 380.0));
     assert!(
-        matches!(s.shapes[5], ShapeDesc::Circle { centre, motion: MotionDesc::Kinematic { pivot, .. }, .. }
-        if centre == v(780.0, 380.0) && pivot == v(700.0, 380.0))
+        matches!((&s.shapes[5].kind, s.shapes[5].motion), (ShapeKind::Circle { centre, .. }, MotionDesc::Kinematic { pivot, .. })
+        if *centre == v(780.0, 380.0) && pivot == v(700.0, 380.0))
     );
     assert!(edit::set_motion(&mut s.shapes[5], MotionDesc::Static));
     assert_eq!(edit::motion_of(&s.shapes[5]), Some(MotionDesc::Static));
@@ -389,7 +394,7 @@ fn save_writes_a_file_load_reads_back() {
 #[test]
 fn save_refuses_an_invalid_scene_naming_shape_and_field() {
     let mut s = table();
-    if let ShapeDesc::Circle { radius, .. } = &mut s.shapes[5] {
+    if let ShapeKind::Circle { radius, .. } = &mut s.shapes[5].kind {
         *radius = f32::NAN;
     }
     let path = std::env::temp_dir().join("scene_edit_never_written.ron");

@@ -225,15 +225,12 @@ fn invalid_bounds_and_gravity_are_errors() {
 #[test]
 fn display_is_origin_line_col_message() {
     let e = SceneError {
-        origin: "assets/scenes/x.ron".into(),
+        origin: "scenes/x.ron".into(),
         line: 12,
         col: 5,
         message: "field `radius`: bad".into(),
     };
-    assert_eq!(
-        e.to_string(),
-        "assets/scenes/x.ron:12:5: field `radius`: bad"
-    );
+    assert_eq!(e.to_string(), "scenes/x.ron:12:5: field `radius`: bad");
     let e = error_for_third_shape("Circle(centre: (50, 50), radius: -3)");
     assert!(
         e.to_string()

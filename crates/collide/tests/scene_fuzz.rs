@@ -1,5 +1,5 @@
-//! The scene loader fed 120,000 broken scenes made from the real ones in `assets/scenes/`
-//! (seeded, so a failure names the case that found it): byte edits, truncations, numbers
+//! The scene loader fed 120,000 broken scenes made from the built-in ones in `scenes/` (seeded,
+//! so a failure names the case that found it): byte edits, truncations, numbers
 //! swapped for NaN, infinities, negatives and huge values, unknown shape names, fields
 //! deleted or duplicated, brackets and quotes dropped in. None may panic, and every refusal
 //! must name the file, a line and a column (`file:L:C: message`, L and C from 1).
@@ -9,11 +9,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 const SCENES: [(&str, &str); 2] = [
-    (
-        "table.ron",
-        include_str!("../../../assets/scenes/table.ron"),
-    ),
-    ("lab.ron", include_str!("../../../assets/scenes/lab.ron")),
+    ("table.ron", include_str!("../scenes/table.ron")),
+    ("lab.ron", include_str!("../scenes/lab.ron")),
 ];
 
 /// Broken inputs tried (≥ 100,000, the figure).

@@ -3,15 +3,15 @@
 //! pool's friction brings every ball to rest; strings hold; the field keeps its energy.
 mod common;
 
-use collide::world::Transfer;
+use collide::rules::Transfer;
 use collide::{BroadKind, Scene, Vec2, World};
 
-const TABLE: &str = include_str!("../../../assets/scenes/table.ron");
-const LAB: &str = include_str!("../../../assets/scenes/lab.ron");
-const CRADLE: &str = include_str!("../../../assets/scenes/cradle.ron");
-const POOL: &str = include_str!("../../../assets/scenes/pool.ron");
-const RAIN: &str = include_str!("../../../assets/scenes/rain.ron");
-const FIELD: &str = include_str!("../../../assets/scenes/field.ron");
+const TABLE: &str = include_str!("../scenes/table.ron");
+const LAB: &str = include_str!("../scenes/lab.ron");
+const CRADLE: &str = include_str!("../scenes/cradle.ron");
+const POOL: &str = include_str!("../scenes/pool.ron");
+const RAIN: &str = include_str!("../scenes/rain.ron");
+const FIELD: &str = include_str!("../scenes/field.ron");
 
 const ALL: [(&str, &str); 6] = [
     ("table", TABLE),

@@ -476,7 +476,7 @@ fn two_balls_and_a_rectangle(mode: Tunnelling) -> World {
         pos: v(10.0, 10.0),
         dir: Vec2::X,
     };
-    let mut w = World::new(vec![rect], bounds, launcher, 1);
+    let mut w = World::new_unguarded(vec![rect], bounds, 1).with_launcher(launcher);
     w.settings.gravity = 0.0;
     w.settings.tunnelling = mode;
     let dt = w.step_seconds() as f32;
@@ -533,7 +533,7 @@ fn exact_impact_puts_the_ball_touching_and_continues_the_rest_of_the_step() {
     );
 }
 
-const LAB: &str = include_str!("../../../assets/scenes/lab.ron");
+const LAB: &str = include_str!("../scenes/lab.ron");
 
 fn lab(mode: Tunnelling, seed: u64) -> World {
     let mut w = Scene::parse(LAB, "lab.ron")

@@ -21,15 +21,15 @@
 //! is the article's point: its cost is what makes adjacent sectors ~20 times dearer.
 //!
 //! **Obstacles** (statics and kinematic shapes) are handled as in the other grid methods, in
-//! `obstacle_cells.rs`.
+//! `grid/obstacles.rs`.
 
-use super::grid_cells::{
+use super::grid::cells::{
     cell_of_each, draw_lattice, pairs_within_first, region_of, within_two_cells, Buckets, CellRange,
 };
-use super::obstacle_cells::ObstacleCells;
+use super::grid::obstacles::ObstacleCells;
 use super::pair_keys::PairKeys;
 use super::sectors::{checked_size, chosen_size, rule_text, size_param, SizeChoice, DEFAULT_SIZE};
-use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 
@@ -87,7 +87,7 @@ impl Default for Adjacent {
 
 impl Adjacent {
     /// An adjacent-sectors broad phase with sector side `size` px (must be positive).
-    pub fn new(size: f32) -> Result<Self, String> {
+    pub fn new(size: f32) -> Result<Self, ParamError> {
         let size = checked_size(size)?;
         Ok(Self {
             size,
@@ -220,13 +220,13 @@ impl BroadPhase for Adjacent {
         vec![size_param(self.size)]
     }
 
-    fn set_param(&mut self, name: &str, value: f32) -> Result<(), String> {
+    fn set_param(&mut self, name: &str, value: f32) -> Result<(), ParamError> {
         match name {
             "sector size" => {
                 self.size = checked_size(value)?;
                 Ok(())
             }
-            _ => Err(format!("{} has no parameter {name:?}", self.kind().label())),
+            _ => Err(ParamError::unknown(self.kind(), name)),
         }
     }
 

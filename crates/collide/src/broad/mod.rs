@@ -11,17 +11,15 @@
 //! shapes are never wanted.
 
 pub mod adjacent;
-mod ball_cells;
 pub mod brute;
 pub mod grid;
-mod grid_cells;
-mod obstacle_cells;
 mod packed;
 mod pair_keys;
 pub mod quadtree;
 mod radix;
 pub mod rdc;
 pub mod sap;
+#[cfg(feature = "lab")]
 pub mod scenarios;
 pub mod sectors;
 pub mod tree;
@@ -94,6 +92,31 @@ pub struct Param {
 }
 
 /// A broad-phase algorithm.
+///
+/// ```
+/// use collide::{Aabb, BroadCounters, BroadInput, BroadKind, Vec2};
+/// // One static wall box, then three balls; the first two balls overlap.
+/// let aabbs = [
+///     Aabb::new(Vec2::new(0.0, 0.0), Vec2::new(100.0, 2.0)),
+///     Aabb::around(Vec2::new(10.0, 5.0), 4.0),
+///     Aabb::around(Vec2::new(15.0, 5.0), 4.0),
+///     Aabb::around(Vec2::new(60.0, 50.0), 4.0),
+/// ];
+/// let input = BroadInput {
+///     aabbs: &aabbs,
+///     first_moving: 1,
+///     first_dynamic: 1,
+///     statics_version: 1,
+///     world: Aabb::new(Vec2::ZERO, Vec2::splat(100.0)),
+/// };
+/// for kind in BroadKind::ALL {
+///     let mut broad = kind.create();
+///     let (mut pairs, mut work) = (Vec::new(), BroadCounters::default());
+///     broad.find_pairs(&input, &mut pairs, &mut work);
+///     // Every algorithm: the wall with both low balls, and the two balls; sorted, each once.
+///     assert_eq!(pairs, [(0, 1), (0, 2), (1, 2)], "{}", kind.name());
+/// }
+/// ```
 pub trait BroadPhase: Send {
     /// Which algorithm this is.
     fn kind(&self) -> BroadKind;
@@ -112,8 +135,8 @@ pub trait BroadPhase: Send {
         Vec::new()
     }
     /// Sets a parameter; a value that breaks the algorithm's rule is refused with the reason.
-    fn set_param(&mut self, name: &str, _value: f32) -> Result<(), String> {
-        Err(format!("{} has no parameter {name:?}", self.kind().label()))
+    fn set_param(&mut self, name: &str, _value: f32) -> Result<(), ParamError> {
+        Err(ParamError::unknown(self.kind(), name))
     }
     /// Read-outs of the structure for the panel, as (label, value).
     fn stats(&self) -> Vec<(&'static str, String)> {
@@ -122,6 +145,41 @@ pub trait BroadPhase: Send {
     /// Draws the structure as left by the last `find_pairs`.
     fn debug_draw(&self, _draw: &mut dyn DebugDraw) {}
 }
+
+/// Why a broad phase refused a parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamError {
+    /// The algorithm has no parameter of that name.
+    Unknown {
+        /// The algorithm's label ([`BroadKind::label`]).
+        phase: &'static str,
+        /// The name asked for.
+        name: String,
+    },
+    /// The value breaks the parameter's rule, which the message states.
+    Invalid(String),
+}
+
+impl ParamError {
+    /// `name` is not a parameter of `kind`.
+    pub fn unknown(kind: BroadKind, name: &str) -> Self {
+        ParamError::Unknown {
+            phase: kind.label(),
+            name: name.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for ParamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamError::Unknown { phase, name } => write!(f, "{phase} has no parameter {name:?}"),
+            ParamError::Invalid(rule) => f.write_str(rule),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
 
 /// The algorithms, for menus and the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

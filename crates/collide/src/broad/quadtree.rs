@@ -38,7 +38,7 @@
 //! in the leaves its clamped box overlaps, once each, lists ascending.
 
 use super::pair_keys::PairKeys;
-use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use glam::Vec2;
@@ -510,9 +510,9 @@ impl BroadPhase for QuadTree {
         }]
     }
 
-    fn set_param(&mut self, name: &str, value: f32) -> Result<(), String> {
+    fn set_param(&mut self, name: &str, value: f32) -> Result<(), ParamError> {
         if name != "levels" {
-            return Err(format!("Quadtree has no parameter {name:?}"));
+            return Err(ParamError::unknown(self.kind(), name));
         }
         let range = MIN_LEVELS as f32..=MAX_LEVELS as f32;
         if value == 0.0 {
@@ -520,10 +520,10 @@ impl BroadPhase for QuadTree {
             return Ok(()); // levels chosen at the next call
         }
         if !range.contains(&value) || value.fract() != 0.0 {
-            return Err(format!(
+            return Err(ParamError::Invalid(format!(
                 "levels must be 0 (automatic) or a whole number from {MIN_LEVELS} to \
                  {MAX_LEVELS} (counting the root), not {value}"
-            ));
+            )));
         }
         (self.levels, self.auto) = (value as u32, false);
         self.reset(self.nodes[0]);

@@ -56,7 +56,7 @@
 
 use super::pair_keys::PairKeys;
 use super::tree::StaticTree;
-use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 
@@ -476,14 +476,14 @@ impl BroadPhase for Rdc {
         }]
     }
 
-    fn set_param(&mut self, name: &str, value: f32) -> Result<(), String> {
+    fn set_param(&mut self, name: &str, value: f32) -> Result<(), ParamError> {
         if name != "threshold" {
-            return Err(format!("{} has no parameter {name:?}", self.kind().label()));
+            return Err(ParamError::unknown(self.kind(), name));
         }
         if !(1.0..=MAX_THRESHOLD as f32).contains(&value) || value.fract() != 0.0 {
-            return Err(format!(
+            return Err(ParamError::Invalid(format!(
                 "threshold must be a whole number in 1..={MAX_THRESHOLD}"
-            ));
+            )));
         }
         self.threshold = value as usize;
         Ok(())

@@ -35,7 +35,7 @@
 //! uses `ceil(2m) + 2` px instead and [`Sectors::stats`] says so.
 //!
 //! **Obstacles** (statics and kinematic shapes, often long segments far larger than `s`) cannot
-//! follow the rule; they are handled exactly in `obstacle_cells.rs`: entered in every
+//! follow the rule; they are handled exactly in `grid/obstacles.rs`: entered in every
 //! cell they overlap (statics kept between calls), looked up by each ball, each pair reported
 //! once.
 //!
@@ -49,13 +49,13 @@
 //! clamped beyond — monotone and the same for both balls of a pair, so never a lost pair —
 //! and growing with `n`, so many balls never pile into clamped border sectors).
 
-use super::grid_cells::{
+use super::grid::cells::{
     cell_coord, cell_of_each, draw_lattice, largest_side, pairs_within_first, region_of, Buckets,
     CellRange,
 };
-use super::obstacle_cells::ObstacleCells;
+use super::grid::obstacles::ObstacleCells;
 use super::pair_keys::PairKeys;
-use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 use crate::debug_draw::{DebugDraw, Rgba};
 use crate::geom::Aabb;
 use std::ops::Range;
@@ -120,11 +120,11 @@ pub(crate) fn rule_text(set: f32, working: f64, largest: f64, choice: SizeChoice
 }
 
 /// The checked sector-size parameter value.
-pub(crate) fn checked_size(value: f32) -> Result<f32, String> {
+pub(crate) fn checked_size(value: f32) -> Result<f32, ParamError> {
     if !value.is_finite() || value <= 0.0 || value > MAX_SIZE {
-        return Err(format!(
+        return Err(ParamError::Invalid(format!(
             "sector size must be a positive number of px up to {MAX_SIZE}, not {value}"
-        ));
+        )));
     }
     Ok(value)
 }
@@ -233,7 +233,7 @@ impl Default for Sectors {
 
 impl Sectors {
     /// A sectors broad phase with sector side `size` px (must be positive).
-    pub fn new(size: f32) -> Result<Self, String> {
+    pub fn new(size: f32) -> Result<Self, ParamError> {
         let size = checked_size(size)?;
         Ok(Self {
             size,
@@ -404,13 +404,13 @@ impl BroadPhase for Sectors {
         vec![size_param(self.size)]
     }
 
-    fn set_param(&mut self, name: &str, value: f32) -> Result<(), String> {
+    fn set_param(&mut self, name: &str, value: f32) -> Result<(), ParamError> {
         match name {
             "sector size" => {
                 self.size = checked_size(value)?;
                 Ok(())
             }
-            _ => Err(format!("{} has no parameter {name:?}", self.kind().label())),
+            _ => Err(ParamError::unknown(self.kind(), name)),
         }
     }
 

@@ -57,7 +57,7 @@ pub use dynamic::DynamicTree;
 pub use static_tree::StaticTree;
 
 use super::pair_keys::PairKeys;
-use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use buckets::Buckets;
@@ -303,12 +303,14 @@ impl BroadPhase for AabbTree {
         }]
     }
 
-    fn set_param(&mut self, name: &str, value: f32) -> Result<(), String> {
+    fn set_param(&mut self, name: &str, value: f32) -> Result<(), ParamError> {
         if name != "margin" {
-            return Err(format!("{} has no parameter {name:?}", self.kind().label()));
+            return Err(ParamError::unknown(self.kind(), name));
         }
         if !(0.0..=MAX_MARGIN).contains(&value) {
-            return Err(format!("margin must be in 0..={MAX_MARGIN} px"));
+            return Err(ParamError::Invalid(format!(
+                "margin must be in 0..={MAX_MARGIN} px"
+            )));
         }
         self.margin = value;
         Ok(())

@@ -102,7 +102,7 @@ pub fn generated_world(seed: u64, huge_exp: f32) -> World {
         pos: point_in(&mut rng, 0.0, 1000.0),
         dir: Vec2::from_angle(rng.gen_range(0.0..TAU)),
     };
-    let mut w = World::new(shapes.clone(), bounds, launcher, seed);
+    let mut w = World::new_unguarded(shapes.clone(), bounds, seed).with_launcher(launcher);
     settle_settings(&mut w, &mut rng, huge_exp);
     add_balls(&mut w, &shapes, &mut rng, huge_exp);
     w

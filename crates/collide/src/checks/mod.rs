@@ -147,7 +147,7 @@ pub fn total_energy(world: &crate::World, floor: f32) -> f64 {
 }
 
 /// The table scene shipped with the app (the checks run on it).
-pub const TABLE_RON: &str = include_str!("../../../../assets/scenes/table.ron");
+pub const TABLE_RON: &str = include_str!("../../scenes/table.ron");
 
 /// The table built with `seed`.
 pub fn table(seed: u64) -> crate::World {

@@ -203,7 +203,7 @@ fn world_of(target: &Target, mode: Tunnelling, solver: Solver, gravity: f32) -> 
         pos: Vec2::ZERO,
         dir: Vec2::Y,
     };
-    let mut w = World::new(vec![shape], bounds, launcher, 1);
+    let mut w = World::new_unguarded(vec![shape], bounds, 1).with_launcher(launcher);
     w.settings.gravity = gravity;
     w.settings.tunnelling = mode;
     use_solver(&mut w, solver);
@@ -298,7 +298,7 @@ fn with_elasticity(mut w: World, shape_e: f32) -> World {
     let mut shape = s;
     shape.elasticity = shape_e;
     let (bounds, launcher, settings) = (w.bounds(), w.launcher(), w.settings.clone());
-    w = World::new(vec![shape], bounds, launcher, 1);
+    w = World::new_unguarded(vec![shape], bounds, 1).with_launcher(launcher);
     w.settings = settings;
     w
 }

@@ -1,11 +1,18 @@
-//! Geometry: axis-aligned boxes, the shapes balls collide with, rectangles, hulls and groups.
+//! Geometry: axis-aligned boxes, the ball, the shapes balls collide with, rectangles, hulls
+//! and groups.
 
 mod aabb;
+mod ball;
+mod guard;
 mod hull;
+mod play;
 mod rect;
 mod shape;
 
 pub use aabb::Aabb;
+pub use ball::{clamp_speed, Ball, MAX_SPEED};
+pub use guard::add_guard_points;
 pub use hull::{circle_hull, rect_hull, Group, Hull, HullKind};
+pub use play::{Control, ShapePlay};
 pub use rect::{oriented_rect_aabb, oriented_rect_corners, unrotated};
 pub use shape::{arc_is_closed, Geometry, Motion, Shape};

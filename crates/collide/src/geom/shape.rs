@@ -5,7 +5,7 @@
 //! is always recomputed from `base` and the angle, so no error builds up over time.
 
 use super::{oriented_rect_aabb, oriented_rect_corners, Aabb, Hull};
-use crate::play::{Control, ShapePlay};
+use super::{Control, ShapePlay};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 use std::f32::consts::TAU;

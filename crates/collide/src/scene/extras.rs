@@ -3,8 +3,11 @@
 //! or raining in over time), table friction and pockets. Every field is optional in the file,
 //! so older scenes read as before.
 
-use super::{check_num, check_vec, At};
-use crate::world::{Ball, Pocket, Rain, Rules, Tether, World};
+use super::validate::{check_num, check_vec};
+use super::At;
+use crate::geom::Ball;
+use crate::rules::{Pocket, Rain, Rules, Tether};
+use crate::world::World;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 

@@ -19,7 +19,7 @@ impl World {
             if d2 > reach * reach {
                 continue;
             }
-            if best.map_or(true, |(_, bd2)| d2 <= bd2) {
+            if best.is_none_or(|(_, bd2)| d2 <= bd2) {
                 best = Some((i, d2));
             }
         }
@@ -43,7 +43,7 @@ impl World {
         self.wake_near(was.0, was.1, was.1);
         self.wake_near(pos, was.1, was.1);
         // A hand moved a ball: no impact is measured across the move.
-        self.rules.transfer.forget();
+        self.rules.scene.transfer.forget();
         true
     }
 
@@ -79,7 +79,7 @@ mod tests {
             pos: Vec2::new(10.0, 10.0),
             dir: Vec2::Y,
         };
-        World::new(Vec::new(), bounds, launcher, 7)
+        World::new(Vec::new(), bounds, 7).with_launcher(launcher)
     }
 
     #[test]

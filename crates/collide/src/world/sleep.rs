@@ -16,7 +16,7 @@
 //! [`CHECK_EVERY`] steps and only when some awake ball has been slow long enough. The
 //! decision rests on the step count, never on time, so a run is the same at any frame rate.
 
-use super::{Tally, World};
+use super::{Ball, Tally, World};
 use crate::broad::BroadInput;
 use crate::geom::{Aabb, Motion};
 use glam::Vec2;
@@ -67,6 +67,62 @@ pub(super) struct SleepState {
     joins: Vec<u32>,
 }
 
+impl SleepState {
+    /// Wakes ball `i` of `balls` now and its group at the end of the step; `woken` counts the
+    /// balls woken.
+    fn wake_ball(&mut self, balls: &mut [Ball], woken: &mut u64, i: usize) {
+        let Some(b) = balls.get_mut(i) else {
+            return;
+        };
+        if b.asleep {
+            b.asleep = false;
+            b.slow_for = 0.0;
+            *woken += 1;
+            self.woken_groups.push(b.sleep_group);
+        }
+    }
+
+    /// Wakes the sleepers of `balls` within `reach` px of the disc at `p` of radius `r`, with
+    /// their groups.
+    pub(super) fn wake_near(
+        &mut self,
+        balls: &mut [Ball],
+        woken: &mut u64,
+        p: Vec2,
+        r: f32,
+        reach: f32,
+    ) {
+        for i in 0..balls.len() {
+            let b = &balls[i];
+            let d = b.radius + r + reach;
+            if b.asleep && (b.pos - p).length_squared() <= d * d {
+                self.wake_ball(balls, woken, i);
+            }
+        }
+        self.flush_wakes(balls, woken);
+    }
+
+    /// Wakes the rest of the groups woken this step.
+    fn flush_wakes(&mut self, balls: &mut [Ball], woken: &mut u64) {
+        let groups = &mut self.woken_groups;
+        if groups.is_empty() {
+            return;
+        }
+        groups.sort_unstable();
+        groups.dedup();
+        let mut n = 0;
+        for b in balls.iter_mut().filter(|b| b.asleep) {
+            if groups.binary_search(&b.sleep_group).is_ok() {
+                b.asleep = false;
+                b.slow_for = 0.0;
+                n += 1;
+            }
+        }
+        *woken += n;
+        groups.clear();
+    }
+}
+
 impl World {
     /// Whether balls may fall asleep now: the setting, or else on with soft contacts.
     pub fn sleep_enabled(&self) -> bool {
@@ -93,15 +149,7 @@ impl World {
 
     /// Wakes ball `i` now and its group at the end of the step.
     pub(super) fn wake_ball(&mut self, i: usize) {
-        let Some(b) = self.balls.get_mut(i) else {
-            return;
-        };
-        if b.asleep {
-            b.asleep = false;
-            b.slow_for = 0.0;
-            self.woken += 1;
-            self.sleep.woken_groups.push(b.sleep_group);
-        }
+        self.sleep.wake_ball(&mut self.balls, &mut self.woken, i);
     }
 
     /// Wakes whichever of two touching balls sleeps (its group at the end of the step).
@@ -115,34 +163,13 @@ impl World {
 
     /// Wakes the sleepers within `reach` px of the disc at `p` of radius `r`, with their groups.
     pub(super) fn wake_near(&mut self, p: Vec2, r: f32, reach: f32) {
-        for i in 0..self.balls.len() {
-            let b = &self.balls[i];
-            let d = b.radius + r + reach;
-            if b.asleep && (b.pos - p).length_squared() <= d * d {
-                self.wake_ball(i);
-            }
-        }
-        self.flush_wakes();
+        self.sleep
+            .wake_near(&mut self.balls, &mut self.woken, p, r, reach);
     }
 
     /// Wakes the rest of the groups woken this step.
     pub(super) fn flush_wakes(&mut self) {
-        let groups = &mut self.sleep.woken_groups;
-        if groups.is_empty() {
-            return;
-        }
-        groups.sort_unstable();
-        groups.dedup();
-        let mut n = 0;
-        for b in self.balls.iter_mut().filter(|b| b.asleep) {
-            if groups.binary_search(&b.sleep_group).is_ok() {
-                b.asleep = false;
-                b.slow_for = 0.0;
-                n += 1;
-            }
-        }
-        self.woken += n;
-        groups.clear();
+        self.sleep.flush_wakes(&mut self.balls, &mut self.woken);
     }
 
     /// Replaces the settings; a change of those that govern motion (gravity, elasticity,
@@ -227,7 +254,7 @@ impl World {
                 b.slow_for = 0.0;
             }
         }
-        if ready && (self.steps + 1) % CHECK_EVERY == 0 {
+        if ready && (self.steps + 1).is_multiple_of(CHECK_EVERY) {
             self.sleep_groups(time);
         }
     }

@@ -12,7 +12,7 @@
 use super::{Ball, Settings, World, WorldRng};
 use crate::broad::BroadKind;
 use crate::geom::{Group, Shape};
-use crate::play::PlayState;
+use crate::rules::{GameRules, PlayState, Rules};
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
@@ -49,6 +49,32 @@ impl RngState {
     }
 }
 
+/// Why a saved state was refused: the field and what is wrong with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateError {
+    /// The field, as written in the state (`balls[3]`, `settings.gravity`).
+    pub field: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+impl StateError {
+    fn new(field: impl Into<String>, problem: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            problem: problem.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for StateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "field `{}`: {}", self.field, self.problem)
+    }
+}
+
+impl std::error::Error for StateError {}
+
 /// Everything about a world that affects its future (see the module notes).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -78,10 +104,10 @@ pub struct WorldState {
     pub play: PlayState,
     /// The scene's rules as they stand: strings, friction, pockets, rain still to fall.
     #[serde(default)]
-    pub rules: super::Rules,
+    pub rules: Rules,
     /// The played table's rules (drain, serve, bonus).
     #[serde(default)]
-    pub game: crate::play::GameRules,
+    pub game: GameRules,
     /// The soft contacts' impulses of the last step, for the next step's warm start.
     #[serde(default)]
     pub soft_impulses: Vec<super::KeptImpulse>,
@@ -112,9 +138,9 @@ impl World {
             balls: self.balls.clone(),
             pending_launches: self.pending_launches,
             launched: self.counters.launched,
-            play: self.play.clone(),
-            rules: self.rules.clone(),
-            game: self.game,
+            play: self.rules.play.clone(),
+            rules: self.rules.scene.clone(),
+            game: self.rules.game,
             soft_impulses: self.soft.kept.clone(),
             next_sleep_group: self.sleep.next_group,
             rng: RngState::of(&self.rng),
@@ -126,25 +152,27 @@ impl World {
     /// leaving the world unchanged, a state of another scene (shape count, kinds or motions
     /// differ), a non-finite ball, an unknown broad phase or parameter, or a state whose hash
     /// does not come out as saved. The error names the field.
-    pub fn restore_state(&mut self, state: &WorldState) -> Result<(), String> {
+    pub fn restore_state(&mut self, state: &WorldState) -> Result<(), StateError> {
         self.check_state(state)?;
-        let kind = BroadKind::from_name(&state.broad)
-            .ok_or_else(|| format!("field `broad`: unknown broad phase {:?}", state.broad))?;
+        let kind = BroadKind::from_name(&state.broad).ok_or_else(|| {
+            StateError::new("broad", format!("unknown broad phase {:?}", state.broad))
+        })?;
         let mut broad = kind.create();
         for (name, v) in &state.broad_params {
             broad
                 .set_param(name, *v)
-                .map_err(|e| format!("field `broad_params`: {name}: {e}"))?;
+                .map_err(|e| StateError::new("broad_params", format!("{name}: {e}")))?;
         }
         let old = self.save_state();
         self.apply_state(state);
         if self.state_hash() != state.hash {
             self.apply_state(&old);
-            return Err(format!(
-                "field `hash`: the state hashes to {:016x}, not the saved {:016x}",
+            let problem = format!(
+                "the state hashes to {:016x}, not the saved {:016x}",
                 self.state_hash(),
                 state.hash
-            ));
+            );
+            return Err(StateError::new("hash", problem));
         }
         self.broad = broad;
         self.clear_scratch();
@@ -160,9 +188,9 @@ impl World {
         self.pending_launches = s.pending_launches;
         self.counters = Default::default();
         self.counters.launched = s.launched;
-        self.play = s.play.clone();
-        self.rules = s.rules.clone();
-        self.game = s.game;
+        self.rules.play = s.play.clone();
+        self.rules.scene = s.rules.clone();
+        self.rules.game = s.game;
         self.soft.kept = s.soft_impulses.clone();
         self.sleep = Default::default();
         self.sleep.next_group = s.next_sleep_group;
@@ -179,34 +207,37 @@ impl World {
     }
 
     /// The state belongs to this world's scene and every number in it is usable.
-    fn check_state(&self, s: &WorldState) -> Result<(), String> {
+    fn check_state(&self, s: &WorldState) -> Result<(), StateError> {
         if s.shapes.len() != self.shapes.len() {
-            return Err(format!(
-                "field `shapes`: {} shapes, but the scene has {}",
+            let problem = format!(
+                "{} shapes, but the scene has {}",
                 s.shapes.len(),
                 self.shapes.len()
-            ));
+            );
+            return Err(StateError::new("shapes", problem));
         }
         for (i, (a, b)) in s.shapes.iter().zip(&self.shapes).enumerate() {
             let same_motion =
                 std::mem::discriminant(&a.motion) == std::mem::discriminant(&b.motion);
             if a.geom.kind_name() != b.geom.kind_name() || !same_motion {
-                return Err(format!(
-                    "field `shapes`: shape {i} is a {} here, a {} in the scene",
+                let problem = format!(
+                    "shape {i} is a {} here, a {} in the scene",
                     a.geom.kind_name(),
                     b.geom.kind_name()
-                ));
+                );
+                return Err(StateError::new("shapes", problem));
             }
             if !a.angle.is_finite() {
-                return Err(format!("field `shapes[{i}].angle`: not finite"));
+                return Err(StateError::new(format!("shapes[{i}].angle"), "not finite"));
             }
         }
         if s.groups.len() != self.groups.len() {
-            return Err(format!(
-                "field `groups`: {} groups, but the scene has {}",
+            let problem = format!(
+                "{} groups, but the scene has {}",
                 s.groups.len(),
                 self.groups.len()
-            ));
+            );
+            return Err(StateError::new("groups", problem));
         }
         check_settings(&s.settings)?;
         let impulse_ok = |k: &super::KeptImpulse| {
@@ -215,13 +246,16 @@ impl World {
                 .all(|x| x.is_finite())
         };
         if !s.soft_impulses.iter().all(impulse_ok) {
-            return Err("field `soft_impulses`: every number must be finite".to_string());
+            return Err(StateError::new(
+                "soft_impulses",
+                "every number must be finite",
+            ));
         }
         check_balls(&s.balls)
     }
 }
 
-fn check_settings(s: &Settings) -> Result<(), String> {
+fn check_settings(s: &Settings) -> Result<(), StateError> {
     let numbers = [
         ("gravity", s.gravity),
         ("elasticity_scale", s.elasticity_scale),
@@ -231,7 +265,8 @@ fn check_settings(s: &Settings) -> Result<(), String> {
     ];
     for (name, x) in numbers {
         if !x.is_finite() {
-            return Err(format!("field `settings.{name}`: must be finite, got {x}"));
+            let field = format!("settings.{name}");
+            return Err(StateError::new(field, format!("must be finite, got {x}")));
         }
     }
     Ok(())
@@ -240,23 +275,23 @@ fn check_settings(s: &Settings) -> Result<(), String> {
 /// Most balls a state may hold.
 pub const MAX_BALLS: usize = 2_000_000;
 
-fn check_balls(balls: &[Ball]) -> Result<(), String> {
+fn check_balls(balls: &[Ball]) -> Result<(), StateError> {
     if balls.len() > MAX_BALLS {
-        return Err(format!(
-            "field `balls`: {} balls, at most {MAX_BALLS}",
-            balls.len()
-        ));
+        let problem = format!("{} balls, at most {MAX_BALLS}", balls.len());
+        return Err(StateError::new("balls", problem));
     }
     for (i, b) in balls.iter().enumerate() {
         let numbers = [b.radius, b.mass, b.elasticity, b.spin, b.slow_for];
         if !b.pos.is_finite() || !b.vel.is_finite() || numbers.iter().any(|x| !x.is_finite()) {
-            return Err(format!("field `balls[{i}]`: every number must be finite"));
+            let problem = "every number must be finite";
+            return Err(StateError::new(format!("balls[{i}]"), problem));
         }
         if b.radius < 0.0 || b.mass <= 0.0 {
-            return Err(format!(
-                "field `balls[{i}]`: radius must be ≥ 0 and mass > 0, got {} and {}",
+            let problem = format!(
+                "radius must be ≥ 0 and mass > 0, got {} and {}",
                 b.radius, b.mass
-            ));
+            );
+            return Err(StateError::new(format!("balls[{i}]"), problem));
         }
     }
     Ok(())

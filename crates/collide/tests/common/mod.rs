@@ -4,7 +4,7 @@
 use collide::{Scene, World};
 
 /// The table scene shipped with the app.
-pub const TABLE: &str = include_str!("../../../../assets/scenes/table.ron");
+pub const TABLE: &str = include_str!("../../scenes/table.ron");
 
 /// The table, built with `seed`.
 pub fn table(seed: u64) -> World {

@@ -1,8 +1,8 @@
-//! The cradle's read-out: how an impact passes through a row of tethered balls (seed 004,
-//! "collision iterations": a row of touching balls needs several collision iterations per
-//! step for the momentum to go through within the step).
+//! The cradle's read-out: how an impact passes through a row of tethered balls. A row of
+//! touching balls needs several collision iterations per step for the momentum to go through
+//! within the step (Parberry, Collision Math Toy: "collision iterations").
 //!
-//! The row is the tethered balls in the order of [`crate::world::Rules::tethers`]. After each
+//! The row is the tethered balls in the order of [`super::Rules::tethers`]. After each
 //! step the meter compares each end ball's velocity with the last step's: an end ball that
 //! was moving into its neighbour faster than [`MIN_SPEED`] and lost more than half of that
 //! approach speed has hit the row. From that step on, for [`WINDOW`] s, it records the
@@ -12,7 +12,8 @@
 //! the impact step and the middle balls are never seen moving; with one iteration each
 //! middle ball carries the speed for a step in turn. `O(tethers)` per step.
 
-use super::World;
+use super::Tether;
+use crate::geom::Ball;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -58,36 +59,34 @@ impl TransferMeter {
     }
 }
 
-impl World {
-    /// Updates the cradle meter from this step's velocities.
-    pub(super) fn measure_transfer(&mut self) {
-        let row: Vec<(Vec2, Vec2)> = self
-            .rules
-            .tethers
+impl TransferMeter {
+    /// Updates the meter from this step's velocities of the tethered balls (`dt` the step's
+    /// length, s).
+    pub(super) fn measure(&mut self, tethers: &[Tether], balls: &[Ball], dt: f32) {
+        let row: Vec<(Vec2, Vec2)> = tethers
             .iter()
-            .filter_map(|t| self.balls.get(t.ball as usize).map(|b| (b.pos, b.vel)))
+            .filter_map(|t| balls.get(t.ball as usize).map(|b| (b.pos, b.vel)))
             .collect();
-        let window = (WINDOW / self.step_seconds() as f32).ceil() as u32;
-        let meter = &mut self.rules.transfer;
-        if row.len() < 3 || meter.prev.len() != row.len() {
-            meter.prev = row.iter().map(|r| r.1).collect();
-            meter.current = None;
+        let window = (WINDOW / dt).ceil() as u32;
+        if row.len() < 3 || self.prev.len() != row.len() {
+            self.prev = row.iter().map(|r| r.1).collect();
+            self.current = None;
             return;
         }
-        if meter.current.is_none() {
-            meter.current = impact(&row, &meter.prev);
+        if self.current.is_none() {
+            self.current = impact(&row, &self.prev);
         }
-        if let Some(mut t) = meter.current {
+        if let Some(mut t) = self.current {
             watch(&mut t, &row);
             if t.steps >= window {
-                meter.last = Some(t);
-                meter.current = None;
+                self.last = Some(t);
+                self.current = None;
             } else {
-                meter.current = Some(t);
+                self.current = Some(t);
             }
         }
-        meter.prev.clear();
-        meter.prev.extend(row.iter().map(|r| r.1));
+        self.prev.clear();
+        self.prev.extend(row.iter().map(|r| r.1));
     }
 }
 

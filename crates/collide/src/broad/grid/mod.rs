@@ -3,7 +3,7 @@
 //! **Algorithm.** Square cells of side `c`, at least the largest ball side `m`. Each ball goes
 //! into the one cell holding its box's min corner, by two counting sorts (bands of rows, then
 //! cells within a band) into flat arrays holding each ball's index, box and cell code in cell
-//! order, a window of a few bands at a time (see `ball_cells.rs`; reused, so a steady-state
+//! order, a window of a few bands at a time (see `ball_cells/`; reused, so a steady-state
 //! call allocates nothing). Then each ball is tested against the later balls of its cell and
 //! against 4 of its cell's 8 neighbours — `(+1, 0)`, `(−1, +1)`, `(0, +1)`, `(+1, +1)` — so
 //! every pair of neighbouring cells is visited exactly once and no pair is ever found twice
@@ -32,7 +32,7 @@
 //!
 //! **Obstacles** (statics, possibly far larger than a cell, and kinematic shapes) are entered
 //! in every cell they overlap, statics once and kept between calls (rebuilt when
-//! `statics_version` or the cell size changes); see `obstacle_cells.rs`.
+//! `statics_version` or the cell size changes); see `obstacles.rs`.
 //!
 //! **Cost** (what `aabb_tests` counts): `Σ K(K − 1)/2` over occupied cells, plus for each ball
 //! the balls of the forward neighbours its box reaches into, plus the obstacle tests; sorting
@@ -41,13 +41,17 @@
 //! balls (clamped beyond, which keeps neighbours neighbours), so uniformly spread balls never
 //! pile into border cells however many there are.
 
-use super::ball_cells::{BallCells, Extent, MAX_STORED_CELLS};
-use super::grid_cells::CellRange;
-use super::obstacle_cells::ObstacleCells;
 use super::pair_keys::PairKeys;
-use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
+use ball_cells::{BallCells, Extent, MAX_STORED_CELLS};
+use cells::CellRange;
+use obstacles::ObstacleCells;
+
+mod ball_cells;
+pub(crate) mod cells;
+pub(crate) mod obstacles;
 
 /// Smallest automatic cell size (px).
 pub const MIN_AUTO: f64 = 8.0;
@@ -122,7 +126,7 @@ impl Default for Grid {
 
 impl Grid {
     /// A grid with cells of `size` px, or automatic for 0.
-    pub fn new(size: f32) -> Result<Self, String> {
+    pub fn new(size: f32) -> Result<Self, ParamError> {
         Ok(Self {
             size: checked_size(size)?,
             ..Self::default()
@@ -240,11 +244,11 @@ fn fitted_range(region: &Aabb, working: f64, n: usize) -> CellRange {
 const MAX_CELL: f32 = 2048.0;
 
 /// The checked cell-size parameter: 0 (automatic) or a positive number of px.
-fn checked_size(value: f32) -> Result<f32, String> {
+fn checked_size(value: f32) -> Result<f32, ParamError> {
     if !value.is_finite() || !(0.0..=MAX_CELL).contains(&value) {
-        return Err(format!(
+        return Err(ParamError::Invalid(format!(
             "cell size must be 0 (automatic) or a positive number of px up to {MAX_CELL}, not {value}"
-        ));
+        )));
     }
     Ok(value)
 }
@@ -301,13 +305,13 @@ impl BroadPhase for Grid {
         }]
     }
 
-    fn set_param(&mut self, name: &str, value: f32) -> Result<(), String> {
+    fn set_param(&mut self, name: &str, value: f32) -> Result<(), ParamError> {
         match name {
             "cell size" => {
                 self.size = checked_size(value)?;
                 Ok(())
             }
-            _ => Err(format!("{} has no parameter {name:?}", self.kind().label())),
+            _ => Err(ParamError::unknown(self.kind(), name)),
         }
     }
 

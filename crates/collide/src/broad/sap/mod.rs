@@ -43,11 +43,13 @@
 //! Baraff (1992) and Cohen et al. (I-COLLIDE, 1995).
 
 use super::pair_keys::PairKeys;
-use super::radix::RadixScratch;
-use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
+use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use glam::Vec2;
+use sorted::Sorted;
+
+mod sorted;
 
 /// How much larger (×) the other axis's spread must be before auto mode switches to it.
 const HYSTERESIS: f64 = 1.25;
@@ -86,107 +88,6 @@ impl Bands {
         // `as` saturates (NaN to 0); then clamp to the last band.
         (((v - self.lo) * self.per_px) as i64).clamp(0, self.count as i64 - 1) as usize
     }
-}
-
-/// Boxes sorted by their min on one axis, keys and box copies kept beside the indices, so
-/// the sweep reads them in order instead of looking each one up in the input.
-#[derive(Clone, Debug, Default)]
-struct Sorted {
-    items: Vec<u32>,
-    keys: Vec<f32>,
-    boxes: Vec<Aabb>,
-    /// Records for rebuilds and the radix sort's buffers.
-    records: Vec<Record>,
-    radix: RadixScratch<Record>,
-}
-
-/// A box with `(ordered key bits << 32) | index`, for the radix sort of a rebuild.
-#[derive(Clone, Copy, Debug, Default)]
-struct Record {
-    key: u64,
-    b: Aabb,
-}
-
-impl Sorted {
-    /// Refills with `range`, keys from `aabbs` on `axis`, and sorts fully: a radix sort of
-    /// records carrying the boxes (streaming; a comparison sort looking the keys up in
-    /// `aabbs` spends most of its time in cache misses once the boxes outgrow the cache).
-    fn rebuild(&mut self, aabbs: &[Aabb], range: std::ops::Range<usize>, axis: usize) {
-        self.records.clear();
-        self.records.extend(range.map(|i| Record {
-            key: (ordered_bits(key(aabbs, i as u32, axis)) as u64) << 32 | i as u64,
-            b: aabbs[i],
-        }));
-        self.radix.sort(&mut self.records, |r| r.key, 32, 64);
-        self.items.clear();
-        self.items.extend(self.records.iter().map(|r| r.key as u32));
-        self.keys.clear();
-        self.keys
-            .extend(self.records.iter().map(|r| r.b.min[axis] + 0.0));
-        self.boxes.clear();
-        self.boxes.extend(self.records.iter().map(|r| r.b));
-    }
-
-    /// Refreshes the keys and boxes and repairs the order by insertion sort; returns the swaps
-    /// done.
-    fn resort(&mut self, aabbs: &[Aabb], axis: usize) -> u64 {
-        for ((k, b), &i) in self.keys.iter_mut().zip(&mut self.boxes).zip(&self.items) {
-            *b = aabbs[i as usize];
-            *k = b.min[axis] + 0.0;
-        }
-        let mut swaps = 0;
-        for k in 1..self.items.len() {
-            let (key, item, b) = (self.keys[k], self.items[k], self.boxes[k]);
-            let mut h = k;
-            while h > 0 && self.keys[h - 1] > key {
-                self.keys[h] = self.keys[h - 1];
-                self.items[h] = self.items[h - 1];
-                self.boxes[h] = self.boxes[h - 1];
-                h -= 1;
-            }
-            swaps += (k - h) as u64;
-            self.keys[h] = key;
-            self.items[h] = item;
-            self.boxes[h] = b;
-        }
-        swaps
-    }
-
-    /// Checks the order is a permutation of `range` sorted by key.
-    fn check(&self, range: std::ops::Range<usize>, what: &str) -> Result<(), String> {
-        if self.items.len() != range.len() || self.keys.len() != range.len() {
-            return Err(format!("{what}: {} items for {range:?}", self.items.len()));
-        }
-        if self.keys.windows(2).any(|w| w[0] > w[1]) {
-            return Err(format!("{what}: keys out of order"));
-        }
-        let mut seen = vec![false; range.len()];
-        for &i in &self.items {
-            let k = (i as usize).wrapping_sub(range.start);
-            if k >= seen.len() || std::mem::replace(&mut seen[k], true) {
-                return Err(format!("{what}: item {i} foreign or repeated"));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The bits of `x` as a `u32` that orders as `f32::total_cmp` does.
-#[inline(always)]
-fn ordered_bits(x: f32) -> u32 {
-    let b = x.to_bits();
-    if b >> 31 == 1 {
-        !b
-    } else {
-        b | 0x8000_0000
-    }
-}
-
-/// The sort key of box `i`: its min on `axis`, −0.0 normalised (`+ 0.0`), so the order of
-/// the key bits agrees with `<` on equal coordinates.
-#[inline(always)]
-fn key(aabbs: &[Aabb], i: u32, axis: usize) -> f32 {
-    aabbs[i as usize].min[axis] + 0.0
 }
 
 /// One box's interval on the sweep axis, for drawing.
@@ -540,21 +441,25 @@ impl BroadPhase for Sap {
         ]
     }
 
-    fn set_param(&mut self, name: &str, value: f32) -> Result<(), String> {
+    fn set_param(&mut self, name: &str, value: f32) -> Result<(), ParamError> {
         match name {
             "axis" => {
                 if ![0.0, 1.0, 2.0].contains(&value) {
-                    return Err("axis must be 0 (auto), 1 (x) or 2 (y)".into());
+                    return Err(ParamError::Invalid(
+                        "axis must be 0 (auto), 1 (x) or 2 (y)".into(),
+                    ));
                 }
                 self.axis_mode = value as u8;
             }
             "bands" => {
                 if !(value.fract() == 0.0 && (0.0..=MAX_BANDS as f32).contains(&value)) {
-                    return Err(format!("bands must be a whole number 0..={MAX_BANDS}"));
+                    return Err(ParamError::Invalid(format!(
+                        "bands must be a whole number 0..={MAX_BANDS}"
+                    )));
                 }
                 self.bands_mode = value as u32;
             }
-            _ => return Err(format!("{} has no parameter {name:?}", self.kind().label())),
+            _ => return Err(ParamError::unknown(self.kind(), name)),
         }
         Ok(())
     }
@@ -765,24 +670,6 @@ mod tests {
         let mut small = Sap::default();
         run(&mut small, &input(&few, 0, 0));
         assert_eq!(small.stats.bands, 1, "few balls: the classic sweep");
-    }
-
-    #[test]
-    fn ordered_bits_sort_as_total_cmp() {
-        let xs = [
-            f32::NEG_INFINITY,
-            -1e30,
-            -2.5,
-            -f32::MIN_POSITIVE,
-            0.0,
-            f32::MIN_POSITIVE,
-            1.0,
-            3e38,
-            f32::INFINITY,
-        ];
-        for w in xs.windows(2) {
-            assert!(ordered_bits(w[0]) < ordered_bits(w[1]), "{w:?}");
-        }
     }
 
     #[test]

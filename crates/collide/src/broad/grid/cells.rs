@@ -21,7 +21,7 @@
 //! Source: the sector arrays of the "sectors with four shifts" article (Moertel 1994), with
 //! its linked lists replaced by a counting sort.
 
-use super::{BroadCounters, Pair};
+use crate::broad::{BroadCounters, Pair};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use glam::Vec2;

@@ -10,7 +10,7 @@
 //! one distance per handle and per shape (a scene of n shapes: O(n)); ties go to the lower
 //! index, so the same scene and point always pick the same thing.
 
-use crate::scene::{MotionDesc, Scene, SceneError, ShapeDesc};
+use super::{MotionDesc, Scene, SceneError, ShapeDesc, ShapeKind};
 use glam::Vec2;
 
 /// Smallest radius a handle drag leaves (px).
@@ -122,26 +122,23 @@ impl NewKind {
 /// The handles of one shape (`shape` is its index), pivot last when kinematic.
 pub fn shape_handles(shape: usize, d: &ShapeDesc) -> Vec<Handle> {
     let h = |role, pos| Handle { shape, role, pos };
-    let mut out = match d {
-        // A scored shape is edited through the shape it wraps.
-        ShapeDesc::Scored { shape: inner, .. } => return shape_handles(shape, inner),
-        ShapeDesc::Point { p, .. } => vec![h(Role::At, *p)],
-        ShapeDesc::Segment { a, b, .. } => vec![h(Role::A, *a), h(Role::B, *b)],
-        ShapeDesc::Polyline { points, .. } => points
+    let mut out = match &d.kind {
+        ShapeKind::Point { p } => vec![h(Role::At, *p)],
+        ShapeKind::Segment { a, b } => vec![h(Role::A, *a), h(Role::B, *b)],
+        ShapeKind::Polyline { points } => points
             .iter()
             .enumerate()
             .map(|(i, p)| h(Role::Vertex(i), *p))
             .collect(),
-        ShapeDesc::Circle { centre, radius, .. } => vec![
+        ShapeKind::Circle { centre, radius } => vec![
             h(Role::Centre, *centre),
             h(Role::Radius, *centre + Vec2::X * *radius),
         ],
-        ShapeDesc::Arc {
+        ShapeKind::Arc {
             centre,
             radius,
             start,
             end,
-            ..
         } => {
             let at = |deg: f32| *centre + Vec2::from_angle(deg.to_radians()) * *radius;
             vec![
@@ -151,16 +148,15 @@ pub fn shape_handles(shape: usize, d: &ShapeDesc) -> Vec<Handle> {
                 h(Role::End, at(*end)),
             ]
         }
-        ShapeDesc::Gate { a, b, normal, .. } => vec![
+        ShapeKind::Gate { a, b, normal, .. } => vec![
             h(Role::A, *a),
             h(Role::B, *b),
             h(Role::Normal, gate_arrow_tip(*a, *b, *normal)),
         ],
-        ShapeDesc::Teardrop {
+        ShapeKind::Teardrop {
             centre,
             radius,
             tip,
-            ..
         } => {
             // The radius handle sits on the round end, opposite the tip.
             let away = (*centre - *tip).normalize_or_zero();
@@ -170,16 +166,15 @@ pub fn shape_handles(shape: usize, d: &ShapeDesc) -> Vec<Handle> {
                 h(Role::Tip, *tip),
             ]
         }
-        ShapeDesc::Rect { min, max, .. } => rect_corners(*min, *max)
+        ShapeKind::Rect { min, max } => rect_corners(*min, *max)
             .into_iter()
             .enumerate()
             .map(|(i, p)| h(Role::Corner(i as u8), p))
             .collect(),
-        ShapeDesc::OrientedRect {
+        ShapeKind::OrientedRect {
             centre,
             half_extents,
             angle,
-            ..
         } => vec![
             h(Role::Centre, *centre),
             h(
@@ -187,7 +182,7 @@ pub fn shape_handles(shape: usize, d: &ShapeDesc) -> Vec<Handle> {
                 *centre + Vec2::from_angle(angle.to_radians()).rotate(*half_extents),
             ),
         ],
-        ShapeDesc::Group { shapes, .. } => vec![h(Role::Centre, group_middle(shapes))],
+        ShapeKind::Group { shapes, .. } => vec![h(Role::Centre, group_middle(shapes))],
     };
     if let Some(MotionDesc::Kinematic { pivot, .. } | MotionDesc::Flipper { pivot, .. }) =
         motion_of(d)
@@ -245,48 +240,42 @@ pub fn pick(scene: &Scene, p: Vec2, slop: f32) -> Option<Pick> {
 
 /// Distance (px) from `p` to a shape's body: 0 inside a solid shape.
 pub fn body_distance(d: &ShapeDesc, p: Vec2) -> f32 {
-    match d {
-        ShapeDesc::Scored { shape, .. } => body_distance(shape, p),
-        ShapeDesc::Point { p: q, .. } => p.distance(*q),
-        ShapeDesc::Segment { a, b, .. } | ShapeDesc::Gate { a, b, .. } => {
-            segment_distance(p, *a, *b)
-        }
-        ShapeDesc::Polyline { points, .. } => points
+    match &d.kind {
+        ShapeKind::Point { p: q } => p.distance(*q),
+        ShapeKind::Segment { a, b } | ShapeKind::Gate { a, b, .. } => segment_distance(p, *a, *b),
+        ShapeKind::Polyline { points } => points
             .windows(2)
             .map(|w| segment_distance(p, w[0], w[1]))
             .fold(f32::INFINITY, f32::min),
-        ShapeDesc::Circle { centre, radius, .. } => (p.distance(*centre) - radius).max(0.0),
-        ShapeDesc::Arc {
+        ShapeKind::Circle { centre, radius } => (p.distance(*centre) - radius).max(0.0),
+        ShapeKind::Arc {
             centre,
             radius,
             start,
             end,
-            ..
         } => arc_distance(p, *centre, *radius, *start, *end),
-        ShapeDesc::Teardrop {
+        ShapeKind::Teardrop {
             centre,
             radius,
             tip,
-            ..
         } => {
             // Near enough: the round end, or the line out to the tip.
             let round = (p.distance(*centre) - radius).max(0.0);
             round.min(segment_distance(p, *centre, *tip))
         }
-        ShapeDesc::Rect { min, max, .. } => {
+        ShapeKind::Rect { min, max } => {
             // Distance to a box: the length of how far p is outside it on each axis.
             (*min - p).max(p - *max).max(Vec2::ZERO).length()
         }
-        ShapeDesc::OrientedRect {
+        ShapeKind::OrientedRect {
             centre,
             half_extents,
             angle,
-            ..
         } => {
             let local = Vec2::from_angle(-angle.to_radians()).rotate(p - *centre);
             (local.abs() - *half_extents).max(Vec2::ZERO).length()
         }
-        ShapeDesc::Group { shapes, .. } => shapes
+        ShapeKind::Group { shapes, .. } => shapes
             .iter()
             .map(|m| body_distance(m, p))
             .fold(f32::INFINITY, f32::min),
@@ -363,26 +352,24 @@ pub fn move_handle(d: &mut ShapeDesc, role: Role, to: Vec2) -> bool {
 
 /// Moves a handle other than the centre and the pivot.
 fn move_shape_handle(d: &mut ShapeDesc, role: Role, to: Vec2) {
-    match (d, role) {
-        (ShapeDesc::Scored { shape, .. }, role) => move_shape_handle(shape, role, to),
-        (ShapeDesc::Point { p, .. }, Role::At) => *p = to,
-        (ShapeDesc::Segment { a, .. } | ShapeDesc::Gate { a, .. }, Role::A) => *a = to,
-        (ShapeDesc::Segment { b, .. } | ShapeDesc::Gate { b, .. }, Role::B) => *b = to,
-        (ShapeDesc::Polyline { points, .. }, Role::Vertex(i)) if i < points.len() => points[i] = to,
-        (ShapeDesc::Circle { centre, radius, .. }, Role::Radius) => {
+    match (&mut d.kind, role) {
+        (ShapeKind::Point { p }, Role::At) => *p = to,
+        (ShapeKind::Segment { a, .. } | ShapeKind::Gate { a, .. }, Role::A) => *a = to,
+        (ShapeKind::Segment { b, .. } | ShapeKind::Gate { b, .. }, Role::B) => *b = to,
+        (ShapeKind::Polyline { points }, Role::Vertex(i)) if i < points.len() => points[i] = to,
+        (ShapeKind::Circle { centre, radius }, Role::Radius) => {
             *radius = centre.distance(to).max(MIN_RADIUS)
         }
         (
-            ShapeDesc::Arc {
+            ShapeKind::Arc {
                 centre,
                 radius,
                 start,
                 end,
-                ..
             },
             role,
         ) => move_arc_handle(*centre, radius, start, end, role, to),
-        (ShapeDesc::Gate { a, b, normal, .. }, Role::Normal) => {
+        (ShapeKind::Gate { a, b, normal, .. }, Role::Normal) => {
             let n = to - (*a + *b) * 0.5;
             // Too short to give a direction: keep the old one.
             if n.length() > 1e-3 {
@@ -390,21 +377,19 @@ fn move_shape_handle(d: &mut ShapeDesc, role: Role, to: Vec2) {
             }
         }
         (
-            ShapeDesc::Teardrop {
+            ShapeKind::Teardrop {
                 centre,
                 radius,
                 tip,
-                ..
             },
             role,
         ) => move_teardrop_handle(*centre, radius, tip, role, to),
-        (ShapeDesc::Rect { min, max, .. }, Role::Corner(i)) => move_rect_corner(min, max, i, to),
+        (ShapeKind::Rect { min, max }, Role::Corner(i)) => move_rect_corner(min, max, i, to),
         (
-            ShapeDesc::OrientedRect {
+            ShapeKind::OrientedRect {
                 centre,
                 half_extents,
                 angle,
-                ..
             },
             Role::Corner(2),
         ) => {
@@ -496,26 +481,25 @@ pub fn translate(d: &mut ShapeDesc, delta: Vec2) -> bool {
 
 /// Moves every position of the shape (not its pivot) by `delta`.
 fn translate_body(d: &mut ShapeDesc, delta: Vec2) {
-    match d {
-        ShapeDesc::Scored { shape, .. } => translate_body(shape, delta),
-        ShapeDesc::Point { p, .. } => *p += delta,
-        ShapeDesc::Segment { a, b, .. } | ShapeDesc::Gate { a, b, .. } => {
+    match &mut d.kind {
+        ShapeKind::Point { p } => *p += delta,
+        ShapeKind::Segment { a, b } | ShapeKind::Gate { a, b, .. } => {
             *a += delta;
             *b += delta;
         }
-        ShapeDesc::Polyline { points, .. } => points.iter_mut().for_each(|p| *p += delta),
-        ShapeDesc::Circle { centre, .. }
-        | ShapeDesc::Arc { centre, .. }
-        | ShapeDesc::OrientedRect { centre, .. } => *centre += delta,
-        ShapeDesc::Teardrop { centre, tip, .. } => {
+        ShapeKind::Polyline { points } => points.iter_mut().for_each(|p| *p += delta),
+        ShapeKind::Circle { centre, .. }
+        | ShapeKind::Arc { centre, .. }
+        | ShapeKind::OrientedRect { centre, .. } => *centre += delta,
+        ShapeKind::Teardrop { centre, tip, .. } => {
             *centre += delta;
             *tip += delta;
         }
-        ShapeDesc::Rect { min, max, .. } => {
+        ShapeKind::Rect { min, max } => {
             *min += delta;
             *max += delta;
         }
-        ShapeDesc::Group { shapes, .. } => shapes.iter_mut().for_each(|m| translate_body(m, delta)),
+        ShapeKind::Group { shapes, .. } => shapes.iter_mut().for_each(|m| translate_body(m, delta)),
     }
 }
 
@@ -527,63 +511,59 @@ pub fn new_shape(kind: NewKind, from: Vec2, to: Vec2) -> Option<ShapeDesc> {
     }
     let drag = to - from;
     let short = drag.length() < MIN_DRAG;
-    let motion = MotionDesc::Static;
     let length_or = |default: f32| if short { default } else { drag.length() };
     let (a, b) = if short {
         (from - Vec2::X * 50.0, from + Vec2::X * 50.0)
     } else {
         (from, to)
     };
-    Some(match kind {
-        NewKind::Segment => ShapeDesc::Segment {
-            a,
-            b,
-            elasticity: 0.9,
-            motion,
-        },
+    let (shape, elasticity) = match kind {
+        NewKind::Segment => (ShapeKind::Segment { a, b }, 0.9),
         NewKind::Arc => {
             let facing = if short {
                 90.0
             } else {
                 drag.y.atan2(drag.x).to_degrees().rem_euclid(360.0)
             };
-            ShapeDesc::Arc {
+            let arc = ShapeKind::Arc {
                 centre: from,
                 radius: length_or(60.0).max(MIN_RADIUS),
                 start: facing - 90.0,
                 end: facing + 90.0,
-                elasticity: 0.9,
-                motion,
-            }
+            };
+            (arc, 0.9)
         }
-        NewKind::Circle | NewKind::Bumper => ShapeDesc::Circle {
-            centre: from,
-            radius: length_or(24.0).max(MIN_RADIUS),
-            elasticity: if kind == NewKind::Bumper { 1.5 } else { 1.0 },
-            motion,
-        },
-        NewKind::Gate => ShapeDesc::Gate {
-            a,
-            b,
-            // Balls enter from the left of a → b.
-            normal: (b - a).normalize().perp(),
-            threshold: 150.0,
-            elasticity: 0.9,
-        },
+        NewKind::Circle | NewKind::Bumper => {
+            let circle = ShapeKind::Circle {
+                centre: from,
+                radius: length_or(24.0).max(MIN_RADIUS),
+            };
+            (circle, if kind == NewKind::Bumper { 1.5 } else { 1.0 })
+        }
+        NewKind::Gate => {
+            let gate = ShapeKind::Gate {
+                a,
+                b,
+                // Balls enter from the left of a → b.
+                normal: (b - a).normalize().perp(),
+                threshold: 150.0,
+            };
+            (gate, 0.9)
+        }
         NewKind::Rect => {
             let (lo, hi) = if short {
                 (from - Vec2::new(30.0, 20.0), from + Vec2::new(30.0, 20.0))
             } else {
                 (from.min(to), from.max(to))
             };
-            ShapeDesc::Rect {
+            let rect = ShapeKind::Rect {
                 min: lo,
                 max: hi.max(lo + Vec2::splat(MIN_SIDE)),
-                elasticity: 0.9,
-                motion,
-            }
+            };
+            (rect, 0.9)
         }
-    })
+    };
+    Some(ShapeDesc::new(shape).with_elasticity(elasticity))
 }
 
 /// Adds a shape of `kind` dragged from `from` to `to` (px) at the end of the scene; returns
@@ -602,18 +582,9 @@ pub fn delete(scene: &mut Scene, i: usize) -> Option<ShapeDesc> {
 
 /// The shape's elasticity (`None` for a group: its members carry theirs).
 pub fn elasticity_of(d: &ShapeDesc) -> Option<f32> {
-    match d {
-        ShapeDesc::Point { elasticity, .. }
-        | ShapeDesc::Segment { elasticity, .. }
-        | ShapeDesc::Polyline { elasticity, .. }
-        | ShapeDesc::Circle { elasticity, .. }
-        | ShapeDesc::Arc { elasticity, .. }
-        | ShapeDesc::Gate { elasticity, .. }
-        | ShapeDesc::Teardrop { elasticity, .. }
-        | ShapeDesc::Rect { elasticity, .. }
-        | ShapeDesc::OrientedRect { elasticity, .. } => Some(*elasticity),
-        ShapeDesc::Group { .. } => None,
-        ShapeDesc::Scored { shape, .. } => elasticity_of(shape),
+    match d.kind {
+        ShapeKind::Group { .. } => None,
+        _ => Some(d.elasticity),
     }
 }
 
@@ -624,42 +595,18 @@ pub fn set_elasticity(d: &mut ShapeDesc, e: f32) -> bool {
         return false;
     }
     let e = e.clamp(0.0, MAX_ELASTICITY);
-    match d {
-        ShapeDesc::Point { elasticity, .. }
-        | ShapeDesc::Segment { elasticity, .. }
-        | ShapeDesc::Polyline { elasticity, .. }
-        | ShapeDesc::Circle { elasticity, .. }
-        | ShapeDesc::Arc { elasticity, .. }
-        | ShapeDesc::Gate { elasticity, .. }
-        | ShapeDesc::Teardrop { elasticity, .. }
-        | ShapeDesc::Rect { elasticity, .. }
-        | ShapeDesc::OrientedRect { elasticity, .. } => *elasticity = e,
-        ShapeDesc::Scored { shape, .. } => {
-            set_elasticity(shape, e);
-        }
-        ShapeDesc::Group { shapes, .. } => {
-            shapes.iter_mut().for_each(|m| {
-                set_elasticity(m, e);
-            });
-        }
+    match &mut d.kind {
+        ShapeKind::Group { shapes, .. } => shapes.iter_mut().for_each(|m| {
+            set_elasticity(m, e);
+        }),
+        _ => d.elasticity = e,
     }
     true
 }
 
 /// The shape's motion; `None` for gates and teardrops, which cannot move.
 pub fn motion_of(d: &ShapeDesc) -> Option<MotionDesc> {
-    match d {
-        ShapeDesc::Point { motion, .. }
-        | ShapeDesc::Segment { motion, .. }
-        | ShapeDesc::Polyline { motion, .. }
-        | ShapeDesc::Circle { motion, .. }
-        | ShapeDesc::Arc { motion, .. }
-        | ShapeDesc::Rect { motion, .. }
-        | ShapeDesc::OrientedRect { motion, .. }
-        | ShapeDesc::Group { motion, .. } => Some(*motion),
-        ShapeDesc::Gate { .. } | ShapeDesc::Teardrop { .. } => None,
-        ShapeDesc::Scored { shape, .. } => motion_of(shape),
-    }
+    d.can_move().then_some(d.motion)
 }
 
 /// Sets the motion (a kinematic speed is clamped to ±[`MAX_SPEED`] rev/s). Returns `false`
@@ -684,21 +631,11 @@ pub fn set_motion(d: &mut ShapeDesc, m: MotionDesc) -> bool {
             }
         }
     };
-    match d {
-        ShapeDesc::Point { motion, .. }
-        | ShapeDesc::Segment { motion, .. }
-        | ShapeDesc::Polyline { motion, .. }
-        | ShapeDesc::Circle { motion, .. }
-        | ShapeDesc::Arc { motion, .. }
-        | ShapeDesc::Rect { motion, .. }
-        | ShapeDesc::OrientedRect { motion, .. }
-        | ShapeDesc::Group { motion, .. } => {
-            *motion = m;
-            true
-        }
-        ShapeDesc::Gate { .. } | ShapeDesc::Teardrop { .. } => false,
-        ShapeDesc::Scored { shape, .. } => set_motion(shape, m),
+    if !d.can_move() {
+        return false;
     }
+    d.motion = m;
+    true
 }
 
 /// Moves a kinematic shape's pivot; nothing for a static one.

@@ -16,14 +16,14 @@
 //!
 //! Lattice: unshifted, the caller's cell size, covering the world box and every static box (at
 //! most `MAX_DIM` cells per axis; kinematic shapes and balls outside are clamped onto the
-//! border, which loses nothing, see [`super::grid_cells`]).
+//! border, which loses nothing, see [`super::cells`]).
 //!
 //! Cost per call: kinematic entries (cells covered) + per ball, the obstacles listed in the ≤ 4
 //! cells its box overlaps (when its side is at most the cell size). Statics cost their entries
 //! only when rebuilt.
 
-use super::grid_cells::{region_of, Buckets, CellRange};
-use super::{BroadCounters, BroadInput, Pair};
+use super::cells::{region_of, Buckets, CellRange};
+use crate::broad::{BroadCounters, BroadInput, Pair};
 use crate::geom::Aabb;
 
 /// Obstacles entered in every cell they overlap; balls look them up.

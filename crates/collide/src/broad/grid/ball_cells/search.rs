@@ -1,0 +1,227 @@
+//! The pair search over the balls in cell order: each ball against the two runs of entries
+//! that can overlap it.
+//!
+//! **Four tests per compare.** The boxes are stored as `[min x, min y, max x, max y]`,
+//! one coordinate per array, so that one 4-wide compare per coordinate tests four candidates
+//! against a query (see `broad/packed.rs`). The compares are SSE2 intrinsics (all of x86-64; plain
+//! compares elsewhere), not glam's `Vec4`: a crate depending on this one may turn on glam's
+//! `scalar-math` feature (the app's window library does), and Cargo then builds glam that
+//! way for this crate too, and its scalar compares make the pair search slower than the
+//! intrinsics do.
+//!
+//! **Pairs**, each ball against the later balls of its cell and the cells its box reaches
+//! into among the forward half of the neighbours, searched band by band as soon as the next
+//! band is sorted (while both are in cache), branch-light: each ball's runs come from its cell
+//! code (no loop over cells skipping the empty ones, a branch taken on four cells in ten at the
+//! benchmark's density), and the runs are tested a fixed number of candidates at a time with
+//! the lanes past the run masked, giving a mask of hits. Keys are written branch-free: every
+//! candidate's key goes to the end of the key buffer and the end moves past it only on a
+//! hit, so whether a pair overlaps (true about three times in ten, unpredictably) is never a
+//! branch (a branch per hit would be mispredicted about once per ball).
+
+use super::lattice::{CELL_BITS, REACHES_DOWN, REACHES_RIGHT};
+use super::{BallCells, PAD};
+use crate::broad::packed::{hits4, query_of};
+use crate::broad::pair_keys::{grow_keys, KeyWriter, PairKeys};
+
+/// A run of entries in cell order.
+pub(super) type Run = std::ops::Range<usize>;
+
+/// Candidates tested per block of the pair search (SSE2).
+pub(super) const LANES: usize = 4;
+
+/// The boxes in cell order lane by lane, and their ids, each with `PAD` entries of padding.
+pub(super) struct Lanes<'a> {
+    pub(super) x0: &'a [f32],
+    pub(super) y0: &'a [f32],
+    pub(super) x1: &'a [f32],
+    pub(super) y1: &'a [f32],
+    pub(super) ids: &'a [u32],
+}
+
+impl Lanes<'_> {
+    /// The query `q` (lane by lane; the ball's index in the high half of `id`) against the
+    /// entries `j0..j1`, four at a time (lanes past `j1` count as misses): each candidate's
+    /// key goes to `buf[len]`, and `len` moves on only for a hit. Returns the new `len`.
+    ///
+    /// # Safety
+    /// `j0 ≤ j1`, `j1 + LANES` at most the lanes' length, and
+    /// `len + (j1 − j0) + LANES ≤ buf.len()`.
+    #[inline(always)]
+    pub(super) unsafe fn scan(
+        &self,
+        q: [f32; 4],
+        id: u64,
+        j0: usize,
+        j1: usize,
+        buf: &mut [u64],
+        mut len: usize,
+    ) -> usize {
+        debug_assert!(j0 <= j1 && j1 + LANES <= self.x0.len() && j1 + LANES <= self.ids.len());
+        debug_assert!(len + (j1 - j0) + LANES <= buf.len());
+        // SAFETY (every read and write below): a block starts at `j ≤ j1` (the first at
+        // `j0 ≤ j1`, the next only while `j < j1`), so it reads entries `j .. j + LANES`,
+        // within the padding past `j1`; and it writes one slot past the keys so far, which
+        // are at most the run's candidates before it: within `buf`'s room.
+        let (ip, op) = (self.ids.as_ptr(), buf.as_mut_ptr());
+        let mut j = j0;
+        loop {
+            let live = (j1 - j).min(LANES);
+            let mut mask = unsafe { self.hits(q, j) } & ((1u32 << live) - 1);
+            for k in 0..LANES {
+                unsafe { *op.add(len) = id | *ip.add(j + k) as u64 };
+                len += (mask & 1) as usize;
+                mask >>= 1;
+            }
+            j += LANES;
+            if j >= j1 {
+                break;
+            }
+        }
+        len
+    }
+
+    /// [`hits4`] on these lanes.
+    ///
+    /// # Safety
+    /// Entries `j .. j + 4` exist in every lane.
+    #[inline(always)]
+    unsafe fn hits(&self, q: [f32; 4], j: usize) -> u32 {
+        // SAFETY: the caller vouches for the entries.
+        unsafe { hits4([self.x0, self.y0, self.x1, self.y1], j, q) }
+    }
+}
+
+impl BallCells {
+    /// Every ball against the later balls of its own cell, the cell to its right and the
+    /// three cells below (the forward half of the 8 neighbours: each pair of neighbouring
+    /// cells is visited once). Overlapping pairs go to `keys`; returns the box tests.
+    pub fn pairs(&self, keys: &mut PairKeys) -> u64 {
+        assert!(self.holds_all(), "pairs searched after a windowed build");
+        self.pairs_in(0..self.count, &mut keys.writer())
+    }
+
+    /// [`BallCells::pairs`] for the balls at `balls` in cell order: needs only their cells,
+    /// the cells right of them and the row below. Each ball's own cell after it and the
+    /// right-hand one if its box reaches into it are one run; the cells below, left to right,
+    /// if the box reaches into that row, another. (A ball whose min corner lies in a column or
+    /// row the box does not reach has its min beyond the box's max — the cell function is
+    /// monotone — so cannot overlap it.) Each run is tested four candidates at a time
+    /// ([`Lanes::scan`]), or with AVX2 where the CPU has it both runs' first four in one
+    /// 8-wide block ([`avx2::scan_runs`]): the same keys, in another order, and the sort puts
+    /// them in one order.
+    pub(super) fn pairs_in(&self, balls: std::ops::Range<usize>, out: &mut KeyWriter) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if super::avx2::enabled() {
+            // SAFETY: the CPU has AVX2, POPCNT and BMI2 (checked by `enabled`).
+            return unsafe { self.pairs_in_avx2(balls, out) };
+        }
+        self.pairs_in_sse2(balls, out)
+    }
+
+    /// [`BallCells::pairs_in`] with [`Lanes::scan`] on each run.
+    pub(super) fn pairs_in_sse2(&self, balls: std::ops::Range<usize>, out: &mut KeyWriter) -> u64 {
+        // SAFETY: `search` gives runs ordered and ending at most at `n`, with `PAD ≥ LANES`
+        // entries past `n`, and room in `buf` for every candidate's key and two blocks more.
+        self.search(balls, out, |lanes, q, id, own, below, buf, len| unsafe {
+            let len = lanes.scan(q, id, own.start, own.end, buf, len);
+            lanes.scan(q, id, below.start, below.end, buf, len)
+        })
+    }
+
+    /// [`BallCells::pairs_in`] with [`avx2::scan_runs`].
+    ///
+    /// # Safety
+    /// The CPU has AVX2, POPCNT and BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt,bmi2")]
+    pub(super) unsafe fn pairs_in_avx2(
+        &self,
+        balls: std::ops::Range<usize>,
+        out: &mut KeyWriter,
+    ) -> u64 {
+        // SAFETY: as in `pairs_in_sse2`, with `PAD = 8` entries past `n` and room for 8 keys
+        // past the candidates'; the caller vouches for the CPU.
+        self.search(balls, out, |lanes, q, id, own, below, buf, len| unsafe {
+            super::avx2::scan_runs(lanes, q, id, own, below, buf, len)
+        })
+    }
+
+    /// The pair search's loop over `balls`, testing each ball's two runs with `scan`
+    /// (given the lanes, the query, the ball's id in the high half, the runs, the key buffer
+    /// and the keys in it; returns the new number of keys). Each call's runs are ordered and
+    /// end at most at `n`, the lanes have `PAD` entries past `n`, and the buffer has room for
+    /// every candidate's key and `PAD` more.
+    #[inline(always)]
+    fn search(
+        &self,
+        balls: std::ops::Range<usize>,
+        out: &mut KeyWriter,
+        scan: impl Fn(&Lanes, [f32; 4], u64, Run, Run, &mut [u64], usize) -> usize,
+    ) -> u64 {
+        let s = self.stride;
+        let n = self.count;
+        let (start, ids) = (&self.start[..], &self.ids[..]);
+        let [x0, y0, x1, y1] = &self.lanes;
+        // The window's entries: position `p` in cell order is entry `p − base`.
+        let (base, cap) = (self.base, self.codes.len());
+        let lanes = Lanes {
+            x0: &x0[..cap + PAD],
+            y0: &y0[..cap + PAD],
+            x1: &x1[..cap + PAD],
+            y1: &y1[..cap + PAD],
+            ids: &ids[..cap + PAD],
+        };
+        let (mut buf, mut len) = out.take();
+        let mut tests = 0;
+        let first = balls.start;
+        // Every stored cell read below is at most the last real cell's `+ s + 2`: within
+        // `start` (the padding row and column), so the reads need no bounds checks; a cell
+        // code's cell is clamped to the last real cell (it never exceeds it) to make that hold
+        // whatever the codes hold.
+        let (w, h) = self.dims;
+        let last_cell = (h * s).saturating_sub(2);
+        assert!(balls.end <= n && w + 2 == s && start.len() == s * (h + 1) + 1);
+        assert!(base <= first && balls.end <= base + cap);
+        let codes = &self.codes[first - base..balls.end - base];
+        for (a, &code) in (first..).zip(codes) {
+            let cell = ((code & CELL_BITS) as usize).min(last_cell);
+            let dx = (code & REACHES_RIGHT != 0) as usize;
+            let dy = (code & REACHES_DOWN != 0) as usize;
+            let below_left = cell + s - 1;
+            // SAFETY: `cell + 2 ≤ below_left + 3 ≤ last_cell + s + 2 < start.len()` (above).
+            let (own_end, b0, b1) = unsafe {
+                (
+                    *start.get_unchecked(cell + 1 + dx) as usize,
+                    *start.get_unchecked(below_left) as usize,
+                    *start.get_unchecked(below_left + dy * (2 + dx)) as usize,
+                )
+            };
+            // Every run lies in the window: it starts after `a` and ends within the band
+            // after `a`'s, the window's last (clamped so whatever `start` holds).
+            let own_end = own_end.min(base + cap).max(a + 1);
+            let b1 = b1.min(base + cap).max(a + 1);
+            let b0 = b0.min(b1).max(a + 1);
+            let own_len = own_end - (a + 1);
+            let below_len = b1 - b0;
+            tests += (own_len + below_len) as u64;
+            // Room for every candidate's key, written or not, and a block's overrun.
+            let need = len + own_len + below_len + PAD;
+            if need > buf.len() {
+                grow_keys(&mut buf, need);
+            }
+            // The query ([`query_of`]), lane by lane.
+            // SAFETY: `base ≤ a < balls.end ≤ base + cap` (asserted), and the lanes and ids
+            // have `cap + PAD`.
+            let (q, id) = unsafe {
+                let at = |lane: &[f32]| *lane.get_unchecked(a - base);
+                let q = query_of([at(lanes.x0), at(lanes.y0), at(lanes.x1), at(lanes.y1)]);
+                (q, (*lanes.ids.get_unchecked(a - base) as u64) << 32)
+            };
+            let (own, below) = (a + 1 - base..own_end - base, b0 - base..b1 - base);
+            len = scan(&lanes, q, id, own, below, &mut buf, len);
+        }
+        out.put_back(buf, len);
+        tests
+    }
+}

@@ -1,0 +1,37 @@
+//! Pockets: a ball whose centre is inside a pocket's circle is taken off the table and
+//! counted in [`Rules::pocketed`]. `O(balls · pockets)` per step.
+
+use super::{Rules, WorldView};
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// A pocket: balls whose centre enters the circle are taken off the table.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pocket {
+    /// Centre (px).
+    pub centre: Vec2,
+    /// Radius (px).
+    pub radius: f32,
+}
+
+/// Takes the balls whose centre is in a pocket, in index order.
+pub(super) fn take(rules: &mut Rules, w: &mut WorldView) {
+    if rules.pockets.is_empty() {
+        return;
+    }
+    let mut i = 0;
+    while i < w.balls.len() {
+        let p = w.balls[i].pos;
+        let inside = rules
+            .pockets
+            .iter()
+            .any(|k| (p - k.centre).length_squared() < k.radius * k.radius);
+        if inside {
+            (w.take_ball)(w.balls, i);
+            rules.ball_removed(i);
+            rules.pocketed += 1;
+        } else {
+            i += 1;
+        }
+    }
+}

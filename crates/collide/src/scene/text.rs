@@ -1,0 +1,388 @@
+//! The written form of a shape: one variant per kind, each with every field it takes, as
+//! scene files have always had them (`Segment(a: …, b: …, elasticity: 0.9)`, a scoring shape
+//! as `Scored(points: …, shape: …)`). [`ShapeDesc`] reads and writes itself through it, so
+//! the fields, their defaults and the parser's messages (file, line, field) are the file's.
+//! A gate or teardrop is written without motion (it cannot move), a group without elasticity
+//! (its members carry theirs).
+
+use super::{MotionDesc, ScoreDesc, ShapeDesc, ShapeKind};
+use crate::geom::HullKind;
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+fn one() -> f32 {
+    1.0
+}
+
+/// One obstacle as a scene file writes it: one variant per kind, each with every field it
+/// takes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+// Named as the description it reads into: the parser's messages name the enum.
+#[serde(deny_unknown_fields, rename = "ShapeDesc")]
+pub(super) enum ShapeText {
+    /// A point.
+    Point {
+        /// Position (px).
+        p: Vec2,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+        /// Motion (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+    /// A segment.
+    Segment {
+        /// First end (px).
+        a: Vec2,
+        /// Second end (px).
+        b: Vec2,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+        /// Motion (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+    /// Segments joining consecutive points.
+    Polyline {
+        /// The corners (px), at least two.
+        points: Vec<Vec2>,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+        /// Motion (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+    /// A solid circle (bumper).
+    Circle {
+        /// Centre (px).
+        centre: Vec2,
+        /// Radius (px), > 0.
+        radius: f32,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+        /// Motion (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+    /// An arc from `start` counter-clockwise to `end` (degrees).
+    Arc {
+        /// Centre (px).
+        centre: Vec2,
+        /// Radius (px), > 0.
+        radius: f32,
+        /// Start angle (degrees).
+        start: f32,
+        /// End angle (degrees), `start < end <= start + 360`.
+        end: f32,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+        /// Motion (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+    /// A one-way gate: balls moving against `normal` faster than `threshold` pass.
+    Gate {
+        /// First end (px).
+        a: Vec2,
+        /// Second end (px).
+        b: Vec2,
+        /// Normal (need not be unit length), pointing to the side balls enter from.
+        normal: Vec2,
+        /// Speed needed to pass (px/s).
+        #[serde(default)]
+        threshold: f32,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+    },
+    /// A teardrop target: a round end (`centre`, `radius`) drawn out to a point `tip`; built as
+    /// an arc, two tangent segments and a point at the tip.
+    Teardrop {
+        /// Centre of the round end (px).
+        centre: Vec2,
+        /// Radius of the round end (px), > 0.
+        radius: f32,
+        /// The tip (px), farther than `radius` from the centre.
+        tip: Vec2,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+    },
+    /// A solid axis-aligned rectangle.
+    Rect {
+        /// Lower corner (px).
+        min: Vec2,
+        /// Upper corner (px), above `min` on both axes.
+        max: Vec2,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+        /// Motion (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+    /// A solid rectangle turned about its centre.
+    OrientedRect {
+        /// Centre (px).
+        centre: Vec2,
+        /// Half width and half height before turning (px), > 0.
+        half_extents: Vec2,
+        /// Angle (degrees, counter-clockwise; default 0).
+        #[serde(default)]
+        angle: f32,
+        /// Elasticity (default 1).
+        #[serde(default = "one")]
+        elasticity: f32,
+        /// Motion (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+    /// A shape (or group) that scores: each hit adds `points`; a `kick` makes the ball leave
+    /// at that normal speed at least (px/s); a `target` lights when hit.
+    Scored {
+        /// Points per hit (default 0).
+        #[serde(default)]
+        points: u32,
+        /// Least normal speed a hit sends the ball away with (px/s, default 0: none).
+        #[serde(default)]
+        kick: f32,
+        /// Lights when hit (default false).
+        #[serde(default)]
+        target: bool,
+        /// The shape.
+        shape: Box<ShapeDesc>,
+    },
+    /// One object made of several shapes (static ones; they move with the group), wrapped in
+    /// a hull that is tested first.
+    Group {
+        /// The members: any shapes but gates and groups, each without its own motion.
+        shapes: Vec<ShapeDesc>,
+        /// The hull (default `Rect`).
+        #[serde(default)]
+        hull: HullKind,
+        /// Motion of the whole group (default static).
+        #[serde(default)]
+        motion: MotionDesc,
+    },
+}
+
+impl From<ShapeText> for ShapeDesc {
+    fn from(t: ShapeText) -> Self {
+        let (kind, elasticity, motion) = match t {
+            ShapeText::Point {
+                p,
+                elasticity,
+                motion,
+            } => (ShapeKind::Point { p }, elasticity, motion),
+            ShapeText::Segment {
+                a,
+                b,
+                elasticity,
+                motion,
+            } => (ShapeKind::Segment { a, b }, elasticity, motion),
+            ShapeText::Polyline {
+                points,
+                elasticity,
+                motion,
+            } => (ShapeKind::Polyline { points }, elasticity, motion),
+            ShapeText::Circle {
+                centre,
+                radius,
+                elasticity,
+                motion,
+            } => (ShapeKind::Circle { centre, radius }, elasticity, motion),
+            ShapeText::Arc {
+                centre,
+                radius,
+                start,
+                end,
+                elasticity,
+                motion,
+            } => {
+                let kind = ShapeKind::Arc {
+                    centre,
+                    radius,
+                    start,
+                    end,
+                };
+                (kind, elasticity, motion)
+            }
+            ShapeText::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+                elasticity,
+            } => {
+                let kind = ShapeKind::Gate {
+                    a,
+                    b,
+                    normal,
+                    threshold,
+                };
+                (kind, elasticity, MotionDesc::Static)
+            }
+            ShapeText::Teardrop {
+                centre,
+                radius,
+                tip,
+                elasticity,
+            } => {
+                let kind = ShapeKind::Teardrop {
+                    centre,
+                    radius,
+                    tip,
+                };
+                (kind, elasticity, MotionDesc::Static)
+            }
+            ShapeText::Rect {
+                min,
+                max,
+                elasticity,
+                motion,
+            } => (ShapeKind::Rect { min, max }, elasticity, motion),
+            ShapeText::OrientedRect {
+                centre,
+                half_extents,
+                angle,
+                elasticity,
+                motion,
+            } => {
+                let kind = ShapeKind::OrientedRect {
+                    centre,
+                    half_extents,
+                    angle,
+                };
+                (kind, elasticity, motion)
+            }
+            ShapeText::Group {
+                shapes,
+                hull,
+                motion,
+            } => (ShapeKind::Group { shapes, hull }, 1.0, motion),
+            ShapeText::Scored {
+                points,
+                kick,
+                target,
+                shape,
+            } => {
+                // A scored shape inside another: the outer score is the one that counts.
+                let score = ScoreDesc {
+                    points,
+                    kick,
+                    target,
+                };
+                return ShapeDesc {
+                    score: Some(score),
+                    ..*shape
+                };
+            }
+        };
+        ShapeDesc {
+            kind,
+            elasticity,
+            motion,
+            score: None,
+        }
+    }
+}
+
+impl From<ShapeDesc> for ShapeText {
+    fn from(d: ShapeDesc) -> Self {
+        if let Some(s) = d.score {
+            return ShapeText::Scored {
+                points: s.points,
+                kick: s.kick,
+                target: s.target,
+                shape: Box::new(ShapeDesc { score: None, ..d }),
+            };
+        }
+        let (elasticity, motion) = (d.elasticity, d.motion);
+        match d.kind {
+            ShapeKind::Point { p } => ShapeText::Point {
+                p,
+                elasticity,
+                motion,
+            },
+            ShapeKind::Segment { a, b } => ShapeText::Segment {
+                a,
+                b,
+                elasticity,
+                motion,
+            },
+            ShapeKind::Polyline { points } => ShapeText::Polyline {
+                points,
+                elasticity,
+                motion,
+            },
+            ShapeKind::Circle { centre, radius } => ShapeText::Circle {
+                centre,
+                radius,
+                elasticity,
+                motion,
+            },
+            ShapeKind::Arc {
+                centre,
+                radius,
+                start,
+                end,
+            } => ShapeText::Arc {
+                centre,
+                radius,
+                start,
+                end,
+                elasticity,
+                motion,
+            },
+            ShapeKind::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+            } => ShapeText::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+                elasticity,
+            },
+            ShapeKind::Teardrop {
+                centre,
+                radius,
+                tip,
+            } => ShapeText::Teardrop {
+                centre,
+                radius,
+                tip,
+                elasticity,
+            },
+            ShapeKind::Rect { min, max } => ShapeText::Rect {
+                min,
+                max,
+                elasticity,
+                motion,
+            },
+            ShapeKind::OrientedRect {
+                centre,
+                half_extents,
+                angle,
+            } => ShapeText::OrientedRect {
+                centre,
+                half_extents,
+                angle,
+                elasticity,
+                motion,
+            },
+            ShapeKind::Group { shapes, hull } => ShapeText::Group {
+                shapes,
+                hull,
+                motion,
+            },
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! Checking a scene's numbers before it is built: every value finite and in range, every
+//! direction non-zero, every shape well formed. Messages name the field (and the shape, by
+//! index and kind); `Scene::parse` adds where in the text it is.
+
+use super::{extras, At, MotionDesc, Scene, ShapeDesc, ShapeKind, MAX_SHAPES};
+use glam::Vec2;
+
+impl Scene {
+    /// Checks every number; on failure returns the shape index (if any) and the message.
+    pub(super) fn validate(&self) -> Result<(), (At, String)> {
+        let b = &self.bounds;
+        if !(b.min.is_finite() && b.max.is_finite() && b.min.x < b.max.x && b.min.y < b.max.y) {
+            return Err((
+                At::Key("bounds"),
+                "field `bounds`: min must be below max, all finite".into(),
+            ));
+        }
+        check_vec(self.launch.pos, "launch.pos").map_err(|m| (At::Key("launch"), m))?;
+        check_direction(self.launch.dir, "launch.dir").map_err(|m| (At::Key("launch"), m))?;
+        if let Some(g) = self.gravity {
+            check_num(g, "gravity", 0.0, 1e7).map_err(|m| (At::Key("gravity"), m))?;
+        }
+        if let Some(r) = self.ball_radius {
+            check_num(r, "ball_radius", 0.0, 1e4).map_err(|m| (At::Key("ball_radius"), m))?;
+        }
+        if let Some(v) = self.launch_speed {
+            check_num(v, "launch_speed", 0.0, 1e6).map_err(|m| (At::Key("launch_speed"), m))?;
+        }
+        if let Some(e) = self.ball_elasticity {
+            check_num(e, "ball_elasticity", 0.0, 10.0)
+                .map_err(|m| (At::Key("ball_elasticity"), m))?;
+        }
+        if self.shapes.len() > MAX_SHAPES {
+            return Err((
+                At::Key("shapes"),
+                format!(
+                    "field `shapes`: {} shapes, at most {MAX_SHAPES}",
+                    self.shapes.len()
+                ),
+            ));
+        }
+        if let Some(p) = &self.pinball {
+            let d = &p.drain;
+            if !(d.min.is_finite() && d.max.is_finite() && d.min.x < d.max.x && d.min.y < d.max.y) {
+                return Err((
+                    At::Key("pinball"),
+                    "field `pinball.drain`: min must be below max, all finite".into(),
+                ));
+            }
+        }
+        for (i, s) in self.shapes.iter().enumerate() {
+            s.validate()
+                .map_err(|m| (At::Shape(i), format!("shape {i} ({}): {m}", s.kind_name())))?;
+        }
+        extras::validate(
+            &self.settings,
+            self.friction,
+            &self.balls,
+            self.fill.as_ref(),
+            &self.pockets,
+        )
+    }
+}
+
+pub(super) fn check_num(x: f32, field: &str, lo: f32, hi: f32) -> Result<(), String> {
+    if !x.is_finite() {
+        return Err(format!("field `{field}`: must be a finite number, got {x}"));
+    }
+    if x < lo || x > hi {
+        return Err(format!("field `{field}`: must be in {lo}..={hi}, got {x}"));
+    }
+    Ok(())
+}
+
+pub(super) fn check_vec(v: Vec2, field: &str) -> Result<(), String> {
+    check_num(v.x, field, -1e7, 1e7)?;
+    check_num(v.y, field, -1e7, 1e7)
+}
+
+/// A direction must normalize to a unit vector in f32: finite, and neither so short nor so
+/// long that its squared length underflows or overflows.
+fn check_direction(v: Vec2, field: &str) -> Result<(), String> {
+    let len = v.length();
+    if v.is_finite() && (1e-6..=1e15).contains(&len) {
+        Ok(())
+    } else {
+        Err(format!(
+            "field `{field}`: must be a non-zero finite direction (length 1e-6..=1e15), got {v}"
+        ))
+    }
+}
+
+pub(crate) fn check_motion(m: &MotionDesc) -> Result<(), String> {
+    match *m {
+        MotionDesc::Static => Ok(()),
+        MotionDesc::Kinematic { pivot, speed } => {
+            check_vec(pivot, "motion.pivot")?;
+            check_num(speed, "motion.speed", -100.0, 100.0)
+        }
+        MotionDesc::Flipper {
+            pivot,
+            raised,
+            speed,
+            ..
+        } => {
+            check_vec(pivot, "motion.pivot")?;
+            check_num(raised, "motion.raised", -360.0, 360.0)?;
+            check_num(speed, "motion.speed", 0.01, 100.0)
+        }
+        MotionDesc::Plunger {
+            axis,
+            travel,
+            pull_speed,
+            stiffness,
+            ..
+        } => {
+            check_direction(axis, "motion.axis")?;
+            check_num(travel, "motion.travel", 0.0, 1e5)?;
+            check_num(pull_speed, "motion.pull_speed", 0.0, 1e6)?;
+            check_num(stiffness, "motion.stiffness", 0.0, 1e5)
+        }
+    }
+}
+
+impl ShapeDesc {
+    /// Checks every field; the message names the field (`field \`shape\` (…)` first for the
+    /// shape a `Scored` wraps).
+    fn validate(&self) -> Result<(), String> {
+        let Some(score) = &self.score else {
+            return self.validate_unscored();
+        };
+        check_num(score.kick, "kick", 0.0, 1e5)?;
+        self.validate_unscored()
+            .map_err(|e| format!("field `shape` ({}): {e}", self.kind.name()))
+    }
+
+    /// Checks the kind's fields, then the elasticity and the motion.
+    fn validate_unscored(&self) -> Result<(), String> {
+        self.kind.validate()?;
+        if matches!(self.kind, ShapeKind::Group { .. }) {
+            // A group's members carry their own elasticities.
+            return check_motion(&self.motion);
+        }
+        check_num(self.elasticity, "elasticity", 0.0, 10.0)?;
+        if self.can_move() {
+            check_motion(&self.motion)
+        } else if self.motion != MotionDesc::Static {
+            Err("field `motion`: gates and teardrops do not move".into())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Checks a group member: a valid shape, not a gate, a group or a scoring shape, and
+    /// without its own motion.
+    fn validate_member(&self) -> Result<(), String> {
+        if self.score.is_some() {
+            return Err("a group scores as one: wrap the whole group in Scored".into());
+        }
+        if matches!(self.kind, ShapeKind::Group { .. } | ShapeKind::Gate { .. }) {
+            return Err("groups hold no gates and no groups".into());
+        }
+        if self.motion != MotionDesc::Static {
+            return Err(
+                "field `motion`: members move with their group; give the group the motion".into(),
+            );
+        }
+        self.validate()
+    }
+}
+
+impl ShapeKind {
+    /// Checks the kind's own fields.
+    fn validate(&self) -> Result<(), String> {
+        match self {
+            ShapeKind::Point { p } => check_vec(*p, "p"),
+            ShapeKind::Segment { a, b } => {
+                check_vec(*a, "a")?;
+                check_vec(*b, "b")
+            }
+            ShapeKind::Polyline { points } => {
+                if points.len() < 2 {
+                    return Err("field `points`: needs at least two points".into());
+                }
+                points.iter().try_for_each(|p| check_vec(*p, "points"))
+            }
+            ShapeKind::Circle { centre, radius } => {
+                check_vec(*centre, "centre")?;
+                check_num(*radius, "radius", 1e-3, 1e6)
+            }
+            ShapeKind::Arc {
+                centre,
+                radius,
+                start,
+                end,
+            } => {
+                check_vec(*centre, "centre")?;
+                check_num(*radius, "radius", 1e-3, 1e6)?;
+                check_num(*start, "start", -3600.0, 3600.0)?;
+                check_num(*end, "end", -3600.0, 3600.0)?;
+                if !(end > start && end - start <= 360.0) {
+                    return Err(format!("field `end`: must be above `start` by at most 360 degrees (start {start}, end {end})"));
+                }
+                Ok(())
+            }
+            ShapeKind::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+            } => {
+                check_vec(*a, "a")?;
+                check_vec(*b, "b")?;
+                check_vec(*normal, "normal")?;
+                check_direction(*normal, "normal")?;
+                check_num(*threshold, "threshold", 0.0, 1e7)
+            }
+            ShapeKind::Teardrop {
+                centre,
+                radius,
+                tip,
+            } => {
+                check_vec(*centre, "centre")?;
+                check_vec(*tip, "tip")?;
+                check_num(*radius, "radius", 1e-3, 1e6)?;
+                if (*tip - *centre).length() <= radius * 1.01 {
+                    return Err("field `tip`: must lie outside the round end".into());
+                }
+                Ok(())
+            }
+            ShapeKind::Rect { min, max } => {
+                check_vec(*min, "min")?;
+                check_vec(*max, "max")?;
+                if !(min.x < max.x && min.y < max.y) {
+                    return Err(format!(
+                        "field `max`: must be above `min` on both axes (min {min}, max {max})"
+                    ));
+                }
+                Ok(())
+            }
+            ShapeKind::OrientedRect {
+                centre,
+                half_extents,
+                angle,
+            } => {
+                check_vec(*centre, "centre")?;
+                check_num(half_extents.x, "half_extents", 1e-3, 1e6)?;
+                check_num(half_extents.y, "half_extents", 1e-3, 1e6)?;
+                check_num(*angle, "angle", -3600.0, 3600.0)
+            }
+            ShapeKind::Group { shapes, .. } => {
+                if shapes.is_empty() {
+                    return Err("field `shapes`: a group needs at least one shape".into());
+                }
+                shapes.iter().enumerate().try_for_each(|(k, m)| {
+                    m.validate_member()
+                        .map_err(|e| format!("member {k} ({}): {e}", m.kind_name()))
+                })
+            }
+        }
+    }
+}
