@@ -1,4 +1,4 @@
-//! Impact searches that work with any shape, given only a contact test (seed 002, "Linear
+//! Impact searches that work with any shape, given only a contact test (Schwarzl 2012, "Linear
 //! Impact Search" and "Binary Impact Search").
 //!
 //! - Linear: test the ball at `n + 1` evenly spaced places along its move (`t = k/n`) and

@@ -1,7 +1,7 @@
-//! Swept ball against ball, both moving: the seed's relative-motion trick. Subtract ball 2's
+//! Swept ball against ball, both moving: the relative-motion trick (Schwarzl 2012). Subtract ball 2's
 //! move from both: ball 2 stands still, ball 1 moves by the difference, and their relative
 //! motion is unchanged. Then the circle-absorbs-the-ball trick makes it a point against a
-//! circle of the summed radii (seed 002, "When Both Objects Move").
+//! circle of the summed radii (Schwarzl 2012, "When Both Objects Move").
 
 use super::crossing::first_within;
 use super::Impact;

@@ -1,6 +1,6 @@
-//! Swept ball against a solid circle: the seed's "circle absorbs the ball" trick. Shrink the
+//! Swept ball against a solid circle: the "circle absorbs the ball" trick (Schwarzl 2012). Shrink the
 //! ball to its centre and grow the circle by the ball's radius; the centre's path is a
-//! segment, and the test is point against the grown circle, exact (seed 002,
+//! segment, and the test is point against the grown circle, exact (Schwarzl 2012,
 //! `moving_circle_circle_collide`).
 
 use super::crossing::first_within;

@@ -17,13 +17,10 @@
 //! cells follow the largest box). When a few balls have left their boxes, the cache re-boxes
 //! just those and finds their pairs by testing each against every cached box (a repair),
 //! as long as that costs fewer tests than the last query did; otherwise it queries again.
-//! At 10,000 balls that is about one query per step or two, against seven broad-phase calls
-//! a step without the cache (six iterations and the wall pass).
 //!
 //! **Standing aside.** When balls keep leaving their boxes (a pile still settling under
 //! rain, say), most calls end in a query with grown boxes, each dearer than a plain call,
-//! and the cache's own checks come on top: on the rain scene's pile the grid then took about
-//! half as long again per frame with the cache as without it. So the cache counts its
+//! and the cache's own checks come on top, so it costs more than it saves. So the cache counts its
 //! queries over windows of [`WINDOW`] calls; a window with more than [`MOST_QUERIES`] of them
 //! makes it stand aside — pass the calls straight to the broad phase, as with the cache off —
 //! for [`FIRST_REST`] windows, then try again, resting twice as long after each try that
@@ -51,9 +48,8 @@ pub const MAX_MARGIN_RADII: f32 = 1.0;
 
 /// Calls per window of the standing-aside rule (see the module notes).
 pub const WINDOW: u32 = 32;
-/// A window with more queries than this makes the cache stand aside: at 10,000 balls the
-/// cache paid off with queries on 15 % of calls (table) and 7 % (field), broke even at
-/// 30 % (rain, falling) and lost at 55–60 % (rain's pile), grid broad phase.
+/// A window with more queries than this makes the cache stand aside: past about a third of
+/// the calls, its queries with grown boxes cost more than the calls they replace.
 pub const MOST_QUERIES: u32 = 12;
 /// Windows stood aside after a window with too many queries.
 pub const FIRST_REST: u32 = 2;

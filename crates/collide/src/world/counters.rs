@@ -31,7 +31,7 @@ pub struct Tally {
     pub hull_tests: u64,
     /// The discrete mode's last pass against the obstacles after the collision iterations
     /// (see `walls_last`): its broad-phase work, kept apart from the iterations' figures so
-    /// that per-iteration counts stay comparable with the seeds'.
+    /// that per-iteration counts stay comparable with the original toy's (Parberry).
     pub wall_pass: BroadCounters,
     /// Ball–obstacle tests of that last pass.
     pub wall_pass_tests: u64,

@@ -1,5 +1,5 @@
 //! Shape groups in the world: the members, turning them with their group, and the discrete
-//! test of a ball against a group, hull first (seed 002, "Bounded Shape Groups").
+//! test of a ball against a group, hull first (Schwarzl 2012, "Bounded Shape Groups").
 
 use super::{clamp_speed, record, Hit, HitWith, Tally, World};
 use crate::geom::{Geometry, Group};
