@@ -484,8 +484,9 @@ fn a_forced_scale_of_two_draws_the_same_picture_twice_as_large() {
             mean < 4.0 && far < 0.02,
             "{path}: mean {mean:.2}, far {far:.4}"
         );
-        // The panels too (text is drawn afresh at each size, so more loosely).
-        let (mean, _) = picture_difference(&halved, &one, (0.1, 0.9), (0.77, 0.99));
+        // The panel's upper sections too (text is drawn afresh at each size, so more loosely);
+        // lower down, the load read-outs and the advice follow the frame's timing.
+        let (mean, _) = picture_difference(&halved, &one, (0.1, 0.4), (0.77, 0.99));
         assert!(mean < 12.0, "{path}: panels differ by {mean:.2}");
     }
     let _ = std::fs::remove_dir_all(&dir);
