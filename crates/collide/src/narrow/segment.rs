@@ -43,7 +43,8 @@ pub fn keep_side(contact: Contact, r: f32, start: Vec2, now: Vec2, a: Vec2, b: V
     let ab = b - a;
     let n = normalized_or(ab.perp(), Vec2::Y);
     let (s0, s1) = ((start - a).dot(n), (now - a).dot(n));
-    if !(s0 * s1 < 0.0) {
+    let crosses = s0 * s1 < 0.0; // false for NaN too
+    if !crosses {
         return contact;
     }
     // Where the move crosses the segment's line, as a parameter along the segment.

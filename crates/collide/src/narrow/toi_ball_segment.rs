@@ -32,7 +32,8 @@ pub fn toi_ball_segment(c: Vec2, r: f32, d: Vec2, a: Vec2, b: Vec2) -> Option<Im
     let gap = s0.abs() - r;
     // The edge reaches the line when the distance has shrunk by `gap`: t = gap / |ds|.
     let t = if gap <= 0.0 { 0.0 } else { gap / -(side * ds) };
-    if !(t <= 1.0) {
+    let within = t <= 1.0; // false for NaN too
+    if !within {
         return None;
     }
     let u = (c + d * t - a).dot(ab) / len_sq;

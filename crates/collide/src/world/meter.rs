@@ -45,7 +45,7 @@ impl OverlapMeter {
     }
 
     fn add(&mut self, overlap: f32) {
-        if !(overlap > 0.0) {
+        if overlap.is_nan() || overlap <= 0.0 {
             return;
         }
         self.pairs += 1;

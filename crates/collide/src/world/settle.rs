@@ -91,7 +91,8 @@ impl World {
             let (ra, rb) = (a.radius.max(0.0), b.radius.max(0.0));
             let m = a.pos - b.pos;
             let depth = ra + rb - m.length();
-            if !(depth > SLOP * ra.min(rb)) {
+            let deep = depth > SLOP * ra.min(rb); // false for NaN too
+            if !deep {
                 continue;
             }
             any = true;

@@ -234,7 +234,7 @@ impl World {
     /// Keeps `best` for ball `b` if it is earlier than what it has.
     fn offer(&mut self, b: usize, best: Best) {
         let slot = &mut self.sweep.best[b];
-        if slot.map_or(true, |s| best.left > s.left) {
+        if slot.is_none_or(|s| best.left > s.left) {
             *slot = Some(best);
         }
     }
