@@ -65,6 +65,10 @@ impl OverlapMeter {
     }
 }
 
+/// From this many balls the meter finds the push-out's pairs with a grid instead of a sweep
+/// along x (a sweep meets every box of a pile's column; a grid costs a fixed setup).
+const GRID_FROM: usize = 1000;
+
 /// The meter's own state: the sleepers' part and the grid that measured it.
 #[derive(Default)]
 pub(super) struct MeterState {
@@ -75,6 +79,12 @@ pub(super) struct MeterState {
     live_boxes: Vec<Aabb>,
     live_order: Vec<u32>,
     live_pairs: Vec<Pair>,
+    /// For many balls, a grid of the meter's own instead of the sweep: the grid, the balls in
+    /// its order (sleepers first), and the statics it keeps (the world's statics version, the
+    /// sleepers it saw, the version handed to the grid).
+    live_grid: Option<Box<dyn BroadPhase>>,
+    live_balls: Vec<u32>,
+    live_statics: (u64, Vec<u32>, u64),
     frozen: OverlapMeter,
     grid: Option<Box<dyn BroadPhase>>,
     boxes: Vec<Aabb>,
@@ -128,6 +138,9 @@ impl World {
     /// phase's sleepers, in the world's pair space: a sort of every box along x (nearly
     /// sorted from the last step, so cheap) and a sweep.
     fn pairs_at_end(&mut self) -> Vec<Pair> {
+        if self.balls.len() >= GRID_FROM {
+            return self.pairs_at_end_by_grid();
+        }
         let mut m = std::mem::take(&mut self.meter);
         let n_shapes = self.shapes.len();
         let sleepers = self.broad_sleepers();
@@ -161,6 +174,72 @@ impl World {
                     pairs.push((lo as u32, hi as u32));
                 }
             }
+        }
+        self.meter = m;
+        pairs
+    }
+
+    /// The same pairs found with a grid (sleepers as static boxes after the statics, as the
+    /// step's broad phase sees them), for piles where a sweep along x meets too many boxes.
+    fn pairs_at_end_by_grid(&mut self) -> Vec<Pair> {
+        let mut m = std::mem::take(&mut self.meter);
+        let (n_shapes, fm) = (self.shapes.len(), self.first_moving);
+        let sleepers = self.broad_sleepers();
+        let z = sleepers.len();
+        m.live_balls.clear();
+        m.live_balls.extend_from_slice(sleepers);
+        let asleep = |i: u32| sleepers.binary_search(&i).is_ok();
+        m.live_balls
+            .extend((0..self.balls.len() as u32).filter(|&i| !asleep(i)));
+        m.live_boxes.clear();
+        m.live_boxes
+            .extend(self.shapes[..fm].iter().map(|s| s.aabb()));
+        m.live_boxes.extend(
+            m.live_balls[..z]
+                .iter()
+                .map(|&b| self.balls[b as usize].aabb()),
+        );
+        m.live_boxes
+            .extend(self.shapes[fm..].iter().map(|s| s.aabb()));
+        m.live_boxes.extend(
+            m.live_balls[z..]
+                .iter()
+                .map(|&b| self.balls[b as usize].aabb()),
+        );
+        let (world_version, seen, version) = &mut m.live_statics;
+        if *world_version != self.statics_version || seen[..] != *sleepers || *version == 0 {
+            *world_version = self.statics_version;
+            seen.clear();
+            seen.extend_from_slice(sleepers);
+            *version = super::next_statics_version();
+        }
+        let input = BroadInput {
+            aabbs: &m.live_boxes,
+            first_moving: fm + z,
+            first_dynamic: n_shapes + z,
+            statics_version: m.live_statics.2,
+            world: self.bounds,
+        };
+        let grid = m.live_grid.get_or_insert_with(|| BroadKind::Grid.create());
+        let mut pairs = std::mem::take(&mut m.live_pairs);
+        grid.find_pairs(&input, &mut pairs, &mut BroadCounters::default());
+        let balls = &m.live_balls;
+        let map = |k: u32| -> u32 {
+            let k = k as usize;
+            let w = if k < fm {
+                k
+            } else if k < fm + z {
+                n_shapes + balls[k - fm] as usize
+            } else if k < n_shapes + z {
+                k - z
+            } else {
+                n_shapes + balls[k - n_shapes] as usize
+            };
+            w as u32
+        };
+        for p in pairs.iter_mut() {
+            let (a, b) = (map(p.0), map(p.1));
+            *p = (a.min(b), a.max(b));
         }
         self.meter = m;
         pairs
