@@ -182,7 +182,7 @@ fn disagreement(meter: &OverlapMeter, direct: &OverlapMeter) -> f32 {
 /// along x, each ball against every obstacle (a group by its deepest member).
 pub fn direct_overlap(w: &World) -> OverlapMeter {
     let balls = w.balls();
-    let mut m = Measured::default();
+    let mut m = OverlapMeter::default();
     let mut order: Vec<usize> = (0..balls.len()).collect();
     order.sort_by(|&a, &b| {
         let (a, b) = (&balls[a], &balls[b]);
@@ -220,22 +220,5 @@ pub fn direct_overlap(w: &World) -> OverlapMeter {
             m.add(depth / b.radius);
         }
     }
-    m.0
-}
-
-#[derive(Default)]
-struct Measured(OverlapMeter);
-
-impl Measured {
-    fn add(&mut self, overlap: f32) {
-        if overlap.is_nan() || overlap <= 0.0 {
-            return;
-        }
-        let m = &mut self.0;
-        m.pairs += 1;
-        m.max = m.max.max(overlap);
-        m.sum += overlap as f64;
-        m.over_1pct += (overlap > 0.01) as u32;
-        m.over_10pct += (overlap > 0.1) as u32;
-    }
+    m
 }

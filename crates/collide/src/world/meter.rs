@@ -15,6 +15,7 @@
 //! the meter's own whenever that set changes or a ball woke during the step (its work is the
 //! meter's, not the simulation's, and is not counted). The two parts never share a pair.
 
+use super::sleep::SleeperOrder;
 use super::World;
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
 use crate::geom::Aabb;
@@ -44,7 +45,9 @@ impl OverlapMeter {
         }
     }
 
-    fn add(&mut self, overlap: f32) {
+    /// Counts one pair of `overlap` (a fraction of the smaller radius); 0, negative or NaN
+    /// is apart.
+    pub fn add(&mut self, overlap: f32) {
         if overlap.is_nan() || overlap <= 0.0 {
             return;
         }
@@ -65,25 +68,19 @@ impl OverlapMeter {
     }
 }
 
-/// From this many balls the meter finds the push-out's pairs with a grid instead of a sweep
-/// along x (a sweep meets every box of a pile's column; a grid costs a fixed setup).
-const GRID_FROM: usize = 1000;
-
 /// The meter's own state: the sleepers' part and the grid that measured it.
 #[derive(Default)]
 pub(super) struct MeterState {
     /// The sleepers measured (ball indices) and what they gave.
     sleepers: Vec<u32>,
-    /// The push-out's own search of the awake balls' pairs: every box, their order along x
-    /// (kept from step to step), the pairs.
-    live_boxes: Vec<Aabb>,
-    live_order: Vec<u32>,
-    live_pairs: Vec<Pair>,
-    /// For many balls, a grid of the meter's own instead of the sweep: the grid, the balls in
-    /// its order (sleepers first), and the statics it keeps (the world's statics version, the
-    /// sleepers it saw, the version handed to the grid).
+    /// The push-out's own search of the awake balls' pairs: a grid, the obstacles' and all
+    /// boxes in the broad phase's order, the awake balls, the pairs, and the statics the grid
+    /// keeps (the world's statics version, the sleepers it saw, the version handed to it).
     live_grid: Option<Box<dyn BroadPhase>>,
-    live_balls: Vec<u32>,
+    live_shapes: Vec<Aabb>,
+    live_boxes: Vec<Aabb>,
+    live_awake: Vec<u32>,
+    live_pairs: Vec<Pair>,
     live_statics: (u64, Vec<u32>, u64),
     frozen: OverlapMeter,
     grid: Option<Box<dyn BroadPhase>>,
@@ -135,76 +132,26 @@ impl World {
     }
 
     /// The pairs of the awake balls now, with the obstacles, each other and the broad
-    /// phase's sleepers, in the world's pair space: a sort of every box along x (nearly
-    /// sorted from the last step, so cheap) and a sweep.
+    /// phase's sleepers, in the world's pair space, found with a grid of the meter's own in
+    /// the step's broad-phase order (sleepers as static boxes after the statics).
     fn pairs_at_end(&mut self) -> Vec<Pair> {
-        if self.balls.len() >= GRID_FROM {
-            return self.pairs_at_end_by_grid();
-        }
         let mut m = std::mem::take(&mut self.meter);
-        let n_shapes = self.shapes.len();
         let sleepers = self.broad_sleepers();
-        let asleep =
-            |k: usize| k >= n_shapes && sleepers.binary_search(&((k - n_shapes) as u32)).is_ok();
-        m.live_boxes.clear();
-        m.live_boxes.extend(self.shapes.iter().map(|s| s.aabb()));
-        m.live_boxes.extend(self.balls.iter().map(|b| b.aabb()));
-        let boxes = &m.live_boxes;
-        if m.live_order.len() != boxes.len() {
-            m.live_order.clear();
-            m.live_order.extend(0..boxes.len() as u32);
-        }
-        m.live_order
-            .sort_by(|&a, &b| boxes[a as usize].min.x.total_cmp(&boxes[b as usize].min.x));
-        let mut pairs = std::mem::take(&mut m.live_pairs);
-        pairs.clear();
-        for (k, &a) in m.live_order.iter().enumerate() {
-            let (a, box_a) = (a as usize, &boxes[a as usize]);
-            for &b in &m.live_order[k + 1..] {
-                let (b, box_b) = (b as usize, &boxes[b as usize]);
-                if box_b.min.x > box_a.max.x {
-                    break;
-                }
-                let (lo, hi) = (a.min(b), a.max(b));
-                // Obstacles never pair; the sleepers' own pairs are the frozen part's.
-                if hi < n_shapes || (asleep(hi) && (lo < n_shapes || asleep(lo))) {
-                    continue;
-                }
-                if box_a.overlaps(box_b) {
-                    pairs.push((lo as u32, hi as u32));
-                }
-            }
-        }
-        self.meter = m;
-        pairs
-    }
-
-    /// The same pairs found with a grid (sleepers as static boxes after the statics, as the
-    /// step's broad phase sees them), for piles where a sweep along x meets too many boxes.
-    fn pairs_at_end_by_grid(&mut self) -> Vec<Pair> {
-        let mut m = std::mem::take(&mut self.meter);
-        let (n_shapes, fm) = (self.shapes.len(), self.first_moving);
-        let sleepers = self.broad_sleepers();
-        let z = sleepers.len();
-        m.live_balls.clear();
-        m.live_balls.extend_from_slice(sleepers);
-        let asleep = |i: u32| sleepers.binary_search(&i).is_ok();
-        m.live_balls
-            .extend((0..self.balls.len() as u32).filter(|&i| !asleep(i)));
-        m.live_boxes.clear();
-        m.live_boxes
-            .extend(self.shapes[..fm].iter().map(|s| s.aabb()));
-        m.live_boxes.extend(
-            m.live_balls[..z]
-                .iter()
-                .map(|&b| self.balls[b as usize].aabb()),
-        );
-        m.live_boxes
-            .extend(self.shapes[fm..].iter().map(|s| s.aabb()));
-        m.live_boxes.extend(
-            m.live_balls[z..]
-                .iter()
-                .map(|&b| self.balls[b as usize].aabb()),
+        m.live_awake.clear();
+        m.live_awake
+            .extend((0..self.balls.len() as u32).filter(|i| sleepers.binary_search(i).is_err()));
+        m.live_shapes.clear();
+        m.live_shapes.extend(self.shapes.iter().map(|s| s.aabb()));
+        let order = SleeperOrder {
+            first_moving: self.first_moving,
+            shapes: self.shapes.len(),
+            sleepers,
+            awake: &m.live_awake,
+        };
+        order.boxes(
+            &m.live_shapes,
+            |b| self.balls[b as usize].aabb(),
+            &mut m.live_boxes,
         );
         let (world_version, seen, version) = &mut m.live_statics;
         if *world_version != self.statics_version || seen[..] != *sleepers || *version == 0 {
@@ -215,32 +162,15 @@ impl World {
         }
         let input = BroadInput {
             aabbs: &m.live_boxes,
-            first_moving: fm + z,
-            first_dynamic: n_shapes + z,
+            first_moving: self.first_moving + sleepers.len(),
+            first_dynamic: self.shapes.len() + sleepers.len(),
             statics_version: m.live_statics.2,
             world: self.bounds,
         };
         let grid = m.live_grid.get_or_insert_with(|| BroadKind::Grid.create());
         let mut pairs = std::mem::take(&mut m.live_pairs);
         grid.find_pairs(&input, &mut pairs, &mut BroadCounters::default());
-        let balls = &m.live_balls;
-        let map = |k: u32| -> u32 {
-            let k = k as usize;
-            let w = if k < fm {
-                k
-            } else if k < fm + z {
-                n_shapes + balls[k - fm] as usize
-            } else if k < n_shapes + z {
-                k - z
-            } else {
-                n_shapes + balls[k - n_shapes] as usize
-            };
-            w as u32
-        };
-        for p in pairs.iter_mut() {
-            let (a, b) = (map(p.0), map(p.1));
-            *p = (a.min(b), a.max(b));
-        }
+        order.pairs_to_world(&mut pairs);
         self.meter = m;
         pairs
     }

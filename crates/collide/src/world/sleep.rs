@@ -398,16 +398,14 @@ impl World {
             st.version = super::next_statics_version();
         }
         let (fm, z) = (self.first_moving, st.sleepers.len());
-        st.boxes.clear();
-        st.boxes.extend_from_slice(&self.aabbs[..fm]);
-        st.boxes.extend(
-            st.sleepers
-                .iter()
-                .map(|&b| self.aabbs[n_shapes + b as usize]),
-        );
-        st.boxes.extend_from_slice(&self.aabbs[fm..n_shapes]);
-        st.boxes
-            .extend(st.awake.iter().map(|&b| self.aabbs[n_shapes + b as usize]));
+        let ball_box = |b: u32| self.aabbs[n_shapes + b as usize];
+        let order = SleeperOrder {
+            first_moving: fm,
+            shapes: n_shapes,
+            sleepers: &st.sleepers,
+            awake: &st.awake,
+        };
+        order.boxes(&self.aabbs[..n_shapes], ball_box, &mut st.boxes);
         let boxes = std::mem::take(&mut st.boxes);
         let input = BroadInput {
             aabbs: &boxes,
@@ -417,23 +415,7 @@ impl World {
             world: self.bounds,
         };
         self.run_broad(&input, cached, Some(&st.awake), tally);
-        let map = |k: u32| -> u32 {
-            let k = k as usize;
-            let m = if k < fm {
-                k
-            } else if k < fm + z {
-                n_shapes + st.sleepers[k - fm] as usize
-            } else if k < n_shapes + z {
-                k - z
-            } else {
-                n_shapes + st.awake[k - n_shapes - z] as usize
-            };
-            m as u32
-        };
-        for p in self.pairs.iter_mut() {
-            let (a, b) = (map(p.0), map(p.1));
-            *p = (a.min(b), a.max(b));
-        }
+        order.pairs_to_world(&mut self.pairs);
         self.pairs.sort_unstable();
         st.boxes = boxes;
         self.sleep = st;
@@ -511,5 +493,49 @@ fn union(parent: &mut [u32], a: u32, b: u32) {
     if ra != rb {
         let (lo, hi) = (ra.min(rb), ra.max(rb));
         parent[hi as usize] = lo;
+    }
+}
+
+/// The broad phase's order of the boxes while some balls sleep: the statics, the sleepers (as
+/// static boxes), the moving shapes, the awake balls. Used by the step's broad phase and by the
+/// overlap meter's own search.
+pub(super) struct SleeperOrder<'a> {
+    pub first_moving: usize,
+    pub shapes: usize,
+    pub sleepers: &'a [u32],
+    pub awake: &'a [u32],
+}
+
+impl SleeperOrder<'_> {
+    /// The boxes in this order: `shape_boxes` of every obstacle, `ball_box(b)` of ball `b`.
+    pub fn boxes(&self, shape_boxes: &[Aabb], ball_box: impl Fn(u32) -> Aabb, out: &mut Vec<Aabb>) {
+        let fm = self.first_moving;
+        out.clear();
+        out.extend_from_slice(&shape_boxes[..fm]);
+        out.extend(self.sleepers.iter().map(|&b| ball_box(b)));
+        out.extend_from_slice(&shape_boxes[fm..self.shapes]);
+        out.extend(self.awake.iter().map(|&b| ball_box(b)));
+    }
+
+    /// Pairs of this order's indices turned into the world's pair space, each `(min, max)`.
+    pub fn pairs_to_world(&self, pairs: &mut [crate::broad::Pair]) {
+        let (fm, n, z) = (self.first_moving, self.shapes, self.sleepers.len());
+        let map = |k: u32| -> u32 {
+            let k = k as usize;
+            let m = if k < fm {
+                k
+            } else if k < fm + z {
+                n + self.sleepers[k - fm] as usize
+            } else if k < n + z {
+                k - z
+            } else {
+                n + self.awake[k - n - z] as usize
+            };
+            m as u32
+        };
+        for p in pairs.iter_mut() {
+            let (a, b) = (map(p.0), map(p.1));
+            *p = (a.min(b), a.max(b));
+        }
     }
 }
