@@ -1,10 +1,15 @@
-//! No import cycles in the app: every file of `src/` is a module, and a module that names
-//! another (a `use`, or a path such as `crate::ui::panel::row`, `super::keys::pressed`, a
-//! child module's name, or a name a `use` brought in) depends on it. Two files that depend on
-//! each other, directly or through others, cannot be read, tested or moved apart, so a cycle
-//! fails the test and is printed with the line of each step. The folders (and the files at the
-//! top of `src/`) are checked the same way, one level up: `ui/` may use `render/`, or the
-//! other way round, not both.
+//! No import cycles, in the app (`src/`) or in the library (`crates/collide/src/`): every
+//! file is a module, and a module that names another (a `use`, or a path such as
+//! `crate::ui::panel::row`, `super::keys::pressed`, a child module's name, or a name a `use`
+//! brought in) depends on it. Two files that depend on each other, directly or through others,
+//! cannot be read, tested or moved apart, so a cycle fails the test and is printed with the
+//! line of each step. The folders (and the files at the top of each tree) are checked the same
+//! way, one level up: `ui/` may use `render/`, or the other way round, not both.
+//!
+//! A name a folder re-exports (`pub use step::World` in `world.rs`) is followed to the file
+//! that defines it, so `use super::World` depends on `world/step.rs`, and a folder's
+//! `mod.rs` that only declares and re-exports its files is not in a cycle with them. Test
+//! modules count: a test that needs another folder lives where that dependency already runs.
 //!
 //! Comments and string literals are skipped; method calls are not imports and are not seen.
 
@@ -263,6 +268,8 @@ struct Use {
     name: Option<String>,
     here: ModPath,
     line: usize,
+    /// `pub use` (or `pub(crate) use`): a re-export other files may name the item through.
+    public: bool,
 }
 
 /// What a file's tokens say about modules.
@@ -276,6 +283,16 @@ struct Scan {
     children: BTreeSet<String>,
     /// The paths its `use`s name.
     uses: Vec<Use>,
+}
+
+/// Whether the `use` at token `i` is public: `pub use`, or `pub(crate) use` and the like.
+fn is_pub(t: &[(Tok, usize)], i: usize) -> bool {
+    let word = |k: usize, w: &str| t.get(k).is_some_and(|x| x.0 == Tok::Ident(w.into()));
+    if i >= 1 && word(i - 1, "pub") {
+        return true;
+    }
+    // `pub ( crate ) use`, `pub ( super ) use`
+    i >= 4 && word(i - 4, "pub") && t[i - 1].0 == Tok::Punct(')')
 }
 
 fn scan(t: &[(Tok, usize)], module: &ModPath) -> Scan {
@@ -311,11 +328,13 @@ fn scan(t: &[(Tok, usize)], module: &ModPath) -> Scan {
             }
             Tok::Ident(w) if w == "use" => {
                 let (tree, next) = use_tree(t, i + 1);
+                let public = is_pub(t, i);
                 uses.extend(tree.into_iter().map(|(path, name)| Use {
                     path,
                     name,
                     here: here.clone(),
                     line: t[i].1,
+                    public,
                 }));
                 for k in i..next.min(t.len()) {
                     (scope[k], in_use[k]) = (here.clone(), true);
@@ -342,41 +361,94 @@ fn scan(t: &[(Tok, usize)], module: &ModPath) -> Scan {
     }
 }
 
+/// A file's re-exports: the names its `pub use`s bind, each to the path it names, and the
+/// paths of its public glob `use`s.
+#[derive(Default)]
+struct Exports {
+    names: BTreeMap<String, Vec<String>>,
+    globs: Vec<Vec<String>>,
+}
+
+/// Where a path leads once re-exports are followed: `crate::World` names `world::World`
+/// when the crate root says `pub use world::World`, so the file that depends on it depends
+/// on `world.rs`, not on the root.
+fn follow(
+    mut abs: Vec<String>,
+    files: &BTreeSet<ModPath>,
+    exports: &BTreeMap<ModPath, Exports>,
+) -> Vec<String> {
+    for _ in 0..16 {
+        let f = file_of(&abs, files);
+        let Some(name) = abs.get(f.len()) else {
+            break;
+        };
+        let Some(ex) = exports.get(&f) else { break };
+        let target = ex.names.get(name).cloned().or_else(|| {
+            // A glob re-export of a file that has the name (`pub use self::a::*`).
+            ex.globs.iter().find_map(|g| {
+                let inner = file_of(g, files);
+                (inner == *g && inner != f).then(|| [&g[..], &[name.clone()][..]].concat())
+            })
+        });
+        match target {
+            Some(t) if t != abs[..=f.len()] => abs = [&t[..], &abs[f.len() + 1..]].concat(),
+            _ => break,
+        }
+    }
+    abs
+}
+
 /// Every file's dependencies on the other files.
 fn dependencies(sources: &BTreeMap<ModPath, String>) -> BTreeMap<ModPath, Vec<Edge>> {
     let files: BTreeSet<ModPath> = sources.keys().cloned().collect();
-    let mut graph = BTreeMap::new();
+    // First what each file is and re-exports; then the edges, through the re-exports.
+    let mut scanned = BTreeMap::new();
+    let mut exports: BTreeMap<ModPath, Exports> = BTreeMap::new();
     for (module, src) in sources {
         let t = tokens(src);
-        let Scan {
-            scope,
-            in_use,
-            children,
-            uses,
-        } = scan(&t, module);
+        let sc = scan(&t, module);
         let mut names = BTreeMap::new();
-        let mut edges = Vec::new();
-        for u in &uses {
+        let mut resolved = Vec::new();
+        for u in &sc.uses {
             let at = Place {
                 here: &u.here,
                 file: module,
-                children: &children,
+                children: &sc.children,
                 names: &names,
             };
-            if let Some(abs) = resolve(&u.path, &at) {
-                if let Some(n) = &u.name {
-                    names.insert(n.clone(), abs.clone());
-                }
-                edges.push(Edge {
-                    to: file_of(&abs, &files),
-                    line: u.line,
-                });
+            let abs = resolve(&u.path, &at);
+            if let (Some(abs), Some(n)) = (&abs, &u.name) {
+                names.insert(n.clone(), abs.clone());
             }
+            if let Some(abs) = &abs {
+                if u.public && u.here == *module {
+                    let ex = exports.entry(module.clone()).or_default();
+                    match &u.name {
+                        Some(n) => {
+                            ex.names.insert(n.clone(), abs.clone());
+                        }
+                        None => ex.globs.push(abs.clone()),
+                    }
+                }
+            }
+            resolved.push((abs, u.line));
         }
+        scanned.insert(module.clone(), (t, sc, names, resolved));
+    }
+    let mut graph = BTreeMap::new();
+    for (module, (t, sc, names, resolved)) in &scanned {
+        let edge = |abs: Vec<String>, line: usize| Edge {
+            to: file_of(&follow(abs, &files, &exports), &files),
+            line,
+        };
+        let mut edges: Vec<Edge> = resolved
+            .iter()
+            .filter_map(|(abs, line)| Some(edge(abs.clone()?, *line)))
+            .collect();
         // Then every path in the code outside the `use`s: `a::b::c` not preceded by `::`.
         for k in 0..t.len() {
             let Tok::Ident(first) = &t[k].0 else { continue };
-            if in_use[k] || (k > 0 && t[k - 1].0 == Tok::Path) {
+            if sc.in_use[k] || (k > 0 && t[k - 1].0 == Tok::Path) {
                 continue;
             }
             if t.get(k + 1).map(|x| &x.0) != Some(&Tok::Path) {
@@ -392,16 +464,13 @@ fn dependencies(sources: &BTreeMap<ModPath, String>) -> BTreeMap<ModPath, Vec<Ed
                 j += 2;
             }
             let at = Place {
-                here: &scope[k],
+                here: &sc.scope[k],
                 file: module,
-                children: &children,
-                names: &names,
+                children: &sc.children,
+                names,
             };
             if let Some(abs) = resolve(&path, &at) {
-                edges.push(Edge {
-                    to: file_of(&abs, &files),
-                    line: t[k].1,
-                });
+                edges.push(edge(abs, t[k].1));
             }
         }
         edges.retain(|e| &e.to != module);
@@ -480,49 +549,82 @@ fn shortest_cycle<N: Ord + Clone>(
     vec![n.clone()]
 }
 
-/// `src/app/keys.rs` for `["app", "keys"]` (or `src/app/mod.rs`, `src/main.rs`).
-fn file_name(m: &ModPath, dirs: &BTreeSet<ModPath>) -> String {
-    if m.is_empty() {
-        "src/main.rs".into()
-    } else if dirs.contains(m) {
-        format!("src/{}/mod.rs", m.join("/"))
-    } else {
-        format!("src/{}.rs", m.join("/"))
-    }
+/// A crate's source tree: its folder from the workspace root, the file of its root module
+/// (`main.rs`, `lib.rs`), its files by module and the modules that are folders (`mod.rs`).
+struct Tree {
+    dir: &'static str,
+    root: &'static str,
+    sources: BTreeMap<ModPath, String>,
+    dirs: BTreeSet<ModPath>,
 }
 
-/// The app's sources by module, and the modules that are folders (`mod.rs`).
-fn app_sources() -> (BTreeMap<ModPath, String>, BTreeSet<ModPath>) {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).expect("src/ is readable").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p);
+impl Tree {
+    fn read(dir: &'static str, root: &'static str) -> Tree {
+        fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+            for e in std::fs::read_dir(dir)
+                .expect("the sources are readable")
+                .flatten()
+            {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
             }
         }
-    }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    walk(&src, &mut files);
-    let (mut sources, mut dirs) = (BTreeMap::new(), BTreeSet::new());
-    for f in files {
-        let rel = f.strip_prefix(&src).unwrap().with_extension("");
-        let mut m: ModPath = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        if m.last().is_some_and(|s| s == "mod") {
-            m.pop();
-            dirs.insert(m.clone());
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        let mut files = Vec::new();
+        walk(&src, &mut files);
+        let (mut sources, mut dirs) = (BTreeMap::new(), BTreeSet::new());
+        let root_module = root.trim_end_matches(".rs");
+        for f in files {
+            let rel = f.strip_prefix(&src).unwrap().with_extension("");
+            let mut m: ModPath = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if m.last().is_some_and(|s| s == "mod") {
+                m.pop();
+                dirs.insert(m.clone());
+            }
+            if m == [root_module] {
+                m.clear();
+            }
+            sources.insert(m, std::fs::read_to_string(&f).unwrap());
         }
-        if m == ["main"] {
-            m.clear();
+        Tree {
+            dir,
+            root,
+            sources,
+            dirs,
         }
-        sources.insert(m, std::fs::read_to_string(&f).unwrap());
     }
-    (sources, dirs)
+
+    /// `src/app/keys.rs` for `["app", "keys"]` (or `src/app/mod.rs`, `src/main.rs`).
+    fn file_name(&self, m: &ModPath) -> String {
+        if m.is_empty() {
+            format!("{}/{}", self.dir, self.root)
+        } else if self.dirs.contains(m) {
+            format!("{}/{}/mod.rs", self.dir, m.join("/"))
+        } else {
+            format!("{}/{}.rs", self.dir, m.join("/"))
+        }
+    }
+
+    /// A folder's name (`src/ui/`), or a file's when it is at the top.
+    fn top_name(&self, m: &ModPath) -> String {
+        match m.first() {
+            None => format!("{}/{}", self.dir, self.root),
+            Some(n)
+                if self.dirs.contains(m)
+                    || self.sources.keys().any(|k| k.len() > 1 && k[0] == *n) =>
+            {
+                format!("{}/{n}/", self.dir)
+            }
+            Some(n) => format!("{}/{n}.rs", self.dir),
+        }
+    }
 }
 
 /// The message for the cycles found, each step with the place that makes it.
@@ -555,27 +657,20 @@ fn top(m: &ModPath) -> ModPath {
     m.iter().take(1).cloned().collect()
 }
 
-#[test]
-fn no_file_of_the_app_imports_one_that_imports_it_back() {
-    let (sources, dirs) = app_sources();
-    assert!(sources.len() > 10, "the app's files were not found");
-    let deps = dependencies(&sources);
+/// The cycles between the files of a tree, printed with the line of each step.
+fn file_cycles(tree: &Tree) -> String {
+    let deps = dependencies(&tree.sources);
     let found = cycles(&file_graph(&deps));
     let place = |a: &ModPath, b: &ModPath| {
         let e = deps[a].iter().find(|e| &e.to == b)?;
-        Some(format!("{}:{}", file_name(a, &dirs), e.line))
+        Some(format!("{}:{}", tree.file_name(a), e.line))
     };
-    assert!(
-        found.is_empty(),
-        "import cycles between the app's files:\n{}",
-        report(&found, |m| file_name(m, &dirs), place)
-    );
+    report(&found, |m| tree.file_name(m), place)
 }
 
-#[test]
-fn no_folder_of_the_app_imports_one_that_imports_it_back() {
-    let (sources, dirs) = app_sources();
-    let deps = dependencies(&sources);
+/// The cycles between the folders at the top of a tree (and the files there).
+fn folder_cycles(tree: &Tree) -> String {
+    let deps = dependencies(&tree.sources);
     let mut graph: BTreeMap<ModPath, BTreeSet<ModPath>> = BTreeMap::new();
     for (m, es) in &deps {
         let node = graph.entry(top(m)).or_default();
@@ -587,18 +682,60 @@ fn no_folder_of_the_app_imports_one_that_imports_it_back() {
             .filter(|(m, _)| top(m) == *a)
             .find_map(|(m, es)| {
                 let e = es.iter().find(|e| top(&e.to) == *b)?;
-                Some(format!("{}:{}", file_name(m, &dirs), e.line))
+                Some(format!("{}:{}", tree.file_name(m), e.line))
             })
     };
-    let name = |m: &ModPath| match m.first() {
-        None => "src/main.rs".to_string(),
-        Some(n) if dirs.contains(m) => format!("src/{n}/"),
-        Some(n) => format!("src/{n}.rs"),
-    };
+    report(&found, |m| tree.top_name(m), place)
+}
+
+fn app() -> Tree {
+    let tree = Tree::read("src", "main.rs");
+    assert!(tree.sources.len() > 10, "the app's files were not found");
+    tree
+}
+
+fn library() -> Tree {
+    let tree = Tree::read("crates/collide/src", "lib.rs");
+    assert!(
+        tree.sources.len() > 10,
+        "the library's files were not found"
+    );
+    tree
+}
+
+#[test]
+fn no_file_of_the_app_imports_one_that_imports_it_back() {
+    let found = file_cycles(&app());
     assert!(
         found.is_empty(),
-        "import cycles between the app's folders:\n{}",
-        report(&found, name, place)
+        "import cycles between the app's files:\n{found}"
+    );
+}
+
+#[test]
+fn no_folder_of_the_app_imports_one_that_imports_it_back() {
+    let found = folder_cycles(&app());
+    assert!(
+        found.is_empty(),
+        "import cycles between the app's folders:\n{found}"
+    );
+}
+
+#[test]
+fn no_file_of_the_library_imports_one_that_imports_it_back() {
+    let found = file_cycles(&library());
+    assert!(
+        found.is_empty(),
+        "import cycles between the library's files:\n{found}"
+    );
+}
+
+#[test]
+fn no_folder_of_the_library_imports_one_that_imports_it_back() {
+    let found = folder_cycles(&library());
+    assert!(
+        found.is_empty(),
+        "import cycles between the library's folders:\n{found}"
     );
 }
 

@@ -630,7 +630,7 @@ mod tests {
     }
 
     #[test]
-    fn default_is_three_levels_and_five_give_the_seeds_60_by_44_leaves() {
+    fn default_is_three_levels_and_five_give_parberrys_60_by_44_leaves() {
         let mut tree = QuadTree::default();
         assert_eq!(tree.levels(), 3);
         tree.set_param("levels", 5.0).unwrap();

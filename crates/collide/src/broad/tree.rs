@@ -23,7 +23,7 @@
 //!   node pair `(a, b)` whose boxes overlap is opened by splitting the larger internal node,
 //!   each node's two children are paired with each other once, and the tight boxes decide
 //!   between leaves. It runs on a copy of the tree whose subtrees of at most four leaves are
-//!   buckets tested four leaves per compare ([`buckets`]: fewer nodes to visit, read in
+//!   buckets tested four leaves per compare (`buckets.rs`: fewer nodes to visit, read in
 //!   order). Every unordered leaf pair is reached at most once (along the unique
 //!   path of splits to it), so nothing repeats; a leaf pair with no ball is not counted;
 //! - static–ball pairs come from one simultaneous traversal of the dynamic tree against the

@@ -3,6 +3,7 @@
 
 mod aabb;
 mod ball;
+mod group;
 mod guard;
 mod hull;
 mod play;
@@ -11,8 +12,9 @@ mod shape;
 
 pub use aabb::Aabb;
 pub use ball::{clamp_speed, Ball, MAX_SPEED};
+pub use group::{circle_hull, rect_hull, Group};
 pub use guard::add_guard_points;
-pub use hull::{circle_hull, rect_hull, Group, Hull, HullKind};
+pub use hull::{Hull, HullKind};
 pub use play::{Control, ShapePlay};
 pub use rect::{oriented_rect_aabb, oriented_rect_corners, unrotated};
 pub use shape::{arc_is_closed, Geometry, Motion, Shape};

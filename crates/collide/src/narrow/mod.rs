@@ -11,8 +11,9 @@
 //! Swept tests (`toi_*`, one file each) take the ball's move `d` (px) over the step and return
 //! the first [`Impact`]: the fraction `t ∈ [0, 1]` of the move and the contact at that moment
 //! (depth 0, or the overlap when the ball starts in contact and moves in). They are exact, in
-//! closed form; [`search`] holds the generic linear and binary searches the seed compares them
-//! with. Their quadratics are solved in f64 without cancellation (see `crossing.rs`), and
+//! closed form; [`search`] holds the generic linear and binary searches the tunnelling notes
+//! compare them with. Their quadratics are solved in f64 without cancellation (see
+//! `crossing.rs`), and
 //! `checks::narrow` holds every test to an exact reference: no hit/miss disagreement beyond
 //! `1e-4 · max(1, r)` px for a ball starting free, every impact within 0.01 px along the normal.
 //!
@@ -34,6 +35,7 @@
 mod arc;
 mod ball;
 mod circle;
+mod contact;
 mod crossing;
 mod gate;
 mod point;
@@ -50,6 +52,8 @@ mod toi_ball_segment;
 pub use arc::{angle_in_arc, contact_ball_arc};
 pub use ball::contact_ball_ball;
 pub use circle::contact_ball_circle;
+pub(crate) use contact::normalized_or;
+pub use contact::{closest_on_segment, Contact, Impact};
 pub use gate::contact_ball_gate;
 pub use point::contact_ball_point;
 pub use rect::{contact_ball_oriented_rect, contact_ball_rect};
@@ -63,26 +67,6 @@ pub use toi_ball_segment::toi_ball_segment;
 
 use crate::geom::Geometry;
 use glam::Vec2;
-
-/// A contact between a ball and another shape.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Contact {
-    /// Contact point on the other shape (px).
-    pub point: Vec2,
-    /// Unit normal from the other shape towards the ball.
-    pub normal: Vec2,
-    /// Penetration depth (px), at least 0.
-    pub depth: f32,
-}
-
-/// A swept test's answer: the first moment of contact along a move.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Impact {
-    /// Fraction of the move at the impact, in `[0, 1]`.
-    pub t: f32,
-    /// The contact at that moment (depth 0 unless the ball started overlapping).
-    pub contact: Contact,
-}
 
 /// The contact of a ball (centre `c`, radius `r`, velocity `v` relative to the shape, px/s)
 /// with an obstacle's geometry. The velocity matters only for gates. A group is a miss here:
@@ -171,26 +155,5 @@ pub fn envelope_overlaps(m: Vec2, big_r: f32, v: Vec2, geom: &Geometry) -> bool 
             (local - local.clamp(-half.abs(), half.abs())).length_squared() <= big_r * big_r
         }
         Geometry::Group { hull, .. } => hull.overlaps_circle(m, big_r),
-    }
-}
-
-/// The point of segment `a`–`b` closest to `p`.
-pub fn closest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
-    let ab = b - a;
-    let len_sq = ab.length_squared();
-    if len_sq <= f32::MIN_POSITIVE {
-        return a;
-    }
-    a + ab * ((p - a).dot(ab) / len_sq).clamp(0.0, 1.0)
-}
-
-/// Unit vector of `d`, or `fallback` when `d` is zero or not finite (keeps NaN out).
-#[inline]
-pub(crate) fn normalized_or(d: Vec2, fallback: Vec2) -> Vec2 {
-    let len_sq = d.length_squared();
-    if len_sq > f32::MIN_POSITIVE && len_sq.is_finite() {
-        d / len_sq.sqrt()
-    } else {
-        fallback
     }
 }

@@ -28,6 +28,7 @@ mod pinball;
 mod pockets;
 mod rain;
 mod strings;
+mod view;
 
 pub use crate::geom::{Control, ShapePlay};
 pub use cradle::{Transfer, TransferMeter};
@@ -35,9 +36,9 @@ pub use pinball::{GameRules, PlayState};
 pub use pockets::Pocket;
 pub use rain::Rain;
 pub use strings::Tether;
+pub(crate) use view::{Moment, WorldView};
 
-use crate::geom::{Ball, Group, Shape};
-use crate::response::Hit;
+use crate::geom::Ball;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -78,13 +79,7 @@ impl Rules {
 
     /// Renumbers the tethers after ball `i` was removed (its own tether goes).
     pub(crate) fn ball_removed(&mut self, i: usize) {
-        let i = i as u32;
-        self.tethers.retain(|t| t.ball != i);
-        for t in &mut self.tethers {
-            if t.ball > i {
-                t.ball -= 1;
-            }
-        }
+        strings::ball_removed(&mut self.tethers, i);
     }
 
     /// Forgets what belongs to the balls (strings, rain still to fall) when they are cleared.
@@ -104,50 +99,6 @@ pub(crate) struct RuleBook {
     pub game: GameRules,
     /// Held controls, score, lost balls.
     pub play: PlayState,
-}
-
-/// When in [`crate::World::step`] the rules act (see the module notes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Moment {
-    /// Before anything else.
-    Start,
-    /// After a queued ball was launched.
-    Launched,
-    /// After the kinematic shapes turned.
-    Turned,
-    /// After the balls moved (in the soft solver, after its whole step).
-    Moved,
-    /// After the collision iterations and the rebounds were measured; the step's hits start
-    /// at `first_hit`.
-    Collided {
-        /// Index of the first hit recorded this step.
-        first_hit: usize,
-    },
-}
-
-/// What the rules may read and change of the world during a step.
-pub(crate) struct WorldView<'a> {
-    /// The balls.
-    pub balls: &'a mut Vec<Ball>,
-    /// The obstacles: statics, then kinematic shapes from `first_moving`.
-    pub shapes: &'a mut [Shape],
-    /// Index of the first kinematic shape.
-    pub first_moving: usize,
-    /// The shape groups' members.
-    pub groups: &'a mut [Group],
-    /// The impacts recorded and not yet drained.
-    pub hits: &'a mut Vec<Hit>,
-    /// Balls waiting to be launched.
-    pub pending_launches: &'a mut u32,
-    /// The world's seeded generator.
-    pub rng: &'a mut rand_chacha::ChaCha12Rng,
-    /// Elasticity of new balls.
-    pub ball_elasticity: f32,
-    /// Length of the step (s).
-    pub dt: f32,
-    /// Removes ball `i` as [`crate::World::remove_ball`] does, waking the sleepers near it
-    /// (the rules renumber their own strings).
-    pub take_ball: &'a mut dyn FnMut(&mut Vec<Ball>, usize),
 }
 
 impl RuleBook {
@@ -171,7 +122,10 @@ impl RuleBook {
         let rules = &mut self.scene;
         strings::hold(&rules.tethers, w.balls);
         slow_down(rules.friction, w.dt, w.balls);
-        pockets::take(rules, w);
+        pockets::take(&rules.pockets, w, |i| {
+            strings::ball_removed(&mut rules.tethers, i);
+            rules.pocketed += 1;
+        });
         if !rules.tethers.is_empty() {
             rules.transfer.measure(&rules.tethers, w.balls, w.dt);
         }
@@ -202,88 +156,5 @@ fn finite_or_zero(x: f32) -> f32 {
         x.max(0.0)
     } else {
         0.0
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::geom::Aabb;
-    use crate::world::{Launcher, World};
-
-    fn empty() -> World {
-        let bounds = Aabb::new(Vec2::ZERO, Vec2::new(1000.0, 1000.0));
-        let launcher = Launcher {
-            pos: Vec2::new(10.0, 10.0),
-            dir: Vec2::Y,
-        };
-        World::new(Vec::new(), bounds, 3).with_launcher(launcher)
-    }
-
-    #[test]
-    fn friction_slows_without_reversing_and_stops_at_zero() {
-        let mut w = empty();
-        w.settings.gravity = 0.0;
-        w.add_ball(Ball::new(
-            Vec2::splat(500.0),
-            Vec2::new(30.0, 40.0),
-            5.0,
-            1.0,
-            0,
-        ));
-        w.add_ball(Ball::new(Vec2::splat(100.0), Vec2::ZERO, 5.0, 1.0, 0));
-        w.set_rules(Rules {
-            friction: 100.0,
-            ..Rules::default()
-        });
-        let dir = Vec2::new(0.6, 0.8);
-        for _ in 0..240 {
-            w.step();
-            let v = w.balls()[0].vel;
-            assert!(v.is_finite() && v.dot(dir) >= 0.0, "reversed: {v}");
-            assert!(v.perp_dot(dir).abs() < 1e-3);
-        }
-        assert_eq!(w.balls()[0].vel, Vec2::ZERO);
-        assert_eq!(w.balls()[1].vel, Vec2::ZERO);
-        assert!(w.all_finite());
-    }
-
-    #[test]
-    fn removing_a_ball_renumbers_the_tethers() {
-        let mut w = empty();
-        for k in 0..3 {
-            w.add_ball(Ball::new(
-                Vec2::new(100.0 * k as f32, 0.0),
-                Vec2::ZERO,
-                5.0,
-                1.0,
-                0,
-            ));
-        }
-        for k in 0..3 {
-            assert!(w.tether(k, Vec2::new(100.0 * k as f32, 100.0), None));
-        }
-        w.remove_ball(1);
-        let balls: Vec<u32> = w.rules().tethers.iter().map(|t| t.ball).collect();
-        assert_eq!(balls, vec![0, 1]);
-        assert_eq!(w.rules().tethers[1].anchor, Vec2::new(200.0, 100.0));
-    }
-
-    #[test]
-    fn a_ball_at_its_anchor_stays_finite() {
-        let mut w = empty();
-        w.add_ball(Ball::new(
-            Vec2::splat(500.0),
-            Vec2::new(0.0, 50.0),
-            5.0,
-            1.0,
-            0,
-        ));
-        assert!(w.tether(0, Vec2::splat(500.0), Some(0.0)));
-        for _ in 0..100 {
-            w.step();
-        }
-        assert!(w.all_finite());
-        assert!((w.balls()[0].pos - Vec2::splat(500.0)).length() < 1e-3);
     }
 }

@@ -1,7 +1,7 @@
 //! Pockets: a ball whose centre is inside a pocket's circle is taken off the table and
-//! counted in [`Rules::pocketed`]. `O(balls · pockets)` per step.
+//! counted in [`Rules::pocketed`](super::Rules::pocketed). `O(balls · pockets)` per step.
 
-use super::{Rules, WorldView};
+use super::WorldView;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -14,22 +14,20 @@ pub struct Pocket {
     pub radius: f32,
 }
 
-/// Takes the balls whose centre is in a pocket, in index order.
-pub(super) fn take(rules: &mut Rules, w: &mut WorldView) {
-    if rules.pockets.is_empty() {
+/// Takes the balls whose centre is in a pocket, in index order, telling `taken` each index.
+pub(super) fn take(pockets: &[Pocket], w: &mut WorldView, mut taken: impl FnMut(usize)) {
+    if pockets.is_empty() {
         return;
     }
     let mut i = 0;
     while i < w.balls.len() {
         let p = w.balls[i].pos;
-        let inside = rules
-            .pockets
+        let inside = pockets
             .iter()
             .any(|k| (p - k.centre).length_squared() < k.radius * k.radius);
         if inside {
             (w.take_ball)(w.balls, i);
-            rules.ball_removed(i);
-            rules.pocketed += 1;
+            taken(i);
         } else {
             i += 1;
         }

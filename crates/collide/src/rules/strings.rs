@@ -43,3 +43,14 @@ pub(super) fn hold(tethers: &[Tether], balls: &mut [Ball]) {
         }
     }
 }
+
+/// Renumbers the tethers after ball `i` was removed (its own tether goes).
+pub(super) fn ball_removed(tethers: &mut Vec<Tether>, i: usize) {
+    let i = i as u32;
+    tethers.retain(|t| t.ball != i);
+    for t in tethers {
+        if t.ball > i {
+            t.ball -= 1;
+        }
+    }
+}

@@ -4,7 +4,6 @@
 //! variant carrying all its fields (`Segment(a: …, b: …, elasticity: 0.9)`, a scoring shape
 //! wrapped in `Scored(…)`); `text.rs` is that written form.
 
-use super::text::ShapeText;
 use crate::geom::{Control, HullKind};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -56,10 +55,9 @@ fn plunger_control() -> Control {
 }
 
 /// One obstacle of a scene: what it is and where ([`ShapeKind`]), and what every kind shares.
-/// Read and written in the scene files' form (see the module notes), so a file reads as it
+/// Read and written in the scene files' form (see `scene/text.rs`), so a file reads as it
 /// always did.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(from = "ShapeText", into = "ShapeText")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ShapeDesc {
     /// What it is and where.
     pub kind: ShapeKind,

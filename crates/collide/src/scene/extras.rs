@@ -3,8 +3,7 @@
 //! or raining in over time), table friction and pockets. Every field is optional in the file,
 //! so older scenes read as before.
 
-use super::validate::{check_num, check_vec};
-use super::At;
+use super::check::{check_num, check_vec, At};
 use crate::geom::Ball;
 use crate::rules::{Pocket, Rain, Rules, Tether};
 use crate::world::World;

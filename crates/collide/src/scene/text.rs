@@ -8,7 +8,7 @@
 use super::{MotionDesc, ScoreDesc, ShapeDesc, ShapeKind};
 use crate::geom::HullKind;
 use glam::Vec2;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 fn one() -> f32 {
     1.0
@@ -169,6 +169,19 @@ pub(super) enum ShapeText {
         #[serde(default)]
         motion: MotionDesc,
     },
+}
+
+// A `ShapeDesc` is read and written as its text form.
+impl Serialize for ShapeDesc {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ShapeText::from(self.clone()).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for ShapeDesc {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        ShapeText::deserialize(d).map(ShapeDesc::from)
+    }
 }
 
 impl From<ShapeText> for ShapeDesc {

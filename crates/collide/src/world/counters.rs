@@ -3,7 +3,6 @@
 //! was loaded, and the state of the balls the panel shows ([`Counters`]: launched,
 //! co-located, overlap, asleep, strays).
 
-use super::{OverlapMeter, World};
 use crate::broad::BroadCounters;
 
 /// Work counts of one period (a step, or one simulated second).
@@ -113,10 +112,10 @@ pub struct Counters {
     /// The last complete simulated second.
     pub last_second: Tally,
     /// The simulated second in progress.
-    current_second: Tally,
-    steps_in_second: u32,
+    pub(super) current_second: Tally,
+    pub(super) steps_in_second: u32,
     /// Whether a simulated second has completed, so `last_second` holds one.
-    full_second: bool,
+    pub(super) full_second: bool,
     /// Balls launched since the last clear.
     pub launched: u64,
     /// Co-located balls: sitting at the same place as another (centres closer than half the
@@ -130,68 +129,50 @@ pub struct Counters {
     pub strays: u32,
 }
 
-impl World {
-    /// What the panel shows as "the last second": the last complete simulated second, and
-    /// until one has completed, the second in progress (just after a load, and for as long as
-    /// a simulated second takes: half a minute with 100,000 balls in slow motion). Returns
-    /// the tally and the factor that turns its counts into rates per simulated second: 1 for
-    /// a complete second, `steps per second / steps so far` for the one in progress.
-    pub fn recent_second(&self) -> (&Tally, f64) {
-        let c = &self.counters;
-        if c.full_second || c.steps_in_second == 0 {
-            (&c.last_second, 1.0)
+/// Overlap of the touching pairs of one step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct OverlapMeter {
+    /// Touching pairs measured.
+    pub pairs: u32,
+    /// Deepest overlap, as a fraction of the smaller radius.
+    pub max: f32,
+    /// Sum of the overlaps (for the mean).
+    pub sum: f64,
+    /// Pairs deeper than 1 % of the smaller radius.
+    pub over_1pct: u32,
+    /// Pairs deeper than 10 %.
+    pub over_10pct: u32,
+}
+
+impl OverlapMeter {
+    /// Mean overlap over the touching pairs (0 when none touch).
+    pub fn mean(&self) -> f32 {
+        if self.pairs == 0 {
+            0.0
         } else {
-            let factor = self.steps_per_second() as f64 / c.steps_in_second as f64;
-            (&c.current_second, factor)
+            (self.sum / self.pairs as f64) as f32
         }
     }
 
-    pub(super) fn count_after_step(&mut self, mut tally: Tally) {
-        tally.wakeups = std::mem::take(&mut self.woken);
-        let per_second = self.steps_per_second();
-        let c = &mut self.counters;
-        c.last_step = tally;
-        c.total += tally;
-        c.current_second += tally;
-        c.steps_in_second += 1;
-        if c.steps_in_second >= per_second {
-            c.last_second = c.current_second;
-            c.current_second = Tally::default();
-            c.steps_in_second = 0;
-            c.full_second = true;
+    /// Counts one pair of `overlap` (a fraction of the smaller radius); 0, negative or NaN
+    /// is apart.
+    pub fn add(&mut self, overlap: f32) {
+        if overlap.is_nan() || overlap <= 0.0 {
+            return;
         }
-        let strays = self
-            .balls
-            .iter()
-            .filter(|b| !self.bounds.contains(b.pos))
-            .count() as u32;
-        self.counters.strays = strays;
-        self.counters.co_located = self.count_co_located();
-        self.measure_overlap();
-        self.counters.asleep = self.asleep_count() as u32;
+        self.pairs += 1;
+        self.max = self.max.max(overlap);
+        self.sum += overlap as f64;
+        self.over_1pct += (overlap > 0.01) as u32;
+        self.over_10pct += (overlap > 0.1) as u32;
     }
 
-    /// Balls whose centre is within half the smaller radius of another ball's centre, found
-    /// among the last candidate pairs (co-located balls always have overlapping boxes).
-    fn count_co_located(&mut self) -> u32 {
-        let n_shapes = self.shapes.len() as u32;
-        let mut marked = std::mem::take(&mut self.overlap_scratch);
-        marked.clear();
-        for &(i, j) in self.pairs.iter().filter(|p| p.0 >= n_shapes) {
-            let (a, b) = (
-                &self.balls[(i - n_shapes) as usize],
-                &self.balls[(j - n_shapes) as usize],
-            );
-            let close = 0.5 * a.radius.min(b.radius);
-            if (a.pos - b.pos).length_squared() < close * close || a.pos == b.pos {
-                marked.push(i);
-                marked.push(j);
-            }
-        }
-        marked.sort_unstable();
-        marked.dedup();
-        let count = marked.len() as u32;
-        self.overlap_scratch = marked;
-        count
+    pub(super) fn merged(mut self, o: &OverlapMeter) -> Self {
+        self.pairs += o.pairs;
+        self.max = self.max.max(o.max);
+        self.sum += o.sum;
+        self.over_1pct += o.over_1pct;
+        self.over_10pct += o.over_10pct;
+        self
     }
 }

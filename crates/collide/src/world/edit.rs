@@ -2,7 +2,8 @@
 //! it, launching a ball from anywhere. The app turns mouse gestures into these calls, applied
 //! between frames, so a run stays deterministic given the same calls in the same order.
 
-use super::{clamp_speed, Ball, World};
+use super::World;
+use crate::geom::{clamp_speed, Ball};
 use glam::Vec2;
 use rand::Rng;
 

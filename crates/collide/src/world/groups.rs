@@ -1,10 +1,12 @@
 //! Shape groups in the world: the members, turning them with their group, and the discrete
 //! test of a ball against a group, hull first (Schwarzl 2012, "Bounded Shape Groups").
 
-use super::{clamp_speed, record, Hit, HitWith, Tally, World};
+use super::{Tally, World};
+use crate::geom::clamp_speed;
 use crate::geom::{Geometry, Group};
 use crate::narrow::{contact_ball_shape, Contact};
 use crate::response::respond_ball_obstacle;
+use crate::response::{record, Hit, HitWith};
 
 impl World {
     /// Sets the groups that [`Geometry::Group`] shapes refer to by number (scene building).

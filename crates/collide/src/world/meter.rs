@@ -15,78 +15,10 @@
 //! the meter's own whenever that set changes or a ball woke during the step (its work is the
 //! meter's, not the simulation's, and is not counted). The two parts never share a pair.
 
-use super::sleep::SleeperOrder;
-use super::World;
-use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
-use crate::geom::Aabb;
-
-/// Overlap of the touching pairs of one step.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct OverlapMeter {
-    /// Touching pairs measured.
-    pub pairs: u32,
-    /// Deepest overlap, as a fraction of the smaller radius.
-    pub max: f32,
-    /// Sum of the overlaps (for the mean).
-    pub sum: f64,
-    /// Pairs deeper than 1 % of the smaller radius.
-    pub over_1pct: u32,
-    /// Pairs deeper than 10 %.
-    pub over_10pct: u32,
-}
-
-impl OverlapMeter {
-    /// Mean overlap over the touching pairs (0 when none touch).
-    pub fn mean(&self) -> f32 {
-        if self.pairs == 0 {
-            0.0
-        } else {
-            (self.sum / self.pairs as f64) as f32
-        }
-    }
-
-    /// Counts one pair of `overlap` (a fraction of the smaller radius); 0, negative or NaN
-    /// is apart.
-    pub fn add(&mut self, overlap: f32) {
-        if overlap.is_nan() || overlap <= 0.0 {
-            return;
-        }
-        self.pairs += 1;
-        self.max = self.max.max(overlap);
-        self.sum += overlap as f64;
-        self.over_1pct += (overlap > 0.01) as u32;
-        self.over_10pct += (overlap > 0.1) as u32;
-    }
-
-    fn merged(mut self, o: &OverlapMeter) -> Self {
-        self.pairs += o.pairs;
-        self.max = self.max.max(o.max);
-        self.sum += o.sum;
-        self.over_1pct += o.over_1pct;
-        self.over_10pct += o.over_10pct;
-        self
-    }
-}
-
-/// The meter's own state: the sleepers' part and the grid that measured it.
-#[derive(Default)]
-pub(super) struct MeterState {
-    /// The sleepers measured (ball indices) and what they gave.
-    sleepers: Vec<u32>,
-    /// The push-out's own search of the awake balls' pairs: a grid, the obstacles' and all
-    /// boxes in the broad phase's order, the awake balls, the pairs, and the statics the grid
-    /// keeps (the world's statics version, the sleepers it saw, the version handed to it).
-    live_grid: Option<Box<dyn BroadPhase>>,
-    live_shapes: Vec<Aabb>,
-    live_boxes: Vec<Aabb>,
-    live_awake: Vec<u32>,
-    live_pairs: Vec<Pair>,
-    live_statics: (u64, Vec<u32>, u64),
-    frozen: OverlapMeter,
-    grid: Option<Box<dyn BroadPhase>>,
-    boxes: Vec<Aabb>,
-    pairs: Vec<Pair>,
-}
+use super::sleepers::SleeperOrder;
+use super::step::next_statics_version;
+use super::{OverlapMeter, World};
+use crate::broad::{BroadCounters, BroadInput, BroadKind, Pair};
 
 impl World {
     /// Measures the overlaps at the end of a step into the counters.
@@ -158,7 +90,7 @@ impl World {
             *world_version = self.statics_version;
             seen.clear();
             seen.extend_from_slice(sleepers);
-            *version = super::next_statics_version();
+            *version = next_statics_version();
         }
         let input = BroadInput {
             aabbs: &m.live_boxes,
@@ -194,7 +126,7 @@ impl World {
             aabbs: &m.boxes,
             first_moving: self.first_moving,
             first_dynamic: n_shapes,
-            statics_version: super::next_statics_version(),
+            statics_version: next_statics_version(),
             world: self.bounds,
         };
         let grid = m.grid.get_or_insert_with(|| BroadKind::Grid.create());

@@ -3,9 +3,11 @@
 //! with the narrow phase and the push-out response ([`crate::response`]); in the discrete
 //! mode the obstacles get the last word in one more pass.
 
-use super::{clamp_speed, record, Hit, HitWith, Tally, World};
+use super::{Tally, World};
+use crate::geom::clamp_speed;
 use crate::geom::Geometry;
 use crate::narrow::{contact_ball_ball, contact_ball_shape, keep_side};
+use crate::response::{record, Hit, HitWith};
 use crate::response::{respond_ball_ball, respond_ball_obstacle};
 use crate::rules::Moment;
 use crate::tunnel::Tunnelling;

@@ -90,3 +90,86 @@ impl World {
         self.rules.at(moment, &mut view);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Aabb;
+    use crate::world::Launcher;
+
+    fn empty() -> World {
+        let bounds = Aabb::new(Vec2::ZERO, Vec2::new(1000.0, 1000.0));
+        let launcher = Launcher {
+            pos: Vec2::new(10.0, 10.0),
+            dir: Vec2::Y,
+        };
+        World::new(Vec::new(), bounds, 3).with_launcher(launcher)
+    }
+
+    #[test]
+    fn friction_slows_without_reversing_and_stops_at_zero() {
+        let mut w = empty();
+        w.settings.gravity = 0.0;
+        w.add_ball(Ball::new(
+            Vec2::splat(500.0),
+            Vec2::new(30.0, 40.0),
+            5.0,
+            1.0,
+            0,
+        ));
+        w.add_ball(Ball::new(Vec2::splat(100.0), Vec2::ZERO, 5.0, 1.0, 0));
+        w.set_rules(Rules {
+            friction: 100.0,
+            ..Rules::default()
+        });
+        let dir = Vec2::new(0.6, 0.8);
+        for _ in 0..240 {
+            w.step();
+            let v = w.balls()[0].vel;
+            assert!(v.is_finite() && v.dot(dir) >= 0.0, "reversed: {v}");
+            assert!(v.perp_dot(dir).abs() < 1e-3);
+        }
+        assert_eq!(w.balls()[0].vel, Vec2::ZERO);
+        assert_eq!(w.balls()[1].vel, Vec2::ZERO);
+        assert!(w.all_finite());
+    }
+
+    #[test]
+    fn removing_a_ball_renumbers_the_tethers() {
+        let mut w = empty();
+        for k in 0..3 {
+            w.add_ball(Ball::new(
+                Vec2::new(100.0 * k as f32, 0.0),
+                Vec2::ZERO,
+                5.0,
+                1.0,
+                0,
+            ));
+        }
+        for k in 0..3 {
+            assert!(w.tether(k, Vec2::new(100.0 * k as f32, 100.0), None));
+        }
+        w.remove_ball(1);
+        let balls: Vec<u32> = w.rules().tethers.iter().map(|t| t.ball).collect();
+        assert_eq!(balls, vec![0, 1]);
+        assert_eq!(w.rules().tethers[1].anchor, Vec2::new(200.0, 100.0));
+    }
+
+    #[test]
+    fn a_ball_at_its_anchor_stays_finite() {
+        let mut w = empty();
+        w.add_ball(Ball::new(
+            Vec2::splat(500.0),
+            Vec2::new(0.0, 50.0),
+            5.0,
+            1.0,
+            0,
+        ));
+        assert!(w.tether(0, Vec2::splat(500.0), Some(0.0)));
+        for _ in 0..100 {
+            w.step();
+        }
+        assert!(w.all_finite());
+        assert!((w.balls()[0].pos - Vec2::splat(500.0)).length() < 1e-3);
+    }
+}

@@ -1,8 +1,9 @@
 //! The settings a user changes while the world runs: iterations, gravity, elasticity, the
 //! next ball, the tunnelling mode, the pair cache, the contact solver and sleep.
 
-use super::{SleepSettings, SoftSettings, Solver};
+use crate::response::HIT_SPEED;
 use crate::tunnel::Tunnelling;
+use serde::{Deserialize, Serialize};
 
 /// Settings the user changes while the world runs.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -69,6 +70,131 @@ impl Default for Settings {
             solver: Solver::PushOut,
             soft: SoftSettings::default(),
             sleep: SleepSettings::default(),
+        }
+    }
+}
+
+/// Which contact solver answers the contacts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Solver {
+    /// The course's push-out: move the ball out along the normal and reflect its normal
+    /// velocity, once per pair per collision iteration.
+    #[default]
+    PushOut,
+    /// Soft contacts: sequential impulses, warm-started, soft bias, relax, restitution.
+    Soft,
+}
+
+impl Solver {
+    /// Both, in menu order.
+    pub const ALL: &'static [Solver] = &[Solver::PushOut, Solver::Soft];
+
+    /// Command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Solver::PushOut => "push-out",
+            Solver::Soft => "soft",
+        }
+    }
+
+    /// Menu label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Solver::PushOut => "Push-out (the course's)",
+            Solver::Soft => "Soft contacts (Box2D v3)",
+        }
+    }
+
+    /// Looks up a command-line name.
+    pub fn from_name(name: &str) -> Option<Solver> {
+        Self::ALL.iter().copied().find(|s| s.name() == name)
+    }
+}
+
+/// The soft solver's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SoftSettings {
+    /// Contact stiffness (Hz, > 0).
+    pub hertz: f32,
+    /// Contact damping ratio (≥ 0).
+    pub damping: f32,
+    /// Fastest the soft bias pushes overlapping balls apart (px/s, > 0).
+    pub push_speed: f32,
+    /// Restitution applies only to contacts closing faster than this (px/s, ≥ 0).
+    pub restitution_speed: f32,
+    /// Coulomb friction coefficient at every contact (≥ 0); balls spin, so they roll.
+    pub friction: f32,
+    /// Rolling resistance (≥ 0): the torque opposing a ball's roll, per unit of normal force
+    /// and radius; it lets a rolling ball come to rest.
+    pub rolling: f32,
+}
+
+impl Default for SoftSettings {
+    fn default() -> Self {
+        Self {
+            hertz: 240.0,
+            damping: 10.0,
+            push_speed: 60.0,
+            restitution_speed: HIT_SPEED,
+            friction: 0.6,
+            rolling: 0.05,
+        }
+    }
+}
+
+impl SoftSettings {
+    /// Clamped into the ranges the panel allows (non-finite values to the defaults).
+    pub fn sanitized(self) -> Self {
+        let d = Self::default();
+        let pick = |v: f32, lo: f32, hi: f32, def: f32| {
+            if v.is_finite() {
+                v.clamp(lo, hi)
+            } else {
+                def
+            }
+        };
+        Self {
+            hertz: pick(self.hertz, 1.0, 10_000.0, d.hertz),
+            damping: pick(self.damping, 0.0, 100.0, d.damping),
+            push_speed: pick(self.push_speed, 0.1, 1.0e5, d.push_speed),
+            restitution_speed: pick(self.restitution_speed, 0.0, 1.0e5, d.restitution_speed),
+            friction: pick(self.friction, 0.0, 10.0, d.friction),
+            rolling: pick(self.rolling, 0.0, 10.0, d.rolling),
+        }
+    }
+}
+
+/// When balls may fall asleep.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SleepSettings {
+    /// On, off, or `None`: on with soft contacts, off with the push-out.
+    pub enabled: Option<bool>,
+    /// Balls slower than this (px/s) count as still.
+    pub speed: f32,
+    /// Seconds a group must stay still before it sleeps.
+    pub time: f32,
+}
+
+impl Default for SleepSettings {
+    fn default() -> Self {
+        Self {
+            enabled: None,
+            speed: 5.0,
+            time: 0.5,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solver_names_round_trip() {
+        for &s in Solver::ALL {
+            assert_eq!(Solver::from_name(s.name()), Some(s));
         }
     }
 }

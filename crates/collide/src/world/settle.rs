@@ -15,6 +15,7 @@
 //! complete for every pass. Balls exactly on top of each other part along a direction fixed
 //! by their indices.
 
+use super::step::SettleState;
 use super::{Tally, World};
 use crate::narrow::{normalized_or, toi_ball_shape, Impact};
 use crate::response::push_shares;
@@ -31,17 +32,6 @@ pub const RELAX: f32 = 0.8;
 pub const SLIDES: u32 = 3;
 /// Overlap shallower than this fraction of the smaller radius is left alone.
 const SLOP: f32 = 1e-3;
-
-/// Scratch of the pass, kept between steps to avoid allocating.
-#[derive(Clone, Debug, Default)]
-pub(super) struct SettleState {
-    push: Vec<Vec2>,
-    moved: Vec<f32>,
-    moves: Vec<Vec2>,
-    walls: Vec<u32>,
-    wall_start: Vec<u32>,
-    fill: Vec<u32>,
-}
 
 impl World {
     /// Parts the balls that still overlap after the swept iterations; counts its broad-phase

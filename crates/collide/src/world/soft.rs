@@ -29,103 +29,15 @@
 //! deepest member. Cost: one broad-phase call and one narrow test per pair per step, then
 //! `O(contacts)` per pass.
 
-use super::{clamp_speed, record, Hit, HitWith, Tally, World, HIT_SPEED};
+use super::contacts::{KeptImpulse, SoftContact, SoftState};
+use super::settings::SoftSettings;
+use super::{Tally, World};
+use crate::geom::clamp_speed;
 use crate::geom::Geometry;
 use crate::narrow::{contact_ball_ball, contact_ball_shape, Contact};
+use crate::response::{record, Hit, HitWith, HIT_SPEED};
 use crate::tunnel::{impact_ball_shape, Tunnelling};
 use glam::Vec2;
-use serde::{Deserialize, Serialize};
-
-/// Which contact solver answers the contacts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Solver {
-    /// The course's push-out: move the ball out along the normal and reflect its normal
-    /// velocity, once per pair per collision iteration.
-    #[default]
-    PushOut,
-    /// Soft contacts: sequential impulses, warm-started, soft bias, relax, restitution.
-    Soft,
-}
-
-impl Solver {
-    /// Both, in menu order.
-    pub const ALL: &'static [Solver] = &[Solver::PushOut, Solver::Soft];
-
-    /// Command-line name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Solver::PushOut => "push-out",
-            Solver::Soft => "soft",
-        }
-    }
-
-    /// Menu label.
-    pub fn label(self) -> &'static str {
-        match self {
-            Solver::PushOut => "Push-out (the course's)",
-            Solver::Soft => "Soft contacts (Box2D v3)",
-        }
-    }
-
-    /// Looks up a command-line name.
-    pub fn from_name(name: &str) -> Option<Solver> {
-        Self::ALL.iter().copied().find(|s| s.name() == name)
-    }
-}
-
-/// The soft solver's settings.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct SoftSettings {
-    /// Contact stiffness (Hz, > 0).
-    pub hertz: f32,
-    /// Contact damping ratio (≥ 0).
-    pub damping: f32,
-    /// Fastest the soft bias pushes overlapping balls apart (px/s, > 0).
-    pub push_speed: f32,
-    /// Restitution applies only to contacts closing faster than this (px/s, ≥ 0).
-    pub restitution_speed: f32,
-    /// Coulomb friction coefficient at every contact (≥ 0); balls spin, so they roll.
-    pub friction: f32,
-    /// Rolling resistance (≥ 0): the torque opposing a ball's roll, per unit of normal force
-    /// and radius; it lets a rolling ball come to rest.
-    pub rolling: f32,
-}
-
-impl Default for SoftSettings {
-    fn default() -> Self {
-        Self {
-            hertz: 240.0,
-            damping: 10.0,
-            push_speed: 60.0,
-            restitution_speed: HIT_SPEED,
-            friction: 0.6,
-            rolling: 0.05,
-        }
-    }
-}
-
-impl SoftSettings {
-    /// Clamped into the ranges the panel allows (non-finite values to the defaults).
-    pub fn sanitized(self) -> Self {
-        let d = Self::default();
-        let pick = |v: f32, lo: f32, hi: f32, def: f32| {
-            if v.is_finite() {
-                v.clamp(lo, hi)
-            } else {
-                def
-            }
-        };
-        Self {
-            hertz: pick(self.hertz, 1.0, 10_000.0, d.hertz),
-            damping: pick(self.damping, 0.0, 100.0, d.damping),
-            push_speed: pick(self.push_speed, 0.1, 1.0e5, d.push_speed),
-            restitution_speed: pick(self.restitution_speed, 0.0, 1.0e5, d.restitution_speed),
-            friction: pick(self.friction, 0.0, 10.0, d.friction),
-            rolling: pick(self.rolling, 0.0, 10.0, d.rolling),
-        }
-    }
-}
 
 /// The soft constraint's coefficients for a sub-step of `h` seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -147,69 +59,6 @@ impl Softness {
             impulse_scale: a3,
         }
     }
-}
-
-/// One contact of the soft solver.
-#[derive(Clone, Copy, Debug)]
-struct SoftContact {
-    /// The ball (index into the balls).
-    ball: u32,
-    /// The other body in the world's pair space: an obstacle below the shape count, else the
-    /// shape count plus a ball index.
-    other: u32,
-    normal: Vec2,
-    point: Vec2,
-    /// Separation when found (px, negative for an overlap).
-    sep: f32,
-    /// Effective mass along the normal.
-    mass: f32,
-    inv_a: f32,
-    inv_b: f32,
-    /// Radii (lever arms) and inverse moments of inertia; zero for an obstacle.
-    ra: f32,
-    rb: f32,
-    inv_ia: f32,
-    inv_ib: f32,
-    /// Effective masses along the tangent (with the spins) and for rolling.
-    tangent_mass: f32,
-    rolling_mass: f32,
-    /// Accumulated normal impulse, and the largest single push this step.
-    impulse: f32,
-    max_push: f32,
-    /// Accumulated friction and rolling-resistance impulses.
-    friction_impulse: f32,
-    rolling_impulse: f32,
-    mu: f32,
-    /// Largest rolling impulse per unit of normal impulse (px).
-    rolling_reach: f32,
-    /// Normal velocity before the solve (px/s, negative when closing).
-    approach: f32,
-    e: f32,
-    /// The obstacle's surface velocity at the contact (zero for a ball).
-    surface: Vec2,
-}
-
-/// A contact's accumulated impulse kept for the next step's warm start.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct KeptImpulse {
-    /// The pair, in the world's pair space (as the broad phase reports it).
-    pub pair: (u32, u32),
-    /// Accumulated normal impulse.
-    pub impulse: f32,
-    /// Accumulated friction impulse.
-    #[serde(default)]
-    pub friction: f32,
-    /// Accumulated rolling-resistance impulse.
-    #[serde(default)]
-    pub rolling: f32,
-}
-
-/// The solver's state between steps.
-#[derive(Clone, Debug, Default)]
-pub(super) struct SoftState {
-    contacts: Vec<SoftContact>,
-    /// Last step's impulses, sorted by pair.
-    pub(super) kept: Vec<KeptImpulse>,
 }
 
 /// Extra reach of a speculative contact beyond the motion, as a fraction of the radius.
@@ -666,12 +515,5 @@ mod tests {
         let k = Softness::new(30.0, 1.0, 1.0 / 240.0);
         assert!(k.mass_scale > 0.0 && k.mass_scale < 1.0);
         assert!((k.mass_scale + k.impulse_scale - 1.0).abs() < 1e-6);
-    }
-
-    #[test]
-    fn solver_names_round_trip() {
-        for &s in Solver::ALL {
-            assert_eq!(Solver::from_name(s.name()), Some(s));
-        }
     }
 }

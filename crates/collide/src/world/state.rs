@@ -9,7 +9,8 @@
 //! world restored from [`World::save_state`] runs on to the same [`World::state_hash`], bit for
 //! bit, as the world it was saved from.
 
-use super::{Ball, Settings, World, WorldRng};
+use super::step::{next_statics_version, WorldRng};
+use super::{Ball, Settings, World};
 use crate::broad::BroadKind;
 use crate::geom::{Group, Shape};
 use crate::rules::{GameRules, PlayState, Rules};
@@ -203,7 +204,7 @@ impl World {
         self.aabbs.clear();
         self.sweep = Default::default();
         self.cache.invalidate();
-        self.statics_version = super::next_statics_version();
+        self.statics_version = next_statics_version();
     }
 
     /// The state belongs to this world's scene and every number in it is usable.

@@ -15,45 +15,15 @@
 //! may lie on it), so it counts as unchecked too. Kinematic shapes are held still during a
 //! step; the ball moves relative to the surface under it.
 
-use super::{clamp_speed, record, Ball, Hit, HitWith, Tally, World};
+use super::step::{Best, SweptImpact};
+use super::{Ball, Tally, World};
+use crate::geom::clamp_speed;
 use crate::geom::{Aabb, Geometry, Hull};
 use crate::narrow::{normalized_or, toi_ball_ball, Contact, Impact};
 use crate::response::respond_ball_ball;
+use crate::response::{record, Hit, HitWith};
 use crate::tunnel::{impact_ball_shape, Tunnelling};
 use glam::Vec2;
-
-/// One answered impact of the last step, for drawing swept paths.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SweptImpact {
-    /// The ball.
-    pub ball: u32,
-    /// Its centre when it hit (px).
-    pub centre: Vec2,
-    /// The contact point found (px).
-    pub point: Vec2,
-}
-
-/// Per-ball state of the swept iterations, kept between steps to avoid allocating.
-#[derive(Clone, Debug, Default)]
-pub(super) struct SweepState {
-    from: Vec<Vec2>,
-    rest: Vec<f32>,
-    changed: Vec<bool>,
-    best: Vec<Option<Best>>,
-    starts: Vec<Vec2>,
-    impacts: Vec<SweptImpact>,
-}
-
-/// A ball's earliest impact so far in this iteration.
-#[derive(Clone, Copy, Debug)]
-struct Best {
-    /// Seconds of the step left at the impact (larger is earlier).
-    left: f32,
-    with: HitWith,
-    impact: Impact,
-    /// Elasticity of the shape (a group's member) hit.
-    elasticity: f32,
-}
 
 impl World {
     /// Each ball's position at the start of the last step (in every mode).

@@ -133,7 +133,7 @@ impl DynamicTree {
 
     /// Replaces the tree with one leaf per `(item, tight, fat)` of `leaves`, built at once:
     /// the leaves are put in Morton (Z) order of their box centres by one radix sort
-    /// ([`morton_order`]), and each range of that order is split at its middle, so the two
+    /// (`morton_order`), and each range of that order is split at its middle, so the two
     /// halves differ by at most one leaf (the tree is balanced as the invariants require) and
     /// each half is a compact patch of space. Nodes are stored depth first, so a subtree is one
     /// contiguous block. `O(n)` for the sort and `O(n)` for the nodes, against `n` insertions

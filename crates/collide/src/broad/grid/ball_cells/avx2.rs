@@ -11,7 +11,7 @@
 //! its min, false for NaN), so the same keys; only their order in the buffer differs, and the
 //! sort removes that.
 
-use super::search::{Lanes, Run};
+use super::lanes::{Lanes, Run};
 use std::arch::x86_64::*;
 use std::sync::OnceLock;
 

@@ -1,0 +1,68 @@
+//! The soft solver's contacts: one per touching or nearly touching pair, found once a step,
+//! and the impulses kept for the next step's warm start (`soft.rs` solves them).
+
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// One contact of the soft solver.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SoftContact {
+    /// The ball (index into the balls).
+    pub(super) ball: u32,
+    /// The other body in the world's pair space: an obstacle below the shape count, else the
+    /// shape count plus a ball index.
+    pub(super) other: u32,
+    pub(super) normal: Vec2,
+    pub(super) point: Vec2,
+    /// Separation when found (px, negative for an overlap).
+    pub(super) sep: f32,
+    /// Effective mass along the normal.
+    pub(super) mass: f32,
+    pub(super) inv_a: f32,
+    pub(super) inv_b: f32,
+    /// Radii (lever arms) and inverse moments of inertia; zero for an obstacle.
+    pub(super) ra: f32,
+    pub(super) rb: f32,
+    pub(super) inv_ia: f32,
+    pub(super) inv_ib: f32,
+    /// Effective masses along the tangent (with the spins) and for rolling.
+    pub(super) tangent_mass: f32,
+    pub(super) rolling_mass: f32,
+    /// Accumulated normal impulse, and the largest single push this step.
+    pub(super) impulse: f32,
+    pub(super) max_push: f32,
+    /// Accumulated friction and rolling-resistance impulses.
+    pub(super) friction_impulse: f32,
+    pub(super) rolling_impulse: f32,
+    pub(super) mu: f32,
+    /// Largest rolling impulse per unit of normal impulse (px).
+    pub(super) rolling_reach: f32,
+    /// Normal velocity before the solve (px/s, negative when closing).
+    pub(super) approach: f32,
+    pub(super) e: f32,
+    /// The obstacle's surface velocity at the contact (zero for a ball).
+    pub(super) surface: Vec2,
+}
+
+/// A contact's accumulated impulse kept for the next step's warm start.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KeptImpulse {
+    /// The pair, in the world's pair space (as the broad phase reports it).
+    pub pair: (u32, u32),
+    /// Accumulated normal impulse.
+    pub impulse: f32,
+    /// Accumulated friction impulse.
+    #[serde(default)]
+    pub friction: f32,
+    /// Accumulated rolling-resistance impulse.
+    #[serde(default)]
+    pub rolling: f32,
+}
+
+/// The solver's state between steps.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SoftState {
+    pub(super) contacts: Vec<SoftContact>,
+    /// Last step's impulses, sorted by pair.
+    pub(super) kept: Vec<KeptImpulse>,
+}
