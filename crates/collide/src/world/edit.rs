@@ -70,17 +70,11 @@ impl World {
 
 #[cfg(test)]
 mod tests {
-    use crate::geom::Aabb;
-    use crate::world::{Ball, Launcher, World};
+    use crate::world::{Ball, World};
     use glam::Vec2;
 
     fn empty() -> World {
-        let bounds = Aabb::new(Vec2::ZERO, Vec2::new(1000.0, 1000.0));
-        let launcher = Launcher {
-            pos: Vec2::new(10.0, 10.0),
-            dir: Vec2::Y,
-        };
-        World::new(Vec::new(), bounds, 7).with_launcher(launcher)
+        crate::world::step::empty_world(7)
     }
 
     #[test]

@@ -94,16 +94,9 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geom::Aabb;
-    use crate::world::Launcher;
 
     fn empty() -> World {
-        let bounds = Aabb::new(Vec2::ZERO, Vec2::new(1000.0, 1000.0));
-        let launcher = Launcher {
-            pos: Vec2::new(10.0, 10.0),
-            dir: Vec2::Y,
-        };
-        World::new(Vec::new(), bounds, 3).with_launcher(launcher)
+        crate::world::step::empty_world(3)
     }
 
     #[test]

@@ -429,6 +429,18 @@ impl World {
     }
 }
 
+/// An empty 1000 × 1000 px world with the given seed, launching from (10, 10) upwards: the
+/// world of the unit tests.
+#[cfg(test)]
+pub(super) fn empty_world(seed: u64) -> World {
+    let bounds = Aabb::new(Vec2::ZERO, Vec2::new(1000.0, 1000.0));
+    let launcher = Launcher {
+        pos: Vec2::new(10.0, 10.0),
+        dir: Vec2::Y,
+    };
+    World::new(Vec::new(), bounds, seed).with_launcher(launcher)
+}
+
 /// The shapes reordered statics first (stable), each `guard_of` renumbered to follow the
 /// shape it guards (an index out of range is dropped).
 pub(super) fn statics_first(shapes: Vec<Shape>) -> Vec<Shape> {
