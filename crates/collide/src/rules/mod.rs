@@ -110,7 +110,10 @@ impl RuleBook {
             Moment::Turned => pinball::drive(&self.play, w),
             Moment::Moved => strings::hold(&self.scene.tethers, w.balls),
             Moment::Collided { first_hit } => {
-                pinball::finish(&self.game, &mut self.play, first_hit, w);
+                let tethers = &mut self.scene.tethers;
+                pinball::finish(&self.game, &mut self.play, first_hit, w, |i| {
+                    strings::ball_removed(tethers, i)
+                });
                 self.after_collisions(w);
             }
         }

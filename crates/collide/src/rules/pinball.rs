@@ -110,8 +110,14 @@ fn pose_controlled_groups(w: &mut WorldView) {
 }
 
 /// After the collision iterations: scores and kicks the hits from `first_hit` on, then takes
-/// the balls in the drain.
-pub(super) fn finish(game: &GameRules, play: &mut PlayState, first_hit: usize, w: &mut WorldView) {
+/// the balls in the drain, telling `taken` each index.
+pub(super) fn finish(
+    game: &GameRules,
+    play: &mut PlayState,
+    first_hit: usize,
+    w: &mut WorldView,
+    taken: impl FnMut(usize),
+) {
     for k in first_hit..w.hits.len() {
         let h = w.hits[k];
         let HitWith::Shape(si) = h.with else {
@@ -126,7 +132,7 @@ pub(super) fn finish(game: &GameRules, play: &mut PlayState, first_hit: usize, w
             kick_ball(&mut ball.vel, h.normal, kick);
         }
     }
-    drain_balls(game, play, w);
+    drain_balls(game, play, w, taken);
 }
 
 /// The shape whose points a hit on shape `si` earns: a guard point's owner, else itself.
@@ -162,13 +168,26 @@ fn award(game: &GameRules, play: &mut PlayState, shapes: &mut [Shape], si: usize
 }
 
 /// Removes the balls whose centre is in the drain, counting them lost.
-fn drain_balls(game: &GameRules, play: &mut PlayState, w: &mut WorldView) {
+fn drain_balls(
+    game: &GameRules,
+    play: &mut PlayState,
+    w: &mut WorldView,
+    mut taken: impl FnMut(usize),
+) {
     let Some(drain) = game.drain else {
         return;
     };
-    let before = w.balls.len();
-    w.balls.retain(|b| !drain.contains(b.pos));
-    play.lost += (before - w.balls.len()) as u32;
+    // Each ball leaves as any taken ball does (sleepers near it wake, kept impulses go).
+    let mut i = 0;
+    while i < w.balls.len() {
+        if drain.contains(w.balls[i].pos) {
+            (w.take_ball)(w.balls, i);
+            taken(i);
+            play.lost += 1;
+        } else {
+            i += 1;
+        }
+    }
 }
 
 /// Turns a flipper towards `raised` (held) or 0 (released) by at most one step of `speed`

@@ -165,4 +165,23 @@ mod tests {
         assert!(w.all_finite());
         assert!((w.balls()[0].pos - Vec2::splat(500.0)).length() < 1e-3);
     }
+
+    #[test]
+    fn the_drain_takes_a_ball_as_remove_ball_does() {
+        let mut w = empty();
+        w.settings.gravity = 0.0;
+        // Ball 0 is in the drain; ball 1 hangs on a string beside it.
+        w.add_ball(Ball::new(Vec2::new(500.0, 20.0), Vec2::ZERO, 5.0, 1.0, 0));
+        w.add_ball(Ball::new(Vec2::new(100.0, 500.0), Vec2::ZERO, 5.0, 1.0, 0));
+        assert!(w.tether(1, Vec2::new(100.0, 600.0), None));
+        let drain = crate::geom::Aabb::new(Vec2::new(400.0, 0.0), Vec2::new(600.0, 50.0));
+        w.set_game_rules(GameRules {
+            drain: Some(drain),
+            ..GameRules::default()
+        });
+        w.step();
+        assert_eq!((w.balls().len(), w.play().lost), (1, 1));
+        let balls: Vec<u32> = w.rules().tethers.iter().map(|t| t.ball).collect();
+        assert_eq!(balls, vec![0], "the string follows its ball to index 0");
+    }
 }
