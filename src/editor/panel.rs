@@ -157,6 +157,7 @@ fn elasticity_row(ui: &mut egui::Ui, d: &mut ShapeDesc) -> bool {
     };
     let r = ui.add(
         egui::Slider::new(&mut e, 0.0..=3.0)
+            .fixed_decimals(2)
             .clamping(egui::SliderClamping::Edits)
             .text("elasticity"),
     );
@@ -197,7 +198,11 @@ fn motion_rows(ui: &mut egui::Ui, d: &mut ShapeDesc) -> bool {
                 .changed();
         });
         changed |= ui
-            .add(egui::Slider::new(&mut speed, -2.0..=2.0).text("rev/s"))
+            .add(
+                egui::Slider::new(&mut speed, -2.0..=2.0)
+                    .fixed_decimals(2)
+                    .text("rev/s"),
+            )
             .changed();
     }
     if !changed {
@@ -218,6 +223,7 @@ fn gate_rows(ui: &mut egui::Ui, d: &mut ShapeDesc) -> bool {
     };
     ui.add(
         egui::Slider::new(threshold, 0.0..=1000.0)
+            .fixed_decimals(0)
             .clamping(egui::SliderClamping::Always)
             .text("pass px/s"),
     )

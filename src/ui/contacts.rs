@@ -33,20 +33,38 @@ fn soft_sliders(ui: &mut egui::Ui, sim: &mut Settings) {
     ui.add(
         egui::Slider::new(&mut s.hertz, 1.0..=1000.0)
             .logarithmic(true)
+            .fixed_decimals(0)
             .text("stiffness (Hz)"),
     )
     .on_hover_text("How hard contacts push back: a pile sinks by its weight / (mass × (2π·Hz)²)");
-    ui.add(egui::Slider::new(&mut s.damping, 0.0..=20.0).text("damping ratio"));
+    ui.add(
+        egui::Slider::new(&mut s.damping, 0.0..=20.0)
+            .fixed_decimals(1)
+            .text("damping ratio"),
+    );
     ui.add(
         egui::Slider::new(&mut s.push_speed, 1.0..=1000.0)
             .logarithmic(true)
+            .fixed_decimals(0)
             .text("push-out speed (px/s)"),
     )
     .on_hover_text("Fastest the soft spring moves overlapping balls apart");
-    ui.add(egui::Slider::new(&mut s.restitution_speed, 0.0..=200.0).text("bounce above (px/s)"))
-        .on_hover_text("Contacts closing slower than this do not bounce: they come to rest");
-    ui.add(egui::Slider::new(&mut s.friction, 0.0..=1.5).text("friction"));
-    ui.add(egui::Slider::new(&mut s.rolling, 0.0..=0.5).text("rolling resistance"));
+    ui.add(
+        egui::Slider::new(&mut s.restitution_speed, 0.0..=200.0)
+            .fixed_decimals(0)
+            .text("bounce above (px/s)"),
+    )
+    .on_hover_text("Contacts closing slower than this do not bounce: they come to rest");
+    ui.add(
+        egui::Slider::new(&mut s.friction, 0.0..=1.5)
+            .fixed_decimals(2)
+            .text("friction"),
+    );
+    ui.add(
+        egui::Slider::new(&mut s.rolling, 0.0..=0.5)
+            .fixed_decimals(2)
+            .text("rolling resistance"),
+    );
 }
 
 fn sleep_controls(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
@@ -70,11 +88,13 @@ fn sleep_controls(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
         ui.add(
             egui::Slider::new(&mut sim.sleep.speed, 0.1..=50.0)
                 .logarithmic(true)
+                .fixed_decimals(1)
                 .text("still below (px/s)"),
         );
         ui.add(
             egui::Slider::new(&mut sim.sleep.time, 0.05..=5.0)
                 .logarithmic(true)
+                .fixed_decimals(2)
                 .text("for (s)"),
         );
     }

@@ -8,6 +8,9 @@
 //!   the chart, energy and experiment windows. `timeline.rs`: the record-and-replay bar.
 //! - `widgets.rs`: the grid rows every panel uses, and egui's set-up for the frame.
 //! - `panel_cache.rs`: the panels kept as pixels between refreshes (software rendering).
+//!
+//! Every slider of a decimal value fixes its decimals: egui otherwise picks them from the
+//! slider's width in pixels, so one value would read "3.00" at one scale and "3.0" at another.
 
 pub mod chart;
 pub mod contacts;

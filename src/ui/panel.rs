@@ -125,6 +125,7 @@ impl Panel {
         ui.add(
             egui::Slider::new(&mut self.fill_radius, 0.5..=20.0)
                 .logarithmic(true)
+                .fixed_decimals(2)
                 .text("max radius (px)"),
         );
         if ui
@@ -231,10 +232,15 @@ fn load_section(ui: &mut egui::Ui, load: Load, world: &World, renderer: &str) {
 fn next_ball_section(ui: &mut egui::Ui, sim: &mut Settings) {
     ui.separator();
     ui.strong("Next ball");
-    ui.add(egui::Slider::new(&mut sim.ball_radius, 1.0..=40.0).text("radius (px)"));
+    ui.add(
+        egui::Slider::new(&mut sim.ball_radius, 1.0..=40.0)
+            .fixed_decimals(1)
+            .text("radius (px)"),
+    );
     ui.add(
         egui::Slider::new(&mut sim.launch_speed, 100.0..=60000.0)
             .logarithmic(true)
+            .fixed_decimals(0)
             .text("speed (px/s)"),
     );
 }
@@ -333,7 +339,11 @@ fn param_sliders(ui: &mut egui::Ui, params: Vec<Param>, cmds: &mut Vec<Command>)
     for p in params {
         let mut v = p.value;
         let slider = egui::Slider::new(&mut v, p.min..=p.max).text(p.name);
-        let slider = if p.integer { slider.integer() } else { slider };
+        let slider = if p.integer {
+            slider.integer()
+        } else {
+            slider.fixed_decimals(2)
+        };
         // Wide ranges (sizes in px) are easier to set on a log scale.
         let slider = slider.logarithmic(!p.integer && p.max > 100.0 * p.min.max(1.0));
         if ui.add(slider).on_hover_text(&p.help).changed() {
@@ -367,11 +377,20 @@ fn other_section(ui: &mut egui::Ui, st: &mut UiState) {
     ui.separator();
     ui.strong("Other");
     ui.checkbox(&mut st.sim.rotate, "Rotate (kinematic shapes turn)");
-    ui.add(egui::Slider::new(&mut st.sim.gravity, 0.0..=2000.0).text("gravity (px/s²)"));
-    ui.add(egui::Slider::new(&mut st.sim.elasticity_scale, 0.0..=1.5).text("elasticity ×"));
+    ui.add(
+        egui::Slider::new(&mut st.sim.gravity, 0.0..=2000.0)
+            .fixed_decimals(0)
+            .text("gravity (px/s²)"),
+    );
+    ui.add(
+        egui::Slider::new(&mut st.sim.elasticity_scale, 0.0..=1.5)
+            .fixed_decimals(2)
+            .text("elasticity ×"),
+    );
     ui.add(
         egui::Slider::new(&mut st.time_scale, 0.02..=2.0)
             .logarithmic(true)
+            .fixed_decimals(2)
             .text(format!(
                 "time scale ({})",
                 keymap::keys_of(Action::TimeScale)
@@ -391,7 +410,11 @@ fn sound_section(ui: &mut egui::Ui, st: &mut UiState) {
     });
     let mut percent = (st.volume * 100.0).round();
     if ui
-        .add(egui::Slider::new(&mut percent, 0.0..=100.0).text("volume (%)"))
+        .add(
+            egui::Slider::new(&mut percent, 0.0..=100.0)
+                .fixed_decimals(0)
+                .text("volume (%)"),
+        )
         .changed()
     {
         st.volume = percent / 100.0;
