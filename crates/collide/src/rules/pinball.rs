@@ -172,21 +172,10 @@ fn drain_balls(
     game: &GameRules,
     play: &mut PlayState,
     w: &mut WorldView,
-    mut taken: impl FnMut(usize),
+    taken: impl FnMut(usize),
 ) {
-    let Some(drain) = game.drain else {
-        return;
-    };
-    // Each ball leaves as any taken ball does (sleepers near it wake, kept impulses go).
-    let mut i = 0;
-    while i < w.balls.len() {
-        if drain.contains(w.balls[i].pos) {
-            (w.take_ball)(w.balls, i);
-            taken(i);
-            play.lost += 1;
-        } else {
-            i += 1;
-        }
+    if let Some(drain) = game.drain {
+        play.lost += w.take_balls(|b| drain.contains(b.pos), taken);
     }
 }
 

@@ -15,21 +15,17 @@ pub struct Pocket {
 }
 
 /// Takes the balls whose centre is in a pocket, in index order, telling `taken` each index.
-pub(super) fn take(pockets: &[Pocket], w: &mut WorldView, mut taken: impl FnMut(usize)) {
+pub(super) fn take(pockets: &[Pocket], w: &mut WorldView, taken: impl FnMut(usize)) {
     if pockets.is_empty() {
         return;
     }
-    let mut i = 0;
-    while i < w.balls.len() {
-        let p = w.balls[i].pos;
-        let inside = pockets
-            .iter()
-            .any(|k| (p - k.centre).length_squared() < k.radius * k.radius);
-        if inside {
-            (w.take_ball)(w.balls, i);
-            taken(i);
-        } else {
-            i += 1;
-        }
-    }
+    w.take_balls(
+        |b| {
+            let p = b.pos;
+            pockets
+                .iter()
+                .any(|k| (p - k.centre).length_squared() < k.radius * k.radius)
+        },
+        taken,
+    );
 }

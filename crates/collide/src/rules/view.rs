@@ -47,3 +47,25 @@ pub(crate) struct WorldView<'a> {
     /// (the rules renumber their own strings).
     pub take_ball: &'a mut dyn FnMut(&mut Vec<Ball>, usize),
 }
+
+impl WorldView<'_> {
+    /// Takes every ball for which `inside` holds, in index order, each as
+    /// [`crate::World::remove_ball`] does; tells `taken` the index each had. Returns how many.
+    pub fn take_balls(
+        &mut self,
+        inside: impl Fn(&Ball) -> bool,
+        mut taken: impl FnMut(usize),
+    ) -> u32 {
+        let (mut i, mut n) = (0, 0);
+        while i < self.balls.len() {
+            if inside(&self.balls[i]) {
+                (self.take_ball)(self.balls, i);
+                taken(i);
+                n += 1;
+            } else {
+                i += 1;
+            }
+        }
+        n
+    }
+}
