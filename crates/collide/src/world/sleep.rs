@@ -174,7 +174,8 @@ impl World {
         st.parent.extend(0..n as u32);
         st.joins.clear();
         let rotating = self.settings.rotate;
-        let mut blocked_balls: Vec<u32> = Vec::new();
+        let mut blocked_balls = std::mem::take(&mut st.blocked_balls);
+        blocked_balls.clear();
         for &(i, j) in &self.pairs {
             let b = (j - n_shapes) as usize;
             if i < n_shapes {
@@ -198,6 +199,7 @@ impl World {
             }
         }
         self.put_groups_to_sleep(&mut st, &blocked_balls, time);
+        st.blocked_balls = blocked_balls;
         self.sleep = st;
     }
 
@@ -225,7 +227,9 @@ impl World {
         };
         // Each sleeping group gets the next number, in the order of its lowest ball (a
         // group's root is its lowest ball, so it comes first).
-        let mut ids = vec![u32::MAX; n];
+        let mut ids = std::mem::take(&mut st.ids);
+        ids.clear();
+        ids.resize(n, u32::MAX);
         for i in 0..n {
             if self.balls[i].asleep || !sleeps(st, i) {
                 continue;
@@ -242,7 +246,8 @@ impl World {
             b.sleep_group = ids[root];
         }
         // Sleeping groups touched by a group that fell asleep join it.
-        let mut renames: Vec<(u32, u32)> = Vec::new();
+        let mut renames = std::mem::take(&mut st.renames);
+        renames.clear();
         for k in (0..st.joins.len()).step_by(2) {
             let (awake, group) = (st.joins[k], st.joins[k + 1]);
             let root = find(&mut st.parent, awake) as usize;
@@ -250,16 +255,17 @@ impl World {
                 renames.push((group, ids[root]));
             }
         }
-        if renames.is_empty() {
-            return;
-        }
+        st.ids = ids;
         renames.sort_unstable();
         renames.dedup_by_key(|r| r.0);
-        for b in self.balls.iter_mut().filter(|b| b.asleep) {
-            if let Ok(k) = renames.binary_search_by_key(&b.sleep_group, |r| r.0) {
-                b.sleep_group = renames[k].1;
+        if !renames.is_empty() {
+            for b in self.balls.iter_mut().filter(|b| b.asleep) {
+                if let Ok(k) = renames.binary_search_by_key(&b.sleep_group, |r| r.0) {
+                    b.sleep_group = renames[k].1;
+                }
             }
         }
+        st.renames = renames;
     }
 
     /// The balls the last broad-phase call saw asleep (indices, ascending).
@@ -290,7 +296,8 @@ impl World {
             return;
         }
         let mut st = std::mem::take(&mut self.sleep);
-        let before = std::mem::take(&mut st.sleepers);
+        std::mem::swap(&mut st.sleepers, &mut st.previous);
+        st.sleepers.clear();
         st.awake.clear();
         for (i, b) in self.balls.iter().enumerate() {
             if b.asleep {
@@ -299,7 +306,7 @@ impl World {
                 st.awake.push(i as u32);
             }
         }
-        if st.sleepers != before || st.version == 0 {
+        if st.sleepers != st.previous || st.version == 0 {
             st.version = next_statics_version();
         }
         let (fm, z) = (self.first_moving, st.sleepers.len());

@@ -21,6 +21,15 @@ pub(super) struct SleepState {
     pub(super) blocked: Vec<bool>,
     pub(super) slowest: Vec<f32>,
     pub(super) joins: Vec<u32>,
+    /// The sleepers of the broad-phase call before, to tell whether the set changed; kept
+    /// with the scratch below so that a steady step allocates nothing.
+    pub(super) previous: Vec<u32>,
+    /// Balls touching a moving shape, found by a sleep check.
+    pub(super) blocked_balls: Vec<u32>,
+    /// The number given to each sleeping group's root in a sleep check.
+    pub(super) ids: Vec<u32>,
+    /// Sleeping groups joined to a group that fell asleep: (old number, new number).
+    pub(super) renames: Vec<(u32, u32)>,
 }
 
 impl SleepState {
