@@ -57,7 +57,7 @@ pub use contact::{closest_on_segment, Contact, Impact};
 pub use gate::contact_ball_gate;
 pub use point::contact_ball_point;
 pub use rect::{contact_ball_oriented_rect, contact_ball_rect};
-pub use segment::{contact_ball_segment, keep_side};
+pub use segment::{contact_ball_segment, contact_ball_segment_fine, distance_to_line, keep_side};
 pub use toi_ball_arc::toi_ball_arc;
 pub use toi_ball_ball::toi_ball_ball;
 pub use toi_ball_circle::toi_ball_circle;
@@ -67,6 +67,18 @@ pub use toi_ball_segment::toi_ball_segment;
 
 use crate::geom::Geometry;
 use glam::Vec2;
+
+/// [`contact_ball_shape`] with flat faces (segments, gates) measured in f64 where a long face
+/// would round the distance (see [`contact_ball_segment_fine`]); the soft contacts' test.
+pub fn contact_ball_shape_fine(c: Vec2, r: f32, v: Vec2, geom: &Geometry) -> Option<Contact> {
+    let contact = contact_ball_shape(c, r, v, geom)?;
+    match *geom {
+        Geometry::Segment { a, b } | Geometry::Gate { a, b, .. } => {
+            contact_ball_segment_fine(c, r, a, b).or(Some(contact))
+        }
+        _ => Some(contact),
+    }
+}
 
 /// The contact of a ball (centre `c`, radius `r`, velocity `v` relative to the shape, px/s)
 /// with an obstacle's geometry. The velocity matters only for gates. A group is a miss here:

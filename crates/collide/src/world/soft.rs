@@ -34,7 +34,7 @@ use super::settings::SoftSettings;
 use super::{Tally, World};
 use crate::geom::clamp_speed;
 use crate::geom::Geometry;
-use crate::narrow::{contact_ball_ball, contact_ball_shape, Contact};
+use crate::narrow::{contact_ball_ball, contact_ball_shape, contact_ball_shape_fine, Contact};
 use crate::response::{record, Hit, HitWith, HIT_SPEED};
 use crate::tunnel::{impact_ball_shape, Tunnelling};
 use glam::Vec2;
@@ -60,6 +60,9 @@ impl Softness {
         }
     }
 }
+
+/// A narrow-phase test of a ball (centre, radius, velocity) against one geometry.
+type ContactTest = fn(Vec2, f32, Vec2, &Geometry) -> Option<Contact>;
 
 /// Extra reach of a speculative contact beyond the motion, as a fraction of the radius.
 const SPECULATIVE_RADII: f32 = 0.1;
@@ -88,7 +91,7 @@ impl World {
         for _ in 0..iterations {
             self.solve_contacts(&mut st, None, dt);
         }
-        self.restitute(&mut st, soft.restitution_speed);
+        self.restitute(&mut st, soft.restitution_speed, iterations);
         if self.settings.tunnelling != Tunnelling::Off {
             self.soft_continuous(tally);
         }
@@ -214,7 +217,9 @@ impl World {
         let rotating = self.settings.rotate;
         let surface_at_ball = shape.velocity_at(ball.pos, rotating);
         let reach = self.reach((ball.vel - surface_at_ball).length(), ball.radius, dt);
-        let (c, shape_e) = self.reached_contact(bi, si, ball.radius + reach, tally)?;
+        let grown = ball.radius + reach;
+        let (c, shape_e) =
+            self.reached_contact_by(bi, si, grown, tally, contact_ball_shape_fine)?;
         let surface = shape.velocity_at(c.point, rotating);
         let approach = (ball.vel - surface).dot(c.normal);
         let e = ball.elasticity * shape_e * self.settings.elasticity_scale;
@@ -236,11 +241,23 @@ impl World {
         r: f32,
         tally: &mut Tally,
     ) -> Option<(Contact, f32)> {
+        self.reached_contact_by(bi, si, r, tally, contact_ball_shape)
+    }
+
+    /// [`World::reached_contact`] with the narrow-phase test `test` for each geometry.
+    fn reached_contact_by(
+        &self,
+        bi: usize,
+        si: usize,
+        r: f32,
+        tally: &mut Tally,
+        test: ContactTest,
+    ) -> Option<(Contact, f32)> {
         let ball = &self.balls[bi];
         let shape = &self.shapes[si];
         let v = ball.vel - shape.velocity_at(ball.pos, self.settings.rotate);
         let Geometry::Group { id, hull } = shape.geom else {
-            return contact_ball_shape(ball.pos, r, v, &shape.geom).map(|c| (c, shape.elasticity));
+            return test(ball.pos, r, v, &shape.geom).map(|c| (c, shape.elasticity));
         };
         tally.hull_tests += 1;
         // Early out: the grown ball misses the hull, so it misses every member.
@@ -252,7 +269,7 @@ impl World {
         tally.impact_tests += g.members.len() as u64;
         g.members
             .iter()
-            .filter_map(|m| contact_ball_shape(ball.pos, r, v, &m.geom).map(|c| (c, m.elasticity)))
+            .filter_map(|m| test(ball.pos, r, v, &m.geom).map(|c| (c, m.elasticity)))
             .reduce(|a, b| if b.0.depth > a.0.depth { b } else { a })
     }
 
@@ -404,24 +421,35 @@ impl World {
 
     /// Restitution after the solve: contacts that closed faster than `threshold` and pushed
     /// leave at `e` times their approach speed; each answered one is recorded as a hit.
-    fn restitute(&mut self, st: &mut SoftState, threshold: f32) {
+    ///
+    /// `passes` passes, as the solve makes: two contacts of one ball at one place (an arc and
+    /// the guard point at its end) with different normals each ask for their own rebound,
+    /// and one pass gives the ball both, the second on top of the first, so it leaves faster
+    /// than it came. Later passes take back the impulse a contact no longer needs (down to
+    /// none), so the ball leaves as the contacts together allow.
+    fn restitute(&mut self, st: &mut SoftState, threshold: f32, passes: u32) {
         let n_shapes = self.shapes.len() as u32;
-        for k in 0..st.contacts.len() {
-            let c = st.contacts[k];
-            if c.approach > -threshold || c.max_push <= 0.0 {
-                continue;
+        for pass in 0..passes {
+            for k in 0..st.contacts.len() {
+                let c = st.contacts[k];
+                if c.approach > -threshold || c.max_push <= 0.0 {
+                    continue;
+                }
+                let vn = self.normal_speed(&c);
+                let d = -c.mass * (vn + c.e * c.approach);
+                let new = (c.impulse + d).max(0.0);
+                st.contacts[k].impulse = new;
+                self.push_pair(&c, c.normal * (new - c.impulse));
+                if pass > 0 {
+                    continue;
+                }
+                let with = if c.other >= n_shapes {
+                    HitWith::Ball(c.other - n_shapes)
+                } else {
+                    HitWith::Shape(c.other)
+                };
+                self.record_soft_hit(&c, with);
             }
-            let vn = self.normal_speed(&c);
-            let d = -c.mass * (vn + c.e * c.approach);
-            let new = (c.impulse + d).max(0.0);
-            st.contacts[k].impulse = new;
-            self.push_pair(&c, c.normal * (new - c.impulse));
-            let with = if c.other >= n_shapes {
-                HitWith::Ball(c.other - n_shapes)
-            } else {
-                HitWith::Shape(c.other)
-            };
-            self.record_soft_hit(&c, with);
         }
         for b in self.balls.iter_mut() {
             b.vel = clamp_speed(b.vel);
