@@ -34,6 +34,14 @@ debian_packages() {
     apt-get update -qq
     apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
+  # rustc links wasm with rust-lld, which rust-web-llvm makes a link to an lld of LLVM's
+  # version (lld-22 for rustc-web 1.96), a package of its own that `lld` is not.
+  local lld
+  lld=$(readlink /usr/bin/rust-lld || true)
+  if [ -n "$lld" ] && ! command -v "$lld" >/dev/null; then
+    echo "+ apt-get install $lld (rust-lld links to it)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$lld" >/dev/null
+  fi
 }
 
 choice=${WEB_TOOLCHAIN:-}
