@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Loads a page in headless Chromium in real time and waits for its run to end.
 
-Usage: browser.py URL SHOT.png LOG [CHROMIUM_FLAG ...]
+Usage: browser.py URL OUT LOG [CHROMIUM_FLAG ...]
 
 Talks to Chromium over its DevTools pipe (--remote-debugging-pipe: JSON messages ended by a
 NUL byte, on file descriptors 3 and 4), so the page runs at its own pace rather than in a
 `--virtual-time-budget`, in which the browser hardly draws any frames. Waits until the page
-shows its summary line or an error (at most 120 s), then saves a screenshot and prints the
-page's status, first-frame time (ms after loading began) and summary line, one per line."""
+shows its summary line or an error (at most 120 s), then writes a screenshot (OUT.png) and
+the DOM (OUT.html, as `--dump-dom` would), and prints the page's status, first-frame time
+(ms after loading began) and summary line, one per line. Chromium's own output goes to LOG."""
 import base64
 import json
 import os
@@ -78,7 +79,7 @@ class Browser:
 
 
 def main():
-    url, shot, log, flags = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    url, out, log, flags = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
     with open(log, "ab") as f:
         b = Browser(flags, f)
     target = b.call("Target.createTarget", {"url": "about:blank"})["targetId"]
@@ -94,8 +95,10 @@ def main():
             break
         time.sleep(0.2)
     png = b.call("Page.captureScreenshot", {"format": "png"})["data"]
-    with open(shot, "wb") as f:
+    with open(out + ".png", "wb") as f:
         f.write(base64.b64decode(png))
+    with open(out + ".html", "w") as f:
+        f.write(b.value("document.documentElement.outerHTML"))
     for el in ("status", "first-frame", "summary"):
         print(b.value(text.format(el)))
     b.close()

@@ -6,14 +6,14 @@
 #    wasm32-unknown-unknown` adds it);
 #  - else Debian's rustc-web, cargo-web, rust-web-src and lld, installed when missing, with
 #    std built for the target from its sources (RUSTC_BOOTSTRAP=1, -Zbuild-std).
-# WEB_TOOLCHAIN=rustup or WEB_TOOLCHAIN=debian picks one; CARGO_TARGET_DIR (default
+# WEB_TOOLCHAIN=rustup or WEB_TOOLCHAIN=debian picks one; WEB_TARGET_DIR (default
 # target/wasm) holds the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out=$root/target/web
 target=wasm32-unknown-unknown
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$root/target/wasm}
+export CARGO_TARGET_DIR=${WEB_TARGET_DIR:-$root/target/wasm}
 # The imports the JS side provides (miniquad's gl.js, the plugins) are resolved when the page
 # loads the module, not when it is linked.
 export RUSTFLAGS="-C link-arg=--allow-undefined"
