@@ -302,27 +302,10 @@ pub fn nanos() -> u64 {
 }
 
 /// The one line printed after `--frames`; `physics_ms` is the mean physics time a frame over
-/// the run, `physics_ms_last` over its last 60 frames.
-pub fn summary(
-    frames: u64,
-    world: &collide::World,
-    fps: f64,
-    (physics_ms, physics_ms_last): (f64, f64),
-) -> String {
-    let c = world.counters();
-    format!(
-        "frames={frames} balls={} strays={} co_located={} overlap_max={:.4} overlap_mean={:.5} asleep={} aabb_tests={} broad={} solver={} fps={fps:.1} physics_ms={physics_ms:.3} physics_ms_last={physics_ms_last:.3} hash={:016x}",
-        world.balls().len(),
-        c.strays,
-        c.co_located,
-        c.overlap.max,
-        c.overlap.mean(),
-        c.asleep,
-        c.total.broad.aabb_tests,
-        world.broad().kind().name(),
-        world.settings.solver.name(),
-        world.state_hash()
-    )
+/// the run, `physics_ms_last` over its last 60 frames. The library writes it, so the web page
+/// prints the same text.
+pub fn summary(frames: u64, world: &collide::World, fps: f64, physics_ms: (f64, f64)) -> String {
+    collide::summary(frames, world, fps, physics_ms)
 }
 
 /// The mean of the last (up to) 60 frame times kept by a run (ms).
