@@ -427,6 +427,10 @@ fn each_kind_of_file_is_told_from_its_keys() {
         assert_eq!(collide::scene::FileKind::of_text(&text), Some(kind));
     }
     assert_eq!(collide::scene::FileKind::of_text("(x: 1)"), None);
+    // A damaged scene whose arc lost its brackets shows `start:` at the top level: still
+    // not a recording (a recording has all of start, end, inputs and checkpoints).
+    let damaged = "Scene(name: \"t\", start: 0, end: 90, shapes: [])";
+    assert_eq!(collide::scene::FileKind::of_text(damaged), None);
 }
 
 #[test]

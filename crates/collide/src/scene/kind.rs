@@ -1,13 +1,14 @@
 //! The three kinds of file the toy reads and writes (a scene, a saved state, a recording),
-//! told apart by their top-level keys, so that a file opened as the wrong kind is named as
-//! what it is instead of failing with the parser's first unexpected field.
+//! told apart by their top-level keys (all the required fields of one kind), so that a file
+//! opened as the wrong kind is named as what it is instead of failing with the parser's
+//! first unexpected field.
 
 use super::locate::{code_chars, key_position};
 
 /// A kind of file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileKind {
-    /// A scene (`Scene(name: …, bounds: …, shapes: […])`).
+    /// A scene (`Scene(name: …, bounds: …, launch: …, shapes: […])`).
     Scene,
     /// A saved state (`scene_origin`, `scene`, `seed`, `state`).
     State,
@@ -46,24 +47,30 @@ impl FileKind {
         }
     }
 
-    /// Keys at the top level of the file that only this kind has.
-    fn own_keys(self) -> &'static [&'static str] {
+    /// The keys every file of this kind has at its top level (its required fields).
+    fn required_keys(self) -> &'static [&'static str] {
         match self {
-            FileKind::Scene => &["shapes", "bounds", "launch"],
-            FileKind::State => &["scene_origin", "state"],
-            FileKind::Recording => &["checkpoints", "inputs", "start"],
+            FileKind::Scene => &["name", "bounds", "launch", "shapes"],
+            FileKind::State => &["scene_origin", "scene", "seed", "state"],
+            FileKind::Recording => &["start", "end", "inputs", "checkpoints"],
         }
     }
 
-    /// The kind of RON text, from its top-level keys (strings and comments skipped); `None`
-    /// when no kind's keys are there.
+    /// The kind of RON text: the one kind whose required keys are all at its top level
+    /// (strings and comments skipped). `None` when no kind's are (a damaged file is left to
+    /// the parser, which says where), or more than one's.
     pub fn of_text(text: &str) -> Option<FileKind> {
         let code = code_chars(text);
-        Self::ALL.into_iter().find(|k| {
-            k.own_keys()
+        let has_all = |k: &FileKind| {
+            k.required_keys()
                 .iter()
-                .any(|key| key_position(&code, key).is_some())
-        })
+                .all(|key| key_position(&code, key).is_some())
+        };
+        let mut kinds = Self::ALL.into_iter().filter(has_all);
+        match (kinds.next(), kinds.next()) {
+            (Some(k), None) => Some(k),
+            _ => None,
+        }
     }
 
     /// When `text` is of another kind than `self`, the message that says so: "this is a
