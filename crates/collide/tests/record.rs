@@ -431,6 +431,13 @@ fn each_kind_of_file_is_told_from_its_keys() {
     // not a recording (a recording has all of start, end, inputs and checkpoints).
     let damaged = "Scene(name: \"t\", start: 0, end: 90, shapes: [])";
     assert_eq!(collide::scene::FileKind::of_text(damaged), None);
+    // A recording that lost the bracket opening its start state shows the state's keys at
+    // the top level, beside its own: neither a state nor a recording, so the parser says where.
+    let [_, _, rec] = three_files();
+    let lost = rec.1.replacen("start: (", "start: ", 1);
+    assert_eq!(collide::scene::FileKind::of_text(&lost), None);
+    let e = Recording::parse(&lost, "r.ron").map(|_| ()).unwrap_err();
+    assert!(e.line > 0, "{e}");
 }
 
 #[test]

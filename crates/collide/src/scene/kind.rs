@@ -1,9 +1,9 @@
 //! The three kinds of file the toy reads and writes (a scene, a saved state, a recording),
-//! told apart by their top-level keys (all the required fields of one kind), so that a file
-//! opened as the wrong kind is named as what it is instead of failing with the parser's
+//! told apart by their top-level keys (all the required fields of one kind and nothing of
+//! another's, brackets balanced), so that a file opened as the wrong kind is named as what it is instead of failing with the parser's
 //! first unexpected field.
 
-use super::locate::{code_chars, key_position};
+use super::locate::code_chars;
 
 /// A kind of file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,17 +56,29 @@ impl FileKind {
         }
     }
 
-    /// The kind of RON text: the one kind whose required keys are all at its top level
-    /// (strings and comments skipped). `None` when no kind's are (a damaged file is left to
-    /// the parser, which says where), or more than one's.
-    pub fn of_text(text: &str) -> Option<FileKind> {
-        let code = code_chars(text);
-        let has_all = |k: &FileKind| {
-            k.required_keys()
+    /// Whether a file with exactly these top-level keys is of this kind: it has every
+    /// required key, and (states and recordings refusing unknown fields) no other; a scene
+    /// has none of the other kinds' keys.
+    fn fits(self, keys: &[String]) -> bool {
+        let has = |k: &&str| keys.iter().any(|key| key == k);
+        if !self.required_keys().iter().all(|k| has(&k)) {
+            return false;
+        }
+        let named = |kind: FileKind, key: &String| kind.required_keys().contains(&key.as_str());
+        match self {
+            FileKind::Scene => !keys
                 .iter()
-                .all(|key| key_position(&code, key).is_some())
-        };
-        let mut kinds = Self::ALL.into_iter().filter(has_all);
+                .any(|k| named(FileKind::State, k) || named(FileKind::Recording, k)),
+            kind => keys.iter().all(|k| named(kind, k)),
+        }
+    }
+
+    /// The kind of RON text: the one kind its top-level keys fit ([`FileKind::fits`]),
+    /// strings and comments skipped. `None` when the brackets do not balance or no kind fits:
+    /// a damaged file is left to the parser, which says where.
+    pub fn of_text(text: &str) -> Option<FileKind> {
+        let keys = top_level_keys(text)?;
+        let mut kinds = Self::ALL.into_iter().filter(|k| k.fits(&keys));
         match (kinds.next(), kinds.next()) {
             (Some(k), None) => Some(k),
             _ => None,
@@ -84,4 +96,36 @@ impl FileKind {
             found.opened_by()
         ))
     }
+}
+
+/// The keys of the top-level struct (an identifier followed by `:` one bracket deep), or
+/// `None` when the brackets close more than they open or do not all close.
+fn top_level_keys(text: &str) -> Option<Vec<String>> {
+    let chars: Vec<char> = code_chars(text).into_iter().map(|c| c.0).collect();
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let (mut depth, mut keys) = (0i32, Vec::new());
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
+            c if depth == 1 && is_ident(c) && (i == 0 || !is_ident(chars[i - 1])) => {
+                let end = (i..chars.len())
+                    .find(|&k| !is_ident(chars[k]))
+                    .unwrap_or(chars.len());
+                let after = chars[end..].iter().find(|c| !c.is_whitespace());
+                if after == Some(&':') {
+                    keys.push(chars[i..end].iter().collect());
+                }
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        if depth < 0 {
+            return None;
+        }
+        i += 1;
+    }
+    (depth == 0).then_some(keys)
 }
