@@ -359,7 +359,7 @@ pub const DRAWN_BALLS: usize = 400;
 
 impl Grid {
     /// One ball's searched cells and the corner it was filed by.
-    fn draw_searched(&self, ball: &ball_cells::SearchedBall, draw: &mut dyn DebugDraw) {
+    fn draw_searched(&self, ball: &ball_cells::searched::SearchedBall, draw: &mut dyn DebugDraw) {
         let (own, tested) = (Rgba(1.0, 0.85, 0.2, 0.9), Rgba(0.35, 0.8, 1.0, 0.45));
         for (k, &(c, r)) in ball.cells.iter().enumerate().rev() {
             draw.draw(Prim::Rect {
@@ -545,7 +545,7 @@ mod tests {
     }
 
     /// The balls of the last build, by index.
-    fn searched_by_id(g: &Grid) -> Vec<ball_cells::SearchedBall> {
+    fn searched_by_id(g: &Grid) -> Vec<ball_cells::searched::SearchedBall> {
         let mut all: Vec<_> = g.balls.searched().collect();
         all.sort_by_key(|b| b.id);
         all
@@ -553,13 +553,13 @@ mod tests {
 
     /// The box tests a search of exactly `searched`'s cells makes: each ball against the
     /// later balls of its own cell and every ball of its other cells.
-    fn tests_in_cells(searched: &[ball_cells::SearchedBall]) -> u64 {
+    fn tests_in_cells(searched: &[ball_cells::searched::SearchedBall]) -> u64 {
         let mut in_cell = std::collections::HashMap::<(usize, usize), Vec<u32>>::new();
         for b in searched {
             in_cell.entry(b.cells[0]).or_default().push(b.id);
         }
         let balls_in = |c: &(usize, usize)| in_cell.get(c).map_or(&[][..], |v| &v[..]);
-        let per_ball = |b: &ball_cells::SearchedBall| {
+        let per_ball = |b: &ball_cells::searched::SearchedBall| {
             let later = balls_in(&b.cells[0]).iter().filter(|&&k| k > b.id).count();
             later
                 + b.cells[1..]

@@ -31,11 +31,10 @@ mod avx2;
 mod lanes;
 mod lattice;
 mod search;
-mod searched;
+pub(crate) mod searched;
 mod sort;
 
 pub(crate) use lattice::{Extent, MAX_STORED_CELLS};
-pub use searched::SearchedBall;
 
 /// Entries the second sort's window holds at least (see [`BallCells::sort_bands`]).
 const WINDOW: usize = 4096;
