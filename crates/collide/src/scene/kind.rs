@@ -61,7 +61,7 @@ impl FileKind {
     /// has none of the other kinds' keys.
     fn fits(self, keys: &[String]) -> bool {
         let has = |k: &&str| keys.iter().any(|key| key == k);
-        if !self.required_keys().iter().all(|k| has(k)) {
+        if !self.required_keys().iter().all(has) {
             return false;
         }
         let named = |kind: FileKind, key: &String| kind.required_keys().contains(&key.as_str());
