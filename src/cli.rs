@@ -279,7 +279,19 @@ pub fn scene_source(args: &Args) -> Result<(String, String), SceneError> {
     if let Some((n, text)) = BUILT_IN.iter().find(|(n, _)| Some(*n) == name) {
         return Ok((format!("{n} (built in)"), text.to_string()));
     }
-    let path = args.scene.as_deref().expect("a path when not built in");
+    scene_file(args.scene.as_deref().expect("a path when not built in"))
+}
+
+/// A scene file named on the command line as `(origin, text)`; a name that is neither built
+/// in nor a file is refused with the built-in names, a close match first.
+fn scene_file(path: &std::path::Path) -> Result<(String, String), SceneError> {
+    if !path.exists() {
+        let name = path.display().to_string();
+        return Err(SceneError::whole_file(
+            &name,
+            collide::scene::not_built_in(&name),
+        ));
+    }
     Scene::read(path)
 }
 
@@ -289,7 +301,11 @@ pub fn load_scene(args: &Args) -> Result<Scene, SceneError> {
     let name = args.scene.as_ref().map_or(Some("table"), |p| p.to_str());
     match BUILT_IN.iter().find(|(n, _)| Some(*n) == name) {
         Some((n, text)) => Scene::parse(text, &format!("{n} (built in)")),
-        None => Scene::load(args.scene.as_deref().expect("a path when not built in")),
+        None => {
+            let (origin, text) =
+                scene_file(args.scene.as_deref().expect("a path when not built in"))?;
+            Scene::parse(&text, &origin)
+        }
     }
 }
 

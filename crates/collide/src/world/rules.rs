@@ -68,12 +68,15 @@ impl World {
     pub(super) fn rules_at(&mut self, moment: Moment) {
         let dt = self.step_seconds() as f32;
         let (sleep, woken, kept) = (&mut self.sleep, &mut self.woken, &mut self.soft.kept);
+        let (pairs, sweep) = (&mut self.pairs, &mut self.sweep);
+        let n_shapes = self.shapes.len() as u32;
         // A ball the rules take leaves as World::remove_ball takes it.
         let mut take_ball = |balls: &mut Vec<Ball>, i: usize| {
             let b = balls[i];
             sleep.wake_near(balls, woken, b.pos, b.radius, b.radius);
             balls.remove(i);
             kept.clear();
+            super::step::ball_left(i, n_shapes, pairs, sweep);
         };
         let mut view = WorldView {
             balls: &mut self.balls,

@@ -263,6 +263,8 @@ impl World {
             self.balls.remove(i);
             self.rules.scene.ball_removed(i);
             self.soft.kept.clear();
+            let n_shapes = self.shapes.len() as u32;
+            ball_left(i, n_shapes, &mut self.pairs, &mut self.sweep);
         }
     }
 
@@ -569,6 +571,27 @@ pub struct SweptImpact {
     pub centre: Vec2,
     /// The contact point found (px).
     pub point: Vec2,
+}
+
+/// What the world keeps of the last step by ball index follows the balls when ball `i`
+/// leaves: its start and its impacts go, the later balls' move down one, and the last pairs
+/// (box indices, the obstacles' `n_shapes` first) lose the ball's and are renumbered, so a
+/// drawing of the step or a pass reading the pairs never joins two different balls.
+pub(super) fn ball_left(i: usize, n_shapes: u32, pairs: &mut Vec<Pair>, sweep: &mut SweepState) {
+    if i < sweep.starts.len() {
+        sweep.starts.remove(i);
+    }
+    let gone = i as u32;
+    sweep.impacts.retain(|h| h.ball != gone);
+    for h in sweep.impacts.iter_mut().filter(|h| h.ball > gone) {
+        h.ball -= 1;
+    }
+    let k = n_shapes + gone;
+    pairs.retain(|&(a, b)| a != k && b != k);
+    let shifted = |x: u32| if x > k { x - 1 } else { x };
+    for p in pairs.iter_mut() {
+        *p = (shifted(p.0), shifted(p.1));
+    }
 }
 
 /// Per-ball state of the swept iterations, kept between steps to avoid allocating.
