@@ -218,6 +218,10 @@ impl App {
             self.chart.show(ctx, &mut self.ui.chart_open);
         }
         self.editor.wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+        // Last, after every widget: what Tab or a click focused that is not a text field
+        // is let go, so Space is the toy's and never presses a button.
+        self.text_focus = crate::ui::focus::settle(ctx, self.text_focus);
+        self.ui.egui_wants_keys = self.text_focus.is_some();
         tape_cmds
     }
 

@@ -56,6 +56,8 @@ struct App {
     cam: Camera,
     energy: EnergyUi,
     shot_pending: bool,
+    /// The text field that has the keyboard (`ui/focus.rs`), if any.
+    text_focus: Option<egui_macroquad::egui::Id>,
     editor: Editor,
     /// Pause state before edit mode paused the world.
     paused_before_edit: bool,
@@ -139,6 +141,7 @@ impl App {
             cam: Camera::default(),
             energy: EnergyUi::default(),
             shot_pending: false,
+            text_focus: None,
             editor,
             paused_before_edit: false,
             source,

@@ -52,7 +52,7 @@ impl Panel {
         let mut cmds = Vec::new();
         if st.panels_hidden {
             (st.panel_width, st.toolbar_height) = (0.0, 0.0);
-            (st.egui_wants_keys, st.egui_wants_pointer) = (false, false);
+            st.egui_wants_pointer = false;
             return cmds;
         }
         let top = egui::TopBottomPanel::top("toolbar").show(ctx, |ui| {
@@ -75,7 +75,6 @@ impl Panel {
         st.panel_width =
             panel.response.rect.width() * ctx.pixels_per_point() / crate::render::screen::scale();
         self.help.show(ctx, &mut st.help_open);
-        st.egui_wants_keys = ctx.wants_keyboard_input();
         st.egui_wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
         cmds
     }
