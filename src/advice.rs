@@ -9,6 +9,7 @@
 //! [`BRUTE_MAX_BALLS`] a start or a Fill picks the grid, and says so. Switching never changes
 //! the simulation (every broad phase gives the same pairs), only its cost.
 
+use crate::state::{Load, Show};
 use collide::{BroadKind, Tunnelling, World};
 
 /// Most balls brute force is kept for when nobody asked for it (a start, a Fill).
@@ -87,6 +88,34 @@ pub fn when_slow(world: &World, busy: f32, slow_motion: bool) -> Option<String> 
     Some(format!("To keep up: {tip}."))
 }
 
+/// Frame rate under which a frame held down by its drawing gets a tip.
+const SLOW_FPS: f32 = 30.0;
+
+/// The overlay to untick when the drawing, not the physics, holds the frame rate down
+/// (frames slower than [`SLOW_FPS`] with the physics thread idle most of each; the drawing
+/// is the main thread's work and the driver's at `next_frame`): the costliest one shown, or
+/// `None` when none is on or the frames are not held by the drawing. In software rendering
+/// "AABBs + structure" is the dear one: a tree or a grid fills the view once per level of
+/// it, each fill blended over every pixel it covers.
+pub fn when_drawing_slow(show: &Show, load: &Load) -> Option<String> {
+    if load.fps <= 0.0 || load.fps >= SLOW_FPS || load.physics_share > 0.5 {
+        return None;
+    }
+    let overlay = [
+        (
+            show.aabbs,
+            "AABBs + structure (a box and a tinted fill per node)",
+        ),
+        (show.sweeps, "swept paths (a line per ball)"),
+        (show.tracks, "tracks (a line per ball)"),
+        (show.velocity, "velocity (an arrow per ball)"),
+        (show.sectors, "sectors"),
+    ]
+    .into_iter()
+    .find_map(|(on, name)| on.then_some(name))?;
+    Some(format!("To draw faster: untick Show {overlay}; the drawing, not the physics, holds the frame rate down."))
+}
+
 /// `n` with thousands separated by commas.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -129,6 +158,31 @@ mod tests {
         assert_eq!(thousands(10_000), "10,000");
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(millions(brute_tests(10_000)), "50.0 million");
+    }
+
+    #[test]
+    fn a_frame_held_by_the_tree_overlay_names_it() {
+        let show = Show {
+            aabbs: true,
+            sweeps: true,
+            ..Show::default()
+        };
+        let slow = Load {
+            fps: 14.0,
+            cpu: 0.77,
+            physics_share: 0.01,
+            ..Load::default()
+        };
+        let tip = when_drawing_slow(&show, &slow).unwrap();
+        assert!(tip.contains("AABBs + structure"), "{tip}");
+        let fast = Load { fps: 60.0, ..slow };
+        assert_eq!(when_drawing_slow(&show, &fast), None);
+        let physics_bound = Load {
+            physics_share: 0.9,
+            ..slow
+        };
+        assert_eq!(when_drawing_slow(&show, &physics_bound), None);
+        assert_eq!(when_drawing_slow(&Show::default(), &slow), None);
     }
 
     #[test]

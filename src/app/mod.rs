@@ -12,6 +12,7 @@ pub mod frame;
 
 mod commands;
 mod keys;
+mod load_meter;
 mod mouse;
 mod screenshot;
 mod tape;

@@ -95,7 +95,7 @@ impl Panel {
         super::scene::ui(ui, st, world, cmds);
         balls_section(ui, world);
         self.fill_section(ui, st, world, cmds);
-        load_section(ui, load, world, &st.renderer_line);
+        load_section(ui, load, world, st);
         counters_section(ui, world);
         super::contacts::ui(ui, &mut st.sim, world);
         tunnelling_section(ui, &mut st.sim, world);
@@ -200,7 +200,8 @@ fn balls_section(ui: &mut egui::Ui, world: &World) {
     });
 }
 
-fn load_section(ui: &mut egui::Ui, load: Load, world: &World, renderer: &str) {
+fn load_section(ui: &mut egui::Ui, load: Load, world: &World, st: &UiState) {
+    let (show, renderer) = (&st.show, &st.renderer_line);
     ui.separator();
     ui.horizontal(|ui| {
         ui.strong("Load");
@@ -223,7 +224,8 @@ fn load_section(ui: &mut egui::Ui, load: Load, world: &World, renderer: &str) {
     if load.slow_motion {
         ui.small("Slow motion: physics cannot keep up, so each frame simulates 1/60 s.");
     }
-    if let Some(tip) = crate::advice::when_slow(world, load.physics_share, load.slow_motion) {
+    let physics = crate::advice::when_slow(world, load.physics_share, load.slow_motion);
+    if let Some(tip) = physics.or_else(|| crate::advice::when_drawing_slow(show, &load)) {
         ui.colored_label(egui::Color32::from_rgb(255, 200, 120), tip);
     }
 }
