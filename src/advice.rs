@@ -50,6 +50,18 @@ pub fn brute_kept_note(balls: usize) -> String {
     )
 }
 
+/// What the panel says of the broad phase `kind` for `balls` balls: why the toy picked the
+/// grid (when the user did not choose), or that a chosen brute force will be slow; `None`
+/// when there is nothing to say. Set at every start, scene load and Fill, so it never keeps
+/// the count of the scene before.
+pub fn broad_note(balls: usize, kind: BroadKind, chosen: bool) -> Option<String> {
+    match (chosen, kind) {
+        (true, BroadKind::Brute) if balls > BRUTE_MAX_BALLS => Some(brute_kept_note(balls)),
+        (false, k) if k != BroadKind::Brute => Some(switched_note(balls)),
+        _ => None,
+    }
+}
+
 /// The setting most likely to help when the physics cannot keep up (`slow_motion`: the
 /// stepper is down to 1/60 s a frame), or nearly (`busy`: the physics thread's share of the
 /// wall-clock time, over 0.8); `None` when it keeps up. Checked from the costliest extra to
@@ -149,6 +161,25 @@ mod tests {
         assert_eq!(broad_for(BRUTE_MAX_BALLS + 1, None), BroadKind::Grid);
         assert_eq!(broad_for(10_000, Some(BroadKind::Brute)), BroadKind::Brute);
         assert_eq!(broad_for(5, Some(BroadKind::Sap)), BroadKind::Sap);
+    }
+
+    #[test]
+    fn the_broad_phase_note_counts_the_balls_of_the_scene_now() {
+        let rain = broad_note(3000, broad_for(3000, None), false).unwrap();
+        let field = broad_note(2000, broad_for(2000, None), false).unwrap();
+        assert!(
+            rain.contains("4.5 million") && rain.contains("3,000"),
+            "{rain}"
+        );
+        assert!(
+            field.contains("2.0 million") && field.contains("2,000"),
+            "{field}"
+        );
+        assert_eq!(broad_note(30, broad_for(30, None), false), None);
+        assert!(broad_note(5000, BroadKind::Brute, true)
+            .unwrap()
+            .contains("kept as chosen"));
+        assert_eq!(broad_note(5000, BroadKind::Sap, true), None);
     }
 
     #[test]
