@@ -501,10 +501,53 @@ fn tunnelling_section(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
     if sim.tunnelling == Tunnelling::Linear {
         ui.add(egui::Slider::new(&mut sim.linear_fractions, 1..=64).text("fractions"));
     }
-    let (s, rate) = per_second(world);
     grid(ui, "tunnel-counters", |ui| {
-        row(ui, "Impact tests / s", rate(s.impact_tests));
-        row(ui, "Hull tests / s", rate(s.hull_tests));
-        row(ui, "Hull rejections / s", rate(s.hull_rejections));
+        for (label, value) in tunnel_rows(world) {
+            row(ui, label, value);
+        }
     });
+}
+
+/// The tunnelling section's counters, a second's worth each. Impact tests only in the swept
+/// modes: with Tunnelling off each pair is tested once, at the step's end, and those tests
+/// are the Full tests above (the library counts them as impact tests too, one per pair).
+fn tunnel_rows(world: &World) -> Vec<(&'static str, u64)> {
+    let (s, rate) = per_second(world);
+    let swept = world.settings.tunnelling != Tunnelling::Off;
+    let impact = swept.then(|| ("Impact tests / s", rate(s.impact_tests)));
+    impact
+        .into_iter()
+        .chain([
+            ("Hull tests / s", rate(s.hull_tests)),
+            ("Hull rejections / s", rate(s.hull_rejections)),
+        ])
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn impact_tests_are_shown_only_when_tunnelling_is_on() {
+        let scene = collide::Scene::parse(crate::cli::TABLE_RON, "table").unwrap();
+        let mut w = scene.build(1);
+        w.launch(10);
+        for _ in 0..240 {
+            w.step();
+        }
+        let labels = |w: &World| tunnel_rows(w).into_iter().map(|r| r.0).collect::<Vec<_>>();
+        assert!(
+            !labels(&w).contains(&"Impact tests / s"),
+            "{:?}",
+            labels(&w)
+        );
+        w.settings.tunnelling = Tunnelling::Exact;
+        for _ in 0..240 {
+            w.step();
+        }
+        let rows = tunnel_rows(&w);
+        assert_eq!(rows[0].0, "Impact tests / s");
+        assert!(rows[0].1 > 0, "{rows:?}");
+    }
 }
