@@ -14,7 +14,7 @@ use crate::state::Load;
 use crate::ui::panel_cache::{self, PanelCache};
 use crate::ui::timeline::TapeCmd;
 use crate::ui::widgets;
-use collide::{Scene, Vec2, World};
+use collide::{Scene, World};
 use egui_macroquad::egui;
 use macroquad::prelude::*;
 use std::time::Instant;
@@ -248,9 +248,11 @@ impl App {
             self.mouse.draw(&view, self.ui.sim.ball_radius);
         }
         if self.ui.paused && !self.editor.active {
-            let b = self.world.bounds();
-            let at = self.fitted().pt(Vec2::new(b.min.x, b.max.y));
-            screen::text(&paused_line(), at.x + 12.0, at.y + 30.0, 26.0, ORANGE);
+            // At the top of the view, centred, on a backdrop: clear of the table's corners
+            // (the table's arc), and readable over whatever it covers.
+            let (line, (x, y, w, _)) = (paused_line(), view.rect());
+            let centre = x + (w - screen::text_width(&line, 22.0)) / 2.0;
+            screen::label(&line, (centre, y + 8.0), 22.0, ORANGE, view.rect());
         }
         raw_gl::clip_drawing(None);
     }

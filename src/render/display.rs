@@ -11,11 +11,15 @@ use std::ffi::{c_char, c_int, c_void};
 /// a desktop's panels).
 const MOST_OF_SCREEN: f32 = 0.92;
 
-/// `wanted` (physical px), shrunk to fit `screen` if it does not, keeping its shape.
+/// `wanted` (physical px), kept when it fits `screen`, else shrunk to [`MOST_OF_SCREEN`] of
+/// it, keeping its shape.
 pub fn fit_window(wanted: (i32, i32), screen: Option<(i32, i32)>) -> (i32, i32) {
     let Some((sw, sh)) = screen.filter(|&(w, h)| w > 0 && h > 0) else {
         return wanted;
     };
+    if wanted.0 <= sw && wanted.1 <= sh {
+        return wanted;
+    }
     let room = (sw as f32 * MOST_OF_SCREEN, sh as f32 * MOST_OF_SCREEN);
     let f = (room.0 / wanted.0.max(1) as f32)
         .min(room.1 / wanted.1.max(1) as f32)
@@ -71,6 +75,7 @@ mod tests {
     #[test]
     fn a_window_that_fits_or_an_unknown_screen_keeps_its_size() {
         assert_eq!(fit_window((1280, 800), Some((2560, 1600))), (1280, 800));
+        assert_eq!(fit_window((1280, 800), Some((1280, 800))), (1280, 800));
         assert_eq!(fit_window((2560, 1600), None), (2560, 1600));
         assert_eq!(fit_window((2560, 1600), Some((0, 0))), (2560, 1600));
     }
