@@ -96,7 +96,7 @@ impl App {
         let editor = Editor::new(&scene, args.seed);
         let mut ui = UiState::new(&world);
         ui.broad_chosen = args.broad_phase.is_some();
-        let balls = world.balls().len().max(args.fill as usize);
+        let balls = crate::start::start_balls(&args, &scene);
         ui.broad_note = crate::advice::broad_note(balls, world.broad().kind(), ui.broad_chosen);
         if prefs.persist {
             prefs.apply_show(&mut ui.show);
