@@ -542,7 +542,7 @@ fn tab_tab_space_launches_a_ball_and_does_not_rewind() {
     let dir = scratch_dir("tab");
     let png = dir.join("tab.png");
     let args = ["--launch", "5", "--frames", "4000", "--screenshot"];
-    let mut app = Command::new(EXE)
+    let app = Command::new(EXE)
         .env("DISPLAY", &display)
         .args(args)
         .arg(&png)
