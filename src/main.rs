@@ -84,9 +84,6 @@ fn main() {
     } else {
         prefs.window
     };
-    // A window larger than the screen (2560 × 1600 at --scale 2 on a 1280 × 800 one) would
-    // leave the panel out of reach.
-    let window = render::display::fit_window(window, render::display::screen_size());
     macroquad::Window::from_config(
         window_conf(args.msaa, window),
         app::frame::run(args, start, prefs),

@@ -5,10 +5,8 @@
 //!   `pinball.rs` what a played table shows; `fx.rs` the effects fed by the hits.
 //! - `renderer.rs`: the drawing path chosen from the GL renderer. `sprites.rs`: the balls as
 //!   batched quads or one CPU-drawn image (`splat.rs`), copied into the window (`raw_gl.rs`).
-//! - `display.rs`: the screen's size before the window opens, to fit the window to it.
 //! - `palette.rs`: a colour per broad phase, shared by the charts.
 
-pub mod display;
 pub mod draw;
 pub mod fx;
 pub mod palette;
