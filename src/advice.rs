@@ -9,6 +9,7 @@
 //! [`BRUTE_MAX_BALLS`] a start or a Fill picks the grid, and says so. Switching never changes
 //! the simulation (every broad phase gives the same pairs), only its cost.
 
+use crate::state::{Load, Show};
 use collide::{BroadKind, Tunnelling, World};
 
 /// Most balls brute force is kept for when nobody asked for it (a start, a Fill).
@@ -49,6 +50,18 @@ pub fn brute_kept_note(balls: usize) -> String {
     )
 }
 
+/// What the panel says of the broad phase `kind` for `balls` balls: why the toy picked the
+/// grid (when the user did not choose), or that a chosen brute force will be slow; `None`
+/// when there is nothing to say. Set at every start, scene load and Fill, so it never keeps
+/// the count of the scene before.
+pub fn broad_note(balls: usize, kind: BroadKind, chosen: bool) -> Option<String> {
+    match (chosen, kind) {
+        (true, BroadKind::Brute) if balls > BRUTE_MAX_BALLS => Some(brute_kept_note(balls)),
+        (false, k) if k != BroadKind::Brute => Some(switched_note(balls)),
+        _ => None,
+    }
+}
+
 /// The setting most likely to help when the physics cannot keep up (`slow_motion`: the
 /// stepper is down to 1/60 s a frame), or nearly (`busy`: the physics thread's share of the
 /// wall-clock time, over 0.8); `None` when it keeps up. Checked from the costliest extra to
@@ -87,6 +100,34 @@ pub fn when_slow(world: &World, busy: f32, slow_motion: bool) -> Option<String> 
     Some(format!("To keep up: {tip}."))
 }
 
+/// Frame rate under which a frame held down by its drawing gets a tip.
+const SLOW_FPS: f32 = 30.0;
+
+/// The overlay to untick when the drawing, not the physics, holds the frame rate down
+/// (frames slower than [`SLOW_FPS`] with the physics thread idle most of each; the drawing
+/// is the main thread's work and the driver's at `next_frame`): the costliest one shown, or
+/// `None` when none is on or the frames are not held by the drawing. In software rendering
+/// "AABBs + structure" is the dear one: a tree or a grid fills the view once per level of
+/// it, each fill blended over every pixel it covers.
+pub fn when_drawing_slow(show: &Show, load: &Load) -> Option<String> {
+    if load.fps <= 0.0 || load.fps >= SLOW_FPS || load.physics_share > 0.5 {
+        return None;
+    }
+    let overlay = [
+        (
+            show.aabbs,
+            "AABBs + structure (a box and a tinted fill per node)",
+        ),
+        (show.sweeps, "swept paths (a line per ball)"),
+        (show.tracks, "tracks (a line per ball)"),
+        (show.velocity, "velocity (an arrow per ball)"),
+        (show.sectors, "sectors"),
+    ]
+    .into_iter()
+    .find_map(|(on, name)| on.then_some(name))?;
+    Some(format!("To draw faster: untick Show {overlay}; the drawing, not the physics, holds the frame rate down."))
+}
+
 /// `n` with thousands separated by commas.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -123,12 +164,56 @@ mod tests {
     }
 
     #[test]
+    fn the_broad_phase_note_counts_the_balls_of_the_scene_now() {
+        let rain = broad_note(3000, broad_for(3000, None), false).unwrap();
+        let field = broad_note(2000, broad_for(2000, None), false).unwrap();
+        assert!(
+            rain.contains("4.5 million") && rain.contains("3,000"),
+            "{rain}"
+        );
+        assert!(
+            field.contains("2.0 million") && field.contains("2,000"),
+            "{field}"
+        );
+        assert_eq!(broad_note(30, broad_for(30, None), false), None);
+        assert!(broad_note(5000, BroadKind::Brute, true)
+            .unwrap()
+            .contains("kept as chosen"));
+        assert_eq!(broad_note(5000, BroadKind::Sap, true), None);
+    }
+
+    #[test]
     fn counts_read_with_separators() {
         assert_eq!(thousands(0), "0");
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(10_000), "10,000");
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(millions(brute_tests(10_000)), "50.0 million");
+    }
+
+    #[test]
+    fn a_frame_held_by_the_tree_overlay_names_it() {
+        let show = Show {
+            aabbs: true,
+            sweeps: true,
+            ..Show::default()
+        };
+        let slow = Load {
+            fps: 14.0,
+            cpu: 0.77,
+            physics_share: 0.01,
+            ..Load::default()
+        };
+        let tip = when_drawing_slow(&show, &slow).unwrap();
+        assert!(tip.contains("AABBs + structure"), "{tip}");
+        let fast = Load { fps: 60.0, ..slow };
+        assert_eq!(when_drawing_slow(&show, &fast), None);
+        let physics_bound = Load {
+            physics_share: 0.9,
+            ..slow
+        };
+        assert_eq!(when_drawing_slow(&show, &physics_bound), None);
+        assert_eq!(when_drawing_slow(&Show::default(), &slow), None);
     }
 
     #[test]

@@ -8,16 +8,23 @@ use collide::{Recording, SavedState, Scene, SceneError, Tape, World};
 use std::path::Path;
 use std::time::Instant;
 
+/// The balls a start puts in play, or fills in over time (rain's waves): the scene's own
+/// fill, or `--fill`.
+pub fn start_balls(args: &Args, scene: &Scene) -> usize {
+    let n = match scene.fill {
+        Some(f) if args.fill == 0 => f.count,
+        _ => args.fill,
+    };
+    n as usize
+}
+
 /// A world from the scene with the command line's seed, broad phase, launches and rotation;
 /// `--fill N` sets the count of a scene that fills itself (rain, field), else fills the table.
 /// Without `--broad-phase`, the broad phase suits the balls the start puts in play
 /// ([`crate::advice::broad_for`]). A start of many balls says on stderr what it is doing.
 pub fn new_world(args: &Args, scene: &Scene) -> World {
     let own_fill = args.fill > 0 && scene.fill.is_some();
-    let balls = match scene.fill {
-        Some(f) if args.fill == 0 => f.count,
-        _ => args.fill,
-    } as usize;
+    let balls = start_balls(args, scene);
     let started = Instant::now();
     let long = balls >= LONG_START_BALLS;
     if long {

@@ -517,3 +517,61 @@ fn the_window_writes_the_same_sound_as_the_headless_run() {
     assert!(a[44..].iter().any(|&x| x != 0), "silence");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `xdotool` on `display` with `args`; false when it is missing or failed.
+fn xdotool(display: &str, args: &[&str]) -> bool {
+    Command::new("xdotool")
+        .env("DISPLAY", display)
+        .args(args)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Tab hides the panels, Tab shows them again, and Space then launches a ball: it does not
+/// press the record bar's button that egui's Tab focused (which rewound the run to step 0).
+#[test]
+fn tab_tab_space_launches_a_ball_and_does_not_rewind() {
+    let _turn = one_at_a_time();
+    let Some((display, _xvfb)) = need_display() else {
+        return;
+    };
+    if !xdotool(&display, &["version"]) {
+        eprintln!("skipping: no xdotool");
+        return;
+    }
+    let dir = scratch_dir("tab");
+    let png = dir.join("tab.png");
+    let args = ["--launch", "5", "--frames", "4000", "--screenshot"];
+    let app = Command::new(EXE)
+        .env("DISPLAY", &display)
+        .args(args)
+        .arg(&png)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the app starts");
+    let found = [
+        "search",
+        "--sync",
+        "--onlyvisible",
+        "--name",
+        "Collision Math Toy",
+    ];
+    assert!(xdotool(&display, &found), "no window");
+    std::thread::sleep(Duration::from_millis(500));
+    for key in ["Tab", "Tab", "space"] {
+        assert!(xdotool(&display, &["key", key]));
+        std::thread::sleep(Duration::from_millis(400));
+    }
+    let out = app.wait_with_output().expect("the app ends");
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary = stdout.lines().last().expect("a summary line");
+    assert_eq!(field(summary, "frames"), "4000");
+    assert_eq!(
+        field(summary, "balls"),
+        "6",
+        "Space did not launch: {summary}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

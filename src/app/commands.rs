@@ -126,42 +126,32 @@ impl App {
         });
     }
 
-    /// Sets the broad phase for `balls` balls unless the user chose one, with a note in the
-    /// panel when it changes; a chosen brute force gets a note when it will be slow.
+    /// Sets the broad phase for `balls` balls unless the user chose one, and the panel's note
+    /// for it (a chosen brute force gets a note when it will be slow).
     fn suit_broad_phase(&mut self, balls: usize) {
-        let kind = self.world.broad().kind();
-        if self.ui.broad_chosen {
-            let slow = kind == collide::BroadKind::Brute && balls > advice::BRUTE_MAX_BALLS;
-            self.ui.broad_note = slow.then(|| advice::brute_kept_note(balls));
-            return;
-        }
-        let want = advice::broad_for(balls, None);
+        let (kind, chosen) = (self.world.broad().kind(), self.ui.broad_chosen);
+        let want = advice::broad_for(balls, chosen.then_some(kind));
         if want != kind {
             let _ = self.input(Input::SetBroad(want.name().to_string()));
             self.ui.broad = want;
-            self.ui.broad_note = Some(if want == collide::BroadKind::Brute {
-                format!("Broad phase back to brute force for {balls} balls.")
-            } else {
-                advice::switched_note(balls)
-            });
         }
+        self.ui.broad_note = if want != kind && want == collide::BroadKind::Brute {
+            Some(format!(
+                "Broad phase back to brute force for {balls} balls."
+            ))
+        } else {
+            advice::broad_note(balls, want, chosen)
+        };
     }
 
     /// Reloads the scene, keeping the settings and the broad phase the user chose (else the
     /// one for the balls of the scene's own fill).
     pub(super) fn restart(&mut self) {
         let settings = self.ui.sim.clone();
-        let kind = if self.ui.broad_chosen {
-            self.world.broad().kind()
-        } else {
-            let balls = self.scene.fill.and(self.ui.scene_fill).unwrap_or(0) as usize;
-            let want = advice::broad_for(balls, None);
-            if want != self.world.broad().kind() {
-                self.ui.broad_note =
-                    (want != collide::BroadKind::Brute).then(|| advice::switched_note(balls));
-            }
-            want
-        };
+        let chosen = self.ui.broad_chosen;
+        let balls = self.scene.fill.and(self.ui.scene_fill).unwrap_or(0) as usize;
+        let kind = advice::broad_for(balls, chosen.then(|| self.world.broad().kind()));
+        self.ui.broad_note = advice::broad_note(balls, kind, chosen);
         self.world = self.built();
         self.world.set_broad_phase(kind);
         self.world.set_clock(cli::nanos);

@@ -1,6 +1,7 @@
 //! The window's main loop ([`run`]): one frame at a time, the physics of each on a worker
 //! thread while the frame is presented; and the end of a `--frames` run.
 
+use super::load_meter::LoadMeter;
 use super::{keys, App, InFlight, CATCH_UP};
 use crate::cli::{self, Args, LastFrames};
 use crate::command::Command;
@@ -13,19 +14,10 @@ use crate::state::Load;
 use crate::ui::panel_cache::{self, PanelCache};
 use crate::ui::timeline::TapeCmd;
 use crate::ui::widgets;
-use collide::{Scene, Vec2, World};
+use collide::{Scene, World};
 use egui_macroquad::egui;
 use macroquad::prelude::*;
 use std::time::Instant;
-
-/// Smooths a read-out so the panel does not flicker.
-fn smooth(old: f32, new: f32) -> f32 {
-    if old == 0.0 {
-        new
-    } else {
-        old * 0.9 + new * 0.1
-    }
-}
 
 /// The window's main loop. Each frame lays out the panels and the draw calls of the world as
 /// the last frame's physics left it, applies the frame's commands, then runs this frame's
@@ -48,6 +40,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     let mut physics = 0.0;
     let mut in_flight: Option<InFlight> = None;
     let run_start = Instant::now();
+    let mut load_meter = LoadMeter::default();
     // How long the last `next_frame` took (s): presenting the frame, and in software
     // rendering, rasterising what was queued.
     let mut presented = 0.0;
@@ -170,7 +163,8 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         let cpu = frame_start.elapsed().as_secs_f64() - waited;
         main_thread.add(cpu, waited, presented);
         let slow_motion = app.stepper.max_frame < CATCH_UP;
-        app.load = measured(app.load, frame_time, cpu, physics, slow_motion);
+        let started = frame_start.duration_since(run_start).as_secs_f64();
+        app.load = load_meter.frame(started, cpu, physics, slow_motion);
         // macroquad's queued drawing goes to GL now, and colour writes are turned off until
         // the next frame's start: macroquad begins every frame with a clear of the window,
         // which a frame showing the kept panels does not need (in llvmpipe a fill of every
@@ -218,6 +212,10 @@ impl App {
             self.chart.show(ctx, &mut self.ui.chart_open);
         }
         self.editor.wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+        // Last, after every widget: what Tab or a click focused that is not a text field
+        // is let go, so Space is the toy's and never presses a button.
+        self.text_focus = crate::ui::focus::settle(ctx, self.text_focus);
+        self.ui.egui_wants_keys = self.text_focus.is_some();
         tape_cmds
     }
 
@@ -250,24 +248,13 @@ impl App {
             self.mouse.draw(&view, self.ui.sim.ball_radius);
         }
         if self.ui.paused && !self.editor.active {
-            let b = self.world.bounds();
-            let at = self.fitted().pt(Vec2::new(b.min.x, b.max.y));
-            screen::text(&paused_line(), at.x + 12.0, at.y + 30.0, 26.0, ORANGE);
+            // At the top of the view, centred, on a backdrop: clear of the table's corners
+            // (the table's arc), and readable over whatever it covers.
+            let (line, (x, y, w, _)) = (paused_line(), view.rect());
+            let centre = x + (w - screen::text_width(&line, 22.0)) / 2.0;
+            screen::label(&line, (centre, y + 8.0), 22.0, ORANGE, view.rect());
         }
         raw_gl::clip_drawing(None);
-    }
-}
-
-/// The read-outs after a frame of `frame_time` s whose main thread worked `cpu` s and whose
-/// physics took `physics` s, smoothed with the last ones.
-fn measured(last: Load, frame_time: f64, cpu: f64, physics: f64, slow_motion: bool) -> Load {
-    let frame = frame_time.max(1e-4);
-    Load {
-        fps: smooth(last.fps, 1.0 / frame as f32),
-        cpu: smooth(last.cpu, (cpu / frame) as f32),
-        physics_ms: smooth(last.physics_ms, (physics * 1000.0) as f32),
-        physics_share: smooth(last.physics_share, (physics / frame) as f32),
-        slow_motion,
     }
 }
 

@@ -12,6 +12,7 @@ pub mod frame;
 
 mod commands;
 mod keys;
+mod load_meter;
 mod mouse;
 mod screenshot;
 mod tape;
@@ -56,6 +57,8 @@ struct App {
     cam: Camera,
     energy: EnergyUi,
     shot_pending: bool,
+    /// The text field that has the keyboard (`ui/focus.rs`), if any.
+    text_focus: Option<egui_macroquad::egui::Id>,
     editor: Editor,
     /// Pause state before edit mode paused the world.
     paused_before_edit: bool,
@@ -93,6 +96,8 @@ impl App {
         let editor = Editor::new(&scene, args.seed);
         let mut ui = UiState::new(&world);
         ui.broad_chosen = args.broad_phase.is_some();
+        let balls = crate::start::start_balls(&args, &scene);
+        ui.broad_note = crate::advice::broad_note(balls, world.broad().kind(), ui.broad_chosen);
         if prefs.persist {
             prefs.apply_show(&mut ui.show);
         }
@@ -139,6 +144,7 @@ impl App {
             cam: Camera::default(),
             energy: EnergyUi::default(),
             shot_pending: false,
+            text_focus: None,
             editor,
             paused_before_edit: false,
             source,

@@ -170,7 +170,7 @@ impl Mouse {
             draw_line(b.x, b.y, h.x, h.y, 2.0, colour);
         }
         let label = format!("{:.0} px/s", vel.length());
-        screen::text(&label, b.x + 10.0, b.y - 10.0, 22.0, colour);
+        screen::label(&label, (b.x + 10.0, b.y - 34.0), 20.0, colour, view.rect());
     }
 }
 

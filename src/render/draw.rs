@@ -207,13 +207,12 @@ fn launcher(view: &View, world: &World) {
         Color::new(1.0, 1.0, 1.0, 0.3),
     );
     if world.pending_launches() > 0 {
-        super::screen::text(
-            &format!("{} waiting", world.pending_launches()),
-            p.x - 60.0,
-            p.y + 22.0,
-            18.0,
-            GRAY,
-        );
+        // Right-aligned under the launch point, on a backdrop: over a lane wall or the
+        // table's edge it stays readable.
+        let text = format!("{} waiting", world.pending_launches());
+        let w = super::screen::text_width(&text, 16.0) + 8.0;
+        let at = (p.x - w + 10.0, p.y + 14.0);
+        super::screen::label(&text, at, 16.0, LIGHTGRAY, view.rect());
     }
 }
 

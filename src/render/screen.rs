@@ -124,6 +124,10 @@ pub fn egui_scale(ctx: &egui_macroquad::egui::Context) {
 /// Text at (x, y) logical px, `size` logical px high: rasterized at the physical size, so it
 /// is as sharp at a forced scale as at the screen's own.
 pub fn text(text: &str, x: f32, y: f32, size: f32, color: Color) {
+    text_at(text, x, y, size, color);
+}
+
+fn text_at(text: &str, x: f32, y: f32, size: f32, color: Color) {
     let f = forced();
     let params = TextParams {
         font_size: (size * f).round() as u16,
@@ -132,6 +136,26 @@ pub fn text(text: &str, x: f32, y: f32, size: f32, color: Color) {
         ..Default::default()
     };
     draw_text_ex(text, x, y, params);
+}
+
+/// Where a label `w` × `h` (logical px) asked at top-left `(x, y)` goes: moved inside
+/// `area` (x, y, w, h) so the view's edge never cuts it (at its top-left when it is larger).
+pub fn label_at((x, y): (f32, f32), (w, h): (f32, f32), area: (f32, f32, f32, f32)) -> (f32, f32) {
+    let (ax, ay, aw, ah) = area;
+    let x = x.min(ax + aw - w).max(ax);
+    let y = y.min(ay + ah - h).max(ay);
+    (x, y)
+}
+
+/// A label over the view: `text` at `size` on a dark backdrop, its top-left at `(x, y)` moved
+/// inside `area` (see [`label_at`]). Drawn over the table, it stays readable whatever lies
+/// under it (an arc, a wall, a kinematic bar).
+pub fn label(text: &str, (x, y): (f32, f32), size: f32, color: Color, area: (f32, f32, f32, f32)) {
+    let pad = size * 0.25;
+    let (w, h) = (text_width(text, size) + 2.0 * pad, size + 2.0 * pad);
+    let (x, y) = label_at((x, y), (w, h), area);
+    draw_rectangle(x, y, w, h, Color::new(0.0, 0.0, 0.0, 0.7));
+    text_at(text, x + pad, y + pad + size * 0.78, size, color);
 }
 
 /// The width of [`text`]'s `text` at `size` (logical px).
@@ -143,6 +167,24 @@ pub fn text_width(text: &str, size: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_near_the_views_edge_is_moved_inside_it() {
+        let area = (0.0, 40.0, 900.0, 680.0);
+        assert_eq!(
+            label_at((880.0, 100.0), (120.0, 30.0), area),
+            (780.0, 100.0)
+        );
+        assert_eq!(label_at((-20.0, 10.0), (120.0, 30.0), area), (0.0, 40.0));
+        assert_eq!(
+            label_at((100.0, 700.0), (120.0, 30.0), area),
+            (100.0, 690.0)
+        );
+        assert_eq!(
+            label_at((100.0, 100.0), (120.0, 30.0), area),
+            (100.0, 100.0)
+        );
+    }
 
     #[test]
     fn rectangles_that_meet_still_meet_in_physical_pixels() {

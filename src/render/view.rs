@@ -64,6 +64,12 @@ impl View {
         self.area
     }
 
+    /// The view's area as x, y, width, height (logical px): where labels over it stay.
+    pub fn rect(&self) -> (f32, f32, f32, f32) {
+        let (lo, hi) = self.area;
+        (lo.x, lo.y, hi.x - lo.x, hi.y - lo.y)
+    }
+
     /// True when screen point `s` (px) lies in the area (edges included): the pointer is over
     /// the view, not over the panels around it.
     pub fn covers(&self, s: Vec2) -> bool {

@@ -117,7 +117,7 @@ fn plot_row(ui: &mut egui::Ui, chart: &Chart, name: &str, f: Series, color: egui
         .allow_scroll(false)
         .allow_boxed_zoom(false)
         .x_axis_formatter(|m, _| format!("{:.0} s", m.value))
-        .y_axis_formatter(|m, _| short(m.value))
+        .y_axis_formatter(|m, _| short(m.value, m.step_size))
         .y_axis_min_width(44.0)
         .show(ui, |p| {
             p.line(
@@ -145,18 +145,34 @@ fn grouped(v: f64) -> String {
     out
 }
 
-/// Axis labels: 12k, 3.4M.
-fn short(v: f64) -> String {
+/// Axis labels: 12k, 3.4M; below a thousand, as many decimals as the marks' `step` needs
+/// (the overlap's marks 0.01 apart read 0.01, 0.02, not 0, 0, 0).
+fn short(v: f64, step: f64) -> String {
     match v.abs() {
         a if a >= 1e6 => format!("{:.1}M", v / 1e6),
         a if a >= 1e3 => format!("{:.0}k", v / 1e3),
-        _ => format!("{v:.0}"),
+        _ => {
+            let places = if step > 0.0 && step < 1.0 {
+                (-step.log10()).ceil().min(6.0) as usize
+            } else {
+                0
+            };
+            format!("{v:.places$}")
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_overlap_marks_read_with_their_decimals_not_as_zeros() {
+        let marks: Vec<String> = [0.01, 0.02, 0.03].iter().map(|&v| short(v, 0.01)).collect();
+        assert_eq!(marks, ["0.01", "0.02", "0.03"]);
+        assert_eq!(short(0.5, 0.5), "0.5");
+        assert_eq!(short(12.0, 5.0), "12");
+    }
     use collide::world::Launcher;
     use collide::{Aabb, Vec2};
 
@@ -215,7 +231,7 @@ mod tests {
     fn numbers_read_well() {
         assert_eq!(grouped(1_234_567.0), "1,234,567");
         assert_eq!(grouped(12.0), "12");
-        assert_eq!(short(3_400_000.0), "3.4M");
-        assert_eq!(short(12_000.0), "12k");
+        assert_eq!(short(3_400_000.0, 1e6), "3.4M");
+        assert_eq!(short(12_000.0, 1e3), "12k");
     }
 }

@@ -10,11 +10,16 @@ use egui_macroquad::egui;
 pub struct HelpWindow;
 
 impl HelpWindow {
-    /// The window, while `open`.
+    /// The window, while `open`: under the toolbar, no taller than the window, its text
+    /// scrolled when it is longer.
     pub fn show(&mut self, ctx: &egui::Context, open: &mut bool) {
+        let (top, bottom) = (TOP, ctx.screen_rect().height() - MARGIN);
         egui::Window::new("Help")
             .open(open)
             .default_width(460.0)
+            .default_pos([MARGIN, top])
+            .max_height((bottom - top - TITLE).max(100.0))
+            .vscroll(true)
             .show(ctx, |ui| {
                 ui.strong("Keys");
                 grid(ui, "help-keys", |ui| {
@@ -35,9 +40,16 @@ impl HelpWindow {
     }
 }
 
+/// Where the window opens below the window's top, past the toolbar (points).
+const TOP: f32 = 60.0;
+/// Room kept free at the window's edges (points).
+const MARGIN: f32 = 16.0;
+/// The help window's title bar (points), not part of its scrolled height.
+const TITLE: f32 = 40.0;
+
 /// What each part of the panel means.
 const CONTROLS: &[(&str, &str)] = &[
-    ("Balls in play", "launched since Clear; balls in play; overlaps = balls sitting on another ball's centre; strays = balls outside the table"),
+    ("Balls in play", "launched since Clear; balls in play (and waiting to enter); co-located = balls sitting on another ball's centre; strays = balls outside the table"),
     ("Fill", "replace every ball with N at random places in the field, clear of obstacles and each other; radii shrink when N would not fit"),
     ("Chart", "AABB tests, candidate pairs and broad-phase µs per frame over the last 10 s"),
     ("Load", "frames per second, physics time per frame, and the share of the frame the main thread spent on input, panels and drawing"),
@@ -54,3 +66,42 @@ const CONTROLS: &[(&str, &str)] = &[
     ("Show", "hit points, tracks, tangents, boxes with the broad phase's structure, reticles, velocity arrows, arc sectors, lights"),
     ("Sound", "impacts heard by the kind of shape and the speed; Mute and the volume are kept between runs; the line under them says where the sound goes, or why there is none"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The help window's rectangle on a screen of `size` points, after a few passes.
+    fn help_rect(size: egui::Vec2) -> egui::Rect {
+        let ctx = egui::Context::default();
+        for _ in 0..4 {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+                ..Default::default()
+            };
+            let _ = ctx.run(input, |ctx| HelpWindow.show(ctx, &mut true));
+        }
+        ctx.memory(|m| m.area_rect(egui::Id::new("Help")))
+            .expect("the help window was shown")
+    }
+
+    #[test]
+    fn help_fits_the_window_below_the_toolbar_and_scrolls_the_rest() {
+        for size in [egui::vec2(1280.0, 800.0), egui::vec2(1024.0, 480.0)] {
+            let r = help_rect(size);
+            assert!(r.top() >= TOP - 1.0, "over the toolbar: {r:?}");
+            assert!(r.bottom() <= size.y, "past the bottom of {size:?}: {r:?}");
+        }
+    }
+
+    #[test]
+    fn help_names_the_panel_rows_as_the_panel_does() {
+        let balls = CONTROLS
+            .iter()
+            .find(|(k, _)| *k == "Balls in play")
+            .unwrap()
+            .1;
+        assert!(balls.contains("co-located"), "{balls}");
+        assert!(!balls.contains("overlaps"), "{balls}");
+    }
+}

@@ -6,6 +6,7 @@
 //!   sleep, the overlap meter).
 //! - `help.rs`: the help window, from the key map. `chart.rs`, `energy.rs`, `experiment.rs`:
 //!   the chart, energy and experiment windows. `timeline.rs`: the record-and-replay bar.
+//! - `focus.rs`: who has the keyboard after a pass (only a text field the user clicked).
 //! - `widgets.rs`: the grid rows every panel uses, and egui's set-up for the frame.
 //! - `panel_cache.rs`: the panels kept as pixels between refreshes (software rendering).
 //!
@@ -16,6 +17,7 @@ pub mod chart;
 pub mod contacts;
 pub mod energy;
 pub mod experiment;
+pub mod focus;
 pub mod help;
 pub mod panel;
 pub mod panel_cache;

@@ -52,7 +52,7 @@ impl Panel {
         let mut cmds = Vec::new();
         if st.panels_hidden {
             (st.panel_width, st.toolbar_height) = (0.0, 0.0);
-            (st.egui_wants_keys, st.egui_wants_pointer) = (false, false);
+            st.egui_wants_pointer = false;
             return cmds;
         }
         let top = egui::TopBottomPanel::top("toolbar").show(ctx, |ui| {
@@ -75,7 +75,6 @@ impl Panel {
         st.panel_width =
             panel.response.rect.width() * ctx.pixels_per_point() / crate::render::screen::scale();
         self.help.show(ctx, &mut st.help_open);
-        st.egui_wants_keys = ctx.wants_keyboard_input();
         st.egui_wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
         cmds
     }
@@ -96,7 +95,7 @@ impl Panel {
         super::scene::ui(ui, st, world, cmds);
         balls_section(ui, world);
         self.fill_section(ui, st, world, cmds);
-        load_section(ui, load, world, &st.renderer_line);
+        load_section(ui, load, world, st);
         counters_section(ui, world);
         super::contacts::ui(ui, &mut st.sim, world);
         tunnelling_section(ui, &mut st.sim, world);
@@ -201,7 +200,8 @@ fn balls_section(ui: &mut egui::Ui, world: &World) {
     });
 }
 
-fn load_section(ui: &mut egui::Ui, load: Load, world: &World, renderer: &str) {
+fn load_section(ui: &mut egui::Ui, load: Load, world: &World, st: &UiState) {
+    let (show, renderer) = (&st.show, &st.renderer_line);
     ui.separator();
     ui.horizontal(|ui| {
         ui.strong("Load");
@@ -224,7 +224,8 @@ fn load_section(ui: &mut egui::Ui, load: Load, world: &World, renderer: &str) {
     if load.slow_motion {
         ui.small("Slow motion: physics cannot keep up, so each frame simulates 1/60 s.");
     }
-    if let Some(tip) = crate::advice::when_slow(world, load.physics_share, load.slow_motion) {
+    let physics = crate::advice::when_slow(world, load.physics_share, load.slow_motion);
+    if let Some(tip) = physics.or_else(|| crate::advice::when_drawing_slow(show, &load)) {
         ui.colored_label(egui::Color32::from_rgb(255, 200, 120), tip);
     }
 }
@@ -500,10 +501,53 @@ fn tunnelling_section(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
     if sim.tunnelling == Tunnelling::Linear {
         ui.add(egui::Slider::new(&mut sim.linear_fractions, 1..=64).text("fractions"));
     }
-    let (s, rate) = per_second(world);
     grid(ui, "tunnel-counters", |ui| {
-        row(ui, "Impact tests / s", rate(s.impact_tests));
-        row(ui, "Hull tests / s", rate(s.hull_tests));
-        row(ui, "Hull rejections / s", rate(s.hull_rejections));
+        for (label, value) in tunnel_rows(world) {
+            row(ui, label, value);
+        }
     });
+}
+
+/// The tunnelling section's counters, a second's worth each. Impact tests only in the swept
+/// modes: with Tunnelling off each pair is tested once, at the step's end, and those tests
+/// are the Full tests above (the library counts them as impact tests too, one per pair).
+fn tunnel_rows(world: &World) -> Vec<(&'static str, u64)> {
+    let (s, rate) = per_second(world);
+    let swept = world.settings.tunnelling != Tunnelling::Off;
+    let impact = swept.then(|| ("Impact tests / s", rate(s.impact_tests)));
+    impact
+        .into_iter()
+        .chain([
+            ("Hull tests / s", rate(s.hull_tests)),
+            ("Hull rejections / s", rate(s.hull_rejections)),
+        ])
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn impact_tests_are_shown_only_when_tunnelling_is_on() {
+        let scene = collide::Scene::parse(crate::cli::TABLE_RON, "table").unwrap();
+        let mut w = scene.build(1);
+        w.launch(10);
+        for _ in 0..240 {
+            w.step();
+        }
+        let labels = |w: &World| tunnel_rows(w).into_iter().map(|r| r.0).collect::<Vec<_>>();
+        assert!(
+            !labels(&w).contains(&"Impact tests / s"),
+            "{:?}",
+            labels(&w)
+        );
+        w.settings.tunnelling = Tunnelling::Exact;
+        for _ in 0..240 {
+            w.step();
+        }
+        let rows = tunnel_rows(&w);
+        assert_eq!(rows[0].0, "Impact tests / s");
+        assert!(rows[0].1 > 0, "{rows:?}");
+    }
 }

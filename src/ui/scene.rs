@@ -102,7 +102,8 @@ fn transfer_grid(ui: &mut egui::Ui, t: &Transfer) {
     let pct = |v: f32| 100.0 * v / t.incoming.max(1e-6);
     let left = match t.steps_to_leave {
         Some(0) => "in the impact step".to_string(),
-        Some(k) => format!("{k} step(s) after the impact"),
+        Some(1) => "1 step late".to_string(),
+        Some(k) => format!("{k} steps late"),
         None => "not yet".to_string(),
     };
     egui::Grid::new("cradle")

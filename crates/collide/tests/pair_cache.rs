@@ -270,3 +270,28 @@ fn when_most_calls_would_query_the_cache_stands_aside_and_tries_again_changing_n
         assert_eq!(b.cache_passed, 0, "{label}");
     }
 }
+
+/// With no balls there is nothing to keep: no call is counted as answered by the cache (an
+/// empty table read 1,440 answers a second, one per collision iteration), and the table with
+/// balls in it is answered again.
+#[test]
+fn an_empty_table_counts_no_pair_cache_answers() {
+    let mut w = common::table(1);
+    w.settings.pair_cache = true;
+    for _ in 0..120 {
+        w.step();
+    }
+    let t = w.counters().total;
+    assert_eq!(
+        t.cache_served + t.cache_queries + t.cache_passed,
+        0,
+        "{t:?}"
+    );
+    assert!(t.iterations > 0, "{t:?}");
+    w.launch(5);
+    for _ in 0..600 {
+        w.step();
+    }
+    let t = w.counters().total;
+    assert!(t.cache_served > 0 && t.cache_queries > 0, "{t:?}");
+}

@@ -31,7 +31,9 @@
 //! Counting: a query's box tests and repeats go to the broad-phase counters like any call's;
 //! the pairs counted there are the ones handed to the narrow phase, as without the cache.
 //! The cache's own work goes to [`Tally::cache_queries`], [`Tally::cache_served`],
-//! [`Tally::cache_pairs`] and [`Tally::cache_tests`].
+//! [`Tally::cache_pairs`] and [`Tally::cache_tests`]. A call with no balls (only obstacles'
+//! boxes) has no pairs to keep: it goes straight to the broad phase and counts as none of
+//! the cache's.
 
 use super::Tally;
 use crate::broad::{BroadCounters, BroadInput, BroadPhase, Pair};
@@ -144,6 +146,13 @@ impl PairCache {
         pairs: &mut Vec<Pair>,
         tally: &mut Tally,
     ) {
+        if input.first_dynamic >= input.aabbs.len() {
+            // No balls, so no pairs to keep: the call goes to the broad phase as with the
+            // cache off, and is none of the cache's (an empty table answered from the cache
+            // every iteration would read as a busy cache).
+            broad.find_pairs(input, pairs, &mut tally.broad);
+            return;
+        }
         if self.resting > 0 {
             self.resting -= 1;
             tally.cache_passed += 1;
