@@ -47,6 +47,7 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     // The panels kept between their refreshes (`panel_cache.rs`).
     let mut panel_cache = PanelCache::default();
     // The drawing path, from the GL renderer (`renderer.rs`).
+    crate::render::display::fit_open_window();
     let renderer = Renderer::choose(app.args.renderer);
     app.sprites.set_path(renderer.path, renderer.blits);
     panel_cache.set_path(renderer.path, renderer.blits);

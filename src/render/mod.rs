@@ -6,7 +6,9 @@
 //! - `renderer.rs`: the drawing path chosen from the GL renderer. `sprites.rs`: the balls as
 //!   batched quads or one CPU-drawn image (`splat.rs`), copied into the window (`raw_gl.rs`).
 //! - `palette.rs`: a colour per broad phase, shared by the charts.
+//! - `display.rs`: the screen's size, and a window larger than it made to fit.
 
+pub mod display;
 pub mod draw;
 pub mod fx;
 pub mod palette;
