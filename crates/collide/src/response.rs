@@ -125,6 +125,30 @@ pub struct Hit {
     pub step: u64,
 }
 
+impl Hit {
+    /// A hit of `ball` with `with` at `point` (unit `normal` towards the ball), closing at
+    /// `speed` px/s, answered with elasticity `e` in step `step`; its rebound is measured at
+    /// the end of the step.
+    pub fn new(
+        (point, normal): (Vec2, Vec2),
+        speed: f32,
+        e: f32,
+        (ball, with): (u32, HitWith),
+        step: u64,
+    ) -> Self {
+        Self {
+            point,
+            speed,
+            rebound: 0.0,
+            e,
+            normal,
+            ball,
+            with,
+            step,
+        }
+    }
+}
+
 /// Keeps `hit` when it is fast enough to show and the list has room.
 pub(crate) fn record(hits: &mut Vec<Hit>, hit: Hit) {
     if hit.speed >= HIT_SPEED && hits.len() < MAX_HITS {

@@ -38,6 +38,7 @@ mod circle;
 mod contact;
 mod crossing;
 mod gate;
+mod group;
 mod point;
 mod rect;
 pub mod search;
@@ -55,6 +56,10 @@ pub use circle::contact_ball_circle;
 pub(crate) use contact::normalized_or;
 pub use contact::{closest_on_segment, Contact, Impact};
 pub use gate::contact_ball_gate;
+pub use group::{
+    contact_ball_group, contact_ball_obstacle, impact_ball_group, impact_ball_obstacle, parts_of,
+    GroupTests,
+};
 pub use point::contact_ball_point;
 pub use rect::{contact_ball_oriented_rect, contact_ball_rect};
 pub use segment::{contact_ball_segment, keep_side};
@@ -70,7 +75,7 @@ use glam::Vec2;
 
 /// The contact of a ball (centre `c`, radius `r`, velocity `v` relative to the shape, px/s)
 /// with an obstacle's geometry. The velocity matters only for gates. A group is a miss here:
-/// its members live in the world, which tests them after the hull.
+/// its members live in the world; [`contact_ball_obstacle`] tests them after the hull.
 pub fn contact_ball_shape(c: Vec2, r: f32, v: Vec2, geom: &Geometry) -> Option<Contact> {
     match *geom {
         Geometry::Point { p } => contact_ball_point(c, r, p),

@@ -6,9 +6,9 @@
 use super::{Tally, World};
 use crate::geom::clamp_speed;
 use crate::geom::Geometry;
-use crate::narrow::{contact_ball_ball, contact_ball_shape, keep_side};
+use crate::narrow::{contact_ball_ball, contact_ball_obstacle, keep_side, GroupTests};
+use crate::response::respond_ball_ball;
 use crate::response::{record, Hit, HitWith};
-use crate::response::{respond_ball_ball, respond_ball_obstacle};
 use crate::rules::Moment;
 use crate::tunnel::Tunnelling;
 
@@ -92,21 +92,15 @@ impl World {
     }
 
     fn collide_ball_shape(&mut self, bi: usize, si: usize, tally: &mut Tally) -> bool {
-        if matches!(self.shapes[si].geom, Geometry::Group { .. }) {
-            return self.collide_ball_group(bi, si, tally);
-        }
         let start = self.sweep_start(bi);
-        let shape = &self.shapes[si];
-        let ball = &mut self.balls[bi];
-        let rotating = self.settings.rotate;
+        let (shape, ball) = (&self.shapes[si], &self.balls[bi]);
         // The gate judges the ball's speed relative to the gate's own motion.
-        let surface_at_ball = shape.velocity_at(ball.pos, rotating);
-        let Some(mut c) = contact_ball_shape(
-            ball.pos,
-            ball.radius,
-            ball.vel - surface_at_ball,
-            &shape.geom,
-        ) else {
+        let v = ball.vel - shape.velocity_at(ball.pos, self.settings.rotate);
+        let mut tests = GroupTests::default();
+        let found =
+            contact_ball_obstacle((ball.pos, ball.radius, v), shape, &self.groups, &mut tests);
+        tally.add_group(tests);
+        let Some((mut c, e)) = found else {
             return false;
         };
         // A wall keeps a ball on the side it started the step on (a crowd's push-outs can
@@ -114,22 +108,7 @@ impl World {
         if let (Geometry::Segment { a, b }, false) = (shape.geom, shape.is_kinematic()) {
             c = keep_side(c, ball.radius, start, ball.pos, a, b);
         }
-        let e = ball.elasticity * shape.elasticity * self.settings.elasticity_scale;
-        let speed = respond_ball_obstacle(ball, &c, e, shape.velocity_at(c.point, rotating));
-        ball.vel = clamp_speed(ball.vel);
-        record(
-            &mut self.hits,
-            Hit {
-                point: c.point,
-                speed,
-                rebound: 0.0,
-                e,
-                normal: c.normal,
-                ball: bi as u32,
-                with: HitWith::Shape(si as u32),
-                step: self.steps,
-            },
-        );
+        self.answer_shape_contact(bi, si, &c, e);
         true
     }
 
@@ -146,18 +125,10 @@ impl World {
         let speed = respond_ball_ball(a, b, &c, e);
         a.vel = clamp_speed(a.vel);
         b.vel = clamp_speed(b.vel);
+        let with = (bi as u32, HitWith::Ball(bj as u32));
         record(
             &mut self.hits,
-            Hit {
-                point: c.point,
-                speed,
-                rebound: 0.0,
-                e,
-                normal: c.normal,
-                ball: bi as u32,
-                with: HitWith::Ball(bj as u32),
-                step: self.steps,
-            },
+            Hit::new((c.point, c.normal), speed, e, with, self.steps),
         );
         true
     }

@@ -17,7 +17,7 @@
 
 use super::step::SettleState;
 use super::{Tally, World};
-use crate::narrow::{normalized_or, toi_ball_shape, Impact};
+use crate::narrow::{normalized_or, parts_of, toi_ball_shape, Impact};
 use crate::response::push_shares;
 use glam::Vec2;
 
@@ -166,7 +166,7 @@ impl World {
         (c, r, d): (Vec2, f32, Vec2),
         tally: &mut Tally,
     ) -> Option<Impact> {
-        self.parts_of(si)
+        parts_of(&self.shapes[si], &self.groups)
             .iter()
             .filter_map(|m| {
                 tally.impact_tests += 1;

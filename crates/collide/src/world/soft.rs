@@ -33,8 +33,7 @@ use super::contacts::{KeptImpulse, SoftContact, SoftState};
 use super::settings::SoftSettings;
 use super::{Tally, World};
 use crate::geom::clamp_speed;
-use crate::geom::Geometry;
-use crate::narrow::{contact_ball_ball, contact_ball_shape, Contact};
+use crate::narrow::{contact_ball_ball, contact_ball_obstacle, parts_of, Contact, GroupTests};
 use crate::response::{record, Hit, HitWith, HIT_SPEED};
 use crate::tunnel::{impact_ball_shape, Tunnelling};
 use glam::Vec2;
@@ -239,21 +238,10 @@ impl World {
         let ball = &self.balls[bi];
         let shape = &self.shapes[si];
         let v = ball.vel - shape.velocity_at(ball.pos, self.settings.rotate);
-        let Geometry::Group { id, hull } = shape.geom else {
-            return contact_ball_shape(ball.pos, r, v, &shape.geom).map(|c| (c, shape.elasticity));
-        };
-        tally.hull_tests += 1;
-        // Early out: the grown ball misses the hull, so it misses every member.
-        if !hull.overlaps_circle(ball.pos, r) {
-            tally.hull_rejections += 1;
-            return None;
-        }
-        let g = self.groups.get(id as usize)?;
-        tally.impact_tests += g.members.len() as u64;
-        g.members
-            .iter()
-            .filter_map(|m| contact_ball_shape(ball.pos, r, v, &m.geom).map(|c| (c, m.elasticity)))
-            .reduce(|a, b| if b.0.depth > a.0.depth { b } else { a })
+        let mut tests = GroupTests::default();
+        let found = contact_ball_obstacle((ball.pos, r, v), shape, &self.groups, &mut tests);
+        tally.add_group(tests);
+        found
     }
 
     /// Applies last step's impulses to the contacts of the same pairs.
@@ -432,19 +420,14 @@ impl World {
         if -c.approach < HIT_SPEED {
             return;
         }
-        record(
-            &mut self.hits,
-            Hit {
-                point: c.point,
-                speed: -c.approach,
-                rebound: 0.0,
-                e: c.e,
-                normal: c.normal,
-                ball: c.ball,
-                with,
-                step: self.steps,
-            },
+        let hit = Hit::new(
+            (c.point, c.normal),
+            -c.approach,
+            c.e,
+            (c.ball, with),
+            self.steps,
         );
+        record(&mut self.hits, hit);
     }
 
     /// The swept modes' guard: a ball whose move this step reaches an obstacle stops at the
@@ -468,8 +451,7 @@ impl World {
             }
             let shape = &self.shapes[si as usize];
             let v = ball.vel - shape.velocity_at(start, self.settings.rotate);
-            let hit = self
-                .parts_of(si as usize)
+            let hit = parts_of(shape, &self.groups)
                 .iter()
                 .filter_map(|m| {
                     impact_ball_shape(

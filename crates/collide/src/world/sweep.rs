@@ -18,8 +18,8 @@
 use super::step::{Best, SweptImpact};
 use super::{Ball, Tally, World};
 use crate::geom::clamp_speed;
-use crate::geom::{Aabb, Geometry, Hull};
-use crate::narrow::{normalized_or, toi_ball_ball, Contact, Impact};
+use crate::geom::{Aabb, Geometry};
+use crate::narrow::{impact_ball_obstacle, normalized_or, toi_ball_ball, Contact, GroupTests};
 use crate::response::respond_ball_ball;
 use crate::response::{record, Hit, HitWith};
 use crate::tunnel::{impact_ball_shape, Tunnelling};
@@ -118,11 +118,13 @@ impl World {
         // Relative motion: the shape held still, the ball moving by the difference.
         let path = (from, ball.radius, ball.pos - from - u * rest, ball.vel - u);
         let (mode, n) = (self.settings.tunnelling, self.settings.linear_fractions);
-        let found = match shape.geom {
-            Geometry::Group { id, hull } => self.sweep_group(id, hull, path, tally),
-            ref g => impact_ball_shape(mode, n, path, g, &mut tally.impact_tests)
-                .map(|i| (i, shape.elasticity)),
-        };
+        let mut tests = GroupTests::default();
+        let mut members = 0;
+        let impact = |g: &Geometry| impact_ball_shape(mode, n, path, g, &mut members);
+        let (c, r, d, _) = path;
+        let found = impact_ball_obstacle((c, r, d), shape, &self.groups, &mut tests, impact);
+        tally.add_group(tests);
+        tally.impact_tests += members;
         if let Some((impact, elasticity)) = found {
             let left = rest * (1.0 - impact.t);
             let with = HitWith::Shape(si as u32);
@@ -136,32 +138,6 @@ impl World {
                 },
             );
         }
-    }
-
-    /// The earliest impact with a group's members, after the hull test of the whole move's
-    /// envelope; with the member's elasticity.
-    fn sweep_group(
-        &self,
-        id: u32,
-        hull: Hull,
-        (c, r, d, v): (Vec2, f32, Vec2, Vec2),
-        tally: &mut Tally,
-    ) -> Option<(Impact, f32)> {
-        tally.hull_tests += 1;
-        // Early out: the envelope of the move misses the hull, so it misses every member.
-        if !hull.overlaps_circle(c + d * 0.5, r + d.length() * 0.5) {
-            tally.hull_rejections += 1;
-            return None;
-        }
-        let (mode, n) = (self.settings.tunnelling, self.settings.linear_fractions);
-        let members = &self.groups.get(id as usize)?.members;
-        members
-            .iter()
-            .filter_map(|m| {
-                impact_ball_shape(mode, n, (c, r, d, v), &m.geom, &mut tally.impact_tests)
-                    .map(|i| (i, m.elasticity))
-            })
-            .reduce(|a, b| if b.0.t < a.0.t { b } else { a })
     }
 
     /// Ball against ball over the time both paths share, by relative motion.
@@ -271,17 +247,8 @@ impl World {
         let speed = respond_ball_ball(a, b, &contact, e);
         a.vel = clamp_speed(a.vel);
         b.vel = clamp_speed(b.vel);
-        let with = HitWith::Ball(j as u32);
-        let hit = Hit {
-            point: contact.point,
-            speed,
-            rebound: 0.0,
-            e,
-            normal: contact.normal,
-            ball: i as u32,
-            with,
-            step: self.steps,
-        };
+        let with = (i as u32, HitWith::Ball(j as u32));
+        let hit = Hit::new((contact.point, contact.normal), speed, e, with, self.steps);
         record(&mut self.hits, hit);
         self.log_impact(i, pi, contact.point);
         self.log_impact(j, pj, contact.point);
