@@ -14,6 +14,7 @@
 //! the rest of the step, and iterations stop once no path changed. Shape groups are tested
 //! hull first (`world/groups.rs`).
 
+mod body;
 mod cache;
 mod contacts;
 mod counters;
@@ -21,6 +22,7 @@ mod edit;
 mod fill;
 mod groups;
 mod meter;
+mod pairs;
 mod push_out;
 mod rules;
 mod settings;

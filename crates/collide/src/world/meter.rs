@@ -15,25 +15,24 @@
 //! the meter's own whenever that set changes or a ball woke during the step (its work is the
 //! meter's, not the simulation's, and is not counted). The two parts never share a pair.
 
-use super::sleepers::SleeperOrder;
-use super::step::next_statics_version;
+use super::body::{Body, BodyPair};
+use super::pairs::{next_statics_version, SleeperOrder};
 use super::{OverlapMeter, World};
-use crate::broad::{BroadCounters, BroadInput, BroadKind, Pair};
+use crate::broad::{BroadCounters, BroadInput, BroadKind};
 
 impl World {
     /// Measures the overlaps at the end of a step into the counters.
     pub(super) fn measure_overlap(&mut self) {
-        let n_shapes = self.shapes.len() as u32;
         let mut live = OverlapMeter::default();
         if self.settings.solver == super::Solver::PushOut {
             let pairs = self.pairs_at_end();
-            for &(i, j) in &pairs {
-                live.add(self.pair_overlap(i, j, n_shapes));
+            for p in &pairs {
+                live.add(self.pair_overlap(p));
             }
-            self.meter.live_pairs = pairs;
+            self.meter.live_bodies = pairs;
         } else {
-            for &(i, j) in &self.pairs {
-                live.add(self.pair_overlap(i, j, n_shapes));
+            for p in &self.bodies {
+                live.add(self.pair_overlap(p));
             }
         }
         if self.broad_sleepers().is_empty() {
@@ -45,18 +44,20 @@ impl World {
         self.counters.overlap = live;
     }
 
-    /// The overlap of pair `(i, j)` of the world's pair space, 0 when apart.
-    fn pair_overlap(&self, i: u32, j: u32, n_shapes: u32) -> f32 {
-        let b = &self.balls[(j - n_shapes) as usize];
-        if i >= n_shapes {
-            let a = &self.balls[(i - n_shapes) as usize];
-            let small = a.radius.min(b.radius);
-            let d = a.radius + b.radius - (a.pos - b.pos).length();
-            return if small > 0.0 { d / small } else { 0.0 };
-        }
+    /// The overlap of pair `p`, 0 when apart.
+    fn pair_overlap(&self, p: &BodyPair) -> f32 {
+        let si = match p.other {
+            Body::Shape(s) => s,
+            Body::Ball(o) => {
+                let (a, b) = (&self.balls[p.ball.ix()], &self.balls[o.ix()]);
+                let small = a.radius.min(b.radius);
+                let d = a.radius + b.radius - (a.pos - b.pos).length();
+                return if small > 0.0 { d / small } else { 0.0 };
+            }
+        };
+        let b = &self.balls[p.ball.ix()];
         let mut scratch = super::Tally::default();
-        let contact =
-            self.reached_contact((j - n_shapes) as usize, i as usize, b.radius, &mut scratch);
+        let contact = self.reached_contact(p.ball.ix(), si.ix(), b.radius, &mut scratch);
         match contact {
             Some((c, _)) if b.radius > 0.0 => c.depth / b.radius,
             _ => 0.0,
@@ -66,7 +67,7 @@ impl World {
     /// The pairs of the awake balls now, with the obstacles, each other and the broad
     /// phase's sleepers, in the world's pair space, found with a grid of the meter's own in
     /// the step's broad-phase order (sleepers as static boxes after the statics).
-    fn pairs_at_end(&mut self) -> Vec<Pair> {
+    fn pairs_at_end(&mut self) -> Vec<BodyPair> {
         let mut m = std::mem::take(&mut self.meter);
         let sleepers = self.broad_sleepers();
         m.live_awake.clear();
@@ -100,9 +101,9 @@ impl World {
             world: self.bounds,
         };
         let grid = m.live_grid.get_or_insert_with(|| BroadKind::Grid.create());
-        let mut pairs = std::mem::take(&mut m.live_pairs);
-        grid.find_pairs(&input, &mut pairs, &mut BroadCounters::default());
-        order.pairs_to_world(&mut pairs);
+        grid.find_pairs(&input, &mut m.live_pairs, &mut BroadCounters::default());
+        let mut pairs = std::mem::take(&mut m.live_bodies);
+        order.pairs_to_bodies(&mut m.live_pairs, &mut pairs);
         self.meter = m;
         pairs
     }
@@ -131,16 +132,17 @@ impl World {
         };
         let grid = m.grid.get_or_insert_with(|| BroadKind::Grid.create());
         grid.find_pairs(&input, &mut m.pairs, &mut BroadCounters::default());
-        let map = |k: u32| {
-            if (k as usize) < n_shapes {
-                k
-            } else {
-                n_shapes as u32 + m.sleepers[k as usize - n_shapes]
-            }
+        // Every obstacle, then the sleepers: the sleepers' order with no awake ball.
+        let order = SleeperOrder {
+            first_moving: n_shapes,
+            shapes: n_shapes,
+            sleepers: &m.sleepers,
+            awake: &[],
         };
+        order.pairs_to_bodies(&mut m.pairs, &mut m.bodies);
         let mut frozen = OverlapMeter::default();
-        for &(i, j) in &m.pairs {
-            frozen.add(self.pair_overlap(map(i), map(j), n_shapes as u32));
+        for p in &m.bodies {
+            frozen.add(self.pair_overlap(p));
         }
         m.frozen = frozen;
         self.meter = m;

@@ -3,6 +3,7 @@
 //! with the narrow phase and the push-out response ([`crate::response`]); in the discrete
 //! mode the obstacles get the last word in one more pass.
 
+use super::body::{BallIx, Body, ShapeIx};
 use super::{Tally, World};
 use crate::geom::clamp_speed;
 use crate::geom::Geometry;
@@ -38,15 +39,13 @@ impl World {
         if self.settings.tunnelling != Tunnelling::Off {
             return self.sweep_pairs(tally);
         }
-        let n_shapes = self.shapes.len();
-        for k in 0..self.pairs.len() {
-            let (i, j) = self.pairs[k];
+        for k in 0..self.bodies.len() {
+            let p = self.bodies[k];
             tally.full_tests += 1;
             tally.impact_tests += 1;
-            let hit = if (i as usize) < n_shapes {
-                self.collide_ball_shape(j as usize - n_shapes, i as usize, tally)
-            } else {
-                self.collide_ball_ball(i as usize - n_shapes, j as usize - n_shapes)
+            let hit = match p.other {
+                Body::Shape(s) => self.collide_ball_shape(p.ball, s, tally),
+                Body::Ball(o) => self.collide_ball_ball(p.ball, o),
             };
             tally.collisions += hit as u64;
         }
@@ -70,18 +69,17 @@ impl World {
     /// wall in the last iteration ends the step outside it (on the side it started the step
     /// on, see [`keep_side`]). Its broad-phase work and tests are counted like an iteration's.
     fn walls_last(&mut self, tally: &mut Tally) {
-        let n_shapes = self.shapes.len() as u32;
         let mut pass = Tally::default();
         if !self.collide_once_broad(&mut pass) {
             return;
         }
-        for k in 0..self.pairs.len() {
-            let (i, j) = self.pairs[k];
-            if i >= n_shapes {
+        for k in 0..self.bodies.len() {
+            let p = self.bodies[k];
+            let Some(s) = p.shape() else {
                 break;
-            }
+            };
             pass.full_tests += 1;
-            let hit = self.collide_ball_shape((j - n_shapes) as usize, i as usize, &mut pass);
+            let hit = self.collide_ball_shape(p.ball, s, &mut pass);
             tally.collisions += hit as u64;
         }
         tally.wall_pass += pass.broad;
@@ -91,7 +89,8 @@ impl World {
         tally.extra += pass.extra;
     }
 
-    fn collide_ball_shape(&mut self, bi: usize, si: usize, tally: &mut Tally) -> bool {
+    fn collide_ball_shape(&mut self, bi: BallIx, si: ShapeIx, tally: &mut Tally) -> bool {
+        let (bi, si) = (bi.ix(), si.ix());
         let start = self.sweep_start(bi);
         let (shape, ball) = (&self.shapes[si], &self.balls[bi]);
         // The gate judges the ball's speed relative to the gate's own motion.
@@ -112,7 +111,8 @@ impl World {
         true
     }
 
-    fn collide_ball_ball(&mut self, bi: usize, bj: usize) -> bool {
+    fn collide_ball_ball(&mut self, bi: BallIx, bj: BallIx) -> bool {
+        let (bi, bj) = (bi.ix(), bj.ix());
         let (a, b) = (&self.balls[bi], &self.balls[bj]);
         // Normal from the higher-indexed ball to the lower one.
         let Some(c) = contact_ball_ball(a.pos, a.radius, b.pos, b.radius) else {

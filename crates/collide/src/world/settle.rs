@@ -15,6 +15,7 @@
 //! complete for every pass. Balls exactly on top of each other part along a direction fixed
 //! by their indices.
 
+use super::body::BodyPair;
 use super::step::SettleState;
 use super::{Tally, World};
 use crate::narrow::{normalized_or, parts_of, toi_ball_shape, Impact};
@@ -70,12 +71,14 @@ impl World {
 
     /// Each ball's wanted move, from the pairs that overlap; false when none do.
     fn ask_pushes(&self, st: &mut SettleState, tally: &mut Tally) -> bool {
-        let n_shapes = self.shapes.len() as u32;
         st.push.clear();
         st.push.resize(self.balls.len(), Vec2::ZERO);
         let mut any = false;
-        for &(i, j) in self.pairs.iter().filter(|p| p.0 >= n_shapes) {
-            let (i, j) = ((i - n_shapes) as usize, (j - n_shapes) as usize);
+        for p in &self.bodies {
+            let Some(o) = p.other_ball() else {
+                continue;
+            };
+            let (i, j) = (p.ball.ix(), o.ix());
             let (a, b) = (&self.balls[i], &self.balls[j]);
             tally.full_tests += 1;
             let (ra, rb) = (a.radius.max(0.0), b.radius.max(0.0));
@@ -136,13 +139,15 @@ impl World {
 
     /// Each ball's candidate obstacles from the settle's broad-phase pairs, grouped by ball.
     fn gather_walls(&self, st: &mut SettleState) {
-        let n_shapes = self.shapes.len();
         let n = self.balls.len();
         st.wall_start.clear();
         st.wall_start.resize(n + 1, 0);
-        let obstacle_pairs = || self.pairs.iter().take_while(|p| (p.0 as usize) < n_shapes);
-        for &(_, j) in obstacle_pairs() {
-            st.wall_start[j as usize - n_shapes + 1] += 1;
+        let obstacle_pairs = || {
+            let shape = |p: &BodyPair| p.shape().map(|s| (s, p.ball));
+            self.bodies.iter().map_while(shape)
+        };
+        for (_, b) in obstacle_pairs() {
+            st.wall_start[b.ix() + 1] += 1;
         }
         for b in 0..n {
             st.wall_start[b + 1] += st.wall_start[b];
@@ -151,9 +156,9 @@ impl World {
         st.walls.resize(st.wall_start[n] as usize, 0);
         st.fill.clear();
         st.fill.extend_from_slice(&st.wall_start[..n]);
-        for &(i, j) in obstacle_pairs() {
-            let b = j as usize - n_shapes;
-            st.walls[st.fill[b] as usize] = i;
+        for (s, b) in obstacle_pairs() {
+            let b = b.ix();
+            st.walls[st.fill[b] as usize] = s.0;
             st.fill[b] += 1;
         }
     }

@@ -16,10 +16,9 @@
 //! [`CHECK_EVERY`] steps and only when some awake ball has been slow long enough. The
 //! decision rests on the step count, never on time, so a run is the same at any frame rate.
 
-use super::sleepers::{SleepState, SleeperOrder};
-use super::step::{next_statics_version, verified};
+use super::body::{BallIx, Body, ShapeIx};
+use super::sleepers::SleepState;
 use super::{Tally, World};
-use crate::broad::BroadInput;
 use crate::geom::Motion;
 use glam::Vec2;
 
@@ -168,23 +167,24 @@ impl World {
     /// that touch no moving shape; sleepers they touch join their group.
     fn sleep_groups(&mut self, time: f32) {
         let n = self.balls.len();
-        let n_shapes = self.shapes.len() as u32;
         let mut st = std::mem::take(&mut self.sleep);
         st.parent.clear();
         st.parent.extend(0..n as u32);
         st.joins.clear();
         let rotating = self.settings.rotate;
         let mut blocked_balls: Vec<u32> = Vec::new();
-        for &(i, j) in &self.pairs {
-            let b = (j - n_shapes) as usize;
-            if i < n_shapes {
-                let s = &self.shapes[i as usize];
-                if moving(s, rotating) && touching_shape(self, b, i as usize) {
-                    blocked_balls.push(b as u32);
+        for p in &self.bodies {
+            let o = match p.other {
+                Body::Shape(s) => {
+                    if moving(&self.shapes[s.ix()], rotating) && touching_shape(self, p.ball, s) {
+                        blocked_balls.push(p.ball.0);
+                    }
+                    continue;
                 }
-                continue;
-            }
-            let a = (i - n_shapes) as usize;
+                Body::Ball(o) => o,
+            };
+            // `a < b`, as the broad phase paired them.
+            let (a, b) = (p.ball.ix(), o.ix());
             let (ba, bb) = (&self.balls[a], &self.balls[b]);
             if !touching(ba, bb) {
                 continue;
@@ -261,104 +261,6 @@ impl World {
             }
         }
     }
-
-    /// The balls the last broad-phase call saw asleep (indices, ascending).
-    pub(super) fn broad_sleepers(&self) -> &[u32] {
-        &self.sleep.sleepers
-    }
-
-    /// The broad phase over `self.aabbs` (obstacles, then every ball), through the pair
-    /// cache when `cached`; the pairs go to `self.pairs` in the world's pair space (obstacle
-    /// index, or shape count plus ball index), sorted. While some balls sleep, the broad phase
-    /// sees them as static boxes placed after the statics, so it never pairs two sleepers or a
-    /// sleeper with a static; its pairs are mapped back and sorted.
-    pub(super) fn find_pairs_of_boxes(&mut self, cached: bool, tally: &mut Tally) {
-        let n_shapes = self.shapes.len();
-        let any_asleep = self.balls.iter().any(|b| b.asleep);
-        if !any_asleep {
-            self.sleep.sleepers.clear();
-            let aabbs = std::mem::take(&mut self.aabbs);
-            let input = BroadInput {
-                aabbs: &aabbs,
-                first_moving: self.first_moving,
-                first_dynamic: n_shapes,
-                statics_version: self.statics_version,
-                world: self.bounds,
-            };
-            self.run_broad(&input, cached, None, tally);
-            self.aabbs = aabbs;
-            return;
-        }
-        let mut st = std::mem::take(&mut self.sleep);
-        let before = std::mem::take(&mut st.sleepers);
-        st.awake.clear();
-        for (i, b) in self.balls.iter().enumerate() {
-            if b.asleep {
-                st.sleepers.push(i as u32);
-            } else {
-                st.awake.push(i as u32);
-            }
-        }
-        if st.sleepers != before || st.version == 0 {
-            st.version = next_statics_version();
-        }
-        let (fm, z) = (self.first_moving, st.sleepers.len());
-        let ball_box = |b: u32| self.aabbs[n_shapes + b as usize];
-        let order = SleeperOrder {
-            first_moving: fm,
-            shapes: n_shapes,
-            sleepers: &st.sleepers,
-            awake: &st.awake,
-        };
-        order.boxes(&self.aabbs[..n_shapes], ball_box, &mut st.boxes);
-        let boxes = std::mem::take(&mut st.boxes);
-        let input = BroadInput {
-            aabbs: &boxes,
-            first_moving: fm + z,
-            first_dynamic: n_shapes + z,
-            statics_version: st.version,
-            world: self.bounds,
-        };
-        self.run_broad(&input, cached, Some(&st.awake), tally);
-        order.pairs_to_world(&mut self.pairs);
-        self.pairs.sort_unstable();
-        st.boxes = boxes;
-        self.sleep = st;
-    }
-
-    /// One broad-phase call on `input` (cached or not), verified when asked; `awake` maps the
-    /// input's balls to the world's when some sleep.
-    fn run_broad(
-        &mut self,
-        input: &BroadInput,
-        cached: bool,
-        awake: Option<&Vec<u32>>,
-        tally: &mut Tally,
-    ) {
-        let t0 = self.clock.map(|c| c());
-        if cached && self.settings.pair_cache {
-            let dt = self.step_seconds() as f32;
-            let balls = &self.balls;
-            let margin = |b: usize| {
-                let i = awake.map_or(b, |a| a[b] as usize);
-                super::cache::margin(&balls[i], dt)
-            };
-            let broad = self.broad.as_mut();
-            self.cache
-                .find_pairs(broad, input, margin, &mut self.pairs, tally);
-        } else {
-            self.broad
-                .find_pairs(input, &mut self.pairs, &mut tally.broad);
-        }
-        if let (Some(c), Some(t0)) = (self.clock, t0) {
-            tally.broad_nanos += c().saturating_sub(t0);
-        }
-        if self.settings.verify {
-            let (missed, extra) = verified(input, &self.pairs, &mut self.verify_scratch);
-            tally.missed += missed;
-            tally.extra += extra;
-        }
-    }
 }
 
 /// Whether shape `s` moves this step.
@@ -376,10 +278,11 @@ fn touching(a: &super::Ball, b: &super::Ball) -> bool {
     (a.pos - b.pos).length_squared() < d * d
 }
 
-fn touching_shape(w: &World, b: usize, si: usize) -> bool {
-    let r = w.balls[b].radius * (1.0 + TOUCH_RADII);
+fn touching_shape(w: &World, b: BallIx, si: ShapeIx) -> bool {
+    let r = w.balls[b.ix()].radius * (1.0 + TOUCH_RADII);
     let mut scratch = Tally::default();
-    w.reached_contact(b, si, r, &mut scratch).is_some()
+    w.reached_contact(b.ix(), si.ix(), r, &mut scratch)
+        .is_some()
 }
 
 fn find(parent: &mut [u32], mut i: u32) -> u32 {

@@ -1,6 +1,5 @@
-//! Who sleeps: the sleepers as the broad phase last saw them, the groups to wake at the end
-//! of a step, and the order the broad phase sees the boxes in while some balls sleep
-//! (`sleep.rs` puts groups to sleep).
+//! Who sleeps: the sleepers as the broad phase last saw them and the groups to wake at the
+//! end of a step (`sleep.rs` puts groups to sleep).
 
 use crate::geom::{Aabb, Ball};
 use glam::Vec2;
@@ -76,49 +75,5 @@ impl SleepState {
         }
         *woken += n;
         groups.clear();
-    }
-}
-
-/// The broad phase's order of the boxes while some balls sleep: the statics, the sleepers (as
-/// static boxes), the moving shapes, the awake balls. Used by the step's broad phase and by the
-/// overlap meter's own search.
-pub(super) struct SleeperOrder<'a> {
-    pub first_moving: usize,
-    pub shapes: usize,
-    pub sleepers: &'a [u32],
-    pub awake: &'a [u32],
-}
-
-impl SleeperOrder<'_> {
-    /// The boxes in this order: `shape_boxes` of every obstacle, `ball_box(b)` of ball `b`.
-    pub fn boxes(&self, shape_boxes: &[Aabb], ball_box: impl Fn(u32) -> Aabb, out: &mut Vec<Aabb>) {
-        let fm = self.first_moving;
-        out.clear();
-        out.extend_from_slice(&shape_boxes[..fm]);
-        out.extend(self.sleepers.iter().map(|&b| ball_box(b)));
-        out.extend_from_slice(&shape_boxes[fm..self.shapes]);
-        out.extend(self.awake.iter().map(|&b| ball_box(b)));
-    }
-
-    /// Pairs of this order's indices turned into the world's pair space, each `(min, max)`.
-    pub fn pairs_to_world(&self, pairs: &mut [crate::broad::Pair]) {
-        let (fm, n, z) = (self.first_moving, self.shapes, self.sleepers.len());
-        let map = |k: u32| -> u32 {
-            let k = k as usize;
-            let m = if k < fm {
-                k
-            } else if k < fm + z {
-                n + self.sleepers[k - fm] as usize
-            } else if k < n + z {
-                k - z
-            } else {
-                n + self.awake[k - n - z] as usize
-            };
-            m as u32
-        };
-        for p in pairs.iter_mut() {
-            let (a, b) = (map(p.0), map(p.1));
-            *p = (a.min(b), a.max(b));
-        }
     }
 }

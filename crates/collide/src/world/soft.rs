@@ -29,12 +29,13 @@
 //! deepest member. Cost: one broad-phase call and one narrow test per pair per step, then
 //! `O(contacts)` per pass.
 
-use super::contacts::{KeptImpulse, SoftContact, SoftState};
+use super::body::{BallIx, Body, ShapeIx};
+use super::contacts::{Kept, SoftContact, SoftState};
 use super::settings::SoftSettings;
 use super::{Tally, World};
 use crate::geom::clamp_speed;
 use crate::narrow::{contact_ball_ball, contact_ball_obstacle, parts_of, Contact, GroupTests};
-use crate::response::{record, Hit, HitWith, HIT_SPEED};
+use crate::response::{record, Hit, HIT_SPEED};
 use crate::tunnel::{impact_ball_shape, Tunnelling};
 use glam::Vec2;
 
@@ -92,9 +93,8 @@ impl World {
             self.soft_continuous(tally);
         }
         st.kept.clear();
-        let n_shapes = self.shapes.len() as u32;
-        st.kept.extend(st.contacts.iter().map(|c| KeptImpulse {
-            pair: pair_of(c, n_shapes),
+        st.kept.extend(st.contacts.iter().map(|c| Kept {
+            pair: c.pair(),
             impulse: c.impulse,
             friction: c.friction_impulse,
             rolling: c.rolling_impulse,
@@ -119,15 +119,13 @@ impl World {
     /// The contacts of the step's pairs, woken sleepers included.
     fn soft_contacts(&mut self, st: &mut SoftState, at: (f32, &SoftSettings), tally: &mut Tally) {
         st.contacts.clear();
-        let n_shapes = self.shapes.len() as u32;
-        for k in 0..self.pairs.len() {
-            let (i, j) = self.pairs[k];
+        for k in 0..self.bodies.len() {
+            let p = self.bodies[k];
             tally.full_tests += 1;
             tally.impact_tests += 1;
-            let c = if i < n_shapes {
-                self.soft_contact_shape((j - n_shapes) as usize, i as usize, at, tally)
-            } else {
-                self.soft_contact_balls((i - n_shapes) as usize, (j - n_shapes) as usize, at)
+            let c = match p.other {
+                Body::Shape(s) => self.soft_contact_shape(p.ball, s, at, tally),
+                Body::Ball(o) => self.soft_contact_balls(p.ball, o, at),
             };
             st.contacts.extend(c);
         }
@@ -140,18 +138,18 @@ impl World {
 
     fn soft_contact_balls(
         &mut self,
-        bi: usize,
-        bj: usize,
+        bi: BallIx,
+        bj: BallIx,
         (dt, soft): (f32, &SoftSettings),
     ) -> Option<SoftContact> {
-        let (a, b) = (self.balls[bi], self.balls[bj]);
+        let (a, b) = (self.balls[bi.ix()], self.balls[bj.ix()]);
         let reach = self.reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
         let c = contact_ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
-        self.wake_pair(bi, bj);
+        self.wake_pair(bi.ix(), bj.ix());
         let e = a.elasticity * b.elasticity * self.settings.elasticity_scale;
         let approach = (a.vel - b.vel).dot(c.normal);
         Some(self.new_contact(
-            (bi, self.shapes.len() + bj),
+            (bi, Body::Ball(bj)),
             (&c, reach - c.depth, approach),
             (&a, Some(&b)),
             (e, soft),
@@ -159,11 +157,11 @@ impl World {
         ))
     }
 
-    /// A contact of ball `a` (index `ids.0`) with ball `b` or an obstacle (`None`); `ids.1`
-    /// is the other in the world's pair space.
+    /// A contact of ball `a` (`ids.0`) with ball `b` or an obstacle (`None`), `ids.1` being
+    /// the other.
     fn new_contact(
         &self,
-        ids: (usize, usize),
+        ids: (BallIx, Body),
         (c, sep, approach): (&Contact, f32, f32),
         (a, b): (&super::Ball, Option<&super::Ball>),
         (e, soft): (f32, &SoftSettings),
@@ -175,8 +173,8 @@ impl World {
             b.map_or((0.0, 0.0, 0.0), |b| (1.0 / b.mass, b.radius, inertia(b)));
         let k_t = inv_a + inv_b + ra * ra * inv_ia + rb * rb * inv_ib;
         SoftContact {
-            ball: ids.0 as u32,
-            other: ids.1 as u32,
+            ball: ids.0,
+            other: ids.1,
             normal: c.normal,
             point: c.point,
             sep,
@@ -203,22 +201,22 @@ impl World {
 
     fn soft_contact_shape(
         &mut self,
-        bi: usize,
-        si: usize,
+        bi: BallIx,
+        si: ShapeIx,
         (dt, soft): (f32, &SoftSettings),
         tally: &mut Tally,
     ) -> Option<SoftContact> {
-        let ball = self.balls[bi];
-        let shape = self.shapes[si];
+        let ball = self.balls[bi.ix()];
+        let shape = self.shapes[si.ix()];
         let rotating = self.settings.rotate;
         let surface_at_ball = shape.velocity_at(ball.pos, rotating);
         let reach = self.reach((ball.vel - surface_at_ball).length(), ball.radius, dt);
-        let (c, shape_e) = self.reached_contact(bi, si, ball.radius + reach, tally)?;
+        let (c, shape_e) = self.reached_contact(bi.ix(), si.ix(), ball.radius + reach, tally)?;
         let surface = shape.velocity_at(c.point, rotating);
         let approach = (ball.vel - surface).dot(c.normal);
         let e = ball.elasticity * shape_e * self.settings.elasticity_scale;
         Some(self.new_contact(
-            (bi, si),
+            (bi, Body::Shape(si)),
             (&c, reach - c.depth, approach),
             (&ball, None),
             (e, soft),
@@ -246,14 +244,13 @@ impl World {
 
     /// Applies last step's impulses to the contacts of the same pairs.
     fn warm_start(&mut self, st: &mut SoftState) {
-        let n_shapes = self.shapes.len() as u32;
         let mut k = 0;
         for c in &mut st.contacts {
-            let key = pair_of(c, n_shapes);
-            while k < st.kept.len() && st.kept[k].pair < key {
+            let key = c.pair().key();
+            while k < st.kept.len() && st.kept[k].pair.key() < key {
                 k += 1;
             }
-            if k < st.kept.len() && st.kept[k].pair == key {
+            if k < st.kept.len() && st.kept[k].pair.key() == key {
                 c.impulse = st.kept[k].impulse;
                 c.friction_impulse = st.kept[k].friction;
                 c.rolling_impulse = st.kept[k].rolling;
@@ -267,22 +264,20 @@ impl World {
 
     /// Adds impulse `p` (along the normal, onto the ball) to both bodies of contact `c`.
     fn push_pair(&mut self, c: &SoftContact, p: Vec2) {
-        let n_shapes = self.shapes.len() as u32;
-        self.balls[c.ball as usize].vel += p * c.inv_a;
-        if c.other >= n_shapes {
-            self.balls[(c.other - n_shapes) as usize].vel -= p * c.inv_b;
+        self.balls[c.ball.ix()].vel += p * c.inv_a;
+        if let Body::Ball(o) = c.other {
+            self.balls[o.ix()].vel -= p * c.inv_b;
         }
     }
 
     /// Adds tangent impulse `l` (along `perp(n)`, onto the ball at its contact point).
     fn push_tangent(&mut self, c: &SoftContact, l: f32) {
-        let n_shapes = self.shapes.len() as u32;
         let p = c.normal.perp() * l;
-        let a = &mut self.balls[c.ball as usize];
+        let a = &mut self.balls[c.ball.ix()];
         a.vel += p * c.inv_a;
         a.spin -= c.ra * l * c.inv_ia;
-        if c.other >= n_shapes {
-            let b = &mut self.balls[(c.other - n_shapes) as usize];
+        if let Body::Ball(o) = c.other {
+            let b = &mut self.balls[o.ix()];
             b.vel -= p * c.inv_b;
             b.spin -= c.rb * l * c.inv_ib;
         }
@@ -290,24 +285,20 @@ impl World {
 
     /// Adds angular impulse `l` against the ball's roll (the other ball gets the opposite).
     fn push_rolling(&mut self, c: &SoftContact, l: f32) {
-        let n_shapes = self.shapes.len() as u32;
-        self.balls[c.ball as usize].spin += l * c.inv_ia;
-        if c.other >= n_shapes {
-            self.balls[(c.other - n_shapes) as usize].spin -= l * c.inv_ib;
+        self.balls[c.ball.ix()].spin += l * c.inv_ia;
+        if let Body::Ball(o) = c.other {
+            self.balls[o.ix()].spin -= l * c.inv_ib;
         }
     }
 
     /// The relative tangent velocity at contact `c` (along `perp(n)`), spins included:
     /// the ball's contact point is at `−r_a·n`, the other ball's at `+r_b·n`.
     fn tangent_speed(&self, c: &SoftContact) -> f32 {
-        let n_shapes = self.shapes.len() as u32;
-        let a = &self.balls[c.ball as usize];
+        let a = &self.balls[c.ball.ix()];
         let t = c.normal.perp();
-        let (vb, wb) = if c.other >= n_shapes {
-            let b = &self.balls[(c.other - n_shapes) as usize];
-            (b.vel, b.spin)
-        } else {
-            (c.surface, 0.0)
+        let (vb, wb) = match c.other {
+            Body::Ball(o) => (self.balls[o.ix()].vel, self.balls[o.ix()].spin),
+            Body::Shape(_) => (c.surface, 0.0),
         };
         (a.vel - vb).dot(t) - a.spin * c.ra - wb * c.rb
     }
@@ -315,7 +306,6 @@ impl World {
     /// Friction and rolling resistance of contact `k`, bounded by its normal impulse.
     fn solve_friction(&mut self, st: &mut SoftState, k: usize) {
         let c = st.contacts[k];
-        let n_shapes = self.shapes.len() as u32;
         let limit = c.mu * c.impulse;
         let vt = self.tangent_speed(&c);
         let new = (c.friction_impulse - c.tangent_mass * vt).clamp(-limit, limit);
@@ -325,11 +315,10 @@ impl World {
         if c.rolling_reach <= 0.0 {
             return;
         }
-        let wa = self.balls[c.ball as usize].spin;
-        let wb = if c.other >= n_shapes {
-            self.balls[(c.other - n_shapes) as usize].spin
-        } else {
-            0.0
+        let wa = self.balls[c.ball.ix()].spin;
+        let wb = match c.other {
+            Body::Ball(o) => self.balls[o.ix()].spin,
+            Body::Shape(_) => 0.0,
         };
         let limit = c.rolling_reach * c.impulse;
         let new = (c.rolling_impulse - c.rolling_mass * (wa - wb)).clamp(-limit, limit);
@@ -340,23 +329,20 @@ impl World {
 
     /// The relative normal velocity of contact `c` now.
     fn normal_speed(&self, c: &SoftContact) -> f32 {
-        let n_shapes = self.shapes.len() as u32;
-        let other = if c.other >= n_shapes {
-            self.balls[(c.other - n_shapes) as usize].vel
-        } else {
-            c.surface
+        let other = match c.other {
+            Body::Ball(o) => self.balls[o.ix()].vel,
+            Body::Shape(_) => c.surface,
         };
-        (self.balls[c.ball as usize].vel - other).dot(c.normal)
+        (self.balls[c.ball.ix()].vel - other).dot(c.normal)
     }
 
     /// The separation of contact `c` now: as found, plus the bodies' moves along the normal
     /// since (obstacles hold still within a step).
     fn separation(&self, c: &SoftContact) -> f32 {
-        let n_shapes = self.shapes.len() as u32;
         let moved = |b: usize| self.balls[b].pos - self.sweep_start(b);
-        let mut d = moved(c.ball as usize);
-        if c.other >= n_shapes {
-            d -= moved((c.other - n_shapes) as usize);
+        let mut d = moved(c.ball.ix());
+        if let Body::Ball(o) = c.other {
+            d -= moved(o.ix());
         }
         c.sep + d.dot(c.normal)
     }
@@ -393,7 +379,6 @@ impl World {
     /// Restitution after the solve: contacts that closed faster than `threshold` and pushed
     /// leave at `e` times their approach speed; each answered one is recorded as a hit.
     fn restitute(&mut self, st: &mut SoftState, threshold: f32) {
-        let n_shapes = self.shapes.len() as u32;
         for k in 0..st.contacts.len() {
             let c = st.contacts[k];
             if c.approach > -threshold || c.max_push <= 0.0 {
@@ -404,19 +389,14 @@ impl World {
             let new = (c.impulse + d).max(0.0);
             st.contacts[k].impulse = new;
             self.push_pair(&c, c.normal * (new - c.impulse));
-            let with = if c.other >= n_shapes {
-                HitWith::Ball(c.other - n_shapes)
-            } else {
-                HitWith::Shape(c.other)
-            };
-            self.record_soft_hit(&c, with);
+            self.record_soft_hit(&c);
         }
         for b in self.balls.iter_mut() {
             b.vel = clamp_speed(b.vel);
         }
     }
 
-    fn record_soft_hit(&mut self, c: &SoftContact, with: HitWith) {
+    fn record_soft_hit(&mut self, c: &SoftContact) {
         if -c.approach < HIT_SPEED {
             return;
         }
@@ -424,7 +404,7 @@ impl World {
             (c.point, c.normal),
             -c.approach,
             c.e,
-            (c.ball, with),
+            (c.ball.0, c.other.into()),
             self.steps,
         );
         record(&mut self.hits, hit);
@@ -433,15 +413,14 @@ impl World {
     /// The swept modes' guard: a ball whose move this step reaches an obstacle stops at the
     /// first impact the mode's search finds (its velocity is left to the next step's contact).
     fn soft_continuous(&mut self, tally: &mut Tally) {
-        let n_shapes = self.shapes.len() as u32;
         let mode = self.settings.tunnelling;
         let fractions = self.settings.linear_fractions.clamp(1, 64);
-        for k in 0..self.pairs.len() {
-            let (si, j) = self.pairs[k];
-            if si >= n_shapes {
+        for k in 0..self.bodies.len() {
+            let p = self.bodies[k];
+            let Some(si) = p.shape() else {
                 break;
-            }
-            let bi = (j - n_shapes) as usize;
+            };
+            let bi = p.ball.ix();
             let start = self.sweep_start(bi);
             let ball = self.balls[bi];
             let d = ball.pos - start;
@@ -449,7 +428,7 @@ impl World {
             if d.length_squared() <= (ball.radius * SPECULATIVE_RADII).powi(2) {
                 continue;
             }
-            let shape = &self.shapes[si as usize];
+            let shape = &self.shapes[si.ix()];
             let v = ball.vel - shape.velocity_at(start, self.settings.rotate);
             let hit = parts_of(shape, &self.groups)
                 .iter()
@@ -474,15 +453,6 @@ impl World {
                 self.balls[bi].pos = start + d * hit.t;
             }
         }
-    }
-}
-
-/// The pair of contact `c` as the broad phase reports it (both in sorted order).
-fn pair_of(c: &SoftContact, n_shapes: u32) -> (u32, u32) {
-    if c.other < n_shapes {
-        (c.other, n_shapes + c.ball)
-    } else {
-        (n_shapes + c.ball, c.other)
     }
 }
 

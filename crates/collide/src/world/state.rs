@@ -9,7 +9,8 @@
 //! world restored from [`World::save_state`] runs on to the same [`World::state_hash`], bit for
 //! bit, as the world it was saved from.
 
-use super::step::{next_statics_version, WorldRng};
+use super::pairs::next_statics_version;
+use super::step::WorldRng;
 use super::{Ball, Settings, World};
 use crate::broad::BroadKind;
 use crate::geom::{Group, Shape};
@@ -142,7 +143,7 @@ impl World {
             play: self.rules.play.clone(),
             rules: self.rules.scene.clone(),
             game: self.rules.game,
-            soft_impulses: self.soft.kept.clone(),
+            soft_impulses: self.saved_impulses(),
             next_sleep_group: self.sleep.next_group,
             rng: RngState::of(&self.rng),
             hash: self.state_hash(),
@@ -192,7 +193,7 @@ impl World {
         self.rules.play = s.play.clone();
         self.rules.scene = s.rules.clone();
         self.rules.game = s.game;
-        self.soft.kept = s.soft_impulses.clone();
+        self.soft.kept = self.kept_of(&s.soft_impulses);
         self.sleep = Default::default();
         self.sleep.next_group = s.next_sleep_group;
         self.rng = s.rng.rng();
@@ -201,6 +202,7 @@ impl World {
     fn clear_scratch(&mut self) {
         self.hits.clear();
         self.pairs.clear();
+        self.bodies.clear();
         self.aabbs.clear();
         self.sweep = Default::default();
         self.cache.invalidate();

@@ -4,9 +4,10 @@
 use super::cache::PairCache;
 use super::contacts::SoftState;
 use super::counters::{Counters, OverlapMeter, Tally};
+use super::pairs::next_statics_version;
 use super::settings::{Settings, Solver};
 use super::sleepers::SleepState;
-use crate::broad::{BroadInput, BroadKind, BroadPhase, Pair};
+use crate::broad::{BroadKind, BroadPhase, Pair};
 use crate::geom::Ball;
 use crate::geom::{clamp_speed, Aabb, Geometry, Group, Shape};
 use crate::narrow::Impact;
@@ -44,6 +45,8 @@ pub struct World {
     pub(super) statics_version: u64,
     pub(super) aabbs: Vec<Aabb>,
     pub(super) pairs: Vec<Pair>,
+    /// The pairs typed (`pairs.rs`).
+    pub(super) bodies: Vec<super::body::BodyPair>,
     pub(super) verify_scratch: Vec<Pair>,
     /// Balls marked by `count_overlaps`, kept so a step allocates nothing.
     pub(super) overlap_scratch: Vec<u32>,
@@ -112,6 +115,7 @@ impl World {
             statics_version: next_statics_version(),
             aabbs: Vec::new(),
             pairs: Vec::new(),
+            bodies: Vec::new(),
             verify_scratch: Vec::new(),
             overlap_scratch: Vec::new(),
             counters: Counters::default(),
@@ -247,6 +251,7 @@ impl World {
         self.soft.kept.clear();
         self.counters.strays = 0;
         self.pairs.clear();
+        self.bodies.clear();
         self.rules.scene.balls_cleared();
     }
 
@@ -460,29 +465,6 @@ pub(super) fn statics_first(shapes: Vec<Shape>) -> Vec<Shape> {
         .collect()
 }
 
-/// Compares `pairs` with brute force's pairs for the same input (both sorted): returns
-/// `(missed, extra)`.
-pub(super) fn verified(input: &BroadInput, pairs: &[Pair], scratch: &mut Vec<Pair>) -> (u64, u64) {
-    crate::broad::brute::brute_pairs(input, scratch);
-    let (mut i, mut j, mut missed, mut extra) = (0, 0, 0u64, 0u64);
-    while i < scratch.len() || j < pairs.len() {
-        match (scratch.get(i), pairs.get(j)) {
-            (Some(a), Some(b)) if a == b => (i, j) = (i + 1, j + 1),
-            (Some(a), Some(b)) if a < b => (i, missed) = (i + 1, missed + 1),
-            (Some(_), None) => (i, missed) = (i + 1, missed + 1),
-            _ => (j, extra) = (j + 1, extra + 1),
-        }
-    }
-    (missed, extra)
-}
-
-/// A number no other world has used, so a broad phase moved between worlds rebuilds statics.
-pub(super) fn next_statics_version() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    NEXT.fetch_add(1, Ordering::Relaxed)
-}
-
 impl World {
     /// What the panel shows as "the last second": the last complete simulated second, and
     /// until one has completed, the second in progress (just after a load, and for as long as
@@ -527,18 +509,17 @@ impl World {
     /// Balls whose centre is within half the smaller radius of another ball's centre, found
     /// among the last candidate pairs (co-located balls always have overlapping boxes).
     fn count_co_located(&mut self) -> u32 {
-        let n_shapes = self.shapes.len() as u32;
         let mut marked = std::mem::take(&mut self.overlap_scratch);
         marked.clear();
-        for &(i, j) in self.pairs.iter().filter(|p| p.0 >= n_shapes) {
-            let (a, b) = (
-                &self.balls[(i - n_shapes) as usize],
-                &self.balls[(j - n_shapes) as usize],
-            );
+        for p in &self.bodies {
+            let Some(o) = p.other_ball() else {
+                continue;
+            };
+            let (a, b) = (&self.balls[p.ball.ix()], &self.balls[o.ix()]);
             let close = 0.5 * a.radius.min(b.radius);
             if (a.pos - b.pos).length_squared() < close * close || a.pos == b.pos {
-                marked.push(i);
-                marked.push(j);
+                marked.push(p.ball.0);
+                marked.push(o.0);
             }
         }
         marked.sort_unstable();
@@ -587,7 +568,7 @@ pub(super) struct SweepState {
 pub(super) struct Best {
     /// Seconds of the step left at the impact (larger is earlier).
     pub(super) left: f32,
-    pub(super) with: HitWith,
+    pub(super) with: super::body::Body,
     pub(super) impact: Impact,
     /// Elasticity of the shape (a group's member) hit.
     pub(super) elasticity: f32,
@@ -606,9 +587,11 @@ pub(super) struct MeterState {
     pub(super) live_boxes: Vec<Aabb>,
     pub(super) live_awake: Vec<u32>,
     pub(super) live_pairs: Vec<Pair>,
+    pub(super) live_bodies: Vec<super::body::BodyPair>,
     pub(super) live_statics: (u64, Vec<u32>, u64),
     pub(super) frozen: OverlapMeter,
     pub(super) grid: Option<Box<dyn BroadPhase>>,
     pub(super) boxes: Vec<Aabb>,
     pub(super) pairs: Vec<Pair>,
+    pub(super) bodies: Vec<super::body::BodyPair>,
 }

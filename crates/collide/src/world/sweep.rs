@@ -15,6 +15,7 @@
 //! may lie on it), so it counts as unchecked too. Kinematic shapes are held still during a
 //! step; the ball moves relative to the surface under it.
 
+use super::body::{BallIx, Body, ShapeIx};
 use super::step::{Best, SweptImpact};
 use super::{Ball, Tally, World};
 use crate::geom::clamp_speed;
@@ -89,17 +90,15 @@ impl World {
     /// Swept tests of the candidate pairs, then the earliest impact of each ball answered.
     /// True when some ball's path changed.
     pub(super) fn sweep_pairs(&mut self, tally: &mut Tally) -> bool {
-        let n_shapes = self.shapes.len();
         self.sweep.best.clear();
         self.sweep.best.resize(self.balls.len(), None);
         self.sweep.changed.fill(false);
-        for k in 0..self.pairs.len() {
-            let (i, j) = (self.pairs[k].0 as usize, self.pairs[k].1 as usize);
+        for k in 0..self.bodies.len() {
+            let p = self.bodies[k];
             tally.full_tests += 1;
-            if i < n_shapes {
-                self.sweep_ball_shape(j - n_shapes, i, tally);
-            } else {
-                self.sweep_ball_ball(i - n_shapes, j - n_shapes, tally);
+            match p.other {
+                Body::Shape(s) => self.sweep_ball_shape(p.ball.ix(), s, tally),
+                Body::Ball(o) => self.sweep_ball_ball(p.ball.ix(), o.ix(), tally),
             }
         }
         let mut any = false;
@@ -111,8 +110,8 @@ impl World {
         any
     }
 
-    fn sweep_ball_shape(&mut self, bi: usize, si: usize, tally: &mut Tally) {
-        let (ball, shape) = (self.balls[bi], &self.shapes[si]);
+    fn sweep_ball_shape(&mut self, bi: usize, si: ShapeIx, tally: &mut Tally) {
+        let (ball, shape) = (self.balls[bi], &self.shapes[si.ix()]);
         let (from, rest) = (self.sweep.from[bi], self.sweep.rest[bi]);
         let u = shape.velocity_at(from, self.settings.rotate);
         // Relative motion: the shape held still, the ball moving by the difference.
@@ -127,7 +126,7 @@ impl World {
         tally.impact_tests += members;
         if let Some((impact, elasticity)) = found {
             let left = rest * (1.0 - impact.t);
-            let with = HitWith::Shape(si as u32);
+            let with = Body::Shape(si);
             self.offer(
                 bi,
                 Best {
@@ -163,7 +162,7 @@ impl World {
         if let Some(impact) = found {
             let left = w * (1.0 - impact.t);
             for (me, other) in [(i, j), (j, i)] {
-                let with = HitWith::Ball(other as u32);
+                let with = Body::Ball(BallIx::of(other));
                 self.offer(
                     me,
                     Best {
@@ -201,21 +200,21 @@ impl World {
             return false;
         };
         match best.with {
-            HitWith::Shape(si) => {
+            Body::Shape(si) => {
                 let from = self.sweep.from[b];
                 let ball = &mut self.balls[b];
                 ball.pos = from + (ball.pos - from) * best.impact.t;
                 let at = ball.pos;
-                self.answer_shape_contact(b, si as usize, &best.impact.contact, best.elasticity);
+                self.answer_shape_contact(b, si.ix(), &best.impact.contact, best.elasticity);
                 self.log_impact(b, at, best.impact.contact.point);
                 self.go_on(b, best.left);
                 true
             }
-            HitWith::Ball(o) => {
-                let o = o as usize;
+            Body::Ball(o) => {
+                let o = o.ix();
                 // Answered once, from the lower index, and only if it is `o`'s earliest too.
                 let mutual = self.sweep.best[o]
-                    .is_some_and(|x| x.with == HitWith::Ball(b as u32) && x.left == best.left);
+                    .is_some_and(|x| x.with == Body::Ball(BallIx::of(b)) && x.left == best.left);
                 if o < b || !mutual {
                     // Not answered here: the rest of b's path (a wall behind this ball, say)
                     // went unchecked, so it counts as unchecked until an iteration clears it.
