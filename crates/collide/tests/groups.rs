@@ -19,7 +19,7 @@ const BUMPER: &str = "Group(shapes: [Circle(centre: (200, 200), radius: 10), Cir
 fn balls_far_from_a_group_are_rejected_by_its_hull_and_near_ones_bounce_off_a_member() {
     for &mode in Tunnelling::ALL {
         let mut w = scene(BUMPER).unwrap();
-        w.settings.tunnelling = mode;
+        w.edit_settings(|st| st.tunnelling = mode);
         let Geometry::Group {
             hull: Hull::Circle { c, r },
             ..
@@ -65,7 +65,7 @@ fn kinematic_group_turns_its_members_and_its_rect_hull_follows() {
             motion: Kinematic(pivot: (100, 100), speed: 0.25))",
     )
     .unwrap();
-    w.settings.rotate = true;
+    w.edit_settings(|st| st.rotate = true);
     // A quarter turn takes one second.
     for _ in 0..240 {
         w.step();

@@ -418,7 +418,7 @@ fn a_world_built_from_an_edited_scene_runs_600_steps_without_nan() {
     let text = s.to_ron();
     let scene = Scene::parse(&text, "edited.ron").expect("the edited scene parses");
     let mut world = scene.build(3);
-    world.settings.rotate = true;
+    world.edit_settings(|st| st.rotate = true);
     world.launch(20);
     for _ in 0..600 {
         world.step();

@@ -78,11 +78,3 @@ pub(super) struct Kept {
     pub(super) friction: f32,
     pub(super) rolling: f32,
 }
-
-/// The solver's state between steps.
-#[derive(Clone, Debug, Default)]
-pub(super) struct SoftState {
-    pub(super) contacts: Vec<SoftContact>,
-    /// Last step's impulses, in the order of their pairs ([`BodyPair::key`]).
-    pub(super) kept: Vec<Kept>,
-}

@@ -1,13 +1,8 @@
 //! Shape groups in the world: the members and turning them with their group (a ball meets a
-//! group in the narrow phase, `narrow/group.rs`); and the push-out's answer to a ball
-//! touching an obstacle.
+//! group in the narrow phase, `narrow/group.rs`).
 
 use super::World;
-use crate::geom::clamp_speed;
 use crate::geom::{Geometry, Group};
-use crate::narrow::Contact;
-use crate::response::respond_ball_obstacle;
-use crate::response::{record, Hit, HitWith};
 
 impl World {
     /// Sets the groups that [`Geometry::Group`] shapes refer to by number (scene building).
@@ -39,25 +34,5 @@ impl World {
             }
             s.geom = Geometry::Group { id, hull: g.hull() };
         }
-    }
-
-    /// Responds to ball `bi` touching obstacle `si` (elasticity `shape_e`, which for a group
-    /// is the member's) and records the hit.
-    pub(super) fn answer_shape_contact(
-        &mut self,
-        bi: usize,
-        si: usize,
-        contact: &Contact,
-        shape_e: f32,
-    ) {
-        let shape = &self.shapes[si];
-        let ball = &mut self.balls[bi];
-        let e = ball.elasticity * shape_e * self.settings.elasticity_scale;
-        let surface = shape.velocity_at(contact.point, self.settings.rotate);
-        let speed = respond_ball_obstacle(ball, contact, e, surface);
-        ball.vel = clamp_speed(ball.vel);
-        let at = (contact.point, contact.normal);
-        let with = (bi as u32, HitWith::Shape(si as u32));
-        record(&mut self.hits, Hit::new(at, speed, e, with, self.steps));
     }
 }

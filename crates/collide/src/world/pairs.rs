@@ -1,80 +1,191 @@
-//! The pairs stage: where candidate pairs leave the broad phase. It boxes what the step asks
-//! for, calls the broad phase (through the pair cache when asked), with the sleepers shown to
-//! it as static boxes, verifies its pairs against brute force when asked, times it, and turns
-//! the pairs of the broad phase's number space (obstacles, then balls) into typed
-//! [`BodyPair`]s. No other file does arithmetic on that number space.
+//! The pairs stage: where candidate pairs leave the broad phase. It boxes the obstacles once a
+//! step and the balls as each call asks, calls the broad phase (through the pair cache when
+//! asked) with the sleepers shown to it as static boxes, verifies its pairs against brute
+//! force when asked, times it, and turns the pairs of the broad phase's number space
+//! (obstacles, then balls) into typed [`BodyPair`]s. No other file does arithmetic on that
+//! number space.
 
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
+use super::cache::PairCache;
 use super::contacts::{Kept, KeptImpulse};
-use super::{Tally, World};
-use crate::broad::{BroadInput, Pair};
-use crate::geom::Aabb;
+use super::context::Frame;
+use super::Tally;
+use crate::broad::{BroadInput, BroadKind, BroadPhase, Pair};
+use crate::geom::{Aabb, Ball, Shape};
 
-impl World {
-    /// The balls the last broad-phase call saw asleep (indices, ascending).
-    pub(super) fn broad_sleepers(&self) -> &[u32] {
-        &self.sleep.sleepers
+/// How one broad-phase call runs: through the pair cache or not, the step's length (the
+/// cache's margins), and the settings that govern it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Query {
+    pub(super) cached: bool,
+    pub(super) dt: f32,
+    pub(super) pair_cache: bool,
+    pub(super) verify: bool,
+}
+
+/// The broad phase, its pair cache and what the last call found.
+pub(super) struct PairsStage {
+    pub(super) broad: Box<dyn BroadPhase>,
+    pub(super) cache: PairCache,
+    /// Nanoseconds from a fixed origin, to time the broad phase.
+    pub(super) clock: Option<fn() -> u64>,
+    /// Identifies the obstacles' boxes: a new number whenever they may have changed.
+    pub(super) statics_version: u64,
+    /// The boxes of the last call: obstacles, then balls.
+    aabbs: Vec<Aabb>,
+    /// The last call's pairs in the broad phase's number space, sorted, and typed.
+    pairs: Vec<Pair>,
+    bodies: Vec<BodyPair>,
+    verify_scratch: Vec<Pair>,
+    /// Sleepers (ball indices) as the last call saw them, the awake balls, the version the
+    /// broad phase knows that set of static boxes by, and the permuted boxes.
+    sleepers: Vec<u32>,
+    awake: Vec<u32>,
+    sleepers_version: u64,
+    boxes: Vec<Aabb>,
+}
+
+impl Default for PairsStage {
+    fn default() -> Self {
+        Self {
+            broad: BroadKind::Brute.create(),
+            cache: PairCache::default(),
+            clock: None,
+            statics_version: next_statics_version(),
+            aabbs: Vec::new(),
+            pairs: Vec::new(),
+            bodies: Vec::new(),
+            verify_scratch: Vec::new(),
+            sleepers: Vec::new(),
+            awake: Vec::new(),
+            sleepers_version: 0,
+            boxes: Vec::new(),
+        }
+    }
+}
+
+impl PairsStage {
+    /// The last call's pairs, typed.
+    pub(super) fn bodies(&self) -> &[BodyPair] {
+        &self.bodies
     }
 
-    /// The broad phase over `self.aabbs` (obstacles, then every ball), through the pair
-    /// cache when `cached`; the pairs go to `self.pairs` in the world's pair space (obstacle
-    /// index, or shape count plus ball index), sorted, and typed into `self.bodies`. While some balls sleep, the broad phase
-    /// sees them as static boxes placed after the statics, so it never pairs two sleepers or a
-    /// sleeper with a static; its pairs are mapped back and sorted.
-    pub(super) fn find_pairs_of_boxes(&mut self, cached: bool, tally: &mut Tally) {
-        let n_shapes = self.shapes.len();
-        let any_asleep = self.balls.iter().any(|b| b.asleep);
-        if !any_asleep {
-            self.sleep.sleepers.clear();
+    /// The last call's pairs in the broad phase's number space.
+    pub(super) fn raw(&self) -> &[Pair] {
+        &self.pairs
+    }
+
+    /// The last call's boxes (obstacles, then balls).
+    pub(super) fn aabbs(&self) -> &[Aabb] {
+        &self.aabbs
+    }
+
+    /// The balls the last call saw asleep (indices, ascending).
+    pub(super) fn sleepers(&self) -> &[u32] {
+        &self.sleepers
+    }
+
+    /// Forgets the last call's pairs (the balls changed).
+    pub(super) fn forget_pairs(&mut self) {
+        self.pairs.clear();
+        self.bodies.clear();
+    }
+
+    /// Forgets everything a restored world cannot use: pairs, boxes, the cache, the sleepers
+    /// seen, and the obstacles' version.
+    pub(super) fn forget_all(&mut self) {
+        self.forget_pairs();
+        self.forget_sleepers();
+        self.aabbs.clear();
+        self.cache.invalidate();
+        self.statics_version = next_statics_version();
+    }
+
+    /// Forgets the sleepers the last call saw (a world put into another state).
+    pub(super) fn forget_sleepers(&mut self) {
+        self.sleepers.clear();
+        self.sleepers_version = 0;
+    }
+
+    /// Boxes the obstacles, once a step after they moved.
+    pub(super) fn box_shapes(&mut self, shapes: &[Shape]) {
+        self.aabbs.clear();
+        self.aabbs.extend(shapes.iter().map(Shape::aabb));
+    }
+
+    /// One broad-phase call over the obstacles' boxes and `ball_box` of each ball, as `query`
+    /// says; the pairs are kept sorted and typed, its work counted in `tally`.
+    pub(super) fn find(
+        &mut self,
+        w: &Frame,
+        ball_box: impl Fn(usize, &Ball) -> Aabb,
+        query: Query,
+        tally: &mut Tally,
+    ) {
+        let n_shapes = w.shapes.len();
+        self.aabbs.truncate(n_shapes);
+        let boxes = w.balls.iter().enumerate().map(|(i, b)| ball_box(i, b));
+        self.aabbs.extend(boxes);
+        self.find_pairs_of_boxes(w, query, tally);
+        decode_all(&self.pairs, n_shapes, &mut self.bodies);
+    }
+
+    /// The broad phase over `self.aabbs` (obstacles, then every ball); the pairs go to
+    /// `self.pairs` in its number space (obstacle index, or shape count plus ball index),
+    /// sorted. While some balls sleep, the broad phase sees them as static boxes placed after
+    /// the statics, so it never pairs two sleepers or a sleeper with a static; its pairs are
+    /// mapped back and sorted.
+    fn find_pairs_of_boxes(&mut self, w: &Frame, query: Query, tally: &mut Tally) {
+        let n_shapes = w.shapes.len();
+        if !w.balls.iter().any(|b| b.asleep) {
+            self.sleepers.clear();
             let aabbs = std::mem::take(&mut self.aabbs);
             let input = BroadInput {
                 aabbs: &aabbs,
-                first_moving: self.first_moving,
+                first_moving: w.first_moving,
                 first_dynamic: n_shapes,
                 statics_version: self.statics_version,
-                world: self.bounds,
+                world: w.bounds,
             };
-            self.run_broad(&input, cached, None, tally);
+            self.run_broad(&input, w.balls, None, query, tally);
             self.aabbs = aabbs;
-            decode_all(&self.pairs, n_shapes, &mut self.bodies);
             return;
         }
-        let mut st = std::mem::take(&mut self.sleep);
-        let before = std::mem::take(&mut st.sleepers);
-        st.awake.clear();
-        for (i, b) in self.balls.iter().enumerate() {
+        let before = std::mem::take(&mut self.sleepers);
+        let mut sleepers = Vec::with_capacity(before.len());
+        let mut awake = std::mem::take(&mut self.awake);
+        awake.clear();
+        for (i, b) in w.balls.iter().enumerate() {
             if b.asleep {
-                st.sleepers.push(i as u32);
+                sleepers.push(i as u32);
             } else {
-                st.awake.push(i as u32);
+                awake.push(i as u32);
             }
         }
-        if st.sleepers != before || st.version == 0 {
-            st.version = next_statics_version();
+        if sleepers != before || self.sleepers_version == 0 {
+            self.sleepers_version = next_statics_version();
         }
-        let (fm, z) = (self.first_moving, st.sleepers.len());
-        let ball_box = |b: u32| self.aabbs[n_shapes + b as usize];
         let order = SleeperOrder {
-            first_moving: fm,
+            first_moving: w.first_moving,
             shapes: n_shapes,
-            sleepers: &st.sleepers,
-            awake: &st.awake,
+            sleepers: &sleepers,
+            awake: &awake,
         };
-        order.boxes(&self.aabbs[..n_shapes], ball_box, &mut st.boxes);
-        let boxes = std::mem::take(&mut st.boxes);
+        let ball_box = |b: u32| self.aabbs[n_shapes + b as usize];
+        let mut boxes = std::mem::take(&mut self.boxes);
+        order.boxes(&self.aabbs[..n_shapes], ball_box, &mut boxes);
+        let z = sleepers.len();
         let input = BroadInput {
             aabbs: &boxes,
-            first_moving: fm + z,
+            first_moving: w.first_moving + z,
             first_dynamic: n_shapes + z,
-            statics_version: st.version,
-            world: self.bounds,
+            statics_version: self.sleepers_version,
+            world: w.bounds,
         };
-        self.run_broad(&input, cached, Some(&st.awake), tally);
+        self.run_broad(&input, w.balls, Some(&awake), query, tally);
         order.pairs_to_world(&mut self.pairs);
         self.pairs.sort_unstable();
-        st.boxes = boxes;
-        self.sleep = st;
-        decode_all(&self.pairs, n_shapes, &mut self.bodies);
+        (self.sleepers, self.awake, self.boxes) = (sleepers, awake, boxes);
     }
 
     /// One broad-phase call on `input` (cached or not), verified when asked; `awake` maps the
@@ -82,17 +193,16 @@ impl World {
     fn run_broad(
         &mut self,
         input: &BroadInput,
-        cached: bool,
+        balls: &[Ball],
         awake: Option<&Vec<u32>>,
+        query: Query,
         tally: &mut Tally,
     ) {
         let t0 = self.clock.map(|c| c());
-        if cached && self.settings.pair_cache {
-            let dt = self.step_seconds() as f32;
-            let balls = &self.balls;
+        if query.cached && query.pair_cache {
             let margin = |b: usize| {
                 let i = awake.map_or(b, |a| a[b] as usize);
-                super::cache::margin(&balls[i], dt)
+                super::cache::margin(&balls[i], query.dt)
             };
             let broad = self.broad.as_mut();
             self.cache
@@ -104,7 +214,7 @@ impl World {
         if let (Some(c), Some(t0)) = (self.clock, t0) {
             tally.broad_nanos += c().saturating_sub(t0);
         }
-        if self.settings.verify {
+        if query.verify {
             let (missed, extra) = verified(input, &self.pairs, &mut self.verify_scratch);
             tally.missed += missed;
             tally.extra += extra;
@@ -112,33 +222,30 @@ impl World {
     }
 }
 
-impl World {
-    /// The soft contacts' kept impulses in their saved form.
-    pub(super) fn saved_impulses(&self) -> Vec<KeptImpulse> {
-        let n_shapes = self.shapes.len() as u32;
-        let saved = |k: &Kept| KeptImpulse {
-            pair: encode(&k.pair, n_shapes),
+/// The soft contacts' kept impulses `kept` in their saved form, for a world of `n_shapes`
+/// obstacles.
+pub(super) fn saved_impulses(kept: &[Kept], n_shapes: usize) -> Vec<KeptImpulse> {
+    let saved = |k: &Kept| KeptImpulse {
+        pair: encode(&k.pair, n_shapes as u32),
+        impulse: k.impulse,
+        friction: k.friction,
+        rolling: k.rolling,
+    };
+    kept.iter().map(saved).collect()
+}
+
+/// Saved impulses typed for a world of `n_shapes` obstacles; a pair of two obstacles, which
+/// no contact has, is dropped.
+pub(super) fn kept_of(saved: &[KeptImpulse], n_shapes: usize) -> Vec<Kept> {
+    let kept = |k: &KeptImpulse| {
+        Some(Kept {
+            pair: decode(k.pair, n_shapes as u32)?,
             impulse: k.impulse,
             friction: k.friction,
             rolling: k.rolling,
-        };
-        self.soft.kept.iter().map(saved).collect()
-    }
-
-    /// Saved impulses typed for this world's shapes; a pair of two obstacles, which no
-    /// contact has, is dropped.
-    pub(super) fn kept_of(&self, saved: &[KeptImpulse]) -> Vec<Kept> {
-        let n_shapes = self.shapes.len() as u32;
-        let kept = |k: &KeptImpulse| {
-            Some(Kept {
-                pair: decode(k.pair, n_shapes)?,
-                impulse: k.impulse,
-                friction: k.friction,
-                rolling: k.rolling,
-            })
-        };
-        saved.iter().filter_map(kept).collect()
-    }
+        })
+    };
+    saved.iter().filter_map(kept).collect()
 }
 
 /// Pair `(i, j)`, `i < j`, of the broad phase's number space (obstacles below `n_shapes`, then

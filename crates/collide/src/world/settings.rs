@@ -52,6 +52,61 @@ fn yes() -> bool {
     true
 }
 
+impl Settings {
+    /// Whether balls may fall asleep: the sleep setting, or else on with soft contacts.
+    pub fn sleep_on(&self) -> bool {
+        self.sleep.enabled.unwrap_or(self.solver == Solver::Soft)
+    }
+
+    /// The settings whose change wakes every ball, as bits.
+    fn motion_key(&self) -> [u32; 12] {
+        [
+            self.gravity.to_bits(),
+            self.elasticity_scale.to_bits(),
+            self.motion_iterations,
+            self.collision_iterations,
+            self.solver as u32,
+            self.sleep_on() as u32,
+            self.sleep.speed.to_bits(),
+            self.sleep.time.to_bits(),
+            self.soft.hertz.to_bits(),
+            self.soft.damping.to_bits(),
+            self.tunnelling as u32,
+            self.rotate as u32,
+        ]
+    }
+}
+
+impl super::World {
+    /// The settings (read every step).
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Replaces the settings; a change of those that govern motion (gravity, elasticity,
+    /// iterations, solver, sleep, stiffness, tunnelling, rotation) wakes every ball.
+    pub fn set_settings(&mut self, settings: Settings) {
+        let before = self.settings.motion_key();
+        self.settings = settings;
+        if self.settings.motion_key() != before {
+            self.wake_all();
+        }
+    }
+
+    /// Changes the settings in place with `edit`, under the rules of [`Self::set_settings`].
+    ///
+    /// ```
+    /// let mut world = collide::Scene::builtin("table").expect("built in").build(7);
+    /// world.edit_settings(|s| s.gravity = 0.0);
+    /// assert_eq!(world.settings().gravity, 0.0);
+    /// ```
+    pub fn edit_settings(&mut self, edit: impl FnOnce(&mut Settings)) {
+        let mut settings = self.settings.clone();
+        edit(&mut settings);
+        self.set_settings(settings);
+    }
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Self {

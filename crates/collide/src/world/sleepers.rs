@@ -1,65 +1,71 @@
-//! Who sleeps: the sleepers as the broad phase last saw them and the groups to wake at the
-//! end of a step (`sleep.rs` puts groups to sleep).
+//! Waking sleepers ([`Wakes`]): a ball woken now, its group at the end of the step, and the
+//! count of balls woken since the last step's count. The stages that meet a sleeper (the
+//! push-out, the soft contacts, sleep itself) and the hand's edits between steps wake through
+//! it; `sleep.rs` puts groups to sleep.
 
-use crate::geom::{Aabb, Ball};
+use crate::geom::Ball;
 use glam::Vec2;
 
-/// Scratch and bookkeeping of sleep, rebuilt from the balls when needed.
+/// The groups woken during this step (flushed at its end) and the balls woken since the
+/// last count.
 #[derive(Clone, Debug, Default)]
-pub(super) struct SleepState {
-    /// Sleepers (ball indices) as the broad phase last saw them, and their version.
-    pub(super) sleepers: Vec<u32>,
-    pub(super) awake: Vec<u32>,
-    pub(super) version: u64,
-    /// Permuted boxes handed to the broad phase while some balls sleep.
-    pub(super) boxes: Vec<Aabb>,
-    /// Groups woken during this step, flushed at its end.
-    pub(super) woken_groups: Vec<u32>,
-    pub(super) next_group: u32,
-    pub(super) parent: Vec<u32>,
-    pub(super) blocked: Vec<bool>,
-    pub(super) slowest: Vec<f32>,
-    pub(super) joins: Vec<u32>,
+pub(super) struct Wakes {
+    groups: Vec<u32>,
+    /// Balls woken since the last step's count.
+    pub(super) count: u64,
 }
 
-impl SleepState {
-    /// Wakes ball `i` of `balls` now and its group at the end of the step; `woken` counts the
-    /// balls woken.
-    pub(super) fn wake_ball(&mut self, balls: &mut [Ball], woken: &mut u64, i: usize) {
+impl Wakes {
+    /// Wakes ball `i` of `balls` now and its group at the end of the step.
+    pub(super) fn wake_ball(&mut self, balls: &mut [Ball], i: usize) {
         let Some(b) = balls.get_mut(i) else {
             return;
         };
         if b.asleep {
             b.asleep = false;
             b.slow_for = 0.0;
-            *woken += 1;
-            self.woken_groups.push(b.sleep_group);
+            self.count += 1;
+            self.groups.push(b.sleep_group);
+        }
+    }
+
+    /// Wakes whichever of two touching balls sleeps (its group at the end of the step).
+    pub(super) fn wake_pair(&mut self, balls: &mut [Ball], i: usize, j: usize) {
+        for k in [i, j] {
+            if balls[k].asleep {
+                self.wake_ball(balls, k);
+            }
         }
     }
 
     /// Wakes the sleepers of `balls` within `reach` px of the disc at `p` of radius `r`, with
     /// their groups.
-    pub(super) fn wake_near(
-        &mut self,
-        balls: &mut [Ball],
-        woken: &mut u64,
-        p: Vec2,
-        r: f32,
-        reach: f32,
-    ) {
+    pub(super) fn wake_near(&mut self, balls: &mut [Ball], p: Vec2, r: f32, reach: f32) {
         for i in 0..balls.len() {
             let b = &balls[i];
             let d = b.radius + r + reach;
             if b.asleep && (b.pos - p).length_squared() <= d * d {
-                self.wake_ball(balls, woken, i);
+                self.wake_ball(balls, i);
             }
         }
-        self.flush_wakes(balls, woken);
+        self.flush(balls);
+    }
+
+    /// Wakes every ball.
+    pub(super) fn wake_all(&mut self, balls: &mut [Ball]) {
+        let mut n = 0;
+        for b in balls {
+            n += b.asleep as u64;
+            b.asleep = false;
+            b.slow_for = 0.0;
+        }
+        self.count += n;
+        self.groups.clear();
     }
 
     /// Wakes the rest of the groups woken this step.
-    pub(super) fn flush_wakes(&mut self, balls: &mut [Ball], woken: &mut u64) {
-        let groups = &mut self.woken_groups;
+    pub(super) fn flush(&mut self, balls: &mut [Ball]) {
+        let groups = &mut self.groups;
         if groups.is_empty() {
             return;
         }
@@ -73,7 +79,7 @@ impl SleepState {
                 n += 1;
             }
         }
-        *woken += n;
+        self.count += n;
         groups.clear();
     }
 }

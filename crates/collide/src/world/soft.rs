@@ -29,13 +29,14 @@
 //! deepest member. Cost: one broad-phase call and one narrow test per pair per step, then
 //! `O(contacts)` per pass.
 
-use super::body::{BallIx, Body, ShapeIx};
-use super::contacts::{Kept, SoftContact, SoftState};
+use super::body::{BallIx, Body, BodyPair, ShapeIx};
+use super::contacts::{Kept, SoftContact};
+use super::context::{Frame, StepContext};
 use super::settings::SoftSettings;
-use super::{Tally, World};
-use crate::geom::clamp_speed;
+use super::sleepers::Wakes;
+use crate::geom::{clamp_speed, Aabb, Ball};
 use crate::narrow::{contact_ball_ball, contact_ball_obstacle, parts_of, Contact, GroupTests};
-use crate::response::{record, Hit, HIT_SPEED};
+use crate::response::{Hit, HIT_SPEED};
 use crate::tunnel::{impact_ball_shape, Tunnelling};
 use glam::Vec2;
 
@@ -64,33 +65,68 @@ impl Softness {
 /// Extra reach of a speculative contact beyond the motion, as a fraction of the radius.
 const SPECULATIVE_RADII: f32 = 0.1;
 
-impl World {
-    /// One sub-step with soft contacts (see the module notes); replaces the push-out's move
-    /// and collision iterations.
-    pub(super) fn soft_step(&mut self, dt: f32, tally: &mut Tally) {
-        let g = Vec2::new(0.0, -self.settings.gravity);
-        for b in self.balls.iter_mut().filter(|b| !b.asleep) {
-            b.vel = clamp_speed(b.vel + g * dt);
+/// The soft solver's state: the step's contacts, and the impulses kept for the next step's
+/// warm start.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SoftStage {
+    contacts: Vec<SoftContact>,
+    /// Last step's impulses, in the order of their pairs ([`BodyPair::key`]).
+    pub(super) kept: Vec<Kept>,
+}
+
+impl SoftStage {
+    /// The velocity part of the move: gravity, for the awake balls.
+    pub(super) fn accelerate(balls: &mut [Ball], cx: &StepContext) {
+        let g = Vec2::new(0.0, -cx.settings.gravity);
+        for b in balls.iter_mut().filter(|b| !b.asleep) {
+            b.vel = clamp_speed(b.vel + g * cx.dt);
         }
-        self.soft_broad(dt, tally);
-        let soft = self.settings.soft.sanitized();
-        let mut st = std::mem::take(&mut self.soft);
-        self.soft_contacts(&mut st, (dt, &soft), tally);
-        self.warm_start(&mut st);
+    }
+
+    /// A ball's box for the step's broad-phase call: grown along its motion this step and by
+    /// the speculative reach.
+    pub(super) fn ball_box(b: &Ball, dt: f32) -> Aabb {
+        let r = b.radius.max(0.0);
+        let reach = r + r * SPECULATIVE_RADII;
+        Aabb::new(b.pos, b.pos + b.vel * dt).expanded(reach)
+    }
+
+    /// One sub-step with soft contacts over the step's pairs `bodies` (see the module
+    /// notes), after [`SoftStage::accelerate`] and the broad phase; `starts` are where the
+    /// balls began the step; sleepers touched wake through `wakes`.
+    pub(super) fn solve(
+        &mut self,
+        w: &mut Frame,
+        (bodies, starts): (&[BodyPair], &[Vec2]),
+        wakes: &mut Wakes,
+        cx: &mut StepContext,
+    ) {
+        let mut s = Solve {
+            w,
+            bodies,
+            starts,
+            wakes,
+            cx,
+        };
+        let st = self;
+        let dt = s.cx.dt;
+        let soft = s.cx.settings.soft.sanitized();
+        s.soft_contacts(st, (dt, &soft));
+        s.warm_start(st);
         let k = Softness::new(soft.hertz, soft.damping, dt);
-        let iterations = self.settings.collision_iterations.clamp(1, 64);
+        let iterations = s.cx.iterations();
         for _ in 0..iterations {
-            self.solve_contacts(&mut st, Some((k, soft.push_speed)), dt);
+            s.solve_contacts(st, Some((k, soft.push_speed)), dt);
         }
-        for b in self.balls.iter_mut().filter(|b| !b.asleep) {
+        for b in s.w.balls.iter_mut().filter(|b| !b.asleep) {
             b.pos += b.vel * dt;
         }
         for _ in 0..iterations {
-            self.solve_contacts(&mut st, None, dt);
+            s.solve_contacts(st, None, dt);
         }
-        self.restitute(&mut st, soft.restitution_speed);
-        if self.settings.tunnelling != Tunnelling::Off {
-            self.soft_continuous(tally);
+        s.restitute(st, soft.restitution_speed);
+        if s.cx.settings.tunnelling != Tunnelling::Off {
+            s.soft_continuous();
         }
         st.kept.clear();
         st.kept.extend(st.contacts.iter().map(|c| Kept {
@@ -99,32 +135,35 @@ impl World {
             friction: c.friction_impulse,
             rolling: c.rolling_impulse,
         }));
-        tally.collisions += st.contacts.iter().filter(|c| c.max_push > 0.0).count() as u64;
-        self.soft = st;
+        s.cx.tally.collisions += st.contacts.iter().filter(|c| c.max_push > 0.0).count() as u64;
     }
+}
 
-    /// Candidate pairs for the step: each awake ball's box grown along its motion this step
-    /// and by the speculative reach.
-    fn soft_broad(&mut self, dt: f32, tally: &mut Tally) {
-        self.aabbs.truncate(self.shapes.len());
-        self.aabbs.extend(self.balls.iter().map(|b| {
-            let r = b.radius.max(0.0);
-            let reach = r + r * SPECULATIVE_RADII;
-            crate::geom::Aabb::new(b.pos, b.pos + b.vel * dt).expanded(reach)
-        }));
-        self.find_pairs_of_boxes(true, tally);
-        tally.iterations += 1;
+/// One sub-step's view of the world: the balls and obstacles, the step's pairs, where the
+/// balls began the step, the wakes, and the step's context.
+struct Solve<'a, 'w> {
+    w: &'a mut Frame<'w>,
+    bodies: &'a [BodyPair],
+    starts: &'a [Vec2],
+    wakes: &'a mut Wakes,
+    cx: &'a mut StepContext,
+}
+
+impl Solve<'_, '_> {
+    /// Where ball `b` began the step.
+    fn start(&self, b: usize) -> Vec2 {
+        self.starts.get(b).copied().unwrap_or(self.w.balls[b].pos)
     }
 
     /// The contacts of the step's pairs, woken sleepers included.
-    fn soft_contacts(&mut self, st: &mut SoftState, at: (f32, &SoftSettings), tally: &mut Tally) {
+    fn soft_contacts(&mut self, st: &mut SoftStage, at: (f32, &SoftSettings)) {
         st.contacts.clear();
         for k in 0..self.bodies.len() {
             let p = self.bodies[k];
-            tally.full_tests += 1;
-            tally.impact_tests += 1;
+            self.cx.tally.full_tests += 1;
+            self.cx.tally.impact_tests += 1;
             let c = match p.other {
-                Body::Shape(s) => self.soft_contact_shape(p.ball, s, at, tally),
+                Body::Shape(s) => self.soft_contact_shape(p.ball, s, at),
                 Body::Ball(o) => self.soft_contact_balls(p.ball, o, at),
             };
             st.contacts.extend(c);
@@ -142,11 +181,11 @@ impl World {
         bj: BallIx,
         (dt, soft): (f32, &SoftSettings),
     ) -> Option<SoftContact> {
-        let (a, b) = (self.balls[bi.ix()], self.balls[bj.ix()]);
+        let (a, b) = (self.w.balls[bi.ix()], self.w.balls[bj.ix()]);
         let reach = self.reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
         let c = contact_ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
-        self.wake_pair(bi.ix(), bj.ix());
-        let e = a.elasticity * b.elasticity * self.settings.elasticity_scale;
+        self.wakes.wake_pair(self.w.balls, bi.ix(), bj.ix());
+        let e = a.elasticity * b.elasticity * self.cx.settings.elasticity_scale;
         let approach = (a.vel - b.vel).dot(c.normal);
         Some(self.new_contact(
             (bi, Body::Ball(bj)),
@@ -204,17 +243,16 @@ impl World {
         bi: BallIx,
         si: ShapeIx,
         (dt, soft): (f32, &SoftSettings),
-        tally: &mut Tally,
     ) -> Option<SoftContact> {
-        let ball = self.balls[bi.ix()];
-        let shape = self.shapes[si.ix()];
-        let rotating = self.settings.rotate;
+        let ball = self.w.balls[bi.ix()];
+        let shape = self.w.shapes[si.ix()];
+        let rotating = self.cx.settings.rotate;
         let surface_at_ball = shape.velocity_at(ball.pos, rotating);
         let reach = self.reach((ball.vel - surface_at_ball).length(), ball.radius, dt);
-        let (c, shape_e) = self.reached_contact(bi.ix(), si.ix(), ball.radius + reach, tally)?;
+        let (c, shape_e) = self.reached_contact(bi.ix(), si.ix(), ball.radius + reach)?;
         let surface = shape.velocity_at(c.point, rotating);
         let approach = (ball.vel - surface).dot(c.normal);
-        let e = ball.elasticity * shape_e * self.settings.elasticity_scale;
+        let e = ball.elasticity * shape_e * self.cx.settings.elasticity_scale;
         Some(self.new_contact(
             (bi, Body::Shape(si)),
             (&c, reach - c.depth, approach),
@@ -226,24 +264,18 @@ impl World {
 
     /// The contact of ball `bi`, grown to radius `r`, with obstacle `si` (a group's deepest
     /// member, hull first), and the elasticity of what it touches.
-    pub(super) fn reached_contact(
-        &self,
-        bi: usize,
-        si: usize,
-        r: f32,
-        tally: &mut Tally,
-    ) -> Option<(Contact, f32)> {
-        let ball = &self.balls[bi];
-        let shape = &self.shapes[si];
-        let v = ball.vel - shape.velocity_at(ball.pos, self.settings.rotate);
+    fn reached_contact(&mut self, bi: usize, si: usize, r: f32) -> Option<(Contact, f32)> {
+        let ball = &self.w.balls[bi];
+        let shape = &self.w.shapes[si];
+        let v = ball.vel - shape.velocity_at(ball.pos, self.cx.settings.rotate);
         let mut tests = GroupTests::default();
-        let found = contact_ball_obstacle((ball.pos, r, v), shape, &self.groups, &mut tests);
-        tally.add_group(tests);
+        let found = contact_ball_obstacle((ball.pos, r, v), shape, self.w.groups, &mut tests);
+        self.cx.tally.add_group(tests);
         found
     }
 
     /// Applies last step's impulses to the contacts of the same pairs.
-    fn warm_start(&mut self, st: &mut SoftState) {
+    fn warm_start(&mut self, st: &mut SoftStage) {
         let mut k = 0;
         for c in &mut st.contacts {
             let key = c.pair().key();
@@ -264,20 +296,20 @@ impl World {
 
     /// Adds impulse `p` (along the normal, onto the ball) to both bodies of contact `c`.
     fn push_pair(&mut self, c: &SoftContact, p: Vec2) {
-        self.balls[c.ball.ix()].vel += p * c.inv_a;
+        self.w.balls[c.ball.ix()].vel += p * c.inv_a;
         if let Body::Ball(o) = c.other {
-            self.balls[o.ix()].vel -= p * c.inv_b;
+            self.w.balls[o.ix()].vel -= p * c.inv_b;
         }
     }
 
     /// Adds tangent impulse `l` (along `perp(n)`, onto the ball at its contact point).
     fn push_tangent(&mut self, c: &SoftContact, l: f32) {
         let p = c.normal.perp() * l;
-        let a = &mut self.balls[c.ball.ix()];
+        let a = &mut self.w.balls[c.ball.ix()];
         a.vel += p * c.inv_a;
         a.spin -= c.ra * l * c.inv_ia;
         if let Body::Ball(o) = c.other {
-            let b = &mut self.balls[o.ix()];
+            let b = &mut self.w.balls[o.ix()];
             b.vel -= p * c.inv_b;
             b.spin -= c.rb * l * c.inv_ib;
         }
@@ -285,26 +317,26 @@ impl World {
 
     /// Adds angular impulse `l` against the ball's roll (the other ball gets the opposite).
     fn push_rolling(&mut self, c: &SoftContact, l: f32) {
-        self.balls[c.ball.ix()].spin += l * c.inv_ia;
+        self.w.balls[c.ball.ix()].spin += l * c.inv_ia;
         if let Body::Ball(o) = c.other {
-            self.balls[o.ix()].spin -= l * c.inv_ib;
+            self.w.balls[o.ix()].spin -= l * c.inv_ib;
         }
     }
 
     /// The relative tangent velocity at contact `c` (along `perp(n)`), spins included:
     /// the ball's contact point is at `−r_a·n`, the other ball's at `+r_b·n`.
     fn tangent_speed(&self, c: &SoftContact) -> f32 {
-        let a = &self.balls[c.ball.ix()];
+        let a = &self.w.balls[c.ball.ix()];
         let t = c.normal.perp();
         let (vb, wb) = match c.other {
-            Body::Ball(o) => (self.balls[o.ix()].vel, self.balls[o.ix()].spin),
+            Body::Ball(o) => (self.w.balls[o.ix()].vel, self.w.balls[o.ix()].spin),
             Body::Shape(_) => (c.surface, 0.0),
         };
         (a.vel - vb).dot(t) - a.spin * c.ra - wb * c.rb
     }
 
     /// Friction and rolling resistance of contact `k`, bounded by its normal impulse.
-    fn solve_friction(&mut self, st: &mut SoftState, k: usize) {
+    fn solve_friction(&mut self, st: &mut SoftStage, k: usize) {
         let c = st.contacts[k];
         let limit = c.mu * c.impulse;
         let vt = self.tangent_speed(&c);
@@ -315,9 +347,9 @@ impl World {
         if c.rolling_reach <= 0.0 {
             return;
         }
-        let wa = self.balls[c.ball.ix()].spin;
+        let wa = self.w.balls[c.ball.ix()].spin;
         let wb = match c.other {
-            Body::Ball(o) => self.balls[o.ix()].spin,
+            Body::Ball(o) => self.w.balls[o.ix()].spin,
             Body::Shape(_) => 0.0,
         };
         let limit = c.rolling_reach * c.impulse;
@@ -330,16 +362,16 @@ impl World {
     /// The relative normal velocity of contact `c` now.
     fn normal_speed(&self, c: &SoftContact) -> f32 {
         let other = match c.other {
-            Body::Ball(o) => self.balls[o.ix()].vel,
+            Body::Ball(o) => self.w.balls[o.ix()].vel,
             Body::Shape(_) => c.surface,
         };
-        (self.balls[c.ball.ix()].vel - other).dot(c.normal)
+        (self.w.balls[c.ball.ix()].vel - other).dot(c.normal)
     }
 
     /// The separation of contact `c` now: as found, plus the bodies' moves along the normal
     /// since (obstacles hold still within a step).
     fn separation(&self, c: &SoftContact) -> f32 {
-        let moved = |b: usize| self.balls[b].pos - self.sweep_start(b);
+        let moved = |b: usize| self.w.balls[b].pos - self.start(b);
         let mut d = moved(c.ball.ix());
         if let Body::Ball(o) = c.other {
             d -= moved(o.ix());
@@ -349,7 +381,7 @@ impl World {
 
     /// One pass over the contacts: with the soft bias `(softness, push speed)`, or the relax
     /// pass without it.
-    fn solve_contacts(&mut self, st: &mut SoftState, bias: Option<(Softness, f32)>, h: f32) {
+    fn solve_contacts(&mut self, st: &mut SoftStage, bias: Option<(Softness, f32)>, h: f32) {
         for k in 0..st.contacts.len() {
             let c = st.contacts[k];
             let s = self.separation(&c);
@@ -378,7 +410,7 @@ impl World {
 
     /// Restitution after the solve: contacts that closed faster than `threshold` and pushed
     /// leave at `e` times their approach speed; each answered one is recorded as a hit.
-    fn restitute(&mut self, st: &mut SoftState, threshold: f32) {
+    fn restitute(&mut self, st: &mut SoftStage, threshold: f32) {
         for k in 0..st.contacts.len() {
             let c = st.contacts[k];
             if c.approach > -threshold || c.max_push <= 0.0 {
@@ -391,7 +423,7 @@ impl World {
             self.push_pair(&c, c.normal * (new - c.impulse));
             self.record_soft_hit(&c);
         }
-        for b in self.balls.iter_mut() {
+        for b in self.w.balls.iter_mut() {
             b.vel = clamp_speed(b.vel);
         }
     }
@@ -405,41 +437,36 @@ impl World {
             -c.approach,
             c.e,
             (c.ball.0, c.other.into()),
-            self.steps,
+            self.cx.step,
         );
-        record(&mut self.hits, hit);
+        self.cx.record(hit);
     }
 
     /// The swept modes' guard: a ball whose move this step reaches an obstacle stops at the
     /// first impact the mode's search finds (its velocity is left to the next step's contact).
-    fn soft_continuous(&mut self, tally: &mut Tally) {
-        let mode = self.settings.tunnelling;
-        let fractions = self.settings.linear_fractions.clamp(1, 64);
+    fn soft_continuous(&mut self) {
+        let mode = self.cx.settings.tunnelling;
+        let fractions = self.cx.settings.linear_fractions.clamp(1, 64);
         for k in 0..self.bodies.len() {
             let p = self.bodies[k];
             let Some(si) = p.shape() else {
                 break;
             };
             let bi = p.ball.ix();
-            let start = self.sweep_start(bi);
-            let ball = self.balls[bi];
+            let start = self.start(bi);
+            let ball = self.w.balls[bi];
             let d = ball.pos - start;
             // Moves shorter than the speculative reach are the contacts' business.
             if d.length_squared() <= (ball.radius * SPECULATIVE_RADII).powi(2) {
                 continue;
             }
-            let shape = &self.shapes[si.ix()];
-            let v = ball.vel - shape.velocity_at(start, self.settings.rotate);
-            let hit = parts_of(shape, &self.groups)
+            let shape = &self.w.shapes[si.ix()];
+            let v = ball.vel - shape.velocity_at(start, self.cx.settings.rotate);
+            let tests = &mut self.cx.tally.impact_tests;
+            let hit = parts_of(shape, self.w.groups)
                 .iter()
                 .filter_map(|m| {
-                    impact_ball_shape(
-                        mode,
-                        fractions,
-                        (start, ball.radius, d, v),
-                        &m.geom,
-                        &mut tally.impact_tests,
-                    )
+                    impact_ball_shape(mode, fractions, (start, ball.radius, d, v), &m.geom, tests)
                 })
                 // Only a move into the surface deeper than the speculative reach: a ball
                 // resting or sliding on a surface meets it at once, and is the contacts'.
@@ -450,7 +477,7 @@ impl World {
                 })
                 .min_by(|a, b| a.t.total_cmp(&b.t));
             if let Some(hit) = hit {
-                self.balls[bi].pos = start + d * hit.t;
+                self.w.balls[bi].pos = start + d * hit.t;
             }
         }
     }
