@@ -1,8 +1,8 @@
 //! The launch stage: where new balls enter and how many wait. Each step launches the next
 //! waiting ball once the launch point is clear of every ball.
 
+use super::context::StepContext;
 use super::counters::Counters;
-use super::settings::Settings;
 use super::step::WorldRng;
 use crate::geom::Ball;
 use glam::Vec2;
@@ -44,14 +44,14 @@ impl LaunchStage {
     }
 
     /// Launches the next waiting ball if the launch point is clear: radius, speed and
-    /// elasticity from `settings`, a little spread and the colour from `rng`.
+    /// elasticity from the step's settings, a little spread and the colour from `rng`.
     pub(super) fn run(
         &mut self,
-        balls: &mut Vec<Ball>,
-        rng: &mut WorldRng,
-        settings: &Settings,
+        (balls, rng): (&mut Vec<Ball>, &mut WorldRng),
+        cx: &StepContext,
         counters: &mut Counters,
     ) {
+        let settings = &cx.settings;
         if self.pending == 0 {
             return;
         }

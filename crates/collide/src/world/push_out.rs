@@ -52,13 +52,16 @@ pub(super) fn iterate(
 /// balls are now, and those pairs (`bodies`) are tested once more, so a ball that the crowd's
 /// push-outs carried into a wall in the last iteration ends the step outside it (on the side
 /// it started the step on, see [`keep_side`]). Its broad-phase work and tests are counted
-/// like an iteration's, apart.
+/// like an iteration's, apart; with no ball there is nothing to count.
 pub(super) fn walls_last(
     w: &mut Frame,
     (bodies, starts): (&[BodyPair], &[Vec2]),
     mut pass: Tally,
     cx: &mut StepContext,
 ) {
+    if w.balls.is_empty() {
+        return;
+    }
     let mut tests = GroupTests::default();
     for p in bodies {
         let Some(s) = p.shape() else {

@@ -148,12 +148,8 @@ impl World {
         let mode = cx.settings.tunnelling;
         self.rules_at(Moment::Start, &mut cx);
         let st = &mut self.stages;
-        st.launch.run(
-            &mut self.balls,
-            &mut self.rng,
-            &cx.settings,
-            &mut self.counters,
-        );
+        st.launch
+            .run((&mut self.balls, &mut self.rng), &cx, &mut self.counters);
         self.rules_at(Moment::Launched, &mut cx);
         self.turn_kinematics(&cx);
         self.rules_at(Moment::Turned, &mut cx);
@@ -179,25 +175,21 @@ impl World {
                 let boxes = |i, b: &Ball| st.sweep.ball_box(mode, i, b);
                 st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
                 cx.tally.iterations += 1;
-                if mode != Tunnelling::Off {
-                    if !st.sweep.iterate(&mut w, st.pairs.bodies(), &mut cx) {
-                        break;
-                    }
-                    continue;
+                if mode == Tunnelling::Off {
+                    let pairs = (st.pairs.bodies(), st.sweep.starts());
+                    push_out::iterate(&mut w, pairs, &mut st.sleep.wakes, &mut cx);
+                } else if !st.sweep.iterate(&mut w, st.pairs.bodies(), &mut cx) {
+                    break; // no path changed
                 }
-                let pairs = (st.pairs.bodies(), st.sweep.starts());
-                push_out::iterate(&mut w, pairs, &mut st.sleep.wakes, &mut cx);
             }
             st.sweep.end(w.balls, mode);
             if mode == Tunnelling::Off {
                 // The walls' last word, its broad-phase work counted apart.
                 let mut pass = Tally::default();
-                let boxes = |_, b: &Ball| b.aabb();
-                st.pairs.find(&w, boxes, cx.query(true), &mut pass);
+                st.pairs
+                    .find(&w, |_, b| b.aabb(), cx.query(true), &mut pass);
                 let pairs = (st.pairs.bodies(), st.sweep.starts());
-                if !w.balls.is_empty() {
-                    push_out::walls_last(&mut w, pairs, pass, &mut cx);
-                }
+                push_out::walls_last(&mut w, pairs, pass, &mut cx);
             } else if w.balls.len() >= 2 {
                 let boxes = |_, b: &Ball| SettleStage::ball_box(b);
                 st.pairs.find(&w, boxes, cx.query(false), &mut cx.tally);
@@ -206,12 +198,26 @@ impl World {
             }
         }
         self.measure_rebounds(&mut cx);
-        let first_hit = cx.first_hit;
-        self.rules_at(Moment::Collided { first_hit }, &mut cx);
+        self.rules_at(
+            Moment::Collided {
+                first_hit: cx.first_hit,
+            },
+            &mut cx,
+        );
         let st = &mut self.stages;
         let pairs = (st.pairs.bodies(), st.sweep.starts());
         st.sleep.after_step(&mut frame!(self), pairs, &cx);
-        self.count_after_step(cx.tally);
+        let woke = self.count_after_step(cx.tally);
+        let (st, c, w) = (&mut self.stages, &mut self.counters, frame!(self));
+        c.co_located = st.meter.co_located(w.balls, st.pairs.bodies());
+        let view = MeterView {
+            w: &w,
+            rotating: cx.settings.rotate,
+            sleepers: st.pairs.sleepers(),
+            statics_version: st.pairs.statics_version,
+        };
+        let push_out = cx.settings.solver == Solver::PushOut;
+        c.overlap = st.meter.measure(&view, st.pairs.bodies(), push_out, woke);
         self.hits = cx.hits;
         self.steps += 1;
     }
@@ -247,9 +253,9 @@ impl World {
         }
     }
 
-    /// The counters after a step: its tally into the step, second and total figures, then
-    /// the state of the balls (strays, co-located, the overlap meter, asleep).
-    fn count_after_step(&mut self, mut tally: Tally) {
+    /// The counters after a step: its tally into the step, second and total figures, and
+    /// the strays and sleepers now; true when a ball woke during the step.
+    fn count_after_step(&mut self, mut tally: Tally) -> bool {
         tally.wakeups = std::mem::take(&mut self.stages.sleep.wakes.count);
         let per_second = self.steps_per_second();
         let c = &mut self.counters;
@@ -269,22 +275,8 @@ impl World {
             .iter()
             .filter(|b| !bounds.contains(b.pos))
             .count() as u32;
-        let st = &mut self.stages;
-        c.co_located = st.meter.co_located(&self.balls, st.pairs.bodies());
-        let view = MeterView {
-            balls: &self.balls,
-            shapes: &self.shapes,
-            groups: &self.groups,
-            first_moving: self.first_moving,
-            bounds,
-            rotating: self.settings.rotate,
-            sleepers: st.pairs.sleepers(),
-            statics_version: st.pairs.statics_version,
-        };
-        let push_out = self.settings.solver == Solver::PushOut;
-        let woke = tally.wakeups > 0;
-        c.overlap = st.meter.measure(&view, st.pairs.bodies(), push_out, woke);
         c.asleep = self.balls.iter().filter(|b| b.asleep).count() as u32;
+        tally.wakeups > 0
     }
 }
 
