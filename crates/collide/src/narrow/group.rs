@@ -3,7 +3,7 @@
 //! that touches it tests the members. The deepest member contact, or the earliest member
 //! impact, answers for the whole group, with that member's elasticity.
 
-use super::{contact_ball_shape, Contact, Impact};
+use super::contact::{Contact, Impact};
 use crate::geom::{Geometry, Group, Hull, Shape};
 use glam::Vec2;
 
@@ -28,14 +28,15 @@ pub fn parts_of<'a>(shape: &'a Shape, groups: &'a [Group]) -> &'a [Shape] {
     }
 }
 
-/// The contact of a ball (centre `c`, radius `r`, velocity `v` relative to the group) with a
-/// group of `members` wrapped in `hull`: the deepest member contact (the first on a tie) and
-/// that member's elasticity.
+/// The contact of a ball (centre `c`, radius `r`) with a group of `members` wrapped in
+/// `hull`, `contact` answering each member: the deepest member contact (the first on a tie)
+/// and that member's elasticity.
 pub fn contact_ball_group(
-    (c, r, v): (Vec2, f32, Vec2),
+    (c, r): (Vec2, f32),
     hull: &Hull,
     members: &[Shape],
     tests: &mut GroupTests,
+    mut contact: impl FnMut(&Geometry) -> Option<Contact>,
 ) -> Option<(Contact, f32)> {
     tests.hulls += 1;
     // Early out: the ball misses the hull, so it misses every member.
@@ -46,25 +47,8 @@ pub fn contact_ball_group(
     tests.members += members.len() as u64;
     members
         .iter()
-        .filter_map(|m| contact_ball_shape(c, r, v, &m.geom).map(|k| (k, m.elasticity)))
+        .filter_map(|m| contact(&m.geom).map(|k| (k, m.elasticity)))
         .reduce(|a, b| if b.0.depth > a.0.depth { b } else { a })
-}
-
-/// The contact of a ball (centre `c`, radius `r`, velocity `v` relative to the obstacle) with
-/// obstacle `shape`, a group answered by its deepest member (see [`contact_ball_group`]), and
-/// the elasticity of what it touches.
-pub fn contact_ball_obstacle(
-    (c, r, v): (Vec2, f32, Vec2),
-    shape: &Shape,
-    groups: &[Group],
-    tests: &mut GroupTests,
-) -> Option<(Contact, f32)> {
-    match shape.geom {
-        Geometry::Group { hull, .. } => {
-            contact_ball_group((c, r, v), &hull, parts_of(shape, groups), tests)
-        }
-        ref g => contact_ball_shape(c, r, v, g).map(|k| (k, shape.elasticity)),
-    }
 }
 
 /// The first impact of a ball (start `c`, radius `r`, move `d`) with a group of `members`
@@ -104,63 +88,5 @@ pub fn impact_ball_obstacle(
             impact_ball_group((c, r, d), &hull, parts_of(shape, groups), tests, impact)
         }
         ref g => impact(g).map(|i| (i, shape.elasticity)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::geom::{HullKind, Motion};
-    use crate::narrow::toi_ball_shape;
-
-    /// Two floors at y = 0 (elasticity 0.25) and y = 2 (elasticity 0.75), grouped.
-    fn two_floors() -> (Hull, Vec<Shape>) {
-        let floor = |y: f32, e: f32| {
-            let g = Geometry::Segment {
-                a: Vec2::new(-50.0, y),
-                b: Vec2::new(50.0, y),
-            };
-            Shape::new(g, e, Motion::Static)
-        };
-        let group = Group {
-            members: vec![floor(0.0, 0.25), floor(2.0, 0.75)],
-            hull_kind: HullKind::Rect,
-        };
-        (group.hull(), group.members)
-    }
-
-    #[test]
-    fn a_group_touches_as_its_deepest_member() {
-        let (hull, members) = two_floors();
-        let mut tests = GroupTests::default();
-        let ball = (Vec2::new(0.0, 3.0), 4.0, Vec2::ZERO);
-        let (c, e) = contact_ball_group(ball, &hull, &members, &mut tests).expect("touches");
-        assert_eq!(
-            e, 0.75,
-            "the upper floor, listed second, is the deeper contact"
-        );
-        assert!((c.depth - 3.0).abs() < 1e-5);
-        assert_eq!((tests.hulls, tests.rejections, tests.members), (1, 0, 2));
-    }
-
-    #[test]
-    fn a_group_is_hit_first_by_its_earliest_member() {
-        let (hull, members) = two_floors();
-        let mut tests = GroupTests::default();
-        let (c, r, d) = (Vec2::new(0.0, 20.0), 4.0, Vec2::new(0.0, -30.0));
-        let impact = |g: &Geometry| toi_ball_shape(c, r, d, d, g);
-        let (hit, e) =
-            impact_ball_group((c, r, d), &hull, &members, &mut tests, impact).expect("hits");
-        assert_eq!(e, 0.75, "the upper floor is met first");
-        assert!((c.y + d.y * hit.t - 6.0).abs() < 1e-3);
-    }
-
-    #[test]
-    fn a_ball_missing_the_hull_tests_no_member() {
-        let (hull, members) = two_floors();
-        let mut tests = GroupTests::default();
-        let far = (Vec2::new(0.0, 100.0), 4.0, Vec2::ZERO);
-        assert!(contact_ball_group(far, &hull, &members, &mut tests).is_none());
-        assert_eq!((tests.hulls, tests.rejections, tests.members), (1, 1, 0));
     }
 }

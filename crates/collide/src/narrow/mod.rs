@@ -57,8 +57,7 @@ pub(crate) use contact::normalized_or;
 pub use contact::{closest_on_segment, Contact, Impact};
 pub use gate::contact_ball_gate;
 pub use group::{
-    contact_ball_group, contact_ball_obstacle, impact_ball_group, impact_ball_obstacle, parts_of,
-    GroupTests,
+    contact_ball_group, impact_ball_group, impact_ball_obstacle, parts_of, GroupTests,
 };
 pub use point::contact_ball_point;
 pub use rect::{contact_ball_oriented_rect, contact_ball_rect};
@@ -70,7 +69,7 @@ pub use toi_ball_point::toi_ball_point;
 pub use toi_ball_rect::{toi_ball_oriented_rect, toi_ball_rect};
 pub use toi_ball_segment::toi_ball_segment;
 
-use crate::geom::Geometry;
+use crate::geom::{Geometry, Group, Shape};
 use glam::Vec2;
 
 /// The contact of a ball (centre `c`, radius `r`, velocity `v` relative to the shape, px/s)
@@ -160,5 +159,23 @@ pub fn envelope_overlaps(m: Vec2, big_r: f32, v: Vec2, geom: &Geometry) -> bool 
             (local - local.clamp(-half.abs(), half.abs())).length_squared() <= big_r * big_r
         }
         Geometry::Group { hull, .. } => hull.overlaps_circle(m, big_r),
+    }
+}
+
+/// The contact of a ball (centre `c`, radius `r`, velocity `v` relative to the obstacle) with
+/// obstacle `shape`, a group answered by its deepest member (see [`contact_ball_group`]), and
+/// the elasticity of what it touches.
+pub fn contact_ball_obstacle(
+    (c, r, v): (Vec2, f32, Vec2),
+    shape: &Shape,
+    groups: &[Group],
+    tests: &mut GroupTests,
+) -> Option<(Contact, f32)> {
+    match shape.geom {
+        Geometry::Group { hull, .. } => {
+            let contact = |g: &Geometry| contact_ball_shape(c, r, v, g);
+            contact_ball_group((c, r), &hull, parts_of(shape, groups), tests, contact)
+        }
+        ref g => contact_ball_shape(c, r, v, g).map(|k| (k, shape.elasticity)),
     }
 }

@@ -3,11 +3,13 @@
 
 use super::counters::{Counters, Tally};
 use super::launch::Launcher;
-use super::settings::Solver;
+use super::settings::{Settings, Solver};
+use super::sweep::SweptImpact;
 use super::World;
 use crate::broad::{BroadKind, BroadPhase, Pair};
 use crate::geom::{Aabb, Ball, Shape};
 use crate::response::Hit;
+use glam::Vec2;
 
 impl World {
     /// This world with balls launched from `launcher`.
@@ -211,5 +213,58 @@ impl World {
             let factor = self.steps_per_second() as f64 / c.steps_in_second as f64;
             (&c.current_second, factor)
         }
+    }
+
+    /// The settings (read every step).
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Replaces the settings; a change of those that govern motion (gravity, elasticity,
+    /// iterations, solver, sleep, stiffness, tunnelling, rotation) wakes every ball.
+    pub fn set_settings(&mut self, settings: Settings) {
+        let before = self.settings.motion_key();
+        self.settings = settings;
+        if self.settings.motion_key() != before {
+            self.wake_all();
+        }
+    }
+
+    /// Changes the settings in place with `edit`, under the rules of [`Self::set_settings`].
+    ///
+    /// ```
+    /// let mut world = collide::Scene::builtin("table").expect("built in").build(7);
+    /// world.edit_settings(|s| s.gravity = 0.0);
+    /// assert_eq!(world.settings().gravity, 0.0);
+    /// ```
+    pub fn edit_settings(&mut self, edit: impl FnOnce(&mut Settings)) {
+        let mut settings = self.settings.clone();
+        edit(&mut settings);
+        self.set_settings(settings);
+    }
+
+    /// Whether balls may fall asleep now: the setting, or else on with soft contacts.
+    pub fn sleep_enabled(&self) -> bool {
+        self.settings.sleep_on()
+    }
+
+    /// Balls asleep now.
+    pub fn asleep_count(&self) -> usize {
+        self.balls.iter().filter(|b| b.asleep).count()
+    }
+
+    /// Wakes every ball.
+    pub fn wake_all(&mut self) {
+        self.stages.sleep.wakes.wake_all(&mut self.balls);
+    }
+
+    /// Each ball's position at the start of the last step (in every mode).
+    pub fn step_starts(&self) -> &[Vec2] {
+        self.stages.sweep.starts()
+    }
+
+    /// The impacts answered in the last step, in order (swept modes only).
+    pub fn step_impacts(&self) -> &[SweptImpact] {
+        self.stages.sweep.impacts()
     }
 }

@@ -1,9 +1,8 @@
 //! What a step hands its stages: the step's inputs and outputs ([`StepContext`]: the length
 //! of the step, a snapshot of the settings, the step's number, the tally of its work and the
 //! hits it records) and the world as a stage may touch it ([`Frame`]: the obstacles to read,
-//! the balls to move). Stages take these as arguments; none holds the [`World`](super::World).
+//! the balls to move). Stages take these as arguments; none holds the world itself.
 
-use super::pairs::Query;
 use super::settings::Settings;
 use super::Tally;
 use crate::geom::{Aabb, Ball, Group, Shape};
@@ -15,7 +14,7 @@ pub(super) struct StepContext {
     pub(super) dt: f32,
     /// The settings as the step began.
     pub(super) settings: Settings,
-    /// [`World::steps`](super::World::steps) before this step (the hits' step).
+    /// The world's step count before this step (the hits' step).
     pub(super) step: u64,
     /// The work of this step.
     pub(super) tally: Tally,
@@ -46,6 +45,20 @@ impl StepContext {
     pub(super) fn iterations(&self) -> u32 {
         self.settings.collision_iterations.clamp(1, 64)
     }
+}
+
+/// The world's generator: ChaCha12, the algorithm of rand 0.8's `StdRng` (same stream for a
+/// seed), named directly so its position can be saved and restored (`world/state.rs`).
+pub(super) type WorldRng = rand_chacha::ChaCha12Rng;
+
+/// How one broad-phase call runs: through the pair cache or not, the step's length (the
+/// cache's margins), and the settings that govern it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Query {
+    pub(super) cached: bool,
+    pub(super) dt: f32,
+    pub(super) pair_cache: bool,
+    pub(super) verify: bool,
 }
 
 /// The world as a stage sees it during a step: obstacles to read, balls to move.

@@ -1,9 +1,8 @@
 //! The launch stage: where new balls enter and how many wait. Each step launches the next
 //! waiting ball once the launch point is clear of every ball.
 
-use super::context::StepContext;
+use super::context::{StepContext, WorldRng};
 use super::counters::Counters;
-use super::step::WorldRng;
 use crate::geom::Ball;
 use glam::Vec2;
 use rand::Rng;

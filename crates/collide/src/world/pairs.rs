@@ -8,20 +8,10 @@
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::cache::PairCache;
 use super::contacts::{Kept, KeptImpulse};
-use super::context::Frame;
+use super::context::{Frame, Query};
 use super::Tally;
 use crate::broad::{BroadInput, BroadKind, BroadPhase, Pair};
 use crate::geom::{Aabb, Ball, Shape};
-
-/// How one broad-phase call runs: through the pair cache or not, the step's length (the
-/// cache's margins), and the settings that govern it.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Query {
-    pub(super) cached: bool,
-    pub(super) dt: f32,
-    pub(super) pair_cache: bool,
-    pub(super) verify: bool,
-}
 
 /// The broad phase, its pair cache and what the last call found.
 pub(super) struct PairsStage {

@@ -59,7 +59,7 @@ impl Settings {
     }
 
     /// The settings whose change wakes every ball, as bits.
-    fn motion_key(&self) -> [u32; 12] {
+    pub(super) fn motion_key(&self) -> [u32; 12] {
         [
             self.gravity.to_bits(),
             self.elasticity_scale.to_bits(),
@@ -74,36 +74,6 @@ impl Settings {
             self.tunnelling as u32,
             self.rotate as u32,
         ]
-    }
-}
-
-impl super::World {
-    /// The settings (read every step).
-    pub fn settings(&self) -> &Settings {
-        &self.settings
-    }
-
-    /// Replaces the settings; a change of those that govern motion (gravity, elasticity,
-    /// iterations, solver, sleep, stiffness, tunnelling, rotation) wakes every ball.
-    pub fn set_settings(&mut self, settings: Settings) {
-        let before = self.settings.motion_key();
-        self.settings = settings;
-        if self.settings.motion_key() != before {
-            self.wake_all();
-        }
-    }
-
-    /// Changes the settings in place with `edit`, under the rules of [`Self::set_settings`].
-    ///
-    /// ```
-    /// let mut world = collide::Scene::builtin("table").expect("built in").build(7);
-    /// world.edit_settings(|s| s.gravity = 0.0);
-    /// assert_eq!(world.settings().gravity, 0.0);
-    /// ```
-    pub fn edit_settings(&mut self, edit: impl FnOnce(&mut Settings)) {
-        let mut settings = self.settings.clone();
-        edit(&mut settings);
-        self.set_settings(settings);
     }
 }
 

@@ -19,7 +19,6 @@
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
 use super::sleepers::Wakes;
-use super::World;
 use crate::geom::{Ball, Motion, Shape};
 use crate::narrow::{contact_ball_obstacle, GroupTests};
 use glam::Vec2;
@@ -39,23 +38,6 @@ pub(super) struct SleepStage {
     blocked: Vec<bool>,
     slowest: Vec<f32>,
     joins: Vec<u32>,
-}
-
-impl World {
-    /// Whether balls may fall asleep now: the setting, or else on with soft contacts.
-    pub fn sleep_enabled(&self) -> bool {
-        self.settings.sleep_on()
-    }
-
-    /// Balls asleep now.
-    pub fn asleep_count(&self) -> usize {
-        self.balls.iter().filter(|b| b.asleep).count()
-    }
-
-    /// Wakes every ball.
-    pub fn wake_all(&mut self) {
-        self.stages.sleep.wakes.wake_all(&mut self.balls);
-    }
 }
 
 impl SleepStage {

@@ -9,8 +9,8 @@
 //! world restored from [`World::save_state`] runs on to the same [`World::state_hash`], bit for
 //! bit, as the world it was saved from.
 
+use super::context::WorldRng;
 use super::pairs::{kept_of, saved_impulses};
-use super::step::WorldRng;
 use super::{Ball, Settings, World};
 use crate::broad::BroadKind;
 use crate::geom::{Group, Shape};

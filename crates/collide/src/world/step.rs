@@ -2,7 +2,7 @@
 //! `crate::world`): `step()` is the list of the stages it runs, in order; each stage owns its
 //! state in its own file and is called from here only.
 
-use super::context::{frame, StepContext};
+use super::context::{frame, StepContext, WorldRng};
 use super::counters::{Counters, Tally};
 use super::launch::{LaunchStage, Launcher};
 use super::meter::{MeterStage, MeterView};
@@ -21,10 +21,6 @@ use crate::tunnel::Tunnelling;
 use glam::Vec2;
 use rand::SeedableRng;
 use std::f32::consts::TAU;
-
-/// The world's generator: ChaCha12, the algorithm of rand 0.8's `StdRng` (same stream for a
-/// seed), named directly so its position can be saved and restored (`world/state.rs`).
-pub(super) type WorldRng = rand_chacha::ChaCha12Rng;
 
 /// A simulation of balls among obstacles.
 pub struct World {

@@ -17,7 +17,7 @@
 
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
-use super::{Ball, World};
+use super::Ball;
 use crate::geom::{Aabb, Geometry};
 use crate::narrow::{
     impact_ball_obstacle, normalized_or, toi_ball_ball, Contact, GroupTests, Impact,
@@ -59,22 +59,15 @@ struct Best {
     elasticity: f32,
 }
 
-impl World {
-    /// Each ball's position at the start of the last step (in every mode).
-    pub fn step_starts(&self) -> &[Vec2] {
-        self.stages.sweep.starts()
-    }
-
-    /// The impacts answered in the last step, in order (swept modes only).
-    pub fn step_impacts(&self) -> &[SweptImpact] {
-        &self.stages.sweep.impacts
-    }
-}
-
 impl SweepStage {
     /// Where each ball began the step.
     pub(super) fn starts(&self) -> &[Vec2] {
         &self.starts
+    }
+
+    /// The impacts answered in the last step, in order.
+    pub(super) fn impacts(&self) -> &[SweptImpact] {
+        &self.impacts
     }
 
     /// Records where each ball starts the step, before it moves.
