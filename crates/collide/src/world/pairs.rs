@@ -368,7 +368,7 @@ mod tests {
     #[test]
     fn typed_pairs_sort_as_the_broad_phase_reports_them() {
         let n = 3;
-        let mut raw = vec![(0, 4), (0, 7), (2, 3), (3, 4), (3, 9), (5, 6)];
+        let mut raw = [(0, 4), (0, 7), (2, 3), (3, 4), (3, 9), (5, 6)];
         raw.sort_unstable();
         let keys: Vec<_> = raw.iter().map(|&p| decode(p, n).unwrap().key()).collect();
         assert!(keys.windows(2).all(|w| w[0] < w[1]));

@@ -164,9 +164,8 @@ impl SleepStage {
         st.slowest.resize(n, f32::INFINITY);
         st.blocked.clear();
         st.blocked.resize(n, false);
-        for i in 0..n {
+        for (i, b) in balls.iter().enumerate() {
             let root = find(&mut st.parent, i as u32) as usize;
-            let b = &balls[i];
             if b.asleep {
                 continue;
             }
@@ -183,8 +182,8 @@ impl SleepStage {
         // Each sleeping group gets the next number, in the order of its lowest ball (a
         // group's root is its lowest ball, so it comes first).
         let mut ids = vec![u32::MAX; n];
-        for i in 0..n {
-            if balls[i].asleep || !sleeps(&mut *st, i) {
+        for (i, b) in balls.iter_mut().enumerate() {
+            if b.asleep || !sleeps(&mut *st, i) {
                 continue;
             }
             let root = find(&mut st.parent, i as u32) as usize;
@@ -192,7 +191,6 @@ impl SleepStage {
                 ids[root] = st.next_group;
                 st.next_group = st.next_group.wrapping_add(1);
             }
-            let b = &mut balls[i];
             b.asleep = true;
             b.vel = Vec2::ZERO;
             b.spin = 0.0;
