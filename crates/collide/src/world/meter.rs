@@ -16,17 +16,21 @@
 //! meter's, not the simulation's, and is not counted). The two parts never share a pair.
 
 use super::body::{Body, BodyPair};
-use super::context::Frame;
+
 use super::pairs::{next_statics_version, SleeperOrder};
 use super::OverlapMeter;
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
-use crate::geom::{Aabb, Ball};
+use crate::geom::{Aabb, Ball, Group, Shape};
 use crate::narrow::{contact_ball_obstacle, GroupTests};
 
 /// What the meter reads at the end of a step: the balls and obstacles, whether kinematic
 /// shapes turn, and the last broad-phase call's sleepers and obstacles' version.
 pub(super) struct MeterView<'a> {
-    pub(super) w: &'a Frame<'a>,
+    pub(super) balls: &'a [Ball],
+    pub(super) shapes: &'a [Shape],
+    pub(super) groups: &'a [Group],
+    pub(super) first_moving: usize,
+    pub(super) bounds: Aabb,
     pub(super) rotating: bool,
     pub(super) sleepers: &'a [u32],
     pub(super) statics_version: u64,
@@ -119,18 +123,18 @@ impl MeterStage {
         let sleepers = v.sleepers;
         m.live_awake.clear();
         m.live_awake
-            .extend((0..v.w.balls.len() as u32).filter(|i| sleepers.binary_search(i).is_err()));
+            .extend((0..v.balls.len() as u32).filter(|i| sleepers.binary_search(i).is_err()));
         m.live_shapes.clear();
-        m.live_shapes.extend(v.w.shapes.iter().map(|s| s.aabb()));
+        m.live_shapes.extend(v.shapes.iter().map(|s| s.aabb()));
         let order = SleeperOrder {
-            first_moving: v.w.first_moving,
-            shapes: v.w.shapes.len(),
+            first_moving: v.first_moving,
+            shapes: v.shapes.len(),
             sleepers,
             awake: &m.live_awake,
         };
         order.boxes(
             &m.live_shapes,
-            |b| v.w.balls[b as usize].aabb(),
+            |b| v.balls[b as usize].aabb(),
             &mut m.live_boxes,
         );
         let (world_version, seen, version) = &mut m.live_statics;
@@ -142,10 +146,10 @@ impl MeterStage {
         }
         let input = BroadInput {
             aabbs: &m.live_boxes,
-            first_moving: v.w.first_moving + sleepers.len(),
-            first_dynamic: v.w.shapes.len() + sleepers.len(),
+            first_moving: v.first_moving + sleepers.len(),
+            first_dynamic: v.shapes.len() + sleepers.len(),
             statics_version: m.live_statics.2,
-            world: v.w.bounds,
+            world: v.bounds,
         };
         let grid = m.live_grid.get_or_insert_with(|| BroadKind::Grid.create());
         grid.find_pairs(&input, &mut m.live_pairs, &mut BroadCounters::default());
@@ -162,17 +166,17 @@ impl MeterStage {
         }
         m.sleepers.clear();
         m.sleepers.extend_from_slice(v.sleepers);
-        let n_shapes = v.w.shapes.len();
+        let n_shapes = v.shapes.len();
         m.boxes.clear();
-        m.boxes.extend(v.w.shapes.iter().map(|s| s.aabb()));
+        m.boxes.extend(v.shapes.iter().map(|s| s.aabb()));
         m.boxes
-            .extend(m.sleepers.iter().map(|&b| v.w.balls[b as usize].aabb()));
+            .extend(m.sleepers.iter().map(|&b| v.balls[b as usize].aabb()));
         let input = BroadInput {
             aabbs: &m.boxes,
-            first_moving: v.w.first_moving,
+            first_moving: v.first_moving,
             first_dynamic: n_shapes,
             statics_version: next_statics_version(),
-            world: v.w.bounds,
+            world: v.bounds,
         };
         let grid = m.grid.get_or_insert_with(|| BroadKind::Grid.create());
         grid.find_pairs(&input, &mut m.pairs, &mut BroadCounters::default());
@@ -197,16 +201,16 @@ fn pair_overlap(v: &MeterView, p: &BodyPair) -> f32 {
     let si = match p.other {
         Body::Shape(s) => s,
         Body::Ball(o) => {
-            let (a, b) = (&v.w.balls[p.ball.ix()], &v.w.balls[o.ix()]);
+            let (a, b) = (&v.balls[p.ball.ix()], &v.balls[o.ix()]);
             let small = a.radius.min(b.radius);
             let d = a.radius + b.radius - (a.pos - b.pos).length();
             return if small > 0.0 { d / small } else { 0.0 };
         }
     };
-    let (b, shape) = (&v.w.balls[p.ball.ix()], &v.w.shapes[si.ix()]);
+    let (b, shape) = (&v.balls[p.ball.ix()], &v.shapes[si.ix()]);
     let vel = b.vel - shape.velocity_at(b.pos, v.rotating);
     let mut scratch = GroupTests::default();
-    let contact = contact_ball_obstacle((b.pos, b.radius, vel), shape, v.w.groups, &mut scratch);
+    let contact = contact_ball_obstacle((b.pos, b.radius, vel), shape, v.groups, &mut scratch);
     match contact {
         Some((c, _)) if b.radius > 0.0 => c.depth / b.radius,
         _ => 0.0,

@@ -8,7 +8,7 @@ use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
 use super::sleepers::Wakes;
 use super::Tally;
-use crate::geom::{clamp_speed, Ball, Geometry};
+use crate::geom::{clamp_speed, Ball, Geometry, Group, Shape};
 use crate::narrow::{contact_ball_ball, contact_ball_obstacle, keep_side, GroupTests};
 use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
 use glam::Vec2;
@@ -31,17 +31,19 @@ pub(super) fn iterate(
     wakes: &mut Wakes,
     cx: &mut StepContext,
 ) {
+    let (balls, obstacles) = (&mut w.balls[..], (w.shapes, w.groups));
     for p in bodies {
         cx.tally.full_tests += 1;
         cx.tally.impact_tests += 1;
         let hit = match p.other {
             Body::Shape(s) => {
                 let mut tests = GroupTests::default();
-                let hit = collide_ball_shape(w, (p.ball, s), starts, &mut tests, cx);
+                let at = (p.ball, s);
+                let hit = collide_ball_shape((balls, obstacles), at, starts, &mut tests, cx);
                 cx.tally.add_group(tests);
                 hit
             }
-            Body::Ball(o) => collide_ball_ball(w.balls, (p.ball, o), wakes, cx),
+            Body::Ball(o) => collide_ball_ball(balls, (p.ball, o), wakes, cx),
         };
         cx.tally.collisions += hit as u64;
     }
@@ -63,12 +65,13 @@ pub(super) fn walls_last(
         return;
     }
     let mut tests = GroupTests::default();
+    let (balls, obstacles) = (&mut w.balls[..], (w.shapes, w.groups));
     for p in bodies {
         let Some(s) = p.shape() else {
             break;
         };
         pass.full_tests += 1;
-        let hit = collide_ball_shape(w, (p.ball, s), starts, &mut tests, cx);
+        let hit = collide_ball_shape((balls, obstacles), (p.ball, s), starts, &mut tests, cx);
         cx.tally.collisions += hit as u64;
     }
     let tally = &mut cx.tally;
@@ -80,17 +83,17 @@ pub(super) fn walls_last(
 }
 
 fn collide_ball_shape(
-    w: &mut Frame,
+    (balls, (shapes, groups)): (&mut [Ball], (&[Shape], &[Group])),
     (bi, si): (BallIx, ShapeIx),
     starts: &[Vec2],
     tests: &mut GroupTests,
     cx: &mut StepContext,
 ) -> bool {
-    let (shape, ball) = (&w.shapes[si.ix()], &mut w.balls[bi.ix()]);
+    let (shape, ball) = (&shapes[si.ix()], &mut balls[bi.ix()]);
     let start = starts.get(bi.ix()).copied().unwrap_or(ball.pos);
     // The gate judges the ball's speed relative to the gate's own motion.
     let v = ball.vel - shape.velocity_at(ball.pos, cx.settings.rotate);
-    let found = contact_ball_obstacle((ball.pos, ball.radius, v), shape, w.groups, tests);
+    let found = contact_ball_obstacle((ball.pos, ball.radius, v), shape, groups, tests);
     let Some((mut c, shape_e)) = found else {
         return false;
     };

@@ -34,7 +34,7 @@ use super::contacts::{Kept, SoftContact};
 use super::context::{Frame, StepContext};
 use super::settings::SoftSettings;
 use super::sleepers::Wakes;
-use crate::geom::{clamp_speed, Aabb, Ball};
+use crate::geom::{clamp_speed, Aabb, Ball, Group, Shape};
 use crate::narrow::{contact_ball_ball, contact_ball_obstacle, parts_of, Contact, GroupTests};
 use crate::response::{Hit, HIT_SPEED};
 use crate::tunnel::{impact_ball_shape, Tunnelling};
@@ -102,7 +102,9 @@ impl SoftStage {
         cx: &mut StepContext,
     ) {
         let mut s = Solve {
-            w,
+            balls: &mut w.balls[..],
+            shapes: w.shapes,
+            groups: w.groups,
             bodies,
             starts,
             wakes,
@@ -118,7 +120,7 @@ impl SoftStage {
         for _ in 0..iterations {
             s.solve_contacts(st, Some((k, soft.push_speed)), dt);
         }
-        for b in s.w.balls.iter_mut().filter(|b| !b.asleep) {
+        for b in s.balls.iter_mut().filter(|b| !b.asleep) {
             b.pos += b.vel * dt;
         }
         for _ in 0..iterations {
@@ -141,18 +143,20 @@ impl SoftStage {
 
 /// One sub-step's view of the world: the balls and obstacles, the step's pairs, where the
 /// balls began the step, the wakes, and the step's context.
-struct Solve<'a, 'w> {
-    w: &'a mut Frame<'w>,
+struct Solve<'a> {
+    balls: &'a mut [Ball],
+    shapes: &'a [Shape],
+    groups: &'a [Group],
     bodies: &'a [BodyPair],
     starts: &'a [Vec2],
     wakes: &'a mut Wakes,
     cx: &'a mut StepContext,
 }
 
-impl Solve<'_, '_> {
+impl Solve<'_> {
     /// Where ball `b` began the step.
     fn start(&self, b: usize) -> Vec2 {
-        self.starts.get(b).copied().unwrap_or(self.w.balls[b].pos)
+        self.starts.get(b).copied().unwrap_or(self.balls[b].pos)
     }
 
     /// The contacts of the step's pairs, woken sleepers included.
@@ -181,10 +185,10 @@ impl Solve<'_, '_> {
         bj: BallIx,
         (dt, soft): (f32, &SoftSettings),
     ) -> Option<SoftContact> {
-        let (a, b) = (self.w.balls[bi.ix()], self.w.balls[bj.ix()]);
+        let (a, b) = (self.balls[bi.ix()], self.balls[bj.ix()]);
         let reach = self.reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
         let c = contact_ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
-        self.wakes.wake_pair(self.w.balls, bi.ix(), bj.ix());
+        self.wakes.wake_pair(self.balls, bi.ix(), bj.ix());
         let e = a.elasticity * b.elasticity * self.cx.settings.elasticity_scale;
         let approach = (a.vel - b.vel).dot(c.normal);
         Some(self.new_contact(
@@ -244,8 +248,8 @@ impl Solve<'_, '_> {
         si: ShapeIx,
         (dt, soft): (f32, &SoftSettings),
     ) -> Option<SoftContact> {
-        let ball = self.w.balls[bi.ix()];
-        let shape = self.w.shapes[si.ix()];
+        let ball = self.balls[bi.ix()];
+        let shape = self.shapes[si.ix()];
         let rotating = self.cx.settings.rotate;
         let surface_at_ball = shape.velocity_at(ball.pos, rotating);
         let reach = self.reach((ball.vel - surface_at_ball).length(), ball.radius, dt);
@@ -265,11 +269,11 @@ impl Solve<'_, '_> {
     /// The contact of ball `bi`, grown to radius `r`, with obstacle `si` (a group's deepest
     /// member, hull first), and the elasticity of what it touches.
     fn reached_contact(&mut self, bi: usize, si: usize, r: f32) -> Option<(Contact, f32)> {
-        let ball = &self.w.balls[bi];
-        let shape = &self.w.shapes[si];
+        let ball = &self.balls[bi];
+        let shape = &self.shapes[si];
         let v = ball.vel - shape.velocity_at(ball.pos, self.cx.settings.rotate);
         let mut tests = GroupTests::default();
-        let found = contact_ball_obstacle((ball.pos, r, v), shape, self.w.groups, &mut tests);
+        let found = contact_ball_obstacle((ball.pos, r, v), shape, self.groups, &mut tests);
         self.cx.tally.add_group(tests);
         found
     }
@@ -296,20 +300,20 @@ impl Solve<'_, '_> {
 
     /// Adds impulse `p` (along the normal, onto the ball) to both bodies of contact `c`.
     fn push_pair(&mut self, c: &SoftContact, p: Vec2) {
-        self.w.balls[c.ball.ix()].vel += p * c.inv_a;
+        self.balls[c.ball.ix()].vel += p * c.inv_a;
         if let Body::Ball(o) = c.other {
-            self.w.balls[o.ix()].vel -= p * c.inv_b;
+            self.balls[o.ix()].vel -= p * c.inv_b;
         }
     }
 
     /// Adds tangent impulse `l` (along `perp(n)`, onto the ball at its contact point).
     fn push_tangent(&mut self, c: &SoftContact, l: f32) {
         let p = c.normal.perp() * l;
-        let a = &mut self.w.balls[c.ball.ix()];
+        let a = &mut self.balls[c.ball.ix()];
         a.vel += p * c.inv_a;
         a.spin -= c.ra * l * c.inv_ia;
         if let Body::Ball(o) = c.other {
-            let b = &mut self.w.balls[o.ix()];
+            let b = &mut self.balls[o.ix()];
             b.vel -= p * c.inv_b;
             b.spin -= c.rb * l * c.inv_ib;
         }
@@ -317,19 +321,19 @@ impl Solve<'_, '_> {
 
     /// Adds angular impulse `l` against the ball's roll (the other ball gets the opposite).
     fn push_rolling(&mut self, c: &SoftContact, l: f32) {
-        self.w.balls[c.ball.ix()].spin += l * c.inv_ia;
+        self.balls[c.ball.ix()].spin += l * c.inv_ia;
         if let Body::Ball(o) = c.other {
-            self.w.balls[o.ix()].spin -= l * c.inv_ib;
+            self.balls[o.ix()].spin -= l * c.inv_ib;
         }
     }
 
     /// The relative tangent velocity at contact `c` (along `perp(n)`), spins included:
     /// the ball's contact point is at `−r_a·n`, the other ball's at `+r_b·n`.
     fn tangent_speed(&self, c: &SoftContact) -> f32 {
-        let a = &self.w.balls[c.ball.ix()];
+        let a = &self.balls[c.ball.ix()];
         let t = c.normal.perp();
         let (vb, wb) = match c.other {
-            Body::Ball(o) => (self.w.balls[o.ix()].vel, self.w.balls[o.ix()].spin),
+            Body::Ball(o) => (self.balls[o.ix()].vel, self.balls[o.ix()].spin),
             Body::Shape(_) => (c.surface, 0.0),
         };
         (a.vel - vb).dot(t) - a.spin * c.ra - wb * c.rb
@@ -347,9 +351,9 @@ impl Solve<'_, '_> {
         if c.rolling_reach <= 0.0 {
             return;
         }
-        let wa = self.w.balls[c.ball.ix()].spin;
+        let wa = self.balls[c.ball.ix()].spin;
         let wb = match c.other {
-            Body::Ball(o) => self.w.balls[o.ix()].spin,
+            Body::Ball(o) => self.balls[o.ix()].spin,
             Body::Shape(_) => 0.0,
         };
         let limit = c.rolling_reach * c.impulse;
@@ -362,16 +366,16 @@ impl Solve<'_, '_> {
     /// The relative normal velocity of contact `c` now.
     fn normal_speed(&self, c: &SoftContact) -> f32 {
         let other = match c.other {
-            Body::Ball(o) => self.w.balls[o.ix()].vel,
+            Body::Ball(o) => self.balls[o.ix()].vel,
             Body::Shape(_) => c.surface,
         };
-        (self.w.balls[c.ball.ix()].vel - other).dot(c.normal)
+        (self.balls[c.ball.ix()].vel - other).dot(c.normal)
     }
 
     /// The separation of contact `c` now: as found, plus the bodies' moves along the normal
     /// since (obstacles hold still within a step).
     fn separation(&self, c: &SoftContact) -> f32 {
-        let moved = |b: usize| self.w.balls[b].pos - self.start(b);
+        let moved = |b: usize| self.balls[b].pos - self.start(b);
         let mut d = moved(c.ball.ix());
         if let Body::Ball(o) = c.other {
             d -= moved(o.ix());
@@ -423,7 +427,7 @@ impl Solve<'_, '_> {
             self.push_pair(&c, c.normal * (new - c.impulse));
             self.record_soft_hit(&c);
         }
-        for b in self.w.balls.iter_mut() {
+        for b in self.balls.iter_mut() {
             b.vel = clamp_speed(b.vel);
         }
     }
@@ -454,16 +458,16 @@ impl Solve<'_, '_> {
             };
             let bi = p.ball.ix();
             let start = self.start(bi);
-            let ball = self.w.balls[bi];
+            let ball = self.balls[bi];
             let d = ball.pos - start;
             // Moves shorter than the speculative reach are the contacts' business.
             if d.length_squared() <= (ball.radius * SPECULATIVE_RADII).powi(2) {
                 continue;
             }
-            let shape = &self.w.shapes[si.ix()];
+            let shape = &self.shapes[si.ix()];
             let v = ball.vel - shape.velocity_at(start, self.cx.settings.rotate);
             let tests = &mut self.cx.tally.impact_tests;
-            let hit = parts_of(shape, self.w.groups)
+            let hit = parts_of(shape, self.groups)
                 .iter()
                 .filter_map(|m| {
                     impact_ball_shape(mode, fractions, (start, ball.radius, d, v), &m.geom, tests)
@@ -477,7 +481,7 @@ impl Solve<'_, '_> {
                 })
                 .min_by(|a, b| a.t.total_cmp(&b.t));
             if let Some(hit) = hit {
-                self.w.balls[bi].pos = start + d * hit.t;
+                self.balls[bi].pos = start + d * hit.t;
             }
         }
     }

@@ -207,7 +207,11 @@ impl World {
         let (st, c, w) = (&mut self.stages, &mut self.counters, frame!(self));
         c.co_located = st.meter.co_located(w.balls, st.pairs.bodies());
         let view = MeterView {
-            w: &w,
+            balls: w.balls,
+            shapes: w.shapes,
+            groups: w.groups,
+            first_moving: w.first_moving,
+            bounds: w.bounds,
             rotating: cx.settings.rotate,
             sleepers: st.pairs.sleepers(),
             statics_version: st.pairs.statics_version,
