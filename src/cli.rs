@@ -279,7 +279,19 @@ pub fn scene_source(args: &Args) -> Result<(String, String), SceneError> {
     if let Some((n, text)) = BUILT_IN.iter().find(|(n, _)| Some(*n) == name) {
         return Ok((format!("{n} (built in)"), text.to_string()));
     }
-    let path = args.scene.as_deref().expect("a path when not built in");
+    scene_file(args.scene.as_deref().expect("a path when not built in"))
+}
+
+/// A scene file named on the command line as `(origin, text)`; a name that is neither built
+/// in nor a file is refused with the built-in names, a close match first.
+fn scene_file(path: &std::path::Path) -> Result<(String, String), SceneError> {
+    if !path.exists() {
+        let name = path.display().to_string();
+        return Err(SceneError::whole_file(
+            &name,
+            collide::scene::not_built_in(&name),
+        ));
+    }
     Scene::read(path)
 }
 
@@ -289,7 +301,11 @@ pub fn load_scene(args: &Args) -> Result<Scene, SceneError> {
     let name = args.scene.as_ref().map_or(Some("table"), |p| p.to_str());
     match BUILT_IN.iter().find(|(n, _)| Some(*n) == name) {
         Some((n, text)) => Scene::parse(text, &format!("{n} (built in)")),
-        None => Scene::load(args.scene.as_deref().expect("a path when not built in")),
+        None => {
+            let (origin, text) =
+                scene_file(args.scene.as_deref().expect("a path when not built in"))?;
+            Scene::parse(&text, &origin)
+        }
     }
 }
 
@@ -302,27 +318,10 @@ pub fn nanos() -> u64 {
 }
 
 /// The one line printed after `--frames`; `physics_ms` is the mean physics time a frame over
-/// the run, `physics_ms_last` over its last 60 frames.
-pub fn summary(
-    frames: u64,
-    world: &collide::World,
-    fps: f64,
-    (physics_ms, physics_ms_last): (f64, f64),
-) -> String {
-    let c = world.counters();
-    format!(
-        "frames={frames} balls={} strays={} co_located={} overlap_max={:.4} overlap_mean={:.5} asleep={} aabb_tests={} broad={} solver={} fps={fps:.1} physics_ms={physics_ms:.3} physics_ms_last={physics_ms_last:.3} hash={:016x}",
-        world.balls().len(),
-        c.strays,
-        c.co_located,
-        c.overlap.max,
-        c.overlap.mean(),
-        c.asleep,
-        c.total.broad.aabb_tests,
-        world.broad().kind().name(),
-        world.settings().solver.name(),
-        world.state_hash()
-    )
+/// the run, `physics_ms_last` over its last 60 frames. The library writes it, so the web page
+/// prints the same text.
+pub fn summary(frames: u64, world: &collide::World, fps: f64, physics_ms: (f64, f64)) -> String {
+    collide::summary(frames, world, fps, physics_ms)
 }
 
 /// The mean of the last (up to) 60 frame times kept by a run (ms).

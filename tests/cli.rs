@@ -130,6 +130,45 @@ fn missing_scene_file_exits_2_with_its_path() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("/no/such/scene.ron"), "{err}");
+    assert!(
+        !err.contains(":0:0"),
+        "no line and column for a missing file: {err}"
+    );
+}
+
+#[test]
+fn a_scene_name_in_the_wrong_case_lists_the_built_in_names_a_close_match_first() {
+    let (code, _, err) = run(&["--scene", "Pinball", "--headless", "--frames", "1"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no built-in scene or file named `Pinball`; did you mean `pinball`?"),
+        "{err}"
+    );
+    assert!(
+        err.contains("Built-in scenes: pinball, table, lab, cradle, pool, rain, field"),
+        "{err}"
+    );
+    assert!(!err.contains("cannot read"), "{err}");
+}
+
+#[test]
+fn a_saved_state_given_as_a_recording_is_named_as_a_saved_state() {
+    let dir = std::env::temp_dir().join(format!("cmt-kinds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let state = dir.join("state.ron");
+    let s = state.to_str().unwrap();
+    let (code, _, err) = run(&["--headless", "--frames", "5", "--save-state", s]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(&["--replay", s]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("this is a saved state, not a recording (Load state or --state opens it)"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["--scene", s, "--headless", "--frames", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("this is a saved state, not a scene"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -5,11 +5,12 @@ use super::App;
 use crate::command::Command;
 use crate::render::view::Camera;
 use crate::start::Source;
-use crate::ui::timeline::TapeCmd;
+use crate::ui::timeline::{FileError, TapeCmd};
 use collide::{Scene, Stepper};
 
 impl App {
     pub(super) fn apply_tape(&mut self, cmd: TapeCmd) {
+        let failure = cmd.failure();
         let note = match cmd {
             TapeCmd::Seek(step) => {
                 self.ui.paused = true;
@@ -43,10 +44,13 @@ impl App {
             TapeCmd::LoadState(path) => self.load_state(&path),
             TapeCmd::LoadScene(path) => self.load_scene_file(&path),
         };
-        match note {
-            Some(Ok(n)) => self.timeline.note = Some(n),
-            Some(Err(e)) => self.timeline.error = Some(e),
-            None => {}
+        match (note, failure) {
+            (Some(Ok(n)), _) => self.timeline.note = Some(n),
+            (Some(Err(message)), Some((title, failed))) => {
+                self.timeline.error = Some(FileError { title, message });
+                self.timeline.note = Some(failed);
+            }
+            _ => {}
         }
     }
 
@@ -85,13 +89,12 @@ impl App {
     }
 
     fn load_scene_file(&mut self, path: &std::path::Path) -> Option<Result<String, String>> {
-        let loaded = std::fs::read_to_string(path)
-            .map_err(|e| format!("{}:0:0: cannot read the file: {e}", path.display()))
-            .and_then(|text| {
-                let origin = path.display().to_string();
-                let scene = Scene::parse(&text, &origin).map_err(|e| e.to_string())?;
+        let loaded = Scene::read(path)
+            .and_then(|(origin, text)| {
+                let scene = Scene::parse(&text, &origin)?;
                 Ok((origin, text, scene))
-            });
+            })
+            .map_err(|e| e.to_string());
         Some(loaded.map(|(origin, text, scene)| {
             self.scene = scene;
             self.source = Source {

@@ -1,10 +1,11 @@
 //! The record/replay bar along the bottom (T hides it): the recording's timeline with play,
 //! pause, a frame back and forward and a scrub slider; the state hash beside the recorded
-//! one (green when they match, red on a divergence); the files (recording, state, scene) by
-//! path; and the error window for a file that would not load, while the scene runs on.
-//! Like the panel, it only returns commands.
+//! one (green when they match, red on a divergence); the files, each kind (recording, state,
+//! scene) with a name of its own; and the error window for a file that would not load or
+//! save, while the scene runs on. Like the panel, it only returns commands.
 
 use collide::record::CHECK_EVERY;
+use collide::scene::FileKind;
 use collide::{Tape, World};
 use egui_macroquad::egui;
 use std::path::PathBuf;
@@ -28,15 +29,48 @@ pub enum TapeCmd {
     LoadScene(PathBuf),
 }
 
+impl TapeCmd {
+    /// For a file command that failed: the error window's title and the status line's words.
+    pub fn failure(&self) -> Option<(&'static str, String)> {
+        let (title, what, path) = match self {
+            TapeCmd::SaveRecording(p) => (SAVE_FAILED, "saving the recording to", p),
+            TapeCmd::LoadRecording(p) => (LOAD_FAILED, "loading the recording", p),
+            TapeCmd::SaveState(p) => (SAVE_FAILED, "saving the state to", p),
+            TapeCmd::LoadState(p) => (LOAD_FAILED, "loading the state", p),
+            TapeCmd::LoadScene(p) => (LOAD_FAILED, "loading the scene", p),
+            TapeCmd::Seek(_) | TapeCmd::Step => return None,
+        };
+        Some((title, format!("{what} {} failed", path.display())))
+    }
+}
+
+/// The error window's title for a file that would not save.
+pub const SAVE_FAILED: &str = "Could not save";
+/// The error window's title for a file that would not load.
+pub const LOAD_FAILED: &str = "Could not load";
+
+/// A file that would not load or save: the window's title and the message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileError {
+    /// [`SAVE_FAILED`] or [`LOAD_FAILED`].
+    pub title: &'static str,
+    /// The error, naming the file.
+    pub message: String,
+}
+
 /// The bar's own state.
 pub struct TimelineUi {
     /// Shown.
     pub open: bool,
-    /// The path in the text field.
-    pub path: String,
+    /// The recording's file name.
+    pub recording: String,
+    /// The saved state's file name.
+    pub state: String,
+    /// The scene's file name.
+    pub scene: String,
     /// A file that would not load or save: shown in the error window until dismissed.
-    pub error: Option<String>,
-    /// What the last file action did.
+    pub error: Option<FileError>,
+    /// What the last file action did, or that it failed.
     pub note: Option<String>,
     /// Height the bar took last frame (px), so the table fits above it.
     pub height: f32,
@@ -73,7 +107,9 @@ impl Default for TimelineUi {
     fn default() -> Self {
         Self {
             open: true,
-            path: "recording.ron".into(),
+            recording: FileKind::Recording.default_file().into(),
+            state: FileKind::State.default_file().into(),
+            scene: FileKind::Scene.default_file().into(),
             error: None,
             note: None,
             height: 0.0,
@@ -182,27 +218,55 @@ fn hash_row(ui: &mut egui::Ui, tape: &Tape, world: &World) {
     });
 }
 
+/// One name field per kind of file, each with its buttons, then what the last action did.
 fn files_row(ui: &mut egui::Ui, st: &mut TimelineUi, cmds: &mut Vec<TapeCmd>) {
     ui.horizontal(|ui| {
         // Room for the Experiment button in the bottom left corner.
         ui.add_space(90.0);
-        ui.label("File");
-        ui.add(egui::TextEdit::singleline(&mut st.path).desired_width(220.0));
-        let path = || PathBuf::from(st.path.trim());
-        if ui.button("Save recording").clicked() {
-            cmds.push(TapeCmd::SaveRecording(path()));
+        let field = |ui: &mut egui::Ui, label: &str, name: &mut String| {
+            ui.label(label);
+            ui.add(egui::TextEdit::singleline(name).desired_width(120.0));
+            PathBuf::from(name.trim())
+        };
+        let path = field(ui, "Recording", &mut st.recording);
+        if ui
+            .button("Save")
+            .on_hover_text("Save the recording")
+            .clicked()
+        {
+            cmds.push(TapeCmd::SaveRecording(path.clone()));
         }
-        if ui.button("Load recording").clicked() {
-            cmds.push(TapeCmd::LoadRecording(path()));
+        if ui
+            .button("Load")
+            .on_hover_text("Load a recording")
+            .clicked()
+        {
+            cmds.push(TapeCmd::LoadRecording(path));
         }
-        if ui.button("Save state").clicked() {
-            cmds.push(TapeCmd::SaveState(path()));
+        ui.separator();
+        let path = field(ui, "State", &mut st.state);
+        if ui
+            .button("Save")
+            .on_hover_text("Save the state now")
+            .clicked()
+        {
+            cmds.push(TapeCmd::SaveState(path.clone()));
         }
-        if ui.button("Load state").clicked() {
-            cmds.push(TapeCmd::LoadState(path()));
+        if ui
+            .button("Load")
+            .on_hover_text("Load a saved state")
+            .clicked()
+        {
+            cmds.push(TapeCmd::LoadState(path));
         }
-        if ui.button("Load scene").clicked() {
-            cmds.push(TapeCmd::LoadScene(path()));
+        ui.separator();
+        let path = field(ui, "Scene", &mut st.scene);
+        if ui
+            .button("Load")
+            .on_hover_text("Load a scene file")
+            .clicked()
+        {
+            cmds.push(TapeCmd::LoadScene(path));
         }
         if let Some(n) = &st.note {
             ui.weak(n);
@@ -210,11 +274,17 @@ fn files_row(ui: &mut egui::Ui, st: &mut TimelineUi, cmds: &mut Vec<TapeCmd>) {
     });
 }
 
-fn error_window(ctx: &egui::Context, error: &mut Option<String>) {
-    let Some(msg) = error.clone() else { return };
+fn error_window(ctx: &egui::Context, error: &mut Option<FileError>) {
+    let Some(FileError {
+        title,
+        message: msg,
+    }) = error.clone()
+    else {
+        return;
+    };
     let mut open = true;
     let mut ok = false;
-    egui::Window::new("Could not load")
+    egui::Window::new(title)
         .open(&mut open)
         .collapsible(false)
         .default_width(520.0)
@@ -226,5 +296,38 @@ fn error_window(ctx: &egui::Context, error: &mut Option<String>) {
         });
     if !open || ok {
         *error = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_of_file_starts_with_a_name_of_its_own() {
+        let t = TimelineUi::default();
+        assert_eq!(
+            [t.recording.as_str(), t.state.as_str(), t.scene.as_str()],
+            ["recording.ron", "state.ron", "scene.ron"]
+        );
+    }
+
+    #[test]
+    fn a_failed_save_is_titled_as_a_save_and_a_failed_load_as_a_load() {
+        let p = || PathBuf::from("x.ron");
+        for (cmd, title) in [
+            (TapeCmd::SaveRecording(p()), SAVE_FAILED),
+            (TapeCmd::SaveState(p()), SAVE_FAILED),
+            (TapeCmd::LoadRecording(p()), LOAD_FAILED),
+            (TapeCmd::LoadState(p()), LOAD_FAILED),
+            (TapeCmd::LoadScene(p()), LOAD_FAILED),
+        ] {
+            assert_eq!(cmd.failure().map(|f| f.0), Some(title), "{cmd:?}");
+        }
+        assert_eq!(
+            TapeCmd::SaveState(p()).failure().map(|f| f.1),
+            Some("saving the state to x.ron failed".to_string())
+        );
+        assert_eq!(TapeCmd::Step.failure(), None);
     }
 }

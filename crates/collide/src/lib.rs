@@ -48,6 +48,7 @@ pub mod scene;
 #[cfg(feature = "lab")]
 pub mod shots;
 pub mod stepper;
+pub mod summary;
 pub mod tunnel;
 pub mod world;
 
@@ -61,6 +62,7 @@ pub use record::{Divergence, Input, InputError, Recording, SaveError, SavedState
 pub use rules::PlayState;
 pub use scene::{Scene, SceneError};
 pub use stepper::Stepper;
+pub use summary::summary;
 pub use tunnel::Tunnelling;
 pub use world::{
     Counters, OverlapMeter, Settings, SleepSettings, SoftSettings, Solver, StateError, World,

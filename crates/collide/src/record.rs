@@ -14,7 +14,7 @@
 
 use crate::broad::ParamError;
 use crate::geom::Control;
-use crate::scene::{Scene, SceneError};
+use crate::scene::{FileKind, Scene, SceneError};
 use crate::world::{Settings, World, WorldState};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -254,7 +254,7 @@ impl SavedState {
 
     /// Parses a state file and builds its world; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<(SavedState, World), SceneError> {
-        let saved: SavedState = parse_ron(text, origin)?;
+        let saved: SavedState = parse_ron(text, origin, FileKind::State)?;
         let world = saved.world_in(origin, text, "state")?;
         Ok((saved, world))
     }
@@ -333,7 +333,7 @@ impl Recording {
 
     /// Parses a recording and builds its start world; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<(Recording, World), SceneError> {
-        let rec: Recording = parse_ron(text, origin)?;
+        let rec: Recording = parse_ron(text, origin, FileKind::Recording)?;
         rec.check()
             .map_err(|(key, msg)| error_at(origin, text, key, msg))?;
         let world = rec.start.world_in(origin, text, "start")?;
@@ -638,13 +638,21 @@ impl Tape {
     }
 }
 
-/// Parses RON into `T`, the error at the parser's line and column.
-fn parse_ron<T: serde::de::DeserializeOwned>(text: &str, origin: &str) -> Result<T, SceneError> {
-    ron::from_str(text).map_err(|e| SceneError {
-        origin: origin.to_string(),
-        line: e.position.line.max(1),
-        col: e.position.col.max(1),
-        message: e.code.to_string(),
+/// Parses RON into `T`, the error at the parser's line and column; text of another kind of
+/// file than `kind` is named as such instead.
+fn parse_ron<T: serde::de::DeserializeOwned>(
+    text: &str,
+    origin: &str,
+    kind: FileKind,
+) -> Result<T, SceneError> {
+    ron::from_str(text).map_err(|e| {
+        SceneError {
+            origin: origin.to_string(),
+            line: e.position.line.max(1),
+            col: e.position.col.max(1),
+            message: e.code.to_string(),
+        }
+        .or_wrong_kind(kind, text)
     })
 }
 
@@ -674,12 +682,7 @@ fn to_ron<T: Serialize>(value: &T) -> Result<String, SaveError> {
 }
 
 fn read(path: &Path) -> Result<String, SceneError> {
-    std::fs::read_to_string(path).map_err(|e| SceneError {
-        origin: path.display().to_string(),
-        line: 0,
-        col: 0,
-        message: format!("cannot read the file: {e}"),
-    })
+    std::fs::read_to_string(path).map_err(|e| SceneError::unreadable(path, &e))
 }
 
 fn write(path: &Path, text: &str) -> Result<(), SaveError> {

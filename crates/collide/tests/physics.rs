@@ -613,3 +613,54 @@ fn the_last_second_counters_show_the_second_in_progress_until_one_completes() {
         "the complete one stays"
     );
 }
+
+/// Each ball's start of the last step and its impacts, as the swept-path overlay draws them.
+fn paths(w: &World) -> Vec<(Vec2, Vec<Vec2>)> {
+    let mut out: Vec<(Vec2, Vec<Vec2>)> = w.step_starts().iter().map(|&s| (s, vec![])).collect();
+    for h in w.step_impacts() {
+        out[h.ball as usize].1.push(h.centre);
+    }
+    out
+}
+
+#[test]
+fn deleting_a_ball_keeps_the_swept_paths_on_their_balls() {
+    // The table with swept tests and six balls launched: delete one between steps (a
+    // right-click). Before, the paths stayed by index, so the overlay drew lines from the
+    // balls after the deleted one to the places of the balls before them.
+    let mut w = table(1);
+    w.edit_settings(|s| s.tunnelling = collide::Tunnelling::Exact);
+    w.launch(6);
+    let mut steps = 0;
+    while (w.balls().len() < 6 || w.step_impacts().is_empty()) && steps < 20_000 {
+        w.step();
+        steps += 1;
+    }
+    assert_eq!(w.balls().len(), 6);
+    let before = paths(&w);
+    let gone = before
+        .iter()
+        .position(|p| !p.1.is_empty())
+        .expect("a ball with an impact");
+    w.remove_ball(gone);
+    let mut expected = before;
+    expected.remove(gone);
+    assert_eq!(paths(&w), expected, "every path follows its ball");
+    for (b, (start, _)) in w.balls().iter().zip(&expected) {
+        assert!((b.pos - *start).length() < 50.0, "{b:?} from {start}");
+    }
+}
+
+#[test]
+fn pool_with_soft_contacts_runs_on_after_a_ball_is_pocketed() {
+    // A pocketed ball left the last pairs pointing past the balls: the step's counting
+    // indexed out of bounds.
+    let mut w = collide::Scene::builtin("pool").expect("built in").build(1);
+    w.edit_settings(|s| s.solver = collide::world::Solver::Soft);
+    w.launch(50);
+    let start = w.balls().len() + 50;
+    for _ in 0..600 * w.steps_per_second() / 60 {
+        w.step();
+    }
+    assert!(w.balls().len() < start, "some ball was pocketed");
+}

@@ -312,3 +312,58 @@ fn containment_seed_1_step_2463_balls_pinned_to_the_lane_wall_are_parted() {
         );
     }
 }
+
+/// The case that found it: a ball fired at 0.5 px/s, 60° off the normal (and 3 px/s, 80°
+/// off), at the middle of an 8000 px wall. In f32 the distance to the wall rounds by
+/// 1.2e-4 px that far from its ends, and the speculative contact closed that phantom gap at
+/// 0.03 px/s, so the ball crept on into the wall (measured e = −0.055) instead of stopping.
+#[test]
+fn with_soft_contacts_a_slow_ball_stops_on_a_long_wall_far_from_its_ends() {
+    for (speed, angle) in [(0.5, 60.0), (3.0, 80.0)] {
+        for target in ["segment", "gate"] {
+            for mode in [Tunnelling::Exact, Tunnelling::Off] {
+                let e = collide::checks::restitution::fired_case(
+                    target,
+                    speed,
+                    angle,
+                    (1.0, 1.0),
+                    mode,
+                    Soft,
+                )
+                .expect("a bounce");
+                assert!(
+                    e.abs() <= 0.01,
+                    "{target} {speed} px/s {angle}° {mode:?}: e {e}"
+                );
+            }
+        }
+    }
+}
+
+/// An arc's end and the guard point placed there touch a ball arriving at that end at once,
+/// with different normals. The restitution pass gave the ball each contact's rebound, the
+/// second on top of the first, and it left faster than it came (the table's seed 2 gained
+/// 4.4e5 units of energy in one step here, far from any bumper; one pass gives a factor 1.2).
+#[test]
+fn with_soft_contacts_a_ball_meeting_an_arc_end_and_its_guard_point_leaves_no_faster() {
+    use collide::world::{Ball, Solver};
+    use collide::{Vec2, World};
+    for vy in [-250.0, -292.7, -320.0] {
+        let mut w = collide::checks::table(2);
+        collide::checks::use_solver(&mut w, Solver::Soft);
+        w.edit_settings(|s| s.rotate = true);
+        // Just above the right end of the arc around (640, 470), where its guard point is.
+        let at = Vec2::new(687.11, 559.07);
+        let mut ball = Ball::new(at, Vec2::new(173.7, vy), 7.895, 1.0, 0);
+        ball.spin = -22.0;
+        w.add_ball(ball);
+        let energy = |w: &World| {
+            let b = w.balls()[0];
+            b.vel.length_squared() + 0.5 * (b.spin * b.radius).powi(2)
+        };
+        let before = energy(&w);
+        w.step();
+        let ratio = energy(&w) / before;
+        assert!(ratio <= 1.0, "vy {vy}: the energy grew by a factor {ratio}");
+    }
+}

@@ -398,3 +398,84 @@ fn the_end_checkpoint_taken_late_is_the_hash_right_after_the_last_step() {
     assert_eq!(tape.divergence(), None);
     assert_eq!(tape.last_checked(), Some((newest.0, newest.1, newest.1)));
 }
+
+/// The three kinds of file as the app writes them, of the table after a few steps.
+fn three_files() -> [(collide::scene::FileKind, String); 3] {
+    use collide::scene::FileKind;
+    let w = busy(TABLE, 1, Tunnelling::Off, 30);
+    let state = SavedState::of("table", TABLE, 1, &w);
+    let tape = Tape::recording("table", TABLE, 1, &w);
+    let rec = tape.recorded().clone();
+    let dir = std::env::temp_dir().join(format!("collide-kinds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (sp, rp) = (dir.join("state.ron"), dir.join("recording.ron"));
+    state.save(&sp).unwrap();
+    rec.save(&rp).unwrap();
+    let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap();
+    let out = [
+        (FileKind::Scene, TABLE.to_string()),
+        (FileKind::State, read(&sp)),
+        (FileKind::Recording, read(&rp)),
+    ];
+    std::fs::remove_dir_all(&dir).ok();
+    out
+}
+
+#[test]
+fn each_kind_of_file_is_told_from_its_keys() {
+    for (kind, text) in three_files() {
+        assert_eq!(collide::scene::FileKind::of_text(&text), Some(kind));
+    }
+    assert_eq!(collide::scene::FileKind::of_text("(x: 1)"), None);
+    // A damaged scene whose arc lost its brackets shows `start:` at the top level: still
+    // not a recording (a recording has all of start, end, inputs and checkpoints).
+    let damaged = "Scene(name: \"t\", start: 0, end: 90, shapes: [])";
+    assert_eq!(collide::scene::FileKind::of_text(damaged), None);
+    // A recording that lost the bracket opening its start state shows the state's keys at
+    // the top level, beside its own: neither a state nor a recording, so the parser says where.
+    let [_, _, rec] = three_files();
+    let lost = rec.1.replacen("start: (", "start: ", 1);
+    assert_eq!(collide::scene::FileKind::of_text(&lost), None);
+    let e = Recording::parse(&lost, "r.ron").map(|_| ()).unwrap_err();
+    assert!(e.line > 0, "{e}");
+}
+
+#[test]
+fn a_saved_state_opened_as_a_recording_is_named_as_a_saved_state() {
+    let [scene, state, rec] = three_files();
+    let e = Recording::parse(&state.1, "recording.ron")
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "recording.ron: this is a saved state, not a recording (Load state or --state opens it)"
+    );
+    let e = SavedState::parse(&rec.1, "state.ron")
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "state.ron: this is a recording, not a saved state (Load recording or --replay opens it)"
+    );
+    let e = Scene::parse(&state.1, "scene.ron").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "scene.ron: this is a saved state, not a scene (Load state or --state opens it)"
+    );
+    let e = Recording::parse(&scene.1, "recording.ron")
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e
+        .to_string()
+        .starts_with("recording.ron: this is a scene, not a recording"));
+}
+
+#[test]
+fn a_broken_file_of_the_right_kind_still_gets_its_line_and_column() {
+    let [_, state, _] = three_files();
+    let broken = state.1.replacen("seed:", "seed: (", 1);
+    let e = SavedState::parse(&broken, "state.ron")
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.line > 0 && e.col > 0, "{e}");
+}

@@ -70,11 +70,32 @@ fn arc_handles_sit_on_the_centre_the_middle_and_both_ends() {
 }
 
 #[test]
-fn gate_direction_handle_points_along_the_normal() {
+fn gate_direction_handle_points_the_way_balls_pass() {
     let s = table();
-    // Shape 3: Gate(a: (900, 560), b: (960, 560), normal: (0, -1)).
+    // Shape 3: Gate(a: (900, 560), b: (960, 560), normal: (0, -1)): balls come up the lane
+    // and pass upward, so the handle sits above the gate, not down in the lane.
     let tip = handle(&s, 3, Role::Normal);
-    assert!(close_v(tip, v(930.0, 560.0 - edit::GATE_ARROW)));
+    assert!(close_v(tip, v(930.0, 560.0 + edit::GATE_ARROW)));
+}
+
+#[test]
+fn a_ball_crossing_the_table_gate_ends_on_the_side_its_handle_points_to() {
+    let s = table();
+    let (mid, tip) = (v(930.0, 560.0), handle(&s, 3, Role::Normal));
+    let mut w = s.build(1);
+    w.edit_settings(|s| s.gravity = 0.0);
+    w.add_ball(collide::world::Ball::new(
+        v(930.0, 520.0),
+        v(0.0, 900.0),
+        8.0,
+        1.0,
+        0,
+    ));
+    for _ in 0..w.steps_per_second() / 10 {
+        w.step();
+    }
+    let b = w.balls()[0];
+    assert!((b.pos - mid).dot(tip - mid) > 0.0, "{b:?} handle at {tip}");
 }
 
 #[test]
@@ -201,10 +222,12 @@ fn arc_radius_and_centre_handles_keep_the_angles() {
 #[test]
 fn gate_direction_follows_its_handle_and_ignores_a_zero_drag() {
     let mut s = table();
-    edit::move_handle(&mut s.shapes[3], Role::Normal, v(930.0, 600.0));
+    // Dragged below the gate: balls now pass downward, entering from above.
+    edit::move_handle(&mut s.shapes[3], Role::Normal, v(930.0, 520.0));
     assert!(
         matches!(s.shapes[3].kind, ShapeKind::Gate { normal, .. } if close_v(normal, v(0.0, 1.0)))
     );
+    assert!(close_v(handle(&s, 3, Role::Normal), v(930.0, 530.0)));
     // Onto the middle of the gate: no direction, the old one stays.
     assert!(!edit::move_handle(
         &mut s.shapes[3],

@@ -61,7 +61,7 @@ pub use group::{
 };
 pub use point::contact_ball_point;
 pub use rect::{contact_ball_oriented_rect, contact_ball_rect};
-pub use segment::{contact_ball_segment, keep_side};
+pub use segment::{contact_ball_segment, contact_ball_segment_fine, distance_to_line, keep_side};
 pub use toi_ball_arc::toi_ball_arc;
 pub use toi_ball_ball::toi_ball_ball;
 pub use toi_ball_circle::toi_ball_circle;
@@ -71,6 +71,18 @@ pub use toi_ball_segment::toi_ball_segment;
 
 use crate::geom::{Geometry, Group, Shape};
 use glam::Vec2;
+
+/// [`contact_ball_shape`] with flat faces (segments, gates) measured in f64 where a long face
+/// would round the distance (see [`contact_ball_segment_fine`]); the soft contacts' test.
+pub fn contact_ball_shape_fine(c: Vec2, r: f32, v: Vec2, geom: &Geometry) -> Option<Contact> {
+    let contact = contact_ball_shape(c, r, v, geom)?;
+    match *geom {
+        Geometry::Segment { a, b } | Geometry::Gate { a, b, .. } => {
+            contact_ball_segment_fine(c, r, a, b).or(Some(contact))
+        }
+        _ => Some(contact),
+    }
+}
 
 /// The contact of a ball (centre `c`, radius `r`, velocity `v` relative to the shape, px/s)
 /// with an obstacle's geometry. The velocity matters only for gates. A group is a miss here:
@@ -166,16 +178,40 @@ pub fn envelope_overlaps(m: Vec2, big_r: f32, v: Vec2, geom: &Geometry) -> bool 
 /// obstacle `shape`, a group answered by its deepest member (see [`contact_ball_group`]), and
 /// the elasticity of what it touches.
 pub fn contact_ball_obstacle(
-    (c, r, v): (Vec2, f32, Vec2),
+    ball: (Vec2, f32, Vec2),
     shape: &Shape,
     groups: &[Group],
     tests: &mut GroupTests,
 ) -> Option<(Contact, f32)> {
+    contact_ball_obstacle_by(ball, shape, groups, tests, contact_ball_shape)
+}
+
+/// [`contact_ball_obstacle`] with flat faces measured in f64 ([`contact_ball_shape_fine`]):
+/// the soft contacts' test.
+pub fn contact_ball_obstacle_fine(
+    ball: (Vec2, f32, Vec2),
+    shape: &Shape,
+    groups: &[Group],
+    tests: &mut GroupTests,
+) -> Option<(Contact, f32)> {
+    contact_ball_obstacle_by(ball, shape, groups, tests, contact_ball_shape_fine)
+}
+
+/// A narrow-phase test of a ball (centre, radius, velocity) against one geometry.
+type ContactTest = fn(Vec2, f32, Vec2, &Geometry) -> Option<Contact>;
+
+fn contact_ball_obstacle_by(
+    (c, r, v): (Vec2, f32, Vec2),
+    shape: &Shape,
+    groups: &[Group],
+    tests: &mut GroupTests,
+    test: ContactTest,
+) -> Option<(Contact, f32)> {
     match shape.geom {
         Geometry::Group { hull, .. } => {
-            let contact = |g: &Geometry| contact_ball_shape(c, r, v, g);
+            let contact = |g: &Geometry| test(c, r, v, g);
             contact_ball_group((c, r), &hull, parts_of(shape, groups), tests, contact)
         }
-        ref g => contact_ball_shape(c, r, v, g).map(|k| (k, shape.elasticity)),
+        ref g => test(c, r, v, g).map(|k| (k, shape.elasticity)),
     }
 }

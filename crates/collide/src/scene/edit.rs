@@ -47,7 +47,8 @@ pub enum Role {
     Start,
     /// The end end of an arc.
     End,
-    /// The tip of the gate's direction arrow (balls enter from that side).
+    /// The tip of the gate's direction arrow: the way balls pass (against the normal, which
+    /// points to the side they enter from).
     Normal,
     /// The tip of a teardrop.
     Tip,
@@ -202,9 +203,10 @@ pub fn scene_handles(scene: &Scene) -> Vec<Handle> {
         .collect()
 }
 
-/// Tip of a gate's direction arrow: [`GATE_ARROW`] px from the middle along the normal.
+/// Tip of a gate's direction arrow: [`GATE_ARROW`] px from the middle the way balls pass,
+/// against the normal (as the play view's arrow points).
 pub fn gate_arrow_tip(a: Vec2, b: Vec2, normal: Vec2) -> Vec2 {
-    (a + b) * 0.5 + normal.normalize_or_zero() * GATE_ARROW
+    (a + b) * 0.5 - normal.normalize_or_zero() * GATE_ARROW
 }
 
 /// Corners of an axis-aligned rectangle, counter-clockwise from `min`.
@@ -370,7 +372,8 @@ fn move_shape_handle(d: &mut ShapeDesc, role: Role, to: Vec2) {
             role,
         ) => move_arc_handle(*centre, radius, start, end, role, to),
         (ShapeKind::Gate { a, b, normal, .. }, Role::Normal) => {
-            let n = to - (*a + *b) * 0.5;
+            // The handle points the way balls pass; the normal faces where they come from.
+            let n = (*a + *b) * 0.5 - to;
             // Too short to give a direction: keep the old one.
             if n.length() > 1e-3 {
                 *normal = n.normalize();

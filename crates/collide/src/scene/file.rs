@@ -99,12 +99,52 @@ pub struct SceneError {
 }
 
 impl fmt::Display for SceneError {
+    /// `origin:line:col: message`, or `origin: message` for an error about the whole file
+    /// (line 0: it is missing, unreadable or of another kind).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            return write!(f, "{}: {}", self.origin, self.message);
+        }
         write!(
             f,
             "{}:{}:{}: {}",
             self.origin, self.line, self.col, self.message
         )
+    }
+}
+
+impl SceneError {
+    /// An error about the whole file at `origin` (no line or column).
+    pub fn whole_file(origin: &str, message: String) -> Self {
+        SceneError {
+            origin: origin.to_string(),
+            line: 0,
+            col: 0,
+            message,
+        }
+    }
+
+    /// The file at `path` could not be read: "no such file" when it is missing, else the
+    /// system's reason.
+    ///
+    /// ```
+    /// let e = collide::Scene::load("no/such/scene.ron".as_ref()).unwrap_err();
+    /// assert_eq!(e.to_string(), "no/such/scene.ron: no such file");
+    /// ```
+    pub fn unreadable(path: &std::path::Path, e: &std::io::Error) -> Self {
+        let message = match e.kind() {
+            std::io::ErrorKind::NotFound => "no such file".to_string(),
+            _ => format!("cannot read the file: {e}"),
+        };
+        Self::whole_file(&path.display().to_string(), message)
+    }
+
+    /// When `text` is another kind of file than `kind`, the error that says so; else `self`.
+    pub(crate) fn or_wrong_kind(self, kind: super::FileKind, text: &str) -> Self {
+        match kind.mismatch(text) {
+            Some(m) => Self::whole_file(&self.origin, m),
+            None => self,
+        }
     }
 }
 
@@ -131,11 +171,14 @@ impl Scene {
     /// assert_eq!(world.shapes().len(), 4, "a segment, its two guard points, a circle");
     /// ```
     pub fn parse(text: &str, origin: &str) -> Result<Scene, SceneError> {
-        let scene: Scene = ron::from_str(text).map_err(|e| SceneError {
-            origin: origin.to_string(),
-            line: e.position.line,
-            col: e.position.col,
-            message: e.code.to_string(),
+        let scene: Scene = ron::from_str(text).map_err(|e| {
+            SceneError {
+                origin: origin.to_string(),
+                line: e.position.line,
+                col: e.position.col,
+                message: e.code.to_string(),
+            }
+            .or_wrong_kind(super::FileKind::Scene, text)
         })?;
         scene.validate().map_err(|(at, message)| {
             let found = match at {
@@ -173,12 +216,7 @@ impl Scene {
     /// is an error naming it.
     pub fn read(path: &std::path::Path) -> Result<(String, String), SceneError> {
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| SceneError {
-            origin: origin.clone(),
-            line: 0,
-            col: 0,
-            message: format!("cannot read the file: {e}"),
-        })?;
+        let text = std::fs::read_to_string(path).map_err(|e| SceneError::unreadable(path, &e))?;
         Ok((origin, text))
     }
 

@@ -15,12 +15,14 @@ mod desc;
 pub mod edit;
 mod extras;
 mod file;
+mod kind;
 mod locate;
 mod text;
 mod validate;
 
-pub use builtin::{builtin, builtin_names, BUILTIN};
+pub use builtin::{builtin, builtin_names, builtin_names_near, not_built_in, BUILTIN};
 pub(crate) use check::check_motion;
 pub use desc::{MotionDesc, ScoreDesc, ShapeDesc, ShapeKind};
 pub use extras::{BallDesc, FillDesc, PocketDesc, RainDesc, SettingsDesc, MAX_SCENE_BALLS};
 pub use file::{LaunchDesc, PinballDesc, Scene, SceneError, MAX_SHAPES};
+pub use kind::FileKind;

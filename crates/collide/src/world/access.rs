@@ -148,6 +148,8 @@ impl World {
             self.balls.remove(i);
             self.rules.scene.ball_removed(i);
             self.stages.soft.kept.clear();
+            self.stages.pairs.ball_left(i, self.shapes.len());
+            self.stages.sweep.ball_left(i);
         }
     }
 

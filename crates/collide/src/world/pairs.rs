@@ -30,6 +30,7 @@ pub(super) struct PairsStage {
     /// Sleepers (ball indices) as the last call saw them, the awake balls, the version the
     /// broad phase knows that set of static boxes by, and the permuted boxes.
     sleepers: Vec<u32>,
+    previous_sleepers: Vec<u32>,
     awake: Vec<u32>,
     sleepers_version: u64,
     boxes: Vec<Aabb>,
@@ -47,6 +48,7 @@ impl Default for PairsStage {
             bodies: Vec::new(),
             verify_scratch: Vec::new(),
             sleepers: Vec::new(),
+            previous_sleepers: Vec::new(),
             awake: Vec::new(),
             sleepers_version: 0,
             boxes: Vec::new(),
@@ -73,6 +75,18 @@ impl PairsStage {
     /// The balls the last call saw asleep (indices, ascending).
     pub(super) fn sleepers(&self) -> &[u32] {
         &self.sleepers
+    }
+
+    /// Ball `i` left: its pairs go and the later balls' numbers move down one, so a pass or
+    /// a drawing reading the last pairs never joins two different balls.
+    pub(super) fn ball_left(&mut self, i: usize, n_shapes: usize) {
+        let k = (n_shapes + i) as u32;
+        self.pairs.retain(|&(a, b)| a != k && b != k);
+        let shifted = |x: u32| if x > k { x - 1 } else { x };
+        for p in self.pairs.iter_mut() {
+            *p = (shifted(p.0), shifted(p.1));
+        }
+        decode_all(&self.pairs, n_shapes, &mut self.bodies);
     }
 
     /// Forgets the last call's pairs (the balls changed).
@@ -141,8 +155,11 @@ impl PairsStage {
             self.aabbs = aabbs;
             return;
         }
+        // The sleepers of the call before are kept to tell whether the set changed; the two
+        // lists trade places, so a steady step allocates nothing.
+        let mut sleepers = std::mem::take(&mut self.previous_sleepers);
+        sleepers.clear();
         let before = std::mem::take(&mut self.sleepers);
-        let mut sleepers = Vec::with_capacity(before.len());
         let mut awake = std::mem::take(&mut self.awake);
         awake.clear();
         for (i, b) in w.balls.iter().enumerate() {
@@ -176,6 +193,7 @@ impl PairsStage {
         order.pairs_to_world(&mut self.pairs);
         self.pairs.sort_unstable();
         (self.sleepers, self.awake, self.boxes) = (sleepers, awake, boxes);
+        self.previous_sleepers = before;
     }
 
     /// One broad-phase call on `input` (cached or not), verified when asked; `awake` maps the

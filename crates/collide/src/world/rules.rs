@@ -68,12 +68,16 @@ impl World {
     /// Lets the rules act at `moment` of the step `cx` (whose hits they read).
     pub(super) fn rules_at(&mut self, moment: Moment, cx: &mut StepContext) {
         let (wakes, kept) = (&mut self.stages.sleep.wakes, &mut self.stages.soft.kept);
+        let (pairs, sweep) = (&mut self.stages.pairs, &mut self.stages.sweep);
+        let n_shapes = self.shapes.len();
         // A ball the rules take leaves as World::remove_ball takes it.
         let mut take_ball = |balls: &mut Vec<Ball>, i: usize| {
             let b = balls[i];
             wakes.wake_near(balls, b.pos, b.radius, b.radius);
             balls.remove(i);
             kept.clear();
+            pairs.ball_left(i, n_shapes);
+            sweep.ball_left(i);
         };
         let mut view = WorldView {
             balls: &mut self.balls,

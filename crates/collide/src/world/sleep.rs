@@ -38,6 +38,12 @@ pub(super) struct SleepStage {
     blocked: Vec<bool>,
     slowest: Vec<f32>,
     joins: Vec<u32>,
+    /// Balls touching a moving shape, the number given to each sleeping group's root, and
+    /// the sleeping groups joined to a group that fell asleep (old number, new number):
+    /// kept so that a steady step allocates nothing.
+    blocked_balls: Vec<u32>,
+    ids: Vec<u32>,
+    renames: Vec<(u32, u32)>,
 }
 
 impl SleepStage {
@@ -114,19 +120,27 @@ impl SleepStage {
             }
         }
         if ready && (cx.step + 1).is_multiple_of(CHECK_EVERY) {
-            let blocked = self.find_groups(w, bodies, cx.settings.rotate);
+            let mut blocked = std::mem::take(&mut self.blocked_balls);
+            self.find_groups(w, bodies, cx.settings.rotate, &mut blocked);
             self.put_groups_to_sleep(w.balls, &blocked, time);
+            self.blocked_balls = blocked;
         }
     }
 
     /// Joins the touching awake balls of `bodies` into groups (union–find) and notes the
-    /// sleeping groups they touch; returns the balls touching a moving shape.
-    fn find_groups(&mut self, w: &Frame, bodies: &[BodyPair], rotating: bool) -> Vec<u32> {
+    /// sleeping groups they touch; the balls touching a moving shape go to `blocked_balls`.
+    fn find_groups(
+        &mut self,
+        w: &Frame,
+        bodies: &[BodyPair],
+        rotating: bool,
+        blocked_balls: &mut Vec<u32>,
+    ) {
         let n = w.balls.len();
         self.parent.clear();
         self.parent.extend(0..n as u32);
         self.joins.clear();
-        let mut blocked_balls: Vec<u32> = Vec::new();
+        blocked_balls.clear();
         for p in bodies {
             let o = match p.other {
                 Body::Shape(s) => {
@@ -152,7 +166,6 @@ impl SleepStage {
                 (true, true) => {}
             }
         }
-        blocked_balls
     }
 
     /// Puts to sleep the groups all still for `time` that touch no moving shape (no ball of
@@ -181,7 +194,9 @@ impl SleepStage {
         };
         // Each sleeping group gets the next number, in the order of its lowest ball (a
         // group's root is its lowest ball, so it comes first).
-        let mut ids = vec![u32::MAX; n];
+        let mut ids = std::mem::take(&mut st.ids);
+        ids.clear();
+        ids.resize(n, u32::MAX);
         for (i, b) in balls.iter_mut().enumerate() {
             if b.asleep || !sleeps(&mut *st, i) {
                 continue;
@@ -197,7 +212,8 @@ impl SleepStage {
             b.sleep_group = ids[root];
         }
         // Sleeping groups touched by a group that fell asleep join it.
-        let mut renames: Vec<(u32, u32)> = Vec::new();
+        let mut renames = std::mem::take(&mut st.renames);
+        renames.clear();
         for k in (0..st.joins.len()).step_by(2) {
             let (awake, group) = (st.joins[k], st.joins[k + 1]);
             let root = find(&mut st.parent, awake) as usize;
@@ -205,16 +221,17 @@ impl SleepStage {
                 renames.push((group, ids[root]));
             }
         }
-        if renames.is_empty() {
-            return;
-        }
+        st.ids = ids;
         renames.sort_unstable();
         renames.dedup_by_key(|r| r.0);
-        for b in balls.iter_mut().filter(|b| b.asleep) {
-            if let Ok(k) = renames.binary_search_by_key(&b.sleep_group, |r| r.0) {
-                b.sleep_group = renames[k].1;
+        if !renames.is_empty() {
+            for b in balls.iter_mut().filter(|b| b.asleep) {
+                if let Ok(k) = renames.binary_search_by_key(&b.sleep_group, |r| r.0) {
+                    b.sleep_group = renames[k].1;
+                }
             }
         }
+        st.renames = renames;
     }
 }
 

@@ -70,6 +70,18 @@ impl SweepStage {
         &self.impacts
     }
 
+    /// Ball `i` left: its start and its impacts go, the later balls' move down one.
+    pub(super) fn ball_left(&mut self, i: usize) {
+        if i < self.starts.len() {
+            self.starts.remove(i);
+        }
+        let gone = i as u32;
+        self.impacts.retain(|h| h.ball != gone);
+        for h in self.impacts.iter_mut().filter(|h| h.ball > gone) {
+            h.ball -= 1;
+        }
+    }
+
     /// Records where each ball starts the step, before it moves.
     pub(super) fn begin(&mut self, balls: &[Ball], dt: f32) {
         let n = balls.len();

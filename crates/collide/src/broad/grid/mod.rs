@@ -328,10 +328,68 @@ impl BroadPhase for Grid {
             ("obstacle cells", self.obstacles.occupied().to_string()),
             ("static rebuilds", self.obstacles.rebuilds().to_string()),
             ("one-pass sorts", self.one_pass.to_string()),
+            ("ball filed by", "its box's lower-left corner (dot)".into()),
+            (
+                "each ball tests",
+                "its cell, the right one and the row above, where its box reaches (outlined)"
+                    .into(),
+            ),
         ]
     }
 
+    /// The occupied cells as a heat map; then, for the first [`DRAWN_BALLS`] balls, the cells
+    /// the search tests for each (its own outlined brighter), the box the grid saw and the
+    /// corner it was filed by (a dot at the box's min corner, joined to the box's centre).
     fn debug_draw(&self, draw: &mut dyn DebugDraw) {
+        self.draw_heat_map(draw);
+        let first = self.ball_ids.start as u32;
+        let drawn = self
+            .balls
+            .searched()
+            .filter(|b| b.id - first < DRAWN_BALLS as u32);
+        for ball in drawn {
+            self.draw_searched(&ball, draw);
+        }
+    }
+}
+
+/// Balls whose searched cells the overlay draws (the first by index): enough to read, few
+/// enough to draw in software rendering.
+pub const DRAWN_BALLS: usize = 400;
+
+impl Grid {
+    /// One ball's searched cells and the corner it was filed by.
+    fn draw_searched(&self, ball: &ball_cells::searched::SearchedBall, draw: &mut dyn DebugDraw) {
+        let (own, tested) = (Rgba(1.0, 0.85, 0.2, 0.9), Rgba(0.35, 0.8, 1.0, 0.45));
+        for (k, &(c, r)) in ball.cells.iter().enumerate().rev() {
+            draw.draw(Prim::Rect {
+                aabb: self.range.cell_box(c, r),
+                fill: None,
+                stroke: Some(if k == 0 { own } else { tested }),
+            });
+        }
+        // The box the grid saw (grown by the pair cache when it is on), its centre joined
+        // to the corner it was filed by, and a dot there.
+        draw.draw(Prim::Rect {
+            aabb: ball.aabb,
+            fill: None,
+            stroke: Some(own.with_alpha(0.6)),
+        });
+        draw.draw(Prim::Line {
+            a: ball.aabb.centre(),
+            b: ball.filed_by,
+            color: own.with_alpha(0.7),
+        });
+        let dot = (ball.aabb.size().min_element() * 0.06).max(0.4);
+        draw.draw(Prim::Rect {
+            aabb: Aabb::new(ball.filed_by - dot, ball.filed_by + dot),
+            fill: Some(own),
+            stroke: None,
+        });
+    }
+
+    /// The occupied cells, coloured by how many balls each holds.
+    fn draw_heat_map(&self, draw: &mut dyn DebugDraw) {
         let most = self.balls.max_per_cell().max(1) as f32;
         let (w, h) = self.range.dims;
         for r in 0..h {
@@ -474,6 +532,120 @@ mod tests {
         assert_eq!(g.working_size(), 128.0);
     }
 
+    /// `n` seeded balls of sides up to `side` px over a square of `extent` px.
+    fn scattered(n: usize, side: f32, extent: f32, seed: u64) -> Vec<Aabb> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        (0..n)
+            .map(|_| {
+                let p = Vec2::new(rng.gen_range(0.0..extent), rng.gen_range(0.0..extent));
+                Aabb::around(p, rng.gen_range(0.5..side * 0.5))
+            })
+            .collect()
+    }
+
+    /// The balls of the last build, by index.
+    fn searched_by_id(g: &Grid) -> Vec<ball_cells::searched::SearchedBall> {
+        let mut all: Vec<_> = g.balls.searched().collect();
+        all.sort_by_key(|b| b.id);
+        all
+    }
+
+    /// The box tests a search of exactly `searched`'s cells makes: each ball against the
+    /// later balls of its own cell and every ball of its other cells.
+    fn tests_in_cells(searched: &[ball_cells::searched::SearchedBall]) -> u64 {
+        let mut in_cell = std::collections::HashMap::<(usize, usize), Vec<u32>>::new();
+        for b in searched {
+            in_cell.entry(b.cells[0]).or_default().push(b.id);
+        }
+        let balls_in = |c: &(usize, usize)| in_cell.get(c).map_or(&[][..], |v| &v[..]);
+        let per_ball = |b: &ball_cells::searched::SearchedBall| {
+            let later = balls_in(&b.cells[0]).iter().filter(|&&k| k > b.id).count();
+            later
+                + b.cells[1..]
+                    .iter()
+                    .map(|c| balls_in(c).len())
+                    .sum::<usize>()
+        };
+        searched.iter().map(|b| per_ball(b) as u64).sum()
+    }
+
+    #[test]
+    fn the_drawn_cells_of_each_ball_are_the_cells_its_search_tested_at_every_cell_size() {
+        // Automatic, set sizes from the largest side up, and one below it (raised).
+        for size in [
+            0.0, 4.0, 14.0, 16.0, 20.0, 32.0, 50.0, 64.0, 100.0, 128.0, 300.0,
+        ] {
+            for (n, extent, seed) in [(300, 512.0, 1), (300, 300.0, 2), (6000, 2500.0, 3)] {
+                let boxes = scattered(n, 14.0, extent, seed);
+                let mut g = Grid::new(size).unwrap();
+                // The first call builds afresh, the second in one pass (steady state).
+                for _ in 0..2 {
+                    let (pairs, c) = run(&mut g, &input(&boxes, 0, 0));
+                    let searched = searched_by_id(&g);
+                    let at = format!("size {size}, {n} balls");
+                    assert_eq!(searched.len(), n, "{at}");
+                    for b in &searched {
+                        let own = g.range.cell_box(b.cells[0].0, b.cells[0].1);
+                        assert_eq!(b.filed_by, boxes[b.id as usize].min, "{at}");
+                        assert!(own.expanded(1e-3).contains(b.filed_by), "{at}: {b:?}");
+                    }
+                    // Every pair found joins a ball to one filed in a cell the other tested.
+                    for &(i, j) in &pairs {
+                        let (a, b) = (&searched[i as usize], &searched[j as usize]);
+                        let met = a.cells.contains(&b.cells[0]) || b.cells.contains(&a.cells[0]);
+                        assert!(met, "{at}: pair {i} {j}: {a:?} {b:?}");
+                    }
+                    // The candidates in the drawn cells are the box tests the search counted.
+                    assert_eq!(tests_in_cells(&searched), c.aabb_tests, "{at}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_overlay_outlines_each_balls_searched_cells_and_marks_its_corner() {
+        // A ball of side 10 at (40, 40)–(50, 50) with 16 px cells: filed in the cell of
+        // (40, 40), (32, 32)–(48, 48), its box reaching the next column and row. Balls far
+        // below left and above right make the cells around it part of the grid.
+        let b = Aabb::new(Vec2::new(40.0, 40.0), Vec2::new(50.0, 50.0));
+        let low = Aabb::new(Vec2::new(1.0, 1.0), Vec2::new(5.0, 5.0));
+        let far = Aabb::around(Vec2::new(300.0, 300.0), 5.0);
+        let mut g = Grid::new(16.0).unwrap();
+        run(&mut g, &input(&[b, low, far], 0, 0));
+        let ball = searched_by_id(&g).remove(0);
+        assert_eq!(ball.cells.len(), 5, "own, right, and three above: {ball:?}");
+        let own = g.range.cell_box(ball.cells[0].0, ball.cells[0].1);
+        assert_eq!(own, Aabb::new(Vec2::new(32.0, 32.0), Vec2::new(48.0, 48.0)));
+        let boxes: Vec<Aabb> = ball
+            .cells
+            .iter()
+            .map(|&(c, r)| g.range.cell_box(c, r))
+            .collect();
+        let above = |dx: f32| Aabb::new(Vec2::new(32.0 + dx, 48.0), Vec2::new(48.0 + dx, 64.0));
+        assert_eq!(
+            boxes[1..].to_vec(),
+            vec![
+                Aabb::new(Vec2::new(48.0, 32.0), Vec2::new(64.0, 48.0)),
+                above(-16.0),
+                above(0.0),
+                above(16.0)
+            ]
+        );
+        let mut rec = Recorder::default();
+        g.debug_draw(&mut rec);
+        let outlined = |a: &Aabb| {
+            rec.prims
+                .iter()
+                .any(|p| matches!(p, Prim::Rect { aabb, stroke: Some(_), .. } if aabb == a))
+        };
+        assert!(boxes.iter().all(outlined));
+        let corner = rec.prims.iter().any(|p| {
+            matches!(p, Prim::Rect { aabb, fill: Some(_), stroke: None } if aabb.contains(b.min) && aabb.size().x < 4.0)
+        });
+        assert!(corner, "a dot at the corner it was filed by");
+    }
+
     #[test]
     fn heat_map_draws_occupied_cells() {
         let b = Aabb::around(Vec2::new(300.0, 200.0), 5.0);
@@ -482,6 +654,9 @@ mod tests {
         run(&mut g, &input(&[b, b, far], 0, 0));
         let mut rec = Recorder::default();
         g.debug_draw(&mut rec);
-        assert_eq!(rec.prims.len(), 2);
+        let heat = rec.prims.iter().filter(|p| {
+            matches!(p, Prim::Rect { fill: Some(_), stroke: None, aabb } if aabb.size().x > 4.0)
+        });
+        assert_eq!(heat.count(), 2);
     }
 }

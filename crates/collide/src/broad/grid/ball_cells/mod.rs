@@ -17,7 +17,8 @@
 //!
 //! The parts: `lattice.rs` the cell of a coordinate and a box's cell code, `sort.rs` the two
 //! counting sorts and the window of entries, `search.rs` the pair search (SSE2) and `avx2.rs`
-//! its AVX2 step.
+//! its AVX2 step, `searched.rs` the cells the search tests for a ball (read by the search and
+//! drawn by the overlay).
 
 use super::cells::CellRange;
 use crate::broad::pair_keys::PairKeys;
@@ -30,6 +31,7 @@ mod avx2;
 mod lanes;
 mod lattice;
 mod search;
+pub(crate) mod searched;
 mod sort;
 
 pub(crate) use lattice::{Extent, MAX_STORED_CELLS};

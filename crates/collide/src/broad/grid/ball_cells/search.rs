@@ -20,7 +20,7 @@
 //! branch (a branch per hit would be mispredicted about once per ball).
 
 use super::lanes::{Lanes, Run};
-use super::lattice::{CELL_BITS, REACHES_DOWN, REACHES_RIGHT};
+use super::searched::searched_runs;
 use super::{BallCells, PAD};
 use crate::broad::packed::query_of;
 use crate::broad::pair_keys::{grow_keys, KeyWriter, PairKeys};
@@ -118,16 +118,15 @@ impl BallCells {
         assert!(base <= first && balls.end <= base + cap);
         let codes = &self.codes[first - base..balls.end - base];
         for (a, &code) in (first..).zip(codes) {
-            let cell = ((code & CELL_BITS) as usize).min(last_cell);
-            let dx = (code & REACHES_RIGHT != 0) as usize;
-            let dy = (code & REACHES_DOWN != 0) as usize;
-            let below_left = cell + s - 1;
-            // SAFETY: `cell + 2 ≤ below_left + 3 ≤ last_cell + s + 2 < start.len()` (above).
+            // The own cell (and the right-hand one) and the row below, as stored cells.
+            let (own_cells, below) = searched_runs(code, s, last_cell);
+            // SAFETY: every end is at most `cell + s + 2 ≤ last_cell + s + 2 < start.len()`
+            // (above), the cell clamped to `last_cell` by `searched_runs`.
             let (own_end, b0, b1) = unsafe {
                 (
-                    *start.get_unchecked(cell + 1 + dx) as usize,
-                    *start.get_unchecked(below_left) as usize,
-                    *start.get_unchecked(below_left + dy * (2 + dx)) as usize,
+                    *start.get_unchecked(own_cells.end) as usize,
+                    *start.get_unchecked(below.start) as usize,
+                    *start.get_unchecked(below.end) as usize,
                 )
             };
             // Every run lies in the window: it starts after `a` and ends within the band

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Serves target/web/ (built by web/build.sh) on http://127.0.0.1:PORT/ (default 8034).
+set -euo pipefail
+cd "$(dirname "$0")/../target/web"
+port=${1:-8034}
+echo "web: http://127.0.0.1:$port/  (headless example: http://127.0.0.1:$port/?launch=50&frames=600&headless)"
+exec python3 -m http.server --bind 127.0.0.1 "$port"
