@@ -70,7 +70,7 @@ pub fn when_slow(world: &World, busy: f32, slow_motion: bool) -> Option<String> 
     if !slow_motion && busy < 0.8 {
         return None;
     }
-    let s = &world.settings;
+    let s = world.settings();
     let n = world.balls().len();
     let kind = world.broad().kind();
     let tip = if s.verify {
@@ -226,16 +226,16 @@ mod tests {
         let tip = when_slow(&w, 0.5, true).unwrap();
         assert!(tip.contains("grid"), "{tip}");
         w.set_broad_phase(BroadKind::Grid);
-        w.settings.tunnelling = Tunnelling::Exact;
+        w.edit_settings(|st| st.tunnelling = Tunnelling::Exact);
         assert!(when_slow(&w, 1.0, true).unwrap().contains("Tunnelling"));
-        w.settings.verify = true;
+        w.edit_settings(|st| st.verify = true);
         assert!(when_slow(&w, 1.0, true).unwrap().contains("Verify"));
-        w.settings.verify = false;
-        w.settings.tunnelling = Tunnelling::Off;
+        w.edit_settings(|st| st.verify = false);
+        w.edit_settings(|st| st.tunnelling = Tunnelling::Off);
         assert!(when_slow(&w, 1.0, true)
             .unwrap()
             .contains("collision Iterations"));
-        w.settings.collision_iterations = 2;
+        w.edit_settings(|st| st.collision_iterations = 2);
         assert!(when_slow(&w, 1.0, true).unwrap().contains("fewer balls"));
     }
 }

@@ -40,14 +40,14 @@ pub fn new_world(args: &Args, scene: &Scene) -> World {
     };
     world.set_broad_phase(crate::advice::broad_for(balls, args.broad_phase));
     world.set_clock(cli::nanos);
-    world.settings.rotate = args.rotate;
-    world.settings.tunnelling = args.tunnelling;
-    world.settings.pair_cache = !args.no_pair_cache;
+    world.edit_settings(|st| st.rotate = args.rotate);
+    world.edit_settings(|st| st.tunnelling = args.tunnelling);
+    world.edit_settings(|st| st.pair_cache = !args.no_pair_cache);
     if let Some(solver) = args.solver {
-        world.settings.solver = solver;
+        world.edit_settings(|st| st.solver = solver);
     }
     if let Some(on) = args.sleep {
-        world.settings.sleep.enabled = Some(on);
+        world.edit_settings(|st| st.sleep.enabled = Some(on));
     }
     world.launch(args.launch);
     if args.fill > 0 && !own_fill {

@@ -108,7 +108,7 @@ impl UiState {
     pub fn new(world: &World) -> Self {
         let broad = world.broad().kind();
         Self {
-            sim: world.settings.clone(),
+            sim: world.settings().clone(),
             show: Show {
                 lights: true,
                 sweeps: true,

@@ -166,3 +166,125 @@ fn names_are_read_in_their_rows_folder() {
     assert!(matches("narrow/toi_ball_*.rs", "narrow/toi_ball_arc.rs"));
     assert!(!matches("narrow/toi_ball_*.rs", "narrow/arc.rs"));
 }
+
+/// The stage list drawn in the doc: the first word of each line of the block after the
+/// `<!-- stages of step() ... -->` marker that names a call (`a.b`, `a::b`, `f()`, `f(X)`).
+fn doc_stage_calls(doc: &str) -> Vec<String> {
+    let after = doc
+        .split_once("<!-- stages of step()")
+        .expect("the doc marks the stage list")
+        .1;
+    let block = after.split("```").nth(1).expect("a fenced block follows");
+    block
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.contains('.') || w.contains("::") || w.ends_with(')'))
+        .map(String::from)
+        .collect()
+}
+
+/// `source` with the line breaks rustfmt puts into calls taken out: a run of whitespace
+/// before a `.` or after a `(` or `{` is dropped, any other becomes one space.
+fn joined(source: &str) -> String {
+    let mut out = String::new();
+    let mut chars = source.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !c.is_whitespace() {
+            out.push(c);
+            continue;
+        }
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        let before = out.chars().last();
+        let next = chars.peek().copied();
+        if next != Some('.') && !matches!(before, Some('(') | Some('{')) {
+            out.push(' ');
+        }
+    }
+    out
+}
+
+/// The calls `step()` makes, in order, named as the doc names them: `st.a.b(…)` as `a.b`,
+/// `push_out::f(…)` and `…Stage::f(…)` as written, `self.rules_at(Moment::X…)` as
+/// `rules_at(X)`, `self.f(args)` as `f()`. Calls without arguments (accessors) and the boxes
+/// a stage hands the pairs stage (`…::ball_box`) are not stages.
+fn step_calls(source: &str) -> Vec<String> {
+    let start = source
+        .find("    pub fn step(&mut self) {")
+        .expect("step.rs defines step()");
+    let body = &source[start..];
+    let body = joined(&body[..body.find("\n    }\n").expect("step() ends")]);
+    let body = body.as_str();
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut calls = Vec::new();
+    let mut rest = body;
+    while let Some(i) = rest.find(|c: char| c.is_alphabetic()) {
+        rest = &rest[i..];
+        let word = ident(rest);
+        let tail = &rest[word.len()..];
+        let (name, len) = if word == "self" && tail.starts_with(".rules_at(Moment::") {
+            let moment = ident(&tail[".rules_at(Moment::".len()..]);
+            (Some(format!("rules_at({moment})")), 0)
+        } else if word == "self" && tail.starts_with('.') {
+            let f = ident(&tail[1..]);
+            let args = &tail[1 + f.len()..];
+            let with_args = args.starts_with('(') && !args.starts_with("()");
+            (with_args.then(|| format!("{f}()")), 0)
+        } else if word == "st" && tail.starts_with('.') {
+            let stage = ident(&tail[1..]);
+            let after = &tail[1 + stage.len()..];
+            let method = after.strip_prefix('.').map(ident).unwrap_or_default();
+            let args = &after[(1 + method.len()).min(after.len())..];
+            let call = args.starts_with('(') && !args.starts_with("()") && method != "ball_box";
+            (call.then(|| format!("{stage}.{method}")), 0)
+        } else if (word == "push_out" || word.ends_with("Stage")) && tail.starts_with("::") {
+            let f = ident(&tail[2..]);
+            let call = tail[2 + f.len()..].starts_with('(') && f != "ball_box";
+            (call.then(|| format!("{word}::{f}")), 2 + f.len())
+        } else {
+            (None, 0)
+        };
+        calls.extend(name);
+        rest = &rest[word.len() + len..];
+    }
+    calls
+}
+
+#[test]
+fn the_stage_list_in_the_doc_is_the_order_step_calls_them() {
+    let doc = std::fs::read_to_string(DOC).expect("the doc is readable");
+    let step = std::fs::read_to_string("crates/collide/src/world/step.rs").expect("step.rs");
+    assert_eq!(
+        doc_stage_calls(&doc),
+        step_calls(&step),
+        "{DOC}'s stage list and the calls of step() differ"
+    );
+}
+
+#[test]
+fn step_calls_are_read_as_the_doc_names_them() {
+    let source = "    pub fn step(&mut self) {\n        let dt = self.step_seconds();\n        \
+        self.rules_at(Moment::Start, &mut cx);\n        st.pairs.find(&w, |_, b| \
+        SettleStage::ball_box(b), q);\n        let p = st.pairs.bodies();\n        \
+        push_out::iterate(&mut w);\n        st.launch\n            .run(x);\n        \
+        self.count_after_step(t);\n    }\n";
+    let calls = step_calls(source);
+    assert_eq!(
+        calls,
+        [
+            "rules_at(Start)",
+            "pairs.find",
+            "push_out::iterate",
+            "launch.run",
+            "count_after_step()"
+        ]
+    );
+    let doc = "<!-- stages of step(): x -->\n```\nrules_at(Start)   a note\nsoft contacts:\n  \
+        pairs.find  boxes\n```\n";
+    assert_eq!(doc_stage_calls(doc), ["rules_at(Start)", "pairs.find"]);
+}

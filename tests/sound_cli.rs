@@ -60,7 +60,7 @@ fn impact_times(frames: u32) -> Vec<f64> {
     world.launch(1);
     let dt = world.step_seconds();
     let mut times = Vec::new();
-    for _ in 0..frames * world.settings.motion_iterations {
+    for _ in 0..frames * world.settings().motion_iterations {
         world.step();
         times.extend(world.drain_hits().map(|h| (h.step + 1) as f64 * dt));
     }

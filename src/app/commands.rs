@@ -82,7 +82,7 @@ impl App {
                 self.ui.scene_name = scene.name.clone();
                 self.ui.scene_fill = scene.fill.map(|f| f.count);
                 self.scene = scene;
-                let mut sim = self.built().settings.clone();
+                let mut sim = self.built().settings().clone();
                 let old = &self.ui.sim;
                 (sim.tunnelling, sim.linear_fractions) = (old.tunnelling, old.linear_fractions);
                 (sim.verify, sim.rotate) = (old.verify, old.rotate);
@@ -155,7 +155,7 @@ impl App {
         self.world = self.built();
         self.world.set_broad_phase(kind);
         self.world.set_clock(cli::nanos);
-        self.world.settings = settings;
+        self.world.set_settings(settings);
         self.stepper = Stepper::default();
         self.fx.reset();
         self.mouse.forget();

@@ -90,8 +90,8 @@ impl App {
         let mut world = world;
         // A saved state keeps its own iterations (they are part of its future).
         if prefs.persist && args.state.is_none() {
-            world.settings.motion_iterations = prefs.motion_iterations;
-            world.settings.collision_iterations = prefs.collision_iterations;
+            world.edit_settings(|st| st.motion_iterations = prefs.motion_iterations);
+            world.edit_settings(|st| st.collision_iterations = prefs.collision_iterations);
         }
         let editor = Editor::new(&scene, args.seed);
         let mut ui = UiState::new(&world);
@@ -236,7 +236,7 @@ impl App {
 
     /// The settings edited in the panel this frame become an input when they changed.
     fn sync_settings(&mut self) {
-        if self.ui.sim != self.world.settings {
+        if self.ui.sim != *self.world.settings() {
             let _ = self.input(Input::Settings(self.ui.sim.clone()));
         }
     }
@@ -250,7 +250,7 @@ impl App {
 
     /// The panel shows the world's settings and broad phase (a replay changes them).
     fn show_world_settings(&mut self) {
-        self.ui.sim = self.world.settings.clone();
+        self.ui.sim = self.world.settings().clone();
         self.ui.broad = self.world.broad().kind();
     }
 
@@ -282,7 +282,7 @@ impl App {
     /// Step (O, the Step button): one frame's steps at once, on this thread.
     fn step_frame(&mut self) {
         // One whole frame of steps, whatever the accumulator holds.
-        for _ in 0..self.world.settings.motion_iterations {
+        for _ in 0..self.world.settings().motion_iterations {
             self.tape.step(&mut self.world);
         }
     }
@@ -333,8 +333,8 @@ impl App {
     fn save_prefs(&mut self) {
         let p = &mut self.prefs;
         p.show = Prefs::shown(&self.ui.show);
-        p.motion_iterations = self.world.settings.motion_iterations;
-        p.collision_iterations = self.world.settings.collision_iterations;
+        p.motion_iterations = self.world.settings().motion_iterations;
+        p.collision_iterations = self.world.settings().collision_iterations;
         let (w, h) = screen::physical_size();
         p.window = (w as i32, h as i32);
         (p.muted, p.volume) = (self.ui.muted, self.ui.volume);

@@ -18,7 +18,7 @@ pub fn run(path: &Path) -> i32 {
     let t0 = std::time::Instant::now();
     let divergence = rec.replay(&mut world);
     let secs = t0.elapsed().as_secs_f64();
-    let frames = (world.steps() - start) / world.settings.motion_iterations.max(1) as u64;
+    let frames = (world.steps() - start) / world.settings().motion_iterations.max(1) as u64;
     println!(
         "{}",
         cli::summary(

@@ -202,7 +202,7 @@ fn launcher(view: &View, world: &World) {
     draw_circle_lines(
         p.x,
         p.y,
-        view.len(world.settings.ball_radius).max(2.0),
+        view.len(world.settings().ball_radius).max(2.0),
         1.0,
         Color::new(1.0, 1.0, 1.0, 0.3),
     );

@@ -223,7 +223,7 @@ mod tests {
         sound.record();
         let mut times = Vec::new();
         for _ in 0..frames {
-            for _ in 0..world.settings.motion_iterations {
+            for _ in 0..world.settings().motion_iterations {
                 world.step();
             }
             let hits: Vec<Hit> = world.drain_hits().collect();

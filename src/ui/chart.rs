@@ -196,7 +196,7 @@ mod tests {
         }
         chart.record(0.1, &w);
         let s = chart.samples.back().expect("a sample");
-        assert_eq!(s.iterations, 3.0 * w.settings.collision_iterations as f64);
+        assert_eq!(s.iterations, 3.0 * w.settings().collision_iterations as f64);
         assert_eq!(s.aabb_tests, w.counters().total.broad.aabb_tests as f64);
     }
 

@@ -75,14 +75,14 @@ fn rules_rows(ui: &mut egui::Ui, world: &World) {
 
 fn cradle_rows(ui: &mut egui::Ui, world: &World) {
     let meter = &world.rules().transfer;
-    let ci = world.settings.collision_iterations;
+    let ci = world.settings().collision_iterations;
     match meter.current.or(meter.last) {
         None => {
             ui.small("Drag an end ball up and let go to measure the impact.");
         }
         Some(t) => transfer_grid(ui, &t),
     }
-    if world.settings.solver == collide::Solver::Soft {
+    if world.settings().solver == collide::Solver::Soft {
         ui.small(
             "Soft contacts pass about two thirds: they solve the touching row as one block \
              and restore the bounce only where a contact closed faster than the threshold \

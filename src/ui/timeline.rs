@@ -134,7 +134,7 @@ fn transport_row(
             ui.colored_label(egui::Color32::LIGHT_BLUE, "REPLAY")
                 .on_hover_text("Rewound: the recording plays back; any change you make here drops the recorded future and records on from this step (a branch)");
         }
-        let frame = world.settings.motion_iterations.max(1) as u64;
+        let frame = world.settings().motion_iterations.max(1) as u64;
         if ui.button("⏮").on_hover_text("to the start").clicked() {
             cmds.push(TapeCmd::Seek(tape.start()));
         }

@@ -40,10 +40,10 @@ fn main() {
                 continue;
             }
             let mut w = world(field, n);
-            w.settings.pair_cache = cache;
+            w.edit_settings(|st| st.pair_cache = cache);
             let (t, cpu0) = (Instant::now(), cpu_ns());
             for _ in 0..frames {
-                for _ in 0..w.settings.motion_iterations {
+                for _ in 0..w.settings().motion_iterations {
                     w.step();
                 }
             }

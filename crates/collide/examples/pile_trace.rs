@@ -20,17 +20,18 @@ fn main() {
     let scene = Scene::parse(collide::checks::TABLE_RON, "table").expect("table");
     let mut w = scene.build(1);
     w.set_broad_phase(broad);
-    w.settings.solver = solver;
+    w.edit_settings(|st| st.solver = solver);
     w.fill_random(n, (2.1, 3.0), 300.0);
     let steps = w.steps_per_second();
     println!("second  overlap_mean  overlap_max  over_1%  over_10%  asleep  rms_speed  physics_ms_per_frame");
     for s in 1..=seconds {
         if s == switch_at {
-            w.settings.solver = match w.settings.solver {
+            let solver = match w.settings().solver {
                 Solver::Soft => Solver::PushOut,
                 Solver::PushOut => Solver::Soft,
             };
-            println!("-- solver now {}", w.settings.solver.name());
+            w.edit_settings(|st| st.solver = solver);
+            println!("-- solver now {}", w.settings().solver.name());
         }
         let t = Instant::now();
         for _ in 0..steps {
@@ -54,7 +55,7 @@ fn main() {
         };
         let slow = speeds
             .iter()
-            .filter(|&&v| v < w.settings.sleep.speed)
+            .filter(|&&v| v < w.settings().sleep.speed)
             .count();
         println!(
             "{s:>6}  {:>12.5}  {:>11.4}  {:>7}  {:>8}  {:>6}  {:>9.2}  {:>8.2}   slow={slow} p50={:.2} p90={:.2} p99={:.2}",

@@ -35,7 +35,7 @@ fn nanos() -> u64 {
 
 /// Runs `seconds` of simulated time at the world's current motion iterations.
 fn simulate(w: &mut World, seconds: u32) {
-    let steps = seconds as u64 * 60 * w.settings.motion_iterations as u64;
+    let steps = seconds as u64 * 60 * w.settings().motion_iterations as u64;
     for _ in 0..steps {
         w.step();
     }
@@ -47,9 +47,9 @@ fn measured(kind: BroadKind, n: u32, radius: f32) -> World {
     let mut w = Scene::parse(TABLE, "table.ron")
         .expect("the table scene parses")
         .build(SEED);
-    w.settings.ball_radius = radius;
+    w.edit_settings(|st| st.ball_radius = radius);
     // The broad phase's own work every iteration, as in the toy's figures (Parberry, Collision Math Toy).
-    w.settings.pair_cache = false;
+    w.edit_settings(|st| st.pair_cache = false);
     w.set_clock(nanos);
     w.set_broad_phase(BroadKind::Sap);
     w.launch(n);

@@ -9,7 +9,7 @@
 //! Each response that finds the ball approaching is kept as a [`Hit`] (where, how fast, with
 //! what), for the app's hit points and lights, the measured restitution and the game's score.
 
-use crate::geom::Ball;
+use crate::geom::{clamp_speed, Ball, Shape};
 use crate::narrow::Contact;
 use glam::Vec2;
 
@@ -41,6 +41,33 @@ pub fn respond_ball_ball(a: &mut Ball, b: &mut Ball, contact: &Contact, e: f32) 
     a.vel += n * (j / a.mass);
     b.vel -= n * (j / b.mass);
     -vn
+}
+
+/// Answers `ball` touching obstacle `shape` at `contact`: the response with elasticity
+/// `ball × shape_e × scale` (`shape_e` a group member's for a group) against the surface's
+/// velocity there (`rotating`: kinematic shapes turn), the speed clamped. Returns the approach
+/// speed and the elasticity used.
+pub(crate) fn answer_ball_obstacle(
+    ball: &mut Ball,
+    shape: &Shape,
+    contact: &Contact,
+    shape_e: f32,
+    (scale, rotating): (f32, bool),
+) -> (f32, f32) {
+    let e = ball.elasticity * shape_e * scale;
+    let surface = shape.velocity_at(contact.point, rotating);
+    let speed = respond_ball_obstacle(ball, contact, e, surface);
+    ball.vel = clamp_speed(ball.vel);
+    (speed, e)
+}
+
+/// Answers balls `a` and `b` touching at `contact` with elasticity `e`, both speeds clamped;
+/// returns the approach speed.
+pub(crate) fn answer_ball_ball(a: &mut Ball, b: &mut Ball, contact: &Contact, e: f32) -> f32 {
+    let speed = respond_ball_ball(a, b, contact, e);
+    a.vel = clamp_speed(a.vel);
+    b.vel = clamp_speed(b.vel);
+    speed
 }
 
 /// How much of the separation each ball takes: the lighter one moves more.
@@ -123,6 +150,30 @@ pub struct Hit {
     /// The step it happened in: [`crate::World::steps`] before that step (for timing the
     /// impact's sound on simulated time).
     pub step: u64,
+}
+
+impl Hit {
+    /// A hit of `ball` with `with` at `point` (unit `normal` towards the ball), closing at
+    /// `speed` px/s, answered with elasticity `e` in step `step`; its rebound is measured at
+    /// the end of the step.
+    pub fn new(
+        (point, normal): (Vec2, Vec2),
+        speed: f32,
+        e: f32,
+        (ball, with): (u32, HitWith),
+        step: u64,
+    ) -> Self {
+        Self {
+            point,
+            speed,
+            rebound: 0.0,
+            e,
+            normal,
+            ball,
+            with,
+            step,
+        }
+    }
 }
 
 /// Keeps `hit` when it is fast enough to show and the list has room.

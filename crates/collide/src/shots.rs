@@ -212,7 +212,7 @@ pub fn fire(
     let mut world = target.scene().build(seed);
     // The uniform grid keeps the ring between steps: the same pairs as brute force, cheaper.
     world.set_broad_phase(crate::BroadKind::Grid);
-    world.settings.tunnelling = mode;
+    world.edit_settings(|st| st.tunnelling = mode);
     let aims: Vec<Aabb> = world.shapes().iter().map(|s| s.aabb()).collect();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut stats = ShotStats::default();

@@ -24,7 +24,7 @@ pub fn summary(
         c.asleep,
         c.total.broad.aabb_tests,
         world.broad().kind().name(),
-        world.settings.solver.name(),
+        world.settings().solver.name(),
         world.state_hash()
     )
 }

@@ -1,26 +1,42 @@
 //! The world: obstacles, balls, the broad phase, and the fixed step.
 //!
-//! One [`World::step`] is one motion iteration of `1 / (60 · motion_iterations)` s:
-//! launch a queued ball if the lane is clear, turn kinematic shapes, apply gravity and move the
-//! balls (semi-implicit Euler), then `collision_iterations` times: box every shape, ask the
-//! broad phase for candidate pairs (sorted), and for each pair run the narrow phase and the
-//! response in that order (`world/push_out.rs`, or the soft contacts of `world/soft.rs`). The
-//! scene's rules act at fixed moments of the step (`crate::rules`, through
-//! `world/rules.rs`). Everything depends only on the scene, the seed and the settings.
+//! One [`World::step`] is one motion iteration of `1 / (60 · motion_iterations)` s, and
+//! `step()` (`world/step.rs`) is the list of its stages, in order; every stage is called from
+//! there only and owns its state in its own file. Launch a queued ball if the lane is clear
+//! (`launch.rs`), turn kinematic shapes, box the obstacles once (they move only before this
+//! point), wake the sleepers a moving shape reaches (`sleep.rs`), then one of two solvers:
+//!
+//! - the push-out (`push_out.rs`): gravity and semi-implicit Euler, then
+//!   `collision_iterations` times: box the balls and ask the broad phase for candidate pairs
+//!   (`pairs.rs`), and answer each pair in order with the narrow phase and the response; then
+//!   the walls' last word (discrete) or the settling of overlaps (swept modes, `settle.rs`);
+//! - the soft contacts (`soft.rs`): gravity, one broad-phase call with speculative boxes, and
+//!   the solver's passes.
+//!
+//! Then the rebound speeds of the step's hits, the scene's rules at their moment
+//! (`crate::rules`, through `rules.rs`, also at fixed moments before), sleep (`sleep.rs`) and
+//! the counters with the overlap meter (`meter.rs`). The step's inputs and outputs travel in a
+//! `StepContext` (`context.rs`). Everything depends only on the scene, the seed and the
+//! settings.
 //!
 //! With a tunnelling mode other than [`Tunnelling::Off`](crate::Tunnelling::Off) the collision
 //! iterations are swept instead (see `world/sweep.rs`): the broad phase boxes each ball's path
 //! this step, each ball answers its earliest impact at the moment it happens and goes on for
 //! the rest of the step, and iterations stop once no path changed. Shape groups are tested
-//! hull first (`world/groups.rs`).
+//! hull first, in the narrow phase (`narrow/group.rs`).
 
+mod access;
+mod body;
 mod cache;
 mod contacts;
+mod context;
 mod counters;
 mod edit;
 mod fill;
 mod groups;
+mod launch;
 mod meter;
+mod pairs;
 mod push_out;
 mod rules;
 mod settings;
@@ -37,6 +53,8 @@ pub use crate::response::{Hit, HitWith, HIT_SPEED};
 pub use contacts::KeptImpulse;
 pub use counters::{Counters, OverlapMeter, Tally};
 pub use fill::Filled;
+pub use launch::Launcher;
 pub use settings::{Settings, SleepSettings, SoftSettings, Solver};
 pub use state::{RngState, StateError, WorldState};
-pub use step::{Launcher, SweptImpact, World};
+pub use step::World;
+pub use sweep::SweptImpact;

@@ -70,7 +70,7 @@ fn fill_avoids_balls_already_there_and_survives_steps() {
     w.fill_random(1000, (2.5, 3.0), 300.0);
     assert_eq!(w.balls().len(), 4000);
     w.set_broad_phase(collide::BroadKind::Grid);
-    w.settings.motion_iterations = 1;
+    w.edit_settings(|st| st.motion_iterations = 1);
     for _ in 0..30 {
         w.step();
     }

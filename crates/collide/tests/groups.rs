@@ -2,7 +2,9 @@
 //! answered like any obstacle, kinematic groups turning with their hull, and clear errors.
 mod common;
 
-use collide::geom::Hull;
+use collide::geom::{Group, Hull, HullKind, Motion, Shape};
+use collide::narrow::GroupTests;
+use collide::narrow::{contact_ball_group, contact_ball_shape, impact_ball_group, toi_ball_shape};
 use collide::world::Ball;
 use collide::{Geometry, Scene, Tunnelling, Vec2, World};
 
@@ -19,7 +21,7 @@ const BUMPER: &str = "Group(shapes: [Circle(centre: (200, 200), radius: 10), Cir
 fn balls_far_from_a_group_are_rejected_by_its_hull_and_near_ones_bounce_off_a_member() {
     for &mode in Tunnelling::ALL {
         let mut w = scene(BUMPER).unwrap();
-        w.settings.tunnelling = mode;
+        w.edit_settings(|st| st.tunnelling = mode);
         let Geometry::Group {
             hull: Hull::Circle { c, r },
             ..
@@ -65,7 +67,7 @@ fn kinematic_group_turns_its_members_and_its_rect_hull_follows() {
             motion: Kinematic(pivot: (100, 100), speed: 0.25))",
     )
     .unwrap();
-    w.settings.rotate = true;
+    w.edit_settings(|st| st.rotate = true);
     // A quarter turn takes one second.
     for _ in 0..240 {
         w.step();
@@ -113,4 +115,56 @@ fn rectangles_parse_and_bad_corners_are_named() {
         .expect("refused");
     assert!(err.message.contains("field `max`"), "{err}");
     assert_eq!(err.line, 4);
+}
+
+/// Two floors at y = 0 (elasticity 0.25) and y = 2 (elasticity 0.75), grouped.
+fn two_floors() -> (Hull, Vec<Shape>) {
+    let floor = |y: f32, e: f32| {
+        let g = Geometry::Segment {
+            a: Vec2::new(-50.0, y),
+            b: Vec2::new(50.0, y),
+        };
+        Shape::new(g, e, Motion::Static)
+    };
+    let group = Group {
+        members: vec![floor(0.0, 0.25), floor(2.0, 0.75)],
+        hull_kind: HullKind::Rect,
+    };
+    (group.hull(), group.members)
+}
+
+#[test]
+fn a_group_touches_as_its_deepest_member() {
+    let (hull, members) = two_floors();
+    let mut tests = GroupTests::default();
+    let (c, r) = (Vec2::new(0.0, 3.0), 4.0);
+    let contact = |g: &Geometry| contact_ball_shape(c, r, Vec2::ZERO, g);
+    let (c, e) = contact_ball_group((c, r), &hull, &members, &mut tests, contact).expect("touches");
+    assert_eq!(
+        e, 0.75,
+        "the upper floor, listed second, is the deeper contact"
+    );
+    assert!((c.depth - 3.0).abs() < 1e-5);
+    assert_eq!((tests.hulls, tests.rejections, tests.members), (1, 0, 2));
+}
+
+#[test]
+fn a_group_is_hit_first_by_its_earliest_member() {
+    let (hull, members) = two_floors();
+    let mut tests = GroupTests::default();
+    let (c, r, d) = (Vec2::new(0.0, 20.0), 4.0, Vec2::new(0.0, -30.0));
+    let impact = |g: &Geometry| toi_ball_shape(c, r, d, d, g);
+    let (hit, e) = impact_ball_group((c, r, d), &hull, &members, &mut tests, impact).expect("hits");
+    assert_eq!(e, 0.75, "the upper floor is met first");
+    assert!((c.y + d.y * hit.t - 6.0).abs() < 1e-3);
+}
+
+#[test]
+fn a_ball_missing_the_hull_tests_no_member() {
+    let (hull, members) = two_floors();
+    let mut tests = GroupTests::default();
+    let (c, r) = (Vec2::new(0.0, 100.0), 4.0);
+    let contact = |g: &Geometry| contact_ball_shape(c, r, Vec2::ZERO, g);
+    assert!(contact_ball_group((c, r), &hull, &members, &mut tests, contact).is_none());
+    assert_eq!((tests.hulls, tests.rejections, tests.members), (1, 1, 0));
 }

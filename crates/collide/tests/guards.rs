@@ -179,7 +179,7 @@ fn table_guard_points_name_the_shape_they_guard() {
     // (listed before the teardrops) and left every `guard_of` pointing at the old index.
     let mut w = common::table(3);
     assert_guards_on_their_shapes(&w);
-    w.settings.rotate = true;
+    w.edit_settings(|st| st.rotate = true);
     for _ in 0..100 {
         w.step();
     }
@@ -196,7 +196,7 @@ fn kinematic_segment_guard_points_turn_with_it() {
     );
     let before = guards(&w);
     assert_eq!(before.len(), 4);
-    w.settings.rotate = true;
+    w.edit_settings(|st| st.rotate = true);
     for _ in 0..37 {
         w.step();
     }
@@ -222,11 +222,11 @@ fn ball_hits_the_end_of_a_turned_segment() {
         "Segment(a: (100, 200), b: (200, 200),
             motion: Kinematic(pivot: (150, 200), speed: 0.25))",
     );
-    w.settings.rotate = true;
+    w.edit_settings(|st| st.rotate = true);
     for _ in 0..240 {
         w.step();
     }
-    w.settings.rotate = false;
+    w.edit_settings(|st| st.rotate = false);
     let end = guards(&w)
         .into_iter()
         .find(|p| p.y < 175.0)

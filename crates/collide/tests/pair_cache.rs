@@ -95,8 +95,8 @@ fn side_by_side(
     let (mut on, mut off) = (make(), make());
     edit(&mut on);
     edit(&mut off);
-    on.settings.pair_cache = true;
-    off.settings.pair_cache = false;
+    on.edit_settings(|st| st.pair_cache = true);
+    off.edit_settings(|st| st.pair_cache = false);
     for k in 0..steps {
         on.step();
         off.step();
@@ -155,8 +155,8 @@ fn the_cache_changes_nothing_in_the_swept_modes_with_turning_shapes() {
             for kind in [BroadKind::Grid, BroadKind::Sap, BroadKind::Quadtree] {
                 let label = format!("{name}/{}/{mode:?}", kind.name());
                 let edit = |w: &mut World| {
-                    w.settings.tunnelling = mode;
-                    w.settings.rotate = true;
+                    w.edit_settings(|st| st.tunnelling = mode);
+                    w.edit_settings(|st| st.rotate = true);
                 };
                 side_by_side(&label, || world(name, 9, kind), edit, 300);
             }
@@ -169,12 +169,9 @@ fn the_cache_changes_nothing_with_turning_shapes_verification_and_other_iteratio
     for name in SCENES {
         let label = format!("{name}/turning, verified, 2x9 iterations");
         let edit = |w: &mut World| {
-            w.settings.rotate = true;
-            w.settings.verify = true;
-            (
-                w.settings.motion_iterations,
-                w.settings.collision_iterations,
-            ) = (2, 9);
+            w.edit_settings(|st| st.rotate = true);
+            w.edit_settings(|st| st.verify = true);
+            w.edit_settings(|st| (st.motion_iterations, st.collision_iterations) = (2, 9));
         };
         let (on, _) = side_by_side(&label, || world(name, 11, BroadKind::Grid), edit, 400);
         let t = on.counters().total;
@@ -189,11 +186,11 @@ fn the_cache_changes_nothing_with_turning_shapes_verification_and_other_iteratio
 #[test]
 fn switching_the_cache_or_the_broad_phase_mid_run_and_restoring_a_state_change_nothing() {
     let mut plain = world("table", 13, BroadKind::Grid);
-    plain.settings.pair_cache = false;
+    plain.edit_settings(|st| st.pair_cache = false);
     let mut switched = world("table", 13, BroadKind::Grid);
     for k in 0..1_200u32 {
         if k % 100 == 0 {
-            switched.settings.pair_cache = !switched.settings.pair_cache;
+            switched.edit_settings(|st| st.pair_cache = !st.pair_cache);
         }
         if k % 250 == 0 {
             let kind = BroadKind::ALL[(k / 250) as usize % BroadKind::ALL.len()];
@@ -205,7 +202,7 @@ fn switching_the_cache_or_the_broad_phase_mid_run_and_restoring_a_state_change_n
             let mut again = world("table", 13, BroadKind::Grid);
             again.restore_state(&saved).expect("restores");
             switched = again;
-            switched.settings.pair_cache = true;
+            switched.edit_settings(|st| st.pair_cache = true);
         }
         plain.step();
         switched.step();
@@ -246,7 +243,7 @@ fn when_most_calls_would_query_the_cache_stands_aside_and_tries_again_changing_n
     // while, and tries again.
     let fast = |kind: BroadKind| {
         let mut w = world("field", 3, kind);
-        w.settings.collision_iterations = 1;
+        w.edit_settings(|st| st.collision_iterations = 1);
         for b in 0..w.balls().len() {
             let (pos, a) = (w.balls()[b].pos, b as f32 * 2.4);
             w.set_ball_motion(b, pos, Vec2::new(a.cos(), a.sin()) * 3_000.0);

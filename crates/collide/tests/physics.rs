@@ -20,7 +20,7 @@ fn world(shapes: Vec<Shape>) -> World {
         dir: Vec2::Y,
     };
     let mut w = World::new_unguarded(shapes, bounds, 1).with_launcher(launcher);
-    w.settings.gravity = 0.0;
+    w.edit_settings(|st| st.gravity = 0.0);
     w
 }
 
@@ -55,7 +55,7 @@ fn step_until_velocity_changes(w: &mut World, v0: Vec2, max: u32) -> Vec2 {
 /// The table with balls queued and rotation on, fed `frames` frames of `1 / frames` s.
 fn table_after_one_second_at(fps: u32) -> (u64, u64) {
     let mut w = table(11);
-    w.settings.rotate = true;
+    w.edit_settings(|st| st.rotate = true);
     w.launch(6);
     let mut stepper = Stepper::default();
     let mut steps = 0;
@@ -79,7 +79,7 @@ fn one_second_is_the_same_state_at_every_frame_rate() {
 fn uneven_frames_only_decide_how_many_steps_run() {
     let mut rng = StdRng::seed_from_u64(21);
     let mut fed = table(5);
-    fed.settings.rotate = true;
+    fed.edit_settings(|st| st.rotate = true);
     fed.launch(4);
     let mut stepper = Stepper::default();
     let mut steps = 0;
@@ -88,7 +88,7 @@ fn uneven_frames_only_decide_how_many_steps_run() {
     }
     assert!(stepper.pending() < fed.step_seconds());
     let mut direct = table(5);
-    direct.settings.rotate = true;
+    direct.edit_settings(|st| st.rotate = true);
     direct.launch(4);
     for _ in 0..steps {
         direct.step();
@@ -162,7 +162,7 @@ fn colliding_balls_conserve_momentum() {
 #[test]
 fn perfectly_elastic_balls_conserve_kinetic_energy() {
     let mut w = two_balls(1.0);
-    w.settings.elasticity_scale = 1.0;
+    w.edit_settings(|st| st.elasticity_scale = 1.0);
     let before = kinetic_energy(&w);
     let v0 = w.balls()[0].vel;
     step_until_velocity_changes(&mut w, v0, 240);
@@ -214,7 +214,7 @@ fn bounce_off_floor(vel: Vec2, ball_e: f32, shape_e: f32, scale: f32) -> Vec2 {
         b: v(1000.0, 100.0),
     };
     let mut w = world(vec![stat(floor, shape_e)]);
-    w.settings.elasticity_scale = scale;
+    w.edit_settings(|st| st.elasticity_scale = scale);
     w.add_ball(Ball::new(v(500.0, 150.0), vel, 10.0, ball_e, 0));
     step_until_velocity_changes(&mut w, vel, 240)
 }
@@ -252,7 +252,7 @@ fn bumper_with_elasticity_above_one_kicks_the_ball_faster() {
 fn table_bumper_increases_the_speed_of_a_ball() {
     // The table's bumper at (780, 380), radius 32, elasticity 1.5.
     let mut w = table(2);
-    w.settings.gravity = 0.0;
+    w.edit_settings(|st| st.gravity = 0.0);
     let v0 = v(-400.0, 0.0);
     w.add_ball(Ball::new(v(860.0, 380.0), v0, 10.0, 1.0, 0));
     let out = step_until_velocity_changes(&mut w, v0, 240);
@@ -265,7 +265,7 @@ fn table_bumper_increases_the_speed_of_a_ball() {
 /// threshold 150 px/s), without gravity; its velocity after its first contact.
 fn through_the_table_gate(y: f32, vy: f32) -> Vec2 {
     let mut w = table(3);
-    w.settings.gravity = 0.0;
+    w.edit_settings(|st| st.gravity = 0.0);
     w.add_ball(Ball::new(v(930.0, y), v(0.0, vy), 10.0, 1.0, 0));
     step_until_velocity_changes(&mut w, v(0.0, vy), 240)
 }
@@ -273,7 +273,7 @@ fn through_the_table_gate(y: f32, vy: f32) -> Vec2 {
 #[test]
 fn fast_ball_going_up_the_lane_passes_the_gate() {
     let mut w = table(3);
-    w.settings.gravity = 0.0;
+    w.edit_settings(|st| st.gravity = 0.0);
     w.add_ball(Ball::new(v(930.0, 500.0), v(0.0, 1000.0), 10.0, 1.0, 0));
     for _ in 0..20 {
         w.step();
@@ -319,7 +319,7 @@ fn bar_and_resting_ball(e: f32, rotate: bool) -> World {
         speed: 0.5,
     };
     let mut w = world(vec![Shape::new(bar, 1.0, motion)]);
-    w.settings.rotate = rotate;
+    w.edit_settings(|st| st.rotate = rotate);
     w.add_ball(Ball::new(v(250.0, 209.5), Vec2::ZERO, 10.0, e, 0));
     w
 }
@@ -390,7 +390,7 @@ fn without_gravity_a_ball_keeps_its_velocity_exactly() {
 #[test]
 fn gravity_accelerates_a_ball_downwards() {
     let mut w = world(vec![]);
-    w.settings.gravity = 300.0;
+    w.edit_settings(|st| st.gravity = 300.0);
     w.add_ball(Ball::new(v(300.0, 900.0), Vec2::ZERO, 10.0, 1.0, 0));
     for _ in 0..240 {
         w.step();
@@ -405,16 +405,16 @@ fn gravity_accelerates_a_ball_downwards() {
 #[test]
 fn changing_gravity_mid_run_changes_the_acceleration_from_then_on() {
     let mut w = world(vec![]);
-    w.settings.gravity = 300.0;
+    w.edit_settings(|st| st.gravity = 300.0);
     w.add_ball(Ball::new(v(300.0, 900.0), Vec2::ZERO, 10.0, 1.0, 0));
     for _ in 0..120 {
         w.step();
     }
-    w.settings.gravity = 1000.0;
+    w.edit_settings(|st| st.gravity = 1000.0);
     for _ in 0..120 {
         w.step();
     }
-    w.settings.gravity = 0.0;
+    w.edit_settings(|st| st.gravity = 0.0);
     let before = w.balls()[0].vel;
     for _ in 0..120 {
         w.step();
@@ -425,7 +425,7 @@ fn changing_gravity_mid_run_changes_the_acceleration_from_then_on() {
 
 #[test]
 fn scene_gravity_is_the_starting_gravity() {
-    assert_eq!(table(1).settings.gravity, 400.0);
+    assert_eq!(table(1).settings().gravity, 400.0);
 }
 
 #[test]
@@ -439,7 +439,7 @@ fn elasticity_scale_multiplies_every_bounce() {
 
 fn table_run(seed: u64, steps: u32) -> u64 {
     let mut w = table(seed);
-    w.settings.rotate = true;
+    w.edit_settings(|st| st.rotate = true);
     w.launch(15);
     for _ in 0..steps {
         w.step();
@@ -463,8 +463,8 @@ fn different_seeds_give_different_states() {
 #[test]
 fn degenerate_balls_keep_the_world_finite() {
     let mut w = table(9);
-    w.settings.rotate = true;
-    w.settings.elasticity_scale = 10.0;
+    w.edit_settings(|st| st.rotate = true);
+    w.edit_settings(|st| st.elasticity_scale = 10.0);
     let spots = [
         v(480.0, 300.0), // on the spinning bar
         v(860.0, 604.0), // centre of the corner arc
@@ -484,7 +484,7 @@ fn degenerate_balls_keep_the_world_finite() {
     }
     w.add_ball(Ball::new(v(1.0, 1.0), v(0.0, 0.0), f32::NAN, 1.0, 4));
     w.add_ball(Ball::new(v(2.0, 2.0), v(0.0, 0.0), f32::INFINITY, 1.0, 4));
-    w.settings.ball_radius = 0.0;
+    w.edit_settings(|st| st.ball_radius = 0.0);
     w.launch(3);
     for _ in 0..2000 {
         w.step();
@@ -495,11 +495,11 @@ fn degenerate_balls_keep_the_world_finite() {
 #[test]
 fn extreme_settings_are_clamped_not_fatal() {
     let mut w = table(4);
-    w.settings.motion_iterations = 0;
-    w.settings.collision_iterations = 0;
-    w.settings.gravity = 1e7;
-    w.settings.launch_speed = 1e9;
-    w.settings.ball_radius = -5.0;
+    w.edit_settings(|st| st.motion_iterations = 0);
+    w.edit_settings(|st| st.collision_iterations = 0);
+    w.edit_settings(|st| st.gravity = 1e7);
+    w.edit_settings(|st| st.launch_speed = 1e9);
+    w.edit_settings(|st| st.ball_radius = -5.0);
     w.launch(3);
     for _ in 0..300 {
         w.step();
@@ -629,7 +629,7 @@ fn deleting_a_ball_keeps_the_swept_paths_on_their_balls() {
     // right-click). Before, the paths stayed by index, so the overlay drew lines from the
     // balls after the deleted one to the places of the balls before them.
     let mut w = table(1);
-    w.settings.tunnelling = collide::Tunnelling::Exact;
+    w.edit_settings(|s| s.tunnelling = collide::Tunnelling::Exact);
     w.launch(6);
     let mut steps = 0;
     while (w.balls().len() < 6 || w.step_impacts().is_empty()) && steps < 20_000 {
@@ -656,7 +656,7 @@ fn pool_with_soft_contacts_runs_on_after_a_ball_is_pocketed() {
     // A pocketed ball left the last pairs pointing past the balls: the step's counting
     // indexed out of bounds.
     let mut w = collide::Scene::builtin("pool").expect("built in").build(1);
-    w.settings.solver = collide::world::Solver::Soft;
+    w.edit_settings(|s| s.solver = collide::world::Solver::Soft);
     w.launch(50);
     let start = w.balls().len() + 50;
     for _ in 0..600 * w.steps_per_second() / 60 {

@@ -108,7 +108,7 @@ fn a_ball_resting_on_a_flipper_is_flung_up_when_it_flips() {
 #[test]
 fn flippers_turn_with_rotation_off() {
     let mut w = Scene::parse(BAR, "bar").unwrap().build(1);
-    assert!(!w.settings.rotate);
+    assert!(!w.settings().rotate);
     w.set_control(Control::LeftFlipper, true);
     run(&mut w, 4);
     let flipper = w.shapes().iter().find(|s| s.is_kinematic()).unwrap();
@@ -274,7 +274,7 @@ fn plunger_and_flipper_motions_are_built_from_the_scene() {
     assert_eq!(flippers, 2);
     assert!(plungers >= 1);
     assert!(w.is_game());
-    assert!(common::close(w.settings.gravity, 500.0, 1e-6));
+    assert!(common::close(w.settings().gravity, 500.0, 1e-6));
 }
 
 #[test]
@@ -294,7 +294,7 @@ fn bad_play_fields_are_refused_with_the_field_named() {
 fn pinball_stays_finite_and_contained_in_every_tunnelling_mode() {
     for &mode in collide::Tunnelling::ALL {
         let mut w = pinball(11);
-        w.settings.tunnelling = mode;
+        w.edit_settings(|st| st.tunnelling = mode);
         for k in 0..2400u32 {
             w.set_control(Control::LeftFlipper, k % 200 < 30);
             w.set_control(Control::RightFlipper, (k + 100) % 200 < 30);

@@ -174,7 +174,7 @@ fn floor_world() -> collide::World {
         dir: Vec2::Y,
     };
     let mut w = collide::World::new_unguarded(vec![floor], bounds, 1).with_launcher(launcher);
-    w.settings.tunnelling = Tunnelling::Exact;
+    w.edit_settings(|st| st.tunnelling = Tunnelling::Exact);
     w
 }
 
@@ -221,7 +221,7 @@ fn containment_colocated_balls_at_rest_are_parted_in_one_step() {
     use collide::world::Ball;
     use collide::Vec2;
     let mut w = floor_world();
-    w.settings.gravity = 0.0;
+    w.edit_settings(|st| st.gravity = 0.0);
     for k in 0..2 {
         w.add_ball(Ball::new(Vec2::new(300.0, 300.0), Vec2::ZERO, 5.0, 0.95, k));
     }
@@ -246,8 +246,8 @@ fn containment_seed_1_step_6678_balls_64_and_65_pumped_in_the_kick_pocket_leave_
     use collide::world::Ball;
     use collide::{BroadKind, Vec2};
     let mut w = collide::checks::table(1);
-    w.settings.rotate = true;
-    w.settings.tunnelling = Tunnelling::Exact;
+    w.edit_settings(|st| st.rotate = true);
+    w.edit_settings(|st| st.tunnelling = Tunnelling::Exact);
     w.set_broad_phase(BroadKind::Grid);
     for k in 0..2 {
         let at = Vec2::new(80.70941, 666.83826);
@@ -275,7 +275,7 @@ fn containment_seed_1_step_2463_balls_pinned_to_the_lane_wall_are_parted() {
     use collide::world::Ball;
     use collide::{Geometry, Motion, Shape, Vec2};
     let mut w = floor_world();
-    w.settings.gravity = 0.0;
+    w.edit_settings(|st| st.gravity = 0.0);
     let wall = Shape::new(
         Geometry::Segment {
             a: Vec2::new(900.0, 0.0),
@@ -287,8 +287,8 @@ fn containment_seed_1_step_2463_balls_pinned_to_the_lane_wall_are_parted() {
     let mut shapes = vec![wall];
     shapes.extend(w.shapes().iter().cloned());
     let mut w = collide::World::new_unguarded(shapes, w.bounds(), 1).with_launcher(w.launcher());
-    w.settings.tunnelling = Tunnelling::Exact;
-    w.settings.gravity = 0.0;
+    w.edit_settings(|st| st.tunnelling = Tunnelling::Exact);
+    w.edit_settings(|st| st.gravity = 0.0);
     // In the corner, on top of it against the wall, and one pressing from the lower left.
     for (k, (x, y)) in [(895.0, 5.0), (895.0, 7.3), (887.5, 9.0)]
         .into_iter()
@@ -351,7 +351,7 @@ fn with_soft_contacts_a_ball_meeting_an_arc_end_and_its_guard_point_leaves_no_fa
     for vy in [-250.0, -292.7, -320.0] {
         let mut w = collide::checks::table(2);
         collide::checks::use_solver(&mut w, Solver::Soft);
-        w.settings.rotate = true;
+        w.edit_settings(|s| s.rotate = true);
         // Just above the right end of the arc around (640, 470), where its guard point is.
         let at = Vec2::new(687.11, 559.07);
         let mut ball = Ball::new(at, Vec2::new(173.7, vy), 7.895, 1.0, 0);

@@ -18,8 +18,8 @@ fn build(text: &str, seed: u64) -> World {
 /// A busy world: launches, a fill, rotation, run for `steps` steps.
 fn busy(text: &str, seed: u64, tunnelling: Tunnelling, steps: u64) -> World {
     let mut w = build(text, seed);
-    w.settings.rotate = true;
-    w.settings.tunnelling = tunnelling;
+    w.edit_settings(|st| st.rotate = true);
+    w.edit_settings(|st| st.tunnelling = tunnelling);
     w.launch(12);
     w.fill_random(40, (3.0, 6.0), 200.0);
     for _ in 0..steps {
@@ -155,7 +155,7 @@ fn script(t: f64, dt: f64, world: &World) -> Vec<Input> {
             rotate: true,
             motion_iterations: 3,
             gravity: 450.0,
-            ..world.settings.clone()
+            ..world.settings().clone()
         };
         out.push(Input::Settings(settings));
         out.push(Input::SetBroad(BroadKind::Quadtree.name().to_string()));
@@ -175,7 +175,7 @@ fn script(t: f64, dt: f64, world: &World) -> Vec<Input> {
         out.push(Input::RemoveBall(2));
         let settings = Settings {
             tunnelling: Tunnelling::Exact,
-            ..world.settings.clone()
+            ..world.settings().clone()
         };
         out.push(Input::Settings(settings));
     }

@@ -24,7 +24,7 @@ fn boxed(solver: Solver) -> World {
         dir: -Vec2::Y,
     };
     let mut w = World::new_unguarded(shapes, bounds, 3).with_launcher(launcher);
-    w.settings.solver = solver;
+    w.edit_settings(|st| st.solver = solver);
     w
 }
 
@@ -68,7 +68,7 @@ fn two_balls_resting_on_each_other_overlap_under_one_percent() {
 #[test]
 fn a_column_of_thirty_balls_overlaps_under_two_percent() {
     let mut w = boxed(Solver::Soft);
-    w.settings.sleep.enabled = Some(false);
+    w.edit_settings(|st| st.sleep.enabled = Some(false));
     for k in 0..30 {
         w.add_ball(ball(200.0, 5.0 + 10.2 * k as f32, 5.0));
     }
@@ -82,7 +82,7 @@ fn a_column_of_thirty_balls_overlaps_under_two_percent() {
 fn the_meter_reports_a_ball_inside_another() {
     // Soft contacts part them at a capped speed, so the overlap outlives the step.
     let mut w = boxed(Solver::Soft);
-    w.settings.gravity = 0.0;
+    w.edit_settings(|st| st.gravity = 0.0);
     w.add_ball(ball(100.0, 100.0, 10.0));
     w.add_ball(ball(105.0, 100.0, 10.0));
     w.step();
@@ -109,7 +109,7 @@ fn still_balls_fall_asleep_with_soft_contacts_and_not_with_push_out() {
     w.add_ball(ball(100.0, 12.0, 10.0));
     steps(&mut w, 240 * 3);
     assert_eq!(w.asleep_count(), 0);
-    w.settings.sleep.enabled = Some(true);
+    w.edit_settings(|st| st.sleep.enabled = Some(true));
     steps(&mut w, 240 * 2);
     assert_eq!(
         w.asleep_count(),
@@ -162,7 +162,7 @@ fn grabbing_deleting_and_settings_wake_sleepers() {
     );
 
     let mut w = asleep_on_the_floor();
-    let mut s = w.settings.clone();
+    let mut s = w.settings().clone();
     s.gravity = 100.0;
     w.apply_input(&Input::Settings(s)).unwrap();
     w.step();
@@ -187,11 +187,11 @@ fn a_turning_shape_wakes_the_sleepers_it_reaches() {
     shapes.push(paddle);
     let balls = w.balls().to_vec();
     let mut w2 = World::new_unguarded(shapes, w.bounds(), 3).with_launcher(w.launcher());
-    w2.settings = w.settings.clone();
+    w2.set_settings(w.settings().clone());
     for b in balls {
         w2.add_ball(b);
     }
-    w2.settings.rotate = true;
+    w2.edit_settings(|st| st.rotate = true);
     steps(&mut w2, 240);
     assert!(w2.counters().total.wakeups > 0);
     w = w2;
@@ -233,12 +233,13 @@ fn switching_solver_mid_run_never_produces_nan() {
     let mut w = table(5);
     w.fill_random(800, (2.1, 3.0), 300.0);
     for k in 0..12 {
-        w.settings.solver = if k % 2 == 0 {
+        let solver = if k % 2 == 0 {
             Solver::Soft
         } else {
             Solver::PushOut
         };
-        w.settings.tunnelling = Tunnelling::ALL[k % 4];
+        w.edit_settings(|st| st.solver = solver);
+        w.edit_settings(|st| st.tunnelling = Tunnelling::ALL[k % 4]);
         steps(&mut w, 60);
         assert!(w.all_finite(), "non-finite after switch {k}");
     }
@@ -247,8 +248,8 @@ fn switching_solver_mid_run_never_produces_nan() {
 /// The state hash after a settling fill on the table with `kind` and `solver`.
 fn settled_hash(kind: BroadKind, solver: Solver, mode: Tunnelling) -> u64 {
     let mut w = table(9);
-    w.settings.solver = solver;
-    w.settings.tunnelling = mode;
+    w.edit_settings(|st| st.solver = solver);
+    w.edit_settings(|st| st.tunnelling = mode);
     w.set_broad_phase(kind);
     w.fill_random(400, (2.1, 3.0), 300.0);
     steps(&mut w, 240 * 3);
@@ -284,8 +285,8 @@ fn weightless_soft(shapes: Vec<Shape>) -> World {
     };
     let bounds = Aabb::new(Vec2::ZERO, v(400.0, 400.0));
     let mut w = World::new_unguarded(shapes, bounds, 1).with_launcher(launcher);
-    w.settings.solver = Solver::Soft;
-    w.settings.gravity = 0.0;
+    w.edit_settings(|st| st.solver = Solver::Soft);
+    w.edit_settings(|st| st.gravity = 0.0);
     w
 }
 
@@ -347,8 +348,8 @@ fn funnel_passes(mode: Tunnelling) -> usize {
     };
     let bounds = Aabb::new(Vec2::ZERO, v(400.0, 1400.0));
     let mut w = World::new_unguarded(shapes, bounds, 1).with_launcher(launcher);
-    w.settings.solver = Solver::Soft;
-    w.settings.tunnelling = mode;
+    w.edit_settings(|st| st.solver = Solver::Soft);
+    w.edit_settings(|st| st.tunnelling = mode);
     w.set_broad_phase(BroadKind::Grid);
     for k in 0..1000 {
         let (col, row) = ((k % 30) as f32, (k / 30) as f32);

@@ -22,7 +22,7 @@ fn floor_world(shape_e: f32, mode: Tunnelling) -> World {
         dir: Vec2::Y,
     };
     let mut w = World::new_unguarded(vec![floor], bounds, 3).with_launcher(launcher);
-    w.settings.tunnelling = mode;
+    w.edit_settings(|st| st.tunnelling = mode);
     w
 }
 
@@ -59,7 +59,7 @@ fn ball_dropped_on_a_static_segment_reports_measured_e_close_to_the_set_e() {
 #[test]
 fn head_on_balls_report_the_set_e_on_their_relative_normal_speed() {
     let mut w = floor_world(1.0, Tunnelling::Off);
-    w.settings.gravity = 0.0;
+    w.edit_settings(|st| st.gravity = 0.0);
     w.add_ball(Ball::new(
         Vec2::new(400.0, 500.0),
         Vec2::new(300.0, 0.0),

@@ -83,7 +83,7 @@ fn a_ball_crossing_the_table_gate_ends_on_the_side_its_handle_points_to() {
     let s = table();
     let (mid, tip) = (v(930.0, 560.0), handle(&s, 3, Role::Normal));
     let mut w = s.build(1);
-    w.settings.gravity = 0.0;
+    w.edit_settings(|s| s.gravity = 0.0);
     w.add_ball(collide::world::Ball::new(
         v(930.0, 520.0),
         v(0.0, 900.0),
@@ -441,7 +441,7 @@ fn a_world_built_from_an_edited_scene_runs_600_steps_without_nan() {
     let text = s.to_ron();
     let scene = Scene::parse(&text, "edited.ron").expect("the edited scene parses");
     let mut world = scene.build(3);
-    world.settings.rotate = true;
+    world.edit_settings(|st| st.rotate = true);
     world.launch(20);
     for _ in 0..600 {
         world.step();

@@ -62,7 +62,7 @@ fn cradle_lifted(collision_iterations: u32, degrees: f32) -> World {
 /// The cradle with ball `k` lifted `degrees` (counter-clockwise positive) and let go.
 fn cradle_lifted_ball(k: usize, collision_iterations: u32, degrees: f32) -> World {
     let mut w = scene(CRADLE, "cradle").build(1);
-    w.settings.collision_iterations = collision_iterations;
+    w.edit_settings(|st| st.collision_iterations = collision_iterations);
     let t = w.rules().tethers[k];
     let a = degrees.to_radians();
     let lifted = t.anchor + Vec2::new(a.sin(), -a.cos()) * t.length;
@@ -153,9 +153,9 @@ fn tethered_balls_never_exceed_their_strings() {
 fn pool_balls_all_come_to_rest_within_10_seconds() {
     let mut w = scene(POOL, "pool").build(1);
     assert_eq!(w.balls().len(), 16);
-    assert_eq!(w.settings.gravity, 0.0);
+    assert_eq!(w.settings().gravity, 0.0);
     let start = w.energy().kinetic;
-    let steps = 10 * 60 * w.settings.motion_iterations;
+    let steps = 10 * 60 * w.settings().motion_iterations;
     for _ in 0..steps {
         w.step();
     }
@@ -174,7 +174,7 @@ fn field_has_no_gravity_and_keeps_its_energy_with_elasticity_one() {
     let mut w = scene(FIELD, "field").with_fill_count(500).build(3);
     w.set_broad_phase(BroadKind::Sap);
     assert_eq!(w.balls().len(), 500);
-    assert_eq!(w.settings.gravity, 0.0);
+    assert_eq!(w.settings().gravity, 0.0);
     let e0 = w.energy().total();
     for _ in 0..2400 {
         w.step();
@@ -275,7 +275,7 @@ fn a_pocket_takes_a_ball_off_the_table_and_counts_it() {
 fn with_soft_contacts_the_cradle_passes_about_two_thirds_and_keeps_momentum() {
     for iterations in [1, 6, 20] {
         let mut w = cradle_lifted(iterations, 30.0);
-        w.settings.solver = collide::Solver::Soft;
+        w.edit_settings(|st| st.solver = collide::Solver::Soft);
         let momentum = |w: &World| w.balls().iter().map(|b| b.mass * b.vel.x).sum::<f32>();
         let t = first_transfer(&mut w);
         let share = t.outgoing / t.incoming;

@@ -67,8 +67,8 @@ fn live_heap_does_not_grow_after_the_first_simulated_minute() {
 fn a_settled_soft_table_with_sleepers_steps_without_allocating() {
     let mut w = collide::checks::table(1);
     collide::checks::use_solver(&mut w, Solver::Soft);
-    w.settings.rotate = true;
-    w.settings.ball_radius = collide::checks::containment::RADIUS;
+    w.edit_settings(|s| s.rotate = true);
+    w.edit_settings(|s| s.ball_radius = collide::checks::containment::RADIUS);
     w.set_broad_phase(BroadKind::Grid);
     w.launch(200);
     let per_second = w.steps_per_second();

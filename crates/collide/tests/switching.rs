@@ -6,7 +6,7 @@ use collide::{BroadKind, World};
 
 fn table_with_balls(seed: u64) -> World {
     let mut w = common::table(seed);
-    w.settings.rotate = true;
+    w.edit_settings(|st| st.rotate = true);
     w.launch(120);
     w
 }
@@ -55,7 +55,7 @@ fn switching_in_the_middle_of_a_run_changes_nothing() {
 fn verification_counts_nothing_for_correct_broad_phases() {
     for &kind in BroadKind::ALL {
         let mut w = table_with_balls(5);
-        w.settings.verify = true;
+        w.edit_settings(|st| st.verify = true);
         w.set_broad_phase(kind);
         for _ in 0..500 {
             w.step();

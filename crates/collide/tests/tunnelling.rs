@@ -477,8 +477,8 @@ fn two_balls_and_a_rectangle(mode: Tunnelling) -> World {
         dir: Vec2::X,
     };
     let mut w = World::new_unguarded(vec![rect], bounds, 1).with_launcher(launcher);
-    w.settings.gravity = 0.0;
-    w.settings.tunnelling = mode;
+    w.edit_settings(|st| st.gravity = 0.0);
+    w.edit_settings(|st| st.tunnelling = mode);
     let dt = w.step_seconds() as f32;
     w.add_ball(Ball::new(v(100.0, 100.0), v(20.0 / dt, 0.0), 10.0, 1.0, 0));
     w.add_ball(Ball::new(v(100.0, 300.0), v(90.0 / dt, 0.0), 10.0, 1.0, 1));
@@ -539,7 +539,7 @@ fn lab(mode: Tunnelling, seed: u64) -> World {
     let mut w = Scene::parse(LAB, "lab.ron")
         .expect("the lab parses")
         .build(seed);
-    w.settings.tunnelling = mode;
+    w.edit_settings(|st| st.tunnelling = mode);
     w.launch(30);
     w
 }
@@ -580,7 +580,7 @@ fn swept_boxes_give_every_broad_phase_the_same_exact_run() {
 fn balls_starting_in_contact_or_with_zero_radius_stay_finite_in_every_mode() {
     for &mode in Tunnelling::ALL {
         let mut w = common::table(5);
-        w.settings.tunnelling = mode;
+        w.edit_settings(|st| st.tunnelling = mode);
         let p = v(480.0, 352.0);
         for (k, r) in [0.0, 0.0, 10.0, 10.0, 10.0, 1e-30].into_iter().enumerate() {
             let vel = if k % 2 == 0 { Vec2::ZERO } else { v(1e5, -3e4) };

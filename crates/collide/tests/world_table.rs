@@ -4,7 +4,7 @@ mod common;
 #[test]
 fn table_scene_runs_and_balls_stay_finite() {
     let mut w = common::table(7);
-    w.settings.rotate = true;
+    w.edit_settings(|st| st.rotate = true);
     w.launch(40);
     for _ in 0..240 * 10 {
         w.step();

@@ -134,7 +134,7 @@ fn load_and_run(text: &str) -> Result<bool, String> {
         },
         Ok(scene) => {
             let mut w = scene.build(1);
-            w.settings.rotate = true;
+            w.edit_settings(|st| st.rotate = true);
             w.launch(3);
             for _ in 0..60 {
                 w.step();

@@ -66,9 +66,9 @@ fn run_inner(
 ) {
     let mut w = table(size.seed);
     use_solver(&mut w, solver);
-    w.settings.rotate = true;
-    w.settings.tunnelling = Tunnelling::Exact;
-    w.settings.ball_radius = RADIUS;
+    w.edit_settings(|st| st.rotate = true);
+    w.edit_settings(|st| st.tunnelling = Tunnelling::Exact);
+    w.edit_settings(|st| st.ball_radius = RADIUS);
     w.set_broad_phase(BroadKind::Grid);
     let mut rng = StdRng::seed_from_u64(size.seed);
     for _ in 0..size.pairs {

@@ -26,8 +26,8 @@ pub const FRAME_RATES: &[u32] = &[30, 60, 75, 120, 240];
 fn start(size: DeterminismSize, solver: Solver, mode: Tunnelling, kind: BroadKind) -> World {
     let mut w = table(size.seed);
     use_solver(&mut w, solver);
-    w.settings.rotate = true;
-    w.settings.tunnelling = mode;
+    w.edit_settings(|st| st.rotate = true);
+    w.edit_settings(|st| st.tunnelling = mode);
     w.set_broad_phase(kind);
     w.launch(size.balls);
     w

@@ -131,7 +131,7 @@ pub fn adders(size: EnergySize, solver: Solver) -> CheckReport {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut w = table(seed);
         use_solver(&mut w, solver);
-        w.settings.rotate = true;
+        w.edit_settings(|st| st.rotate = true);
         scatter_balls(&mut w, size.balls, 0.5, &mut rng);
         let floor = w.bounds().min.y;
         for step in 0..size.steps {

@@ -109,7 +109,7 @@ pub fn generated_world(seed: u64, huge_exp: f32) -> World {
 }
 
 fn settle_settings(w: &mut World, rng: &mut StdRng, h: f32) {
-    let s = &mut w.settings;
+    let mut s = w.settings().clone();
     s.motion_iterations = if rng.gen_bool(0.2) {
         64
     } else {
@@ -135,6 +135,7 @@ fn settle_settings(w: &mut World, rng: &mut StdRng, h: f32) {
     // Half the worlds with the pair cache, without drawing from the generator (the cases
     // generated stay the same).
     s.pair_cache = s.linear_fractions.is_multiple_of(2);
+    w.set_settings(s);
     let kind = BroadKind::ALL[rng.gen_range(0..BroadKind::ALL.len())];
     w.set_broad_phase(kind);
     if rng.gen_bool(0.3) {

@@ -56,8 +56,8 @@ pub fn row_name(check: &str, solver: crate::world::Solver) -> String {
 
 /// A world's settings switched to `solver`, with sleep following the solver.
 pub fn use_solver(w: &mut crate::World, solver: crate::world::Solver) {
-    w.settings.solver = solver;
-    w.settings.sleep.enabled = None;
+    w.edit_settings(|st| st.solver = solver);
+    w.edit_settings(|st| st.sleep.enabled = None);
 }
 
 /// Most failing cases a report keeps.
@@ -132,7 +132,7 @@ pub(crate) fn no_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 /// disc's `I = ½·m·r²` (soft contacts' friction turns motion into spin and back), and
 /// potential `m·g·(y − floor)`, in f64 so that summing many balls adds no error of its own.
 pub fn total_energy(world: &crate::World, floor: f32) -> f64 {
-    let g = world.settings.gravity as f64;
+    let g = world.settings().gravity as f64;
     world
         .balls()
         .iter()

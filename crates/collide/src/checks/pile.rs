@@ -206,7 +206,7 @@ pub fn direct_overlap(w: &World) -> OverlapMeter {
             continue;
         }
         for s in w.shapes() {
-            let v = b.vel - s.velocity_at(b.pos, w.settings.rotate);
+            let v = b.vel - s.velocity_at(b.pos, w.settings().rotate);
             let depth = match s.geom {
                 Geometry::Group { id, .. } => w.group(id).map_or(0.0, |g| {
                     g.members

@@ -204,8 +204,8 @@ fn world_of(target: &Target, mode: Tunnelling, solver: Solver, gravity: f32) -> 
         dir: Vec2::Y,
     };
     let mut w = World::new_unguarded(vec![shape], bounds, 1).with_launcher(launcher);
-    w.settings.gravity = gravity;
-    w.settings.tunnelling = mode;
+    w.edit_settings(|st| st.gravity = gravity);
+    w.edit_settings(|st| st.tunnelling = mode);
     use_solver(&mut w, solver);
     w
 }
@@ -228,7 +228,7 @@ enum RoundNormal {
 /// approaches (at most three more steps).
 fn measure(mut w: World, target: &Target, normal: RoundNormal, max_steps: u32) -> Option<Bounce> {
     let dt = w.step_seconds() as f32;
-    let g = Vec2::new(0.0, -w.settings.gravity);
+    let g = Vec2::new(0.0, -w.settings().gravity);
     for _ in 0..max_steps {
         let (p0, v_prev) = (w.balls()[0].pos, w.balls()[0].vel);
         let v_pre = v_prev + g * dt;
@@ -297,9 +297,9 @@ fn with_elasticity(mut w: World, shape_e: f32) -> World {
     let s = w.shapes()[0];
     let mut shape = s;
     shape.elasticity = shape_e;
-    let (bounds, launcher, settings) = (w.bounds(), w.launcher(), w.settings.clone());
+    let (bounds, launcher, settings) = (w.bounds(), w.launcher(), w.settings().clone());
     w = World::new_unguarded(vec![shape], bounds, 1).with_launcher(launcher);
-    w.settings = settings;
+    w.set_settings(settings);
     w
 }
 

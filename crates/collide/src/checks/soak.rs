@@ -46,8 +46,8 @@ fn run_inner(
 ) {
     let mut w = table(size.seed);
     use_solver(&mut w, solver);
-    w.settings.rotate = true;
-    w.settings.ball_radius = super::containment::RADIUS;
+    w.edit_settings(|st| st.rotate = true);
+    w.edit_settings(|st| st.ball_radius = super::containment::RADIUS);
     w.set_broad_phase(BroadKind::Grid);
     w.launch(size.balls);
     let per_second = w.steps_per_second() as u64;

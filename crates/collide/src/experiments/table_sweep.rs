@@ -168,11 +168,12 @@ pub fn launched_world(scene: &Scene, config: &SweepConfig, kind: BroadKind, n: u
         let _ = broad.set_param("levels", config.quadtree_levels as f32);
     }
     world.set_broad_phase_boxed(broad);
-    let s = &mut world.settings;
+    let mut s = world.settings().clone();
     (s.motion_iterations, s.collision_iterations) = (1, 1);
     (s.ball_radius, s.gravity) = (config.radius, config.gravity);
     // Every iteration asks the broad phase, as the figures reproduced do.
     s.pair_cache = false;
+    world.set_settings(s);
     world.launch(n);
     for _ in 0..MAX_LAUNCH_SECONDS * 60 {
         if world.pending_launches() == 0 {

@@ -38,6 +38,7 @@ mod circle;
 mod contact;
 mod crossing;
 mod gate;
+mod group;
 mod point;
 mod rect;
 pub mod search;
@@ -55,6 +56,9 @@ pub use circle::contact_ball_circle;
 pub(crate) use contact::normalized_or;
 pub use contact::{closest_on_segment, Contact, Impact};
 pub use gate::contact_ball_gate;
+pub use group::{
+    contact_ball_group, impact_ball_group, impact_ball_obstacle, parts_of, GroupTests,
+};
 pub use point::contact_ball_point;
 pub use rect::{contact_ball_oriented_rect, contact_ball_rect};
 pub use segment::{contact_ball_segment, contact_ball_segment_fine, distance_to_line, keep_side};
@@ -65,7 +69,7 @@ pub use toi_ball_point::toi_ball_point;
 pub use toi_ball_rect::{toi_ball_oriented_rect, toi_ball_rect};
 pub use toi_ball_segment::toi_ball_segment;
 
-use crate::geom::Geometry;
+use crate::geom::{Geometry, Group, Shape};
 use glam::Vec2;
 
 /// [`contact_ball_shape`] with flat faces (segments, gates) measured in f64 where a long face
@@ -82,7 +86,7 @@ pub fn contact_ball_shape_fine(c: Vec2, r: f32, v: Vec2, geom: &Geometry) -> Opt
 
 /// The contact of a ball (centre `c`, radius `r`, velocity `v` relative to the shape, px/s)
 /// with an obstacle's geometry. The velocity matters only for gates. A group is a miss here:
-/// its members live in the world, which tests them after the hull.
+/// its members live in the world; [`contact_ball_obstacle`] tests them after the hull.
 pub fn contact_ball_shape(c: Vec2, r: f32, v: Vec2, geom: &Geometry) -> Option<Contact> {
     match *geom {
         Geometry::Point { p } => contact_ball_point(c, r, p),
@@ -167,5 +171,47 @@ pub fn envelope_overlaps(m: Vec2, big_r: f32, v: Vec2, geom: &Geometry) -> bool 
             (local - local.clamp(-half.abs(), half.abs())).length_squared() <= big_r * big_r
         }
         Geometry::Group { hull, .. } => hull.overlaps_circle(m, big_r),
+    }
+}
+
+/// The contact of a ball (centre `c`, radius `r`, velocity `v` relative to the obstacle) with
+/// obstacle `shape`, a group answered by its deepest member (see [`contact_ball_group`]), and
+/// the elasticity of what it touches.
+pub fn contact_ball_obstacle(
+    ball: (Vec2, f32, Vec2),
+    shape: &Shape,
+    groups: &[Group],
+    tests: &mut GroupTests,
+) -> Option<(Contact, f32)> {
+    contact_ball_obstacle_by(ball, shape, groups, tests, contact_ball_shape)
+}
+
+/// [`contact_ball_obstacle`] with flat faces measured in f64 ([`contact_ball_shape_fine`]):
+/// the soft contacts' test.
+pub fn contact_ball_obstacle_fine(
+    ball: (Vec2, f32, Vec2),
+    shape: &Shape,
+    groups: &[Group],
+    tests: &mut GroupTests,
+) -> Option<(Contact, f32)> {
+    contact_ball_obstacle_by(ball, shape, groups, tests, contact_ball_shape_fine)
+}
+
+/// A narrow-phase test of a ball (centre, radius, velocity) against one geometry.
+type ContactTest = fn(Vec2, f32, Vec2, &Geometry) -> Option<Contact>;
+
+fn contact_ball_obstacle_by(
+    (c, r, v): (Vec2, f32, Vec2),
+    shape: &Shape,
+    groups: &[Group],
+    tests: &mut GroupTests,
+    test: ContactTest,
+) -> Option<(Contact, f32)> {
+    match shape.geom {
+        Geometry::Group { hull, .. } => {
+            let contact = |g: &Geometry| test(c, r, v, g);
+            contact_ball_group((c, r), &hull, parts_of(shape, groups), tests, contact)
+        }
+        ref g => test(c, r, v, g).map(|k| (k, shape.elasticity)),
     }
 }

@@ -32,16 +32,16 @@ impl Scene {
             });
         }
         if let Some(v) = self.launch_speed {
-            world.settings.launch_speed = v;
+            world.edit_settings(|st| st.launch_speed = v);
         }
         if let Some(e) = self.ball_elasticity {
-            world.settings.ball_elasticity = e;
+            world.edit_settings(|st| st.ball_elasticity = e);
         }
         if let Some(g) = self.gravity {
-            world.settings.gravity = g;
+            world.edit_settings(|st| st.gravity = g);
         }
         if let Some(r) = self.ball_radius {
-            world.settings.ball_radius = r;
+            world.edit_settings(|st| st.ball_radius = r);
         }
         self.settings.apply(&mut world);
         extras::populate(

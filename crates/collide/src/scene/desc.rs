@@ -184,12 +184,6 @@ impl ShapeDesc {
         self
     }
 
-    /// This shape moving by `motion`.
-    pub fn with_motion(mut self, motion: MotionDesc) -> Self {
-        self.motion = motion;
-        self
-    }
-
     /// The name a scene file writes it with (`Segment`, `Arc`, …; `Scored` when it scores).
     pub fn kind_name(&self) -> &'static str {
         if self.score.is_some() {

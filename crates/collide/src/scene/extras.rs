@@ -117,19 +117,19 @@ impl SettingsDesc {
 
     pub(super) fn apply(&self, w: &mut World) {
         if let Some(n) = self.motion_iterations {
-            w.settings.motion_iterations = n;
+            w.edit_settings(|st| st.motion_iterations = n);
         }
         if let Some(n) = self.collision_iterations {
-            w.settings.collision_iterations = n;
+            w.edit_settings(|st| st.collision_iterations = n);
         }
         if let Some(e) = self.elasticity_scale {
-            w.settings.elasticity_scale = e;
+            w.edit_settings(|st| st.elasticity_scale = e);
         }
         if let Some(s) = self.solver {
-            w.settings.solver = s;
+            w.edit_settings(|st| st.solver = s);
         }
         if let Some(on) = self.sleep {
-            w.settings.sleep.enabled = Some(on);
+            w.edit_settings(|st| st.sleep.enabled = Some(on));
         }
     }
 }

@@ -1,17 +1,17 @@
 //! The soft solver's contacts: one per touching or nearly touching pair, found once a step,
 //! and the impulses kept for the next step's warm start (`soft.rs` solves them).
 
+use super::body::{BallIx, Body, BodyPair};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// One contact of the soft solver.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct SoftContact {
-    /// The ball (index into the balls).
-    pub(super) ball: u32,
-    /// The other body in the world's pair space: an obstacle below the shape count, else the
-    /// shape count plus a ball index.
-    pub(super) other: u32,
+    /// The ball.
+    pub(super) ball: BallIx,
+    /// What it touches: an obstacle or another ball.
+    pub(super) other: Body,
     pub(super) normal: Vec2,
     pub(super) point: Vec2,
     /// Separation when found (px, negative for an overlap).
@@ -59,10 +59,22 @@ pub struct KeptImpulse {
     pub rolling: f32,
 }
 
-/// The solver's state between steps.
-#[derive(Clone, Debug, Default)]
-pub(super) struct SoftState {
-    pub(super) contacts: Vec<SoftContact>,
-    /// Last step's impulses, sorted by pair.
-    pub(super) kept: Vec<KeptImpulse>,
+impl SoftContact {
+    /// The contact's pair.
+    pub(super) fn pair(&self) -> BodyPair {
+        BodyPair {
+            ball: self.ball,
+            other: self.other,
+        }
+    }
+}
+
+/// A contact's impulses kept for the next step, by its typed pair ([`KeptImpulse`] is the
+/// saved form).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Kept {
+    pub(super) pair: BodyPair,
+    pub(super) impulse: f32,
+    pub(super) friction: f32,
+    pub(super) rolling: f32,
 }

@@ -57,6 +57,15 @@ pub struct Tally {
     pub wakeups: u64,
 }
 
+impl Tally {
+    /// Adds the hull and member tests of group queries.
+    pub(super) fn add_group(&mut self, t: crate::narrow::GroupTests) {
+        self.hull_tests += t.hulls;
+        self.hull_rejections += t.rejections;
+        self.impact_tests += t.members;
+    }
+}
+
 impl std::ops::AddAssign for Tally {
     fn add_assign(&mut self, o: Self) {
         self.iterations += o.iterations;

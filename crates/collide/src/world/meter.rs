@@ -15,134 +15,204 @@
 //! the meter's own whenever that set changes or a ball woke during the step (its work is the
 //! meter's, not the simulation's, and is not counted). The two parts never share a pair.
 
-use super::sleepers::SleeperOrder;
-use super::step::next_statics_version;
-use super::{OverlapMeter, World};
-use crate::broad::{BroadCounters, BroadInput, BroadKind, Pair};
+use super::body::{Body, BodyPair};
 
-impl World {
-    /// Measures the overlaps at the end of a step into the counters.
-    pub(super) fn measure_overlap(&mut self) {
-        let n_shapes = self.shapes.len() as u32;
-        let mut live = OverlapMeter::default();
-        if self.settings.solver == super::Solver::PushOut {
-            let pairs = self.pairs_at_end();
-            for &(i, j) in &pairs {
-                live.add(self.pair_overlap(i, j, n_shapes));
-            }
-            self.meter.live_pairs = pairs;
-        } else {
-            for &(i, j) in &self.pairs {
-                live.add(self.pair_overlap(i, j, n_shapes));
+use super::pairs::{next_statics_version, SleeperOrder};
+use super::OverlapMeter;
+use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
+use crate::geom::{Aabb, Ball, Group, Shape};
+use crate::narrow::{contact_ball_obstacle, GroupTests};
+
+/// What the meter reads at the end of a step: the balls and obstacles, whether kinematic
+/// shapes turn, and the last broad-phase call's sleepers and obstacles' version.
+pub(super) struct MeterView<'a> {
+    pub(super) balls: &'a [Ball],
+    pub(super) shapes: &'a [Shape],
+    pub(super) groups: &'a [Group],
+    pub(super) first_moving: usize,
+    pub(super) bounds: Aabb,
+    pub(super) rotating: bool,
+    pub(super) sleepers: &'a [u32],
+    pub(super) statics_version: u64,
+}
+
+/// The meter's own state: the co-located balls' marks, the sleepers' part and the grid that
+/// measured it, and the push-out's own search of the awake balls' pairs.
+#[derive(Default)]
+pub(super) struct MeterStage {
+    /// Balls marked as co-located, kept so a step allocates nothing.
+    marked: Vec<u32>,
+    /// The sleepers measured (ball indices) and what they gave.
+    sleepers: Vec<u32>,
+    /// The push-out's own search of the awake balls' pairs: a grid, the obstacles' and all
+    /// boxes in the broad phase's order, the awake balls, the pairs, and the statics the grid
+    /// keeps (the world's statics version, the sleepers it saw, the version handed to it).
+    live_grid: Option<Box<dyn BroadPhase>>,
+    live_shapes: Vec<Aabb>,
+    live_boxes: Vec<Aabb>,
+    live_awake: Vec<u32>,
+    live_pairs: Vec<Pair>,
+    live_bodies: Vec<BodyPair>,
+    live_statics: (u64, Vec<u32>, u64),
+    frozen: OverlapMeter,
+    grid: Option<Box<dyn BroadPhase>>,
+    boxes: Vec<Aabb>,
+    pairs: Vec<Pair>,
+    bodies: Vec<BodyPair>,
+}
+
+impl MeterStage {
+    /// Balls whose centre is within half the smaller radius of another ball's centre, found
+    /// among the last candidate pairs `bodies` (co-located balls always have overlapping
+    /// boxes).
+    pub(super) fn co_located(&mut self, balls: &[Ball], bodies: &[BodyPair]) -> u32 {
+        let marked = &mut self.marked;
+        marked.clear();
+        for p in bodies {
+            let Some(o) = p.other_ball() else {
+                continue;
+            };
+            let (a, b) = (&balls[p.ball.ix()], &balls[o.ix()]);
+            let close = 0.5 * a.radius.min(b.radius);
+            if (a.pos - b.pos).length_squared() < close * close || a.pos == b.pos {
+                marked.push(p.ball.0);
+                marked.push(o.0);
             }
         }
-        if self.broad_sleepers().is_empty() {
-            self.meter.sleepers.clear();
-        } else {
-            self.measure_sleepers();
-            live = live.merged(&self.meter.frozen);
-        }
-        self.counters.overlap = live;
+        marked.sort_unstable();
+        marked.dedup();
+        marked.len() as u32
     }
 
-    /// The overlap of pair `(i, j)` of the world's pair space, 0 when apart.
-    fn pair_overlap(&self, i: u32, j: u32, n_shapes: u32) -> f32 {
-        let b = &self.balls[(j - n_shapes) as usize];
-        if i >= n_shapes {
-            let a = &self.balls[(i - n_shapes) as usize];
-            let small = a.radius.min(b.radius);
-            let d = a.radius + b.radius - (a.pos - b.pos).length();
-            return if small > 0.0 { d / small } else { 0.0 };
+    /// The overlaps at the end of a step: the live pairs (`bodies` of the step's last
+    /// broad-phase call with soft contacts, a search of the meter's own after the push-out),
+    /// and the sleepers' part, measured again when that set changed or a ball `woke`.
+    pub(super) fn measure(
+        &mut self,
+        v: &MeterView,
+        bodies: &[BodyPair],
+        push_out: bool,
+        woke: bool,
+    ) -> OverlapMeter {
+        let mut live = OverlapMeter::default();
+        if push_out {
+            let pairs = self.pairs_at_end(v);
+            for p in &pairs {
+                live.add(pair_overlap(v, p));
+            }
+            self.live_bodies = pairs;
+        } else {
+            for p in bodies {
+                live.add(pair_overlap(v, p));
+            }
         }
-        let mut scratch = super::Tally::default();
-        let contact =
-            self.reached_contact((j - n_shapes) as usize, i as usize, b.radius, &mut scratch);
-        match contact {
-            Some((c, _)) if b.radius > 0.0 => c.depth / b.radius,
-            _ => 0.0,
+        if v.sleepers.is_empty() {
+            self.sleepers.clear();
+        } else {
+            self.measure_sleepers(v, woke);
+            live = live.merged(&self.frozen);
         }
+        live
     }
 
     /// The pairs of the awake balls now, with the obstacles, each other and the broad
     /// phase's sleepers, in the world's pair space, found with a grid of the meter's own in
     /// the step's broad-phase order (sleepers as static boxes after the statics).
-    fn pairs_at_end(&mut self) -> Vec<Pair> {
-        let mut m = std::mem::take(&mut self.meter);
-        let sleepers = self.broad_sleepers();
+    fn pairs_at_end(&mut self, v: &MeterView) -> Vec<BodyPair> {
+        let m = self;
+        let sleepers = v.sleepers;
         m.live_awake.clear();
         m.live_awake
-            .extend((0..self.balls.len() as u32).filter(|i| sleepers.binary_search(i).is_err()));
+            .extend((0..v.balls.len() as u32).filter(|i| sleepers.binary_search(i).is_err()));
         m.live_shapes.clear();
-        m.live_shapes.extend(self.shapes.iter().map(|s| s.aabb()));
+        m.live_shapes.extend(v.shapes.iter().map(|s| s.aabb()));
         let order = SleeperOrder {
-            first_moving: self.first_moving,
-            shapes: self.shapes.len(),
+            first_moving: v.first_moving,
+            shapes: v.shapes.len(),
             sleepers,
             awake: &m.live_awake,
         };
         order.boxes(
             &m.live_shapes,
-            |b| self.balls[b as usize].aabb(),
+            |b| v.balls[b as usize].aabb(),
             &mut m.live_boxes,
         );
         let (world_version, seen, version) = &mut m.live_statics;
-        if *world_version != self.statics_version || seen[..] != *sleepers || *version == 0 {
-            *world_version = self.statics_version;
+        if *world_version != v.statics_version || seen[..] != *sleepers || *version == 0 {
+            *world_version = v.statics_version;
             seen.clear();
             seen.extend_from_slice(sleepers);
             *version = next_statics_version();
         }
         let input = BroadInput {
             aabbs: &m.live_boxes,
-            first_moving: self.first_moving + sleepers.len(),
-            first_dynamic: self.shapes.len() + sleepers.len(),
+            first_moving: v.first_moving + sleepers.len(),
+            first_dynamic: v.shapes.len() + sleepers.len(),
             statics_version: m.live_statics.2,
-            world: self.bounds,
+            world: v.bounds,
         };
         let grid = m.live_grid.get_or_insert_with(|| BroadKind::Grid.create());
-        let mut pairs = std::mem::take(&mut m.live_pairs);
-        grid.find_pairs(&input, &mut pairs, &mut BroadCounters::default());
-        order.pairs_to_world(&mut pairs);
-        self.meter = m;
+        grid.find_pairs(&input, &mut m.live_pairs, &mut BroadCounters::default());
+        let mut pairs = std::mem::take(&mut m.live_bodies);
+        order.pairs_to_bodies(&mut m.live_pairs, &mut pairs);
         pairs
     }
 
     /// Measures the pairs among the broad phase's sleepers and with the obstacles again if that set changed or a ball woke (a woken sleeper may have moved).
-    fn measure_sleepers(&mut self) {
-        let mut m = std::mem::take(&mut self.meter);
-        let same = m.sleepers == self.broad_sleepers();
-        if same && self.counters.last_step.wakeups == 0 {
-            self.meter = m;
+    fn measure_sleepers(&mut self, v: &MeterView, woke: bool) {
+        let m = self;
+        if m.sleepers == v.sleepers && !woke {
             return;
         }
         m.sleepers.clear();
-        m.sleepers.extend_from_slice(self.broad_sleepers());
-        let n_shapes = self.shapes.len();
+        m.sleepers.extend_from_slice(v.sleepers);
+        let n_shapes = v.shapes.len();
         m.boxes.clear();
-        m.boxes.extend(self.shapes.iter().map(|s| s.aabb()));
+        m.boxes.extend(v.shapes.iter().map(|s| s.aabb()));
         m.boxes
-            .extend(m.sleepers.iter().map(|&b| self.balls[b as usize].aabb()));
+            .extend(m.sleepers.iter().map(|&b| v.balls[b as usize].aabb()));
         let input = BroadInput {
             aabbs: &m.boxes,
-            first_moving: self.first_moving,
+            first_moving: v.first_moving,
             first_dynamic: n_shapes,
             statics_version: next_statics_version(),
-            world: self.bounds,
+            world: v.bounds,
         };
         let grid = m.grid.get_or_insert_with(|| BroadKind::Grid.create());
         grid.find_pairs(&input, &mut m.pairs, &mut BroadCounters::default());
-        let map = |k: u32| {
-            if (k as usize) < n_shapes {
-                k
-            } else {
-                n_shapes as u32 + m.sleepers[k as usize - n_shapes]
-            }
+        // Every obstacle, then the sleepers: the sleepers' order with no awake ball.
+        let order = SleeperOrder {
+            first_moving: n_shapes,
+            shapes: n_shapes,
+            sleepers: &m.sleepers,
+            awake: &[],
         };
+        order.pairs_to_bodies(&mut m.pairs, &mut m.bodies);
         let mut frozen = OverlapMeter::default();
-        for &(i, j) in &m.pairs {
-            frozen.add(self.pair_overlap(map(i), map(j), n_shapes as u32));
+        for p in &m.bodies {
+            frozen.add(pair_overlap(v, p));
         }
         m.frozen = frozen;
-        self.meter = m;
+    }
+}
+
+/// The overlap of pair `p`, 0 when apart.
+fn pair_overlap(v: &MeterView, p: &BodyPair) -> f32 {
+    let si = match p.other {
+        Body::Shape(s) => s,
+        Body::Ball(o) => {
+            let (a, b) = (&v.balls[p.ball.ix()], &v.balls[o.ix()]);
+            let small = a.radius.min(b.radius);
+            let d = a.radius + b.radius - (a.pos - b.pos).length();
+            return if small > 0.0 { d / small } else { 0.0 };
+        }
+    };
+    let (b, shape) = (&v.balls[p.ball.ix()], &v.shapes[si.ix()]);
+    let vel = b.vel - shape.velocity_at(b.pos, v.rotating);
+    let mut scratch = GroupTests::default();
+    let contact = contact_ball_obstacle((b.pos, b.radius, vel), shape, v.groups, &mut scratch);
+    match contact {
+        Some((c, _)) if b.radius > 0.0 => c.depth / b.radius,
+        _ => 0.0,
     }
 }

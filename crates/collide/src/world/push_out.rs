@@ -1,164 +1,132 @@
 //! The course's contact solver (Parberry, Collision Math Toy): move the balls, then for each
-//! collision iteration ask the broad phase for candidate pairs and answer each pair in order
-//! with the narrow phase and the push-out response ([`crate::response`]); in the discrete
-//! mode the obstacles get the last word in one more pass.
+//! collision iteration answer the candidate pairs in order with the narrow phase and the
+//! push-out response ([`crate::response`]); in the discrete mode the obstacles get the last
+//! word in one more pass. `step()` runs the iterations and the broad phase; this file answers
+//! one call's pairs. The push-out keeps no state between steps.
 
-use super::{Tally, World};
-use crate::geom::clamp_speed;
-use crate::geom::Geometry;
-use crate::narrow::{contact_ball_ball, contact_ball_shape, keep_side};
-use crate::response::{record, Hit, HitWith};
-use crate::response::{respond_ball_ball, respond_ball_obstacle};
-use crate::rules::Moment;
-use crate::tunnel::Tunnelling;
+use super::body::{BallIx, Body, BodyPair, ShapeIx};
+use super::context::{Frame, StepContext};
+use super::sleepers::Wakes;
+use super::Tally;
+use crate::geom::{clamp_speed, Ball, Geometry, Group, Shape};
+use crate::narrow::{contact_ball_ball, contact_ball_obstacle, keep_side, GroupTests};
+use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
+use glam::Vec2;
 
-impl World {
-    /// The course's step: move, then the collision iterations of push-out responses, then
-    /// the wall pass (discrete) or the settling of overlaps (swept modes).
-    pub(super) fn push_out_step(&mut self, dt: f32, tally: &mut Tally) {
-        self.move_balls(dt);
-        self.rules_at(Moment::Moved);
-        for _ in 0..self.settings.collision_iterations.clamp(1, 64) {
-            if !self.collide_once(tally) {
-                break;
+/// The push-out's move: gravity, then semi-implicit Euler, for the awake balls.
+pub(super) fn move_balls(balls: &mut [Ball], cx: &StepContext) {
+    let g = Vec2::new(0.0, -cx.settings.gravity);
+    for b in balls.iter_mut().filter(|b| !b.asleep) {
+        b.vel = clamp_speed(b.vel + g * cx.dt);
+        b.pos += b.vel * cx.dt;
+    }
+}
+
+/// One discrete collision iteration: each pair of `bodies` tested and answered in order;
+/// `starts` are where the balls began the step (a wall keeps a ball on that side), sleepers
+/// touched wake through `wakes`.
+pub(super) fn iterate(
+    w: &mut Frame,
+    (bodies, starts): (&[BodyPair], &[Vec2]),
+    wakes: &mut Wakes,
+    cx: &mut StepContext,
+) {
+    let (balls, obstacles) = (&mut w.balls[..], (w.shapes, w.groups));
+    for p in bodies {
+        cx.tally.full_tests += 1;
+        cx.tally.impact_tests += 1;
+        let hit = match p.other {
+            Body::Shape(s) => {
+                let mut tests = GroupTests::default();
+                let at = (p.ball, s);
+                let hit = collide_ball_shape((balls, obstacles), at, starts, &mut tests, cx);
+                cx.tally.add_group(tests);
+                hit
             }
-        }
-        self.end_sweep();
-        if self.settings.tunnelling == Tunnelling::Off {
-            self.walls_last(tally);
-        } else {
-            self.settle_overlaps(tally);
-        }
-    }
-
-    /// One collision iteration; false when a swept iteration changed no path (nothing left
-    /// to do this step).
-    fn collide_once(&mut self, tally: &mut Tally) -> bool {
-        self.collide_once_broad(tally);
-        if self.settings.tunnelling != Tunnelling::Off {
-            return self.sweep_pairs(tally);
-        }
-        let n_shapes = self.shapes.len();
-        for k in 0..self.pairs.len() {
-            let (i, j) = self.pairs[k];
-            tally.full_tests += 1;
-            tally.impact_tests += 1;
-            let hit = if (i as usize) < n_shapes {
-                self.collide_ball_shape(j as usize - n_shapes, i as usize, tally)
-            } else {
-                self.collide_ball_ball(i as usize - n_shapes, j as usize - n_shapes)
-            };
-            tally.collisions += hit as u64;
-        }
-        true
-    }
-
-    /// The broad phase of a collision iteration: the balls' boxes (paths, in the swept
-    /// modes), candidate pairs into `self.pairs`, counted and timed; verified when asked.
-    /// False when there are no balls.
-    fn collide_once_broad(&mut self, tally: &mut Tally) -> bool {
-        self.aabbs.truncate(self.shapes.len());
-        self.push_ball_boxes();
-        self.find_pairs_of_boxes(true, tally);
-        tally.iterations += 1;
-        !self.balls.is_empty()
-    }
-
-    /// Discrete mode: the obstacles get the last word. After the collision iterations, one
-    /// more broad-phase call finds the balls touching obstacles where the balls are now, and
-    /// those pairs are tested once more, so a ball that the crowd's push-outs carried into a
-    /// wall in the last iteration ends the step outside it (on the side it started the step
-    /// on, see [`keep_side`]). Its broad-phase work and tests are counted like an iteration's.
-    fn walls_last(&mut self, tally: &mut Tally) {
-        let n_shapes = self.shapes.len() as u32;
-        let mut pass = Tally::default();
-        if !self.collide_once_broad(&mut pass) {
-            return;
-        }
-        for k in 0..self.pairs.len() {
-            let (i, j) = self.pairs[k];
-            if i >= n_shapes {
-                break;
-            }
-            pass.full_tests += 1;
-            let hit = self.collide_ball_shape((j - n_shapes) as usize, i as usize, &mut pass);
-            tally.collisions += hit as u64;
-        }
-        tally.wall_pass += pass.broad;
-        tally.wall_pass_tests += pass.full_tests;
-        tally.add_cache(&pass);
-        tally.missed += pass.missed;
-        tally.extra += pass.extra;
-    }
-
-    fn collide_ball_shape(&mut self, bi: usize, si: usize, tally: &mut Tally) -> bool {
-        if matches!(self.shapes[si].geom, Geometry::Group { .. }) {
-            return self.collide_ball_group(bi, si, tally);
-        }
-        let start = self.sweep_start(bi);
-        let shape = &self.shapes[si];
-        let ball = &mut self.balls[bi];
-        let rotating = self.settings.rotate;
-        // The gate judges the ball's speed relative to the gate's own motion.
-        let surface_at_ball = shape.velocity_at(ball.pos, rotating);
-        let Some(mut c) = contact_ball_shape(
-            ball.pos,
-            ball.radius,
-            ball.vel - surface_at_ball,
-            &shape.geom,
-        ) else {
-            return false;
+            Body::Ball(o) => collide_ball_ball(balls, (p.ball, o), wakes, cx),
         };
-        // A wall keeps a ball on the side it started the step on (a crowd's push-outs can
-        // carry a centre over a wall between two tests).
-        if let (Geometry::Segment { a, b }, false) = (shape.geom, shape.is_kinematic()) {
-            c = keep_side(c, ball.radius, start, ball.pos, a, b);
-        }
-        let e = ball.elasticity * shape.elasticity * self.settings.elasticity_scale;
-        let speed = respond_ball_obstacle(ball, &c, e, shape.velocity_at(c.point, rotating));
-        ball.vel = clamp_speed(ball.vel);
-        record(
-            &mut self.hits,
-            Hit {
-                point: c.point,
-                speed,
-                rebound: 0.0,
-                e,
-                normal: c.normal,
-                ball: bi as u32,
-                with: HitWith::Shape(si as u32),
-                step: self.steps,
-            },
-        );
-        true
+        cx.tally.collisions += hit as u64;
     }
+}
 
-    fn collide_ball_ball(&mut self, bi: usize, bj: usize) -> bool {
-        let (a, b) = (&self.balls[bi], &self.balls[bj]);
-        // Normal from the higher-indexed ball to the lower one.
-        let Some(c) = contact_ball_ball(a.pos, a.radius, b.pos, b.radius) else {
-            return false;
-        };
-        self.wake_pair(bi, bj);
-        let (lo, hi) = self.balls.split_at_mut(bj);
-        let (a, b) = (&mut lo[bi], &mut hi[0]);
-        let e = a.elasticity * b.elasticity * self.settings.elasticity_scale;
-        let speed = respond_ball_ball(a, b, &c, e);
-        a.vel = clamp_speed(a.vel);
-        b.vel = clamp_speed(b.vel);
-        record(
-            &mut self.hits,
-            Hit {
-                point: c.point,
-                speed,
-                rebound: 0.0,
-                e,
-                normal: c.normal,
-                ball: bi as u32,
-                with: HitWith::Ball(bj as u32),
-                step: self.steps,
-            },
-        );
-        true
+/// Discrete mode: the obstacles get the last word. After the collision iterations, one
+/// more broad-phase call (its work in `pass`) finds the balls touching obstacles where the
+/// balls are now, and those pairs (`bodies`) are tested once more, so a ball that the crowd's
+/// push-outs carried into a wall in the last iteration ends the step outside it (on the side
+/// it started the step on, see [`keep_side`]). Its broad-phase work and tests are counted
+/// like an iteration's, apart; with no ball there is nothing to count.
+pub(super) fn walls_last(
+    w: &mut Frame,
+    (bodies, starts): (&[BodyPair], &[Vec2]),
+    mut pass: Tally,
+    cx: &mut StepContext,
+) {
+    if w.balls.is_empty() {
+        return;
     }
+    let mut tests = GroupTests::default();
+    let (balls, obstacles) = (&mut w.balls[..], (w.shapes, w.groups));
+    for p in bodies {
+        let Some(s) = p.shape() else {
+            break;
+        };
+        pass.full_tests += 1;
+        let hit = collide_ball_shape((balls, obstacles), (p.ball, s), starts, &mut tests, cx);
+        cx.tally.collisions += hit as u64;
+    }
+    let tally = &mut cx.tally;
+    tally.wall_pass += pass.broad;
+    tally.wall_pass_tests += pass.full_tests;
+    tally.add_cache(&pass);
+    tally.missed += pass.missed;
+    tally.extra += pass.extra;
+}
+
+fn collide_ball_shape(
+    (balls, (shapes, groups)): (&mut [Ball], (&[Shape], &[Group])),
+    (bi, si): (BallIx, ShapeIx),
+    starts: &[Vec2],
+    tests: &mut GroupTests,
+    cx: &mut StepContext,
+) -> bool {
+    let (shape, ball) = (&shapes[si.ix()], &mut balls[bi.ix()]);
+    let start = starts.get(bi.ix()).copied().unwrap_or(ball.pos);
+    // The gate judges the ball's speed relative to the gate's own motion.
+    let v = ball.vel - shape.velocity_at(ball.pos, cx.settings.rotate);
+    let found = contact_ball_obstacle((ball.pos, ball.radius, v), shape, groups, tests);
+    let Some((mut c, shape_e)) = found else {
+        return false;
+    };
+    // A wall keeps a ball on the side it started the step on (a crowd's push-outs can
+    // carry a centre over a wall between two tests).
+    if let (Geometry::Segment { a, b }, false) = (shape.geom, shape.is_kinematic()) {
+        c = keep_side(c, ball.radius, start, ball.pos, a, b);
+    }
+    let how = (cx.settings.elasticity_scale, cx.settings.rotate);
+    let (speed, e) = answer_ball_obstacle(ball, shape, &c, shape_e, how);
+    let with = (bi.0, HitWith::Shape(si.0));
+    cx.record(Hit::new((c.point, c.normal), speed, e, with, cx.step));
+    true
+}
+
+fn collide_ball_ball(
+    balls: &mut [Ball],
+    (bi, bj): (BallIx, BallIx),
+    wakes: &mut Wakes,
+    cx: &mut StepContext,
+) -> bool {
+    let (i, j) = (bi.ix(), bj.ix());
+    let (a, b) = (&balls[i], &balls[j]);
+    // Normal from the higher-indexed ball to the lower one.
+    let Some(c) = contact_ball_ball(a.pos, a.radius, b.pos, b.radius) else {
+        return false;
+    };
+    wakes.wake_pair(balls, i, j);
+    let (lo, hi) = balls.split_at_mut(j);
+    let (a, b) = (&mut lo[i], &mut hi[0]);
+    let e = a.elasticity * b.elasticity * cx.settings.elasticity_scale;
+    let speed = answer_ball_ball(a, b, &c, e);
+    let with = (bi.0, HitWith::Ball(bj.0));
+    cx.record(Hit::new((c.point, c.normal), speed, e, with, cx.step));
+    true
 }

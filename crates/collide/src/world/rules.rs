@@ -1,6 +1,7 @@
 //! The world's side of the rules (`crate::rules`): reading and setting them, and the hook the
 //! step calls at each [`Moment`], which shows the rules the world through a [`WorldView`].
 
+use super::context::StepContext;
 use super::World;
 use crate::geom::{Ball, Motion};
 use crate::rules::{Control, GameRules, Moment, PlayState, Rules, Tether, WorldView};
@@ -64,30 +65,30 @@ impl World {
         self.rules.play.held[control.index()] = down;
     }
 
-    /// Lets the rules act at `moment` of the step.
-    pub(super) fn rules_at(&mut self, moment: Moment) {
-        let dt = self.step_seconds() as f32;
-        let (sleep, woken, kept) = (&mut self.sleep, &mut self.woken, &mut self.soft.kept);
-        let (pairs, sweep) = (&mut self.pairs, &mut self.sweep);
-        let n_shapes = self.shapes.len() as u32;
+    /// Lets the rules act at `moment` of the step `cx` (whose hits they read).
+    pub(super) fn rules_at(&mut self, moment: Moment, cx: &mut StepContext) {
+        let (wakes, kept) = (&mut self.stages.sleep.wakes, &mut self.stages.soft.kept);
+        let (pairs, sweep) = (&mut self.stages.pairs, &mut self.stages.sweep);
+        let n_shapes = self.shapes.len();
         // A ball the rules take leaves as World::remove_ball takes it.
         let mut take_ball = |balls: &mut Vec<Ball>, i: usize| {
             let b = balls[i];
-            sleep.wake_near(balls, woken, b.pos, b.radius, b.radius);
+            wakes.wake_near(balls, b.pos, b.radius, b.radius);
             balls.remove(i);
             kept.clear();
-            super::step::ball_left(i, n_shapes, pairs, sweep);
+            pairs.ball_left(i, n_shapes);
+            sweep.ball_left(i);
         };
         let mut view = WorldView {
             balls: &mut self.balls,
             shapes: &mut self.shapes,
             first_moving: self.first_moving,
             groups: &mut self.groups,
-            hits: &mut self.hits,
-            pending_launches: &mut self.pending_launches,
+            hits: &mut cx.hits,
+            pending_launches: &mut self.stages.launch.pending,
             rng: &mut self.rng,
-            ball_elasticity: self.settings.ball_elasticity,
-            dt,
+            ball_elasticity: cx.settings.ball_elasticity,
+            dt: cx.dt,
             take_ball: &mut take_ball,
         };
         self.rules.at(moment, &mut view);

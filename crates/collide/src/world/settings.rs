@@ -52,6 +52,31 @@ fn yes() -> bool {
     true
 }
 
+impl Settings {
+    /// Whether balls may fall asleep: the sleep setting, or else on with soft contacts.
+    pub fn sleep_on(&self) -> bool {
+        self.sleep.enabled.unwrap_or(self.solver == Solver::Soft)
+    }
+
+    /// The settings whose change wakes every ball, as bits.
+    pub(super) fn motion_key(&self) -> [u32; 12] {
+        [
+            self.gravity.to_bits(),
+            self.elasticity_scale.to_bits(),
+            self.motion_iterations,
+            self.collision_iterations,
+            self.solver as u32,
+            self.sleep_on() as u32,
+            self.sleep.speed.to_bits(),
+            self.sleep.time.to_bits(),
+            self.soft.hertz.to_bits(),
+            self.soft.damping.to_bits(),
+            self.tunnelling as u32,
+            self.rotate as u32,
+        ]
+    }
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Self {

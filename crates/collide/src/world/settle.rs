@@ -15,9 +15,11 @@
 //! complete for every pass. Balls exactly on top of each other part along a direction fixed
 //! by their indices.
 
-use super::step::SettleState;
-use super::{Tally, World};
-use crate::narrow::{normalized_or, toi_ball_shape, Impact};
+use super::body::BodyPair;
+use super::context::Frame;
+use super::Tally;
+use crate::geom::{Aabb, Ball};
+use crate::narrow::{normalized_or, parts_of, toi_ball_shape, Impact};
 use crate::response::push_shares;
 use glam::Vec2;
 
@@ -33,50 +35,65 @@ pub const SLIDES: u32 = 3;
 /// Overlap shallower than this fraction of the smaller radius is left alone.
 const SLOP: f32 = 1e-3;
 
-impl World {
-    /// Parts the balls that still overlap after the swept iterations; counts its broad-phase
-    /// call and tests in `tally`.
-    pub(super) fn settle_overlaps(&mut self, tally: &mut Tally) {
-        let n_shapes = self.shapes.len();
-        let n = self.balls.len();
-        if n < 2 {
-            return;
-        }
-        self.aabbs.truncate(n_shapes);
-        self.aabbs.extend(
-            self.balls
-                .iter()
-                .map(|b| b.aabb().expanded(b.radius.max(0.0) * MARGIN)),
-        );
-        self.find_pairs_of_boxes(false, tally);
-        tally.iterations += 1;
-        let mut st = std::mem::take(&mut self.settle);
+/// Scratch of the pass, kept between steps to avoid allocating.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SettleStage {
+    push: Vec<Vec2>,
+    moved: Vec<f32>,
+    moves: Vec<Vec2>,
+    walls: Vec<u32>,
+    wall_start: Vec<u32>,
+    fill: Vec<u32>,
+}
+
+impl SettleStage {
+    /// A ball's box for the pass's broad-phase call: grown by [`MARGIN`] × its radius.
+    pub(super) fn ball_box(b: &Ball) -> Aabb {
+        b.aabb().expanded(b.radius.max(0.0) * MARGIN)
+    }
+
+    /// Parts the balls that still overlap after the swept iterations, over the pairs
+    /// `bodies` of a broad-phase call with [`SettleStage::ball_box`]; counts its tests in
+    /// `tally`.
+    pub(super) fn run(&mut self, w: &mut Frame, bodies: &[BodyPair], tally: &mut Tally) {
+        let n = w.balls.len();
+        let st = self;
+        let mut v = Settle { w, bodies };
         st.moved.clear();
         st.moved.resize(n, 0.0);
-        self.gather_walls(&mut st);
+        v.gather_walls(st);
         for _ in 0..PASSES {
-            if !self.ask_pushes(&mut st, tally) {
+            if !v.ask_pushes(st, tally) {
                 break;
             }
-            self.clamp_pushes(&mut st, tally);
-            for (b, ball) in self.balls.iter_mut().enumerate() {
+            v.clamp_pushes(st, tally);
+            for (b, ball) in v.w.balls.iter_mut().enumerate() {
                 let step = st.moves[b];
                 ball.pos += step;
                 st.moved[b] += step.length();
             }
         }
-        self.settle = st;
     }
+}
 
+/// The pass's view of the world: the balls and obstacles, and its pairs.
+struct Settle<'a, 'w> {
+    w: &'a mut Frame<'w>,
+    bodies: &'a [BodyPair],
+}
+
+impl Settle<'_, '_> {
     /// Each ball's wanted move, from the pairs that overlap; false when none do.
-    fn ask_pushes(&self, st: &mut SettleState, tally: &mut Tally) -> bool {
-        let n_shapes = self.shapes.len() as u32;
+    fn ask_pushes(&self, st: &mut SettleStage, tally: &mut Tally) -> bool {
         st.push.clear();
-        st.push.resize(self.balls.len(), Vec2::ZERO);
+        st.push.resize(self.w.balls.len(), Vec2::ZERO);
         let mut any = false;
-        for &(i, j) in self.pairs.iter().filter(|p| p.0 >= n_shapes) {
-            let (i, j) = ((i - n_shapes) as usize, (j - n_shapes) as usize);
-            let (a, b) = (&self.balls[i], &self.balls[j]);
+        for p in self.bodies {
+            let Some(o) = p.other_ball() else {
+                continue;
+            };
+            let (i, j) = (p.ball.ix(), o.ix());
+            let (a, b) = (&self.w.balls[i], &self.w.balls[j]);
             tally.full_tests += 1;
             let (ra, rb) = (a.radius.max(0.0), b.radius.max(0.0));
             let m = a.pos - b.pos;
@@ -99,10 +116,10 @@ impl World {
     /// first touches one, then slides along it (the part of the push into the obstacle
     /// dropped), at most [`SLIDES`] times, so a ball pressed against a wall by the crowd can
     /// still be parted along the wall.
-    fn clamp_pushes(&mut self, st: &mut SettleState, tally: &mut Tally) {
+    fn clamp_pushes(&mut self, st: &mut SettleStage, tally: &mut Tally) {
         st.moves.clear();
-        for b in 0..self.balls.len() {
-            let ball = &self.balls[b];
+        for b in 0..self.w.balls.len() {
+            let ball = &self.w.balls[b];
             let p = st.push[b] * RELAX;
             let room = (ball.radius.max(0.0) * MARGIN - st.moved[b]).max(0.0);
             let len = p.length();
@@ -135,14 +152,16 @@ impl World {
     }
 
     /// Each ball's candidate obstacles from the settle's broad-phase pairs, grouped by ball.
-    fn gather_walls(&self, st: &mut SettleState) {
-        let n_shapes = self.shapes.len();
-        let n = self.balls.len();
+    fn gather_walls(&self, st: &mut SettleStage) {
+        let n = self.w.balls.len();
         st.wall_start.clear();
         st.wall_start.resize(n + 1, 0);
-        let obstacle_pairs = || self.pairs.iter().take_while(|p| (p.0 as usize) < n_shapes);
-        for &(_, j) in obstacle_pairs() {
-            st.wall_start[j as usize - n_shapes + 1] += 1;
+        let obstacle_pairs = || {
+            let shape = |p: &BodyPair| p.shape().map(|s| (s, p.ball));
+            self.bodies.iter().map_while(shape)
+        };
+        for (_, b) in obstacle_pairs() {
+            st.wall_start[b.ix() + 1] += 1;
         }
         for b in 0..n {
             st.wall_start[b + 1] += st.wall_start[b];
@@ -151,9 +170,9 @@ impl World {
         st.walls.resize(st.wall_start[n] as usize, 0);
         st.fill.clear();
         st.fill.extend_from_slice(&st.wall_start[..n]);
-        for &(i, j) in obstacle_pairs() {
-            let b = j as usize - n_shapes;
-            st.walls[st.fill[b] as usize] = i;
+        for (s, b) in obstacle_pairs() {
+            let b = b.ix();
+            st.walls[st.fill[b] as usize] = s.0;
             st.fill[b] += 1;
         }
     }
@@ -166,7 +185,7 @@ impl World {
         (c, r, d): (Vec2, f32, Vec2),
         tally: &mut Tally,
     ) -> Option<Impact> {
-        self.parts_of(si)
+        parts_of(&self.w.shapes[si], self.w.groups)
             .iter()
             .filter_map(|m| {
                 tally.impact_tests += 1;

@@ -16,11 +16,11 @@
 //! [`CHECK_EVERY`] steps and only when some awake ball has been slow long enough. The
 //! decision rests on the step count, never on time, so a run is the same at any frame rate.
 
-use super::sleepers::{SleepState, SleeperOrder};
-use super::step::{next_statics_version, verified};
-use super::{Tally, World};
-use crate::broad::BroadInput;
-use crate::geom::Motion;
+use super::body::{BallIx, Body, BodyPair, ShapeIx};
+use super::context::{Frame, StepContext};
+use super::sleepers::Wakes;
+use crate::geom::{Ball, Motion, Shape};
+use crate::narrow::{contact_ball_obstacle, GroupTests};
 use glam::Vec2;
 
 /// Two balls closer than their radii plus this fraction of the smaller radius touch.
@@ -28,190 +28,157 @@ pub const TOUCH_RADII: f32 = 0.1;
 /// Steps between two searches for groups that may sleep.
 pub const CHECK_EVERY: u64 = 4;
 
-impl World {
-    /// Whether balls may fall asleep now: the setting, or else on with soft contacts.
-    pub fn sleep_enabled(&self) -> bool {
-        let s = &self.settings;
-        s.sleep.enabled.unwrap_or(s.solver == super::Solver::Soft)
-    }
+/// Sleep's state: the wakes, the number of the next sleeping group, and the union–find
+/// scratch of the search for groups, kept between steps to avoid allocating.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SleepStage {
+    pub(super) wakes: Wakes,
+    pub(super) next_group: u32,
+    parent: Vec<u32>,
+    blocked: Vec<bool>,
+    slowest: Vec<f32>,
+    joins: Vec<u32>,
+    /// Balls touching a moving shape, the number given to each sleeping group's root, and
+    /// the sleeping groups joined to a group that fell asleep (old number, new number):
+    /// kept so that a steady step allocates nothing.
+    blocked_balls: Vec<u32>,
+    ids: Vec<u32>,
+    renames: Vec<(u32, u32)>,
+}
 
-    /// Balls asleep now.
-    pub fn asleep_count(&self) -> usize {
-        self.balls.iter().filter(|b| b.asleep).count()
-    }
-
-    /// Wakes every ball.
-    pub fn wake_all(&mut self) {
-        let mut n = 0;
-        for b in &mut self.balls {
-            n += b.asleep as u64;
-            b.asleep = false;
-            b.slow_for = 0.0;
-        }
-        self.woken += n;
-        self.sleep.woken_groups.clear();
-    }
-
-    /// Wakes ball `i` now and its group at the end of the step.
-    pub(super) fn wake_ball(&mut self, i: usize) {
-        self.sleep.wake_ball(&mut self.balls, &mut self.woken, i);
-    }
-
-    /// Wakes whichever of two touching balls sleeps (its group at the end of the step).
-    pub(super) fn wake_pair(&mut self, i: usize, j: usize) {
-        for k in [i, j] {
-            if self.balls[k].asleep {
-                self.wake_ball(k);
-            }
-        }
-    }
-
-    /// Wakes the sleepers within `reach` px of the disc at `p` of radius `r`, with their groups.
-    pub(super) fn wake_near(&mut self, p: Vec2, r: f32, reach: f32) {
-        self.sleep
-            .wake_near(&mut self.balls, &mut self.woken, p, r, reach);
-    }
-
-    /// Wakes the rest of the groups woken this step.
-    pub(super) fn flush_wakes(&mut self) {
-        self.sleep.flush_wakes(&mut self.balls, &mut self.woken);
-    }
-
-    /// Replaces the settings; a change of those that govern motion (gravity, elasticity,
-    /// iterations, solver, sleep, stiffness, tunnelling, rotation) wakes every ball.
-    pub fn set_settings(&mut self, settings: super::Settings) {
-        let before = self.motion_key();
-        self.settings = settings;
-        if self.motion_key() != before {
-            self.wake_all();
+impl SleepStage {
+    /// A stage that numbers the next sleeping group `next_group`, keeping the count of
+    /// balls woken since the last step's count.
+    pub(super) fn restored(&self, next_group: u32) -> Self {
+        let mut wakes = Wakes::default();
+        wakes.count = self.wakes.count;
+        Self {
+            wakes,
+            next_group,
+            ..Self::default()
         }
     }
 
     /// Before a step: wakes everyone when sleep is off, and the sleepers a moving kinematic
     /// shape reaches (one box test per pair, counted).
-    pub(super) fn sleep_before_step(&mut self, tally: &mut Tally) {
-        if !self.sleep_enabled() {
-            if self.balls.iter().any(|b| b.asleep) {
-                self.wake_all();
+    pub(super) fn before_step(&mut self, w: &mut Frame, cx: &mut StepContext) {
+        if !cx.settings.sleep_on() {
+            if w.balls.iter().any(|b| b.asleep) {
+                self.wakes.wake_all(w.balls);
             }
             return;
         }
-        let rotating = self.settings.rotate;
-        for si in self.first_moving..self.shapes.len() {
-            let s = &self.shapes[si];
+        let rotating = cx.settings.rotate;
+        for s in &w.shapes[w.first_moving..] {
             if !moving(s, rotating) {
                 continue;
             }
             let reach = s.aabb();
-            for i in 0..self.balls.len() {
-                if self.balls[i].asleep {
-                    tally.sleep_tests += 1;
-                    if reach.overlaps(&self.balls[i].aabb()) {
-                        self.wake_ball(i);
+            for i in 0..w.balls.len() {
+                if w.balls[i].asleep {
+                    cx.tally.sleep_tests += 1;
+                    if reach.overlaps(&w.balls[i].aabb()) {
+                        self.wakes.wake_ball(w.balls, i);
                     }
                 }
             }
         }
-        self.flush_wakes();
+        self.wakes.flush(w.balls);
     }
 
-    /// The settings whose change wakes every ball, as bits.
-    fn motion_key(&self) -> [u32; 12] {
-        let s = &self.settings;
-        [
-            s.gravity.to_bits(),
-            s.elasticity_scale.to_bits(),
-            s.motion_iterations,
-            s.collision_iterations,
-            s.solver as u32,
-            self.sleep_enabled() as u32,
-            s.sleep.speed.to_bits(),
-            s.sleep.time.to_bits(),
-            s.soft.hertz.to_bits(),
-            s.soft.damping.to_bits(),
-            s.tunnelling as u32,
-            s.rotate as u32,
-        ]
-    }
-
-    /// After a step: each awake ball's still time, and every so often the groups that sleep.
-    pub(super) fn sleep_after_step(&mut self, dt: f32) {
+    /// After a step: wakes the sleepers something moved (from `starts`, where the balls
+    /// began the step), then each awake ball's still time, and every so often the groups of
+    /// the last pairs (`bodies`) that sleep.
+    pub(super) fn after_step(
+        &mut self,
+        w: &mut Frame,
+        (bodies, starts): (&[BodyPair], &[Vec2]),
+        cx: &StepContext,
+    ) {
         // A sleeper that something moved (a push-out, the settling pass) wakes.
-        for i in 0..self.balls.len() {
-            let b = &self.balls[i];
-            let moved = b.vel != Vec2::ZERO || b.spin != 0.0 || b.pos != self.sweep_start(i);
+        for i in 0..w.balls.len() {
+            let b = &w.balls[i];
+            let start = starts.get(i).copied().unwrap_or(b.pos);
+            let moved = b.vel != Vec2::ZERO || b.spin != 0.0 || b.pos != start;
             if b.asleep && moved {
-                self.wake_ball(i);
+                self.wakes.wake_ball(w.balls, i);
             }
         }
-        self.flush_wakes();
-        if !self.sleep_enabled() {
+        self.wakes.flush(w.balls);
+        if !cx.settings.sleep_on() {
             return;
         }
-        let (speed, time) = (self.settings.sleep.speed, self.settings.sleep.time);
+        let (speed, time) = (cx.settings.sleep.speed, cx.settings.sleep.time);
         let mut ready = false;
-        for b in self.balls.iter_mut().filter(|b| !b.asleep) {
+        for b in w.balls.iter_mut().filter(|b| !b.asleep) {
             let rim = b.spin * b.radius;
             if b.vel.length_squared() + rim * rim < speed * speed {
-                b.slow_for += dt;
+                b.slow_for += cx.dt;
                 ready |= b.slow_for >= time;
             } else {
                 b.slow_for = 0.0;
             }
         }
-        if ready && (self.steps + 1).is_multiple_of(CHECK_EVERY) {
-            self.sleep_groups(time);
+        if ready && (cx.step + 1).is_multiple_of(CHECK_EVERY) {
+            let mut blocked = std::mem::take(&mut self.blocked_balls);
+            self.find_groups(w, bodies, cx.settings.rotate, &mut blocked);
+            self.put_groups_to_sleep(w.balls, &blocked, time);
+            self.blocked_balls = blocked;
         }
     }
 
-    /// Finds the groups of touching awake balls and puts to sleep those all still for `time`
-    /// that touch no moving shape; sleepers they touch join their group.
-    fn sleep_groups(&mut self, time: f32) {
-        let n = self.balls.len();
-        let n_shapes = self.shapes.len() as u32;
-        let mut st = std::mem::take(&mut self.sleep);
-        st.parent.clear();
-        st.parent.extend(0..n as u32);
-        st.joins.clear();
-        let rotating = self.settings.rotate;
-        let mut blocked_balls = std::mem::take(&mut st.blocked_balls);
+    /// Joins the touching awake balls of `bodies` into groups (union–find) and notes the
+    /// sleeping groups they touch; the balls touching a moving shape go to `blocked_balls`.
+    fn find_groups(
+        &mut self,
+        w: &Frame,
+        bodies: &[BodyPair],
+        rotating: bool,
+        blocked_balls: &mut Vec<u32>,
+    ) {
+        let n = w.balls.len();
+        self.parent.clear();
+        self.parent.extend(0..n as u32);
+        self.joins.clear();
         blocked_balls.clear();
-        for &(i, j) in &self.pairs {
-            let b = (j - n_shapes) as usize;
-            if i < n_shapes {
-                let s = &self.shapes[i as usize];
-                if moving(s, rotating) && touching_shape(self, b, i as usize) {
-                    blocked_balls.push(b as u32);
+        for p in bodies {
+            let o = match p.other {
+                Body::Shape(s) => {
+                    if moving(&w.shapes[s.ix()], rotating) && touching_shape(w, p.ball, s, rotating)
+                    {
+                        blocked_balls.push(p.ball.0);
+                    }
+                    continue;
                 }
-                continue;
-            }
-            let a = (i - n_shapes) as usize;
-            let (ba, bb) = (&self.balls[a], &self.balls[b]);
+                Body::Ball(o) => o,
+            };
+            // `a < b`, as the broad phase paired them.
+            let (a, b) = (p.ball.ix(), o.ix());
+            let (ba, bb) = (&w.balls[a], &w.balls[b]);
             if !touching(ba, bb) {
                 continue;
             }
             match (ba.asleep, bb.asleep) {
-                (false, false) => union(&mut st.parent, a as u32, b as u32),
+                (false, false) => union(&mut self.parent, a as u32, b as u32),
                 // The awake ball and the sleeping group it touches, to join if it sleeps.
-                (true, false) => st.joins.extend([b as u32, ba.sleep_group]),
-                (false, true) => st.joins.extend([a as u32, bb.sleep_group]),
+                (true, false) => self.joins.extend([b as u32, ba.sleep_group]),
+                (false, true) => self.joins.extend([a as u32, bb.sleep_group]),
                 (true, true) => {}
             }
         }
-        self.put_groups_to_sleep(&mut st, &blocked_balls, time);
-        st.blocked_balls = blocked_balls;
-        self.sleep = st;
     }
 
-    fn put_groups_to_sleep(&mut self, st: &mut SleepState, blocked_balls: &[u32], time: f32) {
-        let n = self.balls.len();
+    /// Puts to sleep the groups all still for `time` that touch no moving shape (no ball of
+    /// `blocked_balls`); sleepers they touch join their group.
+    fn put_groups_to_sleep(&mut self, balls: &mut [Ball], blocked_balls: &[u32], time: f32) {
+        let st = self;
+        let n = balls.len();
         st.slowest.clear();
         st.slowest.resize(n, f32::INFINITY);
         st.blocked.clear();
         st.blocked.resize(n, false);
-        for i in 0..n {
+        for (i, b) in balls.iter().enumerate() {
             let root = find(&mut st.parent, i as u32) as usize;
-            let b = &self.balls[i];
             if b.asleep {
                 continue;
             }
@@ -221,7 +188,7 @@ impl World {
             let root = find(&mut st.parent, b) as usize;
             st.blocked[root] = true;
         }
-        let sleeps = |st: &mut SleepState, i: usize| {
+        let sleeps = |st: &mut SleepStage, i: usize| {
             let root = find(&mut st.parent, i as u32) as usize;
             st.slowest[root] >= time && !st.blocked[root]
         };
@@ -230,8 +197,8 @@ impl World {
         let mut ids = std::mem::take(&mut st.ids);
         ids.clear();
         ids.resize(n, u32::MAX);
-        for i in 0..n {
-            if self.balls[i].asleep || !sleeps(st, i) {
+        for (i, b) in balls.iter_mut().enumerate() {
+            if b.asleep || !sleeps(&mut *st, i) {
                 continue;
             }
             let root = find(&mut st.parent, i as u32) as usize;
@@ -239,7 +206,6 @@ impl World {
                 ids[root] = st.next_group;
                 st.next_group = st.next_group.wrapping_add(1);
             }
-            let b = &mut self.balls[i];
             b.asleep = true;
             b.vel = Vec2::ZERO;
             b.spin = 0.0;
@@ -259,7 +225,7 @@ impl World {
         renames.sort_unstable();
         renames.dedup_by_key(|r| r.0);
         if !renames.is_empty() {
-            for b in self.balls.iter_mut().filter(|b| b.asleep) {
+            for b in balls.iter_mut().filter(|b| b.asleep) {
                 if let Ok(k) = renames.binary_search_by_key(&b.sleep_group, |r| r.0) {
                     b.sleep_group = renames[k].1;
                 }
@@ -267,109 +233,10 @@ impl World {
         }
         st.renames = renames;
     }
-
-    /// The balls the last broad-phase call saw asleep (indices, ascending).
-    pub(super) fn broad_sleepers(&self) -> &[u32] {
-        &self.sleep.sleepers
-    }
-
-    /// The broad phase over `self.aabbs` (obstacles, then every ball), through the pair
-    /// cache when `cached`; the pairs go to `self.pairs` in the world's pair space (obstacle
-    /// index, or shape count plus ball index), sorted. While some balls sleep, the broad phase
-    /// sees them as static boxes placed after the statics, so it never pairs two sleepers or a
-    /// sleeper with a static; its pairs are mapped back and sorted.
-    pub(super) fn find_pairs_of_boxes(&mut self, cached: bool, tally: &mut Tally) {
-        let n_shapes = self.shapes.len();
-        let any_asleep = self.balls.iter().any(|b| b.asleep);
-        if !any_asleep {
-            self.sleep.sleepers.clear();
-            let aabbs = std::mem::take(&mut self.aabbs);
-            let input = BroadInput {
-                aabbs: &aabbs,
-                first_moving: self.first_moving,
-                first_dynamic: n_shapes,
-                statics_version: self.statics_version,
-                world: self.bounds,
-            };
-            self.run_broad(&input, cached, None, tally);
-            self.aabbs = aabbs;
-            return;
-        }
-        let mut st = std::mem::take(&mut self.sleep);
-        std::mem::swap(&mut st.sleepers, &mut st.previous);
-        st.sleepers.clear();
-        st.awake.clear();
-        for (i, b) in self.balls.iter().enumerate() {
-            if b.asleep {
-                st.sleepers.push(i as u32);
-            } else {
-                st.awake.push(i as u32);
-            }
-        }
-        if st.sleepers != st.previous || st.version == 0 {
-            st.version = next_statics_version();
-        }
-        let (fm, z) = (self.first_moving, st.sleepers.len());
-        let ball_box = |b: u32| self.aabbs[n_shapes + b as usize];
-        let order = SleeperOrder {
-            first_moving: fm,
-            shapes: n_shapes,
-            sleepers: &st.sleepers,
-            awake: &st.awake,
-        };
-        order.boxes(&self.aabbs[..n_shapes], ball_box, &mut st.boxes);
-        let boxes = std::mem::take(&mut st.boxes);
-        let input = BroadInput {
-            aabbs: &boxes,
-            first_moving: fm + z,
-            first_dynamic: n_shapes + z,
-            statics_version: st.version,
-            world: self.bounds,
-        };
-        self.run_broad(&input, cached, Some(&st.awake), tally);
-        order.pairs_to_world(&mut self.pairs);
-        self.pairs.sort_unstable();
-        st.boxes = boxes;
-        self.sleep = st;
-    }
-
-    /// One broad-phase call on `input` (cached or not), verified when asked; `awake` maps the
-    /// input's balls to the world's when some sleep.
-    fn run_broad(
-        &mut self,
-        input: &BroadInput,
-        cached: bool,
-        awake: Option<&Vec<u32>>,
-        tally: &mut Tally,
-    ) {
-        let t0 = self.clock.map(|c| c());
-        if cached && self.settings.pair_cache {
-            let dt = self.step_seconds() as f32;
-            let balls = &self.balls;
-            let margin = |b: usize| {
-                let i = awake.map_or(b, |a| a[b] as usize);
-                super::cache::margin(&balls[i], dt)
-            };
-            let broad = self.broad.as_mut();
-            self.cache
-                .find_pairs(broad, input, margin, &mut self.pairs, tally);
-        } else {
-            self.broad
-                .find_pairs(input, &mut self.pairs, &mut tally.broad);
-        }
-        if let (Some(c), Some(t0)) = (self.clock, t0) {
-            tally.broad_nanos += c().saturating_sub(t0);
-        }
-        if self.settings.verify {
-            let (missed, extra) = verified(input, &self.pairs, &mut self.verify_scratch);
-            tally.missed += missed;
-            tally.extra += extra;
-        }
-    }
 }
 
 /// Whether shape `s` moves this step.
-fn moving(s: &crate::geom::Shape, rotating: bool) -> bool {
+fn moving(s: &Shape, rotating: bool) -> bool {
     match s.motion {
         Motion::Static => false,
         Motion::Kinematic { speed, .. } => rotating && speed != 0.0,
@@ -378,15 +245,17 @@ fn moving(s: &crate::geom::Shape, rotating: bool) -> bool {
     }
 }
 
-fn touching(a: &super::Ball, b: &super::Ball) -> bool {
+fn touching(a: &Ball, b: &Ball) -> bool {
     let d = a.radius + b.radius + TOUCH_RADII * a.radius.min(b.radius);
     (a.pos - b.pos).length_squared() < d * d
 }
 
-fn touching_shape(w: &World, b: usize, si: usize) -> bool {
-    let r = w.balls[b].radius * (1.0 + TOUCH_RADII);
-    let mut scratch = Tally::default();
-    w.reached_contact(b, si, r, &mut scratch).is_some()
+fn touching_shape(w: &Frame, b: BallIx, si: ShapeIx, rotating: bool) -> bool {
+    let (ball, shape) = (&w.balls[b.ix()], &w.shapes[si.ix()]);
+    let r = ball.radius * (1.0 + TOUCH_RADII);
+    let v = ball.vel - shape.velocity_at(ball.pos, rotating);
+    let mut scratch = GroupTests::default();
+    contact_ball_obstacle((ball.pos, r, v), shape, w.groups, &mut scratch).is_some()
 }
 
 fn find(parent: &mut [u32], mut i: u32) -> u32 {

@@ -29,13 +29,14 @@
 //! deepest member. Cost: one broad-phase call and one narrow test per pair per step, then
 //! `O(contacts)` per pass.
 
-use super::contacts::{KeptImpulse, SoftContact, SoftState};
+use super::body::{BallIx, Body, BodyPair, ShapeIx};
+use super::contacts::{Kept, SoftContact};
+use super::context::{Frame, StepContext};
 use super::settings::SoftSettings;
-use super::{Tally, World};
-use crate::geom::clamp_speed;
-use crate::geom::Geometry;
-use crate::narrow::{contact_ball_ball, contact_ball_shape, contact_ball_shape_fine, Contact};
-use crate::response::{record, Hit, HitWith, HIT_SPEED};
+use super::sleepers::Wakes;
+use crate::geom::{clamp_speed, Aabb, Ball, Group, Shape};
+use crate::narrow::{contact_ball_ball, contact_ball_obstacle_fine, parts_of, Contact, GroupTests};
+use crate::response::{Hit, HIT_SPEED};
 use crate::tunnel::{impact_ball_shape, Tunnelling};
 use glam::Vec2;
 
@@ -61,77 +62,113 @@ impl Softness {
     }
 }
 
-/// A narrow-phase test of a ball (centre, radius, velocity) against one geometry.
-type ContactTest = fn(Vec2, f32, Vec2, &Geometry) -> Option<Contact>;
-
 /// Extra reach of a speculative contact beyond the motion, as a fraction of the radius.
 const SPECULATIVE_RADII: f32 = 0.1;
 
-impl World {
-    /// One sub-step with soft contacts (see the module notes); replaces the push-out's move
-    /// and collision iterations.
-    pub(super) fn soft_step(&mut self, dt: f32, tally: &mut Tally) {
-        let g = Vec2::new(0.0, -self.settings.gravity);
-        for b in self.balls.iter_mut().filter(|b| !b.asleep) {
-            b.vel = clamp_speed(b.vel + g * dt);
+/// The soft solver's state: the step's contacts, and the impulses kept for the next step's
+/// warm start.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SoftStage {
+    contacts: Vec<SoftContact>,
+    /// Last step's impulses, in the order of their pairs ([`BodyPair::key`]).
+    pub(super) kept: Vec<Kept>,
+}
+
+impl SoftStage {
+    /// The velocity part of the move: gravity, for the awake balls.
+    pub(super) fn accelerate(balls: &mut [Ball], cx: &StepContext) {
+        let g = Vec2::new(0.0, -cx.settings.gravity);
+        for b in balls.iter_mut().filter(|b| !b.asleep) {
+            b.vel = clamp_speed(b.vel + g * cx.dt);
         }
-        self.soft_broad(dt, tally);
-        let soft = self.settings.soft.sanitized();
-        let mut st = std::mem::take(&mut self.soft);
-        self.soft_contacts(&mut st, (dt, &soft), tally);
-        self.warm_start(&mut st);
+    }
+
+    /// A ball's box for the step's broad-phase call: grown along its motion this step and by
+    /// the speculative reach.
+    pub(super) fn ball_box(b: &Ball, dt: f32) -> Aabb {
+        let r = b.radius.max(0.0);
+        let reach = r + r * SPECULATIVE_RADII;
+        Aabb::new(b.pos, b.pos + b.vel * dt).expanded(reach)
+    }
+
+    /// One sub-step with soft contacts over the step's pairs `bodies` (see the module
+    /// notes), after [`SoftStage::accelerate`] and the broad phase; `starts` are where the
+    /// balls began the step; sleepers touched wake through `wakes`.
+    pub(super) fn solve(
+        &mut self,
+        w: &mut Frame,
+        (bodies, starts): (&[BodyPair], &[Vec2]),
+        wakes: &mut Wakes,
+        cx: &mut StepContext,
+    ) {
+        let mut s = Solve {
+            balls: &mut w.balls[..],
+            shapes: w.shapes,
+            groups: w.groups,
+            bodies,
+            starts,
+            wakes,
+            cx,
+        };
+        let st = self;
+        let dt = s.cx.dt;
+        let soft = s.cx.settings.soft.sanitized();
+        s.soft_contacts(st, (dt, &soft));
+        s.warm_start(st);
         let k = Softness::new(soft.hertz, soft.damping, dt);
-        let iterations = self.settings.collision_iterations.clamp(1, 64);
+        let iterations = s.cx.iterations();
         for _ in 0..iterations {
-            self.solve_contacts(&mut st, Some((k, soft.push_speed)), dt);
+            s.solve_contacts(st, Some((k, soft.push_speed)), dt);
         }
-        for b in self.balls.iter_mut().filter(|b| !b.asleep) {
+        for b in s.balls.iter_mut().filter(|b| !b.asleep) {
             b.pos += b.vel * dt;
         }
         for _ in 0..iterations {
-            self.solve_contacts(&mut st, None, dt);
+            s.solve_contacts(st, None, dt);
         }
-        self.restitute(&mut st, soft.restitution_speed, iterations);
-        if self.settings.tunnelling != Tunnelling::Off {
-            self.soft_continuous(tally);
+        s.restitute(st, soft.restitution_speed, iterations);
+        if s.cx.settings.tunnelling != Tunnelling::Off {
+            s.soft_continuous();
         }
         st.kept.clear();
-        let n_shapes = self.shapes.len() as u32;
-        st.kept.extend(st.contacts.iter().map(|c| KeptImpulse {
-            pair: pair_of(c, n_shapes),
+        st.kept.extend(st.contacts.iter().map(|c| Kept {
+            pair: c.pair(),
             impulse: c.impulse,
             friction: c.friction_impulse,
             rolling: c.rolling_impulse,
         }));
-        tally.collisions += st.contacts.iter().filter(|c| c.max_push > 0.0).count() as u64;
-        self.soft = st;
+        s.cx.tally.collisions += st.contacts.iter().filter(|c| c.max_push > 0.0).count() as u64;
     }
+}
 
-    /// Candidate pairs for the step: each awake ball's box grown along its motion this step
-    /// and by the speculative reach.
-    fn soft_broad(&mut self, dt: f32, tally: &mut Tally) {
-        self.aabbs.truncate(self.shapes.len());
-        self.aabbs.extend(self.balls.iter().map(|b| {
-            let r = b.radius.max(0.0);
-            let reach = r + r * SPECULATIVE_RADII;
-            crate::geom::Aabb::new(b.pos, b.pos + b.vel * dt).expanded(reach)
-        }));
-        self.find_pairs_of_boxes(true, tally);
-        tally.iterations += 1;
+/// One sub-step's view of the world: the balls and obstacles, the step's pairs, where the
+/// balls began the step, the wakes, and the step's context.
+struct Solve<'a> {
+    balls: &'a mut [Ball],
+    shapes: &'a [Shape],
+    groups: &'a [Group],
+    bodies: &'a [BodyPair],
+    starts: &'a [Vec2],
+    wakes: &'a mut Wakes,
+    cx: &'a mut StepContext,
+}
+
+impl Solve<'_> {
+    /// Where ball `b` began the step.
+    fn start(&self, b: usize) -> Vec2 {
+        self.starts.get(b).copied().unwrap_or(self.balls[b].pos)
     }
 
     /// The contacts of the step's pairs, woken sleepers included.
-    fn soft_contacts(&mut self, st: &mut SoftState, at: (f32, &SoftSettings), tally: &mut Tally) {
+    fn soft_contacts(&mut self, st: &mut SoftStage, at: (f32, &SoftSettings)) {
         st.contacts.clear();
-        let n_shapes = self.shapes.len() as u32;
-        for k in 0..self.pairs.len() {
-            let (i, j) = self.pairs[k];
-            tally.full_tests += 1;
-            tally.impact_tests += 1;
-            let c = if i < n_shapes {
-                self.soft_contact_shape((j - n_shapes) as usize, i as usize, at, tally)
-            } else {
-                self.soft_contact_balls((i - n_shapes) as usize, (j - n_shapes) as usize, at)
+        for k in 0..self.bodies.len() {
+            let p = self.bodies[k];
+            self.cx.tally.full_tests += 1;
+            self.cx.tally.impact_tests += 1;
+            let c = match p.other {
+                Body::Shape(s) => self.soft_contact_shape(p.ball, s, at),
+                Body::Ball(o) => self.soft_contact_balls(p.ball, o, at),
             };
             st.contacts.extend(c);
         }
@@ -144,18 +181,18 @@ impl World {
 
     fn soft_contact_balls(
         &mut self,
-        bi: usize,
-        bj: usize,
+        bi: BallIx,
+        bj: BallIx,
         (dt, soft): (f32, &SoftSettings),
     ) -> Option<SoftContact> {
-        let (a, b) = (self.balls[bi], self.balls[bj]);
+        let (a, b) = (self.balls[bi.ix()], self.balls[bj.ix()]);
         let reach = self.reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
         let c = contact_ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
-        self.wake_pair(bi, bj);
-        let e = a.elasticity * b.elasticity * self.settings.elasticity_scale;
+        self.wakes.wake_pair(self.balls, bi.ix(), bj.ix());
+        let e = a.elasticity * b.elasticity * self.cx.settings.elasticity_scale;
         let approach = (a.vel - b.vel).dot(c.normal);
         Some(self.new_contact(
-            (bi, self.shapes.len() + bj),
+            (bi, Body::Ball(bj)),
             (&c, reach - c.depth, approach),
             (&a, Some(&b)),
             (e, soft),
@@ -163,11 +200,11 @@ impl World {
         ))
     }
 
-    /// A contact of ball `a` (index `ids.0`) with ball `b` or an obstacle (`None`); `ids.1`
-    /// is the other in the world's pair space.
+    /// A contact of ball `a` (`ids.0`) with ball `b` or an obstacle (`None`), `ids.1` being
+    /// the other.
     fn new_contact(
         &self,
-        ids: (usize, usize),
+        ids: (BallIx, Body),
         (c, sep, approach): (&Contact, f32, f32),
         (a, b): (&super::Ball, Option<&super::Ball>),
         (e, soft): (f32, &SoftSettings),
@@ -179,8 +216,8 @@ impl World {
             b.map_or((0.0, 0.0, 0.0), |b| (1.0 / b.mass, b.radius, inertia(b)));
         let k_t = inv_a + inv_b + ra * ra * inv_ia + rb * rb * inv_ib;
         SoftContact {
-            ball: ids.0 as u32,
-            other: ids.1 as u32,
+            ball: ids.0,
+            other: ids.1,
             normal: c.normal,
             point: c.point,
             sep,
@@ -207,24 +244,21 @@ impl World {
 
     fn soft_contact_shape(
         &mut self,
-        bi: usize,
-        si: usize,
+        bi: BallIx,
+        si: ShapeIx,
         (dt, soft): (f32, &SoftSettings),
-        tally: &mut Tally,
     ) -> Option<SoftContact> {
-        let ball = self.balls[bi];
-        let shape = self.shapes[si];
-        let rotating = self.settings.rotate;
+        let ball = self.balls[bi.ix()];
+        let shape = self.shapes[si.ix()];
+        let rotating = self.cx.settings.rotate;
         let surface_at_ball = shape.velocity_at(ball.pos, rotating);
         let reach = self.reach((ball.vel - surface_at_ball).length(), ball.radius, dt);
-        let grown = ball.radius + reach;
-        let (c, shape_e) =
-            self.reached_contact_by(bi, si, grown, tally, contact_ball_shape_fine)?;
+        let (c, shape_e) = self.reached_contact(bi.ix(), si.ix(), ball.radius + reach)?;
         let surface = shape.velocity_at(c.point, rotating);
         let approach = (ball.vel - surface).dot(c.normal);
-        let e = ball.elasticity * shape_e * self.settings.elasticity_scale;
+        let e = ball.elasticity * shape_e * self.cx.settings.elasticity_scale;
         Some(self.new_contact(
-            (bi, si),
+            (bi, Body::Shape(si)),
             (&c, reach - c.depth, approach),
             (&ball, None),
             (e, soft),
@@ -233,56 +267,28 @@ impl World {
     }
 
     /// The contact of ball `bi`, grown to radius `r`, with obstacle `si` (a group's deepest
-    /// member, hull first), and the elasticity of what it touches.
-    pub(super) fn reached_contact(
-        &self,
-        bi: usize,
-        si: usize,
-        r: f32,
-        tally: &mut Tally,
-    ) -> Option<(Contact, f32)> {
-        self.reached_contact_by(bi, si, r, tally, contact_ball_shape)
-    }
-
-    /// [`World::reached_contact`] with the narrow-phase test `test` for each geometry.
-    fn reached_contact_by(
-        &self,
-        bi: usize,
-        si: usize,
-        r: f32,
-        tally: &mut Tally,
-        test: ContactTest,
-    ) -> Option<(Contact, f32)> {
+    /// member, hull first), and the elasticity of what it touches. Flat faces are measured in
+    /// f64: far from the ends of a long wall the f32 distance rounds by 1e-4 px, a phantom gap
+    /// the speculative contact would close, creeping a slow ball into the wall.
+    fn reached_contact(&mut self, bi: usize, si: usize, r: f32) -> Option<(Contact, f32)> {
         let ball = &self.balls[bi];
         let shape = &self.shapes[si];
-        let v = ball.vel - shape.velocity_at(ball.pos, self.settings.rotate);
-        let Geometry::Group { id, hull } = shape.geom else {
-            return test(ball.pos, r, v, &shape.geom).map(|c| (c, shape.elasticity));
-        };
-        tally.hull_tests += 1;
-        // Early out: the grown ball misses the hull, so it misses every member.
-        if !hull.overlaps_circle(ball.pos, r) {
-            tally.hull_rejections += 1;
-            return None;
-        }
-        let g = self.groups.get(id as usize)?;
-        tally.impact_tests += g.members.len() as u64;
-        g.members
-            .iter()
-            .filter_map(|m| test(ball.pos, r, v, &m.geom).map(|c| (c, m.elasticity)))
-            .reduce(|a, b| if b.0.depth > a.0.depth { b } else { a })
+        let v = ball.vel - shape.velocity_at(ball.pos, self.cx.settings.rotate);
+        let mut tests = GroupTests::default();
+        let found = contact_ball_obstacle_fine((ball.pos, r, v), shape, self.groups, &mut tests);
+        self.cx.tally.add_group(tests);
+        found
     }
 
     /// Applies last step's impulses to the contacts of the same pairs.
-    fn warm_start(&mut self, st: &mut SoftState) {
-        let n_shapes = self.shapes.len() as u32;
+    fn warm_start(&mut self, st: &mut SoftStage) {
         let mut k = 0;
         for c in &mut st.contacts {
-            let key = pair_of(c, n_shapes);
-            while k < st.kept.len() && st.kept[k].pair < key {
+            let key = c.pair().key();
+            while k < st.kept.len() && st.kept[k].pair.key() < key {
                 k += 1;
             }
-            if k < st.kept.len() && st.kept[k].pair == key {
+            if k < st.kept.len() && st.kept[k].pair.key() == key {
                 c.impulse = st.kept[k].impulse;
                 c.friction_impulse = st.kept[k].friction;
                 c.rolling_impulse = st.kept[k].rolling;
@@ -296,22 +302,20 @@ impl World {
 
     /// Adds impulse `p` (along the normal, onto the ball) to both bodies of contact `c`.
     fn push_pair(&mut self, c: &SoftContact, p: Vec2) {
-        let n_shapes = self.shapes.len() as u32;
-        self.balls[c.ball as usize].vel += p * c.inv_a;
-        if c.other >= n_shapes {
-            self.balls[(c.other - n_shapes) as usize].vel -= p * c.inv_b;
+        self.balls[c.ball.ix()].vel += p * c.inv_a;
+        if let Body::Ball(o) = c.other {
+            self.balls[o.ix()].vel -= p * c.inv_b;
         }
     }
 
     /// Adds tangent impulse `l` (along `perp(n)`, onto the ball at its contact point).
     fn push_tangent(&mut self, c: &SoftContact, l: f32) {
-        let n_shapes = self.shapes.len() as u32;
         let p = c.normal.perp() * l;
-        let a = &mut self.balls[c.ball as usize];
+        let a = &mut self.balls[c.ball.ix()];
         a.vel += p * c.inv_a;
         a.spin -= c.ra * l * c.inv_ia;
-        if c.other >= n_shapes {
-            let b = &mut self.balls[(c.other - n_shapes) as usize];
+        if let Body::Ball(o) = c.other {
+            let b = &mut self.balls[o.ix()];
             b.vel -= p * c.inv_b;
             b.spin -= c.rb * l * c.inv_ib;
         }
@@ -319,32 +323,27 @@ impl World {
 
     /// Adds angular impulse `l` against the ball's roll (the other ball gets the opposite).
     fn push_rolling(&mut self, c: &SoftContact, l: f32) {
-        let n_shapes = self.shapes.len() as u32;
-        self.balls[c.ball as usize].spin += l * c.inv_ia;
-        if c.other >= n_shapes {
-            self.balls[(c.other - n_shapes) as usize].spin -= l * c.inv_ib;
+        self.balls[c.ball.ix()].spin += l * c.inv_ia;
+        if let Body::Ball(o) = c.other {
+            self.balls[o.ix()].spin -= l * c.inv_ib;
         }
     }
 
     /// The relative tangent velocity at contact `c` (along `perp(n)`), spins included:
     /// the ball's contact point is at `−r_a·n`, the other ball's at `+r_b·n`.
     fn tangent_speed(&self, c: &SoftContact) -> f32 {
-        let n_shapes = self.shapes.len() as u32;
-        let a = &self.balls[c.ball as usize];
+        let a = &self.balls[c.ball.ix()];
         let t = c.normal.perp();
-        let (vb, wb) = if c.other >= n_shapes {
-            let b = &self.balls[(c.other - n_shapes) as usize];
-            (b.vel, b.spin)
-        } else {
-            (c.surface, 0.0)
+        let (vb, wb) = match c.other {
+            Body::Ball(o) => (self.balls[o.ix()].vel, self.balls[o.ix()].spin),
+            Body::Shape(_) => (c.surface, 0.0),
         };
         (a.vel - vb).dot(t) - a.spin * c.ra - wb * c.rb
     }
 
     /// Friction and rolling resistance of contact `k`, bounded by its normal impulse.
-    fn solve_friction(&mut self, st: &mut SoftState, k: usize) {
+    fn solve_friction(&mut self, st: &mut SoftStage, k: usize) {
         let c = st.contacts[k];
-        let n_shapes = self.shapes.len() as u32;
         let limit = c.mu * c.impulse;
         let vt = self.tangent_speed(&c);
         let new = (c.friction_impulse - c.tangent_mass * vt).clamp(-limit, limit);
@@ -354,11 +353,10 @@ impl World {
         if c.rolling_reach <= 0.0 {
             return;
         }
-        let wa = self.balls[c.ball as usize].spin;
-        let wb = if c.other >= n_shapes {
-            self.balls[(c.other - n_shapes) as usize].spin
-        } else {
-            0.0
+        let wa = self.balls[c.ball.ix()].spin;
+        let wb = match c.other {
+            Body::Ball(o) => self.balls[o.ix()].spin,
+            Body::Shape(_) => 0.0,
         };
         let limit = c.rolling_reach * c.impulse;
         let new = (c.rolling_impulse - c.rolling_mass * (wa - wb)).clamp(-limit, limit);
@@ -369,30 +367,27 @@ impl World {
 
     /// The relative normal velocity of contact `c` now.
     fn normal_speed(&self, c: &SoftContact) -> f32 {
-        let n_shapes = self.shapes.len() as u32;
-        let other = if c.other >= n_shapes {
-            self.balls[(c.other - n_shapes) as usize].vel
-        } else {
-            c.surface
+        let other = match c.other {
+            Body::Ball(o) => self.balls[o.ix()].vel,
+            Body::Shape(_) => c.surface,
         };
-        (self.balls[c.ball as usize].vel - other).dot(c.normal)
+        (self.balls[c.ball.ix()].vel - other).dot(c.normal)
     }
 
     /// The separation of contact `c` now: as found, plus the bodies' moves along the normal
     /// since (obstacles hold still within a step).
     fn separation(&self, c: &SoftContact) -> f32 {
-        let n_shapes = self.shapes.len() as u32;
-        let moved = |b: usize| self.balls[b].pos - self.sweep_start(b);
-        let mut d = moved(c.ball as usize);
-        if c.other >= n_shapes {
-            d -= moved((c.other - n_shapes) as usize);
+        let moved = |b: usize| self.balls[b].pos - self.start(b);
+        let mut d = moved(c.ball.ix());
+        if let Body::Ball(o) = c.other {
+            d -= moved(o.ix());
         }
         c.sep + d.dot(c.normal)
     }
 
     /// One pass over the contacts: with the soft bias `(softness, push speed)`, or the relax
     /// pass without it.
-    fn solve_contacts(&mut self, st: &mut SoftState, bias: Option<(Softness, f32)>, h: f32) {
+    fn solve_contacts(&mut self, st: &mut SoftStage, bias: Option<(Softness, f32)>, h: f32) {
         for k in 0..st.contacts.len() {
             let c = st.contacts[k];
             let s = self.separation(&c);
@@ -427,8 +422,7 @@ impl World {
     /// and one pass gives the ball both, the second on top of the first, so it leaves faster
     /// than it came. Later passes take back the impulse a contact no longer needs (down to
     /// none), so the ball leaves as the contacts together allow.
-    fn restitute(&mut self, st: &mut SoftState, threshold: f32, passes: u32) {
-        let n_shapes = self.shapes.len() as u32;
+    fn restitute(&mut self, st: &mut SoftStage, threshold: f32, passes: u32) {
         for pass in 0..passes {
             for k in 0..st.contacts.len() {
                 let c = st.contacts[k];
@@ -440,15 +434,9 @@ impl World {
                 let new = (c.impulse + d).max(0.0);
                 st.contacts[k].impulse = new;
                 self.push_pair(&c, c.normal * (new - c.impulse));
-                if pass > 0 {
-                    continue;
+                if pass == 0 {
+                    self.record_soft_hit(&c);
                 }
-                let with = if c.other >= n_shapes {
-                    HitWith::Ball(c.other - n_shapes)
-                } else {
-                    HitWith::Shape(c.other)
-                };
-                self.record_soft_hit(&c, with);
             }
         }
         for b in self.balls.iter_mut() {
@@ -456,57 +444,45 @@ impl World {
         }
     }
 
-    fn record_soft_hit(&mut self, c: &SoftContact, with: HitWith) {
+    fn record_soft_hit(&mut self, c: &SoftContact) {
         if -c.approach < HIT_SPEED {
             return;
         }
-        record(
-            &mut self.hits,
-            Hit {
-                point: c.point,
-                speed: -c.approach,
-                rebound: 0.0,
-                e: c.e,
-                normal: c.normal,
-                ball: c.ball,
-                with,
-                step: self.steps,
-            },
+        let hit = Hit::new(
+            (c.point, c.normal),
+            -c.approach,
+            c.e,
+            (c.ball.0, c.other.into()),
+            self.cx.step,
         );
+        self.cx.record(hit);
     }
 
     /// The swept modes' guard: a ball whose move this step reaches an obstacle stops at the
     /// first impact the mode's search finds (its velocity is left to the next step's contact).
-    fn soft_continuous(&mut self, tally: &mut Tally) {
-        let n_shapes = self.shapes.len() as u32;
-        let mode = self.settings.tunnelling;
-        let fractions = self.settings.linear_fractions.clamp(1, 64);
-        for k in 0..self.pairs.len() {
-            let (si, j) = self.pairs[k];
-            if si >= n_shapes {
+    fn soft_continuous(&mut self) {
+        let mode = self.cx.settings.tunnelling;
+        let fractions = self.cx.settings.linear_fractions.clamp(1, 64);
+        for k in 0..self.bodies.len() {
+            let p = self.bodies[k];
+            let Some(si) = p.shape() else {
                 break;
-            }
-            let bi = (j - n_shapes) as usize;
-            let start = self.sweep_start(bi);
+            };
+            let bi = p.ball.ix();
+            let start = self.start(bi);
             let ball = self.balls[bi];
             let d = ball.pos - start;
             // Moves shorter than the speculative reach are the contacts' business.
             if d.length_squared() <= (ball.radius * SPECULATIVE_RADII).powi(2) {
                 continue;
             }
-            let shape = &self.shapes[si as usize];
-            let v = ball.vel - shape.velocity_at(start, self.settings.rotate);
-            let hit = self
-                .parts_of(si as usize)
+            let shape = &self.shapes[si.ix()];
+            let v = ball.vel - shape.velocity_at(start, self.cx.settings.rotate);
+            let tests = &mut self.cx.tally.impact_tests;
+            let hit = parts_of(shape, self.groups)
                 .iter()
                 .filter_map(|m| {
-                    impact_ball_shape(
-                        mode,
-                        fractions,
-                        (start, ball.radius, d, v),
-                        &m.geom,
-                        &mut tally.impact_tests,
-                    )
+                    impact_ball_shape(mode, fractions, (start, ball.radius, d, v), &m.geom, tests)
                 })
                 // Only a move into the surface deeper than the speculative reach: a ball
                 // resting or sliding on a surface meets it at once, and is the contacts'.
@@ -520,15 +496,6 @@ impl World {
                 self.balls[bi].pos = start + d * hit.t;
             }
         }
-    }
-}
-
-/// The pair of contact `c` as the broad phase reports it (both in sorted order).
-fn pair_of(c: &SoftContact, n_shapes: u32) -> (u32, u32) {
-    if c.other < n_shapes {
-        (c.other, n_shapes + c.ball)
-    } else {
-        (n_shapes + c.ball, c.other)
     }
 }
 

@@ -9,7 +9,8 @@
 //! world restored from [`World::save_state`] runs on to the same [`World::state_hash`], bit for
 //! bit, as the world it was saved from.
 
-use super::step::{next_statics_version, WorldRng};
+use super::context::WorldRng;
+use super::pairs::{kept_of, saved_impulses};
 use super::{Ball, Settings, World};
 use crate::broad::BroadKind;
 use crate::geom::{Group, Shape};
@@ -127,8 +128,10 @@ impl World {
         WorldState {
             steps: self.steps,
             settings: self.settings.clone(),
-            broad: self.broad.kind().name().to_string(),
+            broad: self.stages.pairs.broad.kind().name().to_string(),
             broad_params: self
+                .stages
+                .pairs
                 .broad
                 .params()
                 .iter()
@@ -137,13 +140,13 @@ impl World {
             shapes: self.shapes.clone(),
             groups: self.groups.clone(),
             balls: self.balls.clone(),
-            pending_launches: self.pending_launches,
+            pending_launches: self.stages.launch.pending,
             launched: self.counters.launched,
             play: self.rules.play.clone(),
             rules: self.rules.scene.clone(),
             game: self.rules.game,
-            soft_impulses: self.soft.kept.clone(),
-            next_sleep_group: self.sleep.next_group,
+            soft_impulses: saved_impulses(&self.stages.soft.kept, self.shapes.len()),
+            next_sleep_group: self.stages.sleep.next_group,
             rng: RngState::of(&self.rng),
             hash: self.state_hash(),
         }
@@ -175,7 +178,7 @@ impl World {
             );
             return Err(StateError::new("hash", problem));
         }
-        self.broad = broad;
+        self.stages.pairs.broad = broad;
         self.clear_scratch();
         Ok(())
     }
@@ -186,25 +189,22 @@ impl World {
         self.shapes = s.shapes.clone();
         self.groups = s.groups.clone();
         self.balls = s.balls.clone();
-        self.pending_launches = s.pending_launches;
+        self.stages.launch.pending = s.pending_launches;
         self.counters = Default::default();
         self.counters.launched = s.launched;
         self.rules.play = s.play.clone();
         self.rules.scene = s.rules.clone();
         self.rules.game = s.game;
-        self.soft.kept = s.soft_impulses.clone();
-        self.sleep = Default::default();
-        self.sleep.next_group = s.next_sleep_group;
+        self.stages.soft.kept = kept_of(&s.soft_impulses, self.shapes.len());
+        self.stages.sleep = self.stages.sleep.restored(s.next_sleep_group);
+        self.stages.pairs.forget_sleepers();
         self.rng = s.rng.rng();
     }
 
     fn clear_scratch(&mut self) {
         self.hits.clear();
-        self.pairs.clear();
-        self.aabbs.clear();
-        self.sweep = Default::default();
-        self.cache.invalidate();
-        self.statics_version = next_statics_version();
+        self.stages.pairs.forget_all();
+        self.stages.sweep = Default::default();
     }
 
     /// The state belongs to this world's scene and every number in it is usable.

@@ -1,66 +1,68 @@
-//! The [`World`]: what it holds, how it is made and read, and its fixed step (see the notes
-//! of `crate::world`); beside it the buffers its stages keep between steps.
+//! The [`World`]: what it holds, how it is made, and its fixed step (see the notes of
+//! `crate::world`): `step()` is the list of the stages it runs, in order; each stage owns its
+//! state in its own file and is called from here only.
 
-use super::cache::PairCache;
-use super::contacts::SoftState;
-use super::counters::{Counters, OverlapMeter, Tally};
+use super::context::{frame, StepContext, WorldRng};
+use super::counters::{Counters, Tally};
+use super::launch::{LaunchStage, Launcher};
+use super::meter::{MeterStage, MeterView};
+use super::pairs::PairsStage;
+use super::push_out;
 use super::settings::{Settings, Solver};
-use super::sleepers::SleepState;
-use crate::broad::{BroadInput, BroadKind, BroadPhase, Pair};
+use super::settle::SettleStage;
+use super::sleep::SleepStage;
+use super::soft::SoftStage;
+use super::sweep::SweepStage;
 use crate::geom::Ball;
-use crate::geom::{clamp_speed, Aabb, Geometry, Group, Shape};
-use crate::narrow::Impact;
+use crate::geom::{Aabb, Group, Shape};
 use crate::response::{Hit, HitWith};
 use crate::rules::Moment;
+use crate::tunnel::Tunnelling;
 use glam::Vec2;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use std::f32::consts::TAU;
-
-/// The world's generator: ChaCha12, the algorithm of rand 0.8's `StdRng` (same stream for a
-/// seed), named directly so its position can be saved and restored (`world/state.rs`).
-pub(super) type WorldRng = rand_chacha::ChaCha12Rng;
-
-/// Where new balls enter.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Launcher {
-    /// Start point of a launched ball (px).
-    pub pos: Vec2,
-    /// Unit launch direction.
-    pub dir: Vec2,
-}
 
 /// A simulation of balls among obstacles.
 pub struct World {
-    /// Settings (read every step; change them freely).
-    pub settings: Settings,
+    /// Settings, read every step; changed through [`World::set_settings`].
+    pub(super) settings: Settings,
+    /// Obstacles: statics `[0, first_moving)`, then kinematic shapes.
     pub(super) shapes: Vec<Shape>,
     pub(super) first_moving: usize,
-    pub(super) balls: Vec<Ball>,
-    pub(super) bounds: Aabb,
-    pub(super) launcher: Launcher,
-    pub(super) pending_launches: u32,
-    pub(super) rng: WorldRng,
-    pub(super) broad: Box<dyn BroadPhase>,
-    pub(super) statics_version: u64,
-    pub(super) aabbs: Vec<Aabb>,
-    pub(super) pairs: Vec<Pair>,
-    pub(super) verify_scratch: Vec<Pair>,
-    /// Balls marked by `count_overlaps`, kept so a step allocates nothing.
-    pub(super) overlap_scratch: Vec<u32>,
-    pub(super) counters: Counters,
-    pub(super) hits: Vec<Hit>,
-    pub(super) steps: u64,
-    pub(super) clock: Option<fn() -> u64>,
+    /// The groups that [`crate::geom::Geometry::Group`] shapes refer to by number.
     pub(super) groups: Vec<Group>,
-    pub(super) sweep: SweepState,
-    pub(super) settle: SettleState,
+    pub(super) balls: Vec<Ball>,
+    /// The play area (px).
+    pub(super) bounds: Aabb,
+    pub(super) rng: WorldRng,
     pub(super) rules: crate::rules::RuleBook,
-    pub(super) cache: PairCache,
-    pub(super) soft: SoftState,
-    pub(super) sleep: SleepState,
-    pub(super) meter: MeterState,
-    /// Balls woken since the last step's count.
-    pub(super) woken: u64,
+    pub(super) counters: Counters,
+    /// Hits recorded since the last [`World::drain_hits`].
+    pub(super) hits: Vec<Hit>,
+    /// Steps run since the scene was loaded.
+    pub(super) steps: u64,
+    /// The stages of the step, each with its own state.
+    pub(super) stages: Stages,
+}
+
+/// The stages of the step, in the order `step()` first runs them; each owns its state in its
+/// own file.
+#[derive(Default)]
+pub(super) struct Stages {
+    /// `launch.rs`: the launcher and the balls waiting for it.
+    pub(super) launch: LaunchStage,
+    /// `pairs.rs`: the broad phase, the pair cache, the sleepers' order, the last pairs.
+    pub(super) pairs: PairsStage,
+    /// `sleep.rs`: the wakes and the search for groups that sleep.
+    pub(super) sleep: SleepStage,
+    /// `sweep.rs`: where each ball began the step, and the swept iterations' paths.
+    pub(super) sweep: SweepStage,
+    /// `soft.rs`: the soft contacts and the impulses kept for the warm start.
+    pub(super) soft: SoftStage,
+    /// `settle.rs`: the swept modes' parting of overlaps.
+    pub(super) settle: SettleStage,
+    /// `meter.rs`: the overlap meter's searches.
+    pub(super) meter: MeterStage,
 }
 
 impl World {
@@ -103,174 +105,19 @@ impl World {
             settings: Settings::default(),
             shapes,
             first_moving,
+            groups: Vec::new(),
             balls: Vec::new(),
             bounds,
-            launcher,
-            pending_launches: 0,
             rng: WorldRng::seed_from_u64(seed),
-            broad: BroadKind::Brute.create(),
-            statics_version: next_statics_version(),
-            aabbs: Vec::new(),
-            pairs: Vec::new(),
-            verify_scratch: Vec::new(),
-            overlap_scratch: Vec::new(),
+            rules: crate::rules::RuleBook::default(),
             counters: Counters::default(),
             hits: Vec::new(),
             steps: 0,
-            clock: None,
-            groups: Vec::new(),
-            sweep: SweepState::default(),
-            settle: SettleState::default(),
-            rules: crate::rules::RuleBook::default(),
-            cache: PairCache::default(),
-            soft: SoftState::default(),
-            sleep: SleepState::default(),
-            meter: MeterState::default(),
-            woken: 0,
+            stages: Stages {
+                launch: LaunchStage::new(launcher),
+                ..Stages::default()
+            },
         }
-    }
-
-    /// This world with balls launched from `launcher`.
-    pub fn with_launcher(mut self, launcher: Launcher) -> Self {
-        self.launcher = launcher;
-        self
-    }
-
-    /// Obstacles: statics `[0, first_moving)`, then kinematic shapes.
-    pub fn shapes(&self) -> &[Shape] {
-        &self.shapes
-    }
-
-    /// Index of the first kinematic shape.
-    pub fn first_moving(&self) -> usize {
-        self.first_moving
-    }
-
-    /// The balls.
-    pub fn balls(&self) -> &[Ball] {
-        &self.balls
-    }
-
-    /// The play area (px).
-    pub fn bounds(&self) -> Aabb {
-        self.bounds
-    }
-
-    /// Where balls are launched from.
-    pub fn launcher(&self) -> Launcher {
-        self.launcher
-    }
-
-    /// Balls waiting to be launched.
-    pub fn pending_launches(&self) -> u32 {
-        self.pending_launches
-    }
-
-    /// The counters.
-    pub fn counters(&self) -> &Counters {
-        &self.counters
-    }
-
-    /// Whether the pair cache is standing aside for now, passing calls straight to the broad
-    /// phase because most of its recent calls had to query (`world/cache.rs`).
-    pub fn pair_cache_resting(&self) -> bool {
-        self.settings.pair_cache && self.cache.resting()
-    }
-
-    /// The broad phase in use.
-    pub fn broad(&self) -> &dyn BroadPhase {
-        self.broad.as_ref()
-    }
-
-    /// The broad phase in use, for setting its parameters.
-    pub fn broad_mut(&mut self) -> &mut dyn BroadPhase {
-        self.cache.invalidate();
-        self.broad.as_mut()
-    }
-
-    /// Switches the broad phase. The simulation is unaffected (all return the same pairs).
-    pub fn set_broad_phase(&mut self, kind: BroadKind) {
-        if self.broad.kind() != kind {
-            self.broad = kind.create();
-            self.cache.invalidate();
-        }
-    }
-
-    /// Replaces the broad phase with a configured instance.
-    pub fn set_broad_phase_boxed(&mut self, broad: Box<dyn BroadPhase>) {
-        self.broad = broad;
-        self.cache.invalidate();
-    }
-
-    /// The candidate pairs of the last collision iteration.
-    pub fn last_pairs(&self) -> &[Pair] {
-        &self.pairs
-    }
-
-    /// The boxes of the last collision iteration (obstacles, then balls).
-    pub fn last_aabbs(&self) -> &[Aabb] {
-        &self.aabbs
-    }
-
-    /// A function returning nanoseconds from any fixed origin, used only to time the broad
-    /// phase for the counters (the library never reads a clock by itself).
-    pub fn set_clock(&mut self, clock: fn() -> u64) {
-        self.clock = Some(clock);
-    }
-
-    /// Steps run since the scene was loaded.
-    pub fn steps(&self) -> u64 {
-        self.steps
-    }
-
-    /// Length of one step (s) at the current motion iterations.
-    pub fn step_seconds(&self) -> f64 {
-        1.0 / self.steps_per_second() as f64
-    }
-
-    /// Physics steps per simulated second: 60 × motion iterations.
-    pub fn steps_per_second(&self) -> u32 {
-        60 * self.settings.motion_iterations.clamp(1, 64)
-    }
-
-    /// Queues `n` balls for launch; they enter one at a time as the launch point clears.
-    pub fn launch(&mut self, n: u32) {
-        self.pending_launches = self.pending_launches.saturating_add(n);
-    }
-
-    /// Removes every ball and cancels queued launches.
-    pub fn clear(&mut self) {
-        self.balls.clear();
-        self.pending_launches = 0;
-        self.counters.launched = 0;
-        self.counters.co_located = 0;
-        self.soft.kept.clear();
-        self.counters.strays = 0;
-        self.pairs.clear();
-        self.rules.scene.balls_cleared();
-    }
-
-    /// Adds a ball directly (scenes, tests, benchmarks).
-    pub fn add_ball(&mut self, ball: Ball) {
-        self.balls.push(ball);
-    }
-
-    /// Removes ball `i` (keeps the order of the others).
-    pub fn remove_ball(&mut self, i: usize) {
-        if i < self.balls.len() {
-            let b = self.balls[i];
-            self.wake_near(b.pos, b.radius, b.radius);
-            self.balls.remove(i);
-            self.rules.scene.ball_removed(i);
-            self.soft.kept.clear();
-            let n_shapes = self.shapes.len() as u32;
-            ball_left(i, n_shapes, &mut self.pairs, &mut self.sweep);
-        }
-    }
-
-    /// Takes the impacts recorded since the last call.
-    pub fn drain_hits(&mut self) -> std::vec::Drain<'_, Hit> {
-        self.hits.drain(..)
     }
 
     /// Runs one motion iteration, `1 / (60 · motion_iterations)` s: see the module notes for
@@ -291,85 +138,110 @@ impl World {
     /// assert_eq!(run().state_hash(), world.state_hash());
     /// ```
     pub fn step(&mut self) {
+        let hits = std::mem::take(&mut self.hits);
         let dt = self.step_seconds() as f32;
-        self.rules_at(Moment::Start);
-        let first_hit = self.hits.len();
-        self.launch_next();
-        self.rules_at(Moment::Launched);
-        self.turn_kinematics(dt);
-        self.rules_at(Moment::Turned);
+        let mut cx = StepContext::new(dt, self.settings.clone(), self.steps, hits);
+        let mode = cx.settings.tunnelling;
+        self.rules_at(Moment::Start, &mut cx);
+        let st = &mut self.stages;
+        st.launch
+            .run((&mut self.balls, &mut self.rng), &cx, &mut self.counters);
+        self.rules_at(Moment::Launched, &mut cx);
+        self.turn_kinematics(&cx);
+        self.rules_at(Moment::Turned, &mut cx);
+        let st = &mut self.stages;
         // Obstacles move only above (turning, flippers and plungers): box them once per step.
-        self.aabbs.clear();
-        self.aabbs.extend(self.shapes.iter().map(Shape::aabb));
-        self.begin_sweep(dt);
-        let mut tally = Tally::default();
-        self.sleep_before_step(&mut tally);
-        if self.settings.solver == Solver::Soft {
-            self.soft_step(dt, &mut tally);
-            self.rules_at(Moment::Moved);
+        st.pairs.box_shapes(&self.shapes);
+        st.sweep.begin(&self.balls, dt);
+        st.sleep.before_step(&mut frame!(self), &mut cx);
+        if cx.settings.solver == Solver::Soft {
+            SoftStage::accelerate(&mut self.balls, &cx);
+            let mut w = frame!(self);
+            let boxes = |_, b: &Ball| SoftStage::ball_box(b, dt);
+            st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
+            cx.tally.iterations += 1;
+            let pairs = (st.pairs.bodies(), st.sweep.starts());
+            st.soft.solve(&mut w, pairs, &mut st.sleep.wakes, &mut cx);
+            self.rules_at(Moment::Moved, &mut cx);
         } else {
-            self.push_out_step(dt, &mut tally);
+            push_out::move_balls(&mut self.balls, &cx);
+            self.rules_at(Moment::Moved, &mut cx);
+            let (st, mut w) = (&mut self.stages, frame!(self));
+            for _ in 0..cx.iterations() {
+                let boxes = |i, b: &Ball| st.sweep.ball_box(mode, i, b);
+                st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
+                cx.tally.iterations += 1;
+                if mode == Tunnelling::Off {
+                    let pairs = (st.pairs.bodies(), st.sweep.starts());
+                    push_out::iterate(&mut w, pairs, &mut st.sleep.wakes, &mut cx);
+                } else if !st.sweep.iterate(&mut w, st.pairs.bodies(), &mut cx) {
+                    break; // no path changed
+                }
+            }
+            st.sweep.end(w.balls, mode);
+            if mode == Tunnelling::Off {
+                // The walls' last word, its broad-phase work counted apart.
+                let mut pass = Tally::default();
+                st.pairs
+                    .find(&w, |_, b| b.aabb(), cx.query(true), &mut pass);
+                let pairs = (st.pairs.bodies(), st.sweep.starts());
+                push_out::walls_last(&mut w, pairs, pass, &mut cx);
+            } else if w.balls.len() >= 2 {
+                let boxes = |_, b: &Ball| SettleStage::ball_box(b);
+                st.pairs.find(&w, boxes, cx.query(false), &mut cx.tally);
+                cx.tally.iterations += 1;
+                st.settle.run(&mut w, st.pairs.bodies(), &mut cx.tally);
+            }
         }
-        self.measure_rebounds(first_hit);
-        self.rules_at(Moment::Collided { first_hit });
-        self.sleep_after_step(dt);
-        self.count_after_step(tally);
+        self.measure_rebounds(&mut cx);
+        self.rules_at(
+            Moment::Collided {
+                first_hit: cx.first_hit,
+            },
+            &mut cx,
+        );
+        let st = &mut self.stages;
+        let pairs = (st.pairs.bodies(), st.sweep.starts());
+        st.sleep.after_step(&mut frame!(self), pairs, &cx);
+        let woke = self.count_after_step(cx.tally);
+        let (st, c, w) = (&mut self.stages, &mut self.counters, frame!(self));
+        c.co_located = st.meter.co_located(w.balls, st.pairs.bodies());
+        let view = MeterView {
+            balls: w.balls,
+            shapes: w.shapes,
+            groups: w.groups,
+            first_moving: w.first_moving,
+            bounds: w.bounds,
+            rotating: cx.settings.rotate,
+            sleepers: st.pairs.sleepers(),
+            statics_version: st.pairs.statics_version,
+        };
+        let push_out = cx.settings.solver == Solver::PushOut;
+        c.overlap = st.meter.measure(&view, st.pairs.bodies(), push_out, woke);
+        self.hits = cx.hits;
         self.steps += 1;
     }
 
-    fn launch_next(&mut self) {
-        if self.pending_launches == 0 {
-            return;
-        }
-        let r = self.settings.ball_radius.max(0.0);
-        let at = self.launcher.pos;
-        let clear = self
-            .balls
-            .iter()
-            .all(|b| (b.pos - at).length_squared() >= (b.radius + r) * (b.radius + r));
-        if !clear {
-            return;
-        }
-        // A little spread so that balls launched together do not retrace one path.
-        let speed = self.settings.launch_speed * self.rng.gen_range(0.97..=1.03);
-        let dir = self
-            .launcher
-            .dir
-            .rotate(Vec2::from_angle(self.rng.gen_range(-0.01..=0.01)));
-        let color = self.rng.gen::<u32>();
-        let ball = Ball::new(at, dir * speed, r, self.settings.ball_elasticity, color);
-        self.balls.push(ball);
-        self.pending_launches -= 1;
-        self.counters.launched += 1;
-    }
-
-    fn turn_kinematics(&mut self, dt: f32) {
-        if !self.settings.rotate {
+    /// Turns the kinematic shapes (and their groups) by their speed over the step.
+    fn turn_kinematics(&mut self, cx: &StepContext) {
+        if !cx.settings.rotate {
             return;
         }
         for s in &mut self.shapes[self.first_moving..] {
             if let crate::geom::Motion::Kinematic { speed, .. } = s.motion {
-                let angle = (s.angle + speed * TAU * dt).rem_euclid(TAU);
+                let angle = (s.angle + speed * TAU * cx.dt).rem_euclid(TAU);
                 s.set_angle(angle);
             }
         }
         self.turn_groups();
     }
 
-    pub(super) fn move_balls(&mut self, dt: f32) {
-        let g = Vec2::new(0.0, -self.settings.gravity);
-        for b in self.balls.iter_mut().filter(|b| !b.asleep) {
-            b.vel = clamp_speed(b.vel + g * dt);
-            b.pos += b.vel * dt;
-        }
-    }
-
-    /// Fills in the rebound speed of the hits recorded this step (from `first`), from the
-    /// velocities the step ended with: `(v_ball - v_surface)·n`, the other ball's velocity
-    /// standing in for the surface's in a ball–ball hit.
-    fn measure_rebounds(&mut self, first: usize) {
-        let rotate = self.settings.rotate;
-        for h in self.hits.iter_mut().skip(first) {
+    /// Fills in the rebound speed of the hits recorded this step, from the velocities the
+    /// step ended with: `(v_ball - v_surface)·n`, the other ball's velocity standing in for
+    /// the surface's in a ball–ball hit.
+    fn measure_rebounds(&self, cx: &mut StepContext) {
+        let rotate = cx.settings.rotate;
+        for h in cx.hits.iter_mut().skip(cx.first_hit) {
             let Some(ball) = self.balls.get(h.ball as usize) else {
                 continue;
             };
@@ -381,53 +253,30 @@ impl World {
         }
     }
 
-    /// A hash of the state, bit exact: every ball's position and velocity, every kinematic
-    /// angle and plunger pull (FNV-1a, 64 bit).
-    pub fn state_hash(&self) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut eat = |x: u32| {
-            for byte in x.to_le_bytes() {
-                h ^= byte as u64;
-                h = h.wrapping_mul(0x0000_0100_0000_01b3);
-            }
-        };
-        eat(self.balls.len() as u32);
-        for b in &self.balls {
-            for v in [b.pos.x, b.pos.y, b.vel.x, b.vel.y] {
-                eat(v.to_bits());
-            }
+    /// The counters after a step: its tally into the step, second and total figures, and
+    /// the strays and sleepers now; true when a ball woke during the step.
+    fn count_after_step(&mut self, mut tally: Tally) -> bool {
+        tally.wakeups = std::mem::take(&mut self.stages.sleep.wakes.count);
+        let per_second = self.steps_per_second();
+        let c = &mut self.counters;
+        c.last_step = tally;
+        c.total += tally;
+        c.current_second += tally;
+        c.steps_in_second += 1;
+        if c.steps_in_second >= per_second {
+            c.last_second = c.current_second;
+            c.current_second = Tally::default();
+            c.steps_in_second = 0;
+            c.full_second = true;
         }
-        for s in &self.shapes[self.first_moving..] {
-            eat(s.angle.to_bits());
-            if matches!(s.motion, crate::geom::Motion::Plunger { .. }) {
-                eat(s.play.pull.to_bits());
-            }
-        }
-        if self.settings.solver == Solver::Soft {
-            for b in &self.balls {
-                eat(b.spin.to_bits());
-            }
-        }
-        if self.sleep_enabled() {
-            for b in &self.balls {
-                eat(b.asleep as u32);
-                eat(b.slow_for.to_bits());
-                eat(b.sleep_group);
-            }
-        }
-        h
-    }
-
-    /// True when every ball's position and velocity is finite.
-    pub fn all_finite(&self) -> bool {
-        self.balls
+        let bounds = self.bounds;
+        c.strays = self
+            .balls
             .iter()
-            .all(|b| b.pos.is_finite() && b.vel.is_finite())
-    }
-
-    /// The kind of geometry of obstacle `i`.
-    pub fn shape_geometry(&self, i: usize) -> Option<&Geometry> {
-        self.shapes.get(i).map(|s| &s.geom)
+            .filter(|b| !bounds.contains(b.pos))
+            .count() as u32;
+        c.asleep = self.balls.iter().filter(|b| b.asleep).count() as u32;
+        tally.wakeups > 0
     }
 }
 
@@ -460,178 +309,4 @@ pub(super) fn statics_first(shapes: Vec<Shape>) -> Vec<Shape> {
             s
         })
         .collect()
-}
-
-/// Compares `pairs` with brute force's pairs for the same input (both sorted): returns
-/// `(missed, extra)`.
-pub(super) fn verified(input: &BroadInput, pairs: &[Pair], scratch: &mut Vec<Pair>) -> (u64, u64) {
-    crate::broad::brute::brute_pairs(input, scratch);
-    let (mut i, mut j, mut missed, mut extra) = (0, 0, 0u64, 0u64);
-    while i < scratch.len() || j < pairs.len() {
-        match (scratch.get(i), pairs.get(j)) {
-            (Some(a), Some(b)) if a == b => (i, j) = (i + 1, j + 1),
-            (Some(a), Some(b)) if a < b => (i, missed) = (i + 1, missed + 1),
-            (Some(_), None) => (i, missed) = (i + 1, missed + 1),
-            _ => (j, extra) = (j + 1, extra + 1),
-        }
-    }
-    (missed, extra)
-}
-
-/// A number no other world has used, so a broad phase moved between worlds rebuilds statics.
-pub(super) fn next_statics_version() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    NEXT.fetch_add(1, Ordering::Relaxed)
-}
-
-impl World {
-    /// What the panel shows as "the last second": the last complete simulated second, and
-    /// until one has completed, the second in progress (just after a load, and for as long as
-    /// a simulated second takes: half a minute with 100,000 balls in slow motion). Returns
-    /// the tally and the factor that turns its counts into rates per simulated second: 1 for
-    /// a complete second, `steps per second / steps so far` for the one in progress.
-    pub fn recent_second(&self) -> (&Tally, f64) {
-        let c = &self.counters;
-        if c.full_second || c.steps_in_second == 0 {
-            (&c.last_second, 1.0)
-        } else {
-            let factor = self.steps_per_second() as f64 / c.steps_in_second as f64;
-            (&c.current_second, factor)
-        }
-    }
-
-    pub(super) fn count_after_step(&mut self, mut tally: Tally) {
-        tally.wakeups = std::mem::take(&mut self.woken);
-        let per_second = self.steps_per_second();
-        let c = &mut self.counters;
-        c.last_step = tally;
-        c.total += tally;
-        c.current_second += tally;
-        c.steps_in_second += 1;
-        if c.steps_in_second >= per_second {
-            c.last_second = c.current_second;
-            c.current_second = Tally::default();
-            c.steps_in_second = 0;
-            c.full_second = true;
-        }
-        let strays = self
-            .balls
-            .iter()
-            .filter(|b| !self.bounds.contains(b.pos))
-            .count() as u32;
-        self.counters.strays = strays;
-        self.counters.co_located = self.count_co_located();
-        self.measure_overlap();
-        self.counters.asleep = self.asleep_count() as u32;
-    }
-
-    /// Balls whose centre is within half the smaller radius of another ball's centre, found
-    /// among the last candidate pairs (co-located balls always have overlapping boxes).
-    fn count_co_located(&mut self) -> u32 {
-        let n_shapes = self.shapes.len() as u32;
-        let mut marked = std::mem::take(&mut self.overlap_scratch);
-        marked.clear();
-        for &(i, j) in self.pairs.iter().filter(|p| p.0 >= n_shapes) {
-            let (a, b) = (
-                &self.balls[(i - n_shapes) as usize],
-                &self.balls[(j - n_shapes) as usize],
-            );
-            let close = 0.5 * a.radius.min(b.radius);
-            if (a.pos - b.pos).length_squared() < close * close || a.pos == b.pos {
-                marked.push(i);
-                marked.push(j);
-            }
-        }
-        marked.sort_unstable();
-        marked.dedup();
-        let count = marked.len() as u32;
-        self.overlap_scratch = marked;
-        count
-    }
-}
-
-/// Scratch of the pass, kept between steps to avoid allocating.
-#[derive(Clone, Debug, Default)]
-pub(super) struct SettleState {
-    pub(super) push: Vec<Vec2>,
-    pub(super) moved: Vec<f32>,
-    pub(super) moves: Vec<Vec2>,
-    pub(super) walls: Vec<u32>,
-    pub(super) wall_start: Vec<u32>,
-    pub(super) fill: Vec<u32>,
-}
-
-/// One answered impact of the last step, for drawing swept paths.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SweptImpact {
-    /// The ball.
-    pub ball: u32,
-    /// Its centre when it hit (px).
-    pub centre: Vec2,
-    /// The contact point found (px).
-    pub point: Vec2,
-}
-
-/// What the world keeps of the last step by ball index follows the balls when ball `i`
-/// leaves: its start and its impacts go, the later balls' move down one, and the last pairs
-/// (box indices, the obstacles' `n_shapes` first) lose the ball's and are renumbered, so a
-/// drawing of the step or a pass reading the pairs never joins two different balls.
-pub(super) fn ball_left(i: usize, n_shapes: u32, pairs: &mut Vec<Pair>, sweep: &mut SweepState) {
-    if i < sweep.starts.len() {
-        sweep.starts.remove(i);
-    }
-    let gone = i as u32;
-    sweep.impacts.retain(|h| h.ball != gone);
-    for h in sweep.impacts.iter_mut().filter(|h| h.ball > gone) {
-        h.ball -= 1;
-    }
-    let k = n_shapes + gone;
-    pairs.retain(|&(a, b)| a != k && b != k);
-    let shifted = |x: u32| if x > k { x - 1 } else { x };
-    for p in pairs.iter_mut() {
-        *p = (shifted(p.0), shifted(p.1));
-    }
-}
-
-/// Per-ball state of the swept iterations, kept between steps to avoid allocating.
-#[derive(Clone, Debug, Default)]
-pub(super) struct SweepState {
-    pub(super) from: Vec<Vec2>,
-    pub(super) rest: Vec<f32>,
-    pub(super) changed: Vec<bool>,
-    pub(super) best: Vec<Option<Best>>,
-    pub(super) starts: Vec<Vec2>,
-    pub(super) impacts: Vec<SweptImpact>,
-}
-
-/// A ball's earliest impact so far in this iteration.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Best {
-    /// Seconds of the step left at the impact (larger is earlier).
-    pub(super) left: f32,
-    pub(super) with: HitWith,
-    pub(super) impact: Impact,
-    /// Elasticity of the shape (a group's member) hit.
-    pub(super) elasticity: f32,
-}
-
-/// The meter's own state: the sleepers' part and the grid that measured it.
-#[derive(Default)]
-pub(super) struct MeterState {
-    /// The sleepers measured (ball indices) and what they gave.
-    pub(super) sleepers: Vec<u32>,
-    /// The push-out's own search of the awake balls' pairs: a grid, the obstacles' and all
-    /// boxes in the broad phase's order, the awake balls, the pairs, and the statics the grid
-    /// keeps (the world's statics version, the sleepers it saw, the version handed to it).
-    pub(super) live_grid: Option<Box<dyn BroadPhase>>,
-    pub(super) live_shapes: Vec<Aabb>,
-    pub(super) live_boxes: Vec<Aabb>,
-    pub(super) live_awake: Vec<u32>,
-    pub(super) live_pairs: Vec<Pair>,
-    pub(super) live_statics: (u64, Vec<u32>, u64),
-    pub(super) frozen: OverlapMeter,
-    pub(super) grid: Option<Box<dyn BroadPhase>>,
-    pub(super) boxes: Vec<Aabb>,
-    pub(super) pairs: Vec<Pair>,
 }

@@ -15,117 +15,169 @@
 //! may lie on it), so it counts as unchecked too. Kinematic shapes are held still during a
 //! step; the ball moves relative to the surface under it.
 
-use super::step::{Best, SweptImpact};
-use super::{Ball, Tally, World};
-use crate::geom::clamp_speed;
-use crate::geom::{Aabb, Geometry, Hull};
-use crate::narrow::{normalized_or, toi_ball_ball, Contact, Impact};
-use crate::response::respond_ball_ball;
-use crate::response::{record, Hit, HitWith};
+use super::body::{BallIx, Body, BodyPair, ShapeIx};
+use super::context::{Frame, StepContext};
+use super::Ball;
+use crate::geom::{Aabb, Geometry};
+use crate::narrow::{
+    impact_ball_obstacle, normalized_or, toi_ball_ball, Contact, GroupTests, Impact,
+};
+use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
 use crate::tunnel::{impact_ball_shape, Tunnelling};
 use glam::Vec2;
 
-impl World {
-    /// Each ball's position at the start of the last step (in every mode).
-    pub fn step_starts(&self) -> &[Vec2] {
-        &self.sweep.starts
+/// One answered impact of the last step, for drawing swept paths.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweptImpact {
+    /// The ball.
+    pub ball: u32,
+    /// Its centre when it hit (px).
+    pub centre: Vec2,
+    /// The contact point found (px).
+    pub point: Vec2,
+}
+
+/// Per-ball state of the swept iterations, kept between steps to avoid allocating.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SweepStage {
+    from: Vec<Vec2>,
+    rest: Vec<f32>,
+    changed: Vec<bool>,
+    best: Vec<Option<Best>>,
+    starts: Vec<Vec2>,
+    impacts: Vec<SweptImpact>,
+}
+
+/// A ball's earliest impact so far in this iteration.
+#[derive(Clone, Copy, Debug)]
+struct Best {
+    /// Seconds of the step left at the impact (larger is earlier).
+    left: f32,
+    with: Body,
+    impact: Impact,
+    /// Elasticity of the shape (a group's member) hit.
+    elasticity: f32,
+}
+
+impl SweepStage {
+    /// Where each ball began the step.
+    pub(super) fn starts(&self) -> &[Vec2] {
+        &self.starts
     }
 
-    /// Where ball `b` started this step (its position now if it was added during the step).
-    pub(super) fn sweep_start(&self, b: usize) -> Vec2 {
-        self.sweep
-            .starts
-            .get(b)
-            .copied()
-            .unwrap_or(self.balls[b].pos)
+    /// The impacts answered in the last step, in order.
+    pub(super) fn impacts(&self) -> &[SweptImpact] {
+        &self.impacts
     }
 
-    /// The impacts answered in the last step, in order (swept modes only).
-    pub fn step_impacts(&self) -> &[SweptImpact] {
-        &self.sweep.impacts
+    /// Ball `i` left: its start and its impacts go, the later balls' move down one.
+    pub(super) fn ball_left(&mut self, i: usize) {
+        if i < self.starts.len() {
+            self.starts.remove(i);
+        }
+        let gone = i as u32;
+        self.impacts.retain(|h| h.ball != gone);
+        for h in self.impacts.iter_mut().filter(|h| h.ball > gone) {
+            h.ball -= 1;
+        }
     }
 
     /// Records where each ball starts the step, before it moves.
-    pub(super) fn begin_sweep(&mut self, dt: f32) {
-        let s = &mut self.sweep;
-        let n = self.balls.len();
-        s.starts.clear();
-        s.starts.extend(self.balls.iter().map(|b| b.pos));
-        s.impacts.clear();
-        s.from.clear();
-        s.from.extend_from_slice(&s.starts);
-        s.rest.clear();
-        s.rest.resize(n, dt);
-        s.changed.clear();
-        s.changed.resize(n, false);
+    pub(super) fn begin(&mut self, balls: &[Ball], dt: f32) {
+        let n = balls.len();
+        self.starts.clear();
+        self.starts.extend(balls.iter().map(|b| b.pos));
+        self.impacts.clear();
+        self.from.clear();
+        self.from.extend_from_slice(&self.starts);
+        self.rest.clear();
+        self.rest.resize(n, dt);
+        self.changed.clear();
+        self.changed.resize(n, false);
     }
 
-    /// The balls' boxes for the broad phase: the ball itself when Off, else its path's box.
-    pub(super) fn push_ball_boxes(&mut self) {
-        if self.settings.tunnelling == Tunnelling::Off {
-            self.aabbs.extend(self.balls.iter().map(Ball::aabb));
-            return;
+    /// Ball `i`'s box for the broad phase: the ball itself when Off, else its path's box.
+    pub(super) fn ball_box(&self, mode: Tunnelling, i: usize, b: &Ball) -> Aabb {
+        if mode == Tunnelling::Off {
+            return b.aabb();
         }
-        let from = &self.sweep.from;
-        self.aabbs
-            .extend(self.balls.iter().enumerate().map(|(i, b)| {
-                let f = from.get(i).copied().unwrap_or(b.pos);
-                Aabb::new(f, b.pos).expanded(b.radius)
-            }));
+        let f = self.from.get(i).copied().unwrap_or(b.pos);
+        Aabb::new(f, b.pos).expanded(b.radius)
     }
 
     /// Leaves a ball whose last path went unchecked at its last impact.
-    pub(super) fn end_sweep(&mut self) {
-        if self.settings.tunnelling == Tunnelling::Off {
+    pub(super) fn end(&mut self, balls: &mut [Ball], mode: Tunnelling) {
+        if mode == Tunnelling::Off {
             return;
         }
-        for (b, ball) in self.balls.iter_mut().enumerate() {
-            if self.sweep.changed.get(b) == Some(&true) {
-                ball.pos = self.sweep.from[b];
+        for (b, ball) in balls.iter_mut().enumerate() {
+            if self.changed.get(b) == Some(&true) {
+                ball.pos = self.from[b];
             }
         }
     }
 
+    /// One swept collision iteration over the pairs `bodies`: see [`Sweep::pairs`].
+    pub(super) fn iterate(
+        &mut self,
+        w: &mut Frame,
+        bodies: &[BodyPair],
+        cx: &mut StepContext,
+    ) -> bool {
+        Sweep { st: self, w, cx }.pairs(bodies)
+    }
+}
+
+/// A swept iteration's view: the stage's state, the world, the step's context.
+struct Sweep<'a, 'w> {
+    st: &'a mut SweepStage,
+    w: &'a mut Frame<'w>,
+    cx: &'a mut StepContext,
+}
+
+impl Sweep<'_, '_> {
     /// Swept tests of the candidate pairs, then the earliest impact of each ball answered.
     /// True when some ball's path changed.
-    pub(super) fn sweep_pairs(&mut self, tally: &mut Tally) -> bool {
-        let n_shapes = self.shapes.len();
-        self.sweep.best.clear();
-        self.sweep.best.resize(self.balls.len(), None);
-        self.sweep.changed.fill(false);
-        for k in 0..self.pairs.len() {
-            let (i, j) = (self.pairs[k].0 as usize, self.pairs[k].1 as usize);
-            tally.full_tests += 1;
-            if i < n_shapes {
-                self.sweep_ball_shape(j - n_shapes, i, tally);
-            } else {
-                self.sweep_ball_ball(i - n_shapes, j - n_shapes, tally);
+    fn pairs(&mut self, bodies: &[BodyPair]) -> bool {
+        self.st.best.clear();
+        self.st.best.resize(self.w.balls.len(), None);
+        self.st.changed.fill(false);
+        for p in bodies {
+            self.cx.tally.full_tests += 1;
+            match p.other {
+                Body::Shape(s) => self.sweep_ball_shape(p.ball.ix(), s),
+                Body::Ball(o) => self.sweep_ball_ball(p.ball.ix(), o.ix()),
             }
         }
         let mut any = false;
-        for b in 0..self.balls.len() {
+        for b in 0..self.w.balls.len() {
             let answered = self.answer_earliest(b);
-            tally.collisions += answered as u64;
+            self.cx.tally.collisions += answered as u64;
             any |= answered;
         }
         any
     }
 
-    fn sweep_ball_shape(&mut self, bi: usize, si: usize, tally: &mut Tally) {
-        let (ball, shape) = (self.balls[bi], &self.shapes[si]);
-        let (from, rest) = (self.sweep.from[bi], self.sweep.rest[bi]);
-        let u = shape.velocity_at(from, self.settings.rotate);
+    fn sweep_ball_shape(&mut self, bi: usize, si: ShapeIx) {
+        let (ball, shape) = (self.w.balls[bi], &self.w.shapes[si.ix()]);
+        let (from, rest) = (self.st.from[bi], self.st.rest[bi]);
+        let u = shape.velocity_at(from, self.cx.settings.rotate);
         // Relative motion: the shape held still, the ball moving by the difference.
         let path = (from, ball.radius, ball.pos - from - u * rest, ball.vel - u);
-        let (mode, n) = (self.settings.tunnelling, self.settings.linear_fractions);
-        let found = match shape.geom {
-            Geometry::Group { id, hull } => self.sweep_group(id, hull, path, tally),
-            ref g => impact_ball_shape(mode, n, path, g, &mut tally.impact_tests)
-                .map(|i| (i, shape.elasticity)),
-        };
+        let (mode, n) = (
+            self.cx.settings.tunnelling,
+            self.cx.settings.linear_fractions,
+        );
+        let mut tests = GroupTests::default();
+        let mut members = 0;
+        let impact = |g: &Geometry| impact_ball_shape(mode, n, path, g, &mut members);
+        let (c, r, d, _) = path;
+        let found = impact_ball_obstacle((c, r, d), shape, self.w.groups, &mut tests, impact);
+        self.cx.tally.add_group(tests);
+        self.cx.tally.impact_tests += members;
         if let Some((impact, elasticity)) = found {
             let left = rest * (1.0 - impact.t);
-            let with = HitWith::Shape(si as u32);
+            let with = Body::Shape(si);
             self.offer(
                 bi,
                 Best {
@@ -138,41 +190,15 @@ impl World {
         }
     }
 
-    /// The earliest impact with a group's members, after the hull test of the whole move's
-    /// envelope; with the member's elasticity.
-    fn sweep_group(
-        &self,
-        id: u32,
-        hull: Hull,
-        (c, r, d, v): (Vec2, f32, Vec2, Vec2),
-        tally: &mut Tally,
-    ) -> Option<(Impact, f32)> {
-        tally.hull_tests += 1;
-        // Early out: the envelope of the move misses the hull, so it misses every member.
-        if !hull.overlaps_circle(c + d * 0.5, r + d.length() * 0.5) {
-            tally.hull_rejections += 1;
-            return None;
-        }
-        let (mode, n) = (self.settings.tunnelling, self.settings.linear_fractions);
-        let members = &self.groups.get(id as usize)?.members;
-        members
-            .iter()
-            .filter_map(|m| {
-                impact_ball_shape(mode, n, (c, r, d, v), &m.geom, &mut tally.impact_tests)
-                    .map(|i| (i, m.elasticity))
-            })
-            .reduce(|a, b| if b.0.t < a.0.t { b } else { a })
-    }
-
     /// Ball against ball over the time both paths share, by relative motion.
-    fn sweep_ball_ball(&mut self, i: usize, j: usize, tally: &mut Tally) {
-        let w = self.sweep.rest[i].min(self.sweep.rest[j]);
-        let (bi, bj) = (self.balls[i], self.balls[j]);
+    fn sweep_ball_ball(&mut self, i: usize, j: usize) {
+        let w = self.st.rest[i].min(self.st.rest[j]);
+        let (bi, bj) = (self.w.balls[i], self.w.balls[j]);
         let (ci, cj) = (self.at_left(i, w), self.at_left(j, w));
         let (di, dj) = (bi.pos - ci, bj.pos - cj);
-        let mode = self.settings.tunnelling;
+        let mode = self.cx.settings.tunnelling;
         let found = if mode == Tunnelling::Exact {
-            tally.impact_tests += 1;
+            self.cx.tally.impact_tests += 1;
             toi_ball_ball(ci, bi.radius, di, cj, bj.radius, dj)
         } else {
             // Ball j held still at its window start, ball i moving by the difference.
@@ -181,13 +207,13 @@ impl World {
                 r: bj.radius,
             };
             let path = (ci, bi.radius, di - dj, bi.vel - bj.vel);
-            let n = self.settings.linear_fractions;
-            impact_ball_shape(mode, n, path, &still, &mut tally.impact_tests)
+            let n = self.cx.settings.linear_fractions;
+            impact_ball_shape(mode, n, path, &still, &mut self.cx.tally.impact_tests)
         };
         if let Some(impact) = found {
             let left = w * (1.0 - impact.t);
             for (me, other) in [(i, j), (j, i)] {
-                let with = HitWith::Ball(other as u32);
+                let with = Body::Ball(BallIx::of(other));
                 self.offer(
                     me,
                     Best {
@@ -203,7 +229,7 @@ impl World {
 
     /// Keeps `best` for ball `b` if it is earlier than what it has.
     fn offer(&mut self, b: usize, best: Best) {
-        let slot = &mut self.sweep.best[b];
+        let slot = &mut self.st.best[b];
         if slot.is_none_or(|s| best.left > s.left) {
             *slot = Some(best);
         }
@@ -211,7 +237,7 @@ impl World {
 
     /// Where ball `b` is on its path when `left` seconds of the step remain.
     fn at_left(&self, b: usize, left: f32) -> Vec2 {
-        let (from, rest, to) = (self.sweep.from[b], self.sweep.rest[b], self.balls[b].pos);
+        let (from, rest, to) = (self.st.from[b], self.st.rest[b], self.w.balls[b].pos);
         if rest > 0.0 {
             to - (to - from) * (left / rest).clamp(0.0, 1.0)
         } else {
@@ -221,29 +247,42 @@ impl World {
 
     /// Answers ball `b`'s earliest impact, if any; true when it did.
     fn answer_earliest(&mut self, b: usize) -> bool {
-        let Some(best) = self.sweep.best[b] else {
+        let Some(best) = self.st.best[b] else {
             return false;
         };
         match best.with {
-            HitWith::Shape(si) => {
-                let from = self.sweep.from[b];
-                let ball = &mut self.balls[b];
+            Body::Shape(si) => {
+                let from = self.st.from[b];
+                let ball = &mut self.w.balls[b];
                 ball.pos = from + (ball.pos - from) * best.impact.t;
                 let at = ball.pos;
-                self.answer_shape_contact(b, si as usize, &best.impact.contact, best.elasticity);
+                let shape = &self.w.shapes[si.ix()];
+                let contact = &best.impact.contact;
+                let s = &self.cx.settings;
+                let how = (s.elasticity_scale, s.rotate);
+                let (speed, e) = answer_ball_obstacle(ball, shape, contact, best.elasticity, how);
+                let with = (b as u32, HitWith::Shape(si.0));
+                let hit = Hit::new(
+                    (contact.point, contact.normal),
+                    speed,
+                    e,
+                    with,
+                    self.cx.step,
+                );
+                self.cx.record(hit);
                 self.log_impact(b, at, best.impact.contact.point);
                 self.go_on(b, best.left);
                 true
             }
-            HitWith::Ball(o) => {
-                let o = o as usize;
+            Body::Ball(o) => {
+                let o = o.ix();
                 // Answered once, from the lower index, and only if it is `o`'s earliest too.
-                let mutual = self.sweep.best[o]
-                    .is_some_and(|x| x.with == HitWith::Ball(b as u32) && x.left == best.left);
+                let mutual = self.st.best[o]
+                    .is_some_and(|x| x.with == Body::Ball(BallIx::of(b)) && x.left == best.left);
                 if o < b || !mutual {
                     // Not answered here: the rest of b's path (a wall behind this ball, say)
                     // went unchecked, so it counts as unchecked until an iteration clears it.
-                    self.sweep.changed[b] = true;
+                    self.st.changed[b] = true;
                     return false;
                 }
                 self.answer_balls(b, o, best);
@@ -255,10 +294,10 @@ impl World {
     /// Puts balls `i < j` where they meet and answers their impact. Pushing overlapping balls
     /// apart is a move like any other: each ball's next path runs from where they met through
     /// the push, so the next iteration tests the push against the walls (a crowd cannot push a
-    /// ball through a wall, and a push left unchecked is undone by [`World::end_sweep`]).
+    /// ball through a wall, and a push left unchecked is undone by [`SweepStage::end`]).
     fn answer_balls(&mut self, i: usize, j: usize, best: Best) {
         let (pi, pj) = (self.at_left(i, best.left), self.at_left(j, best.left));
-        let (lo, hi) = self.balls.split_at_mut(j);
+        let (lo, hi) = self.w.balls.split_at_mut(j);
         let (a, b) = (&mut lo[i], &mut hi[0]);
         (a.pos, b.pos) = (pi, pj);
         let normal = normalized_or(pi - pj, best.impact.contact.normal);
@@ -267,33 +306,28 @@ impl World {
             normal,
             depth: (a.radius + b.radius - (pi - pj).length()).max(0.0),
         };
-        let e = a.elasticity * b.elasticity * self.settings.elasticity_scale;
-        let speed = respond_ball_ball(a, b, &contact, e);
-        a.vel = clamp_speed(a.vel);
-        b.vel = clamp_speed(b.vel);
-        let with = HitWith::Ball(j as u32);
-        let hit = Hit {
-            point: contact.point,
+        let e = a.elasticity * b.elasticity * self.cx.settings.elasticity_scale;
+        let speed = answer_ball_ball(a, b, &contact, e);
+        let with = (i as u32, HitWith::Ball(j as u32));
+        let hit = Hit::new(
+            (contact.point, contact.normal),
             speed,
-            rebound: 0.0,
             e,
-            normal: contact.normal,
-            ball: i as u32,
             with,
-            step: self.steps,
-        };
-        record(&mut self.hits, hit);
+            self.cx.step,
+        );
+        self.cx.record(hit);
         self.log_impact(i, pi, contact.point);
         self.log_impact(j, pj, contact.point);
         self.go_on(i, best.left);
         self.go_on(j, best.left);
-        self.sweep.from[i] = pi;
-        self.sweep.from[j] = pj;
+        self.st.from[i] = pi;
+        self.st.from[j] = pj;
     }
 
     fn log_impact(&mut self, b: usize, centre: Vec2, point: Vec2) {
         let ball = b as u32;
-        self.sweep.impacts.push(SweptImpact {
+        self.st.impacts.push(SweptImpact {
             ball,
             centre,
             point,
@@ -302,10 +336,10 @@ impl World {
 
     /// Sends ball `b` on from where it is, with its velocity, for the `left` seconds remaining.
     fn go_on(&mut self, b: usize, left: f32) {
-        let ball = &mut self.balls[b];
-        self.sweep.from[b] = ball.pos;
-        self.sweep.rest[b] = left;
+        let ball = &mut self.w.balls[b];
+        self.st.from[b] = ball.pos;
+        self.st.rest[b] = left;
         ball.pos += ball.vel * left;
-        self.sweep.changed[b] = true;
+        self.st.changed[b] = true;
     }
 }

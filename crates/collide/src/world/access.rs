@@ -1,0 +1,272 @@
+//! Reading and editing the world between steps: accessors, the broad phase in use, launching,
+//! adding and removing balls, the hits, and the state's hash.
+
+use super::counters::{Counters, Tally};
+use super::launch::Launcher;
+use super::settings::{Settings, Solver};
+use super::sweep::SweptImpact;
+use super::World;
+use crate::broad::{BroadKind, BroadPhase, Pair};
+use crate::geom::{Aabb, Ball, Shape};
+use crate::response::Hit;
+use glam::Vec2;
+
+impl World {
+    /// This world with balls launched from `launcher`.
+    pub fn with_launcher(mut self, launcher: Launcher) -> Self {
+        self.stages.launch.launcher = launcher;
+        self
+    }
+
+    /// Obstacles: statics `[0, first_moving)`, then kinematic shapes.
+    pub fn shapes(&self) -> &[Shape] {
+        &self.shapes
+    }
+
+    /// Index of the first kinematic shape.
+    pub fn first_moving(&self) -> usize {
+        self.first_moving
+    }
+
+    /// The balls.
+    pub fn balls(&self) -> &[Ball] {
+        &self.balls
+    }
+
+    /// The play area (px).
+    pub fn bounds(&self) -> Aabb {
+        self.bounds
+    }
+
+    /// Where balls are launched from.
+    pub fn launcher(&self) -> Launcher {
+        self.stages.launch.launcher
+    }
+
+    /// Balls waiting to be launched.
+    pub fn pending_launches(&self) -> u32 {
+        self.stages.launch.pending
+    }
+
+    /// The counters.
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// Whether the pair cache is standing aside for now, passing calls straight to the broad
+    /// phase because most of its recent calls had to query (`world/cache.rs`).
+    pub fn pair_cache_resting(&self) -> bool {
+        self.settings.pair_cache && self.stages.pairs.cache.resting()
+    }
+
+    /// The broad phase in use.
+    pub fn broad(&self) -> &dyn BroadPhase {
+        self.stages.pairs.broad.as_ref()
+    }
+
+    /// The broad phase in use, for setting its parameters.
+    pub fn broad_mut(&mut self) -> &mut dyn BroadPhase {
+        let pairs = &mut self.stages.pairs;
+        pairs.cache.invalidate();
+        pairs.broad.as_mut()
+    }
+
+    /// Switches the broad phase. The simulation is unaffected (all return the same pairs).
+    pub fn set_broad_phase(&mut self, kind: BroadKind) {
+        let pairs = &mut self.stages.pairs;
+        if pairs.broad.kind() != kind {
+            pairs.broad = kind.create();
+            pairs.cache.invalidate();
+        }
+    }
+
+    /// Replaces the broad phase with a configured instance.
+    pub fn set_broad_phase_boxed(&mut self, broad: Box<dyn BroadPhase>) {
+        self.stages.pairs.broad = broad;
+        self.stages.pairs.cache.invalidate();
+    }
+
+    /// The candidate pairs of the last collision iteration.
+    pub fn last_pairs(&self) -> &[Pair] {
+        self.stages.pairs.raw()
+    }
+
+    /// The boxes of the last collision iteration (obstacles, then balls).
+    pub fn last_aabbs(&self) -> &[Aabb] {
+        self.stages.pairs.aabbs()
+    }
+
+    /// A function returning nanoseconds from any fixed origin, used only to time the broad
+    /// phase for the counters (the library never reads a clock by itself).
+    pub fn set_clock(&mut self, clock: fn() -> u64) {
+        self.stages.pairs.clock = Some(clock);
+    }
+
+    /// Steps run since the scene was loaded.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Length of one step (s) at the current motion iterations.
+    pub fn step_seconds(&self) -> f64 {
+        1.0 / self.steps_per_second() as f64
+    }
+
+    /// Physics steps per simulated second: 60 × motion iterations.
+    pub fn steps_per_second(&self) -> u32 {
+        60 * self.settings.motion_iterations.clamp(1, 64)
+    }
+
+    /// Queues `n` balls for launch; they enter one at a time as the launch point clears.
+    pub fn launch(&mut self, n: u32) {
+        self.stages.launch.pending = self.stages.launch.pending.saturating_add(n);
+    }
+
+    /// Removes every ball and cancels queued launches.
+    pub fn clear(&mut self) {
+        self.balls.clear();
+        self.stages.launch.pending = 0;
+        self.counters.launched = 0;
+        self.counters.co_located = 0;
+        self.stages.soft.kept.clear();
+        self.counters.strays = 0;
+        self.stages.pairs.forget_pairs();
+        self.rules.scene.balls_cleared();
+    }
+
+    /// Adds a ball directly (scenes, tests, benchmarks).
+    pub fn add_ball(&mut self, ball: Ball) {
+        self.balls.push(ball);
+    }
+
+    /// Removes ball `i` (keeps the order of the others).
+    pub fn remove_ball(&mut self, i: usize) {
+        if i < self.balls.len() {
+            let b = self.balls[i];
+            let wakes = &mut self.stages.sleep.wakes;
+            wakes.wake_near(&mut self.balls, b.pos, b.radius, b.radius);
+            self.balls.remove(i);
+            self.rules.scene.ball_removed(i);
+            self.stages.soft.kept.clear();
+            self.stages.pairs.ball_left(i, self.shapes.len());
+            self.stages.sweep.ball_left(i);
+        }
+    }
+
+    /// Takes the impacts recorded since the last call.
+    pub fn drain_hits(&mut self) -> std::vec::Drain<'_, Hit> {
+        self.hits.drain(..)
+    }
+
+    /// A hash of the state, bit exact: every ball's position and velocity, every kinematic
+    /// angle and plunger pull (FNV-1a, 64 bit).
+    pub fn state_hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |x: u32| {
+            for byte in x.to_le_bytes() {
+                h ^= byte as u64;
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        };
+        eat(self.balls.len() as u32);
+        for b in &self.balls {
+            for v in [b.pos.x, b.pos.y, b.vel.x, b.vel.y] {
+                eat(v.to_bits());
+            }
+        }
+        for s in &self.shapes[self.first_moving..] {
+            eat(s.angle.to_bits());
+            if matches!(s.motion, crate::geom::Motion::Plunger { .. }) {
+                eat(s.play.pull.to_bits());
+            }
+        }
+        if self.settings.solver == Solver::Soft {
+            for b in &self.balls {
+                eat(b.spin.to_bits());
+            }
+        }
+        if self.sleep_enabled() {
+            for b in &self.balls {
+                eat(b.asleep as u32);
+                eat(b.slow_for.to_bits());
+                eat(b.sleep_group);
+            }
+        }
+        h
+    }
+
+    /// True when every ball's position and velocity is finite.
+    pub fn all_finite(&self) -> bool {
+        self.balls
+            .iter()
+            .all(|b| b.pos.is_finite() && b.vel.is_finite())
+    }
+
+    /// What the panel shows as "the last second": the last complete simulated second, and
+    /// until one has completed, the second in progress (just after a load, and for as long as
+    /// a simulated second takes: half a minute with 100,000 balls in slow motion). Returns
+    /// the tally and the factor that turns its counts into rates per simulated second: 1 for
+    /// a complete second, `steps per second / steps so far` for the one in progress.
+    pub fn recent_second(&self) -> (&Tally, f64) {
+        let c = &self.counters;
+        if c.full_second || c.steps_in_second == 0 {
+            (&c.last_second, 1.0)
+        } else {
+            let factor = self.steps_per_second() as f64 / c.steps_in_second as f64;
+            (&c.current_second, factor)
+        }
+    }
+
+    /// The settings (read every step).
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Replaces the settings; a change of those that govern motion (gravity, elasticity,
+    /// iterations, solver, sleep, stiffness, tunnelling, rotation) wakes every ball.
+    pub fn set_settings(&mut self, settings: Settings) {
+        let before = self.settings.motion_key();
+        self.settings = settings;
+        if self.settings.motion_key() != before {
+            self.wake_all();
+        }
+    }
+
+    /// Changes the settings in place with `edit`, under the rules of [`Self::set_settings`].
+    ///
+    /// ```
+    /// let mut world = collide::Scene::builtin("table").expect("built in").build(7);
+    /// world.edit_settings(|s| s.gravity = 0.0);
+    /// assert_eq!(world.settings().gravity, 0.0);
+    /// ```
+    pub fn edit_settings(&mut self, edit: impl FnOnce(&mut Settings)) {
+        let mut settings = self.settings.clone();
+        edit(&mut settings);
+        self.set_settings(settings);
+    }
+
+    /// Whether balls may fall asleep now: the setting, or else on with soft contacts.
+    pub fn sleep_enabled(&self) -> bool {
+        self.settings.sleep_on()
+    }
+
+    /// Balls asleep now.
+    pub fn asleep_count(&self) -> usize {
+        self.balls.iter().filter(|b| b.asleep).count()
+    }
+
+    /// Wakes every ball.
+    pub fn wake_all(&mut self) {
+        self.stages.sleep.wakes.wake_all(&mut self.balls);
+    }
+
+    /// Each ball's position at the start of the last step (in every mode).
+    pub fn step_starts(&self) -> &[Vec2] {
+        self.stages.sweep.starts()
+    }
+
+    /// The impacts answered in the last step, in order (swept modes only).
+    pub fn step_impacts(&self) -> &[SweptImpact] {
+        self.stages.sweep.impacts()
+    }
+}

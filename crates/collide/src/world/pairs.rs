@@ -1,0 +1,394 @@
+//! The pairs stage: where candidate pairs leave the broad phase. It boxes the obstacles once a
+//! step and the balls as each call asks, calls the broad phase (through the pair cache when
+//! asked) with the sleepers shown to it as static boxes, verifies its pairs against brute
+//! force when asked, times it, and turns the pairs of the broad phase's number space
+//! (obstacles, then balls) into typed [`BodyPair`]s. No other file does arithmetic on that
+//! number space.
+
+use super::body::{BallIx, Body, BodyPair, ShapeIx};
+use super::cache::PairCache;
+use super::contacts::{Kept, KeptImpulse};
+use super::context::{Frame, Query};
+use super::Tally;
+use crate::broad::{BroadInput, BroadKind, BroadPhase, Pair};
+use crate::geom::{Aabb, Ball, Shape};
+
+/// The broad phase, its pair cache and what the last call found.
+pub(super) struct PairsStage {
+    pub(super) broad: Box<dyn BroadPhase>,
+    pub(super) cache: PairCache,
+    /// Nanoseconds from a fixed origin, to time the broad phase.
+    pub(super) clock: Option<fn() -> u64>,
+    /// Identifies the obstacles' boxes: a new number whenever they may have changed.
+    pub(super) statics_version: u64,
+    /// The boxes of the last call: obstacles, then balls.
+    aabbs: Vec<Aabb>,
+    /// The last call's pairs in the broad phase's number space, sorted, and typed.
+    pairs: Vec<Pair>,
+    bodies: Vec<BodyPair>,
+    verify_scratch: Vec<Pair>,
+    /// Sleepers (ball indices) as the last call saw them, the awake balls, the version the
+    /// broad phase knows that set of static boxes by, and the permuted boxes.
+    sleepers: Vec<u32>,
+    previous_sleepers: Vec<u32>,
+    awake: Vec<u32>,
+    sleepers_version: u64,
+    boxes: Vec<Aabb>,
+}
+
+impl Default for PairsStage {
+    fn default() -> Self {
+        Self {
+            broad: BroadKind::Brute.create(),
+            cache: PairCache::default(),
+            clock: None,
+            statics_version: next_statics_version(),
+            aabbs: Vec::new(),
+            pairs: Vec::new(),
+            bodies: Vec::new(),
+            verify_scratch: Vec::new(),
+            sleepers: Vec::new(),
+            previous_sleepers: Vec::new(),
+            awake: Vec::new(),
+            sleepers_version: 0,
+            boxes: Vec::new(),
+        }
+    }
+}
+
+impl PairsStage {
+    /// The last call's pairs, typed.
+    pub(super) fn bodies(&self) -> &[BodyPair] {
+        &self.bodies
+    }
+
+    /// The last call's pairs in the broad phase's number space.
+    pub(super) fn raw(&self) -> &[Pair] {
+        &self.pairs
+    }
+
+    /// The last call's boxes (obstacles, then balls).
+    pub(super) fn aabbs(&self) -> &[Aabb] {
+        &self.aabbs
+    }
+
+    /// The balls the last call saw asleep (indices, ascending).
+    pub(super) fn sleepers(&self) -> &[u32] {
+        &self.sleepers
+    }
+
+    /// Ball `i` left: its pairs go and the later balls' numbers move down one, so a pass or
+    /// a drawing reading the last pairs never joins two different balls.
+    pub(super) fn ball_left(&mut self, i: usize, n_shapes: usize) {
+        let k = (n_shapes + i) as u32;
+        self.pairs.retain(|&(a, b)| a != k && b != k);
+        let shifted = |x: u32| if x > k { x - 1 } else { x };
+        for p in self.pairs.iter_mut() {
+            *p = (shifted(p.0), shifted(p.1));
+        }
+        decode_all(&self.pairs, n_shapes, &mut self.bodies);
+    }
+
+    /// Forgets the last call's pairs (the balls changed).
+    pub(super) fn forget_pairs(&mut self) {
+        self.pairs.clear();
+        self.bodies.clear();
+    }
+
+    /// Forgets everything a restored world cannot use: pairs, boxes, the cache, the sleepers
+    /// seen, and the obstacles' version.
+    pub(super) fn forget_all(&mut self) {
+        self.forget_pairs();
+        self.forget_sleepers();
+        self.aabbs.clear();
+        self.cache.invalidate();
+        self.statics_version = next_statics_version();
+    }
+
+    /// Forgets the sleepers the last call saw (a world put into another state).
+    pub(super) fn forget_sleepers(&mut self) {
+        self.sleepers.clear();
+        self.sleepers_version = 0;
+    }
+
+    /// Boxes the obstacles, once a step after they moved.
+    pub(super) fn box_shapes(&mut self, shapes: &[Shape]) {
+        self.aabbs.clear();
+        self.aabbs.extend(shapes.iter().map(Shape::aabb));
+    }
+
+    /// One broad-phase call over the obstacles' boxes and `ball_box` of each ball, as `query`
+    /// says; the pairs are kept sorted and typed, its work counted in `tally`.
+    pub(super) fn find(
+        &mut self,
+        w: &Frame,
+        ball_box: impl Fn(usize, &Ball) -> Aabb,
+        query: Query,
+        tally: &mut Tally,
+    ) {
+        let n_shapes = w.shapes.len();
+        self.aabbs.truncate(n_shapes);
+        let boxes = w.balls.iter().enumerate().map(|(i, b)| ball_box(i, b));
+        self.aabbs.extend(boxes);
+        self.find_pairs_of_boxes(w, query, tally);
+        decode_all(&self.pairs, n_shapes, &mut self.bodies);
+    }
+
+    /// The broad phase over `self.aabbs` (obstacles, then every ball); the pairs go to
+    /// `self.pairs` in its number space (obstacle index, or shape count plus ball index),
+    /// sorted. While some balls sleep, the broad phase sees them as static boxes placed after
+    /// the statics, so it never pairs two sleepers or a sleeper with a static; its pairs are
+    /// mapped back and sorted.
+    fn find_pairs_of_boxes(&mut self, w: &Frame, query: Query, tally: &mut Tally) {
+        let n_shapes = w.shapes.len();
+        if !w.balls.iter().any(|b| b.asleep) {
+            self.sleepers.clear();
+            let aabbs = std::mem::take(&mut self.aabbs);
+            let input = BroadInput {
+                aabbs: &aabbs,
+                first_moving: w.first_moving,
+                first_dynamic: n_shapes,
+                statics_version: self.statics_version,
+                world: w.bounds,
+            };
+            self.run_broad(&input, w.balls, None, query, tally);
+            self.aabbs = aabbs;
+            return;
+        }
+        // The sleepers of the call before are kept to tell whether the set changed; the two
+        // lists trade places, so a steady step allocates nothing.
+        let mut sleepers = std::mem::take(&mut self.previous_sleepers);
+        sleepers.clear();
+        let before = std::mem::take(&mut self.sleepers);
+        let mut awake = std::mem::take(&mut self.awake);
+        awake.clear();
+        for (i, b) in w.balls.iter().enumerate() {
+            if b.asleep {
+                sleepers.push(i as u32);
+            } else {
+                awake.push(i as u32);
+            }
+        }
+        if sleepers != before || self.sleepers_version == 0 {
+            self.sleepers_version = next_statics_version();
+        }
+        let order = SleeperOrder {
+            first_moving: w.first_moving,
+            shapes: n_shapes,
+            sleepers: &sleepers,
+            awake: &awake,
+        };
+        let ball_box = |b: u32| self.aabbs[n_shapes + b as usize];
+        let mut boxes = std::mem::take(&mut self.boxes);
+        order.boxes(&self.aabbs[..n_shapes], ball_box, &mut boxes);
+        let z = sleepers.len();
+        let input = BroadInput {
+            aabbs: &boxes,
+            first_moving: w.first_moving + z,
+            first_dynamic: n_shapes + z,
+            statics_version: self.sleepers_version,
+            world: w.bounds,
+        };
+        self.run_broad(&input, w.balls, Some(&awake), query, tally);
+        order.pairs_to_world(&mut self.pairs);
+        self.pairs.sort_unstable();
+        (self.sleepers, self.awake, self.boxes) = (sleepers, awake, boxes);
+        self.previous_sleepers = before;
+    }
+
+    /// One broad-phase call on `input` (cached or not), verified when asked; `awake` maps the
+    /// input's balls to the world's when some sleep.
+    fn run_broad(
+        &mut self,
+        input: &BroadInput,
+        balls: &[Ball],
+        awake: Option<&Vec<u32>>,
+        query: Query,
+        tally: &mut Tally,
+    ) {
+        let t0 = self.clock.map(|c| c());
+        if query.cached && query.pair_cache {
+            let margin = |b: usize| {
+                let i = awake.map_or(b, |a| a[b] as usize);
+                super::cache::margin(&balls[i], query.dt)
+            };
+            let broad = self.broad.as_mut();
+            self.cache
+                .find_pairs(broad, input, margin, &mut self.pairs, tally);
+        } else {
+            self.broad
+                .find_pairs(input, &mut self.pairs, &mut tally.broad);
+        }
+        if let (Some(c), Some(t0)) = (self.clock, t0) {
+            tally.broad_nanos += c().saturating_sub(t0);
+        }
+        if query.verify {
+            let (missed, extra) = verified(input, &self.pairs, &mut self.verify_scratch);
+            tally.missed += missed;
+            tally.extra += extra;
+        }
+    }
+}
+
+/// The soft contacts' kept impulses `kept` in their saved form, for a world of `n_shapes`
+/// obstacles.
+pub(super) fn saved_impulses(kept: &[Kept], n_shapes: usize) -> Vec<KeptImpulse> {
+    let saved = |k: &Kept| KeptImpulse {
+        pair: encode(&k.pair, n_shapes as u32),
+        impulse: k.impulse,
+        friction: k.friction,
+        rolling: k.rolling,
+    };
+    kept.iter().map(saved).collect()
+}
+
+/// Saved impulses typed for a world of `n_shapes` obstacles; a pair of two obstacles, which
+/// no contact has, is dropped.
+pub(super) fn kept_of(saved: &[KeptImpulse], n_shapes: usize) -> Vec<Kept> {
+    let kept = |k: &KeptImpulse| {
+        Some(Kept {
+            pair: decode(k.pair, n_shapes as u32)?,
+            impulse: k.impulse,
+            friction: k.friction,
+            rolling: k.rolling,
+        })
+    };
+    saved.iter().filter_map(kept).collect()
+}
+
+/// Pair `(i, j)`, `i < j`, of the broad phase's number space (obstacles below `n_shapes`, then
+/// balls) as typed; `None` for two obstacles (never a candidate).
+pub(super) fn decode(p: Pair, n_shapes: u32) -> Option<BodyPair> {
+    let (i, j) = p;
+    let ball_j = BallIx(j.checked_sub(n_shapes)?);
+    Some(if i < n_shapes {
+        BodyPair {
+            ball: ball_j,
+            other: Body::Shape(ShapeIx(i)),
+        }
+    } else {
+        BodyPair {
+            ball: BallIx(i - n_shapes),
+            other: Body::Ball(ball_j),
+        }
+    })
+}
+
+/// Typed pair `p` in the broad phase's number space, as [`decode`] reads it.
+pub(super) fn encode(p: &BodyPair, n_shapes: u32) -> Pair {
+    match p.other {
+        Body::Shape(s) => (s.0, n_shapes + p.ball.0),
+        Body::Ball(o) => (n_shapes + p.ball.0, n_shapes + o.0),
+    }
+}
+
+/// The pairs of `raw` as typed into `out`.
+pub(super) fn decode_all(raw: &[Pair], n_shapes: usize, out: &mut Vec<BodyPair>) {
+    out.clear();
+    out.extend(raw.iter().filter_map(|&p| decode(p, n_shapes as u32)));
+}
+
+/// Compares `pairs` with brute force's pairs for the same input (both sorted): returns
+/// `(missed, extra)`.
+pub(super) fn verified(input: &BroadInput, pairs: &[Pair], scratch: &mut Vec<Pair>) -> (u64, u64) {
+    crate::broad::brute::brute_pairs(input, scratch);
+    let (mut i, mut j, mut missed, mut extra) = (0, 0, 0u64, 0u64);
+    while i < scratch.len() || j < pairs.len() {
+        match (scratch.get(i), pairs.get(j)) {
+            (Some(a), Some(b)) if a == b => (i, j) = (i + 1, j + 1),
+            (Some(a), Some(b)) if a < b => (i, missed) = (i + 1, missed + 1),
+            (Some(_), None) => (i, missed) = (i + 1, missed + 1),
+            _ => (j, extra) = (j + 1, extra + 1),
+        }
+    }
+    (missed, extra)
+}
+
+/// A number no other world has used, so a broad phase moved between worlds rebuilds statics.
+pub(super) fn next_statics_version() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The broad phase's order of the boxes while some balls sleep: the statics, the sleepers (as
+/// static boxes), the moving shapes, the awake balls. Used by the step's broad phase and by the
+/// overlap meter's own search.
+pub(super) struct SleeperOrder<'a> {
+    pub first_moving: usize,
+    pub shapes: usize,
+    pub sleepers: &'a [u32],
+    pub awake: &'a [u32],
+}
+
+impl SleeperOrder<'_> {
+    /// The boxes in this order: `shape_boxes` of every obstacle, `ball_box(b)` of ball `b`.
+    pub fn boxes(&self, shape_boxes: &[Aabb], ball_box: impl Fn(u32) -> Aabb, out: &mut Vec<Aabb>) {
+        let fm = self.first_moving;
+        out.clear();
+        out.extend_from_slice(&shape_boxes[..fm]);
+        out.extend(self.sleepers.iter().map(|&b| ball_box(b)));
+        out.extend_from_slice(&shape_boxes[fm..self.shapes]);
+        out.extend(self.awake.iter().map(|&b| ball_box(b)));
+    }
+
+    /// Pairs of this order's indices typed, in their order, into `out`.
+    pub fn pairs_to_bodies(&self, pairs: &mut [Pair], out: &mut Vec<BodyPair>) {
+        self.pairs_to_world(pairs);
+        out.clear();
+        out.extend(pairs.iter().filter_map(|&p| decode(p, self.shapes as u32)));
+    }
+
+    /// Pairs of this order's indices turned into the world's pair space, each `(min, max)`.
+    pub fn pairs_to_world(&self, pairs: &mut [crate::broad::Pair]) {
+        let (fm, n, z) = (self.first_moving, self.shapes, self.sleepers.len());
+        let map = |k: u32| -> u32 {
+            let k = k as usize;
+            let m = if k < fm {
+                k
+            } else if k < fm + z {
+                n + self.sleepers[k - fm] as usize
+            } else if k < n + z {
+                k - z
+            } else {
+                n + self.awake[k - n - z] as usize
+            };
+            m as u32
+        };
+        for p in pairs.iter_mut() {
+            let (a, b) = (map(p.0), map(p.1));
+            *p = (a.min(b), a.max(b));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_of_the_broad_phase_type_and_untype_unchanged() {
+        let n = 5;
+        for p in [(0, 5), (4, 9), (5, 6), (7, 12)] {
+            let typed = decode(p, n).expect("a ball pair or an obstacle pair");
+            assert_eq!(encode(&typed, n), p);
+        }
+        let shape_pair = decode((1, 7), n).unwrap();
+        assert_eq!(shape_pair.other, Body::Shape(ShapeIx(1)));
+        assert_eq!(shape_pair.ball, BallIx(2));
+        assert_eq!(
+            decode((1, 3), n),
+            None,
+            "two obstacles are never a candidate"
+        );
+    }
+
+    #[test]
+    fn typed_pairs_sort_as_the_broad_phase_reports_them() {
+        let n = 3;
+        let mut raw = [(0, 4), (0, 7), (2, 3), (3, 4), (3, 9), (5, 6)];
+        raw.sort_unstable();
+        let keys: Vec<_> = raw.iter().map(|&p| decode(p, n).unwrap().key()).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]));
+    }
+}
