@@ -513,7 +513,7 @@ fn tunnelling_section(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
 /// are the Full tests above (the library counts them as impact tests too, one per pair).
 fn tunnel_rows(world: &World) -> Vec<(&'static str, u64)> {
     let (s, rate) = per_second(world);
-    let swept = world.settings.tunnelling != Tunnelling::Off;
+    let swept = world.settings().tunnelling != Tunnelling::Off;
     let impact = swept.then(|| ("Impact tests / s", rate(s.impact_tests)));
     impact
         .into_iter()
@@ -542,7 +542,7 @@ mod tests {
             "{:?}",
             labels(&w)
         );
-        w.settings.tunnelling = Tunnelling::Exact;
+        w.edit_settings(|s| s.tunnelling = Tunnelling::Exact);
         for _ in 0..240 {
             w.step();
         }

@@ -274,7 +274,7 @@ fn when_most_calls_would_query_the_cache_stands_aside_and_tries_again_changing_n
 #[test]
 fn an_empty_table_counts_no_pair_cache_answers() {
     let mut w = common::table(1);
-    w.settings.pair_cache = true;
+    w.edit_settings(|s| s.pair_cache = true);
     for _ in 0..120 {
         w.step();
     }
