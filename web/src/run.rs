@@ -35,9 +35,11 @@ impl Sim {
         let mut world = scene.build(SEED);
         world.set_broad_phase(BroadKind::Brute);
         world.set_clock(page::nanos);
-        world.settings.rotate = false;
-        world.settings.tunnelling = Tunnelling::Off;
-        world.settings.pair_cache = true;
+        world.edit_settings(|s| {
+            s.rotate = false;
+            s.tunnelling = Tunnelling::Off;
+            s.pair_cache = true;
+        });
         world.launch(launch);
         let tape = Tape::recording(&origin, text, SEED, &world);
         Ok(Sim {
