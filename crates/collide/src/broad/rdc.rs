@@ -365,15 +365,16 @@ impl Rdc {
                     continue;
                 }
                 tests += 1;
-                if let Some(p) = probe.as_deref_mut() {
-                    p.tested(a, b);
-                }
                 if input.aabbs[i as usize].overlaps(&input.aabbs[j as usize]) {
                     pairs.push((i, j));
                 }
             }
             if let Some(p) = probe.as_deref_mut() {
                 p.test(a, tests - before);
+                if p.is_focus(a) {
+                    let wanted = |&&b: &&u32| input.wanted(a.min(b) as usize, a.max(b) as usize);
+                    p.against.extend(group[k + 1..].iter().filter(wanted));
+                }
                 let cluster = self.groups.last().map_or_else(Aabb::default, |g| g.aabb);
                 p.visit(a, Place::Cluster, cluster, tests - before);
             }

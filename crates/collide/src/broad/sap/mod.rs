@@ -267,10 +267,21 @@ impl Sap {
 
     /// Sweeps statics and moving boxes in merged order; returns the AABB tests done.
     fn sweep(&mut self, input: &BroadInput, pairs: &mut Vec<Pair>) -> u64 {
+        if self.probe.is_some() {
+            self.sweep_with::<true>(input, pairs)
+        } else {
+            self.sweep_with::<false>(input, pairs)
+        }
+    }
+
+    /// [`Sap::sweep`], recording in the probe only when `PROBE` (so the plain sweep has no
+    /// trace of it).
+    fn sweep_with<const PROBE: bool>(&mut self, input: &BroadInput, pairs: &mut Vec<Pair>) -> u64 {
         let (s, m) = (&self.statics[self.axis], &self.moving);
         let (bands, other) = (self.bands, 1 - self.axis);
         let across = (input.world.min[other], input.world.max[other]);
         let (mut p, mut q, mut tests) = (0, 0, 0);
+        let mut probe = self.probe.take();
         while p < s.items.len() || q < m.items.len() {
             let take_static = q == m.items.len() || (p < s.items.len() && s.keys[p] <= m.keys[q]);
             let me = if take_static {
@@ -291,7 +302,7 @@ impl Sap {
             for band in first..=last {
                 let keep = Keep { bands, band, other };
                 let (obstacles, balls) = &mut self.active[band];
-                if let Some(p) = self.probe.as_mut().filter(|p| p.is_focus(me.item)) {
+                if let Some(p) = probe.as_mut().filter(|p| PROBE && p.is_focus(me.item)) {
                     p.against.extend(balls.iter().map(|a| a.item));
                     if ball {
                         p.against.extend(obstacles.iter().map(|a| a.item));
@@ -299,18 +310,15 @@ impl Sap {
                 }
                 let t = visit(self.axis, me, ball, (obstacles, balls), keep, pairs);
                 tests += t;
-                if let Some(p) = self.probe.as_mut() {
-                    p.test(me.item, t);
-                    if p.is_focus(me.item) {
-                        let rect = interval_box(self.axis, &me.b, bands.span(band, across));
-                        p.visit(me.item, Place::Interval, rect, t);
-                    }
+                if let Some(p) = probe.as_mut().filter(|_| PROBE) {
+                    probe_arrival(p, self.axis, &me, t, bands.span(band, across));
                 }
                 let st = &mut self.stats;
                 st.max_active_obstacles = st.max_active_obstacles.max(obstacles.len());
                 st.max_active_balls = st.max_active_balls.max(balls.len());
             }
         }
+        self.probe = probe;
         tests
     }
 
@@ -329,6 +337,20 @@ impl Sap {
             self.intervals[i as usize].in_pair = true;
             self.intervals[j as usize].in_pair = true;
         }
+    }
+}
+
+/// Gives the `t` active-list visits of `me`'s arrival in a band spanning `across` on the
+/// other axis to it; the focus visits its interval there.
+fn probe_arrival(p: &mut Probe, axis: usize, me: &Active, t: u64, across: (f32, f32)) {
+    p.test(me.item, t);
+    if p.is_focus(me.item) {
+        p.visit(
+            me.item,
+            Place::Interval,
+            interval_box(axis, &me.b, across),
+            t,
+        );
     }
 }
 
