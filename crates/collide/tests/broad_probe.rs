@@ -213,3 +213,37 @@ fn heat_of_places_adds_up_to_the_tests_where_every_test_has_a_place() {
         assert_eq!((heat.hottest(), heat.calls), (0, 0));
     }
 }
+
+#[test]
+fn the_focus_is_tested_against_one_box_per_test_where_the_algorithm_names_them() {
+    let s = scale_input(2000, 9);
+    let input = s.input(1);
+    let named = [
+        BroadKind::Brute,
+        BroadKind::Quadtree,
+        BroadKind::Sectors,
+        BroadKind::Adjacent,
+        BroadKind::Sap,
+    ];
+    for kind in named {
+        let mut broad = kind.create();
+        for focus in [3u32, 1000, 1998] {
+            let mut probe = Probe::new(Some(focus), false);
+            let (mut pairs, mut c) = (Vec::new(), BroadCounters::default());
+            broad.find_pairs_probed(&input, &mut pairs, &mut c, &mut probe);
+            // The quadtree's node tests during insertion name no box.
+            let nodes = probe
+                .visited
+                .iter()
+                .filter(|v| v.place == collide::broad::Place::Node)
+                .count() as u64;
+            let name = format!("{} focus {focus}", kind.name());
+            let tests = probe.tests[focus as usize];
+            assert_eq!(probe.against.len() as u64, tests - nodes, "{name}");
+            assert!(
+                probe.against.iter().all(|&j| j != focus),
+                "{name}: not itself"
+            );
+        }
+    }
+}
