@@ -10,6 +10,34 @@
 //! says which box a test belongs to. [`Heat`] sums records over time, [`brute_force_share`]
 //! sets the work against brute force's.
 //!
+//! ```
+//! use collide::broad::{brute_force_tests, BroadCounters, BroadInput, BroadKind, Probe};
+//! use collide::{Aabb, Vec2};
+//! // A wall, then three balls; the first two balls overlap.
+//! let aabbs = [
+//!     Aabb::new(Vec2::new(0.0, 0.0), Vec2::new(100.0, 2.0)),
+//!     Aabb::around(Vec2::new(10.0, 5.0), 4.0),
+//!     Aabb::around(Vec2::new(15.0, 5.0), 4.0),
+//!     Aabb::around(Vec2::new(60.0, 50.0), 4.0),
+//! ];
+//! let input = BroadInput {
+//!     aabbs: &aabbs,
+//!     first_moving: 1,
+//!     first_dynamic: 1,
+//!     statics_version: 1,
+//!     world: Aabb::new(Vec2::ZERO, Vec2::splat(100.0)),
+//! };
+//! for kind in BroadKind::ALL {
+//!     let mut probe = Probe::new(Some(2), true);
+//!     let (mut pairs, mut work) = (Vec::new(), BroadCounters::default());
+//!     kind.create().find_pairs_probed(&input, &mut pairs, &mut work, &mut probe);
+//!     assert_eq!(probe.total(), work.aabb_tests, "{}", kind.name());
+//!     assert_eq!(probe.candidates[2], 2, "ball 2 is with the wall and ball 1");
+//! }
+//! // Brute force: each ball against every shape before it, 1 + 2 + 3.
+//! assert_eq!(brute_force_tests(aabbs.len(), 1), 6);
+//! ```
+//!
 //! [`BroadCounters::aabb_tests`]: super::BroadCounters::aabb_tests
 
 use crate::geom::Aabb;
