@@ -22,14 +22,21 @@
 //!
 //! **Obstacles** (statics and kinematic shapes) are handled as in the other grid methods, in
 //! `grid/obstacles.rs`.
+//!
+//! **Probe.** Inside a block the test of two balls belongs to the one the loop is working
+//! for, the earlier in the block's list: the k-th of `L` gets `L − 1 − k`. A block's heat is its
+//! `L(L − 1)/2`, drawn as the 3 × 3 sectors (`Block`); the focus visits every block holding
+//! it. Obstacle tests as in `grid/obstacles.rs`. Nothing belongs to the structure.
 
 use super::grid::cells::{
-    cell_of_each, draw_lattice, pairs_within_first, region_of, within_two_cells, Buckets, CellRange,
+    cell_of_each, draw_lattice, pairs_within_first, probe_within, region_of, within_two_cells,
+    Buckets, CellRange,
 };
 use super::grid::obstacles::ObstacleCells;
 use super::pair_keys::PairKeys;
 use super::sectors::{checked_size, chosen_size, rule_text, size_param, SizeChoice, DEFAULT_SIZE};
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
+use super::{Place, Probe};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 
@@ -141,10 +148,24 @@ impl Adjacent {
         }
     }
 
+    /// The 3 × 3 block of sectors around sector `(c, r)`, cut at the grid's edges (px).
+    fn block_box(&self, c: usize, r: usize) -> Aabb {
+        let (w, h) = self.range.dims;
+        let (c0, c1) = (c.saturating_sub(1), (c + 1).min(w - 1));
+        let (r0, r1) = (r.saturating_sub(1), (r + 1).min(h - 1));
+        let g = &self.range;
+        g.cell_box(c0, r0).merged(&g.cell_box(c1, r1))
+    }
+
     /// Every sector with its eight neighbours: `Σ L(L − 1)/2` tests. A pair is kept only in the
     /// first block (row-major) holding both balls, the one centred at
     /// `(max col − 1, max row − 1)` (clamped at 0); the other sightings are repeats.
-    fn test_blocks(&mut self, pairs: &mut Vec<Pair>, counters: &mut BroadCounters) {
+    fn test_blocks(
+        &mut self,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+        mut probe: Option<&mut Probe>,
+    ) {
         let (w, h) = self.range.dims;
         let f = self.ball_ids.start as u32;
         for r in 0..h {
@@ -159,8 +180,36 @@ impl Adjacent {
                     (fc, fr) == (c, r)
                 };
                 pairs_within_first(&self.block, &self.block_boxes, pairs, counters, first);
+                if let Some(p) = probe.as_deref_mut() {
+                    probe_within(&self.block, p, Place::Block, self.block_box(c, r));
+                }
             }
         }
+    }
+}
+
+impl Adjacent {
+    /// One call, recording the work per ball in `probe` when given.
+    fn run(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+        mut probe: Option<&mut Probe>,
+    ) {
+        pairs.clear();
+        let n = input.aabbs.len();
+        self.ball_ids = input.first_dynamic.min(n)..n;
+        let balls = &input.aabbs[self.ball_ids.clone()];
+        self.choose_size(balls);
+        let region = region_of(&input.world, balls);
+        self.range = CellRange::covering_for(&region, self.working, (0.0, 0.0), balls.len());
+        self.sort_balls(input.aabbs);
+        self.test_blocks(pairs, counters, probe.as_deref_mut());
+        self.obstacles.update(input, self.working);
+        self.obstacles.query(input, pairs, counters, probe);
+        counters.repeats_dropped += self.keys.sort_pairs(pairs, input.aabbs.len());
+        counters.pairs += pairs.len() as u64;
     }
 }
 
@@ -175,19 +224,19 @@ impl BroadPhase for Adjacent {
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
     ) {
-        pairs.clear();
-        let n = input.aabbs.len();
-        self.ball_ids = input.first_dynamic.min(n)..n;
-        let balls = &input.aabbs[self.ball_ids.clone()];
-        self.choose_size(balls);
-        let region = region_of(&input.world, balls);
-        self.range = CellRange::covering_for(&region, self.working, (0.0, 0.0), balls.len());
-        self.sort_balls(input.aabbs);
-        self.test_blocks(pairs, counters);
-        self.obstacles.update(input, self.working);
-        self.obstacles.query(input, pairs, counters);
-        counters.repeats_dropped += self.keys.sort_pairs(pairs, input.aabbs.len());
-        counters.pairs += pairs.len() as u64;
+        self.run(input, pairs, counters, None);
+    }
+
+    fn find_pairs_probed(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+        probe: &mut Probe,
+    ) {
+        probe.begin(input.aabbs.len());
+        self.run(input, pairs, counters, Some(probe));
+        probe.finish(pairs);
     }
 
     fn validate(&self) -> Result<(), String> {

@@ -16,6 +16,7 @@ pub mod grid;
 mod packed;
 mod pair_keys;
 mod phase;
+pub mod probe;
 pub mod quadtree;
 mod radix;
 pub mod rdc;
@@ -26,6 +27,7 @@ pub mod sectors;
 pub mod tree;
 
 pub use phase::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
+pub use probe::{brute_force_share, brute_force_tests, Heat, Place, Probe, Share, Visit};
 
 // The menu of algorithms is read by every algorithm (`BroadPhase::kind`); making one is here,
 // beside the algorithms.

@@ -2,6 +2,7 @@
 //! ([`BroadInput`]), what it returns ([`Pair`]s and [`BroadCounters`]) and its tunable
 //! parameters ([`Param`], [`ParamError`]); and the menu of algorithms, [`BroadKind`].
 
+use super::probe::Probe;
 use crate::debug_draw::DebugDraw;
 use crate::geom::Aabb;
 
@@ -105,6 +106,16 @@ pub trait BroadPhase: Send {
         input: &BroadInput,
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
+    );
+    /// [`BroadPhase::find_pairs`], the same pairs and counters, with a per-ball record of the
+    /// work in `probe` (emptied first): every AABB test counted is given to the box the
+    /// algorithm was working for, or to the structure (see [`Probe`]).
+    fn find_pairs_probed(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+        probe: &mut Probe,
     );
     /// Checks the structure's invariants as left by the last `find_pairs`.
     fn validate(&self) -> Result<(), String>;

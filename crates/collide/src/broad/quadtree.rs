@@ -32,6 +32,14 @@
 //! holding at most `k` each, a call costs `O(n log N + m k²)` (section 5.4.5). Memory is
 //! `O(nodes + entries)`; once the vectors have grown, a call allocates nothing.
 //!
+//! # Probe
+//! A node test of an insertion belongs to the shape inserted (a ball, or a kinematic shape
+//! inserted every call); the statics' insertion, done again only when they change, is the
+//! structure's. A leaf test belongs to the ball being tested against the statics and earlier
+//! shapes of the leaf. For the focus the nodes its insertion tested (`Node`, one test each)
+//! and each leaf it was tested in (`Leaf`, its tests there) are visited; each leaf's heat is
+//! its pair tests (insertions are the balls', not a leaf's).
+//!
 //! # Invariants (checked by [`BroadPhase::validate`])
 //! The node count matches the formula; each node's four children tile it exactly; every shape
 //! (statics in the static lists, kinematic shapes and balls in the moving lists) appears exactly
@@ -39,6 +47,7 @@
 
 use super::pair_keys::PairKeys;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
+use super::{Place, Probe};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use glam::Vec2;
@@ -166,7 +175,9 @@ fn descend(
     b: &Aabb,
     shape: u32,
     out: &mut Vec<(u32, u32)>,
+    seen: &mut impl FnMut(&Aabb),
 ) -> u64 {
+    seen(nb);
     if !nb.overlaps(b) {
         return 1;
     }
@@ -178,7 +189,17 @@ fn descend(
     }
     let mid = nb.centre();
     1 + (0..4)
-        .map(|k| descend(count, child + k, &quadrant(nb, mid, k), b, shape, out))
+        .map(|k| {
+            descend(
+                count,
+                child + k,
+                &quadrant(nb, mid, k),
+                b,
+                shape,
+                out,
+                &mut *seen,
+            )
+        })
         .sum::<u64>()
 }
 
@@ -308,8 +329,8 @@ impl QuadTree {
     }
 
     /// Rebuilds what the input invalidated: nodes on a new world box, statics on a new
-    /// statics version or count.
-    fn prepare(&mut self, input: &BroadInput, counters: &mut BroadCounters) {
+    /// statics version or count. Returns the statics' insertion tests.
+    fn prepare(&mut self, input: &BroadInput) -> u64 {
         if self.nodes[0] != input.world {
             self.reset(input.world);
         }
@@ -317,23 +338,49 @@ impl QuadTree {
         self.first_moving = input.first_moving;
         self.first_dynamic = input.first_dynamic;
         let key = (input.statics_version, input.first_moving);
-        if self.statics_key != Some(key) {
-            counters.aabb_tests += self.insert(input, 0..input.first_moving);
-            self.statics
-                .fill(&self.entries, leaf_count(self.levels), input.aabbs);
-            self.statics_key = Some(key);
+        if self.statics_key == Some(key) {
+            return 0;
         }
+        let tests = self.insert(input, 0..input.first_moving, None);
+        self.statics
+            .fill(&self.entries, leaf_count(self.levels), input.aabbs);
+        self.statics_key = Some(key);
+        tests
     }
 
     /// Clamps and inserts shapes `range` into `self.entries` (cleared first); returns the
-    /// node tests done.
-    fn insert(&mut self, input: &BroadInput, range: std::ops::Range<usize>) -> u64 {
+    /// node tests done, each shape's also given to it in `probe`, with the nodes tested for
+    /// the focus.
+    fn insert(
+        &mut self,
+        input: &BroadInput,
+        range: std::ops::Range<usize>,
+        mut probe: Option<&mut Probe>,
+    ) -> u64 {
         self.entries.clear();
         let mut tests = 0;
         for i in range {
             let c = input.aabbs[i].clamped(&input.world);
-            let (count, root) = (self.nodes.len(), &self.nodes[0]);
-            tests += descend(count, 0, root, &c, i as u32, &mut self.entries);
+            let (count, root, out) = (self.nodes.len(), &self.nodes[0], &mut self.entries);
+            let (id, t) = (i as u32, &mut tests);
+            match probe.as_deref_mut() {
+                None => *t += descend(count, 0, root, &c, id, out, &mut |_| {}),
+                Some(p) => {
+                    let mut nodes = Vec::new();
+                    let focus = p.is_focus(id);
+                    let mut seen = |nb: &Aabb| {
+                        if focus {
+                            nodes.push(*nb);
+                        }
+                    };
+                    let n = descend(count, 0, root, &c, id, out, &mut seen);
+                    *t += n;
+                    p.test(id, n);
+                    for nb in nodes {
+                        p.visit(id, Place::Node, nb, 1);
+                    }
+                }
+            }
         }
         tests
     }
@@ -344,6 +391,7 @@ impl QuadTree {
         input: &BroadInput,
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
+        mut probe: Option<&mut Probe>,
     ) {
         let (count, root) = (self.nodes.len(), &self.nodes[0]);
         let mut tests = 0;
@@ -351,7 +399,9 @@ impl QuadTree {
             let (statics, static_boxes) = (self.statics.leaf(leaf), self.statics.leaf_boxes(leaf));
             let (moving, moving_boxes) = (self.moving.leaf(leaf), self.moving.leaf_boxes(leaf));
             let first_ball = moving.partition_point(|&i| (i as usize) < input.first_dynamic);
+            let leaf_start = tests;
             for bi in first_ball..moving.len() {
+                let ball_start = tests;
                 let (b, bb) = (moving[bi], &moving_boxes[bi]);
                 // Its min corner clamped as `insert` clamps boxes, once for all its candidates.
                 let b_min = bb.clamped(&input.world).min;
@@ -371,6 +421,17 @@ impl QuadTree {
                         counters.repeats_dropped += 1;
                     }
                 }
+                if let Some(p) = probe.as_deref_mut() {
+                    let t = tests - ball_start;
+                    p.test(b, t);
+                    p.visit(b, Place::Leaf, self.leaf_box(leaf), t);
+                    if p.is_focus(b) {
+                        p.against.extend(statics.iter().chain(&moving[..bi]));
+                    }
+                }
+            }
+            if let Some(p) = probe.as_deref_mut() {
+                p.place(Place::Leaf, self.leaf_box(leaf), tests - leaf_start);
             }
         }
         counters.aabb_tests += tests;
@@ -450,16 +511,14 @@ impl QuadTree {
     }
 }
 
-impl BroadPhase for QuadTree {
-    fn kind(&self) -> BroadKind {
-        BroadKind::Quadtree
-    }
-
-    fn find_pairs(
+impl QuadTree {
+    /// One call, recording the work per shape in `probe` when given.
+    fn run(
         &mut self,
         input: &BroadInput,
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
+        mut probe: Option<&mut Probe>,
     ) {
         debug_assert!(input.first_moving <= input.first_dynamic);
         debug_assert!(input.first_dynamic <= input.aabbs.len());
@@ -471,16 +530,48 @@ impl BroadPhase for QuadTree {
                 self.reset(input.world);
             }
         }
-        self.prepare(input, counters);
-        counters.aabb_tests += self.insert(input, input.first_moving..input.aabbs.len());
+        let rebuild = self.prepare(input);
+        counters.aabb_tests += rebuild;
+        if let Some(p) = probe.as_deref_mut() {
+            p.structure(rebuild);
+        }
+        let moving = input.first_moving..input.aabbs.len();
+        counters.aabb_tests += self.insert(input, moving, probe.as_deref_mut());
         self.moving.fill(&self.entries, self.leaves(), input.aabbs);
-        self.collect_pairs(input, pairs, counters);
+        self.collect_pairs(input, pairs, counters, probe);
         self.keys.sort_pairs(pairs, input.aabbs.len());
         debug_assert!(
             pairs.windows(2).all(|w| w[0] < w[1]),
             "owner rule repeated a pair"
         );
         counters.pairs += pairs.len() as u64;
+    }
+}
+
+impl BroadPhase for QuadTree {
+    fn kind(&self) -> BroadKind {
+        BroadKind::Quadtree
+    }
+
+    fn find_pairs(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+    ) {
+        self.run(input, pairs, counters, None);
+    }
+
+    fn find_pairs_probed(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+        probe: &mut Probe,
+    ) {
+        probe.begin(input.aabbs.len());
+        self.run(input, pairs, counters, Some(probe));
+        probe.finish(pairs);
     }
 
     fn validate(&self) -> Result<(), String> {

@@ -50,6 +50,12 @@
 //! the static-tree nodes tested by group boxes, and the static–ball tests inside groups.
 //! Building the static tree is bookkeeping, done once per statics version, and not counted.
 //!
+//! Probe. Inside a final group the test of two shapes belongs to the one the brute-force loop
+//! is working for (the earlier in the group's order); a static found by the group's query is
+//! a test for each of the group's balls; the query's own tests through the static tree belong
+//! to the ball when the group has one ball (its box is the query) and to the structure
+//! otherwise. The focus visits its final group (`Cluster`); a group's heat is all its tests.
+//!
 //! Invariants. Groups partition the boxes, so a pair is found at most once (no repeats). The
 //! per-call buffers are kept between calls, and the recursion runs on an explicit stack, so a
 //! steady state allocates nothing.
@@ -57,6 +63,7 @@
 use super::pair_keys::PairKeys;
 use super::tree::StaticTree;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
+use super::{Place, Probe};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 
@@ -146,6 +153,8 @@ pub struct Rdc {
     len: usize,
     /// The pairs' radix sort.
     keys: PairKeys,
+    /// The record of a probed call, held here during it.
+    probe: Option<Probe>,
 }
 
 impl Default for Rdc {
@@ -174,6 +183,7 @@ impl Rdc {
             query_stack: Vec::new(),
             len: 0,
             keys: PairKeys::default(),
+            probe: None,
         }
     }
 
@@ -325,14 +335,30 @@ impl Rdc {
         self.stats.finals += 1;
         self.stats.largest = self.stats.largest.max(w.end - w.start);
         self.record(input, w, Fate::Final);
-        self.moving_pairs(input, w, pairs) + self.static_pairs(input, w, pairs)
+        let mut probe = self.probe.take();
+        let moving = self.moving_pairs(input, w, pairs, probe.as_mut());
+        let statics = self.static_pairs(input, w, pairs, probe.as_mut());
+        if let Some(p) = probe.as_mut() {
+            let cluster = self.groups.last().map_or_else(Aabb::default, |g| g.aabb);
+            p.place(Place::Cluster, cluster, moving + statics);
+        }
+        self.probe = probe;
+        moving + statics
     }
 
-    /// Every wanted pair among the group's moving shapes, by brute force.
-    fn moving_pairs(&self, input: &BroadInput, w: Work, pairs: &mut Vec<Pair>) -> u64 {
+    /// Every wanted pair among the group's moving shapes, by brute force; each test given
+    /// to the shape of the outer loop in `probe`.
+    fn moving_pairs(
+        &self,
+        input: &BroadInput,
+        w: Work,
+        pairs: &mut Vec<Pair>,
+        mut probe: Option<&mut Probe>,
+    ) -> u64 {
         let group = &self.items[w.start..w.end];
         let mut tests = 0;
         for (k, &a) in group.iter().enumerate() {
+            let before = tests;
             for &b in &group[k + 1..] {
                 let (i, j) = (a.min(b), a.max(b));
                 if !input.wanted(i as usize, j as usize) {
@@ -343,13 +369,30 @@ impl Rdc {
                     pairs.push((i, j));
                 }
             }
+            if let Some(p) = probe.as_deref_mut() {
+                p.test(a, tests - before);
+                if p.is_focus(a) {
+                    let wanted = |&&b: &&u32| input.wanted(a.min(b) as usize, a.max(b) as usize);
+                    p.against.extend(group[k + 1..].iter().filter(wanted));
+                }
+                let cluster = self.groups.last().map_or_else(Aabb::default, |g| g.aabb);
+                p.visit(a, Place::Cluster, cluster, tests - before);
+            }
         }
         tests
     }
 
     /// Queries the static tree with the union of the group's ball boxes, then tests each
     /// static found against each of the group's balls (see "Statics" in the module docs).
-    fn static_pairs(&mut self, input: &BroadInput, w: Work, pairs: &mut Vec<Pair>) -> u64 {
+    /// In `probe` the tree's tests are the ball's for a group of one, else the structure's (the
+    /// group's query); each static found is a test for each of the group's balls.
+    fn static_pairs(
+        &mut self,
+        input: &BroadInput,
+        w: Work,
+        pairs: &mut Vec<Pair>,
+        probe: Option<&mut Probe>,
+    ) -> u64 {
         let fd = input.first_dynamic as u32;
         let mut balls = self.items[w.start..w.end].iter().filter(|&&i| i >= fd);
         let Some(&first) = balls.next() else {
@@ -368,7 +411,41 @@ impl Rdc {
         self.stats.static_tree_tests += tree_tests;
         let ball_tests = self.test_found_statics(input, w, first, count, pairs);
         self.stats.static_ball_tests += ball_tests;
+        if let Some(p) = probe {
+            self.probe_statics(input, w, (first, count), tree_tests, p);
+        }
         tree_tests + ball_tests
+    }
+
+    /// Gives a final group's static tests to its balls and the structure (see
+    /// [`Rdc::static_pairs`]).
+    fn probe_statics(
+        &self,
+        input: &BroadInput,
+        w: Work,
+        (first, count): (u32, usize),
+        tree_tests: u64,
+        p: &mut Probe,
+    ) {
+        let cluster = self.groups.last().map_or_else(Aabb::default, |g| g.aabb);
+        if count == 1 {
+            p.test(first, tree_tests);
+            p.visit(first, Place::Cluster, cluster, tree_tests);
+            if p.is_focus(first) {
+                p.against.extend(&self.found);
+            }
+            return;
+        }
+        p.structure(tree_tests);
+        let fd = input.first_dynamic as u32;
+        let found = self.found.len() as u64;
+        for &b in self.items[w.start..w.end].iter().filter(|&&i| i >= fd) {
+            p.test(b, found);
+            p.visit(b, Place::Cluster, cluster, found);
+            if p.is_focus(b) {
+                p.against.extend(&self.found);
+            }
+        }
     }
 
     /// Pairs the statics in `found` with the group's balls; returns the tests done. With one
@@ -434,6 +511,20 @@ impl BroadPhase for Rdc {
         self.keys.sort_pairs(pairs, input.aabbs.len());
         counters.aabb_tests += tests;
         counters.pairs += pairs.len() as u64;
+    }
+
+    fn find_pairs_probed(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+        probe: &mut Probe,
+    ) {
+        probe.begin(input.aabbs.len());
+        self.probe = Some(std::mem::take(probe));
+        self.find_pairs(input, pairs, counters);
+        *probe = self.probe.take().unwrap_or_default();
+        probe.finish(pairs);
     }
 
     fn validate(&self) -> Result<(), String> {

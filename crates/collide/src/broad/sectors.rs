@@ -43,6 +43,12 @@
 //! K(K − 1)/2` for `K` balls in the sector — the article's `4 · K(K − 1)/2 = 2K(K − 1)` per
 //! sector — plus the obstacle tests. Sorting is O(n + sectors), once.
 //!
+//! **Probe.** Inside a sector the test of two balls belongs to the one the loop is working for,
+//! the earlier in the sector's list (sorted by half sector, then index): the k-th of `K` gets
+//! `K − 1 − k`. A sector's heat is its `K(K − 1)/2`; the focus visits every sector of every
+//! shift that holds it with another ball (`Sector(shift)`: a lone ball's sector is skipped
+//! untested). Obstacle tests as in `grid/obstacles.rs`. Nothing belongs to the structure.
+//!
 //! **Sector coordinates** use `floor`, so negative and out-of-world coordinates work; the
 //! half-sector array covers the world box and the balls (at most `max(MAX_DIM², 16n)` half
 //! sectors for `n` balls, so about as many sectors per shift as the `4n` a sector array gets,
@@ -50,12 +56,13 @@
 //! and growing with `n`, so many balls never pile into clamped border sectors).
 
 use super::grid::cells::{
-    cell_coord, cell_of_each, draw_lattice, largest_side, pairs_within_first, region_of, Buckets,
-    CellRange,
+    cell_coord, cell_of_each, draw_lattice, largest_side, pairs_within_first, probe_within,
+    region_of, Buckets, CellRange,
 };
 use super::grid::obstacles::ObstacleCells;
 use super::pair_keys::PairKeys;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
+use super::{Place, Probe};
 use crate::debug_draw::{DebugDraw, Rgba};
 use crate::geom::Aabb;
 use std::ops::Range;
@@ -294,6 +301,12 @@ impl Sectors {
     /// half sectors per row (the second empty where the range has one row there). None
     /// before the first call, when the buckets are not sized to the range.
     fn sectors(&self, k: usize) -> impl Iterator<Item = [Range<usize>; 2]> + '_ {
+        self.spanned_sectors(k).map(|(_, runs)| runs)
+    }
+
+    /// [`Sectors::sectors`] with each sector's half-sector columns and rows,
+    /// `(first column, last column, first row, last row)`.
+    fn spanned_sectors(&self, k: usize) -> impl Iterator<Item = (Span, [Range<usize>; 2])> + '_ {
         let sorted = self.cells.cells() == self.halves.cells();
         let (w, h) = if sorted { self.halves.dims } else { (0, 0) };
         let par = self.parity();
@@ -305,20 +318,27 @@ impl Sectors {
                     self.cells
                         .run_span(range.index(c0, row), range.index(c1, row))
                 };
-                [run(r0), if r1 > r0 { run(r1) } else { 0..0 }]
+                let runs = [run(r0), if r1 > r0 { run(r1) } else { 0..0 }];
+                ((c0, c1, r0, r1), runs)
             })
         })
     }
 
     /// Brute force in each sector of shift `k`: the balls of its 2 × 2 half-sector cells. A
     /// pair whose balls already shared a sector in an earlier shift is a repeat.
-    fn test_shift(&mut self, k: usize, pairs: &mut Vec<Pair>, c: &mut BroadCounters) {
+    fn test_shift(
+        &mut self,
+        k: usize,
+        pairs: &mut Vec<Pair>,
+        c: &mut BroadCounters,
+        mut probe: Option<&mut Probe>,
+    ) {
         let (mut block, mut boxes, mut coords) = (
             std::mem::take(&mut self.block),
             std::mem::take(&mut self.block_boxes),
             std::mem::take(&mut self.block_coords),
         );
-        for runs in self.sectors(k) {
+        for (span, runs) in self.spanned_sectors(k) {
             if runs[0].len() + runs[1].len() < 2 {
                 continue;
             }
@@ -336,10 +356,45 @@ impl Sectors {
                     .all(|&o| !share(coords[a], coords[b], o))
             };
             pairs_within_first(&block, &boxes, pairs, c, first);
+            if let Some(p) = probe.as_deref_mut() {
+                let (c0, c1, r0, r1) = span;
+                let h = &self.halves;
+                let rect = h.cell_box(c0, r0).merged(&h.cell_box(c1, r1));
+                probe_within(&block, p, Place::Sector(k as u8), rect);
+            }
         }
         (self.block, self.block_boxes, self.block_coords) = (block, boxes, coords);
     }
 }
+
+impl Sectors {
+    /// One call, recording the work per ball in `probe` when given.
+    fn run(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+        mut probe: Option<&mut Probe>,
+    ) {
+        pairs.clear();
+        let n = input.aabbs.len();
+        self.balls = input.first_dynamic.min(n)..n;
+        let balls = &input.aabbs[self.balls.clone()];
+        self.choose_size(balls);
+        let region = region_of(&input.world, balls);
+        self.sort_balls(input.aabbs, &region);
+        for k in 0..SHIFTS.len() {
+            self.test_shift(k, pairs, counters, probe.as_deref_mut());
+        }
+        self.obstacles.update(input, self.working);
+        self.obstacles.query(input, pairs, counters, probe);
+        counters.repeats_dropped += self.keys.sort_pairs(pairs, input.aabbs.len());
+        counters.pairs += pairs.len() as u64;
+    }
+}
+
+/// A sector's half-sector columns and rows: first and last column, first and last row.
+type Span = (usize, usize, usize, usize);
 
 impl BroadPhase for Sectors {
     fn kind(&self) -> BroadKind {
@@ -352,20 +407,19 @@ impl BroadPhase for Sectors {
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
     ) {
-        pairs.clear();
-        let n = input.aabbs.len();
-        self.balls = input.first_dynamic.min(n)..n;
-        let balls = &input.aabbs[self.balls.clone()];
-        self.choose_size(balls);
-        let region = region_of(&input.world, balls);
-        self.sort_balls(input.aabbs, &region);
-        for k in 0..SHIFTS.len() {
-            self.test_shift(k, pairs, counters);
-        }
-        self.obstacles.update(input, self.working);
-        self.obstacles.query(input, pairs, counters);
-        counters.repeats_dropped += self.keys.sort_pairs(pairs, input.aabbs.len());
-        counters.pairs += pairs.len() as u64;
+        self.run(input, pairs, counters, None);
+    }
+
+    fn find_pairs_probed(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+        probe: &mut Probe,
+    ) {
+        probe.begin(input.aabbs.len());
+        self.run(input, pairs, counters, Some(probe));
+        probe.finish(pairs);
     }
 
     fn validate(&self) -> Result<(), String> {

@@ -40,6 +40,13 @@
 //! perimeters, not overlaps: insertion work is reported as the "insert steps" statistic, not
 //! as AABB tests.
 //!
+//! Probe. The "still inside?" check belongs to its shape; a leaf-pair test inside or between
+//! buckets to the leaf of the outer loop (the one tested against the other bucket's leaves),
+//! which visits that bucket (`Node`) when it is the focus; a static-traversal test of a ball
+//! leaf to that ball, which visits the static node; every test of two internal nodes (or an
+//! internal dynamic node against the static tree) to the structure. The heat is per box, not
+//! per place: node boxes change every call.
+//!
 //! Cost. `O(m)` refit checks for `m` moving shapes, `O(log n)` per reinsertion, and the
 //! traversals visit `O(n + k)` node pairs when boxes are small and spread (each ball's few
 //! neighbours, its static walls); degenerate inputs (everything at one point) visit every
@@ -58,6 +65,7 @@ pub use static_tree::StaticTree;
 
 use super::pair_keys::PairKeys;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
+use super::{Place, Probe};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use buckets::Buckets;
@@ -98,6 +106,8 @@ pub struct AabbTree {
     buckets: Buckets,
     /// The pairs' radix sort.
     keys: PairKeys,
+    /// The record of a probed call, held here during it.
+    probe: Option<Probe>,
     stats: TreeStats,
 }
 
@@ -122,6 +132,7 @@ impl AabbTree {
             stack: Vec::new(),
             buckets: Buckets::default(),
             keys: PairKeys::default(),
+            probe: None,
             stats: TreeStats::default(),
         }
     }
@@ -170,6 +181,9 @@ impl AabbTree {
     fn refit_moving(&mut self, input: &BroadInput) {
         for (k, &leaf) in self.leaf_of.iter().enumerate() {
             self.stats.refit_tests += 1;
+            if let Some(p) = self.probe.as_mut() {
+                p.test((self.first_moving + k) as u32, 1);
+            }
             let b = input.aabbs[self.first_moving + k];
             if self.tree.move_leaf(leaf, b, self.margin) {
                 self.stats.reinserts += 1;
@@ -188,7 +202,10 @@ impl AabbTree {
             self.first_dynamic as u32,
             self.first_moving < self.first_dynamic,
         );
-        self.stats.self_tests = self.buckets.self_pairs(kinematic, &mut self.stack, pairs);
+        let probe = self.probe.as_mut();
+        self.stats.self_tests = self
+            .buckets
+            .self_pairs(kinematic, &mut self.stack, pairs, probe);
     }
 
     /// Static–ball pairs by one traversal of the dynamic tree against the static tree.
@@ -207,6 +224,9 @@ impl AabbTree {
                 continue; // a kinematic shape: pairs with statics are never wanted
             }
             tests += 1;
+            if let Some(p) = self.probe.as_mut() {
+                probe_static_test(p, na, ns);
+            }
             if !dyn_box(na).overlaps(&ns.aabb) {
                 continue;
             }
@@ -224,6 +244,22 @@ impl AabbTree {
             }
         }
         self.stats.static_tests = tests;
+    }
+}
+
+/// Gives one test of the static traversal to the probe: a ball leaf's, or the structure's
+/// for an internal node; the focus visits the static node (`Node`).
+fn probe_static_test(p: &mut Probe, na: &Node, ns: &StaticNode) {
+    if !na.is_leaf() {
+        p.structure(1);
+        return;
+    }
+    p.test(na.item, 1);
+    if p.is_focus(na.item) {
+        p.visit(na.item, Place::Node, ns.aabb, 1);
+        if ns.is_leaf() {
+            p.against.push(ns.item);
+        }
     }
 }
 
@@ -268,6 +304,20 @@ impl BroadPhase for AabbTree {
         let s = &self.stats;
         counters.aabb_tests += s.refit_tests + s.self_tests + s.static_tests;
         counters.pairs += pairs.len() as u64;
+    }
+
+    fn find_pairs_probed(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+        probe: &mut Probe,
+    ) {
+        probe.begin(input.aabbs.len());
+        self.probe = Some(std::mem::take(probe));
+        self.find_pairs(input, pairs, counters);
+        *probe = self.probe.take().unwrap_or_default();
+        probe.finish(pairs);
     }
 
     fn validate(&self) -> Result<(), String> {

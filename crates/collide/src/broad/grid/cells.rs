@@ -21,7 +21,7 @@
 //! Source: the sector arrays of the "sectors with four shifts" article (Moertel 1994), with
 //! its linked lists replaced by a counting sort.
 
-use crate::broad::{BroadCounters, Pair};
+use crate::broad::{BroadCounters, Pair, Place, Probe};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use glam::Vec2;
@@ -371,6 +371,22 @@ pub(crate) fn pairs_within_first(
     }
     let n = list.len() as u64;
     counters.aabb_tests += n * n.saturating_sub(1) / 2;
+}
+
+/// Gives the tests of [`pairs_within_first`] over `list` to the probe: each box the tests
+/// against the boxes after it in the list (the loop's outer box), `n(n − 1)/2` in all, made in
+/// `place` at `rect`.
+pub(crate) fn probe_within(list: &[u32], probe: &mut Probe, place: Place, rect: Aabb) {
+    let n = list.len() as u64;
+    for (k, &i) in list.iter().enumerate() {
+        let t = n - 1 - k as u64;
+        probe.test(i, t);
+        probe.visit(i, place, rect, t);
+        if probe.is_focus(i) {
+            probe.against.extend(&list[k + 1..]);
+        }
+    }
+    probe.place(place, rect, n * n.saturating_sub(1) / 2);
 }
 
 /// The largest side (px) of any box in `boxes`, computed in f64 so the f32 subtraction cannot

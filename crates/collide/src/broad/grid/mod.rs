@@ -34,6 +34,12 @@
 //! in every cell they overlap, statics once and kept between calls (rebuilt when
 //! `statics_version` or the cell size changes); see `obstacles.rs`.
 //!
+//! **Probe.** A ball-pair test belongs to the ball whose search made it (the one tested
+//! against the later balls of its cell and the forward neighbours), and to its own cell's
+//! heat; the focus visits the cells its search read, its tests beside its own cell. Obstacle
+//! tests as in `obstacles.rs`. Nothing belongs to the structure. The record is taken in the
+//! search loop only when asked; the boxes each ball was tested against are not listed.
+//!
 //! **Cost** (what `aabb_tests` counts): `Σ K(K − 1)/2` over occupied cells, plus for each ball
 //! the balls of the forward neighbours its box reaches into, plus the obstacle tests; sorting
 //! is O(n + cells), the pairs O(pairs).
@@ -43,6 +49,7 @@
 
 use super::pair_keys::PairKeys;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
+use super::{Place, Probe};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use ball_cells::{BallCells, Extent, MAX_STORED_CELLS};
@@ -253,6 +260,51 @@ fn checked_size(value: f32) -> Result<f32, ParamError> {
     Ok(value)
 }
 
+impl Grid {
+    /// One call; the obstacle tests go to `probe` when given (the balls' through
+    /// `BallCells::record`).
+    fn run(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+        probe: Option<&mut Probe>,
+    ) {
+        pairs.clear();
+        let n = input.aabbs.len();
+        self.ball_ids = input.first_dynamic.min(n)..n;
+        self.keys.clear(n);
+        // Room for a pair per ball: enough at the scale benchmark's density (0.74), so that
+        // a fresh grid does not double its key buffer seven times on the way to 100,000.
+        self.keys.reserve(self.ball_ids.len());
+        counters.aabb_tests += self.sort_balls(input.aabbs);
+        self.obstacles.update(input, self.working);
+        self.obstacles.query(input, pairs, counters, probe);
+        self.keys.extend(pairs);
+        counters.repeats_dropped += self.keys.sorted_into(pairs);
+        counters.pairs += pairs.len() as u64;
+    }
+
+    /// Gives each ball the tests its pair search counted (`rec`), to its own cell's heat,
+    /// and for the focus the cells searched, its tests beside its own cell.
+    fn probe_searched(&self, rec: &[ball_cells::Searched], probe: &mut Probe) {
+        for &(id, code, t) in rec {
+            probe.test(id, t);
+            let cells = self.balls.searched_cells(code);
+            let Some(&(c, r)) = cells.first() else {
+                continue;
+            };
+            probe.place(Place::Cell, self.range.cell_box(c, r), t);
+            if probe.is_focus(id) {
+                for (k, &(c, r)) in cells.iter().enumerate() {
+                    let here = if k == 0 { t } else { 0 };
+                    probe.visit(id, Place::Cell, self.range.cell_box(c, r), here);
+                }
+            }
+        }
+    }
+}
+
 impl BroadPhase for Grid {
     fn kind(&self) -> BroadKind {
         BroadKind::Grid
@@ -264,19 +316,25 @@ impl BroadPhase for Grid {
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
     ) {
-        pairs.clear();
-        let n = input.aabbs.len();
-        self.ball_ids = input.first_dynamic.min(n)..n;
-        self.keys.clear(n);
-        // Room for a pair per ball: enough at the scale benchmark's density (0.74), so that
-        // a fresh grid does not double its key buffer seven times on the way to 100,000.
-        self.keys.reserve(self.ball_ids.len());
-        counters.aabb_tests += self.sort_balls(input.aabbs);
-        self.obstacles.update(input, self.working);
-        self.obstacles.query(input, pairs, counters);
-        self.keys.extend(pairs);
-        counters.repeats_dropped += self.keys.sorted_into(pairs);
-        counters.pairs += pairs.len() as u64;
+        self.run(input, pairs, counters, None);
+    }
+
+    fn find_pairs_probed(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+        probe: &mut Probe,
+    ) {
+        probe.begin(input.aabbs.len());
+        let mut rec = self.balls.record.take().unwrap_or_default();
+        rec.clear();
+        self.balls.record = Some(rec);
+        self.run(input, pairs, counters, Some(probe));
+        if let Some(rec) = self.balls.record.take() {
+            self.probe_searched(&rec, probe);
+        }
+        probe.finish(pairs);
     }
 
     fn validate(&self) -> Result<(), String> {

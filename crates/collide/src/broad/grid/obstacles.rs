@@ -14,6 +14,9 @@
 //!   boxes were entered in: every overlapping pair is reported exactly once. The other
 //!   sightings are counted as AABB tests and as `repeats_dropped`.
 //!
+//! Probe: a test belongs to the ball looking up the cell; each cell's heat is the tests made
+//! in it; the focus visits every cell its box overlaps (`ObstacleCell`).
+//!
 //! Lattice: unshifted, the caller's cell size, covering the world box and every static box (at
 //! most `MAX_DIM` cells per axis; kinematic shapes and balls outside are clamped onto the
 //! border, which loses nothing, see [`super::cells`]).
@@ -23,7 +26,7 @@
 //! only when rebuilt.
 
 use super::cells::{region_of, Buckets, CellRange};
-use crate::broad::{BroadCounters, BroadInput, Pair};
+use crate::broad::{BroadCounters, BroadInput, Pair, Place, Probe};
 use crate::geom::Aabb;
 
 /// Obstacles entered in every cell they overlap; balls look them up.
@@ -71,12 +74,19 @@ impl ObstacleCells {
     }
 
     /// Appends every overlapping (obstacle, ball) pair, each once; counts the tests.
-    pub fn query(&self, input: &BroadInput, pairs: &mut Vec<Pair>, counters: &mut BroadCounters) {
+    /// With `probe`, each ball's tests are given to it, cell by cell (see `query_ball`).
+    pub fn query(
+        &self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+        mut probe: Option<&mut Probe>,
+    ) {
         if self.statics.entries() + self.kinematic.entries() == 0 {
             return;
         }
         for ball in input.first_dynamic..input.aabbs.len() {
-            self.query_ball(input.aabbs, ball, pairs, counters);
+            self.query_ball(input.aabbs, ball, pairs, counters, probe.as_deref_mut());
         }
     }
 
@@ -87,12 +97,16 @@ impl ObstacleCells {
         ball: usize,
         pairs: &mut Vec<Pair>,
         c: &mut BroadCounters,
+        mut probe: Option<&mut Probe>,
     ) {
         let b = &aabbs[ball];
         let (c0, c1, r0, r1) = self.range.box_cells(b);
         for row in r0..=r1 {
             for col in c0..=c1 {
                 let cell = self.range.index(col, row);
+                if let Some(p) = probe.as_deref_mut() {
+                    self.probe_cell(p, ball as u32, cell, (col, row));
+                }
                 for list in [self.statics.cell(cell), self.kinematic.cell(cell)] {
                     for &o in list {
                         c.aabb_tests += 1;
@@ -109,6 +123,21 @@ impl ObstacleCells {
                     }
                 }
             }
+        }
+    }
+
+    /// Gives the tests ball `ball` makes in cell `cell` at `(col, row)` (one per obstacle
+    /// listed there, as `query_ball` counts them) to it, to the cell's heat, and for the focus
+    /// the cell and the obstacles.
+    fn probe_cell(&self, p: &mut Probe, ball: u32, cell: usize, (col, row): (usize, usize)) {
+        let lists = [self.statics.cell(cell), self.kinematic.cell(cell)];
+        let t = (lists[0].len() + lists[1].len()) as u64;
+        let rect = self.range.cell_box(col, row);
+        p.test(ball, t);
+        p.visit(ball, Place::ObstacleCell, rect, t);
+        p.place(Place::ObstacleCell, rect, t);
+        if p.is_focus(ball) {
+            p.against.extend(lists.iter().flat_map(|l| l.iter()));
         }
     }
 
@@ -185,7 +214,7 @@ mod tests {
         let mut oc = ObstacleCells::default();
         oc.update(&inp, 64.0);
         let (mut pairs, mut c) = (Vec::new(), BroadCounters::default());
-        oc.query(&inp, &mut pairs, &mut c);
+        oc.query(&inp, &mut pairs, &mut c, None);
         assert_eq!(pairs, vec![(0, 1)]);
         assert_eq!(c.repeats_dropped, 3, "met in 4 cells, reported from one");
         oc.validate().unwrap();

@@ -37,6 +37,12 @@
 //! as separate statistics, not as AABB tests. Worst case (everything on one line across the
 //! sweep axis) is `Θ(n²)`, as brute force.
 //!
+//! Probe. The active-list visits a box's arrival makes belong to that box (a ball, or an
+//! obstacle scanning the active balls), band by band; the focus visits its interval in each
+//! band it joins (`Interval`: the interval across the band), and is tested against the
+//! active boxes it scans. The heat is per box, not per place. Nothing belongs to the
+//! structure: sorting is not counted as tests.
+//!
 //! Invariants (checked by `validate`): the moving order is a permutation of the moving
 //! indices sorted by key; each statics order is a permutation of the statics sorted by key.
 //! No pair can be met twice, so `repeats_dropped` stays 0. Source: the classic method of
@@ -44,6 +50,7 @@
 
 use super::pair_keys::PairKeys;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
+use super::{Place, Probe};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use glam::Vec2;
@@ -87,6 +94,26 @@ impl Bands {
     fn of(&self, v: f32) -> usize {
         // `as` saturates (NaN to 0); then clamp to the last band.
         (((v - self.lo) * self.per_px) as i64).clamp(0, self.count as i64 - 1) as usize
+    }
+
+    /// Band `band` on the other axis, `(from, to)` px; the outer bands and a single band
+    /// reach as far as `world`'s side.
+    fn span(&self, band: usize, world: (f32, f32)) -> (f32, f32) {
+        if self.count == 1 || self.per_px <= 0.0 {
+            return world;
+        }
+        let at = |k: usize| self.lo + k as f32 / self.per_px;
+        let from = if band == 0 {
+            world.0.min(at(0))
+        } else {
+            at(band)
+        };
+        let to = if band + 1 == self.count {
+            world.1.max(at(band + 1))
+        } else {
+            at(band + 1)
+        };
+        (from, to)
     }
 }
 
@@ -132,6 +159,8 @@ pub struct Sap {
     /// The pairs' radix sort.
     keys: PairKeys,
     stats: SapStats,
+    /// The record of a probed call, held here during it.
+    probe: Option<Probe>,
 }
 
 impl Sap {
@@ -238,9 +267,21 @@ impl Sap {
 
     /// Sweeps statics and moving boxes in merged order; returns the AABB tests done.
     fn sweep(&mut self, input: &BroadInput, pairs: &mut Vec<Pair>) -> u64 {
+        if self.probe.is_some() {
+            self.sweep_with::<true>(input, pairs)
+        } else {
+            self.sweep_with::<false>(input, pairs)
+        }
+    }
+
+    /// [`Sap::sweep`], recording in the probe only when `PROBE` (so the plain sweep has no
+    /// trace of it).
+    fn sweep_with<const PROBE: bool>(&mut self, input: &BroadInput, pairs: &mut Vec<Pair>) -> u64 {
         let (s, m) = (&self.statics[self.axis], &self.moving);
         let (bands, other) = (self.bands, 1 - self.axis);
+        let across = (input.world.min[other], input.world.max[other]);
         let (mut p, mut q, mut tests) = (0, 0, 0);
+        let mut probe = self.probe.take();
         while p < s.items.len() || q < m.items.len() {
             let take_static = q == m.items.len() || (p < s.items.len() && s.keys[p] <= m.keys[q]);
             let me = if take_static {
@@ -261,12 +302,23 @@ impl Sap {
             for band in first..=last {
                 let keep = Keep { bands, band, other };
                 let (obstacles, balls) = &mut self.active[band];
-                tests += visit(self.axis, me, ball, (obstacles, balls), keep, pairs);
+                if let Some(p) = probe.as_mut().filter(|p| PROBE && p.is_focus(me.item)) {
+                    p.against.extend(balls.iter().map(|a| a.item));
+                    if ball {
+                        p.against.extend(obstacles.iter().map(|a| a.item));
+                    }
+                }
+                let t = visit(self.axis, me, ball, (obstacles, balls), keep, pairs);
+                tests += t;
+                if let Some(p) = probe.as_mut().filter(|_| PROBE) {
+                    probe_arrival(p, self.axis, &me, t, bands.span(band, across));
+                }
                 let st = &mut self.stats;
                 st.max_active_obstacles = st.max_active_obstacles.max(obstacles.len());
                 st.max_active_balls = st.max_active_balls.max(balls.len());
             }
         }
+        self.probe = probe;
         tests
     }
 
@@ -285,6 +337,29 @@ impl Sap {
             self.intervals[i as usize].in_pair = true;
             self.intervals[j as usize].in_pair = true;
         }
+    }
+}
+
+/// Gives the `t` active-list visits of `me`'s arrival in a band spanning `across` on the
+/// other axis to it; the focus visits its interval there.
+fn probe_arrival(p: &mut Probe, axis: usize, me: &Active, t: u64, across: (f32, f32)) {
+    p.test(me.item, t);
+    if p.is_focus(me.item) {
+        p.visit(
+            me.item,
+            Place::Interval,
+            interval_box(axis, &me.b, across),
+            t,
+        );
+    }
+}
+
+/// The box of interval `b` on the sweep axis `axis` across `(from, to)` on the other.
+fn interval_box(axis: usize, b: &Aabb, (from, to): (f32, f32)) -> Aabb {
+    if axis == 0 {
+        Aabb::new(Vec2::new(b.min.x, from), Vec2::new(b.max.x, to))
+    } else {
+        Aabb::new(Vec2::new(from, b.min.y), Vec2::new(to, b.max.y))
     }
 }
 
@@ -399,6 +474,20 @@ impl BroadPhase for Sap {
         self.keys.sort_pairs(pairs, input.aabbs.len());
         counters.pairs += pairs.len() as u64;
         self.keep_intervals(input, pairs);
+    }
+
+    fn find_pairs_probed(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+        probe: &mut Probe,
+    ) {
+        probe.begin(input.aabbs.len());
+        self.probe = Some(std::mem::take(probe));
+        self.find_pairs(input, pairs, counters);
+        *probe = self.probe.take().unwrap_or_default();
+        probe.finish(pairs);
     }
 
     fn validate(&self) -> Result<(), String> {

@@ -22,7 +22,7 @@
 
 use super::dynamic::{DynamicTree, NULL};
 use crate::broad::packed::{hits4, packed, query_of};
-use crate::broad::Pair;
+use crate::broad::{Pair, Place, Probe};
 use crate::geom::Aabb;
 
 /// Tag in `kids[0]` of a bucket.
@@ -195,14 +195,18 @@ impl Buckets {
     /// tested and one per leaf pair with a ball tested. Items below `fd` are kinematic shapes
     /// (`kinematic` says whether there are any): their pairs with each other are not wanted.
     /// `stack` is scratch.
+    ///
+    /// With `probe`, each leaf pair's test is given to the outer leaf of the bucket loop (see
+    /// [`Buckets::probe_pairs_with`]) and each node pair's to the structure.
     pub fn self_pairs(
         &self,
         (fd, kinematic): (u32, bool),
         stack: &mut Vec<(u32, u32)>,
         pairs: &mut Vec<Pair>,
+        mut probe: Option<&mut Probe>,
     ) -> u64 {
         let nodes = &self.nodes;
-        let mut tests = 0;
+        let (mut tests, mut leaf_tests) = (0, 0);
         stack.clear();
         if !nodes.is_empty() {
             stack.push((0, 0));
@@ -211,7 +215,11 @@ impl Buckets {
             let (na, nb) = (&nodes[a as usize], &nodes[b as usize]);
             if a == b {
                 if na.is_bucket() {
-                    tests += self.pairs_with((na, na), fd, kinematic, true, pairs);
+                    let t = self.pairs_with((na, na), fd, kinematic, true, pairs);
+                    (tests, leaf_tests) = (tests + t, leaf_tests + t);
+                    if let Some(p) = probe.as_deref_mut() {
+                        self.probe_pairs_with((na, na), fd, true, p);
+                    }
                 } else {
                     let [c, d] = na.kids;
                     stack.extend([(c, c), (d, d), (c, d)]);
@@ -223,7 +231,13 @@ impl Buckets {
                 continue;
             }
             match (na.is_bucket(), nb.is_bucket()) {
-                (true, true) => tests += self.pairs_with((na, nb), fd, kinematic, false, pairs),
+                (true, true) => {
+                    let t = self.pairs_with((na, nb), fd, kinematic, false, pairs);
+                    (tests, leaf_tests) = (tests + t, leaf_tests + t);
+                    if let Some(p) = probe.as_deref_mut() {
+                        self.probe_pairs_with((na, nb), fd, false, p);
+                    }
+                }
                 (false, true) => stack.extend(na.kids.map(|c| (c, b))),
                 (true, false) => stack.extend(nb.kids.map(|c| (a, c))),
                 (false, false) => {
@@ -235,6 +249,28 @@ impl Buckets {
                 }
             }
         }
+        if let Some(p) = probe {
+            p.structure(tests - leaf_tests);
+        }
         tests
+    }
+
+    /// Gives the leaf-pair tests of [`Buckets::pairs_with`] to the probe: each leaf of `a` the
+    /// tests against the leaves of `b` (the later ones when `same`) where one of the two is a
+    /// ball (`≥ fd`), which is what `pairs_with` counts; the focus visits bucket `b`.
+    fn probe_pairs_with(&self, (a, b): (&Slot, &Slot), fd: u32, same: bool, p: &mut Probe) {
+        let ((ea, ca), (eb, cb)) = (a.entries(), b.entries());
+        for e in ea..ea + ca {
+            let i = self.items[e];
+            let from = if same { e + 1 } else { eb };
+            let others = &self.items[from..eb + cb];
+            let wanted = |&&j: &&u32| i >= fd || j >= fd;
+            let t = others.iter().filter(wanted).count() as u64;
+            p.test(i, t);
+            if p.is_focus(i) {
+                p.visit(i, Place::Node, b.b, t);
+                p.against.extend(others.iter().filter(wanted));
+            }
+        }
     }
 }

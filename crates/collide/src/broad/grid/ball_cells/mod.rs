@@ -44,9 +44,15 @@ const WINDOW: usize = 4096;
 /// before the end.
 const PAD: usize = 8;
 
+/// One ball as the pair search counted it: its index, its cell code and its box tests.
+pub(crate) type Searched = (u32, u32, u64);
+
 /// Balls by cell, boxes in cell order.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BallCells {
+    /// When `Some`, the pair search pushes each ball's tests there ([`Searched`]); the caller
+    /// empties it.
+    pub record: Option<Vec<Searched>>,
     /// Real columns and rows.
     dims: (usize, usize),
     /// Stored cells per row: columns + 2.

@@ -21,7 +21,7 @@
 
 use super::lanes::{Lanes, Run};
 use super::searched::searched_runs;
-use super::{BallCells, PAD};
+use super::{BallCells, Searched, PAD};
 use crate::broad::packed::query_of;
 use crate::broad::pair_keys::{grow_keys, KeyWriter, PairKeys};
 
@@ -29,9 +29,12 @@ impl BallCells {
     /// Every ball against the later balls of its own cell, the cell to its right and the
     /// three cells below (the forward half of the 8 neighbours: each pair of neighbouring
     /// cells is visited once). Overlapping pairs go to `keys`; returns the box tests.
-    pub fn pairs(&self, keys: &mut PairKeys) -> u64 {
+    pub fn pairs(&mut self, keys: &mut PairKeys) -> u64 {
         assert!(self.holds_all(), "pairs searched after a windowed build");
-        self.pairs_in(0..self.count, &mut keys.writer())
+        let mut rec = self.record.take();
+        let tests = self.pairs_in(0..self.count, &mut keys.writer(), rec.as_mut());
+        self.record = rec;
+        tests
     }
 
     /// [`BallCells::pairs`] for the balls at `balls` in cell order: needs only their cells,
@@ -43,23 +46,39 @@ impl BallCells {
     /// ([`Lanes::scan`]), or with AVX2 where the CPU has it both runs' first four in one
     /// 8-wide block ([`avx2::scan_runs`]): the same keys, in another order, and the sort puts
     /// them in one order.
-    pub(super) fn pairs_in(&self, balls: std::ops::Range<usize>, out: &mut KeyWriter) -> u64 {
+    /// With `rec`, each ball's tests are also pushed there as (ball, cell code, tests).
+    pub(super) fn pairs_in(
+        &self,
+        balls: std::ops::Range<usize>,
+        out: &mut KeyWriter,
+        rec: Option<&mut Vec<Searched>>,
+    ) -> u64 {
         #[cfg(target_arch = "x86_64")]
         if super::avx2::enabled() {
             // SAFETY: the CPU has AVX2, POPCNT and BMI2 (checked by `enabled`).
-            return unsafe { self.pairs_in_avx2(balls, out) };
+            return unsafe { self.pairs_in_avx2(balls, out, rec) };
         }
-        self.pairs_in_sse2(balls, out)
+        self.pairs_in_sse2(balls, out, rec)
     }
 
     /// [`BallCells::pairs_in`] with [`Lanes::scan`] on each run.
-    pub(super) fn pairs_in_sse2(&self, balls: std::ops::Range<usize>, out: &mut KeyWriter) -> u64 {
+    pub(super) fn pairs_in_sse2(
+        &self,
+        balls: std::ops::Range<usize>,
+        out: &mut KeyWriter,
+        rec: Option<&mut Vec<Searched>>,
+    ) -> u64 {
         // SAFETY: `search` gives runs ordered and ending at most at `n`, with `PAD ≥ LANES`
         // entries past `n`, and room in `buf` for every candidate's key and two blocks more.
-        self.search(balls, out, |lanes, q, id, own, below, buf, len| unsafe {
-            let len = lanes.scan(q, id, own.start, own.end, buf, len);
-            lanes.scan(q, id, below.start, below.end, buf, len)
-        })
+        self.search(
+            balls,
+            out,
+            rec,
+            |lanes, q, id, own, below, buf, len| unsafe {
+                let len = lanes.scan(q, id, own.start, own.end, buf, len);
+                lanes.scan(q, id, below.start, below.end, buf, len)
+            },
+        )
     }
 
     /// [`BallCells::pairs_in`] with [`avx2::scan_runs`].
@@ -72,12 +91,18 @@ impl BallCells {
         &self,
         balls: std::ops::Range<usize>,
         out: &mut KeyWriter,
+        rec: Option<&mut Vec<Searched>>,
     ) -> u64 {
         // SAFETY: as in `pairs_in_sse2`, with `PAD = 8` entries past `n` and room for 8 keys
         // past the candidates'; the caller vouches for the CPU.
-        self.search(balls, out, |lanes, q, id, own, below, buf, len| unsafe {
-            super::avx2::scan_runs(lanes, q, id, own, below, buf, len)
-        })
+        self.search(
+            balls,
+            out,
+            rec,
+            |lanes, q, id, own, below, buf, len| unsafe {
+                super::avx2::scan_runs(lanes, q, id, own, below, buf, len)
+            },
+        )
     }
 
     /// The pair search's loop over `balls`, testing each ball's two runs with `scan`
@@ -90,6 +115,7 @@ impl BallCells {
         &self,
         balls: std::ops::Range<usize>,
         out: &mut KeyWriter,
+        mut rec: Option<&mut Vec<Searched>>,
         scan: impl Fn(&Lanes, [f32; 4], u64, Run, Run, &mut [u64], usize) -> usize,
     ) -> u64 {
         let s = self.stride;
@@ -137,6 +163,9 @@ impl BallCells {
             let own_len = own_end - (a + 1);
             let below_len = b1 - b0;
             tests += (own_len + below_len) as u64;
+            if let Some(r) = rec.as_deref_mut() {
+                r.push((ids[a - base], code, (own_len + below_len) as u64));
+            }
             // Room for every candidate's key, written or not, and a block's overrun.
             let need = len + own_len + below_len + PAD;
             if need > buf.len() {

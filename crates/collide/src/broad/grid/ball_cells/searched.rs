@@ -56,7 +56,9 @@ impl BallCells {
             .map(|e| self.searched_ball(e.id, e.code, e.packed))
     }
 
-    fn searched_ball(&self, id: u32, code: u32, p: [f32; 4]) -> SearchedBall {
+    /// The real cells `(column, row)` the search tests for a ball of cell code `code`, its
+    /// own first.
+    pub fn searched_cells(&self, code: u32) -> Vec<(usize, usize)> {
         let (w, h) = self.dims;
         let last_cell = (h * self.stride).saturating_sub(2);
         let (own, above) = searched_runs(code, self.stride, last_cell);
@@ -64,12 +66,16 @@ impl BallCells {
             let (c, r) = (k % self.stride, k / self.stride);
             (c >= 1 && c <= w && r < h).then(|| (c - 1, r))
         };
+        own.chain(above).filter_map(real).collect()
+    }
+
+    fn searched_ball(&self, id: u32, code: u32, p: [f32; 4]) -> SearchedBall {
         let aabb = Aabb::new(Vec2::new(p[0], p[1]), Vec2::new(p[2], p[3]));
         SearchedBall {
             id,
             aabb,
             filed_by: aabb.min,
-            cells: own.chain(above).filter_map(real).collect(),
+            cells: self.searched_cells(code),
         }
     }
 }

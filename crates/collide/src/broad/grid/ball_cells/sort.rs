@@ -153,6 +153,7 @@ impl BallCells {
         let ((_, h), s) = (self.dims, self.stride);
         let mut out = keys.as_mut().map(|k| k.writer());
         let mut tests = 0;
+        let mut rec = self.record.take();
         let shift = self.band_shift();
         let n = self.count;
         let bands = self.band_end.len();
@@ -246,15 +247,16 @@ impl BallCells {
             let done = lo; // the balls before this band now have every cell they look at
             lo += entries.len();
             if let Some(out) = out.as_mut() {
-                tests += self.pairs_in(prev..done, out);
+                tests += self.pairs_in(prev..done, out, rec.as_mut());
             }
             prev = done;
         }
         // The padding row below the last.
         self.start[h * s..].fill(n as u32);
         if let Some(out) = out.as_mut() {
-            tests += self.pairs_in(prev..n, out);
+            tests += self.pairs_in(prev..n, out, rec.as_mut());
         }
+        self.record = rec;
         tests
     }
 }

@@ -147,13 +147,13 @@ fn both_searches_find_the_same_pairs_as_brute_force() {
         cells.sort_bands(None);
         cells.validate().unwrap();
         let all = 0..cells.count;
-        let sse2 = keys_of(&cells, |c, out| c.pairs_in_sse2(all.clone(), out));
+        let sse2 = keys_of(&cells, |c, out| c.pairs_in_sse2(all.clone(), out, None));
         assert_eq!(sse2.0, want, "SSE2, n = {n}");
         #[cfg(target_arch = "x86_64")]
         if avx2::enabled() {
             // SAFETY: `enabled` checked the CPU.
             let avx = keys_of(&cells, |c, out| unsafe {
-                c.pairs_in_avx2(all.clone(), out)
+                c.pairs_in_avx2(all.clone(), out, None)
             });
             assert_eq!(avx, sse2, "AVX2, n = {n}");
         }
