@@ -207,11 +207,12 @@ fn launcher(view: &View, world: &World) {
         Color::new(1.0, 1.0, 1.0, 0.3),
     );
     if world.pending_launches() > 0 {
-        // Right-aligned under the launch point, on a backdrop: over a lane wall or the
-        // table's edge it stays readable.
+        // Beside the launch point, clear of the lane it sits in (four radii to its left, a
+        // line above the floor), on a backdrop so that whatever lies under it stays readable.
         let text = format!("{} waiting", world.pending_launches());
         let w = super::screen::text_width(&text, 16.0) + 8.0;
-        let at = (p.x - w + 10.0, p.y + 14.0);
+        let r = view.len(world.settings().ball_radius.max(2.0));
+        let at = (p.x - 4.0 * r - 4.0 - w, p.y - 2.0 * r - 24.0);
         super::screen::label(&text, at, 16.0, LIGHTGRAY, view.rect());
     }
 }
