@@ -1,6 +1,6 @@
 //! A per-second trace of a pile settling on the table: overlap, sleep, speed and physics time.
 //!
-//! `cargo run --release -p collide --example pile_trace -- [soft|push-out] [N] [seconds] [broad]
+//! `cargo run --release -p collide-lab --example pile_trace -- [soft|push-out] [N] [seconds] [broad]
 //! [switch second]` (defaults: soft, 10000, 15, grid, never). The table filled with N balls of radius 2.1–3 px at
 //! 300 px/s, as the app's Fill does.
 

@@ -2,7 +2,7 @@
 //! per shot, measured in one run over every container of `collide_lab::shots`.
 //!
 //! ```text
-//! cargo run --release -p collide --example tunnel_table [SHOTS per container and cell]
+//! cargo run --release -p collide-lab --example tunnel_table [SHOTS per container and cell]
 //! ```
 
 use collide::Tunnelling;

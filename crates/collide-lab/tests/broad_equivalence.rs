@@ -1,7 +1,7 @@
 //! Every broad phase in [`BroadKind::ALL`] returns exactly brute force's pair set: the same
 //! pairs, sorted, each once, with `validate()` passing and `counters.pairs` equal to the count.
 //!
-//! Inputs are the seeded adversarial scenarios of `broad::scenarios` (all kinds, cycling), and
+//! Inputs are the seeded adversarial scenarios of `collide_lab::scenarios` (all kinds, cycling), and
 //! one instance is reused across calls so incremental paths run: balls and kinematic shapes
 //! moved between calls under the same statics version, then statics moved under a new one.
 //! Each algorithm also runs at every value of each integer parameter with a small range (else

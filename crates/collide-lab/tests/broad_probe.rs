@@ -1,5 +1,5 @@
 //! The probe's per-ball record against the broad phase's own totals, for every algorithm in
-//! [`BroadKind::ALL`], on the seeded scenarios of `broad::scenarios` (every kind, one
+//! [`BroadKind::ALL`], on the seeded scenarios of `collide_lab::scenarios` (every kind, one
 //! instance reused so the incremental paths run): a probed instance returns the same pairs
 //! and counters as a plain one fed the same calls; the tests given to the boxes plus the
 //! structure's equal `aabb_tests` exactly; each box's candidates are the pairs it is in; the

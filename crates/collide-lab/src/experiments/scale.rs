@@ -5,7 +5,7 @@
 //! square's side is chosen so the balls' total area is [`AREA_FRACTION`] of it,
 //! `side = √(Σ π r² / 0.3)`; centres uniform in the square (boxes may stick out). All objects
 //! are balls (no obstacles), and the world box is the square. The distribution is that of
-//! `broad::scenarios::scale_input` (the peer benchmark's input), but the side here comes from
+//! `scenarios::scale_input` (the peer benchmark's input), but the side here comes from
 //! the radii drawn rather than their expectation and the generator is seeded differently, so
 //! the boxes are not the same.
 //!
