@@ -132,6 +132,11 @@ fn every_file_of_the_library_is_in_the_architecture_and_every_entry_exists() {
 }
 
 #[test]
+fn every_file_of_the_harness_is_in_the_architecture_and_every_entry_exists() {
+    check("### The harness", "crates/collide-lab/src");
+}
+
+#[test]
 fn every_file_of_the_app_is_in_the_architecture_and_every_entry_exists() {
     check("### The app", "src");
 }

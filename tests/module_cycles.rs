@@ -1,5 +1,6 @@
-//! No import cycles, in the app (`src/`) or in the library (`crates/collide/src/`): every
-//! file is a module, and a module that names another (a `use`, or a path such as
+//! No import cycles, in the app (`src/`), the library (`crates/collide/src/`) or its harness
+//! (`crates/collide-lab/src/`): every file is a module, and a module that names another (a
+//! `use`, or a path such as
 //! `crate::ui::panel::row`, `super::keys::pressed`, a child module's name, or a name a `use`
 //! brought in) depends on it. Two files that depend on each other, directly or through others,
 //! cannot be read, tested or moved apart, so a cycle fails the test and is printed with the
@@ -718,6 +719,33 @@ fn no_folder_of_the_app_imports_one_that_imports_it_back() {
     assert!(
         found.is_empty(),
         "import cycles between the app's folders:\n{found}"
+    );
+}
+
+fn harness() -> Tree {
+    let tree = Tree::read("crates/collide-lab/src", "lib.rs");
+    assert!(
+        tree.sources.len() > 10,
+        "the harness's files were not found"
+    );
+    tree
+}
+
+#[test]
+fn no_file_of_the_harness_imports_one_that_imports_it_back() {
+    let found = file_cycles(&harness());
+    assert!(
+        found.is_empty(),
+        "import cycles between the harness's files:\n{found}"
+    );
+}
+
+#[test]
+fn no_folder_of_the_harness_imports_one_that_imports_it_back() {
+    let found = folder_cycles(&harness());
+    assert!(
+        found.is_empty(),
+        "import cycles between the harness's folders:\n{found}"
     );
 }
 

@@ -1,5 +1,5 @@
 //! Broad phases at scale: "build + all pairs" on the `scale` input
-//! ([`collide::broad::scenarios::scale_input`]: uniform random balls, 0.3 area fraction, radii
+//! ([`collide_lab::scenarios::scale_input`]: uniform random balls, 0.3 area fraction, radii
 //! 5–15 px) for N = 1k, 10k, 100k and 1M, single thread.
 //!
 //! Contenders: every [`BroadKind`] through the [`BroadPhase`] trait, each iteration on a fresh
@@ -16,7 +16,7 @@
 //! balls carries nothing over but its buffers' capacity, so a call allocates nothing. A fresh
 //! instance (`grid`) first-touches some 60 MB at 1M, and those page faults would be a large part of
 //! its time. The process therefore has the allocator keep freed memory
-//! ([`collide::experiments::keep_freed_memory`], every contender alike), so fresh instances
+//! ([`collide_lab::experiments::keep_freed_memory`], every contender alike), so fresh instances
 //! reuse warm memory as the app's `bench` command does.
 //!
 //! Before timing, every contender's pair count is checked against the others at each N (the
@@ -31,7 +31,7 @@
 //! `cargo bench --manifest-path bench-peers/Cargo.toml --bench scale -- 'scale/100000/'` or `-- grid`.
 
 use bench_peers::{fresh, run_broccoli, run_parry};
-use collide::broad::scenarios::{scale_input, Scenario};
+use collide_lab::scenarios::{scale_input, Scenario};
 use collide::broad::{BroadCounters, BroadKind, Pair};
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use std::cell::OnceCell;
@@ -98,7 +98,7 @@ fn check_counts(sc: &Scenario) {
 }
 
 fn bench_scale(c: &mut Criterion) {
-    collide::experiments::keep_freed_memory();
+    collide_lab::experiments::keep_freed_memory();
     for n in SIZES {
         let sc = scale_input(n, SEED);
         // Checked on first use, so a filter that skips this N skips its check too.

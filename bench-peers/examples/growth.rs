@@ -11,7 +11,7 @@
 //! RDC, and `grid-kept`; the quadtree runs with automatic levels, as in `bench scale`).
 
 use bench_peers::{fresh, run_broccoli, run_parry, thread_cpu};
-use collide::broad::scenarios::{scale_input, Scenario};
+use collide_lab::scenarios::{scale_input, Scenario};
 use collide::broad::{BroadCounters, BroadKind, BroadPhase, Pair};
 
 /// Fresh 10k calls per round, so both sizes take about the same time in a round.
@@ -41,7 +41,7 @@ fn run(
 }
 
 fn main() {
-    collide::experiments::keep_freed_memory();
+    collide_lab::experiments::keep_freed_memory();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rounds: usize = args
         .first()
@@ -95,7 +95,7 @@ fn main() {
             t_large[k].push(big * 1e3);
         }
     }
-    let median = |v: &mut [f64]| collide::experiments::median(v).unwrap_or(0.0);
+    let median = |v: &mut [f64]| collide_lab::experiments::median(v).unwrap_or(0.0);
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("10k → 100k, {rounds} rounds, load {}", load.trim());
     for k in 0..names.len() {

@@ -9,12 +9,12 @@
 //! `grid`; the quadtree runs with automatic levels). `PEERS=0` leaves the peers out (for profiling ours).
 
 use bench_peers::{fresh, run_broccoli, run_parry, thread_cpu};
-use collide::broad::scenarios::scale_input;
+use collide_lab::scenarios::scale_input;
 use collide::broad::{BroadCounters, BroadKind, BroadPhase};
 use std::time::Instant;
 
 fn main() {
-    collide::experiments::keep_freed_memory();
+    collide_lab::experiments::keep_freed_memory();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let rounds: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(9).max(1);
@@ -63,7 +63,7 @@ fn main() {
             wall[k].push(t0.elapsed().as_secs_f64() * 1e3);
         }
     }
-    let median = |v: &mut [f64]| collide::experiments::median(v).unwrap_or(0.0);
+    let median = |v: &mut [f64]| collide_lab::experiments::median(v).unwrap_or(0.0);
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("N = {n}, {rounds} rounds, load {}", load.trim());
     let best_cpu = median(&mut cpu[0].clone());

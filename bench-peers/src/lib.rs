@@ -1,8 +1,8 @@
 //! Helpers shared by this package's `scale` benchmark and its examples. (The medians and
-//! `keep_freed_memory` are `collide::experiments`'.)
+//! `keep_freed_memory` are `collide_lab::experiments`'.)
 
 use broccoli::aabb::Rect;
-use collide::broad::scenarios::Scenario;
+use collide_lab::scenarios::Scenario;
 use collide::broad::{BroadKind, BroadPhase, Pair};
 use parry2d::bounding_volume::Aabb as ParryAabb;
 use parry2d::math::Vector;

@@ -3,17 +3,19 @@
 
 use super::bench_chart;
 use crate::cli::{self, BenchArgs, Experiment};
-use collide::experiments::scale::{self, ScaleConfig, ScaleRun};
-use collide::experiments::sectors_1994::{self as sectors, HarnessConfig, HarnessRow, RatioRow};
-use collide::experiments::table_sweep::{self, KindSummary, LeafRow, Sweep, SweepConfig};
 use collide::{BroadKind, Scene};
+use collide_lab::experiments::scale::{self, ScaleConfig, ScaleRun};
+use collide_lab::experiments::sectors_1994::{
+    self as sectors, HarnessConfig, HarnessRow, RatioRow,
+};
+use collide_lab::experiments::table_sweep::{self, KindSummary, LeafRow, Sweep, SweepConfig};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Runs the experiment; returns the process exit status.
 pub fn run(args: &BenchArgs, scene: &Scene) -> i32 {
-    collide::experiments::keep_freed_memory();
+    collide_lab::experiments::keep_freed_memory();
     if let Err(e) = std::fs::create_dir_all(&args.out) {
         eprintln!("error: cannot create {}: {e}", args.out.display());
         return 1;

@@ -2,11 +2,11 @@
 //! Ubuntu Light font shipped inside `epaint_default_fonts` (already in the tree through egui),
 //! so no system font is needed.
 
-use collide::experiments::fit::linear_fit;
-use collide::experiments::scale::ScaleRow;
-use collide::experiments::sectors_1994::{self as sectors, HarnessRow};
-use collide::experiments::table_sweep::{self, Sweep};
 use collide::BroadKind;
+use collide_lab::experiments::fit::linear_fit;
+use collide_lab::experiments::scale::ScaleRow;
+use collide_lab::experiments::sectors_1994::{self as sectors, HarnessRow};
+use collide_lab::experiments::table_sweep::{self, Sweep};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -1,9 +1,9 @@
-//! `check`: runs the library's checks (`collide::checks`) at full size, or at the tests' size
+//! `check`: runs the library's checks (`collide_lab::checks`) at full size, or at the tests' size
 //! with `--quick`, and prints a table: check, cases tried, failures, worst figure seen.
 
 use crate::cli::CheckArgs;
-use collide::checks::{self, bad_files, sizes::Sizes, CheckReport};
 use collide::Solver;
+use collide_lab::checks::{self, bad_files, sizes::Sizes, CheckReport};
 use std::path::Path;
 use std::time::Instant;
 

@@ -1,10 +1,10 @@
 //! The experiment window and its button: runs the toy's Fig. 26–28 sweep (AABB tests per
 //! iteration for 2 … 32 balls on the table, every broad phase;
-//! `collide::experiments::table_sweep`) on a background thread, shows a progress bar while it
+//! `collide_lab::experiments::table_sweep`) on a background thread, shows a progress bar while it
 //! runs (the window stays responsive), and plots the result.
 
-use collide::experiments::table_sweep::{self, Sweep, SweepConfig};
 use collide::{BroadKind, Scene};
+use collide_lab::experiments::table_sweep::{self, Sweep, SweepConfig};
 use egui_macroquad::egui;
 use egui_plot::{Legend, Line, Plot, PlotPoints};
 use std::sync::mpsc::{self, Receiver, TryRecvError};

@@ -27,26 +27,20 @@
 //! (the RON scene format, the built-in scenes, the editor's edits), [`record`] (record and
 //! replay), [`stepper`], [`tunnel`], [`energy`], [`debug_draw`].
 //!
-//! The test harness — `checks` (the promises as functions), `experiments` (the source
-//! documents' measurements), `shots` (seeded tunnelling shots) and `broad::scenarios` (seeded
-//! inputs for the broad phases) — is built only with the `lab` feature.
+//! The test harness (the promises as checks, the source documents' experiments, seeded
+//! tunnelling shots and broad-phase scenarios) is the sibling crate `collide-lab`, built on
+//! this crate's public interface.
 #![warn(missing_docs)]
 
 pub mod broad;
-#[cfg(feature = "lab")]
-pub mod checks;
 pub mod debug_draw;
 pub mod energy;
-#[cfg(feature = "lab")]
-pub mod experiments;
 pub mod geom;
 pub mod narrow;
 pub mod record;
 pub mod response;
 pub mod rules;
 pub mod scene;
-#[cfg(feature = "lab")]
-pub mod shots;
 pub mod stepper;
 pub mod summary;
 pub mod tunnel;

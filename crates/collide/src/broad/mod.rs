@@ -21,8 +21,6 @@ pub mod quadtree;
 mod radix;
 pub mod rdc;
 pub mod sap;
-#[cfg(feature = "lab")]
-pub mod scenarios;
 pub mod sectors;
 pub mod tree;
 
