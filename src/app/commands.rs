@@ -11,6 +11,8 @@ use crate::start::{fill_radii, Source, FILL_SPEED};
 use collide::{Input, Scene, Stepper, World};
 
 impl App {
+    /// Applies one command. Every command is named here (no catch-all arm), so a new one
+    /// does not compile until it is given its effect.
     pub(super) fn apply(&mut self, cmd: Command) {
         match cmd {
             Command::Launch(n) => {
@@ -26,25 +28,12 @@ impl App {
                 let _ = self.input(Input::SetBroad(kind.name().to_string()));
                 self.ui.param_message = None;
             }
-            Command::SetParam(name, v) => {
-                let set = Input::SetParam {
-                    name: name.to_string(),
-                    value: v,
-                };
-                self.ui.param_message = self.input(set).err();
-            }
+            Command::SetParam(name, v) => self.set_param(name, v),
             Command::Fill(n, r) => self.fill(n, r),
             Command::Step => {
                 self.ui.paused = true;
                 self.step_frame();
             }
-            cmd => self.apply_hands(cmd),
-        }
-    }
-
-    /// The hands-on commands (mouse and number keys).
-    fn apply_hands(&mut self, cmd: Command) {
-        match cmd {
             Command::LaunchAt(pos, vel) => {
                 let _ = self.input(Input::LaunchAt { pos, vel });
             }
@@ -52,11 +41,7 @@ impl App {
                 let ball = i as u32;
                 let _ = self.input(Input::MoveBall { ball, pos, vel });
             }
-            Command::RemoveBall(i) => {
-                let _ = self.input(Input::RemoveBall(i as u32));
-                self.mouse.forget();
-                self.fx.tracks.clear();
-            }
+            Command::RemoveBall(i) => self.remove_ball(i),
             Command::LoadScene(k) => self.load_scene(k),
             Command::Control(control, down) => {
                 let _ = self.input(Input::Control { control, down });
@@ -65,8 +50,23 @@ impl App {
                 self.ui.scene_fill = Some(n);
                 self.restart();
             }
-            _ => {}
         }
+    }
+
+    /// Sets a broad-phase parameter; the panel shows why the world refused it, if it did.
+    fn set_param(&mut self, name: &str, value: f32) {
+        let set = Input::SetParam {
+            name: name.to_string(),
+            value,
+        };
+        self.ui.param_message = self.input(set).err();
+    }
+
+    /// Deletes ball `i`; grabs and tracks follow balls by index, so they start afresh.
+    fn remove_ball(&mut self, i: usize) {
+        let _ = self.input(Input::RemoveBall(i as u32));
+        self.mouse.forget();
+        self.fx.tracks.clear();
     }
 
     /// Loads built-in scene `k` (number keys, the Scene list) with the settings it starts
