@@ -16,17 +16,17 @@ impl App {
     pub(super) fn apply(&mut self, cmd: Command) {
         match cmd {
             Command::Launch(n) => {
-                let _ = self.input(Input::Launch(n));
+                self.input_shown(Input::Launch(n));
             }
             Command::Clear => {
-                let _ = self.input(Input::Clear);
+                self.input_shown(Input::Clear);
                 self.fx.reset();
             }
             Command::Restart => self.restart(),
             Command::Quit => self.quit = true,
             Command::SetBroad(kind) => {
-                let _ = self.input(Input::SetBroad(kind.name().to_string()));
                 self.ui.param_message = None;
+                self.input_shown(Input::SetBroad(kind.name().to_string()));
             }
             Command::SetParam(name, v) => self.set_param(name, v),
             Command::Fill(n, r) => self.fill(n, r),
@@ -35,16 +35,16 @@ impl App {
                 self.step_frame();
             }
             Command::LaunchAt(pos, vel) => {
-                let _ = self.input(Input::LaunchAt { pos, vel });
+                self.input_shown(Input::LaunchAt { pos, vel });
             }
             Command::MoveBall(i, pos, vel) => {
                 let ball = i as u32;
-                let _ = self.input(Input::MoveBall { ball, pos, vel });
+                self.input_shown(Input::MoveBall { ball, pos, vel });
             }
             Command::RemoveBall(i) => self.remove_ball(i),
             Command::LoadScene(k) => self.load_scene(k),
             Command::Control(control, down) => {
-                let _ = self.input(Input::Control { control, down });
+                self.input_shown(Input::Control { control, down });
             }
             Command::SceneFill(n) => {
                 self.ui.scene_fill = Some(n);
@@ -64,7 +64,7 @@ impl App {
 
     /// Deletes ball `i`; grabs and tracks follow balls by index, so they start afresh.
     fn remove_ball(&mut self, i: usize) {
-        let _ = self.input(Input::RemoveBall(i as u32));
+        self.input_shown(Input::RemoveBall(i as u32));
         self.mouse.forget();
         self.fx.tracks.clear();
     }
@@ -112,7 +112,7 @@ impl App {
             radius: fill_radii(r),
             speed: FILL_SPEED,
         };
-        let _ = self.input(fill);
+        self.input_shown(fill);
         let balls = self.world.balls();
         let done = collide::world::Filled {
             balls: balls.len() as u32,
@@ -132,7 +132,7 @@ impl App {
         let (kind, chosen) = (self.world.broad().kind(), self.ui.broad_chosen);
         let want = advice::broad_for(balls, chosen.then_some(kind));
         if want != kind {
-            let _ = self.input(Input::SetBroad(want.name().to_string()));
+            self.input_shown(Input::SetBroad(want.name().to_string()));
             self.ui.broad = want;
         }
         self.ui.broad_note = if want != kind && want == collide::BroadKind::Brute {
