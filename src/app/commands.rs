@@ -11,62 +11,62 @@ use crate::start::{fill_radii, Source, FILL_SPEED};
 use collide::{Input, Scene, Stepper, World};
 
 impl App {
+    /// Applies one command. Every command is named here (no catch-all arm), so a new one
+    /// does not compile until it is given its effect.
     pub(super) fn apply(&mut self, cmd: Command) {
         match cmd {
             Command::Launch(n) => {
-                let _ = self.input(Input::Launch(n));
+                self.input_shown(Input::Launch(n));
             }
             Command::Clear => {
-                let _ = self.input(Input::Clear);
+                self.input_shown(Input::Clear);
                 self.fx.reset();
             }
             Command::Restart => self.restart(),
             Command::Quit => self.quit = true,
             Command::SetBroad(kind) => {
-                let _ = self.input(Input::SetBroad(kind.name().to_string()));
                 self.ui.param_message = None;
+                self.input_shown(Input::SetBroad(kind.name().to_string()));
             }
-            Command::SetParam(name, v) => {
-                let set = Input::SetParam {
-                    name: name.to_string(),
-                    value: v,
-                };
-                self.ui.param_message = self.input(set).err();
-            }
+            Command::SetParam(name, v) => self.set_param(name, v),
             Command::Fill(n, r) => self.fill(n, r),
             Command::Step => {
                 self.ui.paused = true;
                 self.step_frame();
             }
-            cmd => self.apply_hands(cmd),
-        }
-    }
-
-    /// The hands-on commands (mouse and number keys).
-    fn apply_hands(&mut self, cmd: Command) {
-        match cmd {
             Command::LaunchAt(pos, vel) => {
-                let _ = self.input(Input::LaunchAt { pos, vel });
+                self.input_shown(Input::LaunchAt { pos, vel });
             }
             Command::MoveBall(i, pos, vel) => {
                 let ball = i as u32;
-                let _ = self.input(Input::MoveBall { ball, pos, vel });
+                self.input_shown(Input::MoveBall { ball, pos, vel });
             }
-            Command::RemoveBall(i) => {
-                let _ = self.input(Input::RemoveBall(i as u32));
-                self.mouse.forget();
-                self.fx.tracks.clear();
-            }
+            Command::RemoveBall(i) => self.remove_ball(i),
             Command::LoadScene(k) => self.load_scene(k),
             Command::Control(control, down) => {
-                let _ = self.input(Input::Control { control, down });
+                self.input_shown(Input::Control { control, down });
             }
             Command::SceneFill(n) => {
                 self.ui.scene_fill = Some(n);
                 self.restart();
             }
-            _ => {}
         }
+    }
+
+    /// Sets a broad-phase parameter; the panel shows why the world refused it, if it did.
+    fn set_param(&mut self, name: &str, value: f32) {
+        let set = Input::SetParam {
+            name: name.to_string(),
+            value,
+        };
+        self.ui.param_message = self.input(set).err();
+    }
+
+    /// Deletes ball `i`; grabs and tracks follow balls by index, so they start afresh.
+    fn remove_ball(&mut self, i: usize) {
+        self.input_shown(Input::RemoveBall(i as u32));
+        self.mouse.forget();
+        self.fx.tracks.clear();
     }
 
     /// Loads built-in scene `k` (number keys, the Scene list) with the settings it starts
@@ -112,7 +112,7 @@ impl App {
             radius: fill_radii(r),
             speed: FILL_SPEED,
         };
-        let _ = self.input(fill);
+        self.input_shown(fill);
         let balls = self.world.balls();
         let done = collide::world::Filled {
             balls: balls.len() as u32,
@@ -132,7 +132,7 @@ impl App {
         let (kind, chosen) = (self.world.broad().kind(), self.ui.broad_chosen);
         let want = advice::broad_for(balls, chosen.then_some(kind));
         if want != kind {
-            let _ = self.input(Input::SetBroad(want.name().to_string()));
+            self.input_shown(Input::SetBroad(want.name().to_string()));
             self.ui.broad = want;
         }
         self.ui.broad_note = if want != kind && want == collide::BroadKind::Brute {

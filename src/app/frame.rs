@@ -27,32 +27,76 @@ use std::time::Instant;
 /// start. Commands from this frame's input are applied before its physics, so a run is the
 /// same as stepping on the main thread (the hashes of `--frames` runs match `--headless`).
 pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
-    let mut app = App::new(args, start, prefs);
-    if app.prefs.persist {
-        prevent_quit();
-    }
-    let frames_limit = app.args.frames;
-    // Frames whose physics has run (or was skipped: editing, paused), and its total time.
-    let (mut frames, mut physics_total) = (0u64, 0.0f64);
-    let mut last_frames = LastFrames::default();
-    // This thread's work, its waits for the physics thread and its `next_frame`s (s).
-    let mut main_thread = Busy::default();
-    let mut physics = 0.0;
-    let mut in_flight: Option<InFlight> = None;
-    let run_start = Instant::now();
-    let mut load_meter = LoadMeter::default();
-    // How long the last `next_frame` took (s): presenting the frame, and in software
-    // rendering, rasterising what was queued.
-    let mut presented = 0.0;
-    // The panels kept between their refreshes (`panel_cache.rs`).
-    let mut panel_cache = PanelCache::default();
-    // The drawing path, from the GL renderer (`renderer.rs`).
-    crate::render::display::fit_open_window();
-    let renderer = Renderer::choose(app.args.renderer);
-    app.sprites.set_path(renderer.path, renderer.blits);
-    panel_cache.set_path(renderer.path, renderer.blits);
-    app.ui.renderer_line = renderer.line();
+    let mut runner = Runner::new(App::new(args, start, prefs));
     loop {
+        runner.frame().await;
+    }
+}
+
+/// The app and what its loop keeps from one frame to the next.
+struct Runner {
+    app: App,
+    /// `--frames`: the run ends after this many frames of physics.
+    frames_limit: Option<u64>,
+    /// Frames whose physics has run (or was skipped: editing, paused), and its total time (s).
+    frames: u64,
+    physics_total: f64,
+    last_frames: LastFrames,
+    /// This thread's work, its waits for the physics thread and its `next_frame`s (s).
+    main_thread: Busy,
+    /// The last frame's physics time (s).
+    physics: f64,
+    in_flight: Option<InFlight>,
+    run_start: Instant,
+    load_meter: LoadMeter,
+    /// How long the last `next_frame` took (s): presenting the frame, and in software
+    /// rendering, rasterising what was queued.
+    presented: f64,
+    /// The panels kept between their refreshes (`panel_cache.rs`).
+    panel_cache: PanelCache,
+}
+
+/// What one frame laid out, for the rest of it.
+struct Laid {
+    cmds: Vec<Command>,
+    tape_cmds: Vec<TapeCmd>,
+    /// egui drew the panels afresh this frame.
+    egui_runs: bool,
+    /// The last frame of `--frames`.
+    last: bool,
+}
+
+impl Runner {
+    /// The loop's start: the window fitted, the drawing path chosen (`renderer.rs`).
+    fn new(mut app: App) -> Self {
+        if app.prefs.persist {
+            prevent_quit();
+        }
+        let mut panel_cache = PanelCache::default();
+        crate::render::display::fit_open_window();
+        let renderer = Renderer::choose(app.args.renderer);
+        app.sprites.set_path(renderer.path, renderer.blits);
+        panel_cache.set_path(renderer.path, renderer.blits);
+        app.ui.renderer_line = renderer.line();
+        Self {
+            frames_limit: app.args.frames,
+            app,
+            frames: 0,
+            physics_total: 0.0,
+            last_frames: LastFrames::default(),
+            main_thread: Busy::default(),
+            physics: 0.0,
+            in_flight: None,
+            run_start: Instant::now(),
+            load_meter: LoadMeter::default(),
+            presented: 0.0,
+            panel_cache,
+        }
+    }
+
+    /// One frame: the last frame's physics landed, the panels and the world laid out, the
+    /// commands applied and this frame's physics started, the rest drawn and presented.
+    async fn frame(&mut self) {
         // Colour writes were turned off at the end of the last frame, so macroquad's clear at
         // the start of this one wrote nothing (see there).
         raw_gl::colour_writes(true);
@@ -60,42 +104,66 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
         egui_macroquad::cfg(screen::egui_scale);
         let frame_start = Instant::now();
         let frame_time = get_frame_time() as f64;
-        // With --frames the effects age 1/60 s a frame too, so a frame's picture is the same
-        // on every run (and on both drawing paths).
-        let fx_time = if frames_limit.is_some() {
+        // With --frames each frame is 1/60 s of simulation and the effects age 1/60 s too, so
+        // the result matches --headless and a frame's picture is the same on every run.
+        let dt = if self.frames_limit.is_some() {
             1.0 / 60.0
         } else {
             frame_time
         };
-        let mut waited = 0.0;
-        if let Some(job) = in_flight.take() {
-            (physics, waited) = app.land(job, fx_time);
-            physics_total += physics;
-            last_frames.push(physics * 1000.0);
-            frames += 1;
-        } else {
+        let waited = self.land(dt);
+        let laid = self.lay_out();
+        if !laid.last {
+            self.apply_and_launch(laid.cmds, laid.tape_cmds, dt);
+        }
+        self.draw_rest(laid.egui_runs);
+        if laid.last {
+            self.finish();
+        }
+        self.account(frame_start, waited);
+        // macroquad's queued drawing goes to GL now, and colour writes are turned off until
+        // the next frame's start: macroquad begins every frame with a clear of the window,
+        // which a frame showing the kept panels does not need (in llvmpipe a fill of every
+        // pixel).
+        // SAFETY: macroquad's documented access to its drawing state, on its thread.
+        unsafe { get_internal_gl() }.flush();
+        raw_gl::colour_writes(false);
+        let present = Instant::now();
+        next_frame().await;
+        self.presented = present.elapsed().as_secs_f64();
+    }
+
+    /// Takes back the last frame's physics, if any ran, and does what follows it; returns how
+    /// long this thread waited for it (s).
+    fn land(&mut self, fx_time: f64) -> f64 {
+        let app = &mut self.app;
+        let Some(job) = self.in_flight.take() else {
             // Editing, paused, or the first frame: no steps ran.
             let (lost, pocketed) = (app.world.play().lost, app.world.rules().pocketed);
             app.adapt_catch_up(0.0, 0.0);
             app.after_physics(lost, pocketed, fx_time);
-        }
-        // With --frames each frame is 1/60 s of simulation, so the result matches --headless.
-        let sim_dt = if frames_limit.is_some() {
-            1.0 / 60.0
-        } else {
-            frame_time
+            return 0.0;
         };
+        let waited;
+        (self.physics, waited) = app.land(job, fx_time);
+        self.physics_total += self.physics;
+        self.last_frames.push(self.physics * 1000.0);
+        self.frames += 1;
+        waited
+    }
 
+    /// This frame's input and panels as commands, and the world's draw calls.
+    fn lay_out(&mut self) -> Laid {
+        let app = &mut self.app;
         let mut cmds = app.frame_input();
-
         let load = app.load;
         let mut tape_cmds = Vec::new();
         // The last frame of `--frames`: drawn as it is, the world after `frames` frames of
         // physics, then the summary.
-        let last = frames_limit.is_some_and(|n| frames >= n);
+        let last = self.frames_limit.is_some_and(|n| self.frames >= n);
         // The panels are drawn afresh for a screenshot.
         let keep = !last && !app.shot_pending;
-        let egui_runs = panel_cache.egui_runs(keep, get_time());
+        let egui_runs = self.panel_cache.egui_runs(keep, get_time());
         if egui_runs {
             // The panels are drawn afresh, over the window cleared to their colour (they leave
             // their background unpainted, `widgets::panel_fill`). Sent to the rasterizer now,
@@ -118,64 +186,77 @@ pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
             app.editor.update();
         }
         app.draw_view();
-        if !last {
-            for c in cmds {
-                app.apply(c);
-            }
-            for c in tape_cmds {
-                app.apply_tape(c);
-            }
-            if app.quit || is_quit_requested() {
-                app.save_prefs();
-                std::process::exit(0);
-            }
-            if app.editor.active || app.ui.paused {
-                physics = 0.0;
-                frames += 1;
-            } else {
-                in_flight = Some(app.launch(sim_dt));
-            }
+        Laid {
+            cmds,
+            tape_cmds,
+            egui_runs,
+            last,
         }
-        // What is left to draw reads nothing of the world, so it runs beside the physics: the
-        // canvas of balls laid out above, under what macroquad has queued (drawn when egui
-        // draws), and the panels.
+    }
+
+    /// Applies the frame's commands, leaves if asked, and starts this frame's physics (`dt` s)
+    /// unless editing or paused.
+    fn apply_and_launch(&mut self, cmds: Vec<Command>, tape_cmds: Vec<TapeCmd>, dt: f64) {
+        let app = &mut self.app;
+        for c in cmds {
+            app.apply(c);
+        }
+        for c in tape_cmds {
+            app.apply_tape(c);
+        }
+        if app.quit || is_quit_requested() {
+            app.save_prefs();
+            std::process::exit(0);
+        }
+        if app.editor.active || app.ui.paused {
+            self.physics = 0.0;
+            self.frames += 1;
+        } else {
+            self.in_flight = Some(app.launch(dt));
+        }
+    }
+
+    /// What is left to draw reads nothing of the world, so it runs beside the physics: the
+    /// canvas of balls laid out above, under what macroquad has queued (drawn when egui
+    /// draws), and the panels; then the screenshot asked for.
+    fn draw_rest(&mut self, egui_runs: bool) {
+        let app = &mut self.app;
         app.sprites.draw_canvas();
         let canvas = app.sprites.copied_canvas();
         if egui_runs {
             egui_macroquad::draw();
             let mut busy = true;
             egui_macroquad::cfg(|ctx| busy = panel_cache::egui_busy(ctx, canvas));
-            panel_cache.take(canvas, get_time(), busy);
+            self.panel_cache.take(canvas, get_time(), busy);
         } else {
-            panel_cache.put(canvas);
+            self.panel_cache.put(canvas);
         }
         if std::mem::take(&mut app.shot_pending) {
             app.screenshot();
         }
-        if last {
-            main_thread.panels = (panel_cache.drawn_frames, panel_cache.kept_frames);
-            let physics_ms = (
-                physics_total * 1000.0 / frames.max(1) as f64,
-                last_frames.mean(),
-            );
-            finish(&mut app, frames, run_start, physics_ms, main_thread);
-        }
+    }
+
+    /// The end of a `--frames` run (see [`finish`]).
+    fn finish(&mut self) -> ! {
+        self.main_thread.panels = (self.panel_cache.drawn_frames, self.panel_cache.kept_frames);
+        let physics_ms = (
+            self.physics_total * 1000.0 / self.frames.max(1) as f64,
+            self.last_frames.mean(),
+        );
+        let (frames, start, main) = (self.frames, self.run_start, self.main_thread);
+        finish(&mut self.app, frames, start, physics_ms, main)
+    }
+
+    /// This thread's time for the frame, and the load meter's reading of it.
+    fn account(&mut self, frame_start: Instant, waited: f64) {
         // This thread's work, not its wait for the physics thread.
         let cpu = frame_start.elapsed().as_secs_f64() - waited;
-        main_thread.add(cpu, waited, presented);
-        let slow_motion = app.stepper.max_frame < CATCH_UP;
-        let started = frame_start.duration_since(run_start).as_secs_f64();
-        app.load = load_meter.frame(started, cpu, physics, slow_motion);
-        // macroquad's queued drawing goes to GL now, and colour writes are turned off until
-        // the next frame's start: macroquad begins every frame with a clear of the window,
-        // which a frame showing the kept panels does not need (in llvmpipe a fill of every
-        // pixel).
-        // SAFETY: macroquad's documented access to its drawing state, on its thread.
-        unsafe { get_internal_gl() }.flush();
-        raw_gl::colour_writes(false);
-        let present = Instant::now();
-        next_frame().await;
-        presented = present.elapsed().as_secs_f64();
+        self.main_thread.add(cpu, waited, self.presented);
+        let slow_motion = self.app.stepper.max_frame < CATCH_UP;
+        let started = frame_start.duration_since(self.run_start).as_secs_f64();
+        self.app.load = self
+            .load_meter
+            .frame(started, cpu, self.physics, slow_motion);
     }
 }
 

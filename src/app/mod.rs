@@ -234,10 +234,18 @@ impl App {
             .map_err(|e| e.to_string())
     }
 
+    /// Applies a change as [`App::input`] does; a change the world refuses is shown under
+    /// the panel's heading, never dropped.
+    fn input_shown(&mut self, input: Input) {
+        if let Err(e) = self.input(input) {
+            self.ui.message = Some(format!("Refused: {e}"));
+        }
+    }
+
     /// The settings edited in the panel this frame become an input when they changed.
     fn sync_settings(&mut self) {
         if self.ui.sim != *self.world.settings() {
-            let _ = self.input(Input::Settings(self.ui.sim.clone()));
+            self.input_shown(Input::Settings(self.ui.sim.clone()));
         }
     }
 
@@ -353,7 +361,42 @@ const CATCH_UP: f64 = 0.1;
 
 #[cfg(test)]
 mod tests {
-    use super::slow_motion;
+    use super::{slow_motion, App};
+    use crate::cli::Args;
+    use crate::command::Command;
+    use crate::prefs::Prefs;
+    use clap::Parser;
+
+    /// An app on the default scene, muted, as a `--frames` run builds it.
+    fn app() -> App {
+        let args = Args::parse_from(["collision-math-toy", "--mute", "--frames", "1"]);
+        let scene = crate::cli::load_scene(&args).expect("default scene");
+        let start = crate::start::start(&args, &scene).expect("start");
+        let prefs = Prefs {
+            persist: false,
+            ..Prefs::default()
+        };
+        App::new(args, start, prefs)
+    }
+
+    #[test]
+    fn a_refused_broad_phase_parameter_is_shown_under_the_sliders() {
+        let mut app = app();
+        app.apply(Command::SetParam("no such parameter", 1.0));
+        let shown = app.ui.param_message.clone().expect("a message");
+        assert!(shown.contains("no such parameter"), "{shown}");
+    }
+
+    #[test]
+    fn a_launch_at_a_place_that_is_not_finite_is_shown_not_dropped() {
+        let mut app = app();
+        assert_eq!(app.ui.message, None);
+        let nowhere = collide::Vec2::new(f32::NAN, 0.0);
+        app.apply(Command::LaunchAt(nowhere, collide::Vec2::ZERO));
+        let shown = app.ui.message.clone().expect("a message");
+        assert!(shown.starts_with("Refused: "), "{shown}");
+        assert!(shown.contains("pos/vel"), "{shown}");
+    }
 
     #[test]
     fn slow_motion_starts_over_50_ms_and_ends_once_the_physics_keeps_up() {
