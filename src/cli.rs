@@ -309,14 +309,6 @@ pub fn load_scene(args: &Args) -> Result<Scene, SceneError> {
     }
 }
 
-/// Nanoseconds since the first call: the clock the world times its broad phase with.
-pub fn nanos() -> u64 {
-    use std::sync::OnceLock;
-    use std::time::Instant;
-    static START: OnceLock<Instant> = OnceLock::new();
-    START.get_or_init(Instant::now).elapsed().as_nanos() as u64
-}
-
 /// The one line printed after `--frames`; `physics_ms` is the mean physics time a frame over
 /// the run, `physics_ms_last` over its last 60 frames. The library writes it, so the web page
 /// prints the same text.

@@ -4,6 +4,7 @@
 mod advice;
 mod app;
 mod cli;
+mod clock;
 mod command;
 mod commands;
 mod editor;

@@ -4,9 +4,9 @@
 //! both start here.
 
 use crate::cli::{self, Args};
+use crate::clock::Instant;
 use collide::{Recording, SavedState, Scene, SceneError, Tape, World};
 use std::path::Path;
-use std::time::Instant;
 
 /// The balls a start puts in play, or fills in over time (rain's waves): the scene's own
 /// fill, or `--fill`.
@@ -39,7 +39,7 @@ pub fn new_world(args: &Args, scene: &Scene) -> World {
         scene.build(args.seed)
     };
     world.set_broad_phase(crate::advice::broad_for(balls, args.broad_phase));
-    world.set_clock(cli::nanos);
+    world.set_clock(crate::clock::nanos);
     world.edit_settings(|st| st.rotate = args.rotate);
     world.edit_settings(|st| st.tunnelling = args.tunnelling);
     world.edit_settings(|st| st.pair_cache = !args.no_pair_cache);
@@ -117,7 +117,7 @@ pub fn start(args: &Args, scene: &Scene) -> Result<(Source, Scene, World), Scene
 pub fn from_state_file(path: &Path) -> Result<(Source, Scene, World), SceneError> {
     let (saved, mut world) = SavedState::load(path)?;
     let scene = saved.scene()?;
-    world.set_clock(cli::nanos);
+    world.set_clock(crate::clock::nanos);
     let source = Source {
         origin: saved.scene_origin,
         text: saved.scene,
@@ -130,7 +130,7 @@ pub fn from_state_file(path: &Path) -> Result<(Source, Scene, World), SceneError
 pub fn from_recording_file(path: &Path) -> Result<(Source, Scene, World, Tape), SceneError> {
     let (rec, mut world) = Recording::load(path)?;
     let scene = rec.start.scene()?;
-    world.set_clock(cli::nanos);
+    world.set_clock(crate::clock::nanos);
     let source = Source {
         origin: rec.start.scene_origin.clone(),
         text: rec.start.scene.clone(),

@@ -154,7 +154,7 @@ impl App {
         self.ui.broad_note = advice::broad_note(balls, kind, chosen);
         self.world = self.built();
         self.world.set_broad_phase(kind);
-        self.world.set_clock(cli::nanos);
+        self.world.set_clock(crate::clock::nanos);
         self.world.set_settings(settings);
         self.stepper = Stepper::default();
         self.fx.reset();

@@ -4,6 +4,7 @@
 use super::load_meter::LoadMeter;
 use super::{keys, App, InFlight, CATCH_UP};
 use crate::cli::{self, Args, LastFrames};
+use crate::clock::Instant;
 use crate::command::Command;
 use crate::keymap::{self, Action};
 use crate::prefs::Prefs;
@@ -17,7 +18,6 @@ use crate::ui::widgets;
 use collide::{Scene, World};
 use egui_macroquad::egui;
 use macroquad::prelude::*;
-use std::time::Instant;
 
 /// The window's main loop. Each frame lays out the panels and the draw calls of the world as
 /// the last frame's physics left it, applies the frame's commands, then runs this frame's

@@ -18,6 +18,7 @@ mod screenshot;
 mod tape;
 
 use crate::cli::{self, Args};
+use crate::clock::Instant;
 use crate::command::Command;
 use crate::editor::Editor;
 use crate::prefs::Prefs;
@@ -36,7 +37,6 @@ use crate::ui::timeline::TimelineUi;
 use collide::{Input, Scene, Stepper, Tape, Vec2, World};
 use macroquad::prelude::get_time;
 use mouse::Mouse;
-use std::time::Instant;
 
 /// Everything the window keeps between frames.
 struct App {

@@ -15,9 +15,7 @@ impl App {
 /// A file name in the current folder from the wall clock: `screenshot-YYYYMMDD-HHMMSS.png`
 /// (UTC).
 fn screenshot_name() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let secs = crate::clock::unix_seconds();
     let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
     let (y, m, d) = civil_from_days(days);
     let (hh, mm, ss) = (rem / 3600, rem / 60 % 60, rem % 60);

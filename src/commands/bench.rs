@@ -2,7 +2,7 @@
 //! and writes CSV files and a PNG chart into `--out`.
 
 use super::bench_chart;
-use crate::cli::{self, BenchArgs, Experiment};
+use crate::cli::{BenchArgs, Experiment};
 use collide::{BroadKind, Scene};
 use collide_lab::experiments::scale::{self, ScaleConfig, ScaleRun};
 use collide_lab::experiments::sectors_1994::{
@@ -72,7 +72,11 @@ fn run_sectors(args: &BenchArgs) -> Result<Vec<PathBuf>, String> {
         layouts: args.layouts.max(1),
         ..HarnessConfig::default()
     };
-    let rows = sectors::run(&config, cli::nanos, &mut progress_printer("sectors"));
+    let rows = sectors::run(
+        &config,
+        crate::clock::nanos,
+        &mut progress_printer("sectors"),
+    );
     let ratios = sectors::ratios(&rows);
     print!("{}", sectors_table(&config, &rows, &ratios));
     let png = args.out.join("sectors.png");
@@ -413,7 +417,7 @@ fn run_scale(args: &BenchArgs) -> Result<Vec<PathBuf>, String> {
             args.max_n
         ));
     }
-    let rows = scale::run(&config, cli::nanos, &mut progress_printer("scale"));
+    let rows = scale::run(&config, crate::clock::nanos, &mut progress_printer("scale"));
     print!("{}", scale_table(&config, &rows));
     let png = args.out.join("scale.png");
     bench_chart::scale(&png, &rows.rows)?;

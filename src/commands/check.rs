@@ -2,10 +2,10 @@
 //! with `--quick`, and prints a table: check, cases tried, failures, worst figure seen.
 
 use crate::cli::CheckArgs;
+use crate::clock::Instant;
 use collide::Solver;
 use collide_lab::checks::{self, bad_files, sizes::Sizes, CheckReport};
 use std::path::Path;
-use std::time::Instant;
 
 /// The bad-scene corpus, read from the source tree.
 const CORPUS: &str = concat!(

@@ -2,10 +2,10 @@
 //! as the window's, printing the summary line at the end.
 
 use crate::cli::{Args, LastFrames};
+use crate::clock::Instant;
 use crate::sound::Sound;
 use crate::start::Source;
 use collide::{Scene, Stepper, World};
-use std::time::Instant;
 
 /// `--headless --frames N`: N frames of 1/60 s through the same stepper and the recorder,
 /// no window.

@@ -15,7 +15,7 @@ pub fn run(path: &Path) -> i32 {
         }
     };
     let (start, checkpoints) = (rec.start.state.steps, rec.checkpoints.len());
-    let t0 = std::time::Instant::now();
+    let t0 = crate::clock::Instant::now();
     let divergence = rec.replay(&mut world);
     let secs = t0.elapsed().as_secs_f64();
     let frames = (world.steps() - start) / world.settings().motion_iterations.max(1) as u64;

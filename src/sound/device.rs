@@ -11,9 +11,10 @@
 use super::alsa::Pcm;
 use super::mixer::Mixer;
 use super::synth::{Impact, RATE};
+use crate::clock::Instant;
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Samples per write: about 12 ms.
 const PERIOD: usize = 512;
