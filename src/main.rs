@@ -1,6 +1,12 @@
 //! Collision Math Toy: the desktop app. A thin shell over the `collide` library: window,
 //! input, panels and drawing. See README.md.
 
+// First, so that in a browser its `println!` and `eprintln!` (into the page) are the ones
+// the modules below use.
+#[cfg(any(test, target_arch = "wasm32"))]
+#[macro_use]
+mod web;
+
 mod advice;
 mod app;
 mod cli;
@@ -9,6 +15,7 @@ mod command;
 mod commands;
 mod editor;
 mod keymap;
+mod platform;
 mod prefs;
 mod render;
 mod sound;
@@ -16,11 +23,26 @@ mod start;
 mod state;
 mod ui;
 
+#[cfg(not(target_arch = "wasm32"))]
 use clap::Parser;
 use render::{screen, sprites};
 
+#[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    let mut args = cli::Args::parse();
+    run(cli::Args::parse());
+}
+
+/// In a browser: the flags from the URL's parameters (`web/args.rs`); a refusal is shown in
+/// the page, and nothing runs.
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    if let Some(args) = web::args() {
+        run(args);
+    }
+}
+
+/// The run the flags ask for: a subcommand, `--replay`, `--headless` or the window.
+fn run(mut args: cli::Args) {
     let prefs = prefs::Prefs::for_run(&args);
     if args.scene.is_none() && args.state.is_none() && args.replay.is_none() {
         args.scene = prefs.last_scene.as_ref().map(Into::into);
@@ -36,30 +58,32 @@ fn main() {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
-            std::process::exit(2);
+            platform::exit(2);
         }
     };
+    #[cfg(not(target_arch = "wasm32"))]
     if let Some(cli::Command::Bench(bench_args)) = &args.command {
-        std::process::exit(commands::bench::run(bench_args, &scene));
+        platform::exit(commands::bench::run(bench_args, &scene));
     }
+    #[cfg(not(target_arch = "wasm32"))]
     if let Some(cli::Command::Check(check_args)) = &args.command {
-        std::process::exit(commands::check::run(check_args));
+        platform::exit(commands::check::run(check_args));
     }
     if let Some(path) = &args.replay {
-        std::process::exit(commands::replay::run(path));
+        platform::exit(commands::replay::run(path));
     }
     // A WAV that cannot be written is refused before the run, not after it.
     if let Some(path) = &args.sound_out {
         if let Err(e) = std::fs::File::create(path) {
             eprintln!("error: {}: cannot write the sound: {e}", path.display());
-            std::process::exit(2);
+            platform::exit(2);
         }
     }
     let start = match start::start(&args, &scene) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
-            std::process::exit(2);
+            platform::exit(2);
         }
     };
     if args.headless {
@@ -71,8 +95,9 @@ fn main() {
         && std::env::var_os("WAYLAND_DISPLAY").is_none()
     {
         eprintln!("error: no display to open a window on (DISPLAY is not set); use --headless --frames N to run without one");
-        std::process::exit(1);
+        platform::exit(1);
     }
+    #[cfg(not(target_arch = "wasm32"))]
     software_rasterizer_threads();
     screen::force(screen::forced_from(args.scale));
     // A window of the default size grows with a forced scale, so it shows as much.
@@ -96,6 +121,7 @@ fn main() {
 /// `LP_NUM_THREADS` is set already: by default llvmpipe starts a thread per core, and threads
 /// taking turns with the main and physics threads on the same cores slow the frame down more
 /// than rasterizing on the main thread does. Called before anything else starts a thread.
+#[cfg(not(target_arch = "wasm32"))]
 fn software_rasterizer_threads() {
     if std::env::var_os("LP_NUM_THREADS").is_none() {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -8,7 +8,12 @@
 use crate::cli::Args;
 use crate::state::Show;
 use serde::{Deserialize, Serialize};
+#[cfg(not(target_arch = "wasm32"))]
+use std::fs;
 use std::path::PathBuf;
+// In a page the settings file is a key of the browser's storage.
+#[cfg(target_arch = "wasm32")]
+use crate::web::storage as fs;
 
 /// What is remembered.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -50,12 +55,19 @@ impl Default for Prefs {
 }
 
 /// The file, if there is a config folder.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn path() -> Option<PathBuf> {
     let dir = match std::env::var_os("CMT_CONFIG_DIR") {
         Some(d) => PathBuf::from(d),
         None => dirs::config_dir()?.join("collision-math-toy"),
     };
     Some(dir.join("settings.ron"))
+}
+
+/// In a page: the key of the browser's storage the settings are kept under.
+#[cfg(target_arch = "wasm32")]
+pub fn path() -> Option<PathBuf> {
+    Some(PathBuf::from("collision-math-toy/settings.ron"))
 }
 
 impl Prefs {
@@ -73,10 +85,10 @@ impl Prefs {
             return persist;
         };
         if args.reset_settings {
-            let _ = std::fs::remove_file(&path);
+            let _ = fs::remove_file(&path);
             return persist;
         }
-        let Ok(text) = std::fs::read_to_string(&path) else {
+        let Ok(text) = fs::read_to_string(&path) else {
             return persist;
         };
         match ron::from_str::<Prefs>(&text) {
@@ -114,9 +126,9 @@ impl Prefs {
         let text = ron::ser::to_string_pretty(self, Default::default());
         let written = text.map_err(|e| e.to_string()).and_then(|t| {
             if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+                fs::create_dir_all(dir).map_err(|e| e.to_string())?;
             }
-            std::fs::write(&path, t).map_err(|e| e.to_string())
+            fs::write(&path, t).map_err(|e| e.to_string())
         });
         if let Err(e) = written {
             eprintln!("warning: {}: settings not saved: {e}", path.display());

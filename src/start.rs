@@ -115,7 +115,13 @@ pub fn start(args: &Args, scene: &Scene) -> Result<(Source, Scene, World), Scene
 
 /// A saved state's world, its scene and source.
 pub fn from_state_file(path: &Path) -> Result<(Source, Scene, World), SceneError> {
-    let (saved, mut world) = SavedState::load(path)?;
+    from_state(SavedState::load(path)?)
+}
+
+/// A saved state's world, read from a file or a page's upload, with its scene and source.
+pub fn from_state(
+    (saved, mut world): (SavedState, World),
+) -> Result<(Source, Scene, World), SceneError> {
     let scene = saved.scene()?;
     world.set_clock(crate::clock::nanos);
     let source = Source {
@@ -128,7 +134,14 @@ pub fn from_state_file(path: &Path) -> Result<(Source, Scene, World), SceneError
 
 /// A recording's start world, its scene and source, and the tape at its start.
 pub fn from_recording_file(path: &Path) -> Result<(Source, Scene, World, Tape), SceneError> {
-    let (rec, mut world) = Recording::load(path)?;
+    from_recording(Recording::load(path)?)
+}
+
+/// A recording's start world, read from a file or a page's upload, with its scene, source
+/// and the tape at its start.
+pub fn from_recording(
+    (rec, mut world): (Recording, World),
+) -> Result<(Source, Scene, World, Tape), SceneError> {
     let scene = rec.start.scene()?;
     world.set_clock(crate::clock::nanos);
     let source = Source {

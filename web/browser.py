@@ -7,7 +7,8 @@ Talks to Chromium over its DevTools pipe (--remote-debugging-pipe: JSON messages
 NUL byte, on file descriptors 3 and 4), so the page runs at its own pace rather than in a
 `--virtual-time-budget`, in which the browser hardly draws any frames. Waits until the page
 shows its summary line or an error (at most 120 s), then writes a screenshot (OUT.png) and
-the DOM (OUT.html, as `--dump-dom` would), and prints the page's status, first-frame time
+the DOM (OUT.html, as `--dump-dom` would) and the page's console (OUT.console: its messages
+and uncaught exceptions), and prints the page's status, first-frame time
 (ms after loading began) and summary line, one per line. Chromium's own output goes to LOG."""
 import base64
 import json
@@ -17,7 +18,7 @@ import sys
 import tempfile
 import time
 
-WAIT_S = 120
+WAIT_S = int(os.environ.get("WEB_WAIT_S", "120"))
 
 
 class Browser:
@@ -42,6 +43,7 @@ class Browser:
             os.close(fd)
         self.out, self.inp = to_chrome[1], os.fdopen(from_chrome[0], "rb")
         self.next_id, self.session = 0, None
+        self.console = []
 
     def call(self, method, params=None, session=True):
         self.next_id += 1
@@ -51,10 +53,21 @@ class Browser:
         os.write(self.out, json.dumps(msg).encode() + b"\0")
         while True:
             reply = self.read()
+            self.note(reply)
             if reply.get("id") == self.next_id:
                 if "error" in reply:
                     sys.exit(f"chromium: {method}: {reply['error']}")
                 return reply["result"]
+
+    def note(self, event):
+        """Keeps the page's console messages and uncaught exceptions."""
+        p = event.get("params", {})
+        if event.get("method") == "Runtime.consoleAPICalled":
+            words = " ".join(str(a.get("value", a.get("description", ""))) for a in p["args"])
+            self.console.append(f"{p['type']}: {words}")
+        elif event.get("method") == "Runtime.exceptionThrown":
+            d = p["exceptionDetails"]
+            self.console.append("exception: " + d.get("exception", {}).get("description", d["text"]))
 
     def read(self):
         data = bytearray()
@@ -85,6 +98,7 @@ def main():
     target = b.call("Target.createTarget", {"url": "about:blank"})["targetId"]
     b.session = b.call("Target.attachToTarget", {"targetId": target, "flatten": True},
                        session=False)["sessionId"]
+    b.call("Runtime.enable")
     b.call("Page.navigate", {"url": url})
     text = "(document.getElementById('{}') || {{}}).textContent || ''"
     done = ("document.getElementById('summary') && (document.getElementById('summary')"
@@ -99,6 +113,8 @@ def main():
         f.write(base64.b64decode(png))
     with open(out + ".html", "w") as f:
         f.write(b.value("document.documentElement.outerHTML"))
+    with open(out + ".console", "w") as f:
+        f.write("".join(line + "\n" for line in b.console))
     for el in ("status", "first-frame", "summary"):
         print(b.value(text.format(el)))
     b.close()

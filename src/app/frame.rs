@@ -204,9 +204,11 @@ impl Runner {
         for c in tape_cmds {
             app.apply_tape(c);
         }
+        #[cfg(target_arch = "wasm32")]
+        app.web_frame(self.frames);
         if app.quit || is_quit_requested() {
             app.save_prefs();
-            std::process::exit(0);
+            crate::platform::exit(0);
         }
         if app.editor.active || app.ui.paused {
             self.physics = 0.0;
@@ -389,9 +391,9 @@ fn finish(app: &mut App, frames: u64, start: Instant, physics_ms: (f64, f64), ma
         .map_or(Ok(()), |p| app.sound.write_wav(p));
     if let Err(e) = written.and(sound) {
         eprintln!("error: {e}");
-        std::process::exit(2);
+        crate::platform::exit(2);
     }
-    std::process::exit(0);
+    crate::platform::exit(0);
 }
 
 /// The line over the table while paused: "PAUSED  (P resumes, O steps)".

@@ -16,6 +16,8 @@ mod load_meter;
 mod mouse;
 mod screenshot;
 mod tape;
+#[cfg(target_arch = "wasm32")]
+mod web;
 
 use crate::cli::{self, Args};
 use crate::clock::Instant;
@@ -77,7 +79,7 @@ struct App {
 /// One frame's physics on a worker thread, run while the frame is presented (see
 /// [`frame::run`]).
 struct InFlight {
-    handle: std::thread::JoinHandle<(World, Tape, Stepper, f64)>,
+    handle: crate::platform::Handle<(World, Tape, Stepper, f64)>,
     /// Balls drained and pocketed before the steps.
     lost: u32,
     pocketed: u32,
@@ -173,7 +175,7 @@ impl App {
         let mut world = std::mem::replace(&mut self.world, world);
         let mut tape = std::mem::replace(&mut self.tape, tape);
         let mut stepper = self.stepper.clone();
-        let handle = std::thread::spawn(move || {
+        let handle = crate::platform::spawn(move || {
             let t0 = Instant::now();
             stepper.advance_with(dt, &mut world, |w| tape.step(w));
             (world, tape, stepper, t0.elapsed().as_secs_f64())

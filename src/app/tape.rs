@@ -10,6 +10,11 @@ use collide::{Scene, Stepper};
 
 impl App {
     pub(super) fn apply_tape(&mut self, cmd: TapeCmd) {
+        // A page saves by download and loads by upload (`web.rs`).
+        #[cfg(target_arch = "wasm32")]
+        let Some(cmd) = self.web_file(cmd) else {
+            return;
+        };
         let failure = cmd.failure();
         let note = match cmd {
             TapeCmd::Seek(step) => {
@@ -44,6 +49,15 @@ impl App {
             TapeCmd::LoadState(path) => self.load_state(&path),
             TapeCmd::LoadScene(path) => self.load_scene_file(&path),
         };
+        self.show_file_result(note, failure);
+    }
+
+    /// What a file command did, under the bar; a failure also in the error window.
+    pub(super) fn show_file_result(
+        &mut self,
+        note: Option<Result<String, String>>,
+        failure: Option<(&'static str, String)>,
+    ) {
         match (note, failure) {
             (Some(Ok(n)), _) => self.timeline.note = Some(n),
             (Some(Err(message)), Some((title, failed))) => {
@@ -63,8 +77,16 @@ impl App {
     }
 
     fn load_recording(&mut self, path: &std::path::Path) -> Option<Result<String, String>> {
+        self.take_recording(crate::start::from_recording_file(path))
+    }
+
+    /// A recording read and built (from a file, or a page's upload) becomes the world.
+    pub(super) fn take_recording(
+        &mut self,
+        loaded: Result<(Source, Scene, collide::World, collide::Tape), collide::SceneError>,
+    ) -> Option<Result<String, String>> {
         Some(
-            crate::start::from_recording_file(path)
+            loaded
                 .map(|(source, scene, world, tape)| {
                     (self.source, self.scene, self.world, self.tape) = (source, scene, world, tape);
                     self.ui.paused = true;
@@ -76,8 +98,16 @@ impl App {
     }
 
     fn load_state(&mut self, path: &std::path::Path) -> Option<Result<String, String>> {
+        self.take_state(crate::start::from_state_file(path))
+    }
+
+    /// A state read and built (from a file, or a page's upload) becomes the world.
+    pub(super) fn take_state(
+        &mut self,
+        loaded: Result<(Source, Scene, collide::World), collide::SceneError>,
+    ) -> Option<Result<String, String>> {
         Some(
-            crate::start::from_state_file(path)
+            loaded
                 .map(|(source, scene, world)| {
                     (self.source, self.scene, self.world) = (source, scene, world);
                     self.tape = self.source.tape(&self.world);
@@ -89,7 +119,16 @@ impl App {
     }
 
     fn load_scene_file(&mut self, path: &std::path::Path) -> Option<Result<String, String>> {
-        let loaded = Scene::read(path)
+        self.take_scene(Scene::read(path))
+    }
+
+    /// A scene file's `(origin, text)` (from a file, or a page's upload), parsed, becomes the
+    /// scene played.
+    pub(super) fn take_scene(
+        &mut self,
+        read: Result<(String, String), collide::SceneError>,
+    ) -> Option<Result<String, String>> {
+        let loaded = read
             .and_then(|(origin, text)| {
                 let scene = Scene::parse(&text, &origin)?;
                 Ok((origin, text, scene))

@@ -51,7 +51,7 @@ pub fn run(args: &Args, (source, _, mut world): (Source, Scene, World)) {
     let written = crate::start::write_outputs(args, &source, &mut tape, &world);
     if let Err(e) = written.and(sound_written) {
         eprintln!("error: {e}");
-        std::process::exit(2);
+        crate::platform::exit(2);
     }
 }
 

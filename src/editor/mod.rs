@@ -19,6 +19,8 @@ use collide::{Scene, Vec2, World};
 mod draw;
 mod mouse;
 mod panel;
+#[cfg(target_arch = "wasm32")]
+mod web;
 
 /// Edits Undo remembers.
 const UNDO_DEPTH: usize = 200;

@@ -104,6 +104,7 @@ impl Editor {
         }
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     fn save(&mut self) {
         let path = std::path::PathBuf::from(self.path.trim());
         self.message = Some(match self.scene.save(&path) {
@@ -116,20 +117,24 @@ impl Editor {
         });
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     fn load(&mut self) {
         let path = std::path::PathBuf::from(self.path.trim());
         match Scene::load(&path) {
-            Ok(scene) => {
-                self.end_edit();
-                self.begin_edit();
-                self.scene = scene;
-                self.end_edit();
-                self.selected = None;
-                self.dirty = true;
-                self.message = Some(format!("Loaded {}", path.display()));
-            }
+            Ok(scene) => self.take_loaded(scene, &path.display().to_string()),
             Err(e) => self.error = Some(e.to_string()),
         }
+    }
+
+    /// A scene loaded from `origin` is edited from now on (undoable).
+    pub(super) fn take_loaded(&mut self, scene: Scene, origin: &str) {
+        self.end_edit();
+        self.begin_edit();
+        self.scene = scene;
+        self.end_edit();
+        self.selected = None;
+        self.dirty = true;
+        self.message = Some(format!("Loaded {origin}"));
     }
 
     fn error_window(&mut self, ctx: &egui::Context) {

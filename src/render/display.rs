@@ -7,6 +7,7 @@
 //! XOpenDisplay failing); the library is the one miniquad loaded and is never unloaded.
 //! Elsewhere, or when it cannot be had, the window keeps the asked size.
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::ffi::{c_char, c_int, c_void};
 
 /// Share of the screen a fitted window may take along each axis (room for the title bar and
@@ -45,6 +46,7 @@ pub fn fit_open_window() {
 }
 
 /// The X11 default screen's size (px), when there is an X display and Xlib.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn screen_size() -> Option<(i32, i32)> {
     if !cfg!(target_os = "linux") || std::env::var_os("DISPLAY").is_none() {
         return None;
@@ -73,6 +75,12 @@ pub fn screen_size() -> Option<(i32, i32)> {
         close(display);
         Some(size)
     }
+}
+
+/// A page has no screen of its own to fit: the canvas fills the browser's window.
+#[cfg(target_arch = "wasm32")]
+pub fn screen_size() -> Option<(i32, i32)> {
+    None
 }
 
 #[cfg(test)]

@@ -12,7 +12,13 @@
 //! Sound only reads what the world recorded ([`collide::world::Hit`]); it never changes the
 //! simulation.
 
+#[cfg(not(target_arch = "wasm32"))]
 pub mod alsa;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod device;
+/// In a browser the output is the page's Web Audio, run from the frame.
+#[cfg(target_arch = "wasm32")]
+#[path = "web.rs"]
 pub mod device;
 pub mod mixer;
 pub mod synth;
@@ -28,6 +34,7 @@ use synth::{Impact, Kind, RATE};
 pub const DEFAULT_VOLUME: f32 = 0.7;
 
 /// The environment variable naming the ALSA device to play on (default "default").
+#[cfg(not(target_arch = "wasm32"))]
 pub const DEVICE_VAR: &str = "CMT_AUDIO_DEVICE";
 
 /// The window's sound: the live output (if any), the recording for `--sound-out` (if asked),
@@ -61,6 +68,7 @@ impl Sound {
 
     /// Opens the audio device ([`DEVICE_VAR`], else "default") and starts playing; where
     /// that fails the toy runs silent, and [`Sound::status`] says why (also on stderr).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open_device(&mut self) {
         let name = std::env::var(DEVICE_VAR).unwrap_or_else(|_| "default".into());
         match alsa::Pcm::open(alsa::LIBRARIES, &name, RATE, device::LATENCY_US) {
@@ -73,6 +81,13 @@ impl Sound {
                 self.silent = Some(e);
             }
         }
+    }
+
+    /// In a browser: the page's Web Audio, which plays after the page's first click or key.
+    #[cfg(target_arch = "wasm32")]
+    pub fn open_device(&mut self) {
+        self.output = Some(device::Output::start(self.volume, self.muted));
+        self.silent = None;
     }
 
     /// Keeps every impact from now on for [`Sound::write_wav`].
@@ -98,6 +113,11 @@ impl Sound {
         }
         match (&self.output, &self.silent) {
             (Some(_), _) if self.muted => "Sound: muted".into(),
+            #[cfg(target_arch = "wasm32")]
+            (Some(out), _) if out.waiting() => "Sound: click the page to hear it".into(),
+            #[cfg(target_arch = "wasm32")]
+            (Some(_), _) => format!("Sound: the browser's, {:.1} kHz", RATE as f32 / 1000.0),
+            #[cfg(not(target_arch = "wasm32"))]
             (Some(_), _) => {
                 let name = std::env::var(DEVICE_VAR).unwrap_or_else(|_| "default".into());
                 format!("Sound: ALSA {name}, {:.1} kHz", RATE as f32 / 1000.0)
@@ -119,6 +139,10 @@ impl Sound {
     pub fn hear(&mut self, world: &World, hits: &[Hit], time_scale: f64) {
         let dt = world.step_seconds();
         let steps = world.steps();
+        #[cfg(target_arch = "wasm32")]
+        if let Some(out) = &self.output {
+            out.pump();
+        }
         let before = self.time;
         // The world restarted or was rewound when its steps went back: time goes on from here.
         self.time += steps.saturating_sub(self.steps) as f64 * dt;

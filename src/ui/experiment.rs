@@ -88,7 +88,7 @@ impl ExperimentUi {
             seconds: self.seconds,
             ..SweepConfig::default()
         };
-        std::thread::spawn(move || {
+        crate::platform::spawn(move || {
             let progress = tx.clone();
             let sweep = table_sweep::run(&scene, &config, &mut |f| {
                 let _ = progress.send(Msg::Progress(f));

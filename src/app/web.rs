@@ -1,0 +1,100 @@
+//! The page's edges of the window app (built for `wasm32-unknown-unknown` only): the record
+//! bar's and the editor's files saved as downloads and loaded from the browser's file
+//! chooser, and the settings kept in the browser's storage as the frames go by (a page is
+//! closed, never quit). A loaded file goes through the same parsing as on the desktop, named
+//! by its file name, so a bad file gets the same message.
+
+use super::App;
+use crate::start;
+use crate::ui::timeline::TapeCmd;
+use crate::web::page::{self, file::*};
+use collide::{Recording, SavedState};
+use std::path::{Path, PathBuf};
+
+/// Frames between two writes of the settings to the browser's storage.
+const PREFS_EVERY: u64 = 60;
+
+/// The recordings' and states' layout, as the library writes their files.
+fn ron_text<T: serde::Serialize>(value: &T) -> Result<String, String> {
+    let pretty = ron::ser::PrettyConfig::new().depth_limit(3);
+    ron::ser::to_string_pretty(value, pretty).map_err(|e| e.to_string())
+}
+
+/// The file name a download gets: the field's last part, or `default` when it has none.
+fn file_name(path: &Path, default: &str) -> String {
+    path.file_name()
+        .map_or(default.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+impl App {
+    /// Once a frame: a file the user chose is loaded; the settings are kept now and then.
+    pub(super) fn web_frame(&mut self, frames: u64) {
+        if let Some((kind, name, text)) = page::upload() {
+            self.uploaded(kind, name, text);
+        }
+        if frames % PREFS_EVERY == 0 {
+            self.save_prefs();
+        }
+    }
+
+    /// A record bar's file command as a page does it: a save is downloaded at once, a load
+    /// opens the file chooser. Hands back the commands that are not about files.
+    pub(super) fn web_file(&mut self, cmd: TapeCmd) -> Option<TapeCmd> {
+        let failure = cmd.failure();
+        let note = match &cmd {
+            TapeCmd::SaveRecording(path) => {
+                let text = ron_text(self.tape.record(&self.world));
+                let r = self.tape.recorded();
+                let what = format!(
+                    "{} steps, {} inputs",
+                    r.end - r.start.state.steps,
+                    r.inputs.len()
+                );
+                text.map(|t| {
+                    let name = file_name(path, "recording.ron");
+                    page::download(&name, t.as_bytes());
+                    format!("{what} saved as a download, {name}")
+                })
+            }
+            TapeCmd::SaveState(path) => ron_text(&self.source.saved(&self.world)).map(|t| {
+                let name = file_name(path, "state.ron");
+                page::download(&name, t.as_bytes());
+                format!(
+                    "state at step {} saved as a download, {name}",
+                    self.world.steps()
+                )
+            }),
+            TapeCmd::LoadRecording(_) => Ok(choose(RECORDING)),
+            TapeCmd::LoadState(_) => Ok(choose(STATE)),
+            TapeCmd::LoadScene(_) => Ok(choose(SCENE)),
+            TapeCmd::Seek(_) | TapeCmd::Step => return Some(cmd),
+        };
+        self.show_file_result(Some(note), failure);
+        None
+    }
+
+    /// A chosen file, read as the desktop reads a file of that name.
+    fn uploaded(&mut self, kind: u32, name: String, text: String) {
+        let path = PathBuf::from(&name);
+        let (note, cmd) = match kind {
+            RECORDING => (
+                self.take_recording(Recording::parse(&text, &name).and_then(start::from_recording)),
+                TapeCmd::LoadRecording(path),
+            ),
+            STATE => (
+                self.take_state(SavedState::parse(&text, &name).and_then(start::from_state)),
+                TapeCmd::LoadState(path),
+            ),
+            SCENE => (self.take_scene(Ok((name, text))), TapeCmd::LoadScene(path)),
+            EDITOR_SCENE => return self.editor.uploaded(&name, &text),
+            _ => return,
+        };
+        self.show_file_result(note, cmd.failure());
+    }
+}
+
+/// Opens the file chooser for `kind`; the note under the bar says what comes next.
+fn choose(kind: u32) -> String {
+    page::pick(kind);
+    "choose a file in the browser's window".to_string()
+}

@@ -1,0 +1,158 @@
+//! The page's URL parameters are the command line's flags: `?scene=pinball&fill=10000&
+//! broad-phase=grid` is `--scene pinball --fill 10000 --broad-phase grid`, read by the same
+//! clap definitions (`cli.rs`), so the names, the ranges and the refusals are the desktop's,
+//! word for word. A switch (`headless`, `mute`, `rotate`, ...) is on when named alone or as
+//! `=1`, `=true` or `=on`, off as `=0`, `=false` or `=off`. The flags that read or write files
+//! are refused with what to use instead (a page has no files: the record bar's Save and Load
+//! download and upload them).
+
+use crate::cli::Args;
+use clap::{CommandFactory, Parser};
+
+/// The flags a page refuses, and why.
+pub const DESKTOP_ONLY: &[(&str, &str)] = &[
+    (
+        "replay",
+        "reads a recording file; a page loads one with the record bar's Load",
+    ),
+    (
+        "state",
+        "reads a state file; a page loads one with the record bar's Load",
+    ),
+    (
+        "record",
+        "writes a file; a page saves the recording with the record bar's Save",
+    ),
+    (
+        "save-state",
+        "writes a file; a page saves the state with the record bar's Save",
+    ),
+    (
+        "screenshot",
+        "writes a file; in a page F12 downloads the picture",
+    ),
+    ("sound-out", "writes a WAV file, which a page cannot"),
+];
+
+/// The program's name, first in the argument list as on a command line.
+const PROGRAM: &str = "collision-math-toy";
+
+/// The command line a query string stands for (`?` optional).
+pub fn argv(query: &str) -> Result<Vec<String>, String> {
+    let cmd = Args::command();
+    let mut argv = vec![PROGRAM.to_string()];
+    let query = query.strip_prefix('?').unwrap_or(query);
+    for pair in query.split('&').filter(|s| !s.is_empty()) {
+        let (key, value) = match pair.split_once('=') {
+            Some((k, v)) => (decoded(k), Some(decoded(v))),
+            None => (decoded(pair), None),
+        };
+        if let Some((_, why)) = DESKTOP_ONLY.iter().find(|(k, _)| *k == key) {
+            return Err(format!("error: the parameter '{key}' {why}"));
+        }
+        let switch = cmd
+            .get_arguments()
+            .find(|a| a.get_long() == Some(key.as_str()))
+            .is_some_and(|a| !a.get_action().takes_values());
+        match (switch, value.as_deref()) {
+            (true, None | Some("" | "1" | "true" | "on")) => argv.push(format!("--{key}")),
+            (true, Some("0" | "false" | "off")) => {}
+            (true, Some(v)) => {
+                return Err(format!(
+                    "error: the switch '{key}' is on alone or as {key}=1, off as {key}=0, not {key}={v}"
+                ))
+            }
+            // Unknown names go to clap too, which refuses them with its suggestions.
+            (false, value) => {
+                argv.push(format!("--{key}"));
+                argv.extend(value.map(str::to_string));
+            }
+        }
+    }
+    Ok(argv)
+}
+
+/// The flags of a query string, or the message refusing them (clap's, as on the desktop).
+pub fn parse(query: &str) -> Result<Args, String> {
+    Args::try_parse_from(argv(query)?).map_err(|e| e.render().to_string().trim_end().to_string())
+}
+
+/// A URL component decoded: `%XX` bytes and `+` for a space.
+fn decoded(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = b
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok());
+        match (b[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+                continue;
+            }
+            (b'+', _) => out.push(b' '),
+            (c, _) => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_readme_headless_example_is_its_command_line() {
+        let a = parse("?launch=50&frames=600&headless").unwrap();
+        assert_eq!((a.launch, a.frames, a.headless), (50, Some(600), true));
+    }
+
+    #[test]
+    fn parameters_take_the_flags_names_and_values() {
+        let a = parse("?scene=pinball&fill=10000&broad-phase=grid&show=aabbs,tracks&mute").unwrap();
+        assert_eq!(a.scene.as_deref(), Some(std::path::Path::new("pinball")));
+        assert_eq!(a.fill, 10_000);
+        assert_eq!(a.broad_phase, Some(collide::BroadKind::Grid));
+        assert_eq!(a.show, ["aabbs", "tracks"]);
+        assert!(a.mute);
+        assert!(!parse("?mute=0").unwrap().mute);
+    }
+
+    #[test]
+    fn a_value_out_of_range_is_refused_with_the_desktops_message() {
+        let web = parse("?launch=5000").unwrap_err();
+        let desktop = Args::try_parse_from([PROGRAM, "--launch", "5000"]).unwrap_err();
+        assert_eq!(web, desktop.render().to_string().trim_end());
+        assert!(
+            web.contains("'--launch <N>'") && web.contains("0..=1000"),
+            "{web}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_parameter_is_refused_by_name() {
+        let e = parse("?lunch=5").unwrap_err();
+        assert!(e.contains("--lunch"), "{e}");
+    }
+
+    #[test]
+    fn flags_that_need_files_are_refused_with_what_to_use() {
+        let e = parse("?frames=5&record=run.ron").unwrap_err();
+        assert!(e.contains("'record'") && e.contains("Save"), "{e}");
+    }
+
+    #[test]
+    fn a_switch_with_a_value_it_does_not_know_is_refused() {
+        assert!(parse("?rotate=maybe").unwrap_err().contains("rotate=maybe"));
+    }
+
+    #[test]
+    fn escaped_characters_are_decoded() {
+        let a = parse("?show=aabbs%2Ctracks").unwrap();
+        assert_eq!(a.show, ["aabbs", "tracks"]);
+        assert_eq!(decoded("a+b%20c%"), "a b c%");
+    }
+}
