@@ -3,13 +3,17 @@
 
 Usage: browser.py URL OUT LOG [CHROMIUM_FLAG ...]
 
+The page is shown at WEB_VIEWPORT (WIDTHxHEIGHT@RATIO, default 1280x800@1: the desktop's
+default window; a ratio of 2 is a high-DPI screen).
+
 Talks to Chromium over its DevTools pipe (--remote-debugging-pipe: JSON messages ended by a
 NUL byte, on file descriptors 3 and 4), so the page runs at its own pace rather than in a
 `--virtual-time-budget`, in which the browser hardly draws any frames. Waits until the page
 shows its summary line or an error (at most 120 s), then writes a screenshot (OUT.png) and
 the DOM (OUT.html, as `--dump-dom` would) and the page's console (OUT.console: its messages
 and uncaught exceptions), and prints the page's status, first-frame time
-(ms after loading began) and summary line, one per line. Chromium's own output goes to LOG."""
+(ms after loading began), the canvas's size in device pixels and its standard output (the
+summary line), one per line. Chromium's own output goes to LOG."""
 import base64
 import json
 import os
@@ -98,6 +102,10 @@ def main():
     target = b.call("Target.createTarget", {"url": "about:blank"})["targetId"]
     b.session = b.call("Target.attachToTarget", {"targetId": target, "flatten": True},
                        session=False)["sessionId"]
+    size, ratio = os.environ.get("WEB_VIEWPORT", "1280x800@1").split("@")
+    width, height = (int(v) for v in size.split("x"))
+    b.call("Emulation.setDeviceMetricsOverride",
+           {"width": width, "height": height, "deviceScaleFactor": float(ratio), "mobile": False})
     b.call("Runtime.enable")
     b.call("Page.navigate", {"url": url})
     text = "(document.getElementById('{}') || {{}}).textContent || ''"
@@ -115,8 +123,10 @@ def main():
         f.write(b.value("document.documentElement.outerHTML"))
     with open(out + ".console", "w") as f:
         f.write("".join(line + "\n" for line in b.console))
-    for el in ("status", "first-frame", "summary"):
+    for el in ("status", "first-frame"):
         print(b.value(text.format(el)))
+    print(b.value("(c => c.width + 'x' + c.height)(document.getElementById('glcanvas'))"))
+    print(b.value(text.format("summary")))
     b.close()
 
 

@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
-"""Checks a screenshot of the first page: the table's lines and some balls are drawn.
+"""Checks a screenshot of the page: the table's lines and some balls are drawn, and, given the
+desktop's screenshot of the same run, the two agree within a tolerance.
 
-Usage: check_shot.py SHOT.png. Reads the PNG itself (8-bit RGB or RGBA, as Chromium writes
-them) and counts the pixels of the shapes' colour and of the balls' (saturated colours);
-says what it counted and exits 1 when either is missing (a blank or black canvas)."""
+Usage: check_shot.py SHOT.png [DESKTOP.png]. Reads the PNGs itself (8-bit RGB or RGBA, as
+Chromium and the app write them) and counts the pixels of the shapes' colour and of the
+balls' (saturated colours); exits 1 when either is missing (a blank or black canvas). With
+DESKTOP.png, both of one size, compares them in blocks of BLOCK x BLOCK pixels (the mean of
+each colour channel in a block, so that anti-aliasing and a text's exact pixels do not
+count), above the bottom rows where the page shows its summary line over the record bar:
+the share of blocks whose means differ by more than BLOCK_LIMIT must stay under
+MAX_SHARE."""
 import struct
 import sys
 import zlib
@@ -48,7 +54,43 @@ def pixels(path):
     return width, height, bpp, rows
 
 
+BLOCK = 16
+BLOCK_LIMIT = 24
+MAX_SHARE = 0.04
+# The page's summary line lies over the bottom rows (the record bar).
+BOTTOM_SKIPPED = 0.12
+
+
+def block_means(width, height, bpp, rows):
+    """The mean (r, g, b) of each block, row by row, down to the skipped bottom rows."""
+    out = []
+    for by in range(0, int(height * (1 - BOTTOM_SKIPPED)) - BLOCK + 1, BLOCK):
+        for bx in range(0, width - BLOCK + 1, BLOCK):
+            sums = [0, 0, 0]
+            for row in rows[by : by + BLOCK]:
+                seg = row[bx * bpp : (bx + BLOCK) * bpp]
+                for c in range(3):
+                    sums[c] += sum(seg[c::bpp])
+            out.append([v / (BLOCK * BLOCK) for v in sums])
+    return out
+
+
+def compare(web, desktop):
+    a, b = pixels(web), pixels(desktop)
+    if a[:2] != b[:2]:
+        sys.exit(f"the screenshots differ in size: web {a[0]}x{a[1]}, desktop {b[0]}x{b[1]}")
+    ma, mb = block_means(*a), block_means(*b)
+    off = sum(1 for p, q in zip(ma, mb) if max(abs(x - y) for x, y in zip(p, q)) > BLOCK_LIMIT)
+    share = off / len(ma)
+    print(f"against the desktop: {off} of {len(ma)} blocks of {BLOCK} px differ by more than "
+          f"{BLOCK_LIMIT} ({share:.1%}; at most {MAX_SHARE:.0%} allowed)")
+    if share > MAX_SHARE:
+        sys.exit("the page's picture differs from the desktop's")
+
+
 def main():
+    if len(sys.argv) > 2:
+        compare(sys.argv[1], sys.argv[2])
     width, height, bpp, rows = pixels(sys.argv[1])
     lines = balls = 0
     for row in rows:

@@ -7,7 +7,11 @@ impl App {
     /// Writes the frame as drawn to `screenshot-YYYYMMDD-HHMMSS.png` and says so in the panel.
     pub(super) fn screenshot(&mut self) {
         let name = screenshot_name();
+        #[cfg(not(target_arch = "wasm32"))]
         get_screen_data().export_png(&name);
+        // A page has no folder: the picture is downloaded (`web.rs`).
+        #[cfg(target_arch = "wasm32")]
+        let name = self.download_png(get_screen_data(), name);
         self.ui.message = Some(format!("Screenshot written: {name}"));
     }
 }

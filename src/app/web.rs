@@ -93,6 +93,30 @@ impl App {
     }
 }
 
+impl App {
+    /// F12 in a page: the frame as a PNG download named `name`; hands back what the panel
+    /// says of it.
+    pub(super) fn download_png(&self, shot: macroquad::texture::Image, name: String) -> String {
+        let (w, h) = (shot.width as usize, shot.height as usize);
+        // The framebuffer's rows are bottom up.
+        let rows: Vec<u8> = shot.bytes.chunks(w * 4).rev().flatten().copied().collect();
+        let mut bytes = Vec::new();
+        let mut encoder = png::Encoder::new(&mut bytes, w as u32, h as u32);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        let written = encoder
+            .write_header()
+            .and_then(|mut writer| writer.write_image_data(&rows));
+        match written {
+            Ok(()) => {
+                page::download(&name, &bytes);
+                format!("{name} (a download)")
+            }
+            Err(e) => format!("none ({e})"),
+        }
+    }
+}
+
 /// Opens the file chooser for `kind`; the note under the bar says what comes next.
 fn choose(kind: u32) -> String {
     page::pick(kind);
