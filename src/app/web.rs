@@ -32,7 +32,7 @@ impl App {
         if let Some((kind, name, text)) = page::upload() {
             self.uploaded(kind, name, text);
         }
-        if frames % PREFS_EVERY == 0 {
+        if frames.is_multiple_of(PREFS_EVERY) {
             self.save_prefs();
         }
     }
