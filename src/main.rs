@@ -13,6 +13,7 @@ mod render;
 mod sound;
 mod start;
 mod state;
+mod tour;
 mod ui;
 
 use clap::Parser;
@@ -30,6 +31,19 @@ fn main() {
             );
             args.scene = None;
         }
+    }
+    match args.tour {
+        Some(cli::TourArg::List) => {
+            print!("{}", tour::list_text());
+            return;
+        }
+        Some(cli::TourArg::Start(k)) => {
+            if let Some(why) = tour::refused(k) {
+                eprintln!("error: {why}");
+                std::process::exit(2);
+            }
+        }
+        None => {}
     }
     let scene = match cli::load_scene(&args) {
         Ok(s) => s,

@@ -135,6 +135,8 @@ impl Prefs {
             ("sectors", show.sectors),
             ("lights", show.lights),
             ("sweeps", show.sweeps),
+            ("heat", show.heat),
+            ("impulses", show.impulses),
         ];
         flags
             .iter()

@@ -51,7 +51,7 @@ mod sweep;
 
 pub use crate::geom::{Ball, MAX_SPEED};
 pub use crate::response::{Hit, HitWith, HIT_SPEED};
-pub use contacts::KeptImpulse;
+pub use contacts::{KeptImpulse, SolverContact};
 pub use counters::{Counters, OverlapMeter, Tally};
 pub use fill::Filled;
 pub use launch::Launcher;

@@ -1,4 +1,4 @@
-//! The broad phase watched, for a viewer: when asked ([`World::set_probe`]), the pairs stage
+//! The broad phase watched, for a viewer: when asked ([`World::set_probe`](crate::World::set_probe)), the pairs stage
 //! makes every broad-phase call with the per-ball record ([`BroadPhase::find_pairs_probed`],
 //! `broad/probe.rs`) and keeps, in the world's numbering, what the last call did for one ball
 //! (the focus: its tests, the places visited for it, the boxes it was tested against, its
@@ -13,7 +13,6 @@
 //! [`BroadPhase::find_pairs_probed`]: crate::broad::BroadPhase::find_pairs_probed
 
 use super::context::Frame;
-use super::World;
 use crate::broad::{BroadInput, Heat, Pair, Probe, Visit};
 use crate::geom::{Aabb, Ball};
 use crate::narrow::{contact_ball_ball, contact_ball_obstacle, GroupTests};
@@ -22,7 +21,7 @@ use crate::response::HitWith;
 /// What a viewer asks the broad phase to record.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ProbeAsk {
-    /// The ball whose visits and partners are kept (an index into [`World::balls`]).
+    /// The ball whose visits and partners are kept (an index into [`World::balls`](crate::World::balls)).
     pub focus: Option<usize>,
     /// Sum the places' tests over each simulated second (costs a push per place per call).
     pub heat: bool,
@@ -31,7 +30,7 @@ pub struct ProbeAsk {
 /// What the last broad-phase call did for the focus ball.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FocusRecord {
-    /// The ball (an index into [`World::balls`] as the call saw them).
+    /// The ball (an index into [`World::balls`](crate::World::balls) as the call saw them).
     pub ball: usize,
     /// Its box in the call (px).
     pub aabb: Aabb,
@@ -45,7 +44,10 @@ pub struct FocusRecord {
     pub against: Vec<(HitWith, Aabb)>,
     /// Its candidate pairs: what it may touch, with their boxes.
     pub candidates: Vec<(HitWith, Aabb)>,
-    /// Candidates it touches where the call found them (the narrow phase's contact test).
+    /// For each candidate, whether it touches the focus where the call found them (the
+    /// narrow phase's contact test).
+    pub touching: Vec<bool>,
+    /// Candidates it touches.
     pub contacts: u32,
 }
 
@@ -157,6 +159,14 @@ pub(super) struct Probing {
 }
 
 impl Probing {
+    /// A probe asked for `ask`, nothing recorded yet.
+    pub(super) fn new(ask: ProbeAsk) -> Self {
+        Probing {
+            ask,
+            ..Probing::default()
+        }
+    }
+
     /// The probe to hand to the broad phase for a call over `input`.
     pub(super) fn probe_for(&mut self, owners: &dyn BoxOwner, balls: usize) -> &mut Probe {
         let focus = self.ask.focus.filter(|&i| i < balls);
@@ -209,10 +219,11 @@ fn focus_record(
         HitWith::Ball(i) => i as usize,
         HitWith::Shape(_) => 0,
     };
-    let contacts = candidates
+    let touching: Vec<bool> = candidates
         .iter()
-        .filter(|(other, _)| touches(w, ball, *other))
-        .count() as u32;
+        .map(|(other, _)| touches(w, ball, *other))
+        .collect();
+    let contacts = touching.iter().filter(|&&t| t).count() as u32;
     FocusRecord {
         ball,
         aabb: input.aabbs[k as usize],
@@ -221,6 +232,7 @@ fn focus_record(
         visited: p.visited.clone(),
         against: p.against.iter().map(|&j| with_box(j)).collect(),
         candidates,
+        touching,
         contacts,
     }
 }
@@ -254,33 +266,5 @@ fn add_heat(h: &mut HeatSecond, p: &Probe, owners: &dyn BoxOwner, balls: usize, 
                 *sum += t;
             }
         }
-    }
-}
-
-impl World {
-    /// Asks the broad phase to record its work per ball from the next call on (`None`: stop).
-    /// Changes no simulation; while on, the pair cache stands aside (see the module notes).
-    pub fn set_probe(&mut self, ask: Option<ProbeAsk>) {
-        let pairs = &mut self.stages.pairs;
-        match (ask, pairs.probing.as_mut()) {
-            (None, _) => {
-                if pairs.probing.take().is_some() {
-                    pairs.cache.invalidate();
-                }
-            }
-            (Some(ask), Some(p)) => p.ask = ask,
-            (Some(ask), None) => {
-                pairs.cache.invalidate();
-                pairs.probing = Some(Box::new(Probing {
-                    ask,
-                    ..Probing::default()
-                }));
-            }
-        }
-    }
-
-    /// What the probe recorded, while it is on.
-    pub fn probe(&self) -> Option<&ProbeRecord> {
-        self.stages.pairs.probing.as_ref().map(|p| &p.record)
     }
 }
