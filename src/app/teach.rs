@@ -108,7 +108,8 @@ impl App {
             return false;
         }
         let p = view.to_world(screen::mouse());
-        let under = self.world.ball_at(p, 3.0 / view.scale());
+        // The nearest ball within a generous reach: small balls are hard to point at.
+        let under = self.world.ball_at(p, PROBE_REACH / view.scale());
         self.teach.hover = under;
         if !is_mouse_button_pressed(MouseButton::Left) {
             return false;
@@ -147,14 +148,18 @@ impl App {
             heat::draw(view, rec, world.broad().kind(), &mut self.teach.heat);
         }
         if self.ui.show.probe {
-            let near = match (self.teach.pinned, rec.focus.as_ref()) {
-                (Some(_), Some(f)) => view.pt(Vec2::new(f.aabb.max.x, f.aabb.max.y)),
-                _ => screen::mouse(),
+            let pinned = self.teach.pinned.and_then(|i| world.balls().get(i));
+            let near = match pinned {
+                Some(b) => view.pt(b.pos + Vec2::new(b.radius, b.radius)),
+                None => screen::mouse(),
             };
             probe::draw(view, rec, near);
         }
     }
 }
+
+/// How far from a ball the pointer may be and still probe it (screen px).
+const PROBE_REACH: f32 = 14.0;
 
 /// The set-up's settings written into `sim`.
 fn edit_settings(sim: &mut Settings, setup: &Setup, names: &tour::Resolved) {

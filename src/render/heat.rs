@@ -4,8 +4,9 @@
 //! legend and the hottest place's count. Algorithms without fixed places (brute force, RDC,
 //! the sweep, the tree) colour the balls by their own tests instead ([`ball_tints`]).
 //!
-//! Cheap to draw: the places are summed and sorted once per simulated second (the heat
-//! changes only then) and kept ([`HeatCache`]); a frame draws one rectangle per place.
+//! Cheap to draw: the places are summed once per simulated second (the heat changes only
+//! then) and painted into a small texture, a texel per half of the smallest place
+//! ([`HeatCache`]); a frame draws that one texture over the table, however many places.
 
 use super::view::View;
 use collide::broad::{Place, Visit};
@@ -27,21 +28,33 @@ pub fn on_places(kind: BroadKind) -> bool {
 pub struct HeatCache {
     /// What the places were made from: the calls summed, whether complete, the algorithm.
     key: Option<(u64, bool, BroadKind, u64)>,
+    /// When they were made (s, the app's clock): the second in progress is painted again at
+    /// most every [`REPAINT`] s, a complete one once.
     places: Vec<(Aabb, u64)>,
     hottest: u64,
     /// Tests of places not drawn (internal nodes: the quadtree's descent).
     undrawn: u64,
+    /// The places painted, and the area (px) the texture covers.
+    texture: Option<(Texture2D, Aabb)>,
+    painted_at: f64,
 }
+
+/// Seconds between paintings of the second in progress.
+const REPAINT: f64 = 0.5;
+
+/// Most texels a side of the heat texture.
+const MOST_TEXELS: f32 = 512.0;
 
 impl HeatCache {
     /// Brings the places up to date with `rec` for `kind` (once per simulated second).
-    fn update(&mut self, rec: &ProbeRecord, kind: BroadKind) {
+    fn update(&mut self, rec: &ProbeRecord, kind: BroadKind, now: f64) {
         let heat = rec.heat();
         let key = (heat.calls, rec.heat_complete(), kind, heat.place_tests());
-        if self.key == Some(key) {
+        let fresh = self.key.is_some_and(|k| k.1 == key.1 && k.2 == kind);
+        if self.key == Some(key) || (fresh && !key.1 && now - self.painted_at < REPAINT) {
             return;
         }
-        self.key = Some(key);
+        (self.key, self.painted_at) = (Some(key), now);
         let mut by_rect: HashMap<[u32; 4], (Aabb, u64)> = HashMap::new();
         self.undrawn = 0;
         for v in heat.places() {
@@ -53,7 +66,47 @@ impl HeatCache {
         self.places = by_rect.into_values().collect();
         self.places.sort_by_key(|p| p.1);
         self.hottest = self.places.last().map_or(0, |p| p.1);
+        let alpha = if kind == BroadKind::Sectors {
+            0.45
+        } else {
+            0.5
+        };
+        self.texture = painted(&self.places, self.hottest, alpha);
     }
+}
+
+/// The places painted into a texture, the hotter over the cooler where they overlap (the
+/// shifted sectors), and the area it covers; `None` without places.
+fn painted(places: &[(Aabb, u64)], hottest: u64, alpha: f32) -> Option<(Texture2D, Aabb)> {
+    let area = places.iter().map(|p| p.0).reduce(|a, b| a.merged(&b))?;
+    let smallest = places
+        .iter()
+        .map(|p| p.0.size().min_element())
+        .fold(f32::INFINITY, f32::min);
+    let texel = (smallest / 2.0)
+        .max(area.size().max_element() / MOST_TEXELS)
+        .max(0.5);
+    let (w, h) = (
+        (area.size().x / texel).ceil().max(1.0) as usize,
+        (area.size().y / texel).ceil().max(1.0) as usize,
+    );
+    let mut img = Image::gen_image_color(w as u16, h as u16, Color::new(0.0, 0.0, 0.0, 0.0));
+    for &(r, t) in places {
+        let c = ramp(level(t, hottest), alpha);
+        let x0 = ((r.min.x - area.min.x) / texel).round() as usize;
+        let x1 = (((r.max.x - area.min.x) / texel).round() as usize).clamp(x0 + 1, w.max(x0 + 1));
+        // Row 0 is the top of the area (y up in the world).
+        let y0 = ((area.max.y - r.max.y) / texel).round() as usize;
+        let y1 = (((area.max.y - r.min.y) / texel).round() as usize).clamp(y0 + 1, h.max(y0 + 1));
+        for y in y0..y1.min(h) {
+            for x in x0..x1.min(w) {
+                img.set_pixel(x as u32, y as u32, c);
+            }
+        }
+    }
+    let tex = Texture2D::from_image(&img);
+    tex.set_filter(FilterMode::Nearest);
+    Some((tex, area))
 }
 
 fn bits(r: &Aabb) -> [u32; 4] {
@@ -105,13 +158,15 @@ pub fn draw(view: &View, rec: &ProbeRecord, kind: BroadKind, cache: &mut HeatCac
         "so far"
     };
     if on_places(kind) {
-        cache.update(rec, kind);
-        let alpha = if kind == BroadKind::Sectors { 0.3 } else { 0.5 };
-        for &(r, t) in &cache.places {
-            let c = ramp(level(t, cache.hottest), alpha);
+        cache.update(rec, kind, get_time());
+        if let Some((tex, r)) = &cache.texture {
             let p = view.pt(Vec2::new(r.min.x, r.max.y));
             let size = r.size() * view.scale();
-            draw_rectangle(p.x, p.y, size.x, size.y, c);
+            let params = DrawTextureParams {
+                dest_size: Some(vec2(size.x, size.y)),
+                ..Default::default()
+            };
+            draw_texture_ex(tex, p.x, p.y, WHITE, params);
         }
         let place = match kind {
             BroadKind::Quadtree => "leaf",

@@ -15,7 +15,7 @@ use collide::{Aabb, Vec2};
 use macroquad::prelude::*;
 
 /// Boxes tested against drawn at most (the count says how many there were).
-pub const MOST_AGAINST: usize = 500;
+pub const MOST_AGAINST: usize = 200;
 
 /// The colour of a kind of place.
 fn place_colour(p: Place) -> Color {
@@ -81,11 +81,13 @@ pub fn draw(view: &View, rec: &ProbeRecord, near: Vec2) {
 pub fn lines(rec: &ProbeRecord, f: &FocusRecord) -> Vec<String> {
     let t = crate::advice::thousands;
     let brute = rec.boxes.saturating_sub(1) as u64;
+    let plural =
+        |n: u64, one: &str, many: &str| format!("{} {}", t(n), if n == 1 { one } else { many });
     let mut out = vec![format!(
-        "{} box tests, {} candidates, {} contacts; brute force: {}",
-        t(f.tests),
-        f.candidates.len(),
-        f.contacts,
+        "{}, {}, {}; brute force: {}",
+        plural(f.tests, "box test", "box tests"),
+        plural(f.candidates.len() as u64, "candidate", "candidates"),
+        plural(f.contacts as u64, "contact", "contacts"),
         t(brute)
     )];
     if f.asleep {
@@ -107,10 +109,19 @@ pub fn lines(rec: &ProbeRecord, f: &FocusRecord) -> Vec<String> {
     out
 }
 
+/// The lines as one block beside `near`, kept whole inside the view.
 fn counts(view: &View, rec: &ProbeRecord, f: &FocusRecord, near: Vec2) {
-    for (k, line) in lines(rec, f).iter().enumerate() {
-        let size = if k == 0 { 17.0 } else { 14.0 };
-        let at = (near.x + 16.0, near.y + 14.0 + 22.0 * k as f32);
-        super::screen::label(line, at, size, WHITE, view.rect());
+    let lines = lines(rec, f);
+    let size = |k: usize| if k == 0 { 17.0 } else { 14.0 };
+    let width = lines
+        .iter()
+        .enumerate()
+        .map(|(k, l)| super::screen::text_width(l, size(k)) + size(k) * 0.5)
+        .fold(0.0, f32::max);
+    let height = 22.0 * lines.len() as f32;
+    let (x, y) =
+        super::screen::label_at((near.x + 16.0, near.y + 14.0), (width, height), view.rect());
+    for (k, line) in lines.iter().enumerate() {
+        super::screen::label(line, (x, y + 22.0 * k as f32), size(k), WHITE, view.rect());
     }
 }

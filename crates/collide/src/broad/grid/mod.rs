@@ -298,12 +298,15 @@ impl Grid {
         }
         for &(id, code, t) in &rec.searched {
             probe.test(id, t);
-            let cells = self.balls.searched_cells(code);
-            let Some(&(c, r)) = cells.first() else {
+            if !probe.want_heat && !probe.is_focus(id) {
+                continue;
+            }
+            let Some((c, r)) = self.balls.own_cell(code) else {
                 continue;
             };
             probe.place(Place::Cell, self.range.cell_box(c, r), t);
             if probe.is_focus(id) {
+                let cells = self.balls.searched_cells(code);
                 for (k, &(c, r)) in cells.iter().enumerate() {
                     let here = if k == 0 { t } else { 0 };
                     probe.visit(id, Place::Cell, self.range.cell_box(c, r), here);
