@@ -79,7 +79,9 @@ pub struct Args {
     #[arg(long = "sound-out", value_name = "FILE.wav", requires = "frames")]
     pub sound_out: Option<PathBuf>,
     /// Overlays to show at start, comma separated: hit-points, tracks, tangents, aabbs,
-    /// reticles, velocity, sectors, lights.
+    /// reticles, velocity, sectors, lights, sweeps, heat (the broad phase's places coloured
+    /// by their tests), probe (what the broad phase did for the ball under the pointer),
+    /// impulses (soft contacts drawn by their impulse).
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_overlay)]
     pub show: Vec<String>,
     /// Start with kinematic shapes turning.
@@ -110,6 +112,9 @@ pub struct Args {
     /// with the defaults.
     #[arg(long = "reset-settings")]
     pub reset_settings: bool,
+    /// Start set up for experiment N of Things to try (F3), or `list` to print them.
+    #[arg(long, value_name = "N|list", value_parser = parse_tour)]
+    pub tour: Option<TourArg>,
     /// A subcommand instead of the window.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -237,6 +242,10 @@ pub const OVERLAYS: &[&str] = &[
     "velocity",
     "sectors",
     "lights",
+    "sweeps",
+    "heat",
+    "probe",
+    "impulses",
 ];
 
 fn parse_overlay(s: &str) -> Result<String, String> {
@@ -247,6 +256,26 @@ fn parse_overlay(s: &str) -> Result<String, String> {
             "unknown overlay {s:?}; one of: {}",
             OVERLAYS.join(", ")
         ))
+    }
+}
+
+/// What `--tour` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TourArg {
+    /// Print the list and exit.
+    List,
+    /// Start set up for experiment `k` (from 0; `main` refuses one past the list).
+    Start(usize),
+}
+
+/// `--tour`'s value: `list`, or an experiment's number from 1.
+pub fn parse_tour(s: &str) -> Result<TourArg, String> {
+    match (s, s.parse::<usize>()) {
+        ("list", _) => Ok(TourArg::List),
+        (_, Ok(k)) if k >= 1 => Ok(TourArg::Start(k - 1)),
+        _ => Err(format!(
+            "{s:?} is not an experiment: a number from 1 (see --tour list), or list"
+        )),
     }
 }
 

@@ -35,4 +35,6 @@ pub enum Command {
     Control(collide::Control, bool),
     /// Reload the scene with this many balls in its own fill (rain, field).
     SceneFill(u32),
+    /// Set the toy up for experiment `k` of Things to try (`tour/`).
+    Tour(usize),
 }

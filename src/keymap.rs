@@ -23,6 +23,10 @@ pub enum Action {
     Scene,
     /// The help window.
     Help,
+    /// The Things to try window.
+    Tour,
+    /// The probe on or off.
+    Probe,
     /// The scene editor on or off.
     Editor,
     /// The energy window.
@@ -137,6 +141,18 @@ pub const KEYS: &[Binding] = &[
          4 cradle, 5 pool, 6 rain, 7 field",
     ),
     key(&[KeyCode::F1], Mode::Both, Action::Help, "this help"),
+    key(
+        &[KeyCode::F3],
+        Mode::Play,
+        Action::Tour,
+        "Things to try: short experiments, each with a button that sets the toy up",
+    ),
+    key(
+        &[KeyCode::I],
+        Mode::Play,
+        Action::Probe,
+        "probe on / off: what the broad phase did for the ball under the pointer (click pins)",
+    ),
     key(
         &[KeyCode::F2],
         Mode::Always,
@@ -260,6 +276,8 @@ pub fn key_name(k: KeyCode) -> &'static str {
         RightShift => "Right Shift",
         F1 => "F1",
         F2 => "F2",
+        F3 => "F3",
+        I => "I",
         F12 => "F12",
         Key1 => "1",
         Key2 => "2",

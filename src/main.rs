@@ -21,6 +21,7 @@ mod render;
 mod sound;
 mod start;
 mod state;
+mod tour;
 mod ui;
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -53,6 +54,19 @@ fn run(mut args: cli::Args) {
             );
             args.scene = None;
         }
+    }
+    match args.tour {
+        Some(cli::TourArg::List) => {
+            print!("{}", tour::list_text());
+            return;
+        }
+        Some(cli::TourArg::Start(k)) => {
+            if let Some(why) = tour::refused(k) {
+                eprintln!("error: {why}");
+                std::process::exit(2);
+            }
+        }
+        None => {}
     }
     let scene = match cli::load_scene(&args) {
         Ok(s) => s,

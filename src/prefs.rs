@@ -147,6 +147,8 @@ impl Prefs {
             ("sectors", show.sectors),
             ("lights", show.lights),
             ("sweeps", show.sweeps),
+            ("heat", show.heat),
+            ("impulses", show.impulses),
         ];
         flags
             .iter()

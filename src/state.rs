@@ -5,7 +5,7 @@
 use collide::{BroadKind, Settings, World};
 
 /// The Show toggles: the overlays drawn over the world.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Show {
     /// Fading dot at each impact.
     pub hit_points: bool,
@@ -25,9 +25,22 @@ pub struct Show {
     pub lights: bool,
     /// Each ball's path in the last step and the impacts found on it.
     pub sweeps: bool,
+    /// The broad phase's places coloured by the box tests they cost (`render/heat.rs`).
+    pub heat: bool,
+    /// The probe: what the broad phase did for the ball under the pointer (`render/probe.rs`).
+    pub probe: bool,
+    /// Soft contacts drawn with their normal impulse as thickness (`render/solver_view.rs`).
+    pub impulses: bool,
 }
 
 impl Show {
+    /// Whether `name` is an overlay [`Show::enable`] turns on.
+    pub fn knows(name: &str) -> bool {
+        let mut s = Show::default();
+        s.enable(name);
+        s != Show::default()
+    }
+
     /// Turns on the overlay called `name` (one of [`crate::cli::OVERLAYS`]).
     pub fn enable(&mut self, name: &str) {
         match name {
@@ -39,6 +52,10 @@ impl Show {
             "velocity" => self.velocity = true,
             "sectors" => self.sectors = true,
             "lights" => self.lights = true,
+            "sweeps" => self.sweeps = true,
+            "heat" => self.heat = true,
+            "probe" => self.probe = true,
+            "impulses" => self.impulses = true,
             _ => {}
         }
     }
@@ -62,6 +79,8 @@ pub struct UiState {
     pub paused: bool,
     /// Help window open.
     pub help_open: bool,
+    /// Things to try window open (F3).
+    pub tour_open: bool,
     /// Chart window open.
     pub chart_open: bool,
     /// What the last fill did, when worth saying.
@@ -119,6 +138,7 @@ impl UiState {
             broad_note: None,
             paused: false,
             help_open: false,
+            tour_open: false,
             chart_open: false,
             fill_message: None,
             param_message: None,

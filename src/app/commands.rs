@@ -50,6 +50,7 @@ impl App {
                 self.ui.scene_fill = Some(n);
                 self.restart();
             }
+            Command::Tour(k) => self.start_tour(k),
         }
     }
 

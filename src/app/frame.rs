@@ -291,6 +291,7 @@ impl App {
             self.ui.editing = false;
         }
         if !self.ui.panels_hidden {
+            cmds.extend(self.tour_window(ctx));
             self.experiment.show(ctx, &self.scene);
             self.energy.show(ctx, &self.world, &mut self.ui.energy_open);
             self.chart.show(ctx, &mut self.ui.chart_open);
@@ -318,14 +319,15 @@ impl App {
         let clip = screen::to_physical(view.pixels(screen::size()), screen::scale());
         raw_gl::clip_drawing(Some(clip));
         let time = get_time() as f32;
+        let tints = self.heat_tints();
         draw::world(
             &view,
             shown,
-            &self.fx,
-            &self.ui.show,
+            (&self.fx, &self.ui.show, tints.as_deref()),
             time,
             &mut self.sprites,
         );
+        self.draw_teaching(&view);
         if self.editor.active {
             self.editor.draw(&view);
         } else {

@@ -45,6 +45,8 @@ impl App {
             Action::Restart => cmds.push(Command::Restart),
             Action::Scene if k < cli::BUILT_IN.len() => cmds.push(Command::LoadScene(k)),
             Action::Help => ui.help_open = !ui.help_open,
+            Action::Tour => ui.tour_open = !ui.tour_open,
+            Action::Probe => ui.show.probe = !ui.show.probe,
             Action::Editor => ui.editing = !ui.editing,
             Action::Energy => ui.energy_open = !ui.energy_open,
             Action::Mute => ui.muted = !ui.muted,

@@ -16,6 +16,8 @@ mod load_meter;
 mod mouse;
 mod screenshot;
 mod tape;
+mod teach;
+mod teaching;
 #[cfg(target_arch = "wasm32")]
 mod web;
 
@@ -74,6 +76,8 @@ struct App {
     spare: Option<(World, Tape)>,
     /// The impacts heard (`sound/`).
     sound: Sound,
+    /// Things to try, the probe and the heat map (`teach.rs`).
+    teach: teaching::Teach,
 }
 
 /// One frame's physics on a worker thread, run while the frame is presented (see
@@ -129,7 +133,7 @@ impl App {
         if let Some(scene) = &args.scene {
             prefs.last_scene = Some(scene.display().to_string());
         }
-        Self {
+        let mut app = Self {
             args,
             scene,
             world,
@@ -155,7 +159,10 @@ impl App {
             prefs,
             spare: None,
             sound,
-        }
+            teach: teaching::Teach::default(),
+        };
+        app.start_tour_from_args();
+        app
     }
 
     /// Starts this frame's physics (the stepper fed `dt` s) on a worker thread: the world,
@@ -164,6 +171,7 @@ impl App {
     /// drawn from what was laid out before, and presented), so the steps are those the main
     /// thread would run, in the same order.
     fn launch(&mut self, dt: f64) -> InFlight {
+        self.sync_probe();
         let launcher = self.world.launcher();
         let (world, tape) = self.spare.take().unwrap_or_else(|| {
             let w = World::new(Vec::new(), Default::default(), 0).with_launcher(launcher);
@@ -277,6 +285,11 @@ impl App {
     fn mouse(&mut self) -> Vec<Command> {
         if self.editor.active {
             // The editor reads the mouse after the panels (see `run`).
+            return Vec::new();
+        }
+        let view = self.view();
+        let over = view.covers(crate::render::screen::mouse()) && !self.ui.egui_wants_pointer;
+        if self.probe_mouse(&view, over) {
             return Vec::new();
         }
         let cx = mouse::Ctx {

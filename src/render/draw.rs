@@ -36,9 +36,29 @@ pub const OVERLAY_BALLS: usize = 2000;
 
 /// Draws everything the Show toggles ask for, in back-to-front order; with many balls, lays
 /// out the canvas of balls under everything else, for the caller to draw with
-/// [`Sprites::draw_canvas`] before macroquad draws anything queued here.
-pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32, sprites: &mut Sprites) {
+/// [`Sprites::draw_canvas`] before macroquad draws anything queued here. `tints`, when given,
+/// colours each ball by that hue seed instead of its own (the heat map).
+pub fn world(
+    view: &View,
+    world: &World,
+    (fx, show, tints): (&Fx, &Show, Option<&[u32]>),
+    time: f32,
+    sprites: &mut Sprites,
+) {
     let field = play_area(view, world);
+    let tinted: Vec<collide::world::Ball>;
+    let balls = match tints {
+        Some(seeds) => {
+            let recolour = |(b, &seed): (&collide::world::Ball, &u32)| {
+                let mut b = *b;
+                b.color = seed;
+                b
+            };
+            tinted = world.balls().iter().zip(seeds).map(recolour).collect();
+            &tinted[..]
+        }
+        None => world.balls(),
+    };
     let colour = |b: &collide::world::Ball| {
         if b.slow_for < 0.0 {
             FIELD
@@ -46,13 +66,7 @@ pub fn world(view: &View, world: &World, fx: &Fx, show: &Show, time: f32, sprite
             ball_color(b.color)
         }
     };
-    sprites.prepare(
-        view,
-        &with_rings(world.balls()),
-        colour,
-        field,
-        (FIELD, BACKGROUND),
-    );
+    sprites.prepare(view, &with_rings(balls), colour, field, (FIELD, BACKGROUND));
     if show.sectors {
         arc_sectors(view, world);
     }

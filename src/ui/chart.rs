@@ -24,6 +24,10 @@ struct Sample {
     /// Deepest and mean overlap of the touching pairs at the frame's end (% of a radius).
     overlap_max: f64,
     overlap_mean: f64,
+    /// AABB tests as a percentage of brute force's on the same boxes, and the candidates
+    /// that touched as a percentage of the candidates (`share.rs`).
+    brute_share: f64,
+    precision: f64,
 }
 
 /// The chart's ring buffer of per-frame samples.
@@ -46,7 +50,16 @@ impl Chart {
         };
         let iterations = total.iterations - base.iterations;
         if iterations > 0 {
+            let brute = super::share::brute_per_call(world) as f64 * iterations as f64;
+            let (full, touched) = (
+                (total.full_tests + total.wall_pass_tests - base.full_tests - base.wall_pass_tests)
+                    as f64,
+                (total.collisions - base.collisions) as f64,
+            );
+            let aabb = (total.broad.aabb_tests - base.broad.aabb_tests) as f64;
             self.samples.push_back(Sample {
+                brute_share: 100.0 * aabb / brute.max(1.0),
+                precision: 100.0 * touched / full.max(1.0),
                 t,
                 aabb_tests: (total.broad.aabb_tests - base.broad.aabb_tests) as f64,
                 pairs: (total.broad.pairs - base.broad.pairs) as f64,
@@ -73,12 +86,14 @@ impl Chart {
                 ui.small(format!(
                     "Last {SPAN:.0} s of wall time, one point per frame; {iters:.0} collision iterations in the last frame."
                 ));
-                let rows: [(&str, Series, egui::Color32); 5] = [
+                let rows: [(&str, Series, egui::Color32); 7] = [
                     ("AABB tests", |s| s.aabb_tests, egui::Color32::from_rgb(110, 180, 255)),
                     ("Candidate pairs", |s| s.pairs, egui::Color32::from_rgb(255, 190, 90)),
                     ("Broad phase µs", |s| s.broad_us, egui::Color32::from_rgb(140, 230, 140)),
                     ("Overlap deepest %", |s| s.overlap_max, egui::Color32::from_rgb(255, 120, 120)),
                     ("Overlap mean %", |s| s.overlap_mean, egui::Color32::from_rgb(230, 150, 230)),
+                    ("Share of brute force %", |s| s.brute_share, egui::Color32::from_rgb(255, 90, 90)),
+                    ("Candidates that touched %", |s| s.precision, egui::Color32::from_rgb(200, 200, 120)),
                 ];
                 for (name, f, color) in rows {
                     plot_row(ui, self, name, f, color);

@@ -6,6 +6,7 @@
 //!   sleep, the overlap meter).
 //! - `help.rs`: the help window, from the key map. `chart.rs`, `energy.rs`, `experiment.rs`:
 //!   the chart, energy and experiment windows. `timeline.rs`: the record-and-replay bar.
+//! - `tour.rs`: Things to try (F3). `share.rs`: the share of brute force and the precision.
 //! - `focus.rs`: who has the keyboard after a pass (only a text field the user clicked).
 //! - `widgets.rs`: the grid rows every panel uses, and egui's set-up for the frame.
 //! - `panel_cache.rs`: the panels kept as pixels between refreshes (software rendering).
@@ -22,5 +23,7 @@ pub mod help;
 pub mod panel;
 pub mod panel_cache;
 pub mod scene;
+pub mod share;
 pub mod timeline;
+pub mod tour;
 pub mod widgets;

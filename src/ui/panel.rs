@@ -97,6 +97,7 @@ impl Panel {
         self.fill_section(ui, st, world, cmds);
         load_section(ui, load, world, st);
         counters_section(ui, world);
+        super::share::ui(ui, world);
         super::contacts::ui(ui, &mut st.sim, world);
         tunnelling_section(ui, &mut st.sim, world);
         broad_section(ui, st, world, cmds);
@@ -438,6 +439,12 @@ fn show_section(ui: &mut egui::Ui, show: &mut Show) {
         ui.checkbox(&mut show.sectors, "sectors");
         ui.checkbox(&mut show.lights, "lights");
         ui.checkbox(&mut show.sweeps, "swept paths");
+        ui.checkbox(&mut show.heat, "heat map")
+            .on_hover_text("The broad phase's cells, sectors or leaves coloured by the box tests they cost over the last simulated second (the balls, for algorithms without places)");
+        ui.checkbox(&mut show.probe, format!("probe ({})", keymap::keys_of(Action::Probe)))
+            .on_hover_text("What the broad phase did for the ball under the pointer in its last call; a click pins a ball");
+        ui.checkbox(&mut show.impulses, "impulses")
+            .on_hover_text("Soft contacts drawn as thick as their normal impulse");
     });
 }
 

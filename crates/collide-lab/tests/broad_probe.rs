@@ -223,6 +223,7 @@ fn the_focus_is_tested_against_one_box_per_test_where_the_algorithm_names_them()
         BroadKind::Quadtree,
         BroadKind::Sectors,
         BroadKind::Adjacent,
+        BroadKind::Grid,
         BroadKind::Sap,
     ];
     for kind in named {

@@ -242,6 +242,42 @@ pub fn brute_force_share(
 /// The key of a place in a [`Heat`]: its kind and its box's bits.
 type PlaceKey = (Place, [u32; 4]);
 
+/// A fast hash for the heat's keys (a multiply per 64-bit word written, as FxHash, and
+/// MurmurHash3's finaliser; the keys are a few small words, and the standard SipHash made
+/// summing a second's places the probe's largest cost).
+#[derive(Clone, Copy, Debug, Default)]
+struct PlaceHasher(u64);
+
+impl std::hash::Hasher for PlaceHasher {
+    fn finish(&self) -> u64 {
+        // MurmurHash3's finaliser: every input bit reaches the low and the high bits.
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+type PlaceMap = HashMap<PlaceKey, Visit, std::hash::BuildHasherDefault<PlaceHasher>>;
+
 fn key_of(v: &Visit) -> PlaceKey {
     let r = &v.rect;
     (
@@ -259,7 +295,7 @@ fn key_of(v: &Visit) -> PlaceKey {
 /// second): tests per place (the same kind and box is the same place) and per box.
 #[derive(Clone, Debug, Default)]
 pub struct Heat {
-    places: HashMap<PlaceKey, Visit>,
+    places: PlaceMap,
     /// Tests per box index, summed (the tree's and the sweep's heat).
     pub per_box: Vec<u64>,
     /// Structure tests, summed.

@@ -1,8 +1,11 @@
 //! Reading and editing the world between steps: accessors, the broad phase in use, launching,
-//! adding and removing balls, the hits, and the state's hash.
+//! adding and removing balls, the hits, the state's hash, and the records a viewer asks for
+//! (the broad phase's probe, the soft contacts' impulses).
 
+use super::contacts::SolverContact;
 use super::counters::{Counters, Tally};
 use super::launch::Launcher;
+use super::probing::{ProbeAsk, ProbeRecord};
 use super::settings::{Settings, Solver};
 use super::sweep::SweptImpact;
 use super::World;
@@ -268,5 +271,48 @@ impl World {
     /// The impacts answered in the last step, in order (swept modes only).
     pub fn step_impacts(&self) -> &[SweptImpact] {
         self.stages.sweep.impacts()
+    }
+}
+
+impl World {
+    /// Asks the broad phase to record its work per ball from the next call on (`None`: stop).
+    /// Changes no simulation; while on, the pair cache stands aside (see the module notes).
+    pub fn set_probe(&mut self, ask: Option<ProbeAsk>) {
+        let pairs = &mut self.stages.pairs;
+        match (ask, pairs.probing.as_mut()) {
+            (None, _) => {
+                if pairs.probing.take().is_some() {
+                    pairs.cache.invalidate();
+                }
+            }
+            (Some(ask), Some(p)) => p.ask = ask,
+            (Some(ask), None) => {
+                pairs.cache.invalidate();
+                pairs.probing = Some(Box::new(super::probing::Probing::new(ask)));
+            }
+        }
+    }
+
+    /// What the probe recorded, while it is on.
+    pub fn probe(&self) -> Option<&ProbeRecord> {
+        self.stages.pairs.probing.as_ref().map(|p| &p.record)
+    }
+}
+
+impl World {
+    /// The soft contacts of the last step with their normal impulses (none with the
+    /// push-out, which keeps no contacts).
+    pub fn solver_contacts(&self) -> Vec<SolverContact> {
+        if self.settings.solver != Solver::Soft {
+            return Vec::new();
+        }
+        let view = |c: &super::contacts::SoftContact| SolverContact {
+            ball: c.ball.ix(),
+            other: c.other.into(),
+            point: c.point,
+            normal: c.normal,
+            impulse: c.impulse,
+        };
+        self.stages.soft.contacts().iter().map(view).collect()
     }
 }

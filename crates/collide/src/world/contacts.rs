@@ -78,3 +78,18 @@ pub(super) struct Kept {
     pub(super) friction: f32,
     pub(super) rolling: f32,
 }
+
+/// A soft contact of the last step as a viewer sees it (`World::solver_contacts`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolverContact {
+    /// The ball (an index into the world's balls).
+    pub ball: usize,
+    /// What it touches.
+    pub other: crate::response::HitWith,
+    /// The contact point on the other (px).
+    pub point: Vec2,
+    /// The normal, from the other towards the ball.
+    pub normal: Vec2,
+    /// The accumulated normal impulse of the step (mass · px/s, ≥ 0).
+    pub impulse: f32,
+}

@@ -59,6 +59,8 @@ pub(super) struct Query {
     pub(super) dt: f32,
     pub(super) pair_cache: bool,
     pub(super) verify: bool,
+    /// The simulated second the step is in (the probe's heat sums by it).
+    pub(super) second: u64,
 }
 
 /// The world as a stage sees it during a step: obstacles to read, balls to move.
@@ -80,6 +82,7 @@ impl StepContext {
             dt: self.dt,
             pair_cache: self.settings.pair_cache,
             verify: self.settings.verify,
+            second: self.step / (60 * self.settings.motion_iterations.clamp(1, 64)) as u64,
         }
     }
 }

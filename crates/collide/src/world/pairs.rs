@@ -9,9 +9,11 @@ use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::cache::PairCache;
 use super::contacts::{Kept, KeptImpulse};
 use super::context::{Frame, Query};
+use super::probing::{BoxOwner, Probing};
 use super::Tally;
 use crate::broad::{BroadInput, BroadKind, BroadPhase, Pair};
 use crate::geom::{Aabb, Ball, Shape};
+use crate::response::HitWith;
 
 /// The broad phase, its pair cache and what the last call found.
 pub(super) struct PairsStage {
@@ -34,6 +36,8 @@ pub(super) struct PairsStage {
     awake: Vec<u32>,
     sleepers_version: u64,
     boxes: Vec<Aabb>,
+    /// The per-ball record, while a viewer asks for it (`probing.rs`).
+    pub(super) probing: Option<Box<Probing>>,
 }
 
 impl Default for PairsStage {
@@ -52,6 +56,7 @@ impl Default for PairsStage {
             awake: Vec::new(),
             sleepers_version: 0,
             boxes: Vec::new(),
+            probing: None,
         }
     }
 }
@@ -151,7 +156,8 @@ impl PairsStage {
                 statics_version: self.statics_version,
                 world: w.bounds,
             };
-            self.run_broad(&input, w.balls, None, query, tally);
+            let owners = AllAwake { shapes: n_shapes };
+            self.run_broad(&input, (w, &owners), query, tally);
             self.aabbs = aabbs;
             return;
         }
@@ -189,25 +195,33 @@ impl PairsStage {
             statics_version: self.sleepers_version,
             world: w.bounds,
         };
-        self.run_broad(&input, w.balls, Some(&awake), query, tally);
+        self.run_broad(&input, (w, &order), query, tally);
         order.pairs_to_world(&mut self.pairs);
         self.pairs.sort_unstable();
         (self.sleepers, self.awake, self.boxes) = (sleepers, awake, boxes);
         self.previous_sleepers = before;
     }
 
-    /// One broad-phase call on `input` (cached or not), verified when asked; `awake` maps the
-    /// input's balls to the world's when some sleep.
+    /// One broad-phase call on `input` (cached or not; probed while a viewer asks), verified
+    /// when asked; `owners` maps the input's boxes to the world's obstacles and balls.
     fn run_broad(
         &mut self,
         input: &BroadInput,
-        balls: &[Ball],
-        awake: Option<&Vec<u32>>,
+        (w, owners): (&Frame, &dyn BoxOwner),
         query: Query,
         tally: &mut Tally,
     ) {
         let t0 = self.clock.map(|c| c());
-        if query.cached && query.pair_cache {
+        if let Some(mut probing) = self.probing.take() {
+            let before = tally.broad.aabb_tests;
+            let probe = probing.probe_for(owners, w.balls.len());
+            self.broad
+                .find_pairs_probed(input, &mut self.pairs, &mut tally.broad, probe);
+            let call = (input, &self.pairs[..], tally.broad.aabb_tests - before);
+            probing.after_call(call, owners, w, query.second);
+            self.probing = Some(probing);
+        } else if query.cached && query.pair_cache {
+            let (balls, awake) = (&w.balls[..], owners.awake());
             let margin = |b: usize| {
                 let i = awake.map_or(b, |a| a[b] as usize);
                 super::cache::margin(&balls[i], query.dt)
@@ -311,6 +325,52 @@ pub(super) fn next_statics_version() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+/// The boxes' order while no ball sleeps: the obstacles, then the balls.
+struct AllAwake {
+    shapes: usize,
+}
+
+impl BoxOwner for AllAwake {
+    fn owner(&self, k: u32) -> HitWith {
+        match k.checked_sub(self.shapes as u32) {
+            Some(i) => HitWith::Ball(i),
+            None => HitWith::Shape(k),
+        }
+    }
+
+    fn box_of_ball(&self, i: usize) -> u32 {
+        (self.shapes + i) as u32
+    }
+
+    fn awake(&self) -> Option<&[u32]> {
+        None
+    }
+}
+
+impl BoxOwner for SleeperOrder<'_> {
+    fn owner(&self, k: u32) -> HitWith {
+        let m = self.world_index(k);
+        match m.checked_sub(self.shapes as u32) {
+            Some(i) => HitWith::Ball(i),
+            None => HitWith::Shape(m),
+        }
+    }
+
+    fn box_of_ball(&self, i: usize) -> u32 {
+        let i = i as u32;
+        let (fm, n, z) = (self.first_moving, self.shapes, self.sleepers.len());
+        let at = match self.sleepers.binary_search(&i) {
+            Ok(k) => fm + k,
+            Err(_) => n + z + self.awake.binary_search(&i).unwrap_or(0),
+        };
+        at as u32
+    }
+
+    fn awake(&self) -> Option<&[u32]> {
+        Some(self.awake)
+    }
+}
+
 /// The broad phase's order of the boxes while some balls sleep: the statics, the sleepers (as
 /// static boxes), the moving shapes, the awake balls. Used by the step's broad phase and by the
 /// overlap meter's own search.
@@ -341,24 +401,27 @@ impl SleeperOrder<'_> {
 
     /// Pairs of this order's indices turned into the world's pair space, each `(min, max)`.
     pub fn pairs_to_world(&self, pairs: &mut [crate::broad::Pair]) {
-        let (fm, n, z) = (self.first_moving, self.shapes, self.sleepers.len());
-        let map = |k: u32| -> u32 {
-            let k = k as usize;
-            let m = if k < fm {
-                k
-            } else if k < fm + z {
-                n + self.sleepers[k - fm] as usize
-            } else if k < n + z {
-                k - z
-            } else {
-                n + self.awake[k - n - z] as usize
-            };
-            m as u32
-        };
         for p in pairs.iter_mut() {
-            let (a, b) = (map(p.0), map(p.1));
+            let (a, b) = (self.world_index(p.0), self.world_index(p.1));
             *p = (a.min(b), a.max(b));
         }
+    }
+
+    /// Box `k` of this order in the world's pair space (obstacles, then balls).
+    #[inline]
+    fn world_index(&self, k: u32) -> u32 {
+        let (fm, n, z) = (self.first_moving, self.shapes, self.sleepers.len());
+        let k = k as usize;
+        let m = if k < fm {
+            k
+        } else if k < fm + z {
+            n + self.sleepers[k - fm] as usize
+        } else if k < n + z {
+            k - z
+        } else {
+            n + self.awake[k - n - z] as usize
+        };
+        m as u32
     }
 }
 

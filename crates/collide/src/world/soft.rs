@@ -75,6 +75,11 @@ pub(super) struct SoftStage {
 }
 
 impl SoftStage {
+    /// The last step's contacts, as solved.
+    pub(super) fn contacts(&self) -> &[SoftContact] {
+        &self.contacts
+    }
+
     /// The velocity part of the move: gravity, for the awake balls.
     pub(super) fn accelerate(balls: &mut [Ball], cx: &StepContext) {
         let g = Vec2::new(0.0, -cx.settings.gravity);

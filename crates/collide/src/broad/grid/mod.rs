@@ -38,7 +38,8 @@
 //! against the later balls of its cell and the forward neighbours), and to its own cell's
 //! heat; the focus visits the cells its search read, its tests beside its own cell. Obstacle
 //! tests as in `obstacles.rs`. Nothing belongs to the structure. The record is taken in the
-//! search loop only when asked; the boxes each ball was tested against are not listed.
+//! search loop only when asked; the focus's partners are listed, one per test: the balls of
+//! the two runs its search read, then the obstacles of its cells.
 //!
 //! **Cost** (what `aabb_tests` counts): `Σ K(K − 1)/2` over occupied cells, plus for each ball
 //! the balls of the forward neighbours its box reaches into, plus the obstacle tests; sorting
@@ -287,15 +288,25 @@ impl Grid {
 
     /// Gives each ball the tests its pair search counted (`rec`), to its own cell's heat,
     /// and for the focus the cells searched, its tests beside its own cell.
-    fn probe_searched(&self, rec: &[ball_cells::Searched], probe: &mut Probe) {
-        for &(id, code, t) in rec {
+    fn probe_searched(&self, rec: &ball_cells::Record, probe: &mut Probe) {
+        // The focus's partners in the pair search come before its obstacles' (listed by the
+        // obstacle query, which ran after the search).
+        if probe.focus.is_some() {
+            let obstacles = std::mem::take(&mut probe.against);
+            probe.against.extend(&rec.against);
+            probe.against.extend(obstacles);
+        }
+        for &(id, code, t) in &rec.searched {
             probe.test(id, t);
-            let cells = self.balls.searched_cells(code);
-            let Some(&(c, r)) = cells.first() else {
+            if !probe.want_heat && !probe.is_focus(id) {
+                continue;
+            }
+            let Some((c, r)) = self.balls.own_cell(code) else {
                 continue;
             };
             probe.place(Place::Cell, self.range.cell_box(c, r), t);
             if probe.is_focus(id) {
+                let cells = self.balls.searched_cells(code);
                 for (k, &(c, r)) in cells.iter().enumerate() {
                     let here = if k == 0 { t } else { 0 };
                     probe.visit(id, Place::Cell, self.range.cell_box(c, r), here);
@@ -328,7 +339,7 @@ impl BroadPhase for Grid {
     ) {
         probe.begin(input.aabbs.len());
         let mut rec = self.balls.record.take().unwrap_or_default();
-        rec.clear();
+        rec.begin(probe.focus);
         self.balls.record = Some(rec);
         self.run(input, pairs, counters, Some(probe));
         if let Some(rec) = self.balls.record.take() {

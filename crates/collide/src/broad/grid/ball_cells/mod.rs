@@ -47,12 +47,33 @@ const PAD: usize = 8;
 /// One ball as the pair search counted it: its index, its cell code and its box tests.
 pub(crate) type Searched = (u32, u32, u64);
 
+/// What a probed pair search records: every ball's [`Searched`], and the balls the focus
+/// (a ball index) was tested against, one per test.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Record {
+    /// Each ball as searched, in search order.
+    pub searched: Vec<Searched>,
+    /// The ball whose partners are listed.
+    pub focus: Option<u32>,
+    /// The balls of the focus's two runs: one per test it made.
+    pub against: Vec<u32>,
+}
+
+impl Record {
+    /// Empties the record for a search with `focus`.
+    pub fn begin(&mut self, focus: Option<u32>) {
+        self.searched.clear();
+        self.against.clear();
+        self.focus = focus;
+    }
+}
+
 /// Balls by cell, boxes in cell order.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BallCells {
-    /// When `Some`, the pair search pushes each ball's tests there ([`Searched`]); the caller
+    /// When `Some`, the pair search records each ball's tests there ([`Record`]); the caller
     /// empties it.
-    pub record: Option<Vec<Searched>>,
+    pub record: Option<Record>,
     /// Real columns and rows.
     dims: (usize, usize),
     /// Stored cells per row: columns + 2.

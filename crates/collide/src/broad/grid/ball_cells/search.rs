@@ -21,7 +21,7 @@
 
 use super::lanes::{Lanes, Run};
 use super::searched::searched_runs;
-use super::{BallCells, Searched, PAD};
+use super::{BallCells, Record, PAD};
 use crate::broad::packed::query_of;
 use crate::broad::pair_keys::{grow_keys, KeyWriter, PairKeys};
 
@@ -46,12 +46,13 @@ impl BallCells {
     /// ([`Lanes::scan`]), or with AVX2 where the CPU has it both runs' first four in one
     /// 8-wide block ([`avx2::scan_runs`]): the same keys, in another order, and the sort puts
     /// them in one order.
-    /// With `rec`, each ball's tests are also pushed there as (ball, cell code, tests).
+    /// With `rec`, each ball's tests are also pushed there as (ball, cell code, tests), and the
+    /// focus's partners listed.
     pub(super) fn pairs_in(
         &self,
         balls: std::ops::Range<usize>,
         out: &mut KeyWriter,
-        rec: Option<&mut Vec<Searched>>,
+        rec: Option<&mut Record>,
     ) -> u64 {
         #[cfg(target_arch = "x86_64")]
         if super::avx2::enabled() {
@@ -66,7 +67,7 @@ impl BallCells {
         &self,
         balls: std::ops::Range<usize>,
         out: &mut KeyWriter,
-        rec: Option<&mut Vec<Searched>>,
+        rec: Option<&mut Record>,
     ) -> u64 {
         // SAFETY: `search` gives runs ordered and ending at most at `n`, with `PAD ≥ LANES`
         // entries past `n`, and room in `buf` for every candidate's key and two blocks more.
@@ -91,7 +92,7 @@ impl BallCells {
         &self,
         balls: std::ops::Range<usize>,
         out: &mut KeyWriter,
-        rec: Option<&mut Vec<Searched>>,
+        rec: Option<&mut Record>,
     ) -> u64 {
         // SAFETY: as in `pairs_in_sse2`, with `PAD = 8` entries past `n` and room for 8 keys
         // past the candidates'; the caller vouches for the CPU.
@@ -115,7 +116,7 @@ impl BallCells {
         &self,
         balls: std::ops::Range<usize>,
         out: &mut KeyWriter,
-        mut rec: Option<&mut Vec<Searched>>,
+        mut rec: Option<&mut Record>,
         scan: impl Fn(&Lanes, [f32; 4], u64, Run, Run, &mut [u64], usize) -> usize,
     ) -> u64 {
         let s = self.stride;
@@ -164,7 +165,12 @@ impl BallCells {
             let below_len = b1 - b0;
             tests += (own_len + below_len) as u64;
             if let Some(r) = rec.as_deref_mut() {
-                r.push((ids[a - base], code, (own_len + below_len) as u64));
+                let me = ids[a - base];
+                r.searched.push((me, code, (own_len + below_len) as u64));
+                if r.focus == Some(me) {
+                    r.against.extend(&ids[a + 1 - base..own_end - base]);
+                    r.against.extend(&ids[b0 - base..b1 - base]);
+                }
             }
             // Room for every candidate's key, written or not, and a block's overrun.
             let need = len + own_len + below_len + PAD;

@@ -69,6 +69,16 @@ impl BallCells {
         own.chain(above).filter_map(real).collect()
     }
 
+    /// The real cell `(column, row)` a ball of cell code `code` is filed in, if real (the
+    /// first of [`BallCells::searched_cells`], without listing the others).
+    pub fn own_cell(&self, code: u32) -> Option<(usize, usize)> {
+        let (w, h) = self.dims;
+        let last_cell = (h * self.stride).saturating_sub(2);
+        let k = searched_runs(code, self.stride, last_cell).0.start;
+        let (c, r) = (k % self.stride, k / self.stride);
+        (c >= 1 && c <= w && r < h).then(|| (c - 1, r))
+    }
+
     fn searched_ball(&self, id: u32, code: u32, p: [f32; 4]) -> SearchedBall {
         let aabb = Aabb::new(Vec2::new(p[0], p[1]), Vec2::new(p[2], p[3]));
         SearchedBall {

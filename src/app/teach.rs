@@ -1,0 +1,297 @@
+//! The teaching tools in the app: Things to try set up (`tour/`, the window `ui/tour.rs`), the
+//! probe's focus (the ball under the pointer, or one pinned by a click) asked of the world
+//! before each frame's steps, and the probe, heat map and solver view drawn over the table
+//! (`render/probe.rs`, `render/heat.rs`, `render/solver_view.rs`). None changes the
+//! simulation: a set-up goes through the commands like any panel's, and the probe is a
+//! request for a record.
+
+use super::App;
+use crate::command::Command;
+use crate::render::heat;
+use crate::render::view::View;
+use crate::render::{probe, screen, solver_view};
+use crate::tour::{self, Setup};
+use collide::world::ProbeAsk;
+use collide::{Input, Settings, Vec2};
+use macroquad::prelude::{is_mouse_button_pressed, MouseButton};
+
+impl App {
+    /// Sets the toy up for experiment `k` of Things to try: what its set-up names, in the
+    /// order a person would (scene, broad phase and parameters, settings, balls, overlays),
+    /// through the same commands as the panel; nothing else changes.
+    pub(super) fn start_tour(&mut self, k: usize) {
+        let Some(x) = tour::list().get(k) else {
+            return;
+        };
+        let (setup, title) = (&x.setup, &x.title);
+        let Ok(names) = setup.resolved() else {
+            return; // the shipped list resolves (tested)
+        };
+        if let Some(scene) = names.scene {
+            self.apply(Command::LoadScene(scene));
+        }
+        if let Some(n) = setup.scene_fill {
+            self.apply(Command::SceneFill(n));
+        }
+        if let Some(kind) = names.broad {
+            (self.ui.broad, self.ui.broad_chosen, self.ui.broad_note) = (kind, true, None);
+            self.apply(Command::SetBroad(kind));
+        }
+        self.set_params(setup);
+        let mut sim = self.ui.sim.clone();
+        edit_settings(&mut sim, setup, &names);
+        if sim != *self.world.settings() {
+            self.input_shown(Input::Settings(sim.clone()));
+        }
+        self.ui.sim = sim;
+        if let Some((n, r)) = setup.fill {
+            self.apply(Command::Fill(n, r));
+        }
+        if let Some(n) = setup.launch {
+            self.apply(Command::Launch(n));
+        }
+        for name in &setup.show {
+            self.ui.show.enable(name);
+        }
+        self.teach.tour.shown = k;
+        self.teach.pinned = None;
+        self.ui.message = Some(format!("Things to try {}: {title}", k + 1));
+    }
+
+    /// The set-up's broad-phase parameters, by the names the broad phase gives them.
+    fn set_params(&mut self, setup: &Setup) {
+        for (name, v) in &setup.params {
+            let params = self.world.broad().params();
+            match params.iter().find(|p| p.name == name) {
+                Some(p) => self.apply(Command::SetParam(p.name, *v)),
+                None => self.ui.param_message = Some(format!("no parameter {name:?}")),
+            }
+        }
+    }
+
+    /// `--tour N`: the window open on experiment N, the toy set up for it.
+    pub(super) fn start_tour_from_args(&mut self) {
+        if let Some(crate::cli::TourArg::Start(k)) = self.args.tour {
+            self.ui.tour_open = true;
+            self.start_tour(k);
+        }
+    }
+
+    /// The Things to try window; its button's set-up as a command.
+    pub(super) fn tour_window(&mut self, ctx: &egui_macroquad::egui::Context) -> Option<Command> {
+        self.teach
+            .tour
+            .show(ctx, &mut self.ui.tour_open)
+            .map(Command::Tour)
+    }
+
+    /// Asks the world for the probe's record while the probe or the heat map is shown.
+    pub(super) fn sync_probe(&mut self) {
+        let show = &self.ui.show;
+        let ask = (show.probe || show.heat).then(|| ProbeAsk {
+            focus: if show.probe {
+                self.teach.pinned.or(self.teach.hover)
+            } else {
+                None
+            },
+            heat: show.heat,
+        });
+        self.world.set_probe(ask);
+    }
+
+    /// With the probe on, notes the ball under the pointer, and a left click pins the ball
+    /// under it (or, on the empty field, lets go of the pinned one). Returns true when the
+    /// click was the probe's (no other gesture starts from it).
+    pub(super) fn probe_mouse(&mut self, view: &View, over_table: bool) -> bool {
+        if !self.ui.show.probe || !over_table {
+            self.teach.hover = None;
+            return false;
+        }
+        let p = view.to_world(screen::mouse());
+        // The nearest ball within a generous reach: small balls are hard to point at.
+        let under = self.world.ball_at(p, PROBE_REACH / view.scale());
+        self.teach.hover = under;
+        if !is_mouse_button_pressed(MouseButton::Left) {
+            return false;
+        }
+        self.teach.pinned = match (under, self.teach.pinned) {
+            (Some(b), Some(p)) if b == p => None,
+            (under, _) => under,
+        };
+        true
+    }
+
+    /// The colour seeds of the balls while the heat map shows on them (algorithms without
+    /// places to colour).
+    pub(super) fn heat_tints(&self) -> Option<Vec<u32>> {
+        let kind = self.world.broad().kind();
+        if !self.ui.show.heat || self.editor.active || heat::on_places(kind) {
+            return None;
+        }
+        let rec = self.world.probe()?;
+        Some(heat::ball_tints(rec, self.world.balls().len()))
+    }
+
+    /// The heat map under the balls' overlays, then the solver view and the probe over them.
+    pub(super) fn draw_teaching(&mut self, view: &View) {
+        if self.editor.active {
+            return;
+        }
+        let world = &self.world;
+        if self.ui.show.impulses {
+            solver_view::draw(view, world, &solver_view::by_kind);
+        }
+        let Some(rec) = world.probe() else {
+            return;
+        };
+        if self.ui.show.heat {
+            heat::draw(view, rec, world.broad().kind(), &mut self.teach.heat);
+        }
+        if self.ui.show.probe {
+            let pinned = self.teach.pinned.and_then(|i| world.balls().get(i));
+            let near = match pinned {
+                Some(b) => view.pt(b.pos + Vec2::new(b.radius, b.radius)),
+                None => screen::mouse(),
+            };
+            probe::draw(view, rec, near);
+        }
+    }
+}
+
+/// How far from a ball the pointer may be and still probe it (screen px).
+const PROBE_REACH: f32 = 14.0;
+
+/// The set-up's settings written into `sim`.
+fn edit_settings(sim: &mut Settings, setup: &Setup, names: &tour::Resolved) {
+    if let Some(on) = setup.pair_cache {
+        sim.pair_cache = on;
+    }
+    if let Some(s) = names.solver {
+        sim.solver = s;
+    }
+    if let Some(on) = setup.sleep {
+        sim.sleep.enabled = Some(on);
+    }
+    if let Some(t) = names.tunnelling {
+        sim.tunnelling = t;
+    }
+    let numbers = [
+        (setup.gravity, &mut sim.gravity),
+        (setup.radius, &mut sim.ball_radius),
+        (setup.speed, &mut sim.launch_speed),
+    ];
+    for (value, field) in numbers {
+        if let Some(v) = value {
+            *field = v;
+        }
+    }
+    if let Some(n) = setup.motion {
+        sim.motion_iterations = n;
+    }
+    if let Some(n) = setup.collision {
+        sim.collision_iterations = n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::App;
+    use crate::cli::Args;
+    use crate::command::Command;
+    use crate::prefs::Prefs;
+    use crate::tour;
+    use clap::Parser;
+
+    /// An app as a `--frames` run builds it, with these extra flags.
+    fn app(extra: &[&str]) -> App {
+        let mut argv = vec!["collision-math-toy", "--mute", "--frames", "1"];
+        argv.extend(extra);
+        let args = Args::parse_from(argv);
+        let scene = crate::cli::load_scene(&args).expect("default scene");
+        let start = crate::start::start(&args, &scene).expect("start");
+        let prefs = Prefs {
+            persist: false,
+            ..Prefs::default()
+        };
+        App::new(args, start, prefs)
+    }
+
+    #[test]
+    fn every_experiment_sets_up_what_it_names_and_nothing_else() {
+        for (k, x) in tour::list().iter().enumerate() {
+            let mut app = app(&[]);
+            app.ui.sim.rotate = true; // named by no set-up, kept by a scene load: must stay
+            app.apply(Command::Tour(k));
+            let (s, names, w) = (&x.setup, x.setup.resolved().unwrap(), &app.world);
+            let name = &x.title;
+            if let Some(scene) = &s.scene {
+                assert_eq!(&app.ui.scene_name, scene, "{name}");
+            }
+            if let Some(kind) = names.broad {
+                assert_eq!(w.broad().kind(), kind, "{name}");
+            }
+            for (p, v) in &s.params {
+                let got = w.broad().params().into_iter().find(|q| q.name == p);
+                assert_eq!(got.map(|q| q.value), Some(*v), "{name}: {p}");
+            }
+            let st = w.settings();
+            assert!(st.rotate, "{name}: untouched");
+            if let Some(c) = s.collision {
+                assert_eq!(st.collision_iterations, c, "{name}");
+            }
+            if let Some(m) = s.motion {
+                assert_eq!(st.motion_iterations, m, "{name}");
+            }
+            if let Some(on) = s.pair_cache {
+                assert_eq!(st.pair_cache, on, "{name}");
+            }
+            if let Some(solver) = names.solver {
+                assert_eq!(st.solver, solver, "{name}");
+            }
+            if let Some(t) = names.tunnelling {
+                assert_eq!(st.tunnelling, t, "{name}");
+            }
+            if let Some(n) = s.launch {
+                assert_eq!(w.pending_launches(), n, "{name}");
+            }
+            if let Some((n, _)) = s.fill {
+                assert_eq!(w.balls().len(), n as usize, "{name}");
+            }
+            let shown = crate::prefs::Prefs::shown(&app.ui.show);
+            for o in s.show.iter().filter(|o| *o != "probe") {
+                assert!(shown.contains(o), "{name}: {o} shown");
+            }
+            let message = app.ui.message.clone().unwrap_or_default();
+            assert!(message.contains(name.as_str()), "{message}");
+        }
+    }
+
+    #[test]
+    fn tour_n_starts_set_up_with_the_window_open() {
+        let app = app(&["--tour", "2"]);
+        assert!(app.ui.tour_open);
+        assert_eq!(app.world.broad().kind(), collide::BroadKind::Quadtree);
+        assert_eq!(app.teach.tour.shown, 1);
+    }
+
+    #[test]
+    fn the_probe_is_asked_while_shown_and_changes_no_simulation() {
+        let run = |probe: bool| {
+            let mut app = app(&["--tour", "15"]);
+            app.ui.show.probe = probe;
+            app.ui.show.heat = probe;
+            app.teach.pinned = Some(5);
+            for _ in 0..30 {
+                app.sync_probe();
+                app.step_frame();
+            }
+            let rec = app.world.probe().map(|r| r.focus.as_ref().map(|f| f.ball));
+            (app.world.state_hash(), rec)
+        };
+        let (plain, none) = run(false);
+        let (probed, focus) = run(true);
+        assert_eq!(plain, probed);
+        assert_eq!(none, None, "no record unless asked");
+        assert_eq!(focus, Some(Some(5)), "the pinned ball");
+    }
+}

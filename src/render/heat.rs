@@ -1,0 +1,232 @@
+//! The heat map: the broad phase's places (quadtree leaves, sectors of each shift, the grid's
+//! cells, the adjacent method's sectors) coloured by the AABB tests they cost over the last
+//! simulated second, from the world's probe (`World::probe`, `world/probing.rs`), with a
+//! legend and the hottest place's count. Algorithms without fixed places (brute force, RDC,
+//! the sweep, the tree) colour the balls by their own tests instead ([`ball_tints`]).
+//!
+//! Cheap to draw: the places are summed once per simulated second (the heat changes only
+//! then) and painted into a small texture, a texel per half of the smallest place
+//! ([`HeatCache`]); a frame draws that one texture over the table, however many places.
+
+use super::view::View;
+use collide::broad::{Place, Visit};
+use collide::world::ProbeRecord;
+use collide::{Aabb, BroadKind, Vec2};
+use macroquad::prelude::*;
+use std::collections::HashMap;
+
+/// Whether `kind`'s heat is drawn on its places (else on the balls).
+pub fn on_places(kind: BroadKind) -> bool {
+    matches!(
+        kind,
+        BroadKind::Quadtree | BroadKind::Sectors | BroadKind::Adjacent | BroadKind::Grid
+    )
+}
+
+/// The places to draw, summed, for the heat last read.
+#[derive(Default)]
+pub struct HeatCache {
+    /// What the places were made from: the calls summed, whether complete, the algorithm.
+    key: Option<(u64, bool, BroadKind, u64)>,
+    /// When they were made (s, the app's clock): the second in progress is painted again at
+    /// most every [`REPAINT`] s, a complete one once.
+    places: Vec<(Aabb, u64)>,
+    hottest: u64,
+    /// Tests of places not drawn (internal nodes: the quadtree's descent).
+    undrawn: u64,
+    /// The places painted, and the area (px) the texture covers.
+    texture: Option<(Texture2D, Aabb)>,
+    painted_at: f64,
+}
+
+/// Seconds between paintings of the second in progress.
+const REPAINT: f64 = 0.5;
+
+/// Most texels a side of the heat texture.
+const MOST_TEXELS: f32 = 512.0;
+
+impl HeatCache {
+    /// Brings the places up to date with `rec` for `kind` (once per simulated second).
+    fn update(&mut self, rec: &ProbeRecord, kind: BroadKind, now: f64) {
+        let heat = rec.heat();
+        let key = (heat.calls, rec.heat_complete(), kind, heat.place_tests());
+        let fresh = self.key.is_some_and(|k| k.1 == key.1 && k.2 == kind);
+        if self.key == Some(key) || (fresh && !key.1 && now - self.painted_at < REPAINT) {
+            return;
+        }
+        (self.key, self.painted_at) = (Some(key), now);
+        let mut by_rect: HashMap<[u32; 4], (Aabb, u64)> = HashMap::new();
+        self.undrawn = 0;
+        for v in heat.places() {
+            match drawn_rect(&v) {
+                Some(r) => by_rect.entry(bits(&r)).or_insert((r, 0)).1 += v.tests,
+                None => self.undrawn += v.tests,
+            }
+        }
+        self.places = by_rect.into_values().collect();
+        self.places.sort_by_key(|p| p.1);
+        self.hottest = self.places.last().map_or(0, |p| p.1);
+        let alpha = if kind == BroadKind::Sectors {
+            0.45
+        } else {
+            0.5
+        };
+        self.texture = painted(&self.places, self.hottest, alpha);
+    }
+}
+
+/// The places painted into a texture, the hotter over the cooler where they overlap (the
+/// shifted sectors), and the area it covers; `None` without places.
+fn painted(places: &[(Aabb, u64)], hottest: u64, alpha: f32) -> Option<(Texture2D, Aabb)> {
+    let area = places.iter().map(|p| p.0).reduce(|a, b| a.merged(&b))?;
+    let smallest = places
+        .iter()
+        .map(|p| p.0.size().min_element())
+        .fold(f32::INFINITY, f32::min);
+    let texel = (smallest / 2.0)
+        .max(area.size().max_element() / MOST_TEXELS)
+        .max(0.5);
+    let (w, h) = (
+        (area.size().x / texel).ceil().max(1.0) as usize,
+        (area.size().y / texel).ceil().max(1.0) as usize,
+    );
+    let mut img = Image::gen_image_color(w as u16, h as u16, Color::new(0.0, 0.0, 0.0, 0.0));
+    for &(r, t) in places {
+        let c = ramp(level(t, hottest), alpha);
+        let x0 = ((r.min.x - area.min.x) / texel).round() as usize;
+        let x1 = (((r.max.x - area.min.x) / texel).round() as usize).clamp(x0 + 1, w.max(x0 + 1));
+        // Row 0 is the top of the area (y up in the world).
+        let y0 = ((area.max.y - r.max.y) / texel).round() as usize;
+        let y1 = (((area.max.y - r.min.y) / texel).round() as usize).clamp(y0 + 1, h.max(y0 + 1));
+        for y in y0..y1.min(h) {
+            for x in x0..x1.min(w) {
+                img.set_pixel(x as u32, y as u32, c);
+            }
+        }
+    }
+    let tex = Texture2D::from_image(&img);
+    tex.set_filter(FilterMode::Nearest);
+    Some((tex, area))
+}
+
+fn bits(r: &Aabb) -> [u32; 4] {
+    [r.min.x, r.min.y, r.max.x, r.max.y].map(f32::to_bits)
+}
+
+/// Where a place's heat is drawn: leaves, sectors and cells as they are (a cell's ball and
+/// obstacle tests together), a 3 × 3 block at its centre sector; internal nodes not at all.
+fn drawn_rect(v: &Visit) -> Option<Aabb> {
+    match v.place {
+        Place::Leaf | Place::Sector(_) | Place::Cell | Place::ObstacleCell => Some(v.rect),
+        Place::Block => {
+            let third = v.rect.size() / 3.0;
+            Some(Aabb::new(v.rect.min + third, v.rect.max - third))
+        }
+        Place::Node | Place::Cluster | Place::Interval => None,
+    }
+}
+
+/// The colour of `t` in 0..=1 on the heat ramp: dark blue, through red, to yellow.
+pub fn ramp(t: f32, alpha: f32) -> Color {
+    let t = t.clamp(0.0, 1.0);
+    let (r, g, b) = if t < 0.5 {
+        let u = t * 2.0;
+        (0.15 + 0.85 * u, 0.1 + 0.1 * u, 0.55 - 0.45 * u)
+    } else {
+        let u = (t - 0.5) * 2.0;
+        (1.0, 0.2 + 0.75 * u, 0.1 + 0.3 * u)
+    };
+    Color::new(r, g, b, alpha)
+}
+
+/// `tests` against `hottest` on a square-root scale (one hot cell does not wash out the
+/// rest), 0..=1.
+pub fn level(tests: u64, hottest: u64) -> f32 {
+    if hottest == 0 {
+        0.0
+    } else {
+        (tests as f32 / hottest as f32).sqrt()
+    }
+}
+
+/// Draws the heat of `rec` for `kind` on its places with the legend; for the algorithms that
+/// colour the balls, only the legend (the balls are tinted by [`ball_tints`]).
+pub fn draw(view: &View, rec: &ProbeRecord, kind: BroadKind, cache: &mut HeatCache) {
+    let per = if rec.heat_complete() {
+        "last second"
+    } else {
+        "so far"
+    };
+    if on_places(kind) {
+        cache.update(rec, kind, get_time());
+        if let Some((tex, r)) = &cache.texture {
+            let p = view.pt(Vec2::new(r.min.x, r.max.y));
+            let size = r.size() * view.scale();
+            let params = DrawTextureParams {
+                dest_size: Some(vec2(size.x, size.y)),
+                ..Default::default()
+            };
+            draw_texture_ex(tex, p.x, p.y, WHITE, params);
+        }
+        let place = match kind {
+            BroadKind::Quadtree => "leaf",
+            BroadKind::Grid => "cell",
+            _ => "sector",
+        };
+        let mut lines = vec![format!(
+            "Heat: box tests per {place}, {per}; hottest {}",
+            crate::advice::thousands(cache.hottest)
+        )];
+        if cache.undrawn > 0 {
+            lines.push(format!(
+                "node tests of the descent (not drawn): {}",
+                crate::advice::thousands(cache.undrawn)
+            ));
+        }
+        legend(view, &lines);
+    } else {
+        let hottest = rec.ball_heat().iter().copied().max().unwrap_or(0);
+        let lines = [format!(
+            "Heat: each ball coloured by its own box tests, {per}; hottest ball {}",
+            crate::advice::thousands(hottest)
+        )];
+        legend(view, &lines);
+    }
+}
+
+/// The colour seeds (`draw::ball_color`'s hue) of each ball by its own tests, for the
+/// algorithms without places: cold blue to hot red.
+pub fn ball_tints(rec: &ProbeRecord, balls: usize) -> Vec<u32> {
+    let heat = rec.ball_heat();
+    let hottest = heat.iter().copied().max().unwrap_or(0);
+    (0..balls)
+        .map(|i| {
+            let t = level(heat.get(i).copied().unwrap_or(0), hottest);
+            // Hue 240° (blue) for none, 0° (red) for the hottest.
+            ((1.0 - t) * 2400.0) as u32
+        })
+        .collect()
+}
+
+/// The legend at the view's bottom left: the ramp, and the lines above it.
+fn legend(view: &View, lines: &[String]) {
+    let (x, y, _, h) = view.rect();
+    let (x0, y0) = (x + 10.0, y + h - 18.0);
+    let steps = 40;
+    for k in 0..steps {
+        let c = ramp(k as f32 / (steps - 1) as f32, 1.0);
+        draw_rectangle(x0 + k as f32 * 4.0, y0, 4.0, 10.0, c);
+    }
+    super::screen::text("0", x0, y0 - 3.0, 14.0, LIGHTGRAY);
+    super::screen::text(
+        "hottest",
+        x0 + 4.0 * steps as f32 - 40.0,
+        y0 - 3.0,
+        14.0,
+        LIGHTGRAY,
+    );
+    for (k, line) in lines.iter().rev().enumerate() {
+        let at = (x0, y0 - 40.0 - 22.0 * k as f32);
+        super::screen::label(line, at, 15.0, WHITE, view.rect());
+    }
+}
