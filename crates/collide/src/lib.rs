@@ -59,6 +59,6 @@ pub use stepper::Stepper;
 pub use summary::summary;
 pub use tunnel::Tunnelling;
 pub use world::{
-    Counters, OverlapMeter, Settings, SleepSettings, SoftSettings, Solver, StateError, World,
-    WorldState,
+    BallId, Counters, OverlapMeter, Settings, SleepSettings, SoftSettings, Solver, StaleBall,
+    StateError, World, WorldState,
 };

@@ -26,6 +26,7 @@
 //! hull first, in the narrow phase (`narrow/group.rs`).
 
 mod access;
+mod balls;
 mod body;
 mod cache;
 mod contacts;
@@ -50,6 +51,8 @@ mod sweep;
 
 pub use crate::geom::{Ball, MAX_SPEED};
 pub use crate::response::{Hit, HitWith, HIT_SPEED};
+pub(crate) use balls::BallSet;
+pub use balls::{BallId, StaleBall};
 pub use contacts::KeptImpulse;
 pub use counters::{Counters, OverlapMeter, Tally};
 pub use fill::Filled;

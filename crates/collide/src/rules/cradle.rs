@@ -13,7 +13,8 @@
 //! middle ball carries the speed for a step in turn. `O(tethers)` per step.
 
 use super::Tether;
-use crate::geom::Ball;
+use crate::world::BallSet;
+
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -62,10 +63,15 @@ impl TransferMeter {
 impl TransferMeter {
     /// Updates the meter from this step's velocities of the tethered balls (`dt` the step's
     /// length, s).
-    pub(super) fn measure(&mut self, tethers: &[Tether], balls: &[Ball], dt: f32) {
+    pub(super) fn measure(&mut self, tethers: &[Tether], balls: &BallSet, dt: f32) {
         let row: Vec<(Vec2, Vec2)> = tethers
             .iter()
-            .filter_map(|t| balls.get(t.ball as usize).map(|b| (b.pos, b.vel)))
+            .filter_map(|t| {
+                balls
+                    .index(t.ball)
+                    .ok()
+                    .map(|i| (balls[i].pos, balls[i].vel))
+            })
             .collect();
         let window = (WINDOW / dt).ceil() as u32;
         if row.len() < 3 || self.prev.len() != row.len() {

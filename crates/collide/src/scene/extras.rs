@@ -240,8 +240,9 @@ pub(super) fn populate(
         let color = (i as u32).wrapping_mul(0x9e37_79b9);
         w.add_ball(Ball::new(b.pos, b.vel, b.radius, b.elasticity, color));
         if let Some(anchor) = b.anchor {
+            let id = w.ball_id(w.balls().len() - 1).expect("the ball just added");
             rules.tethers.push(Tether {
-                ball: (w.balls().len() - 1) as u32,
+                ball: id,
                 anchor,
                 length: (b.pos - anchor).length(),
             });
