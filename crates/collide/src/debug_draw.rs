@@ -11,7 +11,7 @@ pub struct Rgba(pub f32, pub f32, pub f32, pub f32);
 
 impl Rgba {
     /// The same colour with alpha `a`.
-    pub fn with_alpha(self, a: f32) -> Rgba {
+    pub(crate) fn with_alpha(self, a: f32) -> Rgba {
         Rgba(self.0, self.1, self.2, a)
     }
 
@@ -83,12 +83,14 @@ pub trait DebugDraw {
 }
 
 /// A [`DebugDraw`] that keeps the primitives, for tests.
+#[cfg(test)]
 #[derive(Default, Debug)]
 pub struct Recorder {
     /// Everything drawn so far.
     pub prims: Vec<Prim>,
 }
 
+#[cfg(test)]
 impl DebugDraw for Recorder {
     fn draw(&mut self, prim: Prim) {
         self.prims.push(prim);

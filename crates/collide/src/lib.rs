@@ -33,16 +33,16 @@
 #![warn(missing_docs)]
 
 pub mod broad;
-pub mod debug_draw;
-pub mod energy;
+mod debug_draw;
+mod energy;
 pub mod geom;
 pub mod narrow;
 pub mod record;
-pub mod response;
+mod response;
 pub mod rules;
 pub mod scene;
-pub mod stepper;
-pub mod summary;
+mod stepper;
+mod summary;
 pub mod tunnel;
 pub mod world;
 

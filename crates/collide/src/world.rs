@@ -49,8 +49,8 @@ mod state;
 mod step;
 mod sweep;
 
-pub use crate::geom::{Ball, MAX_SPEED};
-pub use crate::response::{Hit, HitWith, HIT_SPEED};
+pub use crate::geom::Ball;
+pub use crate::response::{Hit, HitWith};
 pub(crate) use balls::BallSet;
 pub use balls::{BallId, StaleBall};
 pub use contacts::KeptImpulse;

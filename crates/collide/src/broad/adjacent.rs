@@ -104,7 +104,8 @@ impl Adjacent {
     }
 
     /// The sector size used by the last call (px), after the rule.
-    pub fn working_size(&self) -> f64 {
+    #[cfg(test)]
+    pub(crate) fn working_size(&self) -> f64 {
         self.working
     }
 

@@ -62,7 +62,7 @@ impl KeyWriter<'_> {
     }
 
     /// Returns what [`KeyWriter::take`] gave, `len` keys now written.
-    pub fn put_back(&mut self, buf: Vec<u64>, len: usize) {
+    pub(crate) fn put_back(&mut self, buf: Vec<u64>, len: usize) {
         debug_assert!(len <= buf.len());
         (self.buf, self.len) = (buf, len);
     }
@@ -89,14 +89,14 @@ impl PairKeys {
 
     /// Makes room for at least `n` keys at once, so that a fresh buffer expected to fill
     /// that far is not grown by doubling (each step copying the keys so far).
-    pub fn reserve(&mut self, n: usize) {
+    pub(crate) fn reserve(&mut self, n: usize) {
         if self.keys.len() < n {
             grow_keys(&mut self.keys, n);
         }
     }
 
     /// A writer appending after the keys held.
-    pub fn writer(&mut self) -> KeyWriter<'_> {
+    pub(crate) fn writer(&mut self) -> KeyWriter<'_> {
         let (buf, len) = (std::mem::take(&mut self.keys), self.len);
         KeyWriter {
             home: self,
@@ -116,7 +116,7 @@ impl PairKeys {
     /// Sorts `pairs` (each `(min, max)`, indices below `n`) in place and drops repeats, by
     /// the radix sort of [`PairKeys::sorted_into`] with this as its scratch: linear in the
     /// pairs where a comparison sort is `O(p log p)`. Returns the repeats dropped.
-    pub fn sort_pairs(&mut self, pairs: &mut Vec<Pair>, n: usize) -> u64 {
+    pub(crate) fn sort_pairs(&mut self, pairs: &mut Vec<Pair>, n: usize) -> u64 {
         self.clear(n);
         self.extend(pairs);
         self.sorted_into(pairs)
@@ -124,7 +124,7 @@ impl PairKeys {
 
     /// Sorts the keys and writes them to `pairs` (cleared first), each once; returns the
     /// repeats dropped.
-    pub fn sorted_into(&mut self, pairs: &mut Vec<Pair>) -> u64 {
+    pub(crate) fn sorted_into(&mut self, pairs: &mut Vec<Pair>) -> u64 {
         let n = self.len;
         let keys = &mut self.keys[..n];
         if self.spare.len() < n {

@@ -109,7 +109,7 @@ impl Probe {
     }
 
     /// Empties the record for a call over `n` boxes (the focus and the heat choice stay).
-    pub fn begin(&mut self, n: usize) {
+    pub(crate) fn begin(&mut self, n: usize) {
         self.tests.clear();
         self.tests.resize(n, 0);
         self.candidates.clear();
@@ -142,13 +142,13 @@ impl Probe {
 
     /// True when `item` is the focus.
     #[inline]
-    pub fn is_focus(&self, item: u32) -> bool {
+    pub(crate) fn is_focus(&self, item: u32) -> bool {
         self.focus == Some(item)
     }
 
     /// `place` at `rect` was visited for `item`, with `tests` made for it there.
     #[inline]
-    pub fn visit(&mut self, item: u32, place: Place, rect: Aabb, tests: u64) {
+    pub(crate) fn visit(&mut self, item: u32, place: Place, rect: Aabb, tests: u64) {
         if self.is_focus(item) {
             self.visited.push(Visit { place, rect, tests });
         }

@@ -53,15 +53,15 @@ use crate::geom::Aabb;
 use glam::Vec2;
 
 /// Fewest levels: the root alone, one leaf.
-pub const MIN_LEVELS: u32 = 1;
+pub(crate) const MIN_LEVELS: u32 = 1;
 /// Most levels: a 16 × 16 leaf grid.
-pub const MAX_LEVELS: u32 = 5;
+pub(crate) const MAX_LEVELS: u32 = 5;
 /// Most levels the automatic setting (parameter 0) picks: a 512 × 512 leaf grid.
-pub const MAX_AUTO_LEVELS: u32 = 10;
+pub(crate) const MAX_AUTO_LEVELS: u32 = 10;
 /// Levels at start, as in the original: a 4 × 4 leaf grid.
-pub const DEFAULT_LEVELS: u32 = 3;
+pub(crate) const DEFAULT_LEVELS: u32 = 3;
 /// Leaf outline colour, the original's magenta.
-pub const LEAF_COLOR: Rgba = Rgba(1.0, 0.0, 1.0, 1.0);
+pub(crate) const LEAF_COLOR: Rgba = Rgba(1.0, 0.0, 1.0, 1.0);
 /// Alpha of the leaf heat fill, low so shapes stay visible underneath.
 const FILL_ALPHA: f32 = 0.25;
 
@@ -91,7 +91,7 @@ pub const fn parent(i: usize) -> usize {
 }
 
 /// Quadrant `k` of `b` split at `mid`: upper half in x when `k & 1`, in y when `k & 2`.
-pub fn quadrant(b: &Aabb, mid: Vec2, k: usize) -> Aabb {
+pub(crate) fn quadrant(b: &Aabb, mid: Vec2, k: usize) -> Aabb {
     let (x0, x1) = if k & 1 == 0 {
         (b.min.x, mid.x)
     } else {
@@ -222,7 +222,7 @@ fn owner_leaf(count: usize, root: &Aabb, p: Vec2) -> usize {
 /// (between 1 and [`MAX_AUTO_LEVELS`]). With the leaf count growing with `n` the leaf pair
 /// tests stay `O(n)` in all, and a call costs `O(n log n)` (the descent), where fixed levels
 /// grow as `n²` once the leaves fill.
-pub fn auto_levels(n: usize) -> u32 {
+pub(crate) fn auto_levels(n: usize) -> u32 {
     let mut levels = MIN_LEVELS;
     while levels < MAX_AUTO_LEVELS && leaf_count(levels) < n / 2 {
         levels += 1;

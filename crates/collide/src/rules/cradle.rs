@@ -19,9 +19,9 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// Slowest approach (px/s) that counts as an impact.
-pub const MIN_SPEED: f32 = 20.0;
+pub(crate) const MIN_SPEED: f32 = 20.0;
 /// How long after an impact the meter watches the row (s).
-pub const WINDOW: f32 = 0.1;
+pub(crate) const WINDOW: f32 = 0.1;
 
 /// One impact passing through the row.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -52,7 +52,7 @@ pub(crate) struct WorldView<'a> {
 impl WorldView<'_> {
     /// Takes every ball for which `inside` holds, in index order, each as
     /// [`crate::World::remove_ball`] does; tells `taken` the id each had. Returns how many.
-    pub fn take_balls(
+    pub(crate) fn take_balls(
         &mut self,
         inside: impl Fn(&Ball) -> bool,
         mut taken: impl FnMut(BallId),

@@ -31,7 +31,7 @@ pub fn builtin(name: &str) -> Option<&'static str> {
 }
 
 /// The names of the built-in scenes, in the order of [`BUILTIN`].
-pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+pub(crate) fn builtin_names() -> impl Iterator<Item = &'static str> {
     BUILTIN.iter().map(|(n, _)| *n)
 }
 
@@ -43,7 +43,7 @@ pub fn builtin_names() -> impl Iterator<Item = &'static str> {
 /// assert_eq!(names[0], "pinball");
 /// assert_eq!(names.len(), collide::scene::BUILTIN.len());
 /// ```
-pub fn builtin_names_near(name: &str) -> Vec<&'static str> {
+pub(crate) fn builtin_names_near(name: &str) -> Vec<&'static str> {
     let wanted = name.to_lowercase();
     let mut names: Vec<(usize, &'static str)> = builtin_names()
         .map(|n| (edits(&wanted, n).min(3), n))

@@ -11,7 +11,7 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// Most balls a scene may place or fill.
-pub const MAX_SCENE_BALLS: u32 = 1_000_000;
+pub(crate) const MAX_SCENE_BALLS: u32 = 1_000_000;
 
 fn one() -> f32 {
     1.0

@@ -87,7 +87,7 @@ impl FileKind {
 
     /// When `text` is of another kind than `self`, the message that says so: "this is a
     /// saved state, not a recording (Load state or --state opens it)".
-    pub fn mismatch(self, text: &str) -> Option<String> {
+    pub(crate) fn mismatch(self, text: &str) -> Option<String> {
         let found = Self::of_text(text).filter(|&k| k != self)?;
         Some(format!(
             "this is {}, not {} ({} opens it)",

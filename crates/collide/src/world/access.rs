@@ -65,7 +65,7 @@ impl World {
     }
 
     /// The broad phase in use, for setting its parameters.
-    pub fn broad_mut(&mut self) -> &mut dyn BroadPhase {
+    pub(crate) fn broad_mut(&mut self) -> &mut dyn BroadPhase {
         let pairs = &mut self.stages.pairs;
         pairs.cache.invalidate();
         pairs.broad.as_mut()
@@ -268,7 +268,7 @@ impl World {
     }
 
     /// Whether balls may fall asleep now: the setting, or else on with soft contacts.
-    pub fn sleep_enabled(&self) -> bool {
+    pub(crate) fn sleep_enabled(&self) -> bool {
         self.settings.sleep_on()
     }
 
@@ -278,7 +278,7 @@ impl World {
     }
 
     /// Wakes every ball.
-    pub fn wake_all(&mut self) {
+    pub(crate) fn wake_all(&mut self) {
         self.stages.sleep.wakes.wake_all(&mut self.balls);
     }
 

@@ -34,7 +34,7 @@ impl BallId {
     }
 
     /// The slot (a small number, reused once the ball has left).
-    pub fn slot(self) -> u32 {
+    pub(crate) fn slot(self) -> u32 {
         self.slot
     }
 

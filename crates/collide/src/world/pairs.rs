@@ -333,14 +333,14 @@ impl SleeperOrder<'_> {
     }
 
     /// Pairs of this order's indices typed, in their order, into `out`.
-    pub fn pairs_to_bodies(&self, pairs: &mut [Pair], out: &mut Vec<BodyPair>) {
+    pub(crate) fn pairs_to_bodies(&self, pairs: &mut [Pair], out: &mut Vec<BodyPair>) {
         self.pairs_to_world(pairs);
         out.clear();
         out.extend(pairs.iter().filter_map(|&p| decode(p, self.shapes as u32)));
     }
 
     /// Pairs of this order's indices turned into the world's pair space, each `(min, max)`.
-    pub fn pairs_to_world(&self, pairs: &mut [crate::broad::Pair]) {
+    pub(crate) fn pairs_to_world(&self, pairs: &mut [crate::broad::Pair]) {
         let (fm, n, z) = (self.first_moving, self.shapes, self.sleepers.len());
         let map = |k: u32| -> u32 {
             let k = k as usize;

@@ -16,7 +16,7 @@ impl World {
 
     /// Replaces the rules; tethers naming balls that do not exist are dropped and the
     /// numbers are made sane (finite, non-negative).
-    pub fn set_rules(&mut self, rules: Rules) {
+    pub(crate) fn set_rules(&mut self, rules: Rules) {
         self.rules.scene = rules.sanitized(&self.balls);
     }
 

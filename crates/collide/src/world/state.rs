@@ -290,7 +290,7 @@ fn check_settings(s: &Settings) -> Result<(), StateError> {
 }
 
 /// Most balls a state may hold.
-pub const MAX_BALLS: usize = 2_000_000;
+pub(crate) const MAX_BALLS: usize = 2_000_000;
 
 fn check_balls(balls: &[Ball]) -> Result<(), StateError> {
     if balls.len() > MAX_BALLS {

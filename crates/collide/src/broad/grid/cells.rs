@@ -75,7 +75,7 @@ impl CellRange {
     /// all: room enough that `items` spread evenly over the region average at most a few per
     /// cell, whatever their number. A region needing more is cut at its max side (the longer
     /// axis first) and the rest clamped onto the border.
-    pub fn covering_for(region: &Aabb, size: f64, shift: (f64, f64), items: usize) -> Self {
+    pub(crate) fn covering_for(region: &Aabb, size: f64, shift: (f64, f64), items: usize) -> Self {
         let cap = (MAX_DIM * MAX_DIM).max(CELLS_PER_ITEM.saturating_mul(items));
         let x0 = cell_coord(region.min.x, size, shift.0);
         let y0 = cell_coord(region.min.y, size, shift.1);
@@ -122,12 +122,12 @@ impl CellRange {
 
     /// Flat index of the cell holding point `p` (clamped).
     #[inline]
-    pub fn index_of(&self, p: Vec2) -> usize {
+    pub(crate) fn index_of(&self, p: Vec2) -> usize {
         self.index(self.col(p.x), self.row(p.y))
     }
 
     /// Columns and rows `(c0, c1, r0, r1)` (inclusive) that box `b` overlaps, clamped.
-    pub fn box_cells(&self, b: &Aabb) -> (usize, usize, usize, usize) {
+    pub(crate) fn box_cells(&self, b: &Aabb) -> (usize, usize, usize, usize) {
         (
             self.col(b.min.x),
             self.col(b.max.x),
@@ -137,7 +137,7 @@ impl CellRange {
     }
 
     /// The box of cell `(c, r)` in world pixels (the unclamped lattice cell).
-    pub fn cell_box(&self, c: usize, r: usize) -> Aabb {
+    pub(crate) fn cell_box(&self, c: usize, r: usize) -> Aabb {
         // col(x) = k  ⇔  k ≤ x / size + shift < k + 1  ⇔  x ∈ [(k − shift)·size, (k + 1 − shift)·size).
         let kx = (self.origin.0 + c as i64) as f64 - self.shift.0;
         let ky = (self.origin.1 + r as i64) as f64 - self.shift.1;
@@ -206,7 +206,7 @@ impl Buckets {
     /// into `out` (resized), in the items' order: reading what the payload needs in push order
     /// (by ball index, say) and writing it scattered, rather than gathering it later in cell
     /// order.
-    pub fn sort_with<A: Copy + Default, B: Copy + Default>(
+    pub(crate) fn sort_with<A: Copy + Default, B: Copy + Default>(
         &mut self,
         cells: usize,
         payload: impl Fn(u32, u32) -> (A, B),
@@ -268,7 +268,7 @@ impl Buckets {
     /// Where the items of cells `first..=last` lie among all items ([`Buckets::items`]):
     /// contiguous, for cells `first..=last` of one row, say.
     #[inline]
-    pub fn run_span(&self, first: usize, last: usize) -> std::ops::Range<usize> {
+    pub(crate) fn run_span(&self, first: usize, last: usize) -> std::ops::Range<usize> {
         self.start[first] as usize..self.start[last + 1] as usize
     }
 
@@ -278,7 +278,7 @@ impl Buckets {
     }
 
     /// Number of entries.
-    pub fn entries(&self) -> usize {
+    pub(crate) fn entries(&self) -> usize {
         self.items.len()
     }
 
@@ -288,7 +288,7 @@ impl Buckets {
     }
 
     /// Most items in one cell.
-    pub fn max_per_cell(&self) -> usize {
+    pub(crate) fn max_per_cell(&self) -> usize {
         let most = self.start.windows(2).map(|w| w[1] - w[0]).max();
         most.unwrap_or(0) as usize
     }

@@ -149,7 +149,7 @@ impl ObstacleCells {
     }
 
     /// How many times the static list was (re)built.
-    pub fn rebuilds(&self) -> u64 {
+    pub(crate) fn rebuilds(&self) -> u64 {
         self.rebuilds
     }
 

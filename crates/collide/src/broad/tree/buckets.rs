@@ -41,7 +41,7 @@ pub struct Slot {
 impl Slot {
     /// True for a bucket.
     #[inline(always)]
-    pub fn is_bucket(&self) -> bool {
+    pub(crate) fn is_bucket(&self) -> bool {
         self.kids[0] == BUCKET
     }
 
@@ -198,7 +198,7 @@ impl Buckets {
     ///
     /// With `probe`, each leaf pair's test is given to the outer leaf of the bucket loop (see
     /// [`Buckets::probe_pairs_with`]) and each node pair's to the structure.
-    pub fn self_pairs(
+    pub(crate) fn self_pairs(
         &self,
         (fd, kinematic): (u32, bool),
         stack: &mut Vec<(u32, u32)>,

@@ -25,7 +25,7 @@ use super::super::radix::RadixScratch;
 use crate::geom::Aabb;
 
 /// No node.
-pub const NULL: u32 = u32::MAX;
+pub(crate) const NULL: u32 = u32::MAX;
 
 /// A tree node: a leaf (no children, `item` set) or an internal node (two children).
 #[derive(Clone, Copy, Debug)]
@@ -59,7 +59,7 @@ impl Node {
     }
 
     /// True for a leaf.
-    pub fn is_leaf(&self) -> bool {
+    pub(crate) fn is_leaf(&self) -> bool {
         self.children[0] == NULL
     }
 }
@@ -120,7 +120,7 @@ impl DynamicTree {
     }
 
     /// Returns and zeroes the count of insertion steps (bookkeeping, not box tests).
-    pub fn take_steps(&mut self) -> u64 {
+    pub(crate) fn take_steps(&mut self) -> u64 {
         std::mem::take(&mut self.steps)
     }
 
@@ -189,7 +189,7 @@ impl DynamicTree {
 
     /// Sets a leaf's tight box; when it leaves the fat box, refattens it by `margin` (px) and
     /// reinserts the leaf (same id). Returns true when it was reinserted.
-    pub fn move_leaf(&mut self, leaf: u32, tight: Aabb, margin: f32) -> bool {
+    pub(crate) fn move_leaf(&mut self, leaf: u32, tight: Aabb, margin: f32) -> bool {
         let node = &mut self.nodes[leaf as usize];
         node.tight = tight;
         if node.fat.encloses(&tight) {
@@ -238,7 +238,7 @@ impl DynamicTree {
     }
 
     /// Visits every node with its depth (root 0), parents before children.
-    pub fn for_each_node(&self, stack: &mut Vec<(u32, usize)>, mut f: impl FnMut(&Node, usize)) {
+    pub(crate) fn for_each_node(&self, stack: &mut Vec<(u32, usize)>, mut f: impl FnMut(&Node, usize)) {
         stack.clear();
         if self.root != NULL {
             stack.push((self.root, 0));

@@ -39,7 +39,7 @@ pub struct StaticNode {
 
 impl StaticNode {
     /// True for a leaf.
-    pub fn is_leaf(&self) -> bool {
+    pub(crate) fn is_leaf(&self) -> bool {
         self.children[0] == NULL
     }
 }
@@ -172,7 +172,7 @@ impl StaticTree {
     }
 
     /// Visits every node with its depth (root 0), parents before children.
-    pub fn for_each_node(
+    pub(crate) fn for_each_node(
         &self,
         stack: &mut Vec<(u32, usize)>,
         mut f: impl FnMut(&StaticNode, usize),

@@ -126,7 +126,7 @@ impl BallCells {
     /// nothing usable built — when `accept` refuses, there is no last build of this range and
     /// ball count, a band overflows its room, or a ball spans more than two cells: the caller
     /// then builds afresh.
-    pub fn build_hinted(
+    pub(crate) fn build_hinted(
         &mut self,
         range: &CellRange,
         balls: &[Aabb],
@@ -173,7 +173,7 @@ impl BallCells {
     }
 
     /// Number of balls in real cell `(c, r)`.
-    pub fn cell_len(&self, c: usize, r: usize) -> usize {
+    pub(crate) fn cell_len(&self, c: usize, r: usize) -> usize {
         self.cell_range(c, r).len()
     }
 
@@ -184,7 +184,7 @@ impl BallCells {
     }
 
     /// Real columns and rows.
-    pub fn dims(&self) -> (usize, usize) {
+    pub(crate) fn dims(&self) -> (usize, usize) {
         self.dims
     }
 
@@ -194,7 +194,7 @@ impl BallCells {
     }
 
     /// Most balls in one cell.
-    pub fn max_per_cell(&self) -> usize {
+    pub(crate) fn max_per_cell(&self) -> usize {
         let most = self.start.windows(2).map(|w| w[1] - w[0]).max();
         most.unwrap_or(0) as usize
     }
