@@ -16,7 +16,7 @@ impl Rgba {
     }
 
     /// A colour on a blue→green→yellow→red ramp for `t` in 0..=1 (heat maps).
-    pub fn heat(t: f32) -> Rgba {
+    pub(crate) fn heat(t: f32) -> Rgba {
         let t = if t.is_finite() {
             t.clamp(0.0, 1.0)
         } else {

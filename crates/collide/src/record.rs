@@ -29,7 +29,7 @@ const MAX_SNAPSHOTS: usize = 400;
 /// Most balls and shapes all snapshots may hold together (about 30 bytes each).
 const SNAPSHOT_OBJECTS: usize = 4_000_000;
 /// Most balls one fill input may ask for.
-pub const MAX_FILL: u32 = 1_000_000;
+pub(crate) const MAX_FILL: u32 = 1_000_000;
 /// Most steps a recording may span.
 pub(crate) const MAX_STEPS: u64 = 1 << 40;
 

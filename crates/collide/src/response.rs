@@ -14,7 +14,12 @@ use crate::narrow::Contact;
 use glam::Vec2;
 
 /// Responds to a ball–obstacle contact; returns the approach speed (px/s, 0 if separating).
-pub(crate) fn respond_ball_obstacle(ball: &mut Ball, contact: &Contact, e: f32, surface_vel: Vec2) -> f32 {
+pub(crate) fn respond_ball_obstacle(
+    ball: &mut Ball,
+    contact: &Contact,
+    e: f32,
+    surface_vel: Vec2,
+) -> f32 {
     let n = contact.normal;
     ball.pos += n * contact.depth;
     let vn = (ball.vel - surface_vel).dot(n);
@@ -177,7 +182,7 @@ impl Hit {
 }
 
 /// Keeps `hit` when it is fast enough to show and the list has room.
-pub(crate) fn record(hits: &mut Vec<Hit>, hit: Hit) {
+pub fn record(hits: &mut Vec<Hit>, hit: Hit) {
     if hit.speed >= HIT_SPEED && hits.len() < MAX_HITS {
         hits.push(hit);
     }

@@ -47,7 +47,7 @@ pub(crate) struct KeyWriter<'a> {
 impl KeyWriter<'_> {
     /// Appends `key` (one index in the high half, the other in the low, either order).
     #[inline(always)]
-    pub fn push(&mut self, key: u64) {
+    pub(crate) fn push(&mut self, key: u64) {
         if self.len == self.buf.len() {
             self.grow(self.len + 1);
         }
@@ -57,7 +57,7 @@ impl KeyWriter<'_> {
 
     /// The buffer and the number of keys in it, for a finder that writes keys itself (see
     /// [`KeyWriter::put_back`]).
-    pub fn take(&mut self) -> (Vec<u64>, usize) {
+    pub(crate) fn take(&mut self) -> (Vec<u64>, usize) {
         (std::mem::take(&mut self.buf), self.len)
     }
 
@@ -106,7 +106,7 @@ impl PairKeys {
     }
 
     /// Adds pairs already as `(min, max)`.
-    pub fn extend(&mut self, pairs: &[Pair]) {
+    pub(crate) fn extend(&mut self, pairs: &[Pair]) {
         let mut out = self.writer();
         for &(i, j) in pairs {
             out.push((i as u64) << 32 | j as u64);

@@ -121,7 +121,7 @@ impl Probe {
     }
 
     /// Counts the pairs returned for each box.
-    pub fn finish(&mut self, pairs: &[(u32, u32)]) {
+    pub(crate) fn finish(&mut self, pairs: &[(u32, u32)]) {
         for &(i, j) in pairs {
             self.candidates[i as usize] += 1;
             self.candidates[j as usize] += 1;
@@ -130,13 +130,13 @@ impl Probe {
 
     /// `n` tests made for box `item`.
     #[inline]
-    pub fn test(&mut self, item: u32, n: u64) {
+    pub(crate) fn test(&mut self, item: u32, n: u64) {
         self.tests[item as usize] += n;
     }
 
     /// `n` tests that belong to no box.
     #[inline]
-    pub fn structure(&mut self, n: u64) {
+    pub(crate) fn structure(&mut self, n: u64) {
         self.structure += n;
     }
 
@@ -156,7 +156,7 @@ impl Probe {
 
     /// The focus was tested against `other` (ignored for any other `item`).
     #[inline]
-    pub fn tested(&mut self, item: u32, other: u32) {
+    pub(crate) fn tested(&mut self, item: u32, other: u32) {
         if self.is_focus(item) {
             self.against.push(other);
         }
@@ -164,7 +164,7 @@ impl Probe {
 
     /// `place` at `rect` cost `tests` in this call.
     #[inline]
-    pub fn place(&mut self, place: Place, rect: Aabb, tests: u64) {
+    pub(crate) fn place(&mut self, place: Place, rect: Aabb, tests: u64) {
         if self.want_heat && tests > 0 {
             self.heat.push(Visit { place, rect, tests });
         }

@@ -66,7 +66,7 @@ pub(crate) const LEAF_COLOR: Rgba = Rgba(1.0, 0.0, 1.0, 1.0);
 const FILL_ALPHA: f32 = 0.25;
 
 /// Nodes in a full quadtree of `levels` levels counting the root: `(4^L − 1)/3`.
-pub const fn node_count(levels: u32) -> usize {
+pub(crate) const fn node_count(levels: u32) -> usize {
     ((1usize << (2 * levels)) - 1) / 3
 }
 
@@ -76,17 +76,17 @@ pub const fn leaf_count(levels: u32) -> usize {
 }
 
 /// Leaves along one side of the leaf grid: `2^(L−1)`.
-pub const fn grid_side(levels: u32) -> usize {
+pub(crate) const fn grid_side(levels: u32) -> usize {
     1usize << (levels - 1)
 }
 
 /// Array index of the first of node `i`'s four children (the others follow it).
-pub const fn first_child(i: usize) -> usize {
+pub(crate) const fn first_child(i: usize) -> usize {
     4 * i + 1
 }
 
 /// Array index of the parent of node `i` (`i > 0`): `⌊(i − 1)/4⌋`.
-pub const fn parent(i: usize) -> usize {
+pub(crate) const fn parent(i: usize) -> usize {
     (i - 1) / 4
 }
 
@@ -287,8 +287,9 @@ impl QuadTree {
         tree
     }
 
+    #[cfg(test)]
     /// Levels counting the root.
-    pub fn levels(&self) -> u32 {
+    pub(crate) fn levels(&self) -> u32 {
         self.levels
     }
 
@@ -667,7 +668,7 @@ impl BroadPhase for QuadTree {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broad::brute::brute_pairs;
+    use crate::broad::brute_pairs;
     use crate::debug_draw::Recorder;
 
     fn world() -> Aabb {

@@ -640,7 +640,7 @@ impl BroadPhase for Rdc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broad::brute::brute_pairs;
+    use crate::broad::brute_pairs;
     use crate::debug_draw::Recorder;
     use glam::Vec2;
 

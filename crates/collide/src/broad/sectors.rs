@@ -239,6 +239,7 @@ impl Default for Sectors {
 }
 
 impl Sectors {
+    #[cfg(test)]
     /// A sectors broad phase with sector side `size` px (must be positive).
     pub fn new(size: f32) -> Result<Self, ParamError> {
         let size = checked_size(size)?;

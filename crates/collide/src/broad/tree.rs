@@ -413,7 +413,7 @@ impl BroadPhase for AabbTree {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broad::brute::brute_pairs;
+    use crate::broad::brute_pairs;
     use crate::debug_draw::Recorder;
     use crate::geom::Aabb;
     use glam::Vec2;

@@ -11,8 +11,8 @@ mod rect;
 mod shape;
 
 pub use aabb::Aabb;
-pub use ball::Ball;
 pub(crate) use ball::clamp_speed;
+pub use ball::Ball;
 pub use group::Group;
 pub(crate) use guard::add_guard_points;
 pub use hull::{Hull, HullKind};

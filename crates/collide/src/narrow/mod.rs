@@ -50,13 +50,13 @@ mod toi_ball_point;
 mod toi_ball_rect;
 mod toi_ball_segment;
 
-pub use arc::contact_ball_arc;
 pub(crate) use arc::angle_in_arc;
+pub use arc::contact_ball_arc;
 pub use ball::contact_ball_ball;
 pub use circle::contact_ball_circle;
+pub(crate) use contact::closest_on_segment;
 pub(crate) use contact::normalized_or;
 pub use contact::{Contact, Impact};
-pub(crate) use contact::closest_on_segment;
 pub use gate::contact_ball_gate;
 pub use group::{contact_ball_group, impact_ball_group, GroupTests};
 pub(crate) use group::{impact_ball_obstacle, parts_of};
@@ -76,7 +76,12 @@ use glam::Vec2;
 
 /// [`contact_ball_shape`] with flat faces (segments, gates) measured in f64 where a long face
 /// would round the distance (see [`contact_ball_segment_fine`]); the soft contacts' test.
-pub(crate) fn contact_ball_shape_fine(c: Vec2, r: f32, v: Vec2, geom: &Geometry) -> Option<Contact> {
+pub(crate) fn contact_ball_shape_fine(
+    c: Vec2,
+    r: f32,
+    v: Vec2,
+    geom: &Geometry,
+) -> Option<Contact> {
     let contact = contact_ball_shape(c, r, v, geom)?;
     match *geom {
         Geometry::Segment { a, b } | Geometry::Gate { a, b, .. } => {

@@ -65,7 +65,14 @@ pub(crate) fn contact_ball_segment_fine(c: Vec2, r: f32, a: Vec2, b: Vec2) -> Op
 /// depth `r` + how far it went through) instead of out of the far side. Any other contact is
 /// returned as it is. Used for walls in the discrete mode, where a crowd can push a ball's
 /// centre over a wall between two tests.
-pub(crate) fn keep_side(contact: Contact, r: f32, start: Vec2, now: Vec2, a: Vec2, b: Vec2) -> Contact {
+pub(crate) fn keep_side(
+    contact: Contact,
+    r: f32,
+    start: Vec2,
+    now: Vec2,
+    a: Vec2,
+    b: Vec2,
+) -> Contact {
     let ab = b - a;
     let n = normalized_or(ab.perp(), Vec2::Y);
     let (s0, s1) = ((start - a).dot(n), (now - a).dot(n));

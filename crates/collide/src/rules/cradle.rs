@@ -54,7 +54,7 @@ pub struct TransferMeter {
 impl TransferMeter {
     /// Drops the impact being watched and the last step's velocities (after a hand moved a
     /// ball), so the next step starts afresh.
-    pub fn forget(&mut self) {
+    pub(crate) fn forget(&mut self) {
         self.prev.clear();
         self.current = None;
     }

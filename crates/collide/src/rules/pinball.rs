@@ -42,7 +42,7 @@ pub struct GameRules {
 
 impl GameRules {
     /// True when the table is played at all (a drain or a serve).
-    pub fn active(&self) -> bool {
+    pub(crate) fn active(&self) -> bool {
         self.drain.is_some() || self.serve
     }
 }

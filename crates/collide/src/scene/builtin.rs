@@ -37,12 +37,6 @@ pub(crate) fn builtin_names() -> impl Iterator<Item = &'static str> {
 
 /// The built-in names nearest `name`, nearest first: the same name in other letter case,
 /// then names within two edits of it (case ignored), then the rest in [`BUILTIN`] order.
-///
-/// ```
-/// let names = collide::scene::builtin_names_near("Pinbal");
-/// assert_eq!(names[0], "pinball");
-/// assert_eq!(names.len(), collide::scene::BUILTIN.len());
-/// ```
 pub(crate) fn builtin_names_near(name: &str) -> Vec<&'static str> {
     let wanted = name.to_lowercase();
     let mut names: Vec<(usize, &'static str)> = builtin_names()
@@ -104,6 +98,13 @@ impl Scene {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_near_put_the_nearest_first() {
+        let names = builtin_names_near("Pinbal");
+        assert_eq!(names[0], "pinball");
+        assert_eq!(names.len(), BUILTIN.len());
+    }
 
     #[test]
     fn edits_count_insertions_deletions_and_changes() {

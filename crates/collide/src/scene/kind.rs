@@ -21,7 +21,7 @@ impl FileKind {
     pub const ALL: [FileKind; 3] = [FileKind::Recording, FileKind::State, FileKind::Scene];
 
     /// The kind's name in a sentence, with its article: "a scene", "a saved state", …
-    pub fn described(self) -> &'static str {
+    pub(crate) fn described(self) -> &'static str {
         match self {
             FileKind::Scene => "a scene",
             FileKind::State => "a saved state",

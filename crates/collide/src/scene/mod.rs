@@ -24,6 +24,6 @@ pub use builtin::{builtin, not_built_in, BUILTIN};
 pub(crate) use check::check_motion;
 pub use desc::{MotionDesc, ScoreDesc, ShapeDesc, ShapeKind};
 pub use extras::{BallDesc, FillDesc, PocketDesc, RainDesc, SettingsDesc};
-pub use file::{LaunchDesc, PinballDesc, Scene, SceneError};
 pub(crate) use file::MAX_SHAPES;
+pub use file::{LaunchDesc, PinballDesc, Scene, SceneError};
 pub use kind::FileKind;

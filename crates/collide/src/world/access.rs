@@ -23,11 +23,6 @@ impl World {
         &self.shapes
     }
 
-    /// Index of the first kinematic shape.
-    pub fn first_moving(&self) -> usize {
-        self.first_moving
-    }
-
     /// The balls.
     pub fn balls(&self) -> &[Ball] {
         &self.balls

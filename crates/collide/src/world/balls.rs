@@ -26,7 +26,7 @@ pub struct BallId {
 impl BallId {
     /// The id a world built afresh gives its `i`-th ball (slot `i`, generation 0): how a
     /// scene's or a saved state's strings name the balls they hold.
-    pub const fn fresh(i: u32) -> Self {
+    pub(crate) const fn fresh(i: u32) -> Self {
         Self {
             slot: i,
             generation: 0,
@@ -125,7 +125,7 @@ impl BallSet {
     }
 
     /// Removes every ball; every id handed out so far goes stale.
-    pub(crate) fn clear(&mut self) {
+    pub fn clear(&mut self) {
         for id in std::mem::take(&mut self.ids) {
             self.release(id.slot);
         }
@@ -145,7 +145,7 @@ impl BallSet {
     }
 
     /// The index of the ball `id` names, or why there is none.
-    pub(crate) fn index(&self, id: BallId) -> Result<usize, StaleBall> {
+    pub fn index(&self, id: BallId) -> Result<usize, StaleBall> {
         match self.slots.get(id.slot as usize) {
             Some(Slot {
                 generation,

@@ -10,11 +10,6 @@ impl World {
         self.groups = groups;
     }
 
-    /// The shape groups.
-    pub fn groups(&self) -> &[Group] {
-        &self.groups
-    }
-
     /// Group number `id`.
     pub fn group(&self, id: u32) -> Option<&Group> {
         self.groups.get(id as usize)

@@ -291,7 +291,7 @@ pub(super) fn decode_all(raw: &[Pair], n_shapes: usize, out: &mut Vec<BodyPair>)
 /// Compares `pairs` with brute force's pairs for the same input (both sorted): returns
 /// `(missed, extra)`.
 pub(super) fn verified(input: &BroadInput, pairs: &[Pair], scratch: &mut Vec<Pair>) -> (u64, u64) {
-    crate::broad::brute::brute_pairs(input, scratch);
+    crate::broad::brute_pairs(input, scratch);
     let (mut i, mut j, mut missed, mut extra) = (0, 0, 0u64, 0u64);
     while i < scratch.len() || j < pairs.len() {
         match (scratch.get(i), pairs.get(j)) {
@@ -323,7 +323,12 @@ pub(super) struct SleeperOrder<'a> {
 
 impl SleeperOrder<'_> {
     /// The boxes in this order: `shape_boxes` of every obstacle, `ball_box(b)` of ball `b`.
-    pub fn boxes(&self, shape_boxes: &[Aabb], ball_box: impl Fn(u32) -> Aabb, out: &mut Vec<Aabb>) {
+    pub(crate) fn boxes(
+        &self,
+        shape_boxes: &[Aabb],
+        ball_box: impl Fn(u32) -> Aabb,
+        out: &mut Vec<Aabb>,
+    ) {
         let fm = self.first_moving;
         out.clear();
         out.extend_from_slice(&shape_boxes[..fm]);

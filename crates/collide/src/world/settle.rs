@@ -24,7 +24,7 @@ use crate::response::push_shares;
 use glam::Vec2;
 
 /// How far a ball may move in total, as a fraction of its radius.
-pub const MARGIN: f32 = 0.5;
+pub(crate) const MARGIN: f32 = 0.5;
 /// Relaxation passes at most.
 pub(crate) const PASSES: u32 = 4;
 /// Fraction of the asked-for move taken each pass (below 1 so a ball squeezed from several

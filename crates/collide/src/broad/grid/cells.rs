@@ -67,7 +67,7 @@ pub(crate) struct CellRange {
 
 impl CellRange {
     /// The cells covering `region`, at most [`MAX_DIM`]² cells in all.
-    pub fn covering(region: &Aabb, size: f64, shift: (f64, f64)) -> Self {
+    pub(crate) fn covering(region: &Aabb, size: f64, shift: (f64, f64)) -> Self {
         Self::covering_for(region, size, shift, 0)
     }
 
@@ -90,13 +90,13 @@ impl CellRange {
     }
 
     /// Number of cells.
-    pub fn cells(&self) -> usize {
+    pub(crate) fn cells(&self) -> usize {
         self.dims.0 * self.dims.1
     }
 
     /// Column of `x`, clamped into the range.
     #[inline]
-    pub fn col(&self, x: f32) -> usize {
+    pub(crate) fn col(&self, x: f32) -> usize {
         clamp_into(
             cell_coord(x, self.size, self.shift.0),
             self.origin.0,
@@ -106,7 +106,7 @@ impl CellRange {
 
     /// Row of `y`, clamped into the range.
     #[inline]
-    pub fn row(&self, y: f32) -> usize {
+    pub(crate) fn row(&self, y: f32) -> usize {
         clamp_into(
             cell_coord(y, self.size, self.shift.1),
             self.origin.1,
@@ -197,7 +197,7 @@ impl Buckets {
 
     /// Adds `item` to cell `cell` (takes effect at the next [`Buckets::sort`]).
     #[inline]
-    pub fn push(&mut self, cell: usize, item: usize) {
+    pub(crate) fn push(&mut self, cell: usize, item: usize) {
         self.entry_cell.push(cell as u32);
         self.entry_item.push(item as u32);
     }
@@ -229,7 +229,7 @@ impl Buckets {
     }
 
     /// Groups the entries by cell, `cells` cells in all, keeping push order within a cell.
-    pub fn sort(&mut self, cells: usize) {
+    pub(crate) fn sort(&mut self, cells: usize) {
         self.count(cells);
         for (&c, &item) in self.entry_cell.iter().zip(&self.entry_item) {
             let at = &mut self.cursor[c as usize];
@@ -256,12 +256,12 @@ impl Buckets {
 
     /// The items of cell `c`.
     #[inline]
-    pub fn cell(&self, c: usize) -> &[u32] {
+    pub(crate) fn cell(&self, c: usize) -> &[u32] {
         &self.items[self.start[c] as usize..self.start[c + 1] as usize]
     }
 
     /// All items, in cell order (as of the last sort).
-    pub fn items(&self) -> &[u32] {
+    pub(crate) fn items(&self) -> &[u32] {
         &self.items
     }
 
@@ -273,7 +273,7 @@ impl Buckets {
     }
 
     /// Number of cells sorted into.
-    pub fn cells(&self) -> usize {
+    pub(crate) fn cells(&self) -> usize {
         self.start.len().saturating_sub(1)
     }
 
@@ -283,7 +283,7 @@ impl Buckets {
     }
 
     /// Cells holding at least one item.
-    pub fn occupied(&self) -> usize {
+    pub(crate) fn occupied(&self) -> usize {
         self.start.windows(2).filter(|w| w[1] > w[0]).count()
     }
 
@@ -294,7 +294,7 @@ impl Buckets {
     }
 
     /// Checks that the lists hold exactly the pushed entries, by cell, in push order.
-    pub fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), String> {
         let cells = self.cells();
         if self.start.first().copied().unwrap_or(0) != 0
             || self.start.windows(2).any(|w| w[0] > w[1])

@@ -132,6 +132,7 @@ impl Default for Grid {
 }
 
 impl Grid {
+    #[cfg(test)]
     /// A grid with cells of `size` px, or automatic for 0.
     pub fn new(size: f32) -> Result<Self, ParamError> {
         Ok(Self {

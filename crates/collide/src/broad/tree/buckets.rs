@@ -63,7 +63,7 @@ pub struct Buckets {
 
 impl Buckets {
     /// Copies the tree under `root`; `stack` is scratch.
-    pub fn copy(&mut self, tree: &DynamicTree, root: u32, stack: &mut Vec<(u32, u32)>) {
+    pub(crate) fn copy(&mut self, tree: &DynamicTree, root: u32, stack: &mut Vec<(u32, u32)>) {
         self.nodes.clear();
         self.items.clear();
         self.lanes.iter_mut().for_each(Vec::clear);

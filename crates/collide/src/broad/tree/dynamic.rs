@@ -91,27 +91,28 @@ impl DynamicTree {
     }
 
     /// The node with id `id`.
-    pub fn node(&self, id: u32) -> &Node {
+    pub(crate) fn node(&self, id: u32) -> &Node {
         &self.nodes[id as usize]
     }
 
     /// Nodes in use.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.nodes.len() - self.free.len()
     }
 
+    #[cfg(test)]
     /// True when the tree has no node.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.root == NULL
     }
 
     /// The root node, if any.
-    pub fn root(&self) -> Option<u32> {
+    pub(crate) fn root(&self) -> Option<u32> {
         (self.root != NULL).then_some(self.root)
     }
 
     /// Height of the root (0 for one leaf or none).
-    pub fn height(&self) -> u32 {
+    pub(crate) fn height(&self) -> u32 {
         if self.root == NULL {
             0
         } else {
@@ -125,7 +126,7 @@ impl DynamicTree {
     }
 
     /// Adds a leaf for `item` and returns its id.
-    pub fn insert(&mut self, item: u32, tight: Aabb, fat: Aabb) -> u32 {
+    pub(crate) fn insert(&mut self, item: u32, tight: Aabb, fat: Aabb) -> u32 {
         let leaf = self.alloc(Node::leaf(item, tight, fat));
         self.attach(leaf);
         leaf
@@ -182,7 +183,7 @@ impl DynamicTree {
     }
 
     /// Removes a leaf and frees it.
-    pub fn remove(&mut self, leaf: u32) {
+    pub(crate) fn remove(&mut self, leaf: u32) {
         self.detach(leaf);
         self.free.push(leaf);
     }
@@ -201,10 +202,11 @@ impl DynamicTree {
         true
     }
 
+    #[cfg(test)]
     /// Calls `found(item)` for every leaf whose tight box overlaps `area`, skipping leaves for
     /// which `skip(item)` holds without testing them. Internal nodes are tested by their box.
     /// Returns the box tests done. `stack` is scratch space.
-    pub fn query(
+    pub(crate) fn query(
         &self,
         area: &Aabb,
         stack: &mut Vec<u32>,
@@ -238,7 +240,11 @@ impl DynamicTree {
     }
 
     /// Visits every node with its depth (root 0), parents before children.
-    pub(crate) fn for_each_node(&self, stack: &mut Vec<(u32, usize)>, mut f: impl FnMut(&Node, usize)) {
+    pub(crate) fn for_each_node(
+        &self,
+        stack: &mut Vec<(u32, usize)>,
+        mut f: impl FnMut(&Node, usize),
+    ) {
         stack.clear();
         if self.root != NULL {
             stack.push((self.root, 0));
@@ -409,7 +415,7 @@ impl DynamicTree {
     }
 
     /// Checks every invariant; returns the number of leaves reachable from the root.
-    pub fn validate(&self) -> Result<usize, String> {
+    pub(crate) fn validate(&self) -> Result<usize, String> {
         let mut seen = vec![false; self.nodes.len()];
         for &f in &self.free {
             if std::mem::replace(&mut seen[f as usize], true) {

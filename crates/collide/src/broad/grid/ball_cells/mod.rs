@@ -189,7 +189,7 @@ impl BallCells {
     }
 
     /// Cells holding at least one ball.
-    pub fn occupied(&self) -> usize {
+    pub(crate) fn occupied(&self) -> usize {
         self.start.windows(2).filter(|w| w[1] > w[0]).count()
     }
 
@@ -203,7 +203,7 @@ impl BallCells {
     /// in the cell of its min corner, in index order within a cell, and that the padding
     /// cells are empty; of a build that kept only a window of the entries (see
     /// [`BallCells::sort_bands`]), the balls in that window.
-    pub fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), String> {
         let n = self.count;
         let (w, h) = self.dims;
         let s = self.stride;
