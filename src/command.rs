@@ -25,10 +25,10 @@ pub enum Command {
     Fill(u32, f32),
     /// Launch a ball now at this place (px) with this velocity (px/s).
     LaunchAt(Vec2, Vec2),
-    /// Put ball `i` here (px) with this velocity (px/s).
-    MoveBall(usize, Vec2, Vec2),
-    /// Delete ball `i`.
-    RemoveBall(usize),
+    /// Put this ball here (px) with this velocity (px/s).
+    MoveBall(collide::BallId, Vec2, Vec2),
+    /// Delete this ball.
+    RemoveBall(collide::BallId),
     /// Load the built-in scene with this index in [`crate::cli::BUILT_IN`].
     LoadScene(usize),
     /// Press (`true`) or release a game control (flippers, plunger).

@@ -37,11 +37,17 @@ impl App {
             Command::LaunchAt(pos, vel) => {
                 self.input_shown(Input::LaunchAt { pos, vel });
             }
-            Command::MoveBall(i, pos, vel) => {
-                let ball = i as u32;
-                self.input_shown(Input::MoveBall { ball, pos, vel });
-            }
-            Command::RemoveBall(i) => self.remove_ball(i),
+            Command::MoveBall(id, pos, vel) => match self.world.ball_index(id) {
+                Ok(i) => {
+                    let ball = i as u32;
+                    self.input_shown(Input::MoveBall { ball, pos, vel });
+                }
+                Err(stale) => self.ui.message = Some(format!("Refused: {stale}")),
+            },
+            Command::RemoveBall(id) => match self.world.ball_index(id) {
+                Ok(i) => self.input_shown(Input::RemoveBall(i as u32)),
+                Err(stale) => self.ui.message = Some(format!("Refused: {stale}")),
+            },
             Command::LoadScene(k) => self.load_scene(k),
             Command::Control(control, down) => {
                 self.input_shown(Input::Control { control, down });
@@ -61,13 +67,6 @@ impl App {
             value,
         };
         self.ui.param_message = self.input(set).err();
-    }
-
-    /// Deletes ball `i`; grabs and tracks follow balls by index, so they start afresh.
-    fn remove_ball(&mut self, i: usize) {
-        self.input_shown(Input::RemoveBall(i as u32));
-        self.mouse.forget();
-        self.fx.tracks.clear();
     }
 
     /// Loads built-in scene `k` (number keys, the Scene list) with the settings it starts

@@ -139,9 +139,8 @@ impl Runner {
         let app = &mut self.app;
         let Some(job) = self.in_flight.take() else {
             // Editing, paused, or the first frame: no steps ran.
-            let (lost, pocketed) = (app.world.play().lost, app.world.rules().pocketed);
             app.adapt_catch_up(0.0, 0.0);
-            app.after_physics(lost, pocketed, fx_time);
+            app.after_physics(fx_time);
             return 0.0;
         };
         let waited;

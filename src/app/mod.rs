@@ -84,9 +84,6 @@ struct App {
 /// [`frame::run`]).
 struct InFlight {
     handle: crate::platform::Handle<(World, Tape, Stepper, f64)>,
-    /// Balls drained and pocketed before the steps.
-    lost: u32,
-    pocketed: u32,
     /// Steps of the world before them.
     steps: u64,
 }
@@ -178,7 +175,6 @@ impl App {
             let t = Tape::recording("", "", 0, &w);
             (w, t)
         });
-        let (lost, pocketed) = (self.world.play().lost, self.world.rules().pocketed);
         let steps = self.world.steps();
         let mut world = std::mem::replace(&mut self.world, world);
         let mut tape = std::mem::replace(&mut self.tape, tape);
@@ -188,12 +184,7 @@ impl App {
             stepper.advance_with(dt, &mut world, |w| tape.step(w));
             (world, tape, stepper, t0.elapsed().as_secs_f64())
         });
-        InFlight {
-            handle,
-            lost,
-            pocketed,
-            steps,
-        }
+        InFlight { handle, steps }
     }
 
     /// Takes back the world after the physics of [`App::launch`] and does what follows the
@@ -213,21 +204,14 @@ impl App {
         let simulated =
             self.world.steps().saturating_sub(job.steps) as f64 * self.world.step_seconds();
         self.adapt_catch_up(secs, simulated);
-        self.after_physics(job.lost, job.pocketed, frame_time);
+        self.after_physics(frame_time);
         (secs, waited)
     }
 
-    /// What follows a frame's steps; `lost` and `pocketed` are the counts before them.
-    fn after_physics(&mut self, lost: u32, pocketed: u32, frame_time: f64) {
+    /// What follows a frame's steps (grabs and tracks follow balls by id, so a drained or
+    /// pocketed ball takes only its own with it).
+    fn after_physics(&mut self, frame_time: f64) {
         self.show_world_settings();
-        if self.world.play().lost != lost {
-            // Drained balls leave the list: tracks follow balls by index, so start afresh.
-            self.fx.tracks.clear();
-        }
-        if self.world.rules().pocketed != pocketed {
-            // A pocket took a ball: the indices moved, so a grab would hold another ball.
-            self.mouse.forget();
-        }
         self.chart.record(get_time(), &self.world);
         self.fx
             .update(&mut self.world, frame_time as f32, self.ui.show.tracks);
@@ -384,7 +368,13 @@ mod tests {
 
     /// An app on the default scene, muted, as a `--frames` run builds it.
     fn app() -> App {
-        let args = Args::parse_from(["collision-math-toy", "--mute", "--frames", "1"]);
+        app_on(&[])
+    }
+
+    /// An app as `--mute --frames 1` and `more` flags build it.
+    fn app_on(more: &[&str]) -> App {
+        let flags = ["collision-math-toy", "--mute", "--frames", "1"];
+        let args = Args::parse_from(flags.iter().chain(more));
         let scene = crate::cli::load_scene(&args).expect("default scene");
         let start = crate::start::start(&args, &scene).expect("start");
         let prefs = Prefs {
@@ -411,6 +401,44 @@ mod tests {
         let shown = app.ui.message.clone().expect("a message");
         assert!(shown.starts_with("Refused: "), "{shown}");
         assert!(shown.contains("pos/vel"), "{shown}");
+    }
+
+    #[test]
+    fn removing_a_ball_leaves_the_others_strings_grab_and_track_on_their_balls() {
+        let mut app = app_on(&["--scene", "cradle"]);
+        let id = |app: &App, i: usize| app.world.ball_id(i).expect("a ball");
+        let (first, held) = (id(&app, 0), id(&app, 3));
+        let strung: Vec<_> = app.world.rules().tethers.iter().map(|t| t.ball).collect();
+        assert!(strung.contains(&held), "the cradle's balls hang on strings");
+        for _ in 0..3 {
+            app.fx.update(&mut app.world, 1.0 / 60.0, true);
+        }
+        let track = app.fx.tracks[&held].clone();
+        app.apply(Command::RemoveBall(first));
+        assert_eq!(app.ui.message, None);
+        assert_eq!(app.world.ball_index(held), Ok(2), "the list closed up");
+        let after: Vec<_> = app.world.rules().tethers.iter().map(|t| t.ball).collect();
+        assert_eq!(after, strung[1..], "every other string kept its ball");
+        app.fx.update(&mut app.world, 1.0 / 60.0, true);
+        assert_eq!(
+            app.fx.tracks[&held].len(),
+            track.len() + 1,
+            "the track went on"
+        );
+        let kept: Vec<_> = app.fx.tracks[&held]
+            .iter()
+            .take(track.len())
+            .copied()
+            .collect();
+        assert_eq!(kept, Vec::from(track), "and kept its past");
+        // A grab holds its ball by id: the move lands on it, not on whatever is now at 3.
+        let to = collide::Vec2::new(400.0, 300.0);
+        app.apply(Command::MoveBall(held, to, collide::Vec2::ZERO));
+        assert_eq!(app.world.ball(held).unwrap().pos, to);
+        // The removed ball's id is stale: refused and shown, never a panic.
+        app.apply(Command::RemoveBall(first));
+        let shown = app.ui.message.clone().expect("a message");
+        assert!(shown.contains("no longer in the world"), "{shown}");
     }
 
     #[test]

@@ -12,7 +12,7 @@
 use crate::command::Command;
 use crate::render::screen;
 use crate::render::view::{Camera, View};
-use collide::{Vec2, World};
+use collide::{BallId, Vec2, World};
 use macroquad::prelude::*;
 use std::collections::VecDeque;
 
@@ -30,10 +30,10 @@ const WHEEL_ZOOM: f32 = 1.2;
 enum Gesture {
     /// Left drag from `from` (world px).
     Launch { from: Vec2 },
-    /// Holding ball `ball`, `grip` = ball centre − pointer (world px); recent pointer places
-    /// (real time s, world px).
+    /// Holding ball `ball` (by id, so it stays held whatever else leaves), `grip` = ball
+    /// centre − pointer (world px); recent pointer places (real time s, world px).
     Grab {
-        ball: usize,
+        ball: BallId,
         grip: Vec2,
         trail: VecDeque<(f64, Vec2)>,
     },
@@ -62,7 +62,7 @@ pub struct Ctx<'a> {
 }
 
 impl Mouse {
-    /// Drops a grab (the ball indices changed: a ball removed, the scene reloaded).
+    /// Drops a grab (a new world, whose ids name other balls: a restart, a replay, the editor).
     pub fn forget(&mut self) {
         self.gesture = None;
     }
@@ -93,12 +93,12 @@ impl Mouse {
         }
         // A few screen pixels of slop, so small balls can be picked when zoomed out.
         let slop = 3.0 / view.scale();
-        let under = cx.world.ball_at(p, slop);
+        let under = cx.world.ball_at(p, slop).and_then(|i| cx.world.ball_id(i));
         if is_mouse_button_pressed(MouseButton::Left) {
             self.gesture = Some(match under {
                 Some(ball) => Gesture::Grab {
                     ball,
-                    grip: cx.world.balls()[ball].pos - p,
+                    grip: cx.world.ball(ball).map_or(Vec2::ZERO, |b| b.pos) - p,
                     trail: VecDeque::from([(cx.now, p)]),
                 },
                 None => Gesture::Launch { from: p },
@@ -126,7 +126,8 @@ impl Mouse {
                 self.gesture = None;
             }
             Some(Gesture::Grab { ball, grip, trail }) => {
-                if *ball >= cx.world.balls().len() {
+                if cx.world.ball(*ball).is_err() {
+                    // The ball left (drained, pocketed, removed): the grab ends with it.
                     self.gesture = None;
                     return;
                 }

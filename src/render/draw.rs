@@ -305,7 +305,9 @@ pub fn ball_color(seed: u32) -> Color {
 }
 
 fn tracks(view: &View, world: &World, fx: &Fx) {
-    for (t, b) in fx.tracks.iter().zip(world.balls()) {
+    let balls = world.balls().iter().enumerate();
+    let tracked = balls.filter_map(|(i, b)| Some((fx.tracks.get(&world.ball_id(i)?)?, b)));
+    for (t, b) in tracked {
         let c = ball_color(b.color);
         let n = t.len().max(1) as f32;
         for (k, pair) in t.iter().zip(t.iter().skip(1)).enumerate() {

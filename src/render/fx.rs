@@ -2,8 +2,8 @@
 //! and ball tracks. Frame-time based; they never touch the simulation.
 
 use collide::world::{Hit, HitWith};
-use collide::{Geometry, Vec2, World};
-use std::collections::VecDeque;
+use collide::{BallId, Geometry, Vec2, World};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 /// How long a hit point, reticle or tangent stays (s).
 pub const HIT_LIFE: f32 = 1.0;
@@ -50,8 +50,9 @@ pub struct Fx {
     pub hits: VecDeque<HitFx>,
     /// Seconds each obstacle stays lit.
     pub lights: Vec<f32>,
-    /// Recent positions of each ball.
-    pub tracks: Vec<VecDeque<Vec2>>,
+    /// Recent positions of the first [`TRACK_BALLS`] balls, by id (a track stays with its
+    /// ball when others leave).
+    pub tracks: HashMap<BallId, VecDeque<Vec2>>,
     /// The hits taken in the last update (for the energy window's restitution).
     pub frame_hits: Vec<Hit>,
 }
@@ -109,9 +110,12 @@ impl Fx {
             return;
         }
         let balls = world.balls();
-        self.tracks
-            .resize_with(balls.len().min(TRACK_BALLS), VecDeque::new);
-        for (t, b) in self.tracks.iter_mut().zip(balls) {
+        let n = balls.len().min(TRACK_BALLS);
+        let tracked: HashSet<BallId> = (0..n).filter_map(|i| world.ball_id(i)).collect();
+        self.tracks.retain(|id, _| tracked.contains(id));
+        for (i, b) in balls.iter().enumerate().take(n) {
+            let Some(id) = world.ball_id(i) else { continue };
+            let t = self.tracks.entry(id).or_default();
             if t.len() >= TRACK_LEN {
                 t.pop_front();
             }

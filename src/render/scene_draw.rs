@@ -18,7 +18,7 @@ pub fn rules(view: &View, world: &World) {
         draw_circle_lines(c.x, c.y, r, 1.5, POCKET_RIM);
     }
     for t in &world.rules().tethers {
-        let Some(b) = world.balls().get(t.ball as usize) else {
+        let Ok(b) = world.ball(t.ball) else {
             continue;
         };
         let (a, p) = (view.pt(t.anchor), view.pt(b.pos));

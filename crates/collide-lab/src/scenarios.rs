@@ -199,7 +199,7 @@ pub fn scale_input(n: usize, seed: u64) -> Scenario {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use collide::broad::brute::brute_pairs;
+    use collide::broad::brute_pairs;
     use collide::broad::{BroadCounters, BroadKind};
 
     #[test]

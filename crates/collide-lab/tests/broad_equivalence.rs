@@ -8,7 +8,7 @@
 //! at its min and max), and with parameters switched mid-run. New algorithms added to `ALL`
 //! are covered unchanged. No timed assertions: speed belongs in benchmarks.
 
-use collide::broad::brute::brute_pairs;
+use collide::broad::brute_pairs;
 use collide::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param};
 use collide::{Aabb, Vec2};
 use collide_lab::scenarios::{scenario, Scenario, KINDS, WORLD};

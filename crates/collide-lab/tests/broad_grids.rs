@@ -2,7 +2,7 @@
 //! brute force on seeded scenarios: fresh instances, several parameter values, and one
 //! instance reused across jiggled steps and changed statics.
 
-use collide::broad::brute::brute_pairs;
+use collide::broad::brute_pairs;
 use collide::{Aabb, BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Vec2};
 use collide_lab::scenarios::{scenario, Scenario};
 use rand::rngs::StdRng;

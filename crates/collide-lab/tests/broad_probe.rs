@@ -5,7 +5,7 @@
 //! structure's equal `aabb_tests` exactly; each box's candidates are the pairs it is in; the
 //! focus's visits carry its tests.
 
-use collide::broad::brute::brute_pairs;
+use collide::broad::brute_pairs;
 use collide::broad::{
     brute_force_share, brute_force_tests, BroadCounters, BroadInput, BroadKind, BroadPhase, Heat,
     Pair, Probe,

@@ -7,7 +7,7 @@
 //! brute-force pairs, sorted and unique, with honest `pairs` and no repeats, and leave a
 //! structure that validates.
 
-use collide::broad::brute::brute_pairs;
+use collide::broad::brute_pairs;
 use collide::{BroadCounters, BroadKind, BroadPhase, Pair, Vec2};
 use collide_lab::scenarios::{scenario, Scenario};
 use rand::rngs::StdRng;

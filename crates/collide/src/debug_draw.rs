@@ -11,12 +11,12 @@ pub struct Rgba(pub f32, pub f32, pub f32, pub f32);
 
 impl Rgba {
     /// The same colour with alpha `a`.
-    pub fn with_alpha(self, a: f32) -> Rgba {
+    pub(crate) fn with_alpha(self, a: f32) -> Rgba {
         Rgba(self.0, self.1, self.2, a)
     }
 
     /// A colour on a blue→green→yellow→red ramp for `t` in 0..=1 (heat maps).
-    pub fn heat(t: f32) -> Rgba {
+    pub(crate) fn heat(t: f32) -> Rgba {
         let t = if t.is_finite() {
             t.clamp(0.0, 1.0)
         } else {
@@ -83,12 +83,14 @@ pub trait DebugDraw {
 }
 
 /// A [`DebugDraw`] that keeps the primitives, for tests.
+#[cfg(test)]
 #[derive(Default, Debug)]
 pub struct Recorder {
     /// Everything drawn so far.
     pub prims: Vec<Prim>,
 }
 
+#[cfg(test)]
 impl DebugDraw for Recorder {
     fn draw(&mut self, prim: Prim) {
         self.prims.push(prim);

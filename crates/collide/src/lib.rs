@@ -8,7 +8,7 @@
 //! generator: the same scene, seed and inputs give the same state, bit for bit.
 //!
 //! ```
-//! use collide::{BroadKind, Scene};
+//! use collide::prelude::*;
 //! let scene = Scene::builtin("table").expect("a built-in scene");
 //! let mut world = scene.build(1); // the seed of the world's random numbers
 //! world.set_broad_phase(BroadKind::Grid); // any broad phase: same pairs, same run
@@ -22,10 +22,12 @@
 //!
 //! Where things are: [`geom`] (boxes, shapes, the ball, hulls, guard points), [`narrow`] (one
 //! file per shape pair: `contact_ball_*`, `toi_ball_*`), [`broad`] (the [`BroadPhase`] trait
-//! and eight algorithms), [`response`], [`world`] (the [`World`] and its step, the solvers,
-//! sleep, the pair cache), [`rules`] (strings, friction, pockets, rain, pinball), [`scene`]
+//! and eight algorithms), [`world`] (the [`World`] and its step, the solvers, sleep, the pair
+//! cache, the balls' ids), [`rules`] (strings, friction, pockets, rain, pinball), [`scene`]
 //! (the RON scene format, the built-in scenes, the editor's edits), [`record`] (record and
-//! replay), [`stepper`], [`tunnel`], [`energy`], [`debug_draw`].
+//! replay), [`tunnel`]; the response, the [`Stepper`], the [`Energy`] meter and the
+//! [`DebugDraw`] hook are private modules whose items are at the root. [`prelude`] brings in
+//! what a program that builds and runs a world needs.
 //!
 //! The test harness (the promises as checks, the source documents' experiments, seeded
 //! tunnelling shots and broad-phase scenarios) is the sibling crate `collide-lab`, built on
@@ -33,18 +35,27 @@
 #![warn(missing_docs)]
 
 pub mod broad;
-pub mod debug_draw;
-pub mod energy;
+mod debug_draw;
+mod energy;
 pub mod geom;
 pub mod narrow;
 pub mod record;
-pub mod response;
+mod response;
 pub mod rules;
 pub mod scene;
-pub mod stepper;
-pub mod summary;
+mod stepper;
+mod summary;
 pub mod tunnel;
 pub mod world;
+
+/// What a program that loads a scene, runs a world and reads it back needs:
+/// `use collide::prelude::*;`.
+pub mod prelude {
+    pub use crate::{
+        Ball, BallId, BroadKind, Input, Scene, Settings, Solver, Stepper, Tape, Tunnelling, Vec2,
+        World,
+    };
+}
 
 pub use broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, ParamError};
 pub use debug_draw::{DebugDraw, Prim, Rgba};
@@ -59,6 +70,6 @@ pub use stepper::Stepper;
 pub use summary::summary;
 pub use tunnel::Tunnelling;
 pub use world::{
-    Counters, OverlapMeter, Settings, SleepSettings, SoftSettings, Solver, StateError, World,
-    WorldState,
+    BallId, Counters, OverlapMeter, Settings, SleepSettings, SoftSettings, Solver, StaleBall,
+    StateError, World, WorldState,
 };

@@ -23,15 +23,15 @@ use std::path::Path;
 /// Steps between two checkpoints of a recording.
 pub const CHECK_EVERY: u64 = 60;
 /// Steps between two in-memory snapshots of a [`Tape`] (one second at 4 motion iterations).
-pub const SNAPSHOT_EVERY: u64 = 240;
+pub(crate) const SNAPSHOT_EVERY: u64 = 240;
 /// Most snapshots a tape keeps (every other one is dropped past this).
 const MAX_SNAPSHOTS: usize = 400;
 /// Most balls and shapes all snapshots may hold together (about 30 bytes each).
 const SNAPSHOT_OBJECTS: usize = 4_000_000;
 /// Most balls one fill input may ask for.
-pub const MAX_FILL: u32 = 1_000_000;
+pub(crate) const MAX_FILL: u32 = 1_000_000;
 /// Most steps a recording may span.
-pub const MAX_STEPS: u64 = 1 << 40;
+pub(crate) const MAX_STEPS: u64 = 1 << 40;
 
 /// One change to a world, applied between steps.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -14,7 +14,12 @@ use crate::narrow::Contact;
 use glam::Vec2;
 
 /// Responds to a ball–obstacle contact; returns the approach speed (px/s, 0 if separating).
-pub fn respond_ball_obstacle(ball: &mut Ball, contact: &Contact, e: f32, surface_vel: Vec2) -> f32 {
+pub(crate) fn respond_ball_obstacle(
+    ball: &mut Ball,
+    contact: &Contact,
+    e: f32,
+    surface_vel: Vec2,
+) -> f32 {
     let n = contact.normal;
     ball.pos += n * contact.depth;
     let vn = (ball.vel - surface_vel).dot(n);
@@ -27,7 +32,7 @@ pub fn respond_ball_obstacle(ball: &mut Ball, contact: &Contact, e: f32, surface
 
 /// Responds to a contact of ball `a` with ball `b` (normal from `b` to `a`); returns the
 /// approach speed (px/s, 0 if separating).
-pub fn respond_ball_ball(a: &mut Ball, b: &mut Ball, contact: &Contact, e: f32) -> f32 {
+pub(crate) fn respond_ball_ball(a: &mut Ball, b: &mut Ball, contact: &Contact, e: f32) -> f32 {
     let n = contact.normal;
     let (wa, wb) = push_shares(a.mass, b.mass);
     a.pos += n * (contact.depth * wa);
@@ -116,7 +121,7 @@ mod tests {
 }
 
 /// Impacts slower than this (px/s) are resting contact, not hits worth showing.
-pub const HIT_SPEED: f32 = 30.0;
+pub(crate) const HIT_SPEED: f32 = 30.0;
 /// Most hits kept between two [`crate::World::drain_hits`] calls.
 pub(crate) const MAX_HITS: usize = 4096;
 
@@ -177,7 +182,7 @@ impl Hit {
 }
 
 /// Keeps `hit` when it is fast enough to show and the list has room.
-pub(crate) fn record(hits: &mut Vec<Hit>, hit: Hit) {
+pub fn record(hits: &mut Vec<Hit>, hit: Hit) {
     if hit.speed >= HIT_SPEED && hits.len() < MAX_HITS {
         hits.push(hit);
     }

@@ -26,6 +26,7 @@
 //! hull first, in the narrow phase (`narrow/group.rs`).
 
 mod access;
+mod balls;
 mod body;
 mod cache;
 mod contacts;
@@ -49,8 +50,10 @@ mod state;
 mod step;
 mod sweep;
 
-pub use crate::geom::{Ball, MAX_SPEED};
-pub use crate::response::{Hit, HitWith, HIT_SPEED};
+pub use crate::geom::Ball;
+pub use crate::response::{Hit, HitWith};
+pub(crate) use balls::BallSet;
+pub use balls::{BallId, StaleBall};
 pub use contacts::{KeptImpulse, SolverContact};
 pub use counters::{Counters, OverlapMeter, Tally};
 pub use fill::Filled;

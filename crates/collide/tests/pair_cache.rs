@@ -63,7 +63,9 @@ fn hand(w: &mut World, k: u32) {
             w.set_ball_motion(i, p, Vec2::new(90.0, 30.0));
         }
         // Add a ball, then remove one (same count, other balls at the indices).
-        55 => w.add_ball(Ball::new(mid, Vec2::new(-40.0, 80.0), 4.0, 0.9, 7)),
+        55 => {
+            w.add_ball(Ball::new(mid, Vec2::new(-40.0, 80.0), 4.0, 0.9, 7));
+        }
         56 => w.remove_ball(n / 3),
         // Remove one and add one at once: the count is back where it was.
         70 => {

@@ -30,7 +30,7 @@ fn longest_string_excess(w: &World) -> f32 {
     w.rules()
         .tethers
         .iter()
-        .map(|t| (w.balls()[t.ball as usize].pos - t.anchor).length() - t.length)
+        .map(|t| (w.ball(t.ball).unwrap().pos - t.anchor).length() - t.length)
         .fold(f32::MIN, f32::max)
 }
 
@@ -66,7 +66,8 @@ fn cradle_lifted_ball(k: usize, collision_iterations: u32, degrees: f32) -> Worl
     let t = w.rules().tethers[k];
     let a = degrees.to_radians();
     let lifted = t.anchor + Vec2::new(a.sin(), -a.cos()) * t.length;
-    assert!(w.set_ball_motion(t.ball as usize, lifted, Vec2::ZERO));
+    let i = w.ball_index(t.ball).unwrap();
+    assert!(w.set_ball_motion(i, lifted, Vec2::ZERO));
     w
 }
 

@@ -93,18 +93,9 @@ impl Default for Adjacent {
 }
 
 impl Adjacent {
-    /// An adjacent-sectors broad phase with sector side `size` px (must be positive).
-    pub fn new(size: f32) -> Result<Self, ParamError> {
-        let size = checked_size(size)?;
-        Ok(Self {
-            size,
-            working: size as f64,
-            ..Self::default()
-        })
-    }
-
     /// The sector size used by the last call (px), after the rule.
-    pub fn working_size(&self) -> f64 {
+    #[cfg(test)]
+    pub(crate) fn working_size(&self) -> f64 {
         self.working
     }
 

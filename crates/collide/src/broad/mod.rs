@@ -10,20 +10,21 @@
 //! `[first_moving, first_dynamic)`, balls `[first_dynamic, len)`. Pairs among non-dynamic
 //! shapes are never wanted.
 
-pub mod adjacent;
-pub mod brute;
-pub mod grid;
+mod adjacent;
+mod brute;
+mod grid;
 mod packed;
 mod pair_keys;
 mod phase;
-pub mod probe;
+mod probe;
 pub mod quadtree;
 mod radix;
-pub mod rdc;
-pub mod sap;
-pub mod sectors;
-pub mod tree;
+mod rdc;
+mod sap;
+mod sectors;
+mod tree;
 
+pub use brute::brute_pairs;
 pub use phase::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 pub use probe::{brute_force_share, brute_force_tests, Heat, Place, Probe, Share, Visit};
 

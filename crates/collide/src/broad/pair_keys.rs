@@ -47,7 +47,7 @@ pub(crate) struct KeyWriter<'a> {
 impl KeyWriter<'_> {
     /// Appends `key` (one index in the high half, the other in the low, either order).
     #[inline(always)]
-    pub fn push(&mut self, key: u64) {
+    pub(crate) fn push(&mut self, key: u64) {
         if self.len == self.buf.len() {
             self.grow(self.len + 1);
         }
@@ -57,12 +57,12 @@ impl KeyWriter<'_> {
 
     /// The buffer and the number of keys in it, for a finder that writes keys itself (see
     /// [`KeyWriter::put_back`]).
-    pub fn take(&mut self) -> (Vec<u64>, usize) {
+    pub(crate) fn take(&mut self) -> (Vec<u64>, usize) {
         (std::mem::take(&mut self.buf), self.len)
     }
 
     /// Returns what [`KeyWriter::take`] gave, `len` keys now written.
-    pub fn put_back(&mut self, buf: Vec<u64>, len: usize) {
+    pub(crate) fn put_back(&mut self, buf: Vec<u64>, len: usize) {
         debug_assert!(len <= buf.len());
         (self.buf, self.len) = (buf, len);
     }
@@ -89,14 +89,14 @@ impl PairKeys {
 
     /// Makes room for at least `n` keys at once, so that a fresh buffer expected to fill
     /// that far is not grown by doubling (each step copying the keys so far).
-    pub fn reserve(&mut self, n: usize) {
+    pub(crate) fn reserve(&mut self, n: usize) {
         if self.keys.len() < n {
             grow_keys(&mut self.keys, n);
         }
     }
 
     /// A writer appending after the keys held.
-    pub fn writer(&mut self) -> KeyWriter<'_> {
+    pub(crate) fn writer(&mut self) -> KeyWriter<'_> {
         let (buf, len) = (std::mem::take(&mut self.keys), self.len);
         KeyWriter {
             home: self,
@@ -106,7 +106,7 @@ impl PairKeys {
     }
 
     /// Adds pairs already as `(min, max)`.
-    pub fn extend(&mut self, pairs: &[Pair]) {
+    pub(crate) fn extend(&mut self, pairs: &[Pair]) {
         let mut out = self.writer();
         for &(i, j) in pairs {
             out.push((i as u64) << 32 | j as u64);
@@ -116,7 +116,7 @@ impl PairKeys {
     /// Sorts `pairs` (each `(min, max)`, indices below `n`) in place and drops repeats, by
     /// the radix sort of [`PairKeys::sorted_into`] with this as its scratch: linear in the
     /// pairs where a comparison sort is `O(p log p)`. Returns the repeats dropped.
-    pub fn sort_pairs(&mut self, pairs: &mut Vec<Pair>, n: usize) -> u64 {
+    pub(crate) fn sort_pairs(&mut self, pairs: &mut Vec<Pair>, n: usize) -> u64 {
         self.clear(n);
         self.extend(pairs);
         self.sorted_into(pairs)
@@ -124,7 +124,7 @@ impl PairKeys {
 
     /// Sorts the keys and writes them to `pairs` (cleared first), each once; returns the
     /// repeats dropped.
-    pub fn sorted_into(&mut self, pairs: &mut Vec<Pair>) -> u64 {
+    pub(crate) fn sorted_into(&mut self, pairs: &mut Vec<Pair>) -> u64 {
         let n = self.len;
         let keys = &mut self.keys[..n];
         if self.spare.len() < n {

@@ -29,7 +29,7 @@ impl BroadInput<'_> {
     /// True when the pair `(i, j)` (`i < j`) is one the broad phase must report, given that
     /// the boxes overlap: `j` is a ball.
     #[inline(always)]
-    pub fn wanted(&self, _i: usize, j: usize) -> bool {
+    pub(crate) fn wanted(&self, _i: usize, j: usize) -> bool {
         j >= self.first_dynamic
     }
 }
@@ -151,7 +151,7 @@ pub enum ParamError {
 
 impl ParamError {
     /// `name` is not a parameter of `kind`.
-    pub fn unknown(kind: BroadKind, name: &str) -> Self {
+    pub(crate) fn unknown(kind: BroadKind, name: &str) -> Self {
         ParamError::Unknown {
             phase: kind.label(),
             name: name.to_string(),

@@ -109,7 +109,7 @@ impl Probe {
     }
 
     /// Empties the record for a call over `n` boxes (the focus and the heat choice stay).
-    pub fn begin(&mut self, n: usize) {
+    pub(crate) fn begin(&mut self, n: usize) {
         self.tests.clear();
         self.tests.resize(n, 0);
         self.candidates.clear();
@@ -121,7 +121,7 @@ impl Probe {
     }
 
     /// Counts the pairs returned for each box.
-    pub fn finish(&mut self, pairs: &[(u32, u32)]) {
+    pub(crate) fn finish(&mut self, pairs: &[(u32, u32)]) {
         for &(i, j) in pairs {
             self.candidates[i as usize] += 1;
             self.candidates[j as usize] += 1;
@@ -130,25 +130,25 @@ impl Probe {
 
     /// `n` tests made for box `item`.
     #[inline]
-    pub fn test(&mut self, item: u32, n: u64) {
+    pub(crate) fn test(&mut self, item: u32, n: u64) {
         self.tests[item as usize] += n;
     }
 
     /// `n` tests that belong to no box.
     #[inline]
-    pub fn structure(&mut self, n: u64) {
+    pub(crate) fn structure(&mut self, n: u64) {
         self.structure += n;
     }
 
     /// True when `item` is the focus.
     #[inline]
-    pub fn is_focus(&self, item: u32) -> bool {
+    pub(crate) fn is_focus(&self, item: u32) -> bool {
         self.focus == Some(item)
     }
 
     /// `place` at `rect` was visited for `item`, with `tests` made for it there.
     #[inline]
-    pub fn visit(&mut self, item: u32, place: Place, rect: Aabb, tests: u64) {
+    pub(crate) fn visit(&mut self, item: u32, place: Place, rect: Aabb, tests: u64) {
         if self.is_focus(item) {
             self.visited.push(Visit { place, rect, tests });
         }
@@ -156,7 +156,7 @@ impl Probe {
 
     /// The focus was tested against `other` (ignored for any other `item`).
     #[inline]
-    pub fn tested(&mut self, item: u32, other: u32) {
+    pub(crate) fn tested(&mut self, item: u32, other: u32) {
         if self.is_focus(item) {
             self.against.push(other);
         }
@@ -164,7 +164,7 @@ impl Probe {
 
     /// `place` at `rect` cost `tests` in this call.
     #[inline]
-    pub fn place(&mut self, place: Place, rect: Aabb, tests: u64) {
+    pub(crate) fn place(&mut self, place: Place, rect: Aabb, tests: u64) {
         if self.want_heat && tests > 0 {
             self.heat.push(Visit { place, rect, tests });
         }

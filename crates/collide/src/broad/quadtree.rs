@@ -53,20 +53,20 @@ use crate::geom::Aabb;
 use glam::Vec2;
 
 /// Fewest levels: the root alone, one leaf.
-pub const MIN_LEVELS: u32 = 1;
+pub(crate) const MIN_LEVELS: u32 = 1;
 /// Most levels: a 16 × 16 leaf grid.
-pub const MAX_LEVELS: u32 = 5;
+pub(crate) const MAX_LEVELS: u32 = 5;
 /// Most levels the automatic setting (parameter 0) picks: a 512 × 512 leaf grid.
-pub const MAX_AUTO_LEVELS: u32 = 10;
+pub(crate) const MAX_AUTO_LEVELS: u32 = 10;
 /// Levels at start, as in the original: a 4 × 4 leaf grid.
-pub const DEFAULT_LEVELS: u32 = 3;
+pub(crate) const DEFAULT_LEVELS: u32 = 3;
 /// Leaf outline colour, the original's magenta.
-pub const LEAF_COLOR: Rgba = Rgba(1.0, 0.0, 1.0, 1.0);
+pub(crate) const LEAF_COLOR: Rgba = Rgba(1.0, 0.0, 1.0, 1.0);
 /// Alpha of the leaf heat fill, low so shapes stay visible underneath.
 const FILL_ALPHA: f32 = 0.25;
 
 /// Nodes in a full quadtree of `levels` levels counting the root: `(4^L − 1)/3`.
-pub const fn node_count(levels: u32) -> usize {
+pub(crate) const fn node_count(levels: u32) -> usize {
     ((1usize << (2 * levels)) - 1) / 3
 }
 
@@ -76,22 +76,22 @@ pub const fn leaf_count(levels: u32) -> usize {
 }
 
 /// Leaves along one side of the leaf grid: `2^(L−1)`.
-pub const fn grid_side(levels: u32) -> usize {
+pub(crate) const fn grid_side(levels: u32) -> usize {
     1usize << (levels - 1)
 }
 
 /// Array index of the first of node `i`'s four children (the others follow it).
-pub const fn first_child(i: usize) -> usize {
+pub(crate) const fn first_child(i: usize) -> usize {
     4 * i + 1
 }
 
 /// Array index of the parent of node `i` (`i > 0`): `⌊(i − 1)/4⌋`.
-pub const fn parent(i: usize) -> usize {
+pub(crate) const fn parent(i: usize) -> usize {
     (i - 1) / 4
 }
 
 /// Quadrant `k` of `b` split at `mid`: upper half in x when `k & 1`, in y when `k & 2`.
-pub fn quadrant(b: &Aabb, mid: Vec2, k: usize) -> Aabb {
+pub(crate) fn quadrant(b: &Aabb, mid: Vec2, k: usize) -> Aabb {
     let (x0, x1) = if k & 1 == 0 {
         (b.min.x, mid.x)
     } else {
@@ -222,7 +222,7 @@ fn owner_leaf(count: usize, root: &Aabb, p: Vec2) -> usize {
 /// (between 1 and [`MAX_AUTO_LEVELS`]). With the leaf count growing with `n` the leaf pair
 /// tests stay `O(n)` in all, and a call costs `O(n log n)` (the descent), where fixed levels
 /// grow as `n²` once the leaves fill.
-pub fn auto_levels(n: usize) -> u32 {
+pub(crate) fn auto_levels(n: usize) -> u32 {
     let mut levels = MIN_LEVELS;
     while levels < MAX_AUTO_LEVELS && leaf_count(levels) < n / 2 {
         levels += 1;
@@ -287,8 +287,9 @@ impl QuadTree {
         tree
     }
 
+    #[cfg(test)]
     /// Levels counting the root.
-    pub fn levels(&self) -> u32 {
+    pub(crate) fn levels(&self) -> u32 {
         self.levels
     }
 
@@ -667,7 +668,7 @@ impl BroadPhase for QuadTree {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broad::brute::brute_pairs;
+    use crate::broad::brute_pairs;
     use crate::debug_draw::Recorder;
 
     fn world() -> Aabb {

@@ -20,7 +20,13 @@ pub(crate) struct RadixScratch<T> {
 
 impl<T: Copy + Default> RadixScratch<T> {
     /// Sorts `items` stably by bits `from..to` (bit 0 the least significant) of `key`.
-    pub fn sort(&mut self, items: &mut Vec<T>, key: impl Fn(&T) -> u64 + Copy, from: u32, to: u32) {
+    pub(crate) fn sort(
+        &mut self,
+        items: &mut Vec<T>,
+        key: impl Fn(&T) -> u64 + Copy,
+        from: u32,
+        to: u32,
+    ) {
         self.spare.resize(items.len(), T::default());
         self.counts.resize(BUCKETS, 0);
         let mut at = from;

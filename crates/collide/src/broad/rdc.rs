@@ -68,7 +68,7 @@ use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 
 /// Default largest group left to brute force.
-pub const DEFAULT_THRESHOLD: usize = 8;
+pub(crate) const DEFAULT_THRESHOLD: usize = 8;
 /// Slider maximum of the threshold.
 const MAX_THRESHOLD: usize = 128;
 
@@ -165,7 +165,7 @@ impl Default for Rdc {
 
 impl Rdc {
     /// An instance that stops splitting at groups of at most `threshold` boxes (≥ 1).
-    pub fn with_threshold(threshold: usize) -> Self {
+    pub(crate) fn with_threshold(threshold: usize) -> Self {
         Self {
             threshold: threshold.max(1),
             items: Vec::new(),
@@ -640,7 +640,7 @@ impl BroadPhase for Rdc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broad::brute::brute_pairs;
+    use crate::broad::brute_pairs;
     use crate::debug_draw::Recorder;
     use glam::Vec2;
 

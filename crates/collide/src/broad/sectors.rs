@@ -68,10 +68,10 @@ use crate::geom::Aabb;
 use std::ops::Range;
 
 /// The four grid offsets, in sectors: `(0, 0)`, `(0, s/2)`, `(s/2, 0)`, `(s/2, s/2)`.
-pub const SHIFTS: [(f64, f64); 4] = [(0.0, 0.0), (0.0, 0.5), (0.5, 0.0), (0.5, 0.5)];
+pub(crate) const SHIFTS: [(f64, f64); 4] = [(0.0, 0.0), (0.0, 0.5), (0.5, 0.0), (0.5, 0.5)];
 
 /// Default sector size (px): the article's 64 (Moertel 1994).
-pub const DEFAULT_SIZE: f32 = 64.0;
+pub(crate) const DEFAULT_SIZE: f32 = 64.0;
 
 /// How the working sector size of the last call was chosen.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -239,6 +239,7 @@ impl Default for Sectors {
 }
 
 impl Sectors {
+    #[cfg(test)]
     /// A sectors broad phase with sector side `size` px (must be positive).
     pub fn new(size: f32) -> Result<Self, ParamError> {
         let size = checked_size(size)?;
@@ -250,7 +251,8 @@ impl Sectors {
     }
 
     /// The sector size used by the last call (px), after the rule.
-    pub fn working_size(&self) -> f64 {
+    #[cfg(test)]
+    pub(crate) fn working_size(&self) -> f64 {
         self.working
     }
 

@@ -73,7 +73,7 @@ use dynamic::Node;
 use static_tree::StaticNode;
 
 /// Default fattening margin (px).
-pub const DEFAULT_MARGIN: f32 = 6.0;
+pub(crate) const DEFAULT_MARGIN: f32 = 6.0;
 /// Slider maximum of the margin (px).
 const MAX_MARGIN: f32 = 64.0;
 
@@ -119,7 +119,7 @@ impl Default for AabbTree {
 
 impl AabbTree {
     /// An instance fattening moving boxes by `margin` px (≥ 0).
-    pub fn with_margin(margin: f32) -> Self {
+    pub(crate) fn with_margin(margin: f32) -> Self {
         Self {
             margin: margin.max(0.0),
             tree: DynamicTree::new(),
@@ -413,7 +413,7 @@ impl BroadPhase for AabbTree {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broad::brute::brute_pairs;
+    use crate::broad::brute_pairs;
     use crate::debug_draw::Recorder;
     use crate::geom::Aabb;
     use glam::Vec2;

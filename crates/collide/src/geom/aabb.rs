@@ -88,13 +88,13 @@ impl Aabb {
     }
 
     /// Half the perimeter, the cost measure of AABB trees.
-    pub fn half_perimeter(&self) -> f32 {
+    pub(crate) fn half_perimeter(&self) -> f32 {
         let s = self.size();
         s.x + s.y
     }
 
     /// True when `other` lies entirely inside this box.
-    pub fn encloses(&self, other: &Aabb) -> bool {
+    pub(crate) fn encloses(&self, other: &Aabb) -> bool {
         self.min.x <= other.min.x
             && self.min.y <= other.min.y
             && other.max.x <= self.max.x

@@ -6,7 +6,7 @@ use super::Aabb;
 use glam::Vec2;
 
 /// Fastest a ball may go (px/s): keeps positions finite whatever the elasticities.
-pub const MAX_SPEED: f32 = 1.0e6;
+pub(crate) const MAX_SPEED: f32 = 1.0e6;
 
 /// A dynamic ball: a circle with a velocity; mass is proportional to its area.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -66,7 +66,7 @@ impl Ball {
 }
 
 /// `v` with its length capped at [`MAX_SPEED`]; zero when not finite.
-pub fn clamp_speed(v: Vec2) -> Vec2 {
+pub(crate) fn clamp_speed(v: Vec2) -> Vec2 {
     if !v.is_finite() {
         return Vec2::ZERO;
     }

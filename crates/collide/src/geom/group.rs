@@ -36,7 +36,7 @@ impl Group {
 }
 
 /// The rectangle hull of shapes: the union of their bounding rectangles (empty: a zero box).
-pub fn rect_hull<'a>(geoms: impl Iterator<Item = &'a Geometry>) -> Aabb {
+pub(crate) fn rect_hull<'a>(geoms: impl Iterator<Item = &'a Geometry>) -> Aabb {
     geoms
         .map(Geometry::aabb)
         .reduce(|h, b| h.merged(&b))
@@ -44,7 +44,7 @@ pub fn rect_hull<'a>(geoms: impl Iterator<Item = &'a Geometry>) -> Aabb {
 }
 
 /// The circle hull of shapes: centre of the rectangle hull, radius to the farthest point.
-pub fn circle_hull<'a>(geoms: impl Iterator<Item = &'a Geometry> + Clone) -> Hull {
+pub(crate) fn circle_hull<'a>(geoms: impl Iterator<Item = &'a Geometry> + Clone) -> Hull {
     let c = rect_hull(geoms.clone()).centre();
     let r = geoms.map(|g| g.reach_from(c)).fold(0.0, f32::max);
     Hull::Circle { c, r }

@@ -10,7 +10,7 @@ use glam::Vec2;
 /// Adds one point, moving with its shape, at every distinct segment, gate and arc end that
 /// has no point there yet (so a second call adds nothing). Each guard names the shape it
 /// guards in [`Shape::guard_of`] and lights with its target.
-pub fn add_guard_points(shapes: &mut Vec<Shape>) {
+pub(crate) fn add_guard_points(shapes: &mut Vec<Shape>) {
     let mut guards: Vec<Shape> = Vec::new();
     let taken = |list: &[Shape], q: Vec2| {
         list.iter()

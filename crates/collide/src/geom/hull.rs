@@ -41,7 +41,7 @@ impl Hull {
 
     /// True when the circle (`c`, `r`) touches or overlaps the hull: the conservative test,
     /// so a member can never be hit while its hull is missed.
-    pub fn overlaps_circle(&self, c: Vec2, r: f32) -> bool {
+    pub(crate) fn overlaps_circle(&self, c: Vec2, r: f32) -> bool {
         let r = r.max(0.0);
         match *self {
             // Closest point of the box to the centre, then a squared distance.
@@ -56,7 +56,7 @@ impl Hull {
     /// This hull turned by `angle` (rad) about `pivot`. A rectangle hull becomes the box of
     /// its turned corners: still a hull, but no longer the tightest (recompute it from the
     /// members when they are at hand).
-    pub fn rotated(&self, pivot: Vec2, angle: f32) -> Hull {
+    pub(crate) fn rotated(&self, pivot: Vec2, angle: f32) -> Hull {
         let rot = Vec2::from_angle(angle);
         match *self {
             Hull::Rect(b) => {
@@ -79,7 +79,7 @@ impl Hull {
 
 impl Hull {
     /// This hull moved by `d` (px).
-    pub fn translated(&self, d: Vec2) -> Hull {
+    pub(crate) fn translated(&self, d: Vec2) -> Hull {
         match *self {
             Hull::Rect(b) => Hull::Rect(Aabb {
                 min: b.min + d,

@@ -11,10 +11,12 @@ mod rect;
 mod shape;
 
 pub use aabb::Aabb;
-pub use ball::{clamp_speed, Ball, MAX_SPEED};
-pub use group::{circle_hull, rect_hull, Group};
-pub use guard::add_guard_points;
+pub(crate) use ball::clamp_speed;
+pub use ball::Ball;
+pub use group::Group;
+pub(crate) use guard::add_guard_points;
 pub use hull::{Hull, HullKind};
 pub use play::{Control, ShapePlay};
-pub use rect::{oriented_rect_aabb, oriented_rect_corners, unrotated};
+pub use rect::oriented_rect_corners;
+pub(crate) use rect::{oriented_rect_aabb, unrotated};
 pub use shape::{arc_is_closed, Geometry, Motion, Shape};

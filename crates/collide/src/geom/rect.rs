@@ -9,7 +9,7 @@ use glam::Vec2;
 
 /// `v` turned by the unit rotation `rot` backwards (by minus its angle).
 #[inline]
-pub fn unrotated(rot: Vec2, v: Vec2) -> Vec2 {
+pub(crate) fn unrotated(rot: Vec2, v: Vec2) -> Vec2 {
     Vec2::new(rot.x, -rot.y).rotate(v)
 }
 
@@ -28,7 +28,7 @@ pub fn oriented_rect_corners(c: Vec2, half: Vec2, angle: f32) -> [Vec2; 4] {
 
 /// The bounding rectangle of an oriented rectangle: the box of its four corners (Schwarzl 2012,
 /// `oriented_rectangle_rectangle_hull`).
-pub fn oriented_rect_aabb(c: Vec2, half: Vec2, angle: f32) -> Aabb {
+pub(crate) fn oriented_rect_aabb(c: Vec2, half: Vec2, angle: f32) -> Aabb {
     let k = oriented_rect_corners(c, half, angle);
     Aabb::new(k[0], k[2]).merged(&Aabb::new(k[1], k[3]))
 }

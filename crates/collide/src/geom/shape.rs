@@ -167,7 +167,7 @@ impl Geometry {
 
     /// Distance (px) from `p` to the farthest point of the shape, or a little more (an arc
     /// counts its whole circle): the radius a circle hull centred at `p` needs.
-    pub fn reach_from(&self, p: Vec2) -> f32 {
+    pub(crate) fn reach_from(&self, p: Vec2) -> f32 {
         let far = |q: Vec2| (q - p).length();
         match *self {
             Geometry::Point { p: q } => far(q),
@@ -193,7 +193,7 @@ impl Geometry {
     }
 
     /// This geometry turned by `angle` (rad) about `pivot`.
-    pub fn rotated(&self, pivot: Vec2, angle: f32) -> Geometry {
+    pub(crate) fn rotated(&self, pivot: Vec2, angle: f32) -> Geometry {
         let rot = Vec2::from_angle(angle);
         match *self {
             Geometry::Point { p } => Geometry::Point {
@@ -243,7 +243,7 @@ impl Geometry {
     }
 
     /// This geometry moved by `d` (px). A group's hull moves; its members are the world's.
-    pub fn translated(&self, d: Vec2) -> Geometry {
+    pub(crate) fn translated(&self, d: Vec2) -> Geometry {
         match *self {
             Geometry::Point { p } => Geometry::Point { p: p + d },
             Geometry::Segment { a, b } => Geometry::Segment { a: a + d, b: b + d },
@@ -346,7 +346,7 @@ impl Shape {
 
     /// Sets the rotation angle (rad) of a kinematic shape or flipper and recomputes the
     /// current geometry from the base.
-    pub fn set_angle(&mut self, angle: f32) {
+    pub(crate) fn set_angle(&mut self, angle: f32) {
         if let Motion::Kinematic { pivot, .. } | Motion::Flipper { pivot, .. } = self.motion {
             self.angle = angle;
             self.geom = self.base.rotated(pivot, angle);
@@ -354,7 +354,7 @@ impl Shape {
     }
 
     /// Sets how far (px) a plunger is pulled back and recomputes its geometry from the base.
-    pub fn set_pull(&mut self, pull: f32) {
+    pub(crate) fn set_pull(&mut self, pull: f32) {
         if let Motion::Plunger { axis, .. } = self.motion {
             self.play.pull = pull;
             self.geom = self.base.translated(axis * -pull);

@@ -7,7 +7,7 @@ use std::f32::consts::TAU;
 
 /// True when direction angle `theta` lies in the sweep from `start` counter-clockwise to `end`.
 /// A closed arc ([`arc_is_closed`]) has every direction, its seam included.
-pub fn angle_in_arc(theta: f32, start: f32, end: f32) -> bool {
+pub(crate) fn angle_in_arc(theta: f32, start: f32, end: f32) -> bool {
     if arc_is_closed(start, end) {
         return true;
     }

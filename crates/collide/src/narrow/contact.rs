@@ -24,7 +24,7 @@ pub struct Impact {
 }
 
 /// The point of segment `a`–`b` closest to `p`.
-pub fn closest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
+pub(crate) fn closest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
     let ab = b - a;
     let len_sq = ab.length_squared();
     if len_sq <= f32::MIN_POSITIVE {

@@ -21,7 +21,7 @@ pub struct GroupTests {
 
 /// The shapes a ball meets in obstacle `shape`: a group's members (none for a group number
 /// `groups` lacks), else the obstacle itself.
-pub fn parts_of<'a>(shape: &'a Shape, groups: &'a [Group]) -> &'a [Shape] {
+pub(crate) fn parts_of<'a>(shape: &'a Shape, groups: &'a [Group]) -> &'a [Shape] {
     match shape.geom {
         Geometry::Group { id, .. } => groups.get(id as usize).map_or(&[], |g| &g.members),
         _ => std::slice::from_ref(shape),
@@ -76,7 +76,7 @@ pub fn impact_ball_group(
 /// The first impact of a ball (start `c`, radius `r`, move `d`) with obstacle `shape` as
 /// `impact` finds it for one geometry, a group answered by its earliest member (see
 /// [`impact_ball_group`]); with the elasticity of what it hits.
-pub fn impact_ball_obstacle(
+pub(crate) fn impact_ball_obstacle(
     (c, r, d): (Vec2, f32, Vec2),
     shape: &Shape,
     groups: &[Group],

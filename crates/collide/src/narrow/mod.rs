@@ -50,18 +50,20 @@ mod toi_ball_point;
 mod toi_ball_rect;
 mod toi_ball_segment;
 
-pub use arc::{angle_in_arc, contact_ball_arc};
+pub(crate) use arc::angle_in_arc;
+pub use arc::contact_ball_arc;
 pub use ball::contact_ball_ball;
 pub use circle::contact_ball_circle;
+pub(crate) use contact::closest_on_segment;
 pub(crate) use contact::normalized_or;
-pub use contact::{closest_on_segment, Contact, Impact};
+pub use contact::{Contact, Impact};
 pub use gate::contact_ball_gate;
-pub use group::{
-    contact_ball_group, impact_ball_group, impact_ball_obstacle, parts_of, GroupTests,
-};
+pub use group::{contact_ball_group, impact_ball_group, GroupTests};
+pub(crate) use group::{impact_ball_obstacle, parts_of};
 pub use point::contact_ball_point;
-pub use rect::{contact_ball_oriented_rect, contact_ball_rect};
-pub use segment::{contact_ball_segment, contact_ball_segment_fine, distance_to_line, keep_side};
+pub(crate) use rect::{contact_ball_oriented_rect, contact_ball_rect};
+pub use segment::contact_ball_segment;
+pub(crate) use segment::{contact_ball_segment_fine, keep_side};
 pub use toi_ball_arc::toi_ball_arc;
 pub use toi_ball_ball::toi_ball_ball;
 pub use toi_ball_circle::toi_ball_circle;
@@ -74,7 +76,12 @@ use glam::Vec2;
 
 /// [`contact_ball_shape`] with flat faces (segments, gates) measured in f64 where a long face
 /// would round the distance (see [`contact_ball_segment_fine`]); the soft contacts' test.
-pub fn contact_ball_shape_fine(c: Vec2, r: f32, v: Vec2, geom: &Geometry) -> Option<Contact> {
+pub(crate) fn contact_ball_shape_fine(
+    c: Vec2,
+    r: f32,
+    v: Vec2,
+    geom: &Geometry,
+) -> Option<Contact> {
     let contact = contact_ball_shape(c, r, v, geom)?;
     match *geom {
         Geometry::Segment { a, b } | Geometry::Gate { a, b, .. } => {
@@ -150,7 +157,7 @@ pub fn toi_ball_shape(c: Vec2, r: f32, d: Vec2, v: Vec2, geom: &Geometry) -> Opt
 /// circles and rectangles (ends and corners included), the whole ring for an arc, the hull for
 /// a group, and false for a gate the ball passes (velocity `v` relative to it). The binary
 /// search's envelope test: it never says no to a circle that overlaps.
-pub fn envelope_overlaps(m: Vec2, big_r: f32, v: Vec2, geom: &Geometry) -> bool {
+pub(crate) fn envelope_overlaps(m: Vec2, big_r: f32, v: Vec2, geom: &Geometry) -> bool {
     let big_r = big_r.max(0.0);
     let within = |q: Vec2| (m - q).length_squared() <= big_r * big_r;
     match *geom {
@@ -177,7 +184,7 @@ pub fn envelope_overlaps(m: Vec2, big_r: f32, v: Vec2, geom: &Geometry) -> bool 
 /// The contact of a ball (centre `c`, radius `r`, velocity `v` relative to the obstacle) with
 /// obstacle `shape`, a group answered by its deepest member (see [`contact_ball_group`]), and
 /// the elasticity of what it touches.
-pub fn contact_ball_obstacle(
+pub(crate) fn contact_ball_obstacle(
     ball: (Vec2, f32, Vec2),
     shape: &Shape,
     groups: &[Group],
@@ -188,7 +195,7 @@ pub fn contact_ball_obstacle(
 
 /// [`contact_ball_obstacle`] with flat faces measured in f64 ([`contact_ball_shape_fine`]):
 /// the soft contacts' test.
-pub fn contact_ball_obstacle_fine(
+pub(crate) fn contact_ball_obstacle_fine(
     ball: (Vec2, f32, Vec2),
     shape: &Shape,
     groups: &[Group],

@@ -8,7 +8,7 @@ use glam::Vec2;
 /// Contact of the ball (centre `c`, radius `r`) with the solid box `[min, max]` (px).
 /// A centre inside the box is pushed out through the nearest face. A negative radius counts
 /// as zero.
-pub fn contact_ball_rect(c: Vec2, r: f32, min: Vec2, max: Vec2) -> Option<Contact> {
+pub(crate) fn contact_ball_rect(c: Vec2, r: f32, min: Vec2, max: Vec2) -> Option<Contact> {
     let r = r.max(0.0);
     let q = c.clamp(min, max);
     let d = c - q;
@@ -48,7 +48,7 @@ fn inside_box(c: Vec2, r: f32, min: Vec2, max: Vec2) -> Contact {
 
 /// Contact of the ball (centre `c`, radius `r`) with the rectangle of centre `rc`, half
 /// extents `half` turned by `angle` (rad): the box test in the rectangle's own frame.
-pub fn contact_ball_oriented_rect(
+pub(crate) fn contact_ball_oriented_rect(
     c: Vec2,
     r: f32,
     rc: Vec2,

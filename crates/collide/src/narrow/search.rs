@@ -31,7 +31,7 @@ pub fn binary_min_move(r: f32) -> f32 {
 
 /// Linear impact search: the ball starting at `c` and moving by `d`, tested at `fractions + 1`
 /// places with `contact(centre)`. Adds the tests run to `tests`.
-pub fn linear_impact_search(
+pub(crate) fn linear_impact_search(
     c: Vec2,
     d: Vec2,
     fractions: u32,
@@ -52,7 +52,7 @@ pub fn linear_impact_search(
 /// Binary impact search: the ball (`c`, radius `r`) moving by `d`; `contact(centre)` tests
 /// the ball, `envelope(centre, radius)` tells whether a circle touches the shape (it must
 /// never say no when the circle overlaps it). Adds the tests run to `tests`.
-pub fn binary_impact_search(
+pub(crate) fn binary_impact_search(
     c: Vec2,
     r: f32,
     d: Vec2,

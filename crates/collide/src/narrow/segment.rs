@@ -38,7 +38,7 @@ pub fn contact_ball_segment(c: Vec2, r: f32, a: Vec2, b: Vec2) -> Option<Contact
 /// floats at the segment's length (1.2e-4 px at 4000 px from `a`), so the distance of a ball
 /// sliding along a long wall jitters by that much from step to step. The normal is the same
 /// f32 unit vector as [`contact_ball_segment`]'s, so both describe the same line.
-pub fn distance_to_line(c: Vec2, a: Vec2, b: Vec2) -> f32 {
+pub(crate) fn distance_to_line(c: Vec2, a: Vec2, b: Vec2) -> f32 {
     let n = normalized_or((b - a).perp(), Vec2::Y).as_dvec2();
     let d = c.as_dvec2() - a.as_dvec2();
     d.dot(n).abs() as f32
@@ -48,7 +48,7 @@ pub fn distance_to_line(c: Vec2, a: Vec2, b: Vec2) -> f32 {
 /// contacts use it: a speculative contact closes its gap at `gap / h`, so a gap rounded by
 /// 1.2e-4 px reads as a closing speed of 0.03 px/s at 240 steps per second, and a slow ball
 /// meant to come to rest on a long wall keeps creeping into it. Hit or miss as the f32 test.
-pub fn contact_ball_segment_fine(c: Vec2, r: f32, a: Vec2, b: Vec2) -> Option<Contact> {
+pub(crate) fn contact_ball_segment_fine(c: Vec2, r: f32, a: Vec2, b: Vec2) -> Option<Contact> {
     let contact = contact_ball_segment(c, r, a, b)?;
     if (b - a).length_squared() <= f32::MIN_POSITIVE {
         return Some(contact);
@@ -65,7 +65,14 @@ pub fn contact_ball_segment_fine(c: Vec2, r: f32, a: Vec2, b: Vec2) -> Option<Co
 /// depth `r` + how far it went through) instead of out of the far side. Any other contact is
 /// returned as it is. Used for walls in the discrete mode, where a crowd can push a ball's
 /// centre over a wall between two tests.
-pub fn keep_side(contact: Contact, r: f32, start: Vec2, now: Vec2, a: Vec2, b: Vec2) -> Contact {
+pub(crate) fn keep_side(
+    contact: Contact,
+    r: f32,
+    start: Vec2,
+    now: Vec2,
+    a: Vec2,
+    b: Vec2,
+) -> Contact {
     let ab = b - a;
     let n = normalized_or(ab.perp(), Vec2::Y);
     let (s0, s1) = ((start - a).dot(n), (now - a).dot(n));

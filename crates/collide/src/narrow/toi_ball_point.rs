@@ -17,7 +17,7 @@ pub fn toi_ball_point(c: Vec2, r: f32, d: Vec2, p: Vec2) -> Option<Impact> {
 
 impl Impact {
     /// An impact at fraction `t` with the given contact.
-    pub fn at(t: f32, point: Vec2, normal: Vec2, depth: f32) -> Impact {
+    pub(crate) fn at(t: f32, point: Vec2, normal: Vec2, depth: f32) -> Impact {
         Impact {
             t,
             contact: Contact {

@@ -13,14 +13,15 @@
 //! middle ball carries the speed for a step in turn. `O(tethers)` per step.
 
 use super::Tether;
-use crate::geom::Ball;
+use crate::world::BallSet;
+
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// Slowest approach (px/s) that counts as an impact.
-pub const MIN_SPEED: f32 = 20.0;
+pub(crate) const MIN_SPEED: f32 = 20.0;
 /// How long after an impact the meter watches the row (s).
-pub const WINDOW: f32 = 0.1;
+pub(crate) const WINDOW: f32 = 0.1;
 
 /// One impact passing through the row.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -53,7 +54,7 @@ pub struct TransferMeter {
 impl TransferMeter {
     /// Drops the impact being watched and the last step's velocities (after a hand moved a
     /// ball), so the next step starts afresh.
-    pub fn forget(&mut self) {
+    pub(crate) fn forget(&mut self) {
         self.prev.clear();
         self.current = None;
     }
@@ -62,10 +63,15 @@ impl TransferMeter {
 impl TransferMeter {
     /// Updates the meter from this step's velocities of the tethered balls (`dt` the step's
     /// length, s).
-    pub(super) fn measure(&mut self, tethers: &[Tether], balls: &[Ball], dt: f32) {
+    pub(super) fn measure(&mut self, tethers: &[Tether], balls: &BallSet, dt: f32) {
         let row: Vec<(Vec2, Vec2)> = tethers
             .iter()
-            .filter_map(|t| balls.get(t.ball as usize).map(|b| (b.pos, b.vel)))
+            .filter_map(|t| {
+                balls
+                    .index(t.ball)
+                    .ok()
+                    .map(|i| (balls[i].pos, balls[i].vel))
+            })
             .collect();
         let window = (WINDOW / dt).ceil() as u32;
         if row.len() < 3 || self.prev.len() != row.len() {

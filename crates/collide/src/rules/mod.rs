@@ -61,11 +61,11 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// These rules with tethers naming balls beyond the first `balls` dropped and every
-    /// number made sane (finite, non-negative).
-    pub fn sanitized(mut self, balls: usize) -> Self {
-        let n = balls as u32;
-        self.tethers.retain(|t| t.ball < n && t.anchor.is_finite());
+    /// These rules with tethers naming balls not in `balls` dropped and every number made
+    /// sane (finite, non-negative).
+    pub(crate) fn sanitized(mut self, balls: &crate::world::BallSet) -> Self {
+        self.tethers
+            .retain(|t| balls.index(t.ball).is_ok() && t.anchor.is_finite());
         for t in &mut self.tethers {
             t.length = finite_or_zero(t.length);
         }
@@ -77,9 +77,9 @@ impl Rules {
         self
     }
 
-    /// Renumbers the tethers after ball `i` was removed (its own tether goes).
-    pub(crate) fn ball_removed(&mut self, i: usize) {
-        strings::ball_removed(&mut self.tethers, i);
+    /// Drops the tether of ball `id`, which left the world.
+    pub(crate) fn ball_removed(&mut self, id: crate::world::BallId) {
+        strings::ball_removed(&mut self.tethers, id);
     }
 
     /// Forgets what belongs to the balls (strings, rain still to fall) when they are cleared.
@@ -111,8 +111,8 @@ impl RuleBook {
             Moment::Moved => strings::hold(&self.scene.tethers, w.balls),
             Moment::Collided { first_hit } => {
                 let tethers = &mut self.scene.tethers;
-                pinball::finish(&self.game, &mut self.play, first_hit, w, |i| {
-                    strings::ball_removed(tethers, i)
+                pinball::finish(&self.game, &mut self.play, first_hit, w, |id| {
+                    strings::ball_removed(tethers, id)
                 });
                 self.after_collisions(w);
             }
@@ -125,8 +125,8 @@ impl RuleBook {
         let rules = &mut self.scene;
         strings::hold(&rules.tethers, w.balls);
         slow_down(rules.friction, w.dt, w.balls);
-        pockets::take(&rules.pockets, w, |i| {
-            strings::ball_removed(&mut rules.tethers, i);
+        pockets::take(&rules.pockets, w, |id| {
+            strings::ball_removed(&mut rules.tethers, id);
             rules.pocketed += 1;
         });
         if !rules.tethers.is_empty() {

@@ -7,14 +7,17 @@
 //! so `|p − a| ≤ length` holds at the end of every step.
 
 use crate::geom::Ball;
+use crate::world::{BallId, BallSet};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// A pendulum string: ball `ball` kept within `length` of `anchor`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Tether {
-    /// Index of the ball in [`crate::World::balls`] (renumbered when balls are removed).
-    pub ball: u32,
+    /// The ball held. Saved (in a state) as the ball's place in the saved list, which is the
+    /// id a restored world gives it ([`BallId::fresh`]).
+    #[serde(with = "saved_as_place")]
+    pub ball: BallId,
     /// Fixed end of the string (px).
     pub anchor: Vec2,
     /// Length of the string (px), ≥ 0.
@@ -22,11 +25,12 @@ pub struct Tether {
 }
 
 /// Puts every tethered ball back within its string and removes outward radial velocity.
-pub(super) fn hold(tethers: &[Tether], balls: &mut [Ball]) {
+pub(super) fn hold(tethers: &[Tether], balls: &mut BallSet) {
     for t in tethers {
-        let Some(b) = balls.get_mut(t.ball as usize) else {
+        let Ok(i) = balls.index(t.ball) else {
             continue;
         };
+        let b: &mut Ball = &mut balls[i];
         let d = b.pos - t.anchor;
         let d2 = d.length_squared();
         // Early out: within the string (slack or taut), nothing to do.
@@ -44,13 +48,22 @@ pub(super) fn hold(tethers: &[Tether], balls: &mut [Ball]) {
     }
 }
 
-/// Renumbers the tethers after ball `i` was removed (its own tether goes).
-pub(super) fn ball_removed(tethers: &mut Vec<Tether>, i: usize) {
-    let i = i as u32;
-    tethers.retain(|t| t.ball != i);
-    for t in tethers {
-        if t.ball > i {
-            t.ball -= 1;
-        }
+/// Drops the tether of ball `id`, which left the world.
+pub(super) fn ball_removed(tethers: &mut Vec<Tether>, id: BallId) {
+    tethers.retain(|t| t.ball != id);
+}
+
+/// A tether's ball written as a number: its place among the saved balls (the saver writes
+/// [`BallId::fresh`] ids, see [`crate::World::save_state`]).
+mod saved_as_place {
+    use crate::world::BallId;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(id: &BallId, s: S) -> Result<S::Ok, S::Error> {
+        id.slot().serialize(s)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BallId, D::Error> {
+        u32::deserialize(d).map(BallId::fresh)
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::geom::{Ball, Group, Shape};
 use crate::response::Hit;
+use crate::world::{BallId, BallSet};
 
 /// When in [`crate::World::step`] the rules act (see the module notes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +27,7 @@ pub(crate) enum Moment {
 /// What the rules may read and change of the world during a step.
 pub(crate) struct WorldView<'a> {
     /// The balls.
-    pub balls: &'a mut Vec<Ball>,
+    pub balls: &'a mut BallSet,
     /// The obstacles: statics, then kinematic shapes from `first_moving`.
     pub shapes: &'a mut [Shape],
     /// Index of the first kinematic shape.
@@ -43,24 +44,24 @@ pub(crate) struct WorldView<'a> {
     pub ball_elasticity: f32,
     /// Length of the step (s).
     pub dt: f32,
-    /// Removes ball `i` as [`crate::World::remove_ball`] does, waking the sleepers near it
-    /// (the rules renumber their own strings).
-    pub take_ball: &'a mut dyn FnMut(&mut Vec<Ball>, usize),
+    /// Removes ball `i` as [`crate::World::remove_ball`] does, waking the sleepers near it;
+    /// returns the id it had (the rules drop their own strings of it).
+    pub take_ball: &'a mut dyn FnMut(&mut BallSet, usize) -> BallId,
 }
 
 impl WorldView<'_> {
     /// Takes every ball for which `inside` holds, in index order, each as
-    /// [`crate::World::remove_ball`] does; tells `taken` the index each had. Returns how many.
-    pub fn take_balls(
+    /// [`crate::World::remove_ball`] does; tells `taken` the id each had. Returns how many.
+    pub(crate) fn take_balls(
         &mut self,
         inside: impl Fn(&Ball) -> bool,
-        mut taken: impl FnMut(usize),
+        mut taken: impl FnMut(BallId),
     ) -> u32 {
         let (mut i, mut n) = (0, 0);
         while i < self.balls.len() {
             if inside(&self.balls[i]) {
-                (self.take_ball)(self.balls, i);
-                taken(i);
+                let id = (self.take_ball)(self.balls, i);
+                taken(id);
                 n += 1;
             } else {
                 i += 1;

@@ -31,19 +31,13 @@ pub fn builtin(name: &str) -> Option<&'static str> {
 }
 
 /// The names of the built-in scenes, in the order of [`BUILTIN`].
-pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+pub(crate) fn builtin_names() -> impl Iterator<Item = &'static str> {
     BUILTIN.iter().map(|(n, _)| *n)
 }
 
 /// The built-in names nearest `name`, nearest first: the same name in other letter case,
 /// then names within two edits of it (case ignored), then the rest in [`BUILTIN`] order.
-///
-/// ```
-/// let names = collide::scene::builtin_names_near("Pinbal");
-/// assert_eq!(names[0], "pinball");
-/// assert_eq!(names.len(), collide::scene::BUILTIN.len());
-/// ```
-pub fn builtin_names_near(name: &str) -> Vec<&'static str> {
+pub(crate) fn builtin_names_near(name: &str) -> Vec<&'static str> {
     let wanted = name.to_lowercase();
     let mut names: Vec<(usize, &'static str)> = builtin_names()
         .map(|n| (edits(&wanted, n).min(3), n))
@@ -104,6 +98,13 @@ impl Scene {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_near_put_the_nearest_first() {
+        let names = builtin_names_near("Pinbal");
+        assert_eq!(names[0], "pinball");
+        assert_eq!(names.len(), BUILTIN.len());
+    }
 
     #[test]
     fn edits_count_insertions_deletions_and_changes() {

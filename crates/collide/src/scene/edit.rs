@@ -18,15 +18,15 @@ pub const MIN_RADIUS: f32 = 1.0;
 /// Smallest arc extent a handle drag leaves (degrees).
 pub const MIN_EXTENT: f32 = 1.0;
 /// Smallest side a rectangle drag leaves (px).
-pub const MIN_SIDE: f32 = 1.0;
+pub(crate) const MIN_SIDE: f32 = 1.0;
 /// Distance of the gate's direction handle from the gate's middle (px).
 pub const GATE_ARROW: f32 = 30.0;
 /// A drag shorter than this (px) adds the default-sized shape at the press point.
-pub const MIN_DRAG: f32 = 4.0;
+pub(crate) const MIN_DRAG: f32 = 4.0;
 /// Highest elasticity a scene accepts.
 pub const MAX_ELASTICITY: f32 = 10.0;
 /// Fastest kinematic turn a scene accepts (rev/s, either way).
-pub const MAX_SPEED: f32 = 100.0;
+pub(crate) const MAX_SPEED: f32 = 100.0;
 
 /// What a handle controls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,7 +241,7 @@ pub fn pick(scene: &Scene, p: Vec2, slop: f32) -> Option<Pick> {
 }
 
 /// Distance (px) from `p` to a shape's body: 0 inside a solid shape.
-pub fn body_distance(d: &ShapeDesc, p: Vec2) -> f32 {
+pub(crate) fn body_distance(d: &ShapeDesc, p: Vec2) -> f32 {
     match &d.kind {
         ShapeKind::Point { p: q } => p.distance(*q),
         ShapeKind::Segment { a, b } | ShapeKind::Gate { a, b, .. } => segment_distance(p, *a, *b),

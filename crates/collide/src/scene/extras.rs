@@ -11,7 +11,7 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// Most balls a scene may place or fill.
-pub const MAX_SCENE_BALLS: u32 = 1_000_000;
+pub(crate) const MAX_SCENE_BALLS: u32 = 1_000_000;
 
 fn one() -> f32 {
     1.0
@@ -240,8 +240,9 @@ pub(super) fn populate(
         let color = (i as u32).wrapping_mul(0x9e37_79b9);
         w.add_ball(Ball::new(b.pos, b.vel, b.radius, b.elasticity, color));
         if let Some(anchor) = b.anchor {
+            let id = w.ball_id(w.balls().len() - 1).expect("the ball just added");
             rules.tethers.push(Tether {
-                ball: (w.balls().len() - 1) as u32,
+                ball: id,
                 anchor,
                 length: (b.pos - anchor).length(),
             });

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Most shapes a scene may hold.
-pub const MAX_SHAPES: usize = 100_000;
+pub(crate) const MAX_SHAPES: usize = 100_000;
 
 fn yes() -> bool {
     true
@@ -131,7 +131,7 @@ impl SceneError {
     /// let e = collide::Scene::load("no/such/scene.ron".as_ref()).unwrap_err();
     /// assert_eq!(e.to_string(), "no/such/scene.ron: no such file");
     /// ```
-    pub fn unreadable(path: &std::path::Path, e: &std::io::Error) -> Self {
+    pub(crate) fn unreadable(path: &std::path::Path, e: &std::io::Error) -> Self {
         let message = match e.kind() {
             std::io::ErrorKind::NotFound => "no such file".to_string(),
             _ => format!("cannot read the file: {e}"),

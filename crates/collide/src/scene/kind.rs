@@ -21,7 +21,7 @@ impl FileKind {
     pub const ALL: [FileKind; 3] = [FileKind::Recording, FileKind::State, FileKind::Scene];
 
     /// The kind's name in a sentence, with its article: "a scene", "a saved state", …
-    pub fn described(self) -> &'static str {
+    pub(crate) fn described(self) -> &'static str {
         match self {
             FileKind::Scene => "a scene",
             FileKind::State => "a saved state",
@@ -87,7 +87,7 @@ impl FileKind {
 
     /// When `text` is of another kind than `self`, the message that says so: "this is a
     /// saved state, not a recording (Load state or --state opens it)".
-    pub fn mismatch(self, text: &str) -> Option<String> {
+    pub(crate) fn mismatch(self, text: &str) -> Option<String> {
         let found = Self::of_text(text).filter(|&k| k != self)?;
         Some(format!(
             "this is {}, not {} ({} opens it)",

@@ -20,9 +20,10 @@ mod locate;
 mod text;
 mod validate;
 
-pub use builtin::{builtin, builtin_names, builtin_names_near, not_built_in, BUILTIN};
+pub use builtin::{builtin, not_built_in, BUILTIN};
 pub(crate) use check::check_motion;
 pub use desc::{MotionDesc, ScoreDesc, ShapeDesc, ShapeKind};
-pub use extras::{BallDesc, FillDesc, PocketDesc, RainDesc, SettingsDesc, MAX_SCENE_BALLS};
-pub use file::{LaunchDesc, PinballDesc, Scene, SceneError, MAX_SHAPES};
+pub use extras::{BallDesc, FillDesc, PocketDesc, RainDesc, SettingsDesc};
+pub(crate) use file::MAX_SHAPES;
+pub use file::{LaunchDesc, PinballDesc, Scene, SceneError};
 pub use kind::FileKind;

@@ -8,7 +8,7 @@ use super::launch::Launcher;
 use super::probing::{ProbeAsk, ProbeRecord};
 use super::settings::{Settings, Solver};
 use super::sweep::SweptImpact;
-use super::World;
+use super::{BallId, StaleBall, World};
 use crate::broad::{BroadKind, BroadPhase, Pair};
 use crate::geom::{Aabb, Ball, Shape};
 use crate::response::Hit;
@@ -24,11 +24,6 @@ impl World {
     /// Obstacles: statics `[0, first_moving)`, then kinematic shapes.
     pub fn shapes(&self) -> &[Shape] {
         &self.shapes
-    }
-
-    /// Index of the first kinematic shape.
-    pub fn first_moving(&self) -> usize {
-        self.first_moving
     }
 
     /// The balls.
@@ -68,7 +63,7 @@ impl World {
     }
 
     /// The broad phase in use, for setting its parameters.
-    pub fn broad_mut(&mut self) -> &mut dyn BroadPhase {
+    pub(crate) fn broad_mut(&mut self) -> &mut dyn BroadPhase {
         let pairs = &mut self.stages.pairs;
         pairs.cache.invalidate();
         pairs.broad.as_mut()
@@ -137,23 +132,45 @@ impl World {
         self.rules.scene.balls_cleared();
     }
 
-    /// Adds a ball directly (scenes, tests, benchmarks).
-    pub fn add_ball(&mut self, ball: Ball) {
-        self.balls.push(ball);
+    /// Adds a ball directly (scenes, tests, benchmarks); returns its id.
+    pub fn add_ball(&mut self, ball: Ball) -> BallId {
+        self.balls.push(ball)
     }
 
-    /// Removes ball `i` (keeps the order of the others).
+    /// The id of ball `i` (by its place in [`World::balls`]), if there is one.
+    pub fn ball_id(&self, i: usize) -> Option<BallId> {
+        self.balls.id(i)
+    }
+
+    /// The place in [`World::balls`] of the ball `id` names, or why there is none.
+    pub fn ball_index(&self, id: BallId) -> Result<usize, StaleBall> {
+        self.balls.index(id)
+    }
+
+    /// The ball `id` names, or why there is none.
+    pub fn ball(&self, id: BallId) -> Result<&Ball, StaleBall> {
+        self.balls.index(id).map(|i| &self.balls[i])
+    }
+
+    /// Removes ball `i` (keeps the order of the others; every other ball keeps its id).
     pub fn remove_ball(&mut self, i: usize) {
         if i < self.balls.len() {
             let b = self.balls[i];
             let wakes = &mut self.stages.sleep.wakes;
             wakes.wake_near(&mut self.balls, b.pos, b.radius, b.radius);
-            self.balls.remove(i);
-            self.rules.scene.ball_removed(i);
+            let (_, id) = self.balls.remove(i);
+            self.rules.scene.ball_removed(id);
             self.stages.soft.kept.clear();
             self.stages.pairs.ball_left(i, self.shapes.len());
             self.stages.sweep.ball_left(i);
         }
+    }
+
+    /// Removes the ball `id` names, as [`World::remove_ball`] does; refuses a stale id.
+    pub fn remove_ball_id(&mut self, id: BallId) -> Result<(), StaleBall> {
+        let i = self.balls.index(id)?;
+        self.remove_ball(i);
+        Ok(())
     }
 
     /// Takes the impacts recorded since the last call.
@@ -249,7 +266,7 @@ impl World {
     }
 
     /// Whether balls may fall asleep now: the setting, or else on with soft contacts.
-    pub fn sleep_enabled(&self) -> bool {
+    pub(crate) fn sleep_enabled(&self) -> bool {
         self.settings.sleep_on()
     }
 
@@ -259,7 +276,7 @@ impl World {
     }
 
     /// Wakes every ball.
-    pub fn wake_all(&mut self) {
+    pub(crate) fn wake_all(&mut self) {
         self.stages.sleep.wakes.wake_all(&mut self.balls);
     }
 

@@ -41,22 +41,22 @@ use crate::geom::Aabb;
 
 /// A ball's margin: this fraction of its radius, plus its speed times [`LOOKAHEAD_STEPS`]
 /// steps, at most [`MAX_MARGIN_RADII`] of its radius.
-pub const MARGIN_RADII: f32 = 0.5;
+pub(crate) const MARGIN_RADII: f32 = 0.5;
 /// Steps of a ball's motion at its present speed added to its margin.
-pub const LOOKAHEAD_STEPS: f32 = 2.0;
+pub(crate) const LOOKAHEAD_STEPS: f32 = 2.0;
 /// Largest margin, as a fraction of the radius: grown boxes much larger than the balls' make
 /// every broad phase slower (the grid's cells follow the largest box).
-pub const MAX_MARGIN_RADII: f32 = 1.0;
+pub(crate) const MAX_MARGIN_RADII: f32 = 1.0;
 
 /// Calls per window of the standing-aside rule (see the module notes).
-pub const WINDOW: u32 = 32;
+pub(crate) const WINDOW: u32 = 32;
 /// A window with more queries than this makes the cache stand aside: past about a third of
 /// the calls, its queries with grown boxes cost more than the calls they replace.
-pub const MOST_QUERIES: u32 = 12;
+pub(crate) const MOST_QUERIES: u32 = 12;
 /// Windows stood aside after a window with too many queries.
-pub const FIRST_REST: u32 = 2;
+pub(crate) const FIRST_REST: u32 = 2;
 /// Longest rest, in windows.
-pub const MOST_REST: u32 = 64;
+pub(crate) const MOST_REST: u32 = 64;
 
 /// The cached query.
 #[derive(Clone, Debug, Default)]

@@ -5,7 +5,7 @@
 
 use super::settings::Settings;
 use super::Tally;
-use crate::geom::{Aabb, Ball, Group, Shape};
+use crate::geom::{Aabb, Group, Shape};
 use crate::response::{record, Hit};
 
 /// The inputs and outputs of one step.
@@ -71,7 +71,7 @@ pub(super) struct Frame<'a> {
     pub(super) first_moving: usize,
     /// The play area (px).
     pub(super) bounds: Aabb,
-    pub(super) balls: &'a mut Vec<Ball>,
+    pub(super) balls: &'a mut super::BallSet,
 }
 
 impl StepContext {

@@ -6,13 +6,8 @@ use crate::geom::{Geometry, Group};
 
 impl World {
     /// Sets the groups that [`Geometry::Group`] shapes refer to by number (scene building).
-    pub fn set_groups(&mut self, groups: Vec<Group>) {
+    pub(crate) fn set_groups(&mut self, groups: Vec<Group>) {
         self.groups = groups;
-    }
-
-    /// The shape groups.
-    pub fn groups(&self) -> &[Group] {
-        &self.groups
     }
 
     /// Group number `id`.

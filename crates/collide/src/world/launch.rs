@@ -1,6 +1,7 @@
 //! The launch stage: where new balls enter and how many wait. Each step launches the next
 //! waiting ball once the launch point is clear of every ball.
 
+use super::balls::BallSet;
 use super::context::{StepContext, WorldRng};
 use super::counters::Counters;
 use crate::geom::Ball;
@@ -46,7 +47,7 @@ impl LaunchStage {
     /// elasticity from the step's settings, a little spread and the colour from `rng`.
     pub(super) fn run(
         &mut self,
-        (balls, rng): (&mut Vec<Ball>, &mut WorldRng),
+        (balls, rng): (&mut BallSet, &mut WorldRng),
         cx: &StepContext,
         counters: &mut Counters,
     ) {

@@ -305,7 +305,7 @@ pub(super) fn decode_all(raw: &[Pair], n_shapes: usize, out: &mut Vec<BodyPair>)
 /// Compares `pairs` with brute force's pairs for the same input (both sorted): returns
 /// `(missed, extra)`.
 pub(super) fn verified(input: &BroadInput, pairs: &[Pair], scratch: &mut Vec<Pair>) -> (u64, u64) {
-    crate::broad::brute::brute_pairs(input, scratch);
+    crate::broad::brute_pairs(input, scratch);
     let (mut i, mut j, mut missed, mut extra) = (0, 0, 0u64, 0u64);
     while i < scratch.len() || j < pairs.len() {
         match (scratch.get(i), pairs.get(j)) {
@@ -383,7 +383,12 @@ pub(super) struct SleeperOrder<'a> {
 
 impl SleeperOrder<'_> {
     /// The boxes in this order: `shape_boxes` of every obstacle, `ball_box(b)` of ball `b`.
-    pub fn boxes(&self, shape_boxes: &[Aabb], ball_box: impl Fn(u32) -> Aabb, out: &mut Vec<Aabb>) {
+    pub(crate) fn boxes(
+        &self,
+        shape_boxes: &[Aabb],
+        ball_box: impl Fn(u32) -> Aabb,
+        out: &mut Vec<Aabb>,
+    ) {
         let fm = self.first_moving;
         out.clear();
         out.extend_from_slice(&shape_boxes[..fm]);
@@ -393,14 +398,14 @@ impl SleeperOrder<'_> {
     }
 
     /// Pairs of this order's indices typed, in their order, into `out`.
-    pub fn pairs_to_bodies(&self, pairs: &mut [Pair], out: &mut Vec<BodyPair>) {
+    pub(crate) fn pairs_to_bodies(&self, pairs: &mut [Pair], out: &mut Vec<BodyPair>) {
         self.pairs_to_world(pairs);
         out.clear();
         out.extend(pairs.iter().filter_map(|&p| decode(p, self.shapes as u32)));
     }
 
     /// Pairs of this order's indices turned into the world's pair space, each `(min, max)`.
-    pub fn pairs_to_world(&self, pairs: &mut [crate::broad::Pair]) {
+    pub(crate) fn pairs_to_world(&self, pairs: &mut [crate::broad::Pair]) {
         for p in pairs.iter_mut() {
             let (a, b) = (self.world_index(p.0), self.world_index(p.1));
             *p = (a.min(b), a.max(b));

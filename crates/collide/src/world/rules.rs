@@ -1,9 +1,10 @@
 //! The world's side of the rules (`crate::rules`): reading and setting them, and the hook the
 //! step calls at each [`Moment`], which shows the rules the world through a [`WorldView`].
 
+use super::balls::BallSet;
 use super::context::StepContext;
 use super::World;
-use crate::geom::{Ball, Motion};
+use crate::geom::Motion;
 use crate::rules::{Control, GameRules, Moment, PlayState, Rules, Tether, WorldView};
 use glam::Vec2;
 
@@ -15,14 +16,14 @@ impl World {
 
     /// Replaces the rules; tethers naming balls that do not exist are dropped and the
     /// numbers are made sane (finite, non-negative).
-    pub fn set_rules(&mut self, rules: Rules) {
-        self.rules.scene = rules.sanitized(self.balls.len());
+    pub(crate) fn set_rules(&mut self, rules: Rules) {
+        self.rules.scene = rules.sanitized(&self.balls);
     }
 
     /// Ties ball `ball` to `anchor` with a string of `length` px (the ball's current distance
     /// when `None`). False if there is no such ball or the values are not finite.
     pub fn tether(&mut self, ball: usize, anchor: Vec2, length: Option<f32>) -> bool {
-        let Some(b) = self.balls.get(ball) else {
+        let (Some(b), Some(id)) = (self.balls.get(ball), self.balls.id(ball)) else {
             return false;
         };
         let length = length.unwrap_or_else(|| (b.pos - anchor).length());
@@ -30,7 +31,7 @@ impl World {
             return false;
         }
         self.rules.scene.tethers.push(Tether {
-            ball: ball as u32,
+            ball: id,
             anchor,
             length: length.max(0.0),
         });
@@ -71,13 +72,14 @@ impl World {
         let (pairs, sweep) = (&mut self.stages.pairs, &mut self.stages.sweep);
         let n_shapes = self.shapes.len();
         // A ball the rules take leaves as World::remove_ball takes it.
-        let mut take_ball = |balls: &mut Vec<Ball>, i: usize| {
+        let mut take_ball = |balls: &mut BallSet, i: usize| {
             let b = balls[i];
             wakes.wake_near(balls, b.pos, b.radius, b.radius);
-            balls.remove(i);
+            let (_, id) = balls.remove(i);
             kept.clear();
             pairs.ball_left(i, n_shapes);
             sweep.ball_left(i);
+            id
         };
         let mut view = WorldView {
             balls: &mut self.balls,
@@ -98,6 +100,8 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geom::Ball;
+    use crate::world::{BallId, StaleBall};
 
     fn empty() -> World {
         crate::world::step::empty_world(3)
@@ -132,24 +136,50 @@ mod tests {
     }
 
     #[test]
-    fn removing_a_ball_renumbers_the_tethers() {
+    fn removing_a_ball_keeps_the_other_strings_on_their_balls() {
         let mut w = empty();
-        for k in 0..3 {
-            w.add_ball(Ball::new(
-                Vec2::new(100.0 * k as f32, 0.0),
-                Vec2::ZERO,
-                5.0,
-                1.0,
-                0,
-            ));
-        }
+        let ids: Vec<BallId> = (0..3)
+            .map(|k| {
+                let at = Vec2::new(100.0 * k as f32, 0.0);
+                w.add_ball(Ball::new(at, Vec2::ZERO, 5.0, 1.0, 0))
+            })
+            .collect();
         for k in 0..3 {
             assert!(w.tether(k, Vec2::new(100.0 * k as f32, 100.0), None));
         }
         w.remove_ball(1);
-        let balls: Vec<u32> = w.rules().tethers.iter().map(|t| t.ball).collect();
-        assert_eq!(balls, vec![0, 1]);
+        let balls: Vec<BallId> = w.rules().tethers.iter().map(|t| t.ball).collect();
+        assert_eq!(
+            balls,
+            vec![ids[0], ids[2]],
+            "the same ids, nothing renumbered"
+        );
+        let i = w.ball_index(ids[2]).unwrap();
+        assert_eq!((i, w.balls()[i].pos.x), (1, 200.0));
         assert_eq!(w.rules().tethers[1].anchor, Vec2::new(200.0, 100.0));
+        assert!(w.ball(ids[1]).is_err(), "the removed ball's id is stale");
+        assert_eq!(w.remove_ball_id(ids[1]), Err(StaleBall(ids[1])));
+    }
+
+    #[test]
+    fn a_saved_state_names_strung_balls_by_place_and_restores_them() {
+        let mut w = empty();
+        for k in 0..3 {
+            let at = Vec2::new(100.0 * k as f32, 0.0);
+            w.add_ball(Ball::new(at, Vec2::ZERO, 5.0, 1.0, 0));
+            assert!(w.tether(k, at + Vec2::new(0.0, 100.0), None));
+        }
+        w.remove_ball(0);
+        let state = w.save_state();
+        let text = ron::to_string(&state).unwrap();
+        let back: crate::world::WorldState = ron::from_str(&text).unwrap();
+        let places: Vec<u32> = back.rules.tethers.iter().map(|t| t.ball.slot()).collect();
+        assert_eq!(places, vec![0, 1]);
+        let mut fresh = empty();
+        fresh.restore_state(&back).unwrap();
+        for (t, k) in fresh.rules().tethers.iter().zip([1.0f32, 2.0]) {
+            assert_eq!(fresh.ball(t.ball).unwrap().pos.x, 100.0 * k);
+        }
     }
 
     #[test]
@@ -185,7 +215,11 @@ mod tests {
         });
         w.step();
         assert_eq!((w.balls().len(), w.play().lost), (1, 1));
-        let balls: Vec<u32> = w.rules().tethers.iter().map(|t| t.ball).collect();
-        assert_eq!(balls, vec![0], "the string follows its ball to index 0");
+        let held = w.ball(w.rules().tethers[0].ball).unwrap();
+        assert_eq!(
+            held.pos.x, 100.0,
+            "the string still holds its ball, now at index 0"
+        );
+        assert_eq!(w.rules().tethers.len(), 1);
     }
 }

@@ -54,7 +54,7 @@ fn yes() -> bool {
 
 impl Settings {
     /// Whether balls may fall asleep: the sleep setting, or else on with soft contacts.
-    pub fn sleep_on(&self) -> bool {
+    pub(crate) fn sleep_on(&self) -> bool {
         self.sleep.enabled.unwrap_or(self.solver == Solver::Soft)
     }
 
@@ -170,7 +170,7 @@ impl Default for SoftSettings {
 
 impl SoftSettings {
     /// Clamped into the ranges the panel allows (non-finite values to the defaults).
-    pub fn sanitized(self) -> Self {
+    pub(crate) fn sanitized(self) -> Self {
         let d = Self::default();
         let pick = |v: f32, lo: f32, hi: f32, def: f32| {
             if v.is_finite() {

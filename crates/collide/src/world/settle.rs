@@ -24,14 +24,14 @@ use crate::response::push_shares;
 use glam::Vec2;
 
 /// How far a ball may move in total, as a fraction of its radius.
-pub const MARGIN: f32 = 0.5;
+pub(crate) const MARGIN: f32 = 0.5;
 /// Relaxation passes at most.
-pub const PASSES: u32 = 4;
+pub(crate) const PASSES: u32 = 4;
 /// Fraction of the asked-for move taken each pass (below 1 so a ball squeezed from several
 /// sides does not overshoot).
-pub const RELAX: f32 = 0.8;
+pub(crate) const RELAX: f32 = 0.8;
 /// Times a settling ball may slide along an obstacle it touched.
-pub const SLIDES: u32 = 3;
+pub(crate) const SLIDES: u32 = 3;
 /// Overlap shallower than this fraction of the smaller radius is left alone.
 const SLOP: f32 = 1e-3;
 

@@ -24,7 +24,7 @@ use crate::narrow::{contact_ball_obstacle, GroupTests};
 use glam::Vec2;
 
 /// Two balls closer than their radii plus this fraction of the smaller radius touch.
-pub const TOUCH_RADII: f32 = 0.1;
+pub(crate) const TOUCH_RADII: f32 = 0.1;
 /// Steps between two searches for groups that may sleep.
 pub const CHECK_EVERY: u64 = 4;
 

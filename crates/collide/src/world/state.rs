@@ -11,7 +11,7 @@
 
 use super::context::WorldRng;
 use super::pairs::{kept_of, saved_impulses};
-use super::{Ball, Settings, World};
+use super::{Ball, BallId, BallSet, Settings, World};
 use crate::broad::BroadKind;
 use crate::geom::{Group, Shape};
 use crate::rules::{GameRules, PlayState, Rules};
@@ -139,11 +139,11 @@ impl World {
                 .collect(),
             shapes: self.shapes.clone(),
             groups: self.groups.clone(),
-            balls: self.balls.clone(),
+            balls: self.balls.to_vec(),
             pending_launches: self.stages.launch.pending,
             launched: self.counters.launched,
             play: self.rules.play.clone(),
-            rules: self.rules.scene.clone(),
+            rules: self.saved_rules(),
             game: self.rules.game,
             soft_impulses: saved_impulses(&self.stages.soft.kept, self.shapes.len()),
             next_sleep_group: self.stages.sleep.next_group,
@@ -167,10 +167,14 @@ impl World {
                 .set_param(name, *v)
                 .map_err(|e| StateError::new("broad_params", format!("{name}: {e}")))?;
         }
-        let old = self.save_state();
+        let (old, old_balls) = (self.save_state(), self.balls.clone());
+        let old_rules = self.rules.scene.clone();
         self.apply_state(state);
         if self.state_hash() != state.hash {
             self.apply_state(&old);
+            // The balls keep the ids they had, so grabs and strings still hold them.
+            self.balls = old_balls;
+            self.rules.scene = old_rules;
             let problem = format!(
                 "the state hashes to {:016x}, not the saved {:016x}",
                 self.state_hash(),
@@ -188,7 +192,7 @@ impl World {
         self.settings = s.settings.clone();
         self.shapes = s.shapes.clone();
         self.groups = s.groups.clone();
-        self.balls = s.balls.clone();
+        self.balls = BallSet::from_balls(s.balls.clone());
         self.stages.launch.pending = s.pending_launches;
         self.counters = Default::default();
         self.counters.launched = s.launched;
@@ -199,6 +203,18 @@ impl World {
         self.stages.sleep = self.stages.sleep.restored(s.next_sleep_group);
         self.stages.pairs.forget_sleepers();
         self.rng = s.rng.rng();
+    }
+
+    /// The scene's rules with each string naming its ball by its place in the saved list,
+    /// the id the restored world gives it.
+    fn saved_rules(&self) -> Rules {
+        let mut rules = self.rules.scene.clone();
+        for t in &mut rules.tethers {
+            if let Ok(i) = self.balls.index(t.ball) {
+                t.ball = BallId::fresh(i as u32);
+            }
+        }
+        rules
     }
 
     fn clear_scratch(&mut self) {
@@ -274,7 +290,7 @@ fn check_settings(s: &Settings) -> Result<(), StateError> {
 }
 
 /// Most balls a state may hold.
-pub const MAX_BALLS: usize = 2_000_000;
+pub(crate) const MAX_BALLS: usize = 2_000_000;
 
 fn check_balls(balls: &[Ball]) -> Result<(), StateError> {
     if balls.len() > MAX_BALLS {

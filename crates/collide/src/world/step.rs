@@ -2,6 +2,7 @@
 //! `crate::world`): `step()` is the list of the stages it runs, in order; each stage owns its
 //! state in its own file and is called from here only.
 
+use super::balls::BallSet;
 use super::context::{frame, StepContext, WorldRng};
 use super::counters::{Counters, Tally};
 use super::launch::{LaunchStage, Launcher};
@@ -31,7 +32,8 @@ pub struct World {
     pub(super) first_moving: usize,
     /// The groups that [`crate::geom::Geometry::Group`] shapes refer to by number.
     pub(super) groups: Vec<Group>,
-    pub(super) balls: Vec<Ball>,
+    /// The balls, with their ids (`balls.rs`).
+    pub(super) balls: BallSet,
     /// The play area (px).
     pub(super) bounds: Aabb,
     pub(super) rng: WorldRng,
@@ -106,7 +108,7 @@ impl World {
             shapes,
             first_moving,
             groups: Vec::new(),
-            balls: Vec::new(),
+            balls: BallSet::default(),
             bounds,
             rng: WorldRng::seed_from_u64(seed),
             rules: crate::rules::RuleBook::default(),

@@ -67,7 +67,7 @@ pub(crate) struct CellRange {
 
 impl CellRange {
     /// The cells covering `region`, at most [`MAX_DIM`]² cells in all.
-    pub fn covering(region: &Aabb, size: f64, shift: (f64, f64)) -> Self {
+    pub(crate) fn covering(region: &Aabb, size: f64, shift: (f64, f64)) -> Self {
         Self::covering_for(region, size, shift, 0)
     }
 
@@ -75,7 +75,7 @@ impl CellRange {
     /// all: room enough that `items` spread evenly over the region average at most a few per
     /// cell, whatever their number. A region needing more is cut at its max side (the longer
     /// axis first) and the rest clamped onto the border.
-    pub fn covering_for(region: &Aabb, size: f64, shift: (f64, f64), items: usize) -> Self {
+    pub(crate) fn covering_for(region: &Aabb, size: f64, shift: (f64, f64), items: usize) -> Self {
         let cap = (MAX_DIM * MAX_DIM).max(CELLS_PER_ITEM.saturating_mul(items));
         let x0 = cell_coord(region.min.x, size, shift.0);
         let y0 = cell_coord(region.min.y, size, shift.1);
@@ -90,13 +90,13 @@ impl CellRange {
     }
 
     /// Number of cells.
-    pub fn cells(&self) -> usize {
+    pub(crate) fn cells(&self) -> usize {
         self.dims.0 * self.dims.1
     }
 
     /// Column of `x`, clamped into the range.
     #[inline]
-    pub fn col(&self, x: f32) -> usize {
+    pub(crate) fn col(&self, x: f32) -> usize {
         clamp_into(
             cell_coord(x, self.size, self.shift.0),
             self.origin.0,
@@ -106,7 +106,7 @@ impl CellRange {
 
     /// Row of `y`, clamped into the range.
     #[inline]
-    pub fn row(&self, y: f32) -> usize {
+    pub(crate) fn row(&self, y: f32) -> usize {
         clamp_into(
             cell_coord(y, self.size, self.shift.1),
             self.origin.1,
@@ -122,12 +122,12 @@ impl CellRange {
 
     /// Flat index of the cell holding point `p` (clamped).
     #[inline]
-    pub fn index_of(&self, p: Vec2) -> usize {
+    pub(crate) fn index_of(&self, p: Vec2) -> usize {
         self.index(self.col(p.x), self.row(p.y))
     }
 
     /// Columns and rows `(c0, c1, r0, r1)` (inclusive) that box `b` overlaps, clamped.
-    pub fn box_cells(&self, b: &Aabb) -> (usize, usize, usize, usize) {
+    pub(crate) fn box_cells(&self, b: &Aabb) -> (usize, usize, usize, usize) {
         (
             self.col(b.min.x),
             self.col(b.max.x),
@@ -137,7 +137,7 @@ impl CellRange {
     }
 
     /// The box of cell `(c, r)` in world pixels (the unclamped lattice cell).
-    pub fn cell_box(&self, c: usize, r: usize) -> Aabb {
+    pub(crate) fn cell_box(&self, c: usize, r: usize) -> Aabb {
         // col(x) = k  ⇔  k ≤ x / size + shift < k + 1  ⇔  x ∈ [(k − shift)·size, (k + 1 − shift)·size).
         let kx = (self.origin.0 + c as i64) as f64 - self.shift.0;
         let ky = (self.origin.1 + r as i64) as f64 - self.shift.1;
@@ -197,7 +197,7 @@ impl Buckets {
 
     /// Adds `item` to cell `cell` (takes effect at the next [`Buckets::sort`]).
     #[inline]
-    pub fn push(&mut self, cell: usize, item: usize) {
+    pub(crate) fn push(&mut self, cell: usize, item: usize) {
         self.entry_cell.push(cell as u32);
         self.entry_item.push(item as u32);
     }
@@ -206,7 +206,7 @@ impl Buckets {
     /// into `out` (resized), in the items' order: reading what the payload needs in push order
     /// (by ball index, say) and writing it scattered, rather than gathering it later in cell
     /// order.
-    pub fn sort_with<A: Copy + Default, B: Copy + Default>(
+    pub(crate) fn sort_with<A: Copy + Default, B: Copy + Default>(
         &mut self,
         cells: usize,
         payload: impl Fn(u32, u32) -> (A, B),
@@ -229,7 +229,7 @@ impl Buckets {
     }
 
     /// Groups the entries by cell, `cells` cells in all, keeping push order within a cell.
-    pub fn sort(&mut self, cells: usize) {
+    pub(crate) fn sort(&mut self, cells: usize) {
         self.count(cells);
         for (&c, &item) in self.entry_cell.iter().zip(&self.entry_item) {
             let at = &mut self.cursor[c as usize];
@@ -256,45 +256,45 @@ impl Buckets {
 
     /// The items of cell `c`.
     #[inline]
-    pub fn cell(&self, c: usize) -> &[u32] {
+    pub(crate) fn cell(&self, c: usize) -> &[u32] {
         &self.items[self.start[c] as usize..self.start[c + 1] as usize]
     }
 
     /// All items, in cell order (as of the last sort).
-    pub fn items(&self) -> &[u32] {
+    pub(crate) fn items(&self) -> &[u32] {
         &self.items
     }
 
     /// Where the items of cells `first..=last` lie among all items ([`Buckets::items`]):
     /// contiguous, for cells `first..=last` of one row, say.
     #[inline]
-    pub fn run_span(&self, first: usize, last: usize) -> std::ops::Range<usize> {
+    pub(crate) fn run_span(&self, first: usize, last: usize) -> std::ops::Range<usize> {
         self.start[first] as usize..self.start[last + 1] as usize
     }
 
     /// Number of cells sorted into.
-    pub fn cells(&self) -> usize {
+    pub(crate) fn cells(&self) -> usize {
         self.start.len().saturating_sub(1)
     }
 
     /// Number of entries.
-    pub fn entries(&self) -> usize {
+    pub(crate) fn entries(&self) -> usize {
         self.items.len()
     }
 
     /// Cells holding at least one item.
-    pub fn occupied(&self) -> usize {
+    pub(crate) fn occupied(&self) -> usize {
         self.start.windows(2).filter(|w| w[1] > w[0]).count()
     }
 
     /// Most items in one cell.
-    pub fn max_per_cell(&self) -> usize {
+    pub(crate) fn max_per_cell(&self) -> usize {
         let most = self.start.windows(2).map(|w| w[1] - w[0]).max();
         most.unwrap_or(0) as usize
     }
 
     /// Checks that the lists hold exactly the pushed entries, by cell, in push order.
-    pub fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), String> {
         let cells = self.cells();
         if self.start.first().copied().unwrap_or(0) != 0
             || self.start.windows(2).any(|w| w[0] > w[1])

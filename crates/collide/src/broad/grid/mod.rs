@@ -62,13 +62,13 @@ pub(crate) mod cells;
 pub(crate) mod obstacles;
 
 /// Smallest automatic cell size (px).
-pub const MIN_AUTO: f64 = 8.0;
+pub(crate) const MIN_AUTO: f64 = 8.0;
 
 /// Most cells per axis.
 const MAX_AXIS: usize = 1 << 23;
 
 /// The automatic cell size for largest ball side `largest`: a power of two ≥ `max(largest, 8)`.
-pub fn auto_cell_size(largest: f64) -> f64 {
+pub(crate) fn auto_cell_size(largest: f64) -> f64 {
     let mut c = MIN_AUTO;
     for _ in 0..64 {
         if c >= largest {
@@ -133,6 +133,7 @@ impl Default for Grid {
 }
 
 impl Grid {
+    #[cfg(test)]
     /// A grid with cells of `size` px, or automatic for 0.
     pub fn new(size: f32) -> Result<Self, ParamError> {
         Ok(Self {
@@ -142,7 +143,8 @@ impl Grid {
     }
 
     /// The cell size used by the last call (px).
-    pub fn working_size(&self) -> f64 {
+    #[cfg(test)]
+    pub(crate) fn working_size(&self) -> f64 {
         self.working
     }
 
@@ -424,7 +426,7 @@ impl BroadPhase for Grid {
 
 /// Balls whose searched cells the overlay draws (the first by index): enough to read, few
 /// enough to draw in software rendering.
-pub const DRAWN_BALLS: usize = 400;
+pub(crate) const DRAWN_BALLS: usize = 400;
 
 impl Grid {
     /// One ball's searched cells and the corner it was filed by.

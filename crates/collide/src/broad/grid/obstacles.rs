@@ -46,7 +46,7 @@ pub(crate) struct ObstacleCells {
 
 impl ObstacleCells {
     /// Brings both lists up to date for `input` with cells of `size` px.
-    pub fn update(&mut self, input: &BroadInput, size: f64) {
+    pub(crate) fn update(&mut self, input: &BroadInput, size: f64) {
         let n = input.aabbs.len();
         let statics = input.first_moving.min(n);
         if input.first_dynamic.min(n) == 0 {
@@ -75,7 +75,7 @@ impl ObstacleCells {
 
     /// Appends every overlapping (obstacle, ball) pair, each once; counts the tests.
     /// With `probe`, each ball's tests are given to it, cell by cell (see `query_ball`).
-    pub fn query(
+    pub(crate) fn query(
         &self,
         input: &BroadInput,
         pairs: &mut Vec<Pair>,
@@ -142,19 +142,19 @@ impl ObstacleCells {
     }
 
     /// Cells holding at least one obstacle (static or kinematic).
-    pub fn occupied(&self) -> usize {
+    pub(crate) fn occupied(&self) -> usize {
         (0..self.statics.cells())
             .filter(|&c| !self.statics.cell(c).is_empty() || !self.kinematic.cell(c).is_empty())
             .count()
     }
 
     /// How many times the static list was (re)built.
-    pub fn rebuilds(&self) -> u64 {
+    pub(crate) fn rebuilds(&self) -> u64 {
         self.rebuilds
     }
 
     /// Checks both lists.
-    pub fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), String> {
         self.statics
             .validate()
             .map_err(|e| format!("static cells: {e}"))?;

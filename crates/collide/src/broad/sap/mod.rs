@@ -63,9 +63,9 @@ const HYSTERESIS: f64 = 1.25;
 /// Rows the projected intervals are spread over in the debug drawing.
 const DRAW_ROWS: usize = 8;
 /// Balls an auto band count aims to keep in a band's active list.
-pub const ACTIVE_PER_BAND: f64 = 8.0;
+pub(crate) const ACTIVE_PER_BAND: f64 = 8.0;
 /// Most bands.
-pub const MAX_BANDS: usize = 1024;
+pub(crate) const MAX_BANDS: usize = 1024;
 
 /// How the world is cut into bands across the sweep axis for one call.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -165,7 +165,8 @@ pub struct Sap {
 
 impl Sap {
     /// An instance with the given axis mode: 0 auto, 1 x, 2 y.
-    pub fn with_axis(mode: u8) -> Self {
+    #[cfg(test)]
+    pub(crate) fn with_axis(mode: u8) -> Self {
         Self {
             axis_mode: mode.min(2),
             ..Self::default()
@@ -621,7 +622,7 @@ impl BroadPhase for Sap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::broad::brute::brute_pairs;
+    use crate::broad::brute_pairs;
     use crate::debug_draw::Recorder;
 
     fn input(aabbs: &[Aabb], first_moving: usize, first_dynamic: usize) -> BroadInput<'_> {

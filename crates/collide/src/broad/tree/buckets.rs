@@ -41,7 +41,7 @@ pub struct Slot {
 impl Slot {
     /// True for a bucket.
     #[inline(always)]
-    pub fn is_bucket(&self) -> bool {
+    pub(crate) fn is_bucket(&self) -> bool {
         self.kids[0] == BUCKET
     }
 
@@ -63,7 +63,7 @@ pub struct Buckets {
 
 impl Buckets {
     /// Copies the tree under `root`; `stack` is scratch.
-    pub fn copy(&mut self, tree: &DynamicTree, root: u32, stack: &mut Vec<(u32, u32)>) {
+    pub(crate) fn copy(&mut self, tree: &DynamicTree, root: u32, stack: &mut Vec<(u32, u32)>) {
         self.nodes.clear();
         self.items.clear();
         self.lanes.iter_mut().for_each(Vec::clear);
@@ -198,7 +198,7 @@ impl Buckets {
     ///
     /// With `probe`, each leaf pair's test is given to the outer leaf of the bucket loop (see
     /// [`Buckets::probe_pairs_with`]) and each node pair's to the structure.
-    pub fn self_pairs(
+    pub(crate) fn self_pairs(
         &self,
         (fd, kinematic): (u32, bool),
         stack: &mut Vec<(u32, u32)>,

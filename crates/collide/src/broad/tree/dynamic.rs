@@ -25,7 +25,7 @@ use super::super::radix::RadixScratch;
 use crate::geom::Aabb;
 
 /// No node.
-pub const NULL: u32 = u32::MAX;
+pub(crate) const NULL: u32 = u32::MAX;
 
 /// A tree node: a leaf (no children, `item` set) or an internal node (two children).
 #[derive(Clone, Copy, Debug)]
@@ -59,7 +59,7 @@ impl Node {
     }
 
     /// True for a leaf.
-    pub fn is_leaf(&self) -> bool {
+    pub(crate) fn is_leaf(&self) -> bool {
         self.children[0] == NULL
     }
 }
@@ -91,27 +91,28 @@ impl DynamicTree {
     }
 
     /// The node with id `id`.
-    pub fn node(&self, id: u32) -> &Node {
+    pub(crate) fn node(&self, id: u32) -> &Node {
         &self.nodes[id as usize]
     }
 
     /// Nodes in use.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.nodes.len() - self.free.len()
     }
 
+    #[cfg(test)]
     /// True when the tree has no node.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.root == NULL
     }
 
     /// The root node, if any.
-    pub fn root(&self) -> Option<u32> {
+    pub(crate) fn root(&self) -> Option<u32> {
         (self.root != NULL).then_some(self.root)
     }
 
     /// Height of the root (0 for one leaf or none).
-    pub fn height(&self) -> u32 {
+    pub(crate) fn height(&self) -> u32 {
         if self.root == NULL {
             0
         } else {
@@ -120,12 +121,12 @@ impl DynamicTree {
     }
 
     /// Returns and zeroes the count of insertion steps (bookkeeping, not box tests).
-    pub fn take_steps(&mut self) -> u64 {
+    pub(crate) fn take_steps(&mut self) -> u64 {
         std::mem::take(&mut self.steps)
     }
 
     /// Adds a leaf for `item` and returns its id.
-    pub fn insert(&mut self, item: u32, tight: Aabb, fat: Aabb) -> u32 {
+    pub(crate) fn insert(&mut self, item: u32, tight: Aabb, fat: Aabb) -> u32 {
         let leaf = self.alloc(Node::leaf(item, tight, fat));
         self.attach(leaf);
         leaf
@@ -182,14 +183,14 @@ impl DynamicTree {
     }
 
     /// Removes a leaf and frees it.
-    pub fn remove(&mut self, leaf: u32) {
+    pub(crate) fn remove(&mut self, leaf: u32) {
         self.detach(leaf);
         self.free.push(leaf);
     }
 
     /// Sets a leaf's tight box; when it leaves the fat box, refattens it by `margin` (px) and
     /// reinserts the leaf (same id). Returns true when it was reinserted.
-    pub fn move_leaf(&mut self, leaf: u32, tight: Aabb, margin: f32) -> bool {
+    pub(crate) fn move_leaf(&mut self, leaf: u32, tight: Aabb, margin: f32) -> bool {
         let node = &mut self.nodes[leaf as usize];
         node.tight = tight;
         if node.fat.encloses(&tight) {
@@ -201,10 +202,11 @@ impl DynamicTree {
         true
     }
 
+    #[cfg(test)]
     /// Calls `found(item)` for every leaf whose tight box overlaps `area`, skipping leaves for
     /// which `skip(item)` holds without testing them. Internal nodes are tested by their box.
     /// Returns the box tests done. `stack` is scratch space.
-    pub fn query(
+    pub(crate) fn query(
         &self,
         area: &Aabb,
         stack: &mut Vec<u32>,
@@ -238,7 +240,11 @@ impl DynamicTree {
     }
 
     /// Visits every node with its depth (root 0), parents before children.
-    pub fn for_each_node(&self, stack: &mut Vec<(u32, usize)>, mut f: impl FnMut(&Node, usize)) {
+    pub(crate) fn for_each_node(
+        &self,
+        stack: &mut Vec<(u32, usize)>,
+        mut f: impl FnMut(&Node, usize),
+    ) {
         stack.clear();
         if self.root != NULL {
             stack.push((self.root, 0));
@@ -409,7 +415,7 @@ impl DynamicTree {
     }
 
     /// Checks every invariant; returns the number of leaves reachable from the root.
-    pub fn validate(&self) -> Result<usize, String> {
+    pub(crate) fn validate(&self) -> Result<usize, String> {
         let mut seen = vec![false; self.nodes.len()];
         for &f in &self.free {
             if std::mem::replace(&mut seen[f as usize], true) {

@@ -39,7 +39,7 @@ pub struct StaticNode {
 
 impl StaticNode {
     /// True for a leaf.
-    pub fn is_leaf(&self) -> bool {
+    pub(crate) fn is_leaf(&self) -> bool {
         self.children[0] == NULL
     }
 }
@@ -131,17 +131,18 @@ impl StaticTree {
     }
 
     /// Every node, root first (empty when there are no items).
-    pub fn nodes(&self) -> &[StaticNode] {
+    pub(crate) fn nodes(&self) -> &[StaticNode] {
         &self.nodes
     }
 
+    #[cfg(test)]
     /// Leaves in the tree.
-    pub fn leaves(&self) -> usize {
+    pub(crate) fn leaves(&self) -> usize {
         self.nodes.len().div_ceil(2)
     }
 
     /// Height of the root (0 for one leaf or none).
-    pub fn height(&self) -> usize {
+    pub(crate) fn height(&self) -> usize {
         let mut stack = Vec::new();
         let mut h = 0;
         self.for_each_node(&mut stack, |_, depth| h = h.max(depth));
@@ -150,7 +151,12 @@ impl StaticTree {
 
     /// Calls `found(item)` for every leaf whose box overlaps `area`; returns the box tests
     /// done (one per node visited). `stack` is scratch space.
-    pub fn query(&self, area: &Aabb, stack: &mut Vec<u32>, mut found: impl FnMut(u32)) -> u64 {
+    pub(crate) fn query(
+        &self,
+        area: &Aabb,
+        stack: &mut Vec<u32>,
+        mut found: impl FnMut(u32),
+    ) -> u64 {
         let mut tests = 0;
         stack.clear();
         if !self.nodes.is_empty() {
@@ -172,7 +178,7 @@ impl StaticTree {
     }
 
     /// Visits every node with its depth (root 0), parents before children.
-    pub fn for_each_node(
+    pub(crate) fn for_each_node(
         &self,
         stack: &mut Vec<(u32, usize)>,
         mut f: impl FnMut(&StaticNode, usize),
@@ -191,7 +197,7 @@ impl StaticTree {
     }
 
     /// Checks the invariants against the boxes it was built from.
-    pub fn validate(&self, boxes: &[Aabb]) -> Result<(), String> {
+    pub(crate) fn validate(&self, boxes: &[Aabb]) -> Result<(), String> {
         let mut leaf_seen = vec![false; boxes.len()];
         for (id, n) in self.nodes.iter().enumerate() {
             if n.is_leaf() {

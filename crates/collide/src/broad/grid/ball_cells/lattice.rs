@@ -222,7 +222,7 @@ impl Extent {
 
     /// The box and the largest side (px, the f32 difference `max − min`), of at least one box
     /// added.
-    pub fn get(&self) -> (Aabb, f64) {
+    pub(crate) fn get(&self) -> (Aabb, f64) {
         let lo = self.lo;
         let largest = (-self.sides.x).max(-self.sides.y) as f64;
         (

@@ -147,7 +147,7 @@ impl BallCells {
     /// nothing usable built — when `accept` refuses, there is no last build of this range and
     /// ball count, a band overflows its room, or a ball spans more than two cells: the caller
     /// then builds afresh.
-    pub fn build_hinted(
+    pub(crate) fn build_hinted(
         &mut self,
         range: &CellRange,
         balls: &[Aabb],
@@ -194,7 +194,7 @@ impl BallCells {
     }
 
     /// Number of balls in real cell `(c, r)`.
-    pub fn cell_len(&self, c: usize, r: usize) -> usize {
+    pub(crate) fn cell_len(&self, c: usize, r: usize) -> usize {
         self.cell_range(c, r).len()
     }
 
@@ -205,17 +205,17 @@ impl BallCells {
     }
 
     /// Real columns and rows.
-    pub fn dims(&self) -> (usize, usize) {
+    pub(crate) fn dims(&self) -> (usize, usize) {
         self.dims
     }
 
     /// Cells holding at least one ball.
-    pub fn occupied(&self) -> usize {
+    pub(crate) fn occupied(&self) -> usize {
         self.start.windows(2).filter(|w| w[1] > w[0]).count()
     }
 
     /// Most balls in one cell.
-    pub fn max_per_cell(&self) -> usize {
+    pub(crate) fn max_per_cell(&self) -> usize {
         let most = self.start.windows(2).map(|w| w[1] - w[0]).max();
         most.unwrap_or(0) as usize
     }
@@ -224,7 +224,7 @@ impl BallCells {
     /// in the cell of its min corner, in index order within a cell, and that the padding
     /// cells are empty; of a build that kept only a window of the entries (see
     /// [`BallCells::sort_bands`]), the balls in that window.
-    pub fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), String> {
         let n = self.count;
         let (w, h) = self.dims;
         let s = self.stride;

@@ -29,7 +29,7 @@ impl BallCells {
     /// Every ball against the later balls of its own cell, the cell to its right and the
     /// three cells below (the forward half of the 8 neighbours: each pair of neighbouring
     /// cells is visited once). Overlapping pairs go to `keys`; returns the box tests.
-    pub fn pairs(&mut self, keys: &mut PairKeys) -> u64 {
+    pub(crate) fn pairs(&mut self, keys: &mut PairKeys) -> u64 {
         assert!(self.holds_all(), "pairs searched after a windowed build");
         let mut rec = self.record.take();
         let tests = self.pairs_in(0..self.count, &mut keys.writer(), rec.as_mut());

@@ -49,7 +49,7 @@ impl BallCells {
     /// Every ball of the last build (in band order): its box, the corner it was filed by and
     /// the cells the pair search tests for it, taken from the cell code the search read
     /// ([`searched_runs`]). Padding cells (outside the range, always empty) are left out.
-    pub fn searched(&self) -> impl Iterator<Item = SearchedBall> + '_ {
+    pub(crate) fn searched(&self) -> impl Iterator<Item = SearchedBall> + '_ {
         let bands = self.band_end.len().min(self.band_start.len());
         let runs = (0..bands).map(|b| self.band_start[b] as usize..self.band_end[b] as usize);
         runs.flat_map(|run| self.by_band[run].iter())
@@ -58,7 +58,7 @@ impl BallCells {
 
     /// The real cells `(column, row)` the search tests for a ball of cell code `code`, its
     /// own first.
-    pub fn searched_cells(&self, code: u32) -> Vec<(usize, usize)> {
+    pub(crate) fn searched_cells(&self, code: u32) -> Vec<(usize, usize)> {
         let (w, h) = self.dims;
         let last_cell = (h * self.stride).saturating_sub(2);
         let (own, above) = searched_runs(code, self.stride, last_cell);

@@ -1,0 +1,247 @@
+//! The world's balls with stable ids: a dense list (the order every stage walks, the order
+//! the state hash reads) beside a table of generational ids, as Box2D's `b2BodyId` and
+//! rapier's handles are.
+//!
+//! A ball keeps its [`BallId`] from the moment it enters until it leaves, whatever is removed
+//! before it; strings, grabs and tracks hold ids, so removing a ball renumbers none of them.
+//! An id is a slot and a generation: when a ball leaves, its slot's generation moves on, so the
+//! old id answers "no such ball" instead of naming whichever ball takes the slot next. The
+//! dense list keeps the balls' order on removal (as `Vec::remove` does), so removing a ball
+//! leaves the other balls' physics, and the state hash, as they were.
+//!
+//! Ids are handed out deterministically: freed slots are reused last-freed first, so the same
+//! inputs give the same ids. A world built afresh (a scene, a restored state) gives its balls
+//! slots `0, 1, 2, …` in order at generation 0, which is how saved strings name balls.
+
+use crate::geom::Ball;
+use std::ops::{Deref, DerefMut};
+
+/// A ball that stays the same ball while others come and go (see the module notes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BallId {
+    slot: u32,
+    generation: u32,
+}
+
+impl BallId {
+    /// The id a world built afresh gives its `i`-th ball (slot `i`, generation 0): how a
+    /// scene's or a saved state's strings name the balls they hold.
+    pub(crate) const fn fresh(i: u32) -> Self {
+        Self {
+            slot: i,
+            generation: 0,
+        }
+    }
+
+    /// The slot (a small number, reused once the ball has left).
+    pub(crate) fn slot(self) -> u32 {
+        self.slot
+    }
+
+    /// How many balls held this slot before this one.
+    pub fn generation(self) -> u32 {
+        self.generation
+    }
+}
+
+impl std::fmt::Display for BallId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ball {}v{}", self.slot, self.generation)
+    }
+}
+
+/// A ball id that names no ball now: the ball left (removed, drained, pocketed, cleared).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StaleBall(pub BallId);
+
+impl std::fmt::Display for StaleBall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} is no longer in the world", self.0)
+    }
+}
+
+impl std::error::Error for StaleBall {}
+
+/// Where a slot's ball stands in the dense list, and the slot's generation.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    generation: u32,
+    /// Index into the dense list; `None` while the slot is free.
+    at: Option<u32>,
+}
+
+/// The balls, dense, with their ids (see the module notes). Reads as a slice of balls.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BallSet {
+    balls: Vec<Ball>,
+    /// The id of each ball of `balls`, in the same order.
+    ids: Vec<BallId>,
+    slots: Vec<Slot>,
+    /// Free slots, the last freed on top.
+    free: Vec<u32>,
+}
+
+impl BallSet {
+    /// A set of `balls` with fresh ids in their order.
+    pub(crate) fn from_balls(balls: Vec<Ball>) -> Self {
+        let mut set = Self::default();
+        for b in balls {
+            set.push(b);
+        }
+        set
+    }
+
+    /// Adds a ball at the end; returns its id.
+    pub(crate) fn push(&mut self, ball: Ball) -> BallId {
+        let at = Some(self.balls.len() as u32);
+        let id = match self.free.pop() {
+            Some(slot) => {
+                let s = &mut self.slots[slot as usize];
+                s.at = at;
+                BallId {
+                    slot,
+                    generation: s.generation,
+                }
+            }
+            None => {
+                self.slots.push(Slot { generation: 0, at });
+                BallId::fresh(self.slots.len() as u32 - 1)
+            }
+        };
+        self.balls.push(ball);
+        self.ids.push(id);
+        id
+    }
+
+    /// Removes ball `i`, keeping the others' order; returns the ball and the id it had.
+    pub(crate) fn remove(&mut self, i: usize) -> (Ball, BallId) {
+        let ball = self.balls.remove(i);
+        let id = self.ids.remove(i);
+        self.release(id.slot);
+        for (k, later) in self.ids.iter().enumerate().skip(i) {
+            self.slots[later.slot as usize].at = Some(k as u32);
+        }
+        (ball, id)
+    }
+
+    /// Removes every ball; every id handed out so far goes stale.
+    pub fn clear(&mut self) {
+        for id in std::mem::take(&mut self.ids) {
+            self.release(id.slot);
+        }
+        self.balls.clear();
+    }
+
+    fn release(&mut self, slot: u32) {
+        let s = &mut self.slots[slot as usize];
+        s.at = None;
+        s.generation = s.generation.wrapping_add(1);
+        self.free.push(slot);
+    }
+
+    /// The id of ball `i`, if there is one.
+    pub(crate) fn id(&self, i: usize) -> Option<BallId> {
+        self.ids.get(i).copied()
+    }
+
+    /// The index of the ball `id` names, or why there is none.
+    pub fn index(&self, id: BallId) -> Result<usize, StaleBall> {
+        match self.slots.get(id.slot as usize) {
+            Some(Slot {
+                generation,
+                at: Some(at),
+            }) if *generation == id.generation => Ok(*at as usize),
+            _ => Err(StaleBall(id)),
+        }
+    }
+
+    /// The balls as a list (for saving).
+    pub(crate) fn to_vec(&self) -> Vec<Ball> {
+        self.balls.clone()
+    }
+}
+
+impl Deref for BallSet {
+    type Target = [Ball];
+    fn deref(&self) -> &[Ball] {
+        &self.balls
+    }
+}
+
+impl DerefMut for BallSet {
+    fn deref_mut(&mut self) -> &mut [Ball] {
+        &mut self.balls
+    }
+}
+
+impl<'a> IntoIterator for &'a BallSet {
+    type Item = &'a Ball;
+    type IntoIter = std::slice::Iter<'a, Ball>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.balls.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut BallSet {
+    type Item = &'a mut Ball;
+    type IntoIter = std::slice::IterMut<'a, Ball>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.balls.iter_mut()
+    }
+}
+
+impl PartialEq for BallSet {
+    /// Two sets are equal when their balls are (ids are bookkeeping, not state).
+    fn eq(&self, other: &Self) -> bool {
+        self.balls == other.balls
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec2;
+
+    fn ball(x: f32) -> Ball {
+        Ball::new(Vec2::new(x, 0.0), Vec2::ZERO, 1.0, 1.0, 0)
+    }
+
+    #[test]
+    fn removing_a_ball_keeps_every_other_id_and_the_order() {
+        let mut set = BallSet::default();
+        let ids: Vec<BallId> = (0..5).map(|k| set.push(ball(k as f32))).collect();
+        let (gone, id) = set.remove(1);
+        assert_eq!((gone.pos.x, id), (1.0, ids[1]));
+        let xs: Vec<f32> = set.iter().map(|b| b.pos.x).collect();
+        assert_eq!(xs, [0.0, 2.0, 3.0, 4.0]);
+        for (k, id) in ids.iter().enumerate().filter(|(k, _)| *k != 1) {
+            let i = set.index(*id).unwrap();
+            assert_eq!(set[i].pos.x, k as f32, "{id} follows its ball");
+        }
+        assert_eq!(set.index(ids[1]), Err(StaleBall(ids[1])));
+    }
+
+    #[test]
+    fn a_reused_slot_never_answers_to_the_old_id() {
+        let mut set = BallSet::default();
+        let a = set.push(ball(0.0));
+        set.remove(0);
+        let b = set.push(ball(1.0));
+        assert_eq!(a.slot(), b.slot());
+        assert_ne!(a, b);
+        assert!(set.index(a).is_err());
+        assert_eq!(set.index(b), Ok(0));
+        set.clear();
+        assert!(set.index(b).is_err());
+        assert!(set.is_empty());
+    }
+
+    #[test]
+    fn a_set_built_afresh_names_its_balls_by_position() {
+        let set = BallSet::from_balls(vec![ball(0.0), ball(1.0), ball(2.0)]);
+        for i in 0..3u32 {
+            assert_eq!(set.index(BallId::fresh(i)), Ok(i as usize));
+            assert_eq!(set.id(i as usize), Some(BallId::fresh(i)));
+        }
+    }
+}
