@@ -5,6 +5,7 @@
 //! its obstacles ([`crate::World::new`]), a scene to each group's members.
 
 use super::{arc_is_closed, Geometry, Shape};
+use crate::geom::angle;
 use glam::Vec2;
 
 /// Adds one point, moving with its shape, at every distinct segment, gate and arc end that
@@ -21,8 +22,8 @@ pub(crate) fn add_guard_points(shapes: &mut Vec<Shape>) {
             Geometry::Segment { a, b } | Geometry::Gate { a, b, .. } => vec![a, b],
             Geometry::Arc { c, r, start, end } if !arc_is_closed(start, end) => {
                 vec![
-                    c + Vec2::from_angle(start) * r,
-                    c + Vec2::from_angle(end) * r,
+                    c + angle::from_angle(start) * r,
+                    c + angle::from_angle(end) * r,
                 ]
             }
             _ => vec![],

@@ -3,6 +3,7 @@
 //! one circle test.
 
 use super::Aabb;
+use crate::geom::angle;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -57,7 +58,7 @@ impl Hull {
     /// its turned corners: still a hull, but no longer the tightest (recompute it from the
     /// members when they are at hand).
     pub(crate) fn rotated(&self, pivot: Vec2, angle: f32) -> Hull {
-        let rot = Vec2::from_angle(angle);
+        let rot = angle::from_angle(angle);
         match *self {
             Hull::Rect(b) => {
                 let k = [

@@ -2,6 +2,7 @@
 //! and groups.
 
 mod aabb;
+pub(crate) mod angle;
 mod ball;
 mod group;
 mod guard;

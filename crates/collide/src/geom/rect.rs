@@ -5,6 +5,7 @@
 //! other shape by `-angle` about the centre, test, turn the answer back (Schwarzl 2012).
 
 use super::Aabb;
+use crate::geom::angle;
 use glam::Vec2;
 
 /// `v` turned by the unit rotation `rot` backwards (by minus its angle).
@@ -16,7 +17,7 @@ pub(crate) fn unrotated(rot: Vec2, v: Vec2) -> Vec2 {
 /// The four corners of the rectangle (`c`, `half`, `angle`), counter-clockwise from the
 /// local lower left one.
 pub fn oriented_rect_corners(c: Vec2, half: Vec2, angle: f32) -> [Vec2; 4] {
-    let rot = Vec2::from_angle(angle);
+    let rot = angle::from_angle(angle);
     [
         Vec2::new(-half.x, -half.y),
         Vec2::new(half.x, -half.y),
@@ -47,7 +48,7 @@ mod tests {
 
     #[test]
     fn unrotating_undoes_rotating() {
-        let rot = Vec2::from_angle(0.7);
+        let rot = angle::from_angle(0.7);
         let v = Vec2::new(3.0, -2.0);
         assert!((unrotated(rot, rot.rotate(v)) - v).length() < 1e-5);
     }

@@ -6,6 +6,7 @@
 
 use super::{oriented_rect_aabb, oriented_rect_corners, Aabb, Hull};
 use super::{Control, ShapePlay};
+use crate::geom::angle;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 use std::f32::consts::TAU;
@@ -194,7 +195,7 @@ impl Geometry {
 
     /// This geometry turned by `angle` (rad) about `pivot`.
     pub(crate) fn rotated(&self, pivot: Vec2, angle: f32) -> Geometry {
-        let rot = Vec2::from_angle(angle);
+        let rot = angle::from_angle(angle);
         match *self {
             Geometry::Point { p } => Geometry::Point {
                 p: rotate_about(p, pivot, rot),
@@ -310,15 +311,15 @@ pub fn arc_is_closed(start: f32, end: f32) -> bool {
 /// Box of an arc: the two end points plus every axis extreme (0, 90, 180, 270°) inside the sweep.
 fn arc_aabb(c: Vec2, r: f32, start: f32, end: f32) -> Aabb {
     let r = r.max(0.0);
-    let p0 = c + Vec2::from_angle(start) * r;
-    let mut b = Aabb::new(p0, c + Vec2::from_angle(end) * r);
+    let p0 = c + angle::from_angle(start) * r;
+    let mut b = Aabb::new(p0, c + angle::from_angle(end) * r);
     let extent = end - start;
     for k in 0..4 {
         let theta = k as f32 * TAU / 4.0;
         // Angle from start to this extreme, counter-clockwise, in [0, 2π).
         let d = (theta - start).rem_euclid(TAU);
         if d <= extent {
-            let p = c + Vec2::from_angle(theta) * r;
+            let p = c + angle::from_angle(theta) * r;
             b = b.merged(&Aabb { min: p, max: p });
         }
     }

@@ -1,6 +1,7 @@
 //! Ball against a circular arc, from inside or outside. The arc's ends are guard points.
 
 use super::{normalized_or, Contact};
+use crate::geom::angle;
 use crate::geom::arc_is_closed;
 use glam::Vec2;
 use std::f32::consts::TAU;
@@ -59,8 +60,8 @@ pub fn contact_ball_arc(
     }
     let mid = (start + end) * 0.5;
     // A ball at the centre sees every point of the arc; take the middle one.
-    let dir = normalized_or(d, Vec2::from_angle(mid));
-    if !angle_in_arc(dir.y.atan2(dir.x), start, end) {
+    let dir = normalized_or(d, angle::from_angle(mid));
+    if !angle_in_arc(angle::atan2(dir.y, dir.x), start, end) {
         return None;
     }
     let dist = d.length();

@@ -32,6 +32,8 @@
 //! - An arc whose extent is a whole turn within rounding ([`crate::geom::arc_is_closed`]) is
 //!   a circle: no ends, no guard points, no seam.
 
+use crate::geom::angle;
+
 mod arc;
 mod ball;
 mod circle;
@@ -174,7 +176,7 @@ pub(crate) fn envelope_overlaps(m: Vec2, big_r: f32, v: Vec2, geom: &Geometry) -
         } => -v.dot(normal) <= threshold && within(closest_on_segment(m, a, b)),
         Geometry::Rect { min, max } => within(m.clamp(min, max)),
         Geometry::OrientedRect { c, half, angle } => {
-            let local = crate::geom::unrotated(Vec2::from_angle(angle), m - c);
+            let local = crate::geom::unrotated(angle::from_angle(angle), m - c);
             (local - local.clamp(-half.abs(), half.abs())).length_squared() <= big_r * big_r
         }
         Geometry::Group { hull, .. } => hull.overlaps_circle(m, big_r),

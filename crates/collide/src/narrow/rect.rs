@@ -2,6 +2,7 @@
 //! the closest point of the rectangle is a corner when the ball is off both faces.
 
 use super::{normalized_or, Contact};
+use crate::geom::angle;
 use crate::geom::unrotated;
 use glam::Vec2;
 
@@ -55,7 +56,7 @@ pub(crate) fn contact_ball_oriented_rect(
     half: Vec2,
     angle: f32,
 ) -> Option<Contact> {
-    let rot = Vec2::from_angle(angle);
+    let rot = angle::from_angle(angle);
     let local = unrotated(rot, c - rc);
     let hit = contact_ball_rect(local, r, -half.abs(), half.abs())?;
     Some(Contact {

@@ -12,6 +12,7 @@
 use super::arc::{ring, Ring};
 use super::crossing::{crossings, unit_or};
 use super::{angle_in_arc, contact_ball_arc, Impact};
+use crate::geom::angle;
 use glam::{DVec2, Vec2};
 
 /// First impact of the ball (centre `c`, radius `r`) moving by `d` with the arc (centre
@@ -42,13 +43,14 @@ pub fn toi_ball_arc(
     } else {
         None
     };
-    let mid = DVec2::from_angle((start as f64 + end as f64) * 0.5);
+    let (sin, cos) = angle::sin_cos_f64((start as f64 + end as f64) * 0.5);
+    let mid = DVec2::new(cos, sin);
     for (t, outside) in [(outer, true), (inner, false)] {
         let Some(t) = t.filter(|t| (0.0..=1.0).contains(t)) else {
             continue;
         };
         let dir = unit_or(m + dm * t, mid).as_vec2();
-        if angle_in_arc(dir.y.atan2(dir.x), start, end) {
+        if angle_in_arc(angle::atan2(dir.y, dir.x), start, end) {
             let normal = if outside { dir } else { -dir };
             return Some(Impact::at(t as f32, ac + dir * ar, normal, 0.0));
         }

@@ -3,6 +3,7 @@
 //! in their own frame.
 
 use super::{contact_ball_rect, toi_ball_point, toi_ball_segment, Impact};
+use crate::geom::angle;
 use crate::geom::unrotated;
 use glam::Vec2;
 
@@ -34,7 +35,7 @@ pub fn toi_ball_oriented_rect(
     half: Vec2,
     angle: f32,
 ) -> Option<Impact> {
-    let rot = Vec2::from_angle(angle);
+    let rot = angle::from_angle(angle);
     let (lc, ld) = (unrotated(rot, c - rc), unrotated(rot, d));
     let mut hit = toi_ball_rect(lc, r, ld, -half.abs(), half.abs())?;
     hit.contact.point = rc + rot.rotate(hit.contact.point);

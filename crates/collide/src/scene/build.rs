@@ -3,6 +3,7 @@
 //! table's rules and the scene's settings, balls and fill.
 
 use super::{extras, MotionDesc, Scene, ShapeDesc, ShapeKind};
+use crate::geom::angle;
 use crate::geom::{add_guard_points, Geometry, Group, HullKind, Motion, Shape};
 use crate::rules::GameRules;
 use crate::world::{Launcher, World};
@@ -200,12 +201,12 @@ fn push_group(
 fn push_teardrop(c: Vec2, r: f32, tip: Vec2, e: f32, out: &mut Vec<Shape>) {
     let d = tip - c;
     let dist = d.length();
-    let toward = d.y.atan2(d.x);
+    let toward = angle::atan2(d.y, d.x);
     // The tangent points sit at ±acos(r / dist) from the direction to the tip.
-    let half = (r / dist).acos();
+    let half = angle::acos(r / dist);
     let (t1, t2) = (toward + half, toward - half);
-    let p1 = c + Vec2::from_angle(t1) * r;
-    let p2 = c + Vec2::from_angle(t2) * r;
+    let p1 = c + angle::from_angle(t1) * r;
+    let p2 = c + angle::from_angle(t2) * r;
     let arc = Geometry::Arc {
         c,
         r,

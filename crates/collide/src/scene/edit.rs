@@ -11,6 +11,7 @@
 //! index, so the same scene and point always pick the same thing.
 
 use super::{MotionDesc, Scene, SceneError, ShapeDesc, ShapeKind};
+use crate::geom::angle;
 use glam::Vec2;
 
 /// Smallest radius a handle drag leaves (px).
@@ -141,7 +142,7 @@ pub fn shape_handles(shape: usize, d: &ShapeDesc) -> Vec<Handle> {
             start,
             end,
         } => {
-            let at = |deg: f32| *centre + Vec2::from_angle(deg.to_radians()) * *radius;
+            let at = |deg: f32| *centre + angle::from_angle(deg.to_radians()) * *radius;
             vec![
                 h(Role::Centre, *centre),
                 h(Role::Radius, at((start + end) * 0.5)),
@@ -180,7 +181,7 @@ pub fn shape_handles(shape: usize, d: &ShapeDesc) -> Vec<Handle> {
             h(Role::Centre, *centre),
             h(
                 Role::Corner(2),
-                *centre + Vec2::from_angle(angle.to_radians()).rotate(*half_extents),
+                *centre + angle::from_angle(angle.to_radians()).rotate(*half_extents),
             ),
         ],
         ShapeKind::Group { shapes, .. } => vec![h(Role::Centre, group_middle(shapes))],
@@ -274,7 +275,7 @@ pub(crate) fn body_distance(d: &ShapeDesc, p: Vec2) -> f32 {
             half_extents,
             angle,
         } => {
-            let local = Vec2::from_angle(-angle.to_radians()).rotate(p - *centre);
+            let local = angle::from_angle(-angle.to_radians()).rotate(p - *centre);
             (local.abs() - *half_extents).max(Vec2::ZERO).length()
         }
         ShapeKind::Group { shapes, .. } => shapes
@@ -301,11 +302,11 @@ fn segment_distance(p: Vec2, a: Vec2, b: Vec2) -> f32 {
 /// else to the nearer end.
 fn arc_distance(p: Vec2, c: Vec2, r: f32, start: f32, end: f32) -> f32 {
     let v = p - c;
-    let deg = v.y.atan2(v.x).to_degrees();
+    let deg = angle::atan2(v.y, v.x).to_degrees();
     if v != Vec2::ZERO && (deg - start).rem_euclid(360.0) <= end - start {
         return (v.length() - r).abs();
     }
-    let at = |a: f32| c + Vec2::from_angle(a.to_radians()) * r;
+    let at = |a: f32| c + angle::from_angle(a.to_radians()) * r;
     p.distance(at(start)).min(p.distance(at(end)))
 }
 
@@ -396,7 +397,7 @@ fn move_shape_handle(d: &mut ShapeDesc, role: Role, to: Vec2) {
             },
             Role::Corner(2),
         ) => {
-            let local = Vec2::from_angle(-angle.to_radians()).rotate(to - *centre);
+            let local = angle::from_angle(-angle.to_radians()).rotate(to - *centre);
             *half_extents = local.abs().max(Vec2::splat(MIN_SIDE * 0.5));
         }
         _ => {}
@@ -414,7 +415,7 @@ fn move_arc_handle(c: Vec2, r: &mut f32, start: &mut f32, end: &mut f32, role: R
     if v.length_squared() < 1e-12 {
         return;
     }
-    let deg = v.y.atan2(v.x).to_degrees().rem_euclid(360.0);
+    let deg = angle::atan2(v.y, v.x).to_degrees().rem_euclid(360.0);
     match role {
         Role::Start => {
             let extent = (*end - deg).rem_euclid(360.0).max(MIN_EXTENT);
@@ -526,7 +527,7 @@ pub fn new_shape(kind: NewKind, from: Vec2, to: Vec2) -> Option<ShapeDesc> {
             let facing = if short {
                 90.0
             } else {
-                drag.y.atan2(drag.x).to_degrees().rem_euclid(360.0)
+                angle::atan2(drag.y, drag.x).to_degrees().rem_euclid(360.0)
             };
             let arc = ShapeKind::Arc {
                 centre: from,

@@ -13,6 +13,7 @@
 //! Deterministic: the same world, seed history and arguments give the same balls.
 
 use super::{Ball, World};
+use crate::geom::angle;
 use crate::geom::{Aabb, Motion, Shape};
 use crate::narrow::contact_ball_shape;
 use glam::Vec2;
@@ -139,8 +140,10 @@ impl World {
         let placed = (n as usize).min(free.len());
         let mut free = free;
         for k in 0..placed {
-            // Partial Fisher–Yates: cell k is a uniform pick among the cells not yet used.
-            let pick = self.rng.gen_range(k..free.len());
+            // Partial Fisher–Yates: cell k is a uniform pick among the cells not yet used. Drawn
+            // as a u32: a usize range is sampled with 64 bits on the desktop and 32 in a
+            // browser, which would give the two different fills.
+            let pick = self.rng.gen_range(k as u32..free.len() as u32) as usize;
             free.swap(k, pick);
             let r = self.rng.gen_range(lo..=hi) * scale;
             let slack = (cells.side * 0.5 - r).max(0.0);
@@ -149,7 +152,7 @@ impl World {
                 self.rng.gen_range(-slack..=slack),
             );
             let vel =
-                Vec2::from_angle(self.rng.gen_range(0.0..TAU)) * self.rng.gen_range(0.0..=speed);
+                angle::from_angle(self.rng.gen_range(0.0..TAU)) * self.rng.gen_range(0.0..=speed);
             let color = self.rng.gen::<u32>();
             let e = self.settings.ball_elasticity;
             self.balls

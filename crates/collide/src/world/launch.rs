@@ -4,6 +4,7 @@
 use super::balls::BallSet;
 use super::context::{StepContext, WorldRng};
 use super::counters::Counters;
+use crate::geom::angle;
 use crate::geom::Ball;
 use glam::Vec2;
 use rand::Rng;
@@ -68,7 +69,7 @@ impl LaunchStage {
         let dir = self
             .launcher
             .dir
-            .rotate(Vec2::from_angle(rng.gen_range(-0.01..=0.01)));
+            .rotate(angle::from_angle(rng.gen_range(-0.01..=0.01)));
         let color = rng.gen::<u32>();
         let ball = Ball::new(at, dir * speed, r, settings.ball_elasticity, color);
         balls.push(ball);

@@ -18,6 +18,7 @@
 use super::body::BodyPair;
 use super::context::Frame;
 use super::Tally;
+use crate::geom::angle;
 use crate::geom::{Aabb, Ball};
 use crate::narrow::{normalized_or, parts_of, toi_ball_shape, Impact};
 use crate::response::push_shares;
@@ -207,5 +208,5 @@ fn earlier(a: Impact, b: Impact) -> Impact {
 /// The direction balls `i < j` on top of each other part along (unit, fixed by the indices).
 fn parting_direction(i: usize, j: usize) -> Vec2 {
     let turn = (i as u32).wrapping_mul(0x9E37_79B9) ^ (j as u32).wrapping_mul(0x85EB_CA6B);
-    Vec2::from_angle(turn as f32 * (std::f32::consts::TAU / 4_294_967_296.0))
+    angle::from_angle(turn as f32 * (std::f32::consts::TAU / 4_294_967_296.0))
 }
