@@ -34,6 +34,7 @@
 //! this crate's public interface.
 #![warn(missing_docs)]
 
+mod balls;
 pub mod broad;
 mod debug_draw;
 mod energy;

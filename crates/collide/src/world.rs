@@ -26,7 +26,6 @@
 //! hull first, in the narrow phase (`narrow/group.rs`).
 
 mod access;
-mod balls;
 mod body;
 mod cache;
 mod contacts;
@@ -50,10 +49,10 @@ mod state;
 mod step;
 mod sweep;
 
+pub(crate) use crate::balls::BallSet;
+pub use crate::balls::{BallId, StaleBall};
 pub use crate::geom::Ball;
 pub use crate::response::{Hit, HitWith};
-pub(crate) use balls::BallSet;
-pub use balls::{BallId, StaleBall};
 pub use contacts::{KeptImpulse, SolverContact};
 pub use counters::{Counters, OverlapMeter, Tally};
 pub use fill::Filled;

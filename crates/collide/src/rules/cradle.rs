@@ -13,7 +13,7 @@
 //! middle ball carries the speed for a step in turn. `O(tethers)` per step.
 
 use super::Tether;
-use crate::world::BallSet;
+use crate::balls::BallSet;
 
 use glam::Vec2;
 use serde::{Deserialize, Serialize};

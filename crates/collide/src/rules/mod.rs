@@ -63,7 +63,7 @@ pub struct Rules {
 impl Rules {
     /// These rules with tethers naming balls not in `balls` dropped and every number made
     /// sane (finite, non-negative).
-    pub(crate) fn sanitized(mut self, balls: &crate::world::BallSet) -> Self {
+    pub(crate) fn sanitized(mut self, balls: &crate::balls::BallSet) -> Self {
         self.tethers
             .retain(|t| balls.index(t.ball).is_ok() && t.anchor.is_finite());
         for t in &mut self.tethers {
@@ -78,7 +78,7 @@ impl Rules {
     }
 
     /// Drops the tether of ball `id`, which left the world.
-    pub(crate) fn ball_removed(&mut self, id: crate::world::BallId) {
+    pub(crate) fn ball_removed(&mut self, id: crate::balls::BallId) {
         strings::ball_removed(&mut self.tethers, id);
     }
 

@@ -116,7 +116,7 @@ pub(super) fn finish(
     play: &mut PlayState,
     first_hit: usize,
     w: &mut WorldView,
-    taken: impl FnMut(crate::world::BallId),
+    taken: impl FnMut(crate::balls::BallId),
 ) {
     for k in first_hit..w.hits.len() {
         let h = w.hits[k];
@@ -172,7 +172,7 @@ fn drain_balls(
     game: &GameRules,
     play: &mut PlayState,
     w: &mut WorldView,
-    taken: impl FnMut(crate::world::BallId),
+    taken: impl FnMut(crate::balls::BallId),
 ) {
     if let Some(drain) = game.drain {
         play.lost += w.take_balls(|b| drain.contains(b.pos), taken);

@@ -15,7 +15,7 @@ pub struct Pocket {
 }
 
 /// Takes the balls whose centre is in a pocket, in index order, telling `taken` each index.
-pub(super) fn take(pockets: &[Pocket], w: &mut WorldView, taken: impl FnMut(crate::world::BallId)) {
+pub(super) fn take(pockets: &[Pocket], w: &mut WorldView, taken: impl FnMut(crate::balls::BallId)) {
     if pockets.is_empty() {
         return;
     }

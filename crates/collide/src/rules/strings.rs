@@ -6,8 +6,8 @@
 //! inextensible string that can go slack. `O(tethers)` per step; the string never lengthens,
 //! so `|p − a| ≤ length` holds at the end of every step.
 
+use crate::balls::{BallId, BallSet};
 use crate::geom::Ball;
-use crate::world::{BallId, BallSet};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -56,7 +56,7 @@ pub(super) fn ball_removed(tethers: &mut Vec<Tether>, id: BallId) {
 /// A tether's ball written as a number: its place among the saved balls (the saver writes
 /// [`BallId::fresh`] ids, see [`crate::World::save_state`]).
 mod saved_as_place {
-    use crate::world::BallId;
+    use crate::balls::BallId;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     pub(super) fn serialize<S: Serializer>(id: &BallId, s: S) -> Result<S::Ok, S::Error> {

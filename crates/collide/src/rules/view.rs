@@ -1,9 +1,9 @@
 //! The hook between the world's step and its rules: the [`Moment`]s at which the rules act,
 //! and the [`WorldView`] they see then.
 
+use crate::balls::{BallId, BallSet};
 use crate::geom::{Ball, Group, Shape};
 use crate::response::Hit;
-use crate::world::{BallId, BallSet};
 
 /// When in [`crate::World::step`] the rules act (see the module notes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,9 +1,9 @@
 //! The launch stage: where new balls enter and how many wait. Each step launches the next
 //! waiting ball once the launch point is clear of every ball.
 
-use super::balls::BallSet;
 use super::context::{StepContext, WorldRng};
 use super::counters::Counters;
+use crate::balls::BallSet;
 use crate::geom::angle;
 use crate::geom::Ball;
 use glam::Vec2;

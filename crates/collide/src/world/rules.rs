@@ -1,9 +1,9 @@
 //! The world's side of the rules (`crate::rules`): reading and setting them, and the hook the
 //! step calls at each [`Moment`], which shows the rules the world through a [`WorldView`].
 
-use super::balls::BallSet;
 use super::context::StepContext;
 use super::World;
+use crate::balls::BallSet;
 use crate::geom::Motion;
 use crate::rules::{Control, GameRules, Moment, PlayState, Rules, Tether, WorldView};
 use glam::Vec2;

@@ -2,7 +2,6 @@
 //! `crate::world`): `step()` is the list of the stages it runs, in order; each stage owns its
 //! state in its own file and is called from here only.
 
-use super::balls::BallSet;
 use super::context::{frame, StepContext, WorldRng};
 use super::counters::{Counters, Tally};
 use super::launch::{LaunchStage, Launcher};
@@ -14,6 +13,7 @@ use super::settle::SettleStage;
 use super::sleep::SleepStage;
 use super::soft::SoftStage;
 use super::sweep::SweepStage;
+use crate::balls::BallSet;
 use crate::geom::Ball;
 use crate::geom::{Aabb, Group, Shape};
 use crate::response::{Hit, HitWith};
