@@ -12,7 +12,8 @@
 #  3. URL parameters applied: pinball with the AABBs shown and the grid
 #     (?scene=pinball&show=aabbs&broad-phase=grid&frames=120), drawn as the desktop draws it;
 #     Newton's cradle with sweep and prune and soft contacts, headless, with the desktop's
-#     summary; a field filled with 2,000 balls, its summary showing them;
+#     summary; a field filled with 2,000 balls, its summary showing them, with the desktop's
+#     hash;
 #  4. a bad parameter (?launch=5000) is refused with the desktop's message, shown in the page;
 #  5. the canvas follows the device pixel ratio (a 640 x 400 window at ratio 2: 1280 x 800);
 #  6. a browser without WebGL gets the page's message in words.
@@ -117,17 +118,18 @@ echo "+ URL parameters: Newton's cradle, sweep and prune, soft contacts, headles
 load cradle '?scene=cradle&broad-phase=sap&solver=soft&frames=120&headless'
 same "the cradle" "$(summary_of "$shots/cradle.html")" \
   "$(desktop --scene cradle --broad-phase sap --solver soft --frames 120 --headless)"
-# A fill's random directions go through sin and cos, which the desktop takes from its C
-# library and the browser from Rust's: the same run to within an ulp here and there, so not
-# to the bit (docs/benchmarks.md). The parameters must still be applied.
+# A fill's random directions go through sin and cos: the library's own (geom/angle.rs), so
+# the browser's run is the desktop's to the bit here too.
 echo "+ URL parameters: a field of 2,000 balls, headless"
 load field '?scene=field&fill=2000&broad-phase=sap&frames=60&headless'
 line=$(summary_of "$shots/field.html")
-echo "web:     $line"
 if [[ "$line" != *" balls=2000 "*" broad=sap solver=push-out "* ]]; then
+  echo "web: $line" >&2
   echo "web test: ?scene=field&fill=2000&broad-phase=sap was not applied" >&2
   exit 1
 fi
+same "the field of 2,000" "$line" \
+  "$(desktop --scene field --fill 2000 --broad-phase sap --frames 60 --headless)"
 
 echo "+ a bad parameter"
 load refused '?launch=5000'
