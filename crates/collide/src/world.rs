@@ -10,7 +10,7 @@
 //!   `collision_iterations` times: box the balls and ask the broad phase for candidate pairs
 //!   (`pairs.rs`), and answer each pair in order with the narrow phase and the response; then
 //!   the walls' last word (discrete) or the settling of overlaps (swept modes, `settle.rs`);
-//! - the soft contacts (`soft.rs`): gravity, one broad-phase call with speculative boxes, and
+//! - the soft contacts (`soft/`): gravity, one broad-phase call with speculative boxes, and
 //!   the solver's passes.
 //!
 //! Then the rebound speeds of the step's hits, the scene's rules at their moment

@@ -57,7 +57,7 @@ pub(super) struct Stages {
     pub(super) sleep: SleepStage,
     /// `sweep.rs`: where each ball began the step, and the swept iterations' paths.
     pub(super) sweep: SweepStage,
-    /// `soft.rs`: the soft contacts and the impulses kept for the warm start.
+    /// `soft/`: the soft contacts and the impulses kept for the warm start.
     pub(super) soft: SoftStage,
     /// `settle.rs`: the swept modes' parting of overlaps.
     pub(super) settle: SettleStage,

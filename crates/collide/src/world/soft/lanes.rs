@@ -1,0 +1,281 @@
+//! Contacts as data: the step's soft contacts prepared once into arrays, one array a field
+//! (normal, separation, masses, lever arms, friction, accumulated impulses), in the order the
+//! solver visits them, and the balls' velocities in arrays of their own ([`BodyState`], as
+//! Box2D's `b2BodyState`), solved there and written back once (Catto, "Solver2D", 2024).
+//!
+//! The order is the plan's (`colour.rs`): colour by colour, each colour padded to a multiple
+//! of [`WIDTH`] lanes with lanes that name the spare body (slot `n`, all zero) and carry no
+//! mass, so a wide kernel reads eight whole lanes at a time and the padding changes nothing.
+//! Cost: `O(contacts)` to fill, `O(balls)` to load and store the bodies.
+
+use crate::geom::{clamp_speed, Ball};
+use crate::world::contacts::{Kept, SoftContact};
+use glam::Vec2;
+
+/// Lanes a wide kernel solves at once (AVX2: eight `f32`).
+#[allow(dead_code)] // the wide kernel's, next
+pub(super) const WIDTH: usize = 8;
+
+/// The body slot of "no body": an obstacle's side of a contact.
+pub(super) const NO_BODY: u32 = u32::MAX;
+
+/// Extra reach of a speculative contact beyond the motion, as a fraction of the radius.
+pub(super) const SPECULATIVE_RADII: f32 = 0.1;
+
+/// The soft constraint's coefficients for a sub-step of `h` seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Softness {
+    pub(super) bias_rate: f32,
+    pub(super) mass_scale: f32,
+    pub(super) impulse_scale: f32,
+}
+
+impl Softness {
+    /// A spring of `hertz` and damping ratio `zeta` over a sub-step of `h` seconds.
+    pub(super) fn new(hertz: f32, zeta: f32, h: f32) -> Self {
+        let omega = std::f32::consts::TAU * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Self {
+            bias_rate: omega / a1,
+            mass_scale: a2 * a3,
+            impulse_scale: a3,
+        }
+    }
+}
+
+/// What one pass over the lanes does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Pass {
+    /// Applies the accumulated impulses of the contacts kept from the last step.
+    Warm,
+    /// Solves with the soft bias: the spring, its push-out speed cap (px/s), the sub-step (s).
+    Solve(Softness, f32, f32),
+    /// Solves without the bias (the sub-step, s): takes back the velocity the bias added.
+    Relax(f32),
+}
+
+/// A ball's velocity state while the solver runs: velocity (px/s), spin (rad/s) and its move
+/// since the step began (px). 32 bytes, one wide register.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(32))]
+pub(super) struct BodyState {
+    pub(super) vx: f32,
+    pub(super) vy: f32,
+    pub(super) w: f32,
+    pub(super) _pad0: f32,
+    pub(super) dx: f32,
+    pub(super) dy: f32,
+    pub(super) _pad1: [f32; 2],
+}
+
+/// Loads every ball's velocity and spin, with no move yet, and the spare body at the end.
+pub(super) fn load_bodies(states: &mut Vec<BodyState>, balls: &[Ball]) {
+    states.clear();
+    states.extend(balls.iter().map(|b| BodyState {
+        vx: b.vel.x,
+        vy: b.vel.y,
+        w: b.spin,
+        ..BodyState::default()
+    }));
+    states.push(BodyState::default());
+}
+
+/// Moves the awake balls by their solved velocities over `dt` s and keeps each move.
+pub(super) fn integrate(states: &mut [BodyState], balls: &mut [Ball], dt: f32) {
+    for (b, s) in balls.iter_mut().zip(states.iter_mut()) {
+        if b.asleep {
+            continue;
+        }
+        let to = b.pos + Vec2::new(s.vx, s.vy) * dt;
+        let moved = to - b.pos;
+        (s.dx, s.dy) = (moved.x, moved.y);
+        b.pos = to;
+    }
+}
+
+/// Writes the velocities and spins back into the balls, each speed capped.
+pub(super) fn store_bodies(states: &[BodyState], balls: &mut [Ball]) {
+    for (b, s) in balls.iter_mut().zip(states) {
+        b.vel = clamp_speed(Vec2::new(s.vx, s.vy));
+        b.spin = s.w;
+    }
+}
+
+/// The step's contacts as arrays, in the plan's order (see the module notes).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Lanes {
+    /// The contact in the step's list (pair order) of each lane; `NO_BODY` for padding.
+    pub(super) src: Vec<u32>,
+    /// Body slots: the ball, and the other ball or `NO_BODY` (an obstacle).
+    pub(super) a: Vec<u32>,
+    pub(super) b: Vec<u32>,
+    pub(super) nx: Vec<f32>,
+    pub(super) ny: Vec<f32>,
+    /// Separation when found (px).
+    pub(super) sep: Vec<f32>,
+    pub(super) mass: Vec<f32>,
+    pub(super) inv_a: Vec<f32>,
+    pub(super) inv_b: Vec<f32>,
+    pub(super) ra: Vec<f32>,
+    pub(super) rb: Vec<f32>,
+    pub(super) inv_ia: Vec<f32>,
+    pub(super) inv_ib: Vec<f32>,
+    pub(super) tangent_mass: Vec<f32>,
+    pub(super) rolling_mass: Vec<f32>,
+    pub(super) mu: Vec<f32>,
+    pub(super) rolling_reach: Vec<f32>,
+    /// An obstacle's surface velocity (px/s); zero for a ball.
+    pub(super) sx: Vec<f32>,
+    pub(super) sy: Vec<f32>,
+    pub(super) impulse: Vec<f32>,
+    pub(super) max_push: Vec<f32>,
+    pub(super) friction: Vec<f32>,
+    pub(super) rolling: Vec<f32>,
+    /// Whether the lane's pair was kept from the last step (warm-started).
+    pub(super) warm: Vec<bool>,
+    /// The lane of each contact in the step's list.
+    pub(super) lane_of: Vec<u32>,
+}
+
+impl Lanes {
+    /// Fills the lanes from `contacts` (pair order) in the order `order` names them
+    /// (`NO_BODY` for a padding lane), the impulses from `kept` where the pair was kept;
+    /// `spare` is the spare body's slot.
+    pub(super) fn prepare(
+        &mut self,
+        contacts: &[SoftContact],
+        order: &[u32],
+        (kept, spare): (&[Kept], u32),
+    ) {
+        self.clear();
+        let warm = matched_impulses(contacts, kept);
+        self.lane_of.resize(contacts.len(), 0);
+        for (lane, &k) in order.iter().enumerate() {
+            match contacts.get(k as usize) {
+                Some(c) => {
+                    self.lane_of[k as usize] = lane as u32;
+                    self.push(c, warm[k as usize]);
+                }
+                None => self.push_padding(spare),
+            }
+            self.src.push(k);
+        }
+    }
+
+    /// Number of lanes, padding included.
+    pub(super) fn len(&self) -> usize {
+        self.src.len()
+    }
+
+    fn clear(&mut self) {
+        for v in [&mut self.src, &mut self.a, &mut self.b, &mut self.lane_of] {
+            v.clear();
+        }
+        for v in self.floats_mut() {
+            v.clear();
+        }
+        self.warm.clear();
+    }
+
+    fn floats_mut(&mut self) -> [&mut Vec<f32>; 20] {
+        [
+            &mut self.nx,
+            &mut self.ny,
+            &mut self.sep,
+            &mut self.mass,
+            &mut self.inv_a,
+            &mut self.inv_b,
+            &mut self.ra,
+            &mut self.rb,
+            &mut self.inv_ia,
+            &mut self.inv_ib,
+            &mut self.tangent_mass,
+            &mut self.rolling_mass,
+            &mut self.mu,
+            &mut self.rolling_reach,
+            &mut self.sx,
+            &mut self.sy,
+            &mut self.impulse,
+            &mut self.max_push,
+            &mut self.friction,
+            &mut self.rolling,
+        ]
+    }
+
+    fn push(&mut self, c: &SoftContact, warm: Option<(f32, f32, f32)>) {
+        use crate::world::body::Body;
+        self.a.push(c.ball.0);
+        self.b.push(match c.other {
+            Body::Ball(o) => o.0,
+            Body::Shape(_) => NO_BODY,
+        });
+        let (impulse, friction, rolling) = warm.unwrap_or_default();
+        let values = [
+            c.normal.x,
+            c.normal.y,
+            c.sep,
+            c.mass,
+            c.inv_a,
+            c.inv_b,
+            c.ra,
+            c.rb,
+            c.inv_ia,
+            c.inv_ib,
+            c.tangent_mass,
+            c.rolling_mass,
+            c.mu,
+            c.rolling_reach,
+            c.surface.x,
+            c.surface.y,
+            impulse,
+            0.0,
+            friction,
+            rolling,
+        ];
+        for (v, x) in self.floats_mut().into_iter().zip(values) {
+            v.push(x);
+        }
+        self.warm.push(warm.is_some());
+    }
+
+    fn push_padding(&mut self, spare: u32) {
+        self.a.push(spare);
+        self.b.push(spare);
+        for v in self.floats_mut() {
+            v.push(0.0);
+        }
+        self.warm.push(false);
+    }
+
+    /// The impulses to keep for the next step, in the order of the contacts (pair order).
+    pub(super) fn kept(&self, contacts: &[SoftContact], out: &mut Vec<Kept>) {
+        out.clear();
+        out.extend(contacts.iter().zip(&self.lane_of).map(|(c, &l)| {
+            let l = l as usize;
+            Kept {
+                pair: c.pair(),
+                impulse: self.impulse[l],
+                friction: self.friction[l],
+                rolling: self.rolling[l],
+            }
+        }));
+    }
+}
+
+/// Last step's impulses of each contact whose pair was kept (both lists in pair order).
+fn matched_impulses(contacts: &[SoftContact], kept: &[Kept]) -> Vec<Option<(f32, f32, f32)>> {
+    let mut k = 0;
+    contacts
+        .iter()
+        .map(|c| {
+            let key = c.pair().key();
+            while k < kept.len() && kept[k].pair.key() < key {
+                k += 1;
+            }
+            let hit = k < kept.len() && kept[k].pair.key() == key;
+            hit.then(|| (kept[k].impulse, kept[k].friction, kept[k].rolling))
+        })
+        .collect()
+}
