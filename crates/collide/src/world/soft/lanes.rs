@@ -13,7 +13,6 @@ use crate::world::contacts::{Kept, SoftContact};
 use glam::Vec2;
 
 /// Lanes a wide kernel solves at once (AVX2: eight `f32`).
-#[allow(dead_code)] // the wide kernel's, next
 pub(super) const WIDTH: usize = 8;
 
 /// The body slot of "no body": an obstacle's side of a contact.
@@ -133,8 +132,8 @@ pub(super) struct Lanes {
     pub(super) max_push: Vec<f32>,
     pub(super) friction: Vec<f32>,
     pub(super) rolling: Vec<f32>,
-    /// Whether the lane's pair was kept from the last step (warm-started).
-    pub(super) warm: Vec<bool>,
+    /// 1 where the lane's pair was kept from the last step (warm-started), else 0.
+    pub(super) warm: Vec<f32>,
     /// The lane of each contact in the step's list.
     pub(super) lane_of: Vec<u32>,
 }
@@ -149,34 +148,67 @@ impl Lanes {
         order: &[u32],
         (kept, spare): (&[Kept], u32),
     ) {
-        self.clear();
-        let warm = matched_impulses(contacts, kept);
+        let n = order.len();
+        for v in [&mut self.src, &mut self.a, &mut self.b] {
+            v.clear();
+            v.resize(n, spare);
+        }
+        for v in self.floats_mut() {
+            v.clear();
+            v.resize(n, 0.0);
+        }
+        self.warm.clear();
+        self.warm.resize(n, 0.0);
+        self.src.copy_from_slice(order);
+        self.lane_of.clear();
         self.lane_of.resize(contacts.len(), 0);
         for (lane, &k) in order.iter().enumerate() {
-            match contacts.get(k as usize) {
-                Some(c) => {
-                    self.lane_of[k as usize] = lane as u32;
-                    self.push(c, warm[k as usize]);
-                }
-                None => self.push_padding(spare),
+            if let Some(c) = contacts.get(k as usize) {
+                self.lane_of[k as usize] = lane as u32;
+                self.set(lane, c);
             }
-            self.src.push(k);
+        }
+        self.warm_start_from(contacts, kept);
+    }
+
+    /// Lane `k` from contact `c`, with no impulse yet.
+    fn set(&mut self, k: usize, c: &SoftContact) {
+        use crate::world::body::Body;
+        self.a[k] = c.ball.0;
+        self.b[k] = match c.other {
+            Body::Ball(o) => o.0,
+            Body::Shape(_) => NO_BODY,
+        };
+        (self.nx[k], self.ny[k], self.sep[k]) = (c.normal.x, c.normal.y, c.sep);
+        (self.mass[k], self.inv_a[k], self.inv_b[k]) = (c.mass, c.inv_a, c.inv_b);
+        (self.ra[k], self.rb[k], self.inv_ia[k], self.inv_ib[k]) = (c.ra, c.rb, c.inv_ia, c.inv_ib);
+        (self.tangent_mass[k], self.rolling_mass[k]) = (c.tangent_mass, c.rolling_mass);
+        (self.mu[k], self.rolling_reach[k]) = (c.mu, c.rolling_reach);
+        (self.sx[k], self.sy[k]) = (c.surface.x, c.surface.y);
+    }
+
+    /// Last step's impulses into the lanes of the contacts whose pairs were kept (both lists
+    /// in pair order).
+    fn warm_start_from(&mut self, contacts: &[SoftContact], kept: &[Kept]) {
+        let mut k = 0;
+        for (c, &lane) in contacts.iter().zip(&self.lane_of) {
+            let key = c.pair().key();
+            while k < kept.len() && kept[k].pair.key() < key {
+                k += 1;
+            }
+            if k < kept.len() && kept[k].pair.key() == key {
+                let l = lane as usize;
+                self.impulse[l] = kept[k].impulse;
+                self.friction[l] = kept[k].friction;
+                self.rolling[l] = kept[k].rolling;
+                self.warm[l] = 1.0;
+            }
         }
     }
 
     /// Number of lanes, padding included.
     pub(super) fn len(&self) -> usize {
         self.src.len()
-    }
-
-    fn clear(&mut self) {
-        for v in [&mut self.src, &mut self.a, &mut self.b, &mut self.lane_of] {
-            v.clear();
-        }
-        for v in self.floats_mut() {
-            v.clear();
-        }
-        self.warm.clear();
     }
 
     fn floats_mut(&mut self) -> [&mut Vec<f32>; 20] {
@@ -204,51 +236,6 @@ impl Lanes {
         ]
     }
 
-    fn push(&mut self, c: &SoftContact, warm: Option<(f32, f32, f32)>) {
-        use crate::world::body::Body;
-        self.a.push(c.ball.0);
-        self.b.push(match c.other {
-            Body::Ball(o) => o.0,
-            Body::Shape(_) => NO_BODY,
-        });
-        let (impulse, friction, rolling) = warm.unwrap_or_default();
-        let values = [
-            c.normal.x,
-            c.normal.y,
-            c.sep,
-            c.mass,
-            c.inv_a,
-            c.inv_b,
-            c.ra,
-            c.rb,
-            c.inv_ia,
-            c.inv_ib,
-            c.tangent_mass,
-            c.rolling_mass,
-            c.mu,
-            c.rolling_reach,
-            c.surface.x,
-            c.surface.y,
-            impulse,
-            0.0,
-            friction,
-            rolling,
-        ];
-        for (v, x) in self.floats_mut().into_iter().zip(values) {
-            v.push(x);
-        }
-        self.warm.push(warm.is_some());
-    }
-
-    fn push_padding(&mut self, spare: u32) {
-        self.a.push(spare);
-        self.b.push(spare);
-        for v in self.floats_mut() {
-            v.push(0.0);
-        }
-        self.warm.push(false);
-    }
-
     /// The impulses to keep for the next step, in the order of the contacts (pair order).
     pub(super) fn kept(&self, contacts: &[SoftContact], out: &mut Vec<Kept>) {
         out.clear();
@@ -262,20 +249,4 @@ impl Lanes {
             }
         }));
     }
-}
-
-/// Last step's impulses of each contact whose pair was kept (both lists in pair order).
-fn matched_impulses(contacts: &[SoftContact], kept: &[Kept]) -> Vec<Option<(f32, f32, f32)>> {
-    let mut k = 0;
-    contacts
-        .iter()
-        .map(|c| {
-            let key = c.pair().key();
-            while k < kept.len() && kept[k].pair.key() < key {
-                k += 1;
-            }
-            let hit = k < kept.len() && kept[k].pair.key() == key;
-            hit.then(|| (kept[k].impulse, kept[k].friction, kept[k].rolling))
-        })
-        .collect()
 }

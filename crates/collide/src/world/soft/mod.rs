@@ -31,14 +31,15 @@
 //!
 //! The files, one concern each: `find.rs` finds the contacts (narrow phase); `lanes.rs` holds
 //! them as arrays and the balls' velocities as body states; `colour.rs` plans the order the
-//! lanes are solved in; `scalar.rs` is the kernel; `finish.rs` restitution and the swept
-//! modes' guard.
+//! lanes are solved in (colour by colour); `scalar.rs` is the kernel, `wide.rs` the same
+//! eight lanes at a time; `finish.rs` restitution and the swept modes' guard.
 
 mod colour;
 mod find;
 mod finish;
 mod lanes;
 mod scalar;
+mod wide;
 
 use super::body::BodyPair;
 use super::contacts::{Kept, SoftContact};
@@ -46,10 +47,13 @@ use super::context::{Frame, StepContext};
 use super::sleepers::Wakes;
 use crate::geom::{clamp_speed, Aabb, Ball};
 use crate::tunnel::Tunnelling;
-use colour::Plan;
+use colour::{Kind, Plan};
 use find::Finder;
 use glam::Vec2;
 use lanes::{BodyState, Lanes, Pass, Softness, SPECULATIVE_RADII};
+
+/// Whether the lanes are solved colour by colour (`colour.rs`) rather than in pair order.
+const COLOURED: bool = false;
 
 /// The soft solver's state: the step's contacts, as found and as lanes, the plan of their
 /// order, the body states, and the impulses kept for the next step's warm start.
@@ -102,7 +106,11 @@ impl SoftStage {
         };
         f.soft_contacts(&mut self.contacts, (dt, &soft));
         let spare = f.balls.len() as u32;
-        self.plan.sequential(self.contacts.len());
+        if COLOURED {
+            self.plan.coloured(&self.contacts, f.balls.len());
+        } else {
+            self.plan.sequential(self.contacts.len());
+        }
         self.lanes
             .prepare(&self.contacts, &self.plan.order, (&self.kept, spare));
         lanes::load_bodies(&mut self.states, f.balls);
@@ -128,10 +136,17 @@ impl SoftStage {
         f.cx.tally.collisions += pushed as u64;
     }
 
-    /// One pass over every range of the plan, in order.
+    /// One pass over every range of the plan, in order: a colour eight lanes at a time where
+    /// the CPU can, else lane by lane (the same bits).
     fn run(&mut self, pass: Pass) {
+        let wide = wide::enabled();
         for r in &self.plan.ranges {
-            scalar::pass(&mut self.lanes, &mut self.states, r.lanes.clone(), pass);
+            let (l, states) = (&mut self.lanes, &mut self.states[..]);
+            if wide && r.kind != Kind::Mixed {
+                wide::pass(l, states, (r.lanes.clone(), r.kind), pass);
+            } else {
+                scalar::pass(l, states, r.lanes.clone(), pass);
+            }
         }
     }
 }

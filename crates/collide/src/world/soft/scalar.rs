@@ -49,7 +49,7 @@ fn put(bodies: &mut [BodyState], l: &Lanes, k: usize, (a, b, ball): (BodyState, 
 
 /// Applies lane `k`'s kept impulses (a lane not kept applies none).
 fn warm_lane(l: &mut Lanes, bodies: &mut [BodyState], k: usize) {
-    if !l.warm[k] {
+    if l.warm[k] == 0.0 {
         return;
     }
     let mut a = bodies[l.a[k] as usize];
