@@ -11,9 +11,6 @@
 //! between the two. Each colour is padded to a multiple of [`WIDTH`] lanes (padding is
 //! `u32::MAX` in the order). Greedy and deterministic: the same contacts, the same plan.
 //! Cost: `O(contacts + balls)` a step.
-//!
-//! The sequential plan (every contact in pair order, one range) is the soft step's first
-//! order, kept for comparison.
 
 use super::lanes::WIDTH;
 use crate::world::body::Body;
@@ -34,7 +31,7 @@ pub(super) enum Kind {
     Balls,
     /// Contacts of a ball with an obstacle, no ball twice: solved together.
     Obstacles,
-    /// Any contacts, solved one after another (the overflow, or the sequential plan).
+    /// Any contacts, solved one after another (the overflow).
     Mixed,
 }
 
@@ -57,17 +54,6 @@ pub(super) struct Plan {
 }
 
 impl Plan {
-    /// Every one of `n` contacts in pair order, one mixed range.
-    pub(super) fn sequential(&mut self, n: usize) {
-        self.order.clear();
-        self.order.extend(0..n as u32);
-        self.ranges.clear();
-        self.ranges.push(LaneRange {
-            kind: Kind::Mixed,
-            lanes: 0..n,
-        });
-    }
-
     /// The coloured plan of `contacts` among `balls` balls (see the module notes).
     pub(super) fn coloured(&mut self, contacts: &[SoftContact], balls: usize) {
         self.colour(contacts, balls);

@@ -11,7 +11,7 @@
 //! 2. **solve** (`collision_iterations` passes): `Δλ = −m·k_m·(v_n + b) − k_i·λ`, `λ ≥ 0`, with
 //!    the soft bias `b = max(β·s, −push_speed)` for an overlap, `b = s/h` for a gap;
 //! 3. **integrate** the positions with the solved velocities;
-//! 4. **relax** (as many passes): the same without the soft bias (`b = 0`, `k_m = 1`, `k_i = 0`
+//! 4. **relax** (twice as many passes): the same without the soft bias (`b = 0`, `k_m = 1`, `k_i = 0`
 //!    for an overlap), removing the velocity the bias added so pushing out adds no energy;
 //! 5. **restitution**: a contact that closed faster than the threshold speed and pushed gets
 //!    `v_n = −e·v_n⁻` (its approach speed before the solve; `e > 1` for bumpers);
@@ -52,8 +52,10 @@ use find::Finder;
 use glam::Vec2;
 use lanes::{BodyState, Lanes, Pass, Softness, SPECULATIVE_RADII};
 
-/// Whether the lanes are solved colour by colour (`colour.rs`) rather than in pair order.
-const COLOURED: bool = false;
+/// Relax passes per solve pass. A deep pile's velocities converge in the relax passes: with
+/// as many as the solve makes (6 and 6), the 10,000-ball box pile kept jittering at 4–12 px/s
+/// rms and never fell asleep; with twice as many it is still by 5 s (`bench-peers`' pile).
+const RELAX_PER_SOLVE: u32 = 2;
 
 /// The soft solver's state: the step's contacts, as found and as lanes, the plan of their
 /// order, the body states, and the impulses kept for the next step's warm start.
@@ -106,11 +108,7 @@ impl SoftStage {
         };
         f.soft_contacts(&mut self.contacts, (dt, &soft));
         let spare = f.balls.len() as u32;
-        if COLOURED {
-            self.plan.coloured(&self.contacts, f.balls.len());
-        } else {
-            self.plan.sequential(self.contacts.len());
-        }
+        self.plan.coloured(&self.contacts, f.balls.len());
         self.lanes
             .prepare(&self.contacts, &self.plan.order, (&self.kept, spare));
         lanes::load_bodies(&mut self.states, f.balls);
@@ -121,7 +119,7 @@ impl SoftStage {
             self.run(Pass::Solve(k, soft.push_speed, dt));
         }
         lanes::integrate(&mut self.states, f.balls, dt);
-        for _ in 0..iterations {
+        for _ in 0..iterations * RELAX_PER_SOLVE {
             self.run(Pass::Relax(dt));
         }
         let (l, states) = (&mut self.lanes, &mut self.states[..]);
