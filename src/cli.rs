@@ -22,8 +22,8 @@ pub struct Args {
     /// How moving balls are tested: off (discrete), linear, binary or exact.
     #[arg(long, value_name = "MODE", default_value = "off", value_parser = parse_tunnelling)]
     pub tunnelling: Tunnelling,
-    /// Contact solver: push-out (the course's; default unless the scene chooses) or soft
-    /// (soft contacts, as Box2D v3).
+    /// Contact solver: push-out (the course's; default unless the scene chooses, or a --fill
+    /// of more than 1,000 balls takes soft) or soft (soft contacts, as Box2D v3).
     #[arg(long, value_name = "NAME", value_parser = parse_solver)]
     pub solver: Option<Solver>,
     /// Balls fall asleep when still: on or off (default: on with soft contacts, off with

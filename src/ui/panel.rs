@@ -97,7 +97,9 @@ impl Panel {
         self.fill_section(ui, st, world, cmds);
         load_section(ui, load, world, st);
         counters_section(ui, world);
-        super::contacts::ui(ui, &mut st.sim, world);
+        if super::contacts::ui(ui, &mut st.sim, world, st.solver_note.as_deref()) {
+            (st.solver_chosen, st.solver_note) = (true, None);
+        }
         tunnelling_section(ui, &mut st.sim, world);
         broad_section(ui, st, world, cmds);
         self.quadtree_section(ui, st, world, cmds);
