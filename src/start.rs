@@ -57,6 +57,7 @@ pub fn new_world(args: &Args, scene: &Scene) -> World {
     } else if fill_took_soft(args, scene) {
         world.edit_settings(|st| st.solver = collide::Solver::Soft);
     }
+    world.edit_settings(|st| st.threads = args.threads as usize);
     if let Some(on) = args.sleep {
         world.edit_settings(|st| st.sleep.enabled = Some(on));
     }

@@ -42,6 +42,8 @@ fn soft_sliders(ui: &mut egui::Ui, sim: &mut Settings) {
          spring, then {} relax passes take back the speed the push added, so the pile rests.",
         2 * k
     ));
+    ui.add(egui::Slider::new(&mut sim.threads, 1..=8).text("threads"))
+        .on_hover_text("Threads the passes run on, colour by colour: the same simulation, bit for bit, only faster");
     let s = &mut sim.soft;
     ui.add(
         egui::Slider::new(&mut s.hertz, 1.0..=1000.0)

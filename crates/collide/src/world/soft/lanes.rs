@@ -82,14 +82,16 @@ pub(super) fn load_bodies(states: &mut Vec<BodyState>, balls: &[Ball]) {
 }
 
 /// Moves the awake balls by their solved velocities over `dt` s and keeps each move.
-pub(super) fn integrate(states: &mut [BodyState], balls: &mut [Ball], dt: f32) {
-    for (b, s) in balls.iter_mut().zip(states.iter_mut()) {
+pub(super) fn integrate_states(states: &mut Bodies, balls: &mut [Ball], dt: f32) {
+    for (i, b) in balls.iter_mut().enumerate() {
         if b.asleep {
             continue;
         }
+        let mut s = states.get(i as u32);
         let to = b.pos + Vec2::new(s.vx, s.vy) * dt;
         let moved = to - b.pos;
         (s.dx, s.dy) = (moved.x, moved.y);
+        states.set(i as u32, s);
         b.pos = to;
     }
 }
@@ -248,5 +250,184 @@ impl Lanes {
                 rolling: self.rolling[l],
             }
         }));
+    }
+}
+
+/// A run of lanes as the kernels see it: the lanes `[start, end)` of [`Lanes`], the fields
+/// the passes only read, and the impulses they solve, each its own slice (so the runs of one
+/// colour can go to several threads, each with its own).
+pub(super) struct LaneView<'a> {
+    pub(super) a: &'a [u32],
+    pub(super) b: &'a [u32],
+    pub(super) nx: &'a [f32],
+    pub(super) ny: &'a [f32],
+    pub(super) sep: &'a [f32],
+    pub(super) mass: &'a [f32],
+    pub(super) inv_a: &'a [f32],
+    pub(super) inv_b: &'a [f32],
+    pub(super) ra: &'a [f32],
+    pub(super) rb: &'a [f32],
+    pub(super) inv_ia: &'a [f32],
+    pub(super) inv_ib: &'a [f32],
+    pub(super) tangent_mass: &'a [f32],
+    pub(super) rolling_mass: &'a [f32],
+    pub(super) mu: &'a [f32],
+    pub(super) rolling_reach: &'a [f32],
+    pub(super) sx: &'a [f32],
+    pub(super) sy: &'a [f32],
+    pub(super) warm: &'a [f32],
+    pub(super) impulse: &'a mut [f32],
+    pub(super) max_push: &'a mut [f32],
+    pub(super) friction: &'a mut [f32],
+    pub(super) rolling: &'a mut [f32],
+}
+
+impl LaneView<'_> {
+    /// Lanes in the run.
+    pub(super) fn len(&self) -> usize {
+        self.a.len()
+    }
+}
+
+/// `v` cut at `cuts` (ascending, within `v`): the pieces before, between and after them.
+fn cut<'a, T>(mut v: &'a [T], cuts: &[usize]) -> Vec<&'a [T]> {
+    let (mut out, mut at) = (Vec::with_capacity(cuts.len() + 1), 0);
+    for &c in cuts {
+        let (head, tail) = v.split_at(c - at);
+        (v, at) = (tail, c);
+        out.push(head);
+    }
+    out.push(v);
+    out
+}
+
+/// `v` cut at `cuts` (ascending, within `v`), each piece writable.
+fn cut_mut<'a, T>(mut v: &'a mut [T], cuts: &[usize]) -> Vec<&'a mut [T]> {
+    let (mut out, mut at) = (Vec::with_capacity(cuts.len() + 1), 0);
+    for &c in cuts {
+        let (head, tail) = std::mem::take(&mut v).split_at_mut(c - at);
+        (v, at) = (tail, c);
+        out.push(head);
+    }
+    out.push(v);
+    out
+}
+
+impl Lanes {
+    /// Every lane as one run.
+    pub(super) fn view(&mut self) -> LaneView<'_> {
+        self.views(&[]).pop().expect("one run")
+    }
+
+    /// The lanes cut at `cuts` (ascending lane numbers) into runs, in order.
+    pub(super) fn views(&mut self, cuts: &[usize]) -> Vec<LaneView<'_>> {
+        fn c<'a>(v: &'a [f32], cuts: &[usize]) -> std::vec::IntoIter<&'a [f32]> {
+            cut(v, cuts).into_iter()
+        }
+        let (a, mut b) = (
+            cut(&self.a, cuts).into_iter(),
+            cut(&self.b, cuts).into_iter(),
+        );
+        let (mut nx, mut ny, mut sep, mut mass) = (
+            c(&self.nx, cuts),
+            c(&self.ny, cuts),
+            c(&self.sep, cuts),
+            c(&self.mass, cuts),
+        );
+        let (mut inv_a, mut inv_b, mut ra, mut rb) = (
+            c(&self.inv_a, cuts),
+            c(&self.inv_b, cuts),
+            c(&self.ra, cuts),
+            c(&self.rb, cuts),
+        );
+        let (mut inv_ia, mut inv_ib) = (c(&self.inv_ia, cuts), c(&self.inv_ib, cuts));
+        let (mut tangent_mass, mut rolling_mass) =
+            (c(&self.tangent_mass, cuts), c(&self.rolling_mass, cuts));
+        let (mut mu, mut rolling_reach) = (c(&self.mu, cuts), c(&self.rolling_reach, cuts));
+        let (mut sx, mut sy, mut warm) =
+            (c(&self.sx, cuts), c(&self.sy, cuts), c(&self.warm, cuts));
+        let mut impulse = cut_mut(&mut self.impulse, cuts).into_iter();
+        let mut max_push = cut_mut(&mut self.max_push, cuts).into_iter();
+        let mut friction = cut_mut(&mut self.friction, cuts).into_iter();
+        let mut rolling = cut_mut(&mut self.rolling, cuts).into_iter();
+        let mut out = Vec::with_capacity(cuts.len() + 1);
+        for a in a {
+            out.push(LaneView {
+                a,
+                b: b.next().unwrap_or_default(),
+                nx: nx.next().unwrap_or_default(),
+                ny: ny.next().unwrap_or_default(),
+                sep: sep.next().unwrap_or_default(),
+                mass: mass.next().unwrap_or_default(),
+                inv_a: inv_a.next().unwrap_or_default(),
+                inv_b: inv_b.next().unwrap_or_default(),
+                ra: ra.next().unwrap_or_default(),
+                rb: rb.next().unwrap_or_default(),
+                inv_ia: inv_ia.next().unwrap_or_default(),
+                inv_ib: inv_ib.next().unwrap_or_default(),
+                tangent_mass: tangent_mass.next().unwrap_or_default(),
+                rolling_mass: rolling_mass.next().unwrap_or_default(),
+                mu: mu.next().unwrap_or_default(),
+                rolling_reach: rolling_reach.next().unwrap_or_default(),
+                sx: sx.next().unwrap_or_default(),
+                sy: sy.next().unwrap_or_default(),
+                warm: warm.next().unwrap_or_default(),
+                impulse: impulse.next().unwrap_or_default(),
+                max_push: max_push.next().unwrap_or_default(),
+                friction: friction.next().unwrap_or_default(),
+                rolling: rolling.next().unwrap_or_default(),
+            });
+        }
+        out
+    }
+}
+
+/// The body states the kernels read and write, shared by the threads of one solve.
+///
+/// Sharing is sound because of the colouring's promise: within a colour no two lanes name one
+/// ball, the colours are separated by a barrier, each colour's runs go to the threads in
+/// whole blocks, and its padding (which names the spare body) lies in its last block, so one
+/// thread alone touches any state between two barriers.
+#[derive(Clone, Copy)]
+pub(super) struct Bodies<'a> {
+    ptr: *mut BodyState,
+    len: usize,
+    _owner: std::marker::PhantomData<&'a mut [BodyState]>,
+}
+
+// SAFETY: see the type's notes; a `Bodies` is only copied to another thread through `share`.
+unsafe impl Send for Bodies<'_> {}
+
+impl<'a> Bodies<'a> {
+    /// The states of `states`, held for `'a`.
+    pub(super) fn new(states: &'a mut [BodyState]) -> Self {
+        Self {
+            ptr: states.as_mut_ptr(),
+            len: states.len(),
+            _owner: std::marker::PhantomData,
+        }
+    }
+
+    /// Another handle on the same states, for another thread.
+    ///
+    /// # Safety
+    /// The threads holding handles must never touch one state between two synchronisations
+    /// (the colouring's promise, see the type's notes).
+    pub(super) unsafe fn share(&self) -> Self {
+        *self
+    }
+
+    /// State `i`.
+    pub(super) fn get(&self, i: u32) -> BodyState {
+        assert!((i as usize) < self.len);
+        // SAFETY: in bounds; no other thread writes state `i` now (the type's notes).
+        unsafe { *self.ptr.add(i as usize) }
+    }
+
+    /// Sets state `i`.
+    pub(super) fn set(&mut self, i: u32, s: BodyState) {
+        assert!((i as usize) < self.len);
+        // SAFETY: in bounds; no other thread reads or writes state `i` now (the type's notes).
+        unsafe { *self.ptr.add(i as usize) = s }
     }
 }

@@ -32,13 +32,15 @@
 //! The files, one concern each: `find.rs` finds the contacts (narrow phase); `lanes.rs` holds
 //! them as arrays and the balls' velocities as body states; `colour.rs` plans the order the
 //! lanes are solved in (colour by colour); `scalar.rs` is the kernel, `wide.rs` the same
-//! eight lanes at a time; `finish.rs` restitution and the swept modes' guard.
+//! eight lanes at a time; `threads.rs` runs the passes on several threads; `finish.rs`
+//! restitution and the swept modes' guard.
 
 mod colour;
 mod find;
 mod finish;
 mod lanes;
 mod scalar;
+mod threads;
 mod wide;
 
 use super::body::BodyPair;
@@ -50,12 +52,16 @@ use crate::tunnel::Tunnelling;
 use colour::{Kind, Plan};
 use find::Finder;
 use glam::Vec2;
-use lanes::{BodyState, Lanes, Pass, Softness, SPECULATIVE_RADII};
+use lanes::{Bodies, BodyState, Lanes, Pass, Softness, SPECULATIVE_RADII};
+use threads::Job;
 
 /// Relax passes per solve pass. A deep pile's velocities converge in the relax passes: with
 /// as many as the solve makes (6 and 6), the 10,000-ball box pile kept jittering at 4–12 px/s
 /// rms and never fell asleep; with twice as many it is still by 5 s (`bench-peers`' pile).
 const RELAX_PER_SOLVE: u32 = 2;
+
+/// Most threads the passes run on.
+pub(super) const MAX_THREADS: usize = 64;
 
 /// The soft solver's state: the step's contacts, as found and as lanes, the plan of their
 /// order, the body states, and the impulses kept for the next step's warm start.
@@ -114,14 +120,16 @@ impl SoftStage {
         lanes::load_bodies(&mut self.states, f.balls);
         let k = Softness::new(soft.hertz, soft.damping, dt);
         let iterations = f.cx.iterations();
-        self.run(Pass::Warm);
-        for _ in 0..iterations {
-            self.run(Pass::Solve(k, soft.push_speed, dt));
-        }
-        lanes::integrate(&mut self.states, f.balls, dt);
-        for _ in 0..iterations * RELAX_PER_SOLVE {
-            self.run(Pass::Relax(dt));
-        }
+        let solve = Job::Pass(Pass::Solve(k, soft.push_speed, dt));
+        let relax = Job::Pass(Pass::Relax(dt));
+        let mut jobs = vec![Job::Pass(Pass::Warm)];
+        jobs.extend(std::iter::repeat_n(solve, iterations as usize));
+        jobs.push(Job::Integrate(dt));
+        jobs.extend(std::iter::repeat_n(
+            relax,
+            (iterations * RELAX_PER_SOLVE) as usize,
+        ));
+        self.run_jobs(&jobs, f.balls, f.cx.settings.threads.clamp(1, MAX_THREADS));
         let (l, states) = (&mut self.lanes, &mut self.states[..]);
         let at = (soft.restitution_speed, iterations);
         finish::restitute((l, states), &self.contacts, at, f.cx);
@@ -134,16 +142,32 @@ impl SoftStage {
         f.cx.tally.collisions += pushed as u64;
     }
 
+    /// The jobs in order, on `threads` threads (the same bits on any number).
+    fn run_jobs(&mut self, jobs: &[Job], balls: &mut [Ball], threads: usize) {
+        if threads > 1 {
+            let lanes = (&mut self.lanes, &mut self.states[..]);
+            return threads::run(lanes, &self.plan.ranges, balls, (jobs, threads));
+        }
+        for job in jobs {
+            match *job {
+                Job::Pass(pass) => self.run(pass),
+                Job::Integrate(dt) => {
+                    lanes::integrate_states(&mut Bodies::new(&mut self.states), balls, dt)
+                }
+            }
+        }
+    }
+
     /// One pass over every range of the plan, in order: a colour eight lanes at a time where
     /// the CPU can, else lane by lane (the same bits).
     fn run(&mut self, pass: Pass) {
         let wide = wide::enabled();
+        let (mut l, mut states) = (self.lanes.view(), Bodies::new(&mut self.states));
         for r in &self.plan.ranges {
-            let (l, states) = (&mut self.lanes, &mut self.states[..]);
             if wide && r.kind != Kind::Mixed {
-                wide::pass(l, states, (r.lanes.clone(), r.kind), pass);
+                wide::pass(&mut l, &mut states, (r.lanes.clone(), r.kind), pass);
             } else {
-                scalar::pass(l, states, r.lanes.clone(), pass);
+                scalar::pass(&mut l, &mut states, r.lanes.clone(), pass);
             }
         }
     }

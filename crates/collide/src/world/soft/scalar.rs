@@ -10,11 +10,11 @@
 //! - friction: `λ_t ← clamp(λ_t − m_t·v_t, ±μ·λ)` with `v_t = (v_a − v_b)·t − w_a·r_a − w_b·r_b`;
 //! - rolling: `λ_r ← clamp(λ_r − m_r·(w_a − w_b), ±ρ·λ)` where `ρ > 0`.
 
-use super::lanes::{BodyState, Lanes, Pass, Softness, NO_BODY};
+use super::lanes::{Bodies, BodyState, LaneView, Pass, Softness, NO_BODY};
 use std::ops::Range;
 
-/// One pass over `lanes` `range`.
-pub(super) fn pass(l: &mut Lanes, bodies: &mut [BodyState], range: Range<usize>, pass: Pass) {
+/// One pass over the run's lanes `range`.
+pub(super) fn pass(l: &mut LaneView, bodies: &mut Bodies, range: Range<usize>, pass: Pass) {
     for k in range {
         match pass {
             Pass::Warm => warm_lane(l, bodies, k),
@@ -25,7 +25,7 @@ pub(super) fn pass(l: &mut Lanes, bodies: &mut [BodyState], range: Range<usize>,
 }
 
 /// The other side of lane `k`: the other ball's state, or the obstacle's surface.
-fn other(l: &Lanes, bodies: &[BodyState], k: usize) -> (BodyState, bool) {
+fn other(l: &LaneView, bodies: &Bodies, k: usize) -> (BodyState, bool) {
     let b = l.b[k];
     if b == NO_BODY {
         let s = BodyState {
@@ -35,24 +35,24 @@ fn other(l: &Lanes, bodies: &[BodyState], k: usize) -> (BodyState, bool) {
         };
         (s, false)
     } else {
-        (bodies[b as usize], true)
+        (bodies.get(b), true)
     }
 }
 
 /// Writes lane `k`'s two sides back.
-fn put(bodies: &mut [BodyState], l: &Lanes, k: usize, (a, b, ball): (BodyState, BodyState, bool)) {
-    bodies[l.a[k] as usize] = a;
+fn put(bodies: &mut Bodies, l: &LaneView, k: usize, (a, b, ball): (BodyState, BodyState, bool)) {
+    bodies.set(l.a[k], a);
     if ball {
-        bodies[l.b[k] as usize] = b;
+        bodies.set(l.b[k], b);
     }
 }
 
 /// Applies lane `k`'s kept impulses (a lane not kept applies none).
-fn warm_lane(l: &mut Lanes, bodies: &mut [BodyState], k: usize) {
+fn warm_lane(l: &mut LaneView, bodies: &mut Bodies, k: usize) {
     if l.warm[k] == 0.0 {
         return;
     }
-    let mut a = bodies[l.a[k] as usize];
+    let mut a = bodies.get(l.a[k]);
     let (mut b, ball) = other(l, bodies, k);
     let (nx, ny) = (l.nx[k], l.ny[k]);
     push_normal(
@@ -68,7 +68,7 @@ fn warm_lane(l: &mut Lanes, bodies: &mut [BodyState], k: usize) {
 
 /// Adds impulse `p` (along the normal, onto the ball) to both sides of lane `k`.
 fn push_normal(
-    l: &Lanes,
+    l: &LaneView,
     k: usize,
     (a, b, ball): (&mut BodyState, &mut BodyState, bool),
     p: (f32, f32),
@@ -83,7 +83,7 @@ fn push_normal(
 
 /// Adds tangent impulse `dl` (along `perp(n)`, onto the ball at its contact point).
 fn push_tangent(
-    l: &Lanes,
+    l: &LaneView,
     k: usize,
     (a, b, ball): (&mut BodyState, &mut BodyState, bool),
     dl: f32,
@@ -101,7 +101,7 @@ fn push_tangent(
 
 /// Adds angular impulse `dl` against the ball's roll (the other ball gets the opposite).
 fn push_rolling(
-    l: &Lanes,
+    l: &LaneView,
     k: usize,
     (a, b, ball): (&mut BodyState, &mut BodyState, bool),
     dl: f32,
@@ -114,12 +114,12 @@ fn push_rolling(
 
 /// One lane's normal, friction and rolling solve, with the soft bias or without (relax).
 fn solve_lane(
-    l: &mut Lanes,
-    bodies: &mut [BodyState],
+    l: &mut LaneView,
+    bodies: &mut Bodies,
     k: usize,
     (bias, h): (Option<(Softness, f32)>, f32),
 ) {
-    let mut a = bodies[l.a[k] as usize];
+    let mut a = bodies.get(l.a[k]);
     let (mut b, ball) = other(l, bodies, k);
     let (nx, ny) = (l.nx[k], l.ny[k]);
     let (dx, dy) = if ball {
@@ -150,7 +150,11 @@ fn solve_lane(
 }
 
 /// Friction and rolling resistance of lane `k`, bounded by its normal impulse.
-fn solve_friction(l: &mut Lanes, k: usize, (a, b, ball): (&mut BodyState, &mut BodyState, bool)) {
+fn solve_friction(
+    l: &mut LaneView,
+    k: usize,
+    (a, b, ball): (&mut BodyState, &mut BodyState, bool),
+) {
     let limit = l.mu[k] * l.impulse[k];
     let (tx, ty) = (-l.ny[k], l.nx[k]);
     let vt = ((a.vx - b.vx) * tx + (a.vy - b.vy) * ty) - a.w * l.ra[k] - b.w * l.rb[k];

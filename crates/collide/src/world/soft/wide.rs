@@ -10,7 +10,7 @@
 //! independent ones; padding lanes name the spare body and carry no mass.
 
 use super::colour::Kind;
-use super::lanes::{BodyState, Lanes, Pass, WIDTH};
+use super::lanes::{Bodies, LaneView, Pass, WIDTH};
 use std::arch::x86_64::*;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -33,8 +33,8 @@ pub(super) fn avx2() -> bool {
 /// # Panics
 /// When the CPU lacks AVX2 ([`avx2`]), or the range is not whole blocks.
 pub(super) fn pass(
-    l: &mut Lanes,
-    bodies: &mut [BodyState],
+    l: &mut LaneView,
+    bodies: &mut Bodies,
     (range, kind): (Range<usize>, Kind),
     pass: Pass,
 ) {
@@ -46,8 +46,8 @@ pub(super) fn pass(
 
 #[target_feature(enable = "avx2")]
 unsafe fn pass_avx2(
-    l: &mut Lanes,
-    bodies: &mut [BodyState],
+    l: &mut LaneView,
+    bodies: &mut Bodies,
     (range, two): (Range<usize>, bool),
     pass: Pass,
 ) {
@@ -61,7 +61,7 @@ unsafe fn pass_avx2(
         let mut c = Block::load(l, k);
         match pass {
             Pass::Warm => {
-                let on = _mm256_cmp_ps::<_CMP_NEQ_OQ>(load(&l.warm, k), _mm256_setzero_ps());
+                let on = _mm256_cmp_ps::<_CMP_NEQ_OQ>(load(l.warm, k), _mm256_setzero_ps());
                 warm(&c, (&mut a, &mut b, two), on)
             }
             Pass::Solve(soft, push, h) => {
@@ -108,11 +108,11 @@ struct Side {
 impl Side {
     /// The obstacles' side of lanes `k..k + 8`: their surface velocities, no spin, no move.
     #[target_feature(enable = "avx2")]
-    fn surface(l: &Lanes, k: usize) -> Self {
+    fn surface(l: &LaneView, k: usize) -> Self {
         let zero = _mm256_setzero_ps();
         Side {
-            vx: load(&l.sx, k),
-            vy: load(&l.sy, k),
+            vx: load(l.sx, k),
+            vy: load(l.sy, k),
             w: zero,
             dx: zero,
             dy: zero,
@@ -122,10 +122,10 @@ impl Side {
 
 /// The bodies named by eight lanes.
 #[target_feature(enable = "avx2")]
-fn gather(bodies: &[BodyState], ids: &[u32]) -> Side {
+fn gather(bodies: &Bodies, ids: &[u32]) -> Side {
     let mut t = [[0.0f32; WIDTH]; 5];
     for (i, &id) in ids.iter().enumerate() {
-        let s = &bodies[id as usize];
+        let s = bodies.get(id);
         (t[0][i], t[1][i], t[2][i], t[3][i], t[4][i]) = (s.vx, s.vy, s.w, s.dx, s.dy);
     }
     Side {
@@ -139,14 +139,15 @@ fn gather(bodies: &[BodyState], ids: &[u32]) -> Side {
 
 /// Writes the velocities and spins of eight lanes' bodies back.
 #[target_feature(enable = "avx2")]
-fn scatter(bodies: &mut [BodyState], ids: &[u32], s: &Side) {
+fn scatter(bodies: &mut Bodies, ids: &[u32], s: &Side) {
     let mut t = [[0.0f32; WIDTH]; 3];
     store(&mut t[0], 0, s.vx);
     store(&mut t[1], 0, s.vy);
     store(&mut t[2], 0, s.w);
     for (i, &id) in ids.iter().enumerate() {
-        let b = &mut bodies[id as usize];
+        let mut b = bodies.get(id);
         (b.vx, b.vy, b.w) = (t[0][i], t[1][i], t[2][i]);
+        bodies.set(id, b);
     }
 }
 
@@ -174,35 +175,35 @@ struct Block {
 
 impl Block {
     #[target_feature(enable = "avx2")]
-    fn load(l: &Lanes, k: usize) -> Self {
+    fn load(l: &LaneView, k: usize) -> Self {
         Block {
-            nx: load(&l.nx, k),
-            ny: load(&l.ny, k),
-            sep: load(&l.sep, k),
-            mass: load(&l.mass, k),
-            inv_a: load(&l.inv_a, k),
-            inv_b: load(&l.inv_b, k),
-            ra: load(&l.ra, k),
-            rb: load(&l.rb, k),
-            inv_ia: load(&l.inv_ia, k),
-            inv_ib: load(&l.inv_ib, k),
-            tangent_mass: load(&l.tangent_mass, k),
-            rolling_mass: load(&l.rolling_mass, k),
-            mu: load(&l.mu, k),
-            rolling_reach: load(&l.rolling_reach, k),
-            impulse: load(&l.impulse, k),
-            max_push: load(&l.max_push, k),
-            friction: load(&l.friction, k),
-            rolling: load(&l.rolling, k),
+            nx: load(l.nx, k),
+            ny: load(l.ny, k),
+            sep: load(l.sep, k),
+            mass: load(l.mass, k),
+            inv_a: load(l.inv_a, k),
+            inv_b: load(l.inv_b, k),
+            ra: load(l.ra, k),
+            rb: load(l.rb, k),
+            inv_ia: load(l.inv_ia, k),
+            inv_ib: load(l.inv_ib, k),
+            tangent_mass: load(l.tangent_mass, k),
+            rolling_mass: load(l.rolling_mass, k),
+            mu: load(l.mu, k),
+            rolling_reach: load(l.rolling_reach, k),
+            impulse: load(l.impulse, k),
+            max_push: load(l.max_push, k),
+            friction: load(l.friction, k),
+            rolling: load(l.rolling, k),
         }
     }
 
     #[target_feature(enable = "avx2")]
-    fn store(&self, l: &mut Lanes, k: usize) {
-        store(&mut l.impulse, k, self.impulse);
-        store(&mut l.max_push, k, self.max_push);
-        store(&mut l.friction, k, self.friction);
-        store(&mut l.rolling, k, self.rolling);
+    fn store(&self, l: &mut LaneView, k: usize) {
+        store(l.impulse, k, self.impulse);
+        store(l.max_push, k, self.max_push);
+        store(l.friction, k, self.friction);
+        store(l.rolling, k, self.rolling);
     }
 }
 
@@ -372,7 +373,7 @@ fn store(v: &mut [f32], k: usize, x: __m256) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::lanes::Softness;
+    use super::super::lanes::{BodyState, Lanes, Softness};
     use super::super::scalar;
     use super::*;
     use rand::{Rng, SeedableRng};
@@ -488,8 +489,8 @@ mod tests {
             let (mut l2, mut b2) = (l1.clone(), b1.clone());
             for p in passes {
                 let n = l1.len();
-                scalar::pass(&mut l1, &mut b1, 0..n, p);
-                pass(&mut l2, &mut b2, (0..n, kind), p);
+                scalar::pass(&mut l1.view(), &mut Bodies::new(&mut b1), 0..n, p);
+                pass(&mut l2.view(), &mut Bodies::new(&mut b2), (0..n, kind), p);
                 assert_eq!(bits(&l1, &b1), bits(&l2, &b2), "round {round}, {p:?}");
             }
         }
