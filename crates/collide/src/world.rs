@@ -51,7 +51,7 @@ mod sweep;
 pub use crate::geom::{Ball, MAX_SPEED};
 pub use crate::response::{Hit, HitWith, HIT_SPEED};
 pub use contacts::KeptImpulse;
-pub use counters::{Counters, OverlapMeter, Tally};
+pub use counters::{Counters, OverlapMeter, StageNanos, Tally};
 pub use fill::Filled;
 pub use launch::Launcher;
 pub use settings::{Settings, SleepSettings, SoftSettings, Solver};

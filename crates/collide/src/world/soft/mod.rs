@@ -112,7 +112,10 @@ impl SoftStage {
             wakes,
             cx,
         };
+        let t0 = f.cx.now();
         f.soft_contacts(&mut self.contacts, (dt, &soft));
+        let (ns, t0) = f.cx.lap(t0);
+        f.cx.tally.stages.narrow += ns;
         let spare = f.balls.len() as u32;
         self.plan.coloured(&self.contacts, f.balls.len());
         self.lanes
@@ -129,7 +132,16 @@ impl SoftStage {
             relax,
             (iterations * RELAX_PER_SOLVE) as usize,
         ));
-        self.run_jobs(&jobs, f.balls, f.cx.settings.threads.clamp(1, MAX_THREADS));
+        let (ns, t0) = f.cx.lap(t0);
+        f.cx.tally.stages.prepare += ns;
+        let threads = f.cx.settings.threads.clamp(1, MAX_THREADS);
+        let relaxing = jobs.len() - (iterations * RELAX_PER_SOLVE) as usize - 1;
+        self.run_jobs(&jobs[..relaxing], f.balls, threads);
+        let (ns, t0) = f.cx.lap(t0);
+        f.cx.tally.stages.solve += ns;
+        self.run_jobs(&jobs[relaxing..], f.balls, threads);
+        let (ns, t0) = f.cx.lap(t0);
+        f.cx.tally.stages.relax += ns;
         let (l, states) = (&mut self.lanes, &mut self.states[..]);
         let at = (soft.restitution_speed, iterations);
         finish::restitute((l, states), &self.contacts, at, f.cx);
@@ -140,6 +152,7 @@ impl SoftStage {
         self.lanes.kept(&self.contacts, &mut self.kept);
         let pushed = self.lanes.max_push.iter().filter(|&&p| p > 0.0).count();
         f.cx.tally.collisions += pushed as u64;
+        f.cx.tally.stages.restitution += f.cx.lap(t0).0;
     }
 
     /// The jobs in order, on `threads` threads (the same bits on any number).
