@@ -32,15 +32,17 @@
 //! The files, one concern each: `find.rs` finds the contacts (narrow phase); `lanes.rs` holds
 //! them as arrays and the balls' velocities as body states; `colour.rs` plans the order the
 //! lanes are solved in (colour by colour); `scalar.rs` is the kernel, `wide.rs` the same
-//! eight lanes at a time; `threads.rs` runs the passes on several threads; `finish.rs`
+//! eight lanes at a time (`kernel.rs` picks one); `threads.rs` runs the passes on several threads; `finish.rs`
 //! restitution and the swept modes' guard.
 
 mod colour;
 mod find;
 mod finish;
+mod kernel;
 mod lanes;
 mod scalar;
 mod threads;
+#[cfg(target_arch = "x86_64")]
 mod wide;
 
 use super::body::BodyPair;
@@ -49,7 +51,7 @@ use super::context::{Frame, StepContext};
 use super::sleepers::Wakes;
 use crate::geom::{clamp_speed, Aabb, Ball};
 use crate::tunnel::Tunnelling;
-use colour::{Kind, Plan};
+use colour::Plan;
 use find::Finder;
 use glam::Vec2;
 use lanes::{Bodies, BodyState, Lanes, Pass, Softness, SPECULATIVE_RADII};
@@ -174,14 +176,10 @@ impl SoftStage {
     /// One pass over every range of the plan, in order: a colour eight lanes at a time where
     /// the CPU can, else lane by lane (the same bits).
     fn run(&mut self, pass: Pass) {
-        let wide = wide::enabled();
+        let wide = kernel::wide();
         let (mut l, mut states) = (self.lanes.view(), Bodies::new(&mut self.states));
         for r in &self.plan.ranges {
-            if wide && r.kind != Kind::Mixed {
-                wide::pass(&mut l, &mut states, (r.lanes.clone(), r.kind), pass);
-            } else {
-                scalar::pass(&mut l, &mut states, r.lanes.clone(), pass);
-            }
+            kernel::pass(&mut l, &mut states, (r.lanes.clone(), r.kind, wide), pass);
         }
     }
 }

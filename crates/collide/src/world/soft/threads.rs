@@ -10,8 +10,8 @@
 //! Cost: one barrier a colour a pass.
 
 use super::colour::{Kind, LaneRange};
+use super::kernel;
 use super::lanes::{integrate_states, Bodies, BodyState, LaneView, Lanes, Pass, WIDTH};
-use super::{scalar, wide};
 use crate::geom::Ball;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -43,7 +43,7 @@ pub(super) fn run(
     }
     let bodies = Bodies::new(states);
     let barrier = SpinBarrier::new(threads);
-    let wide = wide::enabled();
+    let wide = kernel::wide();
     let mut mine = mine.into_iter();
     let first = mine.next().expect("a first thread");
     std::thread::scope(|s| {
@@ -92,11 +92,7 @@ fn work(
             Job::Pass(pass) => {
                 for (run, kind) in runs.iter_mut() {
                     let range = 0..run.len();
-                    if wide && *kind != Kind::Mixed {
-                        wide::pass(run, &mut bodies, (range, *kind), pass);
-                    } else {
-                        scalar::pass(run, &mut bodies, range, pass);
-                    }
+                    kernel::pass(run, &mut bodies, (range, *kind, wide), pass);
                     barrier.wait();
                 }
             }
