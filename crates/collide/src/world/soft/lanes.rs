@@ -314,9 +314,33 @@ fn cut_mut<'a, T>(mut v: &'a mut [T], cuts: &[usize]) -> Vec<&'a mut [T]> {
 }
 
 impl Lanes {
-    /// Every lane as one run.
+    /// Every lane as one run (no allocation: the step's passes ask for it every time).
     pub(super) fn view(&mut self) -> LaneView<'_> {
-        self.views(&[]).pop().expect("one run")
+        LaneView {
+            a: &self.a,
+            b: &self.b,
+            nx: &self.nx,
+            ny: &self.ny,
+            sep: &self.sep,
+            mass: &self.mass,
+            inv_a: &self.inv_a,
+            inv_b: &self.inv_b,
+            ra: &self.ra,
+            rb: &self.rb,
+            inv_ia: &self.inv_ia,
+            inv_ib: &self.inv_ib,
+            tangent_mass: &self.tangent_mass,
+            rolling_mass: &self.rolling_mass,
+            mu: &self.mu,
+            rolling_reach: &self.rolling_reach,
+            sx: &self.sx,
+            sy: &self.sy,
+            warm: &self.warm,
+            impulse: &mut self.impulse,
+            max_push: &mut self.max_push,
+            friction: &mut self.friction,
+            rolling: &mut self.rolling,
+        }
     }
 
     /// The lanes cut at `cuts` (ascending lane numbers) into runs, in order.

@@ -73,6 +73,8 @@ pub(super) struct SoftStage {
     plan: Plan,
     lanes: Lanes,
     states: Vec<BodyState>,
+    /// The step's jobs (kept: a settled step allocates nothing).
+    jobs: Vec<Job>,
     /// Last step's impulses, in the order of their pairs ([`BodyPair::key`]).
     pub(super) kept: Vec<Kept>,
 }
@@ -127,7 +129,9 @@ impl SoftStage {
         let iterations = f.cx.iterations();
         let solve = Job::Pass(Pass::Solve(k, soft.push_speed, dt));
         let relax = Job::Pass(Pass::Relax(dt));
-        let mut jobs = vec![Job::Pass(Pass::Warm)];
+        let mut jobs = std::mem::take(&mut self.jobs);
+        jobs.clear();
+        jobs.push(Job::Pass(Pass::Warm));
         jobs.extend(std::iter::repeat_n(solve, iterations as usize));
         jobs.push(Job::Integrate(dt));
         jobs.extend(std::iter::repeat_n(
@@ -144,6 +148,7 @@ impl SoftStage {
         self.run_jobs(&jobs[relaxing..], f.balls, threads);
         let (ns, t0) = f.cx.lap(t0);
         f.cx.tally.stages.relax += ns;
+        self.jobs = jobs;
         let (l, states) = (&mut self.lanes, &mut self.states[..]);
         let at = (soft.restitution_speed, iterations);
         finish::restitute((l, states), &self.contacts, at, f.cx);
