@@ -7,10 +7,12 @@
 //! about `n` per iteration. Brute force stays the
 //! default for the table's few balls, where it is the plainest baseline; above
 //! [`BRUTE_MAX_BALLS`] a start or a Fill picks the grid, and says so. Switching never changes
-//! the simulation (every broad phase gives the same pairs), only its cost.
+//! the simulation (every broad phase gives the same pairs), only its cost. A Fill of more than
+//! [`BRUTE_MAX_BALLS`] balls also takes soft contacts unless a solver was chosen
+//! ([`solver_for_fill`]).
 
 use crate::state::{Load, Show};
-use collide::{BroadKind, Tunnelling, World};
+use collide::{BroadKind, Solver, Tunnelling, World};
 
 /// Most balls brute force is kept for when nobody asked for it (a start, a Fill).
 pub const BRUTE_MAX_BALLS: usize = 1000;
@@ -23,6 +25,22 @@ pub fn broad_for(balls: usize, chosen: Option<BroadKind>) -> BroadKind {
         None if balls > BRUTE_MAX_BALLS => BroadKind::Grid,
         None => BroadKind::Brute,
     }
+}
+
+/// The contact solver for a Fill of `balls` balls when nobody chose one: soft contacts above
+/// [`BRUTE_MAX_BALLS`] (a pile of thousands rests and falls asleep with them; the push-out
+/// lets it sink into itself and jitter), else `None` (the solver stays as it is).
+pub fn solver_for_fill(balls: usize, chosen: bool) -> Option<Solver> {
+    (!chosen && balls > BRUTE_MAX_BALLS).then_some(Solver::Soft)
+}
+
+/// What the panel says after a Fill of `balls` balls took soft contacts.
+pub fn soft_fill_note(balls: usize) -> String {
+    format!(
+        "Contacts set to soft contacts for {} balls: the pile rests and falls asleep; the \
+         push-out lets it sink into itself. Pick Push-out under Contacts and rest to compare.",
+        thousands(balls as u64)
+    )
 }
 
 /// Box tests brute force makes per collision iteration among `balls` balls (obstacles aside).

@@ -22,14 +22,18 @@ pub struct Args {
     /// How moving balls are tested: off (discrete), linear, binary or exact.
     #[arg(long, value_name = "MODE", default_value = "off", value_parser = parse_tunnelling)]
     pub tunnelling: Tunnelling,
-    /// Contact solver: push-out (the course's; default unless the scene chooses) or soft
-    /// (soft contacts, as Box2D v3).
+    /// Contact solver: push-out (the course's; default unless the scene chooses, or a --fill
+    /// of more than 1,000 balls takes soft) or soft (soft contacts, as Box2D v3).
     #[arg(long, value_name = "NAME", value_parser = parse_solver)]
     pub solver: Option<Solver>,
     /// Balls fall asleep when still: on or off (default: on with soft contacts, off with
     /// push-out, unless the scene chooses).
     #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
     pub sleep: Option<bool>,
+    /// Threads the soft contacts' passes run on (1-64): the same simulation on any number,
+    /// only faster (the summary line names the count when it is more than 1).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub threads: u32,
     /// Seed of the world's random numbers (launch spread, ball colours).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

@@ -18,6 +18,15 @@ pub fn start_balls(args: &Args, scene: &Scene) -> usize {
     n as usize
 }
 
+/// Whether `--fill` on a scene that does not fill itself takes soft contacts: more than
+/// 1,000 balls and no solver chosen, by `--solver` or the scene ([`crate::advice::solver_for_fill`]).
+pub fn fill_took_soft(args: &Args, scene: &Scene) -> bool {
+    let own_fill = scene.fill.is_some();
+    let chosen = args.solver.is_some() || scene.settings.solver.is_some();
+    let fill = if own_fill { 0 } else { args.fill as usize };
+    crate::advice::solver_for_fill(fill, chosen).is_some()
+}
+
 /// A world from the scene with the command line's seed, broad phase, launches and rotation;
 /// `--fill N` sets the count of a scene that fills itself (rain, field), else fills the table.
 /// Without `--broad-phase`, the broad phase suits the balls the start puts in play
@@ -45,7 +54,10 @@ pub fn new_world(args: &Args, scene: &Scene) -> World {
     world.edit_settings(|st| st.pair_cache = !args.no_pair_cache);
     if let Some(solver) = args.solver {
         world.edit_settings(|st| st.solver = solver);
+    } else if fill_took_soft(args, scene) {
+        world.edit_settings(|st| st.solver = collide::Solver::Soft);
     }
+    world.edit_settings(|st| st.threads = args.threads as usize);
     if let Some(on) = args.sleep {
         world.edit_settings(|st| st.sleep.enabled = Some(on));
     }

@@ -75,6 +75,11 @@ pub struct UiState {
     pub broad_chosen: bool,
     /// Why the toy picked the broad phase it did, or why the chosen one is slow for a Fill.
     pub broad_note: Option<String>,
+    /// The user chose the contact solver (the panel, `--solver`): a Fill keeps it. Otherwise
+    /// a Fill of many balls takes soft contacts (`advice.rs`).
+    pub solver_chosen: bool,
+    /// Why the toy picked soft contacts for a Fill.
+    pub solver_note: Option<String>,
     /// Simulation paused.
     pub paused: bool,
     /// Help window open.
@@ -136,6 +141,8 @@ impl UiState {
             broad,
             broad_chosen: false,
             broad_note: None,
+            solver_chosen: false,
+            solver_note: None,
             paused: false,
             help_open: false,
             tour_open: false,

@@ -298,6 +298,71 @@ fn numbers_out_of_the_panels_ranges_are_refused_at_once_naming_the_flag() {
 /// quarter of a second a frame at 10,000) and a few keep brute force; a broad phase asked for
 /// is kept. The simulation is the same either way.
 #[test]
+fn soft_contacts_give_the_same_hash_on_the_scalar_and_wide_kernels_and_any_thread_count() {
+    let args = [
+        "--fill",
+        "3000",
+        "--headless",
+        "--frames",
+        "60",
+        "--broad-phase",
+    ];
+    let out = |threads: &str, scalar: bool, broad: &str| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_collision-math-toy"));
+        cmd.args(args).args([broad, "--threads", threads]);
+        cmd.env(
+            "CMT_CONFIG_DIR",
+            std::env::temp_dir().join("cmt-cli-kernels"),
+        );
+        if scalar {
+            cmd.env("COLLIDE_NO_AVX2", "1");
+        }
+        let o = cmd.output().expect("the app runs");
+        assert!(o.status.success());
+        hash_of(&String::from_utf8_lossy(&o.stdout)).to_string()
+    };
+    let wide = out("1", false, "grid");
+    assert_eq!(out("1", true, "grid"), wide, "scalar kernel");
+    assert_eq!(out("2", false, "grid"), wide, "2 threads");
+    assert_eq!(
+        out("3", true, "sap"),
+        wide,
+        "3 threads, scalar, sweep and prune"
+    );
+}
+
+#[test]
+fn a_large_fill_takes_soft_contacts_unless_a_solver_is_asked_for() {
+    let solver = |summary: &str| {
+        let kv = summary
+            .split_whitespace()
+            .find_map(|kv| kv.strip_prefix("solver="));
+        kv.expect("solver=").to_string()
+    };
+    let few = run(&["--fill", "1000", "--headless", "--frames", "2"]);
+    assert_eq!(solver(&few.1), "push-out", "{}", few.1);
+    let many = run(&["--fill", "1001", "--headless", "--frames", "2"]);
+    assert_eq!(solver(&many.1), "soft", "{}", many.1);
+    let args = ["--fill", "3000", "--headless", "--frames", "2", "--solver"];
+    let asked = run(&[&args[..], &["push-out"]].concat());
+    assert_eq!(solver(&asked.1), "push-out", "{}", asked.1);
+    let field = run(&[
+        "--scene",
+        "field",
+        "--fill",
+        "3000",
+        "--headless",
+        "--frames",
+        "1",
+    ]);
+    assert_eq!(
+        solver(&field.1),
+        "push-out",
+        "a scene's own fill keeps its solver"
+    );
+}
+
+#[test]
 fn a_large_fill_starts_on_the_grid_unless_a_broad_phase_is_asked_for() {
     let broad = |summary: &str| {
         summary

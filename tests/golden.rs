@@ -98,7 +98,10 @@ const RUNS: &[(&str, &str)] = &[
     ),
     ("pool", "--headless --frames 600 --scene pool"),
     ("field", "--headless --frames 120 --scene field --fill 1000"),
-    ("fill-push-out", "--headless --frames 240 --fill 2000"),
+    (
+        "fill-push-out",
+        "--headless --frames 240 --fill 2000 --solver push-out",
+    ),
     (
         "fill-soft",
         "--headless --frames 240 --fill 2000 --solver soft --broad-phase grid",

@@ -13,7 +13,8 @@
 #     (?scene=pinball&show=aabbs&broad-phase=grid&frames=120), drawn as the desktop draws it;
 #     Newton's cradle with sweep and prune and soft contacts, headless, with the desktop's
 #     summary; a field filled with 2,000 balls, its summary showing them, with the desktop's
-#     hash;
+#     hash; a Fill of 3,000 on the table (soft contacts: the scalar kernel in the browser, the
+#     AVX2 one on the desktop), with the desktop's hash;
 #  4. a bad parameter (?launch=5000) is refused with the desktop's message, shown in the page;
 #  5. the canvas follows the device pixel ratio (a 640 x 400 window at ratio 2: 1280 x 800);
 #  6. a browser without WebGL gets the page's message in words.
@@ -130,6 +131,13 @@ if [[ "$line" != *" balls=2000 "*" broad=sap solver=push-out "* ]]; then
 fi
 same "the field of 2,000" "$line" \
   "$(desktop --scene field --fill 2000 --broad-phase sap --frames 60 --headless)"
+
+# A Fill of more than 1,000 balls takes soft contacts: the browser runs the solver's scalar
+# kernel, the desktop its AVX2 kernel where the CPU has one; the same bits either way.
+echo "+ soft contacts: a Fill of 3,000 balls, headless"
+load soft '?fill=3000&frames=60&headless'
+same "the soft Fill of 3,000" "$(summary_of "$shots/soft.html")" \
+  "$(desktop --fill 3000 --frames 60 --headless)"
 
 echo "+ a bad parameter"
 load refused '?launch=5000'

@@ -107,6 +107,7 @@ impl App {
     fn fill(&mut self, n: u32, r: f32) {
         self.fx.reset();
         self.suit_broad_phase(n as usize);
+        self.suit_solver(n as usize);
         let fill = Input::Fill {
             n,
             radius: fill_radii(r),
@@ -142,6 +143,17 @@ impl App {
         } else {
             advice::broad_note(balls, want, chosen)
         };
+    }
+
+    /// Takes soft contacts for a Fill of `balls` balls unless the user chose a solver
+    /// ([`advice::solver_for_fill`]), and says so in the panel.
+    fn suit_solver(&mut self, balls: usize) {
+        let want = advice::solver_for_fill(balls, self.ui.solver_chosen);
+        self.ui.solver_note = want.map(|_| advice::soft_fill_note(balls));
+        if let Some(solver) = want.filter(|&s| s != self.ui.sim.solver) {
+            self.ui.sim.solver = solver;
+            self.input_shown(Input::Settings(self.ui.sim.clone()));
+        }
     }
 
     /// Reloads the scene, keeping the settings and the broad phase the user chose (else the

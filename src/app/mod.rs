@@ -99,6 +99,10 @@ impl App {
         let editor = Editor::new(&scene, args.seed);
         let mut ui = UiState::new(&world);
         ui.broad_chosen = args.broad_phase.is_some();
+        ui.solver_chosen = args.solver.is_some();
+        if crate::start::fill_took_soft(&args, &scene) {
+            ui.solver_note = Some(crate::advice::soft_fill_note(args.fill as usize));
+        }
         let balls = crate::start::start_balls(&args, &scene);
         ui.broad_note = crate::advice::broad_note(balls, world.broad().kind(), ui.broad_chosen);
         if prefs.persist {

@@ -5,10 +5,12 @@ use super::widgets::{grid, row};
 use collide::{Settings, Solver, World};
 use egui_macroquad::egui;
 
-/// Shows the section; its widgets edit `sim`, which the app records as a settings input.
-pub fn ui(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
+/// Shows the section; its widgets edit `sim`, which the app records as a settings input;
+/// `note` says why a Fill took soft contacts. Returns true when the user picked a solver.
+pub fn ui(ui: &mut egui::Ui, sim: &mut Settings, world: &World, note: Option<&str>) -> bool {
     ui.separator();
     ui.strong("Contacts and rest");
+    let before = sim.solver;
     egui::ComboBox::from_id_salt("solver")
         .selected_text(sim.solver.label())
         .show_ui(ui, |ui| {
@@ -21,14 +23,27 @@ pub fn ui(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
             "Push-out: move each ball out and reflect its speed, pair by pair (the course's). \
              Soft contacts: impulses solved together, warm-started, with a soft spring and friction (Box2D v3).",
         );
+    let picked = sim.solver != before;
+    if let Some(note) = note.filter(|_| !picked) {
+        ui.small(note);
+    }
     if sim.solver == Solver::Soft {
         soft_sliders(ui, sim);
     }
     sleep_controls(ui, sim, world);
     meters(ui, world);
+    picked
 }
 
 fn soft_sliders(ui: &mut egui::Ui, sim: &mut Settings) {
+    let k = sim.collision_iterations.clamp(1, 64);
+    ui.small(format!(
+        "Each step: {k} solve passes (the collision iterations) push overlaps apart with the \
+         spring, then {} relax passes take back the speed the push added, so the pile rests.",
+        2 * k
+    ));
+    ui.add(egui::Slider::new(&mut sim.threads, 1..=8).text("threads"))
+        .on_hover_text("Threads the passes run on, colour by colour: the same simulation, bit for bit, only faster");
     let s = &mut sim.soft;
     ui.add(
         egui::Slider::new(&mut s.hertz, 1.0..=1000.0)

@@ -98,7 +98,9 @@ impl Panel {
         load_section(ui, load, world, st);
         counters_section(ui, world);
         super::share::ui(ui, world);
-        super::contacts::ui(ui, &mut st.sim, world);
+        if super::contacts::ui(ui, &mut st.sim, world, st.solver_note.as_deref()) {
+            (st.solver_chosen, st.solver_note) = (true, None);
+        }
         tunnelling_section(ui, &mut st.sim, world);
         broad_section(ui, st, world, cmds);
         self.quadtree_section(ui, st, world, cmds);
@@ -222,6 +224,13 @@ fn load_section(ui: &mut egui::Ui, load: Load, world: &World, st: &UiState) {
     if !renderer.is_empty() {
         ui.small(renderer);
     }
+    if let Some(line) = profile_line(world) {
+        ui.small(line).on_hover_text(
+            "Physics time by stage over the last simulated second, ms a frame: the broad \
+             phase and pair cache, then (soft contacts) finding the contacts, preparing and \
+             colouring them, the solve and relax passes, restitution; sleep and the meter",
+        );
+    }
     if load.slow_motion {
         ui.small("Slow motion: physics cannot keep up, so each frame simulates 1/60 s.");
     }
@@ -229,6 +238,30 @@ fn load_section(ui: &mut egui::Ui, load: Load, world: &World, st: &UiState) {
     if let Some(tip) = physics.or_else(|| crate::advice::when_drawing_slow(show, &load)) {
         ui.colored_label(egui::Color32::from_rgb(255, 200, 120), tip);
     }
+}
+
+/// The physics time by stage over the last simulated second, ms a frame; `None` before a
+/// second has passed (all zero) or without a clock.
+fn profile_line(world: &World) -> Option<String> {
+    let c = world.counters();
+    let (t, p) = (&c.last_second, &c.last_second.stages);
+    let ms = |ns: u64| ns as f64 / 60.0 / 1.0e6;
+    let stages = [
+        ("pairs", t.broad_nanos),
+        ("narrow", p.narrow),
+        ("prepare", p.prepare),
+        ("solve", p.solve),
+        ("relax", p.relax),
+        ("restitution", p.restitution),
+        ("sleep", p.sleep),
+        ("meter", p.meter),
+    ];
+    let shown: Vec<String> = stages
+        .iter()
+        .filter(|(_, ns)| *ns > 0)
+        .map(|(name, ns)| format!("{name} {:.2}", ms(*ns)))
+        .collect();
+    (!shown.is_empty()).then(|| format!("Profile (ms a frame): {}", shown.join(", ")))
 }
 
 fn next_ball_section(ui: &mut egui::Ui, sim: &mut Settings) {

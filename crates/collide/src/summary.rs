@@ -4,7 +4,8 @@
 use crate::World;
 
 /// The summary line after `frames` frames: balls, the counters, the broad phase and solver,
-/// the run's timings (`fps`; `physics_ms`, the mean physics time a frame over the run, and
+/// the threads when more than one (`threads=N`; the hash is the same on any number), the
+/// run's timings (`fps`; `physics_ms`, the mean physics time a frame over the run, and
 /// `physics_ms_last`, over its last 60 frames) and the world's state hash. Only the timings
 /// differ between two runs of the same simulation.
 pub fn summary(
@@ -14,8 +15,12 @@ pub fn summary(
     (physics_ms, physics_ms_last): (f64, f64),
 ) -> String {
     let c = world.counters();
+    let threads = match world.settings().threads {
+        n if n > 1 => format!(" threads={n}"),
+        _ => String::new(),
+    };
     format!(
-        "frames={frames} balls={} strays={} co_located={} overlap_max={:.4} overlap_mean={:.5} asleep={} aabb_tests={} broad={} solver={} fps={fps:.1} physics_ms={physics_ms:.3} physics_ms_last={physics_ms_last:.3} hash={:016x}",
+        "frames={frames} balls={} strays={} co_located={} overlap_max={:.4} overlap_mean={:.5} asleep={} aabb_tests={} broad={} solver={}{threads} fps={fps:.1} physics_ms={physics_ms:.3} physics_ms_last={physics_ms_last:.3} hash={:016x}",
         world.balls().len(),
         c.strays,
         c.co_located,

@@ -10,7 +10,7 @@
 //!   `collision_iterations` times: box the balls and ask the broad phase for candidate pairs
 //!   (`pairs.rs`), and answer each pair in order with the narrow phase and the response; then
 //!   the walls' last word (discrete) or the settling of overlaps (swept modes, `settle.rs`);
-//! - the soft contacts (`soft.rs`): gravity, one broad-phase call with speculative boxes, and
+//! - the soft contacts (`soft/`): gravity, one broad-phase call with speculative boxes, and
 //!   the solver's passes.
 //!
 //! Then the rebound speeds of the step's hits, the scene's rules at their moment
@@ -54,7 +54,7 @@ pub use crate::balls::{BallId, StaleBall};
 pub use crate::geom::Ball;
 pub use crate::response::{Hit, HitWith};
 pub use contacts::{KeptImpulse, SolverContact};
-pub use counters::{Counters, OverlapMeter, Tally};
+pub use counters::{Counters, OverlapMeter, StageNanos, Tally};
 pub use fill::Filled;
 pub use launch::Launcher;
 pub use probing::{FocusRecord, ProbeAsk, ProbeRecord};

@@ -372,3 +372,23 @@ fn no_ball_squeezes_through_a_gap_narrower_than_itself_with_soft_contacts() {
         );
     }
 }
+
+/// A pile of 1,500 balls in the box with soft contacts, run for 2 s on `threads` threads.
+fn pile_on_threads(threads: usize) -> (u64, u32) {
+    let mut w = boxed(Solver::Soft);
+    w.set_broad_phase(BroadKind::Grid);
+    w.fill_random(1500, (2.1, 3.0), 50.0);
+    w.edit_settings(|st| st.threads = threads);
+    for _ in 0..2 * w.steps_per_second() {
+        w.step();
+    }
+    (w.state_hash(), w.counters().asleep)
+}
+
+#[test]
+fn soft_contacts_give_the_same_bits_on_any_number_of_threads() {
+    let one = pile_on_threads(1);
+    for threads in [2, 3, 8] {
+        assert_eq!(pile_on_threads(threads), one, "{threads} threads");
+    }
+}

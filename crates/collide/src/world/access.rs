@@ -323,13 +323,13 @@ impl World {
         if self.settings.solver != Solver::Soft {
             return Vec::new();
         }
-        let view = |c: &super::contacts::SoftContact| SolverContact {
+        let view = |(c, impulse): (&super::contacts::SoftContact, f32)| SolverContact {
             ball: c.ball.ix(),
             other: c.other.into(),
             point: c.point,
             normal: c.normal,
-            impulse: c.impulse,
+            impulse,
         };
-        self.stages.soft.contacts().iter().map(view).collect()
+        self.stages.soft.contacts().map(view).collect()
     }
 }

@@ -1,5 +1,6 @@
 //! The soft solver's contacts: one per touching or nearly touching pair, found once a step,
-//! and the impulses kept for the next step's warm start (`soft.rs` solves them).
+//! and the impulses kept for the next step's warm start (`soft/` solves them; the impulses
+//! being solved live in its lanes).
 
 use super::body::{BallIx, Body, BodyPair};
 use glam::Vec2;
@@ -28,12 +29,6 @@ pub(super) struct SoftContact {
     /// Effective masses along the tangent (with the spins) and for rolling.
     pub(super) tangent_mass: f32,
     pub(super) rolling_mass: f32,
-    /// Accumulated normal impulse, and the largest single push this step.
-    pub(super) impulse: f32,
-    pub(super) max_push: f32,
-    /// Accumulated friction and rolling-resistance impulses.
-    pub(super) friction_impulse: f32,
-    pub(super) rolling_impulse: f32,
     pub(super) mu: f32,
     /// Largest rolling impulse per unit of normal impulse (px).
     pub(super) rolling_reach: f32,

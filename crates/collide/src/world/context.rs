@@ -21,6 +21,8 @@ pub(super) struct StepContext {
     /// The hits recorded since the last drain, this step's from `first_hit` on.
     pub(super) hits: Vec<Hit>,
     pub(super) first_hit: usize,
+    /// The world's clock (ns), for the profile; `None` leaves it at zero.
+    pub(super) clock: Option<fn() -> u64>,
 }
 
 impl StepContext {
@@ -33,7 +35,19 @@ impl StepContext {
             tally: Tally::default(),
             first_hit: hits.len(),
             hits,
+            clock: None,
         }
+    }
+
+    /// The clock now (ns), or 0 without one.
+    pub(super) fn now(&self) -> u64 {
+        self.clock.map_or(0, |c| c())
+    }
+
+    /// Nanoseconds since `t0` (a [`StepContext::now`]), and the clock now.
+    pub(super) fn lap(&self, t0: u64) -> (u64, u64) {
+        let t = self.now();
+        (t.saturating_sub(t0), t)
     }
 
     /// Keeps `hit` when it is fast enough to show (see [`record`]).

@@ -55,6 +55,42 @@ pub struct Tally {
     pub sleep_tests: u64,
     /// Sleep: balls woken.
     pub wakeups: u64,
+    /// Time by stage (ns), when a clock is set: the physics profile.
+    pub stages: StageNanos,
+}
+
+/// Time spent in each stage of the step (ns), when the world has a clock
+/// ([`crate::World::set_clock`]); zero otherwise. The soft contacts' stages are timed apart
+/// (as Box2D's profile is); the broad phase is [`Tally::broad_nanos`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StageNanos {
+    /// Soft contacts: the narrow phase (finding the contacts).
+    pub narrow: u64,
+    /// Soft contacts: colouring, the lanes and the body states.
+    pub prepare: u64,
+    /// Soft contacts: warm start and the solve passes.
+    pub solve: u64,
+    /// Soft contacts: integrating the positions and the relax passes.
+    pub relax: u64,
+    /// Soft contacts: restitution, writing the velocities back, the swept guard, the kept
+    /// impulses.
+    pub restitution: u64,
+    /// Sleep: the groups of still balls after the step.
+    pub sleep: u64,
+    /// The overlap meter and the co-located count.
+    pub meter: u64,
+}
+
+impl std::ops::AddAssign for StageNanos {
+    fn add_assign(&mut self, o: Self) {
+        self.narrow += o.narrow;
+        self.prepare += o.prepare;
+        self.solve += o.solve;
+        self.relax += o.relax;
+        self.restitution += o.restitution;
+        self.sleep += o.sleep;
+        self.meter += o.meter;
+    }
 }
 
 impl Tally {
@@ -82,6 +118,7 @@ impl std::ops::AddAssign for Tally {
         self.hull_rejections += o.hull_rejections;
         self.sleep_tests += o.sleep_tests;
         self.wakeups += o.wakeups;
+        self.stages += o.stages;
         self.add_cache(&o);
     }
 }

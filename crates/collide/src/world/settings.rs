@@ -46,6 +46,14 @@ pub struct Settings {
     /// When balls fall asleep.
     #[serde(default)]
     pub sleep: SleepSettings,
+    /// Threads the soft contacts' passes run on (1 to 64): the same simulation, bit for bit,
+    /// on any number; only the time differs.
+    #[serde(default = "one")]
+    pub threads: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 fn yes() -> bool {
@@ -95,6 +103,7 @@ impl Default for Settings {
             solver: Solver::PushOut,
             soft: SoftSettings::default(),
             sleep: SleepSettings::default(),
+            threads: 1,
         }
     }
 }

@@ -59,7 +59,7 @@ pub(super) struct Stages {
     pub(super) sleep: SleepStage,
     /// `sweep.rs`: where each ball began the step, and the swept iterations' paths.
     pub(super) sweep: SweepStage,
-    /// `soft.rs`: the soft contacts and the impulses kept for the warm start.
+    /// `soft/`: the soft contacts and the impulses kept for the warm start.
     pub(super) soft: SoftStage,
     /// `settle.rs`: the swept modes' parting of overlaps.
     pub(super) settle: SettleStage,
@@ -143,6 +143,7 @@ impl World {
         let hits = std::mem::take(&mut self.hits);
         let dt = self.step_seconds() as f32;
         let mut cx = StepContext::new(dt, self.settings.clone(), self.steps, hits);
+        cx.clock = self.stages.pairs.clock;
         let mode = cx.settings.tunnelling;
         self.rules_at(Moment::Start, &mut cx);
         let st = &mut self.stages;
@@ -204,7 +205,10 @@ impl World {
         );
         let st = &mut self.stages;
         let pairs = (st.pairs.bodies(), st.sweep.starts());
+        let t0 = cx.now();
         st.sleep.after_step(&mut frame!(self), pairs, &cx);
+        let (sleep_ns, t0) = cx.lap(t0);
+        cx.tally.stages.sleep += sleep_ns;
         let woke = self.count_after_step(cx.tally);
         let (st, c, w) = (&mut self.stages, &mut self.counters, frame!(self));
         c.co_located = st.meter.co_located(w.balls, st.pairs.bodies());
@@ -220,6 +224,11 @@ impl World {
         };
         let push_out = cx.settings.solver == Solver::PushOut;
         c.overlap = st.meter.measure(&view, st.pairs.bodies(), push_out, woke);
+        // The meter runs after the step's tally is counted: its time goes in directly.
+        let meter_ns = cx.lap(t0).0;
+        for t in [&mut c.last_step, &mut c.total, &mut c.current_second] {
+            t.stages.meter += meter_ns;
+        }
         self.hits = cx.hits;
         self.steps += 1;
     }

@@ -1,0 +1,468 @@
+//! Contacts as data: the step's soft contacts prepared once into arrays, one array a field
+//! (normal, separation, masses, lever arms, friction, accumulated impulses), in the order the
+//! solver visits them, and the balls' velocities in arrays of their own ([`BodyState`], as
+//! Box2D's `b2BodyState`), solved there and written back once (Catto, "Solver2D", 2024).
+//!
+//! The order is the plan's (`colour.rs`): colour by colour, each colour padded to a multiple
+//! of [`WIDTH`] lanes with lanes that name the spare body (slot `n`, all zero) and carry no
+//! mass, so a wide kernel reads eight whole lanes at a time and the padding changes nothing.
+//! Cost: `O(contacts)` to fill, `O(balls)` to load and store the bodies.
+
+use crate::geom::{clamp_speed, Ball};
+use crate::world::contacts::{Kept, SoftContact};
+use glam::Vec2;
+
+/// Lanes a wide kernel solves at once (AVX2: eight `f32`).
+pub(super) const WIDTH: usize = 8;
+
+/// The body slot of "no body": an obstacle's side of a contact.
+pub(super) const NO_BODY: u32 = u32::MAX;
+
+/// Extra reach of a speculative contact beyond the motion, as a fraction of the radius.
+pub(super) const SPECULATIVE_RADII: f32 = 0.1;
+
+/// The soft constraint's coefficients for a sub-step of `h` seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Softness {
+    pub(super) bias_rate: f32,
+    pub(super) mass_scale: f32,
+    pub(super) impulse_scale: f32,
+}
+
+impl Softness {
+    /// A spring of `hertz` and damping ratio `zeta` over a sub-step of `h` seconds.
+    pub(super) fn new(hertz: f32, zeta: f32, h: f32) -> Self {
+        let omega = std::f32::consts::TAU * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Self {
+            bias_rate: omega / a1,
+            mass_scale: a2 * a3,
+            impulse_scale: a3,
+        }
+    }
+}
+
+/// What one pass over the lanes does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Pass {
+    /// Applies the accumulated impulses of the contacts kept from the last step.
+    Warm,
+    /// Solves with the soft bias: the spring, its push-out speed cap (px/s), the sub-step (s).
+    Solve(Softness, f32, f32),
+    /// Solves without the bias (the sub-step, s): takes back the velocity the bias added.
+    Relax(f32),
+}
+
+/// A ball's velocity state while the solver runs: velocity (px/s), spin (rad/s) and its move
+/// since the step began (px). 32 bytes, one wide register.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(32))]
+pub(super) struct BodyState {
+    pub(super) vx: f32,
+    pub(super) vy: f32,
+    pub(super) w: f32,
+    pub(super) _pad0: f32,
+    pub(super) dx: f32,
+    pub(super) dy: f32,
+    pub(super) _pad1: [f32; 2],
+}
+
+/// Loads every ball's velocity and spin, with no move yet, and the spare body at the end.
+pub(super) fn load_bodies(states: &mut Vec<BodyState>, balls: &[Ball]) {
+    states.clear();
+    states.extend(balls.iter().map(|b| BodyState {
+        vx: b.vel.x,
+        vy: b.vel.y,
+        w: b.spin,
+        ..BodyState::default()
+    }));
+    states.push(BodyState::default());
+}
+
+/// Moves the awake balls by their solved velocities over `dt` s and keeps each move.
+pub(super) fn integrate_states(states: &mut Bodies, balls: &mut [Ball], dt: f32) {
+    for (i, b) in balls.iter_mut().enumerate() {
+        if b.asleep {
+            continue;
+        }
+        let mut s = states.get(i as u32);
+        let to = b.pos + Vec2::new(s.vx, s.vy) * dt;
+        let moved = to - b.pos;
+        (s.dx, s.dy) = (moved.x, moved.y);
+        states.set(i as u32, s);
+        b.pos = to;
+    }
+}
+
+/// Writes the velocities and spins back into the balls, each speed capped.
+pub(super) fn store_bodies(states: &[BodyState], balls: &mut [Ball]) {
+    for (b, s) in balls.iter_mut().zip(states) {
+        b.vel = clamp_speed(Vec2::new(s.vx, s.vy));
+        b.spin = s.w;
+    }
+}
+
+/// The step's contacts as arrays, in the plan's order (see the module notes).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Lanes {
+    /// The contact in the step's list (pair order) of each lane; `NO_BODY` for padding.
+    pub(super) src: Vec<u32>,
+    /// Body slots: the ball, and the other ball or `NO_BODY` (an obstacle).
+    pub(super) a: Vec<u32>,
+    pub(super) b: Vec<u32>,
+    pub(super) nx: Vec<f32>,
+    pub(super) ny: Vec<f32>,
+    /// Separation when found (px).
+    pub(super) sep: Vec<f32>,
+    pub(super) mass: Vec<f32>,
+    pub(super) inv_a: Vec<f32>,
+    pub(super) inv_b: Vec<f32>,
+    pub(super) ra: Vec<f32>,
+    pub(super) rb: Vec<f32>,
+    pub(super) inv_ia: Vec<f32>,
+    pub(super) inv_ib: Vec<f32>,
+    pub(super) tangent_mass: Vec<f32>,
+    pub(super) rolling_mass: Vec<f32>,
+    pub(super) mu: Vec<f32>,
+    pub(super) rolling_reach: Vec<f32>,
+    /// An obstacle's surface velocity (px/s); zero for a ball.
+    pub(super) sx: Vec<f32>,
+    pub(super) sy: Vec<f32>,
+    pub(super) impulse: Vec<f32>,
+    pub(super) max_push: Vec<f32>,
+    pub(super) friction: Vec<f32>,
+    pub(super) rolling: Vec<f32>,
+    /// 1 where the lane's pair was kept from the last step (warm-started), else 0.
+    pub(super) warm: Vec<f32>,
+    /// The lane of each contact in the step's list.
+    pub(super) lane_of: Vec<u32>,
+}
+
+impl Lanes {
+    /// Fills the lanes from `contacts` (pair order) in the order `order` names them
+    /// (`NO_BODY` for a padding lane), the impulses from `kept` where the pair was kept;
+    /// `spare` is the spare body's slot.
+    pub(super) fn prepare(
+        &mut self,
+        contacts: &[SoftContact],
+        order: &[u32],
+        (kept, spare): (&[Kept], u32),
+    ) {
+        let n = order.len();
+        for v in [&mut self.src, &mut self.a, &mut self.b] {
+            v.clear();
+            v.resize(n, spare);
+        }
+        for v in self.floats_mut() {
+            v.clear();
+            v.resize(n, 0.0);
+        }
+        self.warm.clear();
+        self.warm.resize(n, 0.0);
+        self.src.copy_from_slice(order);
+        self.lane_of.clear();
+        self.lane_of.resize(contacts.len(), 0);
+        for (lane, &k) in order.iter().enumerate() {
+            if let Some(c) = contacts.get(k as usize) {
+                self.lane_of[k as usize] = lane as u32;
+                self.set(lane, c);
+            }
+        }
+        self.warm_start_from(contacts, kept);
+    }
+
+    /// Lane `k` from contact `c`, with no impulse yet.
+    fn set(&mut self, k: usize, c: &SoftContact) {
+        use crate::world::body::Body;
+        self.a[k] = c.ball.0;
+        self.b[k] = match c.other {
+            Body::Ball(o) => o.0,
+            Body::Shape(_) => NO_BODY,
+        };
+        (self.nx[k], self.ny[k], self.sep[k]) = (c.normal.x, c.normal.y, c.sep);
+        (self.mass[k], self.inv_a[k], self.inv_b[k]) = (c.mass, c.inv_a, c.inv_b);
+        (self.ra[k], self.rb[k], self.inv_ia[k], self.inv_ib[k]) = (c.ra, c.rb, c.inv_ia, c.inv_ib);
+        (self.tangent_mass[k], self.rolling_mass[k]) = (c.tangent_mass, c.rolling_mass);
+        (self.mu[k], self.rolling_reach[k]) = (c.mu, c.rolling_reach);
+        (self.sx[k], self.sy[k]) = (c.surface.x, c.surface.y);
+    }
+
+    /// Last step's impulses into the lanes of the contacts whose pairs were kept (both lists
+    /// in pair order).
+    fn warm_start_from(&mut self, contacts: &[SoftContact], kept: &[Kept]) {
+        let mut k = 0;
+        for (c, &lane) in contacts.iter().zip(&self.lane_of) {
+            let key = c.pair().key();
+            while k < kept.len() && kept[k].pair.key() < key {
+                k += 1;
+            }
+            if k < kept.len() && kept[k].pair.key() == key {
+                let l = lane as usize;
+                self.impulse[l] = kept[k].impulse;
+                self.friction[l] = kept[k].friction;
+                self.rolling[l] = kept[k].rolling;
+                self.warm[l] = 1.0;
+            }
+        }
+    }
+
+    /// Number of lanes, padding included.
+    pub(super) fn len(&self) -> usize {
+        self.src.len()
+    }
+
+    fn floats_mut(&mut self) -> [&mut Vec<f32>; 20] {
+        [
+            &mut self.nx,
+            &mut self.ny,
+            &mut self.sep,
+            &mut self.mass,
+            &mut self.inv_a,
+            &mut self.inv_b,
+            &mut self.ra,
+            &mut self.rb,
+            &mut self.inv_ia,
+            &mut self.inv_ib,
+            &mut self.tangent_mass,
+            &mut self.rolling_mass,
+            &mut self.mu,
+            &mut self.rolling_reach,
+            &mut self.sx,
+            &mut self.sy,
+            &mut self.impulse,
+            &mut self.max_push,
+            &mut self.friction,
+            &mut self.rolling,
+        ]
+    }
+
+    /// The impulses to keep for the next step, in the order of the contacts (pair order).
+    /// The normal impulse each of `contacts` ended the step with.
+    pub(super) fn impulses<'a>(
+        &'a self,
+        contacts: &'a [SoftContact],
+    ) -> impl Iterator<Item = f32> + 'a {
+        contacts
+            .iter()
+            .zip(&self.lane_of)
+            .map(|(_, &l)| self.impulse[l as usize])
+    }
+
+    pub(super) fn kept(&self, contacts: &[SoftContact], out: &mut Vec<Kept>) {
+        out.clear();
+        out.extend(contacts.iter().zip(&self.lane_of).map(|(c, &l)| {
+            let l = l as usize;
+            Kept {
+                pair: c.pair(),
+                impulse: self.impulse[l],
+                friction: self.friction[l],
+                rolling: self.rolling[l],
+            }
+        }));
+    }
+}
+
+/// A run of lanes as the kernels see it: the lanes `[start, end)` of [`Lanes`], the fields
+/// the passes only read, and the impulses they solve, each its own slice (so the runs of one
+/// colour can go to several threads, each with its own).
+pub(super) struct LaneView<'a> {
+    pub(super) a: &'a [u32],
+    pub(super) b: &'a [u32],
+    pub(super) nx: &'a [f32],
+    pub(super) ny: &'a [f32],
+    pub(super) sep: &'a [f32],
+    pub(super) mass: &'a [f32],
+    pub(super) inv_a: &'a [f32],
+    pub(super) inv_b: &'a [f32],
+    pub(super) ra: &'a [f32],
+    pub(super) rb: &'a [f32],
+    pub(super) inv_ia: &'a [f32],
+    pub(super) inv_ib: &'a [f32],
+    pub(super) tangent_mass: &'a [f32],
+    pub(super) rolling_mass: &'a [f32],
+    pub(super) mu: &'a [f32],
+    pub(super) rolling_reach: &'a [f32],
+    pub(super) sx: &'a [f32],
+    pub(super) sy: &'a [f32],
+    pub(super) warm: &'a [f32],
+    pub(super) impulse: &'a mut [f32],
+    pub(super) max_push: &'a mut [f32],
+    pub(super) friction: &'a mut [f32],
+    pub(super) rolling: &'a mut [f32],
+}
+
+impl LaneView<'_> {
+    /// Lanes in the run.
+    pub(super) fn len(&self) -> usize {
+        self.a.len()
+    }
+}
+
+/// `v` cut at `cuts` (ascending, within `v`): the pieces before, between and after them.
+fn cut<'a, T>(mut v: &'a [T], cuts: &[usize]) -> Vec<&'a [T]> {
+    let (mut out, mut at) = (Vec::with_capacity(cuts.len() + 1), 0);
+    for &c in cuts {
+        let (head, tail) = v.split_at(c - at);
+        (v, at) = (tail, c);
+        out.push(head);
+    }
+    out.push(v);
+    out
+}
+
+/// `v` cut at `cuts` (ascending, within `v`), each piece writable.
+fn cut_mut<'a, T>(mut v: &'a mut [T], cuts: &[usize]) -> Vec<&'a mut [T]> {
+    let (mut out, mut at) = (Vec::with_capacity(cuts.len() + 1), 0);
+    for &c in cuts {
+        let (head, tail) = std::mem::take(&mut v).split_at_mut(c - at);
+        (v, at) = (tail, c);
+        out.push(head);
+    }
+    out.push(v);
+    out
+}
+
+impl Lanes {
+    /// Every lane as one run (no allocation: the step's passes ask for it every time).
+    pub(super) fn view(&mut self) -> LaneView<'_> {
+        LaneView {
+            a: &self.a,
+            b: &self.b,
+            nx: &self.nx,
+            ny: &self.ny,
+            sep: &self.sep,
+            mass: &self.mass,
+            inv_a: &self.inv_a,
+            inv_b: &self.inv_b,
+            ra: &self.ra,
+            rb: &self.rb,
+            inv_ia: &self.inv_ia,
+            inv_ib: &self.inv_ib,
+            tangent_mass: &self.tangent_mass,
+            rolling_mass: &self.rolling_mass,
+            mu: &self.mu,
+            rolling_reach: &self.rolling_reach,
+            sx: &self.sx,
+            sy: &self.sy,
+            warm: &self.warm,
+            impulse: &mut self.impulse,
+            max_push: &mut self.max_push,
+            friction: &mut self.friction,
+            rolling: &mut self.rolling,
+        }
+    }
+
+    /// The lanes cut at `cuts` (ascending lane numbers) into runs, in order.
+    pub(super) fn views(&mut self, cuts: &[usize]) -> Vec<LaneView<'_>> {
+        fn c<'a>(v: &'a [f32], cuts: &[usize]) -> std::vec::IntoIter<&'a [f32]> {
+            cut(v, cuts).into_iter()
+        }
+        let (a, mut b) = (
+            cut(&self.a, cuts).into_iter(),
+            cut(&self.b, cuts).into_iter(),
+        );
+        let (mut nx, mut ny, mut sep, mut mass) = (
+            c(&self.nx, cuts),
+            c(&self.ny, cuts),
+            c(&self.sep, cuts),
+            c(&self.mass, cuts),
+        );
+        let (mut inv_a, mut inv_b, mut ra, mut rb) = (
+            c(&self.inv_a, cuts),
+            c(&self.inv_b, cuts),
+            c(&self.ra, cuts),
+            c(&self.rb, cuts),
+        );
+        let (mut inv_ia, mut inv_ib) = (c(&self.inv_ia, cuts), c(&self.inv_ib, cuts));
+        let (mut tangent_mass, mut rolling_mass) =
+            (c(&self.tangent_mass, cuts), c(&self.rolling_mass, cuts));
+        let (mut mu, mut rolling_reach) = (c(&self.mu, cuts), c(&self.rolling_reach, cuts));
+        let (mut sx, mut sy, mut warm) =
+            (c(&self.sx, cuts), c(&self.sy, cuts), c(&self.warm, cuts));
+        let mut impulse = cut_mut(&mut self.impulse, cuts).into_iter();
+        let mut max_push = cut_mut(&mut self.max_push, cuts).into_iter();
+        let mut friction = cut_mut(&mut self.friction, cuts).into_iter();
+        let mut rolling = cut_mut(&mut self.rolling, cuts).into_iter();
+        let mut out = Vec::with_capacity(cuts.len() + 1);
+        for a in a {
+            out.push(LaneView {
+                a,
+                b: b.next().unwrap_or_default(),
+                nx: nx.next().unwrap_or_default(),
+                ny: ny.next().unwrap_or_default(),
+                sep: sep.next().unwrap_or_default(),
+                mass: mass.next().unwrap_or_default(),
+                inv_a: inv_a.next().unwrap_or_default(),
+                inv_b: inv_b.next().unwrap_or_default(),
+                ra: ra.next().unwrap_or_default(),
+                rb: rb.next().unwrap_or_default(),
+                inv_ia: inv_ia.next().unwrap_or_default(),
+                inv_ib: inv_ib.next().unwrap_or_default(),
+                tangent_mass: tangent_mass.next().unwrap_or_default(),
+                rolling_mass: rolling_mass.next().unwrap_or_default(),
+                mu: mu.next().unwrap_or_default(),
+                rolling_reach: rolling_reach.next().unwrap_or_default(),
+                sx: sx.next().unwrap_or_default(),
+                sy: sy.next().unwrap_or_default(),
+                warm: warm.next().unwrap_or_default(),
+                impulse: impulse.next().unwrap_or_default(),
+                max_push: max_push.next().unwrap_or_default(),
+                friction: friction.next().unwrap_or_default(),
+                rolling: rolling.next().unwrap_or_default(),
+            });
+        }
+        out
+    }
+}
+
+/// The body states the kernels read and write, shared by the threads of one solve.
+///
+/// Sharing is sound because of the colouring's promise: within a colour no two lanes name one
+/// ball, the colours are separated by a barrier, each colour's runs go to the threads in
+/// whole blocks, and its padding (which names the spare body) lies in its last block, so one
+/// thread alone touches any state between two barriers.
+#[derive(Clone, Copy)]
+pub(super) struct Bodies<'a> {
+    ptr: *mut BodyState,
+    len: usize,
+    _owner: std::marker::PhantomData<&'a mut [BodyState]>,
+}
+
+// SAFETY: see the type's notes; a `Bodies` is only copied to another thread through `share`.
+unsafe impl Send for Bodies<'_> {}
+
+impl<'a> Bodies<'a> {
+    /// The states of `states`, held for `'a`.
+    pub(super) fn new(states: &'a mut [BodyState]) -> Self {
+        Self {
+            ptr: states.as_mut_ptr(),
+            len: states.len(),
+            _owner: std::marker::PhantomData,
+        }
+    }
+
+    /// Another handle on the same states, for another thread.
+    ///
+    /// # Safety
+    /// The threads holding handles must never touch one state between two synchronisations
+    /// (the colouring's promise, see the type's notes).
+    pub(super) unsafe fn share(&self) -> Self {
+        *self
+    }
+
+    /// State `i`.
+    pub(super) fn get(&self, i: u32) -> BodyState {
+        assert!((i as usize) < self.len);
+        // SAFETY: in bounds; no other thread writes state `i` now (the type's notes).
+        unsafe { *self.ptr.add(i as usize) }
+    }
+
+    /// Sets state `i`.
+    pub(super) fn set(&mut self, i: u32, s: BodyState) {
+        assert!((i as usize) < self.len);
+        // SAFETY: in bounds; no other thread reads or writes state `i` now (the type's notes).
+        unsafe { *self.ptr.add(i as usize) = s }
+    }
+}

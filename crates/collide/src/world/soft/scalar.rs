@@ -1,0 +1,173 @@
+//! The scalar kernel: one lane at a time, for any lane (two balls, a ball and an obstacle, or
+//! padding). It is the definition the wide kernel (`wide.rs`) reproduces bit for bit: the
+//! same operations in the same order, no fused multiply–add, and `max`/`clamp` as Rust's
+//! (`a.max(b)` is `a` unless `b > a`).
+//!
+//! Per lane, with `n` the normal, `t = perp(n)`, `v` velocities, `w` spins:
+//! - separation now `s = s₀ + (d_a − d_b)·n` (the moves since the step began);
+//! - normal: `Δλ = −m·k_m·(v_n + b) − k_i·λ`, `λ ≥ 0`, with `b = s/h` for a gap, else the
+//!   soft bias `max(β·s, −push)` (solve) or 0 (relax);
+//! - friction: `λ_t ← clamp(λ_t − m_t·v_t, ±μ·λ)` with `v_t = (v_a − v_b)·t − w_a·r_a − w_b·r_b`;
+//! - rolling: `λ_r ← clamp(λ_r − m_r·(w_a − w_b), ±ρ·λ)` where `ρ > 0`.
+
+use super::lanes::{Bodies, BodyState, LaneView, Pass, Softness, NO_BODY};
+use std::ops::Range;
+
+/// One pass over the run's lanes `range`.
+pub(super) fn pass(l: &mut LaneView, bodies: &mut Bodies, range: Range<usize>, pass: Pass) {
+    for k in range {
+        match pass {
+            Pass::Warm => warm_lane(l, bodies, k),
+            Pass::Solve(soft, push, h) => solve_lane(l, bodies, k, (Some((soft, push)), h)),
+            Pass::Relax(h) => solve_lane(l, bodies, k, (None, h)),
+        }
+    }
+}
+
+/// The other side of lane `k`: the other ball's state, or the obstacle's surface.
+fn other(l: &LaneView, bodies: &Bodies, k: usize) -> (BodyState, bool) {
+    let b = l.b[k];
+    if b == NO_BODY {
+        let s = BodyState {
+            vx: l.sx[k],
+            vy: l.sy[k],
+            ..BodyState::default()
+        };
+        (s, false)
+    } else {
+        (bodies.get(b), true)
+    }
+}
+
+/// Writes lane `k`'s two sides back.
+fn put(bodies: &mut Bodies, l: &LaneView, k: usize, (a, b, ball): (BodyState, BodyState, bool)) {
+    bodies.set(l.a[k], a);
+    if ball {
+        bodies.set(l.b[k], b);
+    }
+}
+
+/// Applies lane `k`'s kept impulses (a lane not kept applies none).
+fn warm_lane(l: &mut LaneView, bodies: &mut Bodies, k: usize) {
+    if l.warm[k] == 0.0 {
+        return;
+    }
+    let mut a = bodies.get(l.a[k]);
+    let (mut b, ball) = other(l, bodies, k);
+    let (nx, ny) = (l.nx[k], l.ny[k]);
+    push_normal(
+        l,
+        k,
+        (&mut a, &mut b, ball),
+        (nx * l.impulse[k], ny * l.impulse[k]),
+    );
+    push_tangent(l, k, (&mut a, &mut b, ball), l.friction[k]);
+    push_rolling(l, k, (&mut a, &mut b, ball), l.rolling[k]);
+    put(bodies, l, k, (a, b, ball));
+}
+
+/// Adds impulse `p` (along the normal, onto the ball) to both sides of lane `k`.
+fn push_normal(
+    l: &LaneView,
+    k: usize,
+    (a, b, ball): (&mut BodyState, &mut BodyState, bool),
+    p: (f32, f32),
+) {
+    a.vx += p.0 * l.inv_a[k];
+    a.vy += p.1 * l.inv_a[k];
+    if ball {
+        b.vx -= p.0 * l.inv_b[k];
+        b.vy -= p.1 * l.inv_b[k];
+    }
+}
+
+/// Adds tangent impulse `dl` (along `perp(n)`, onto the ball at its contact point).
+fn push_tangent(
+    l: &LaneView,
+    k: usize,
+    (a, b, ball): (&mut BodyState, &mut BodyState, bool),
+    dl: f32,
+) {
+    let (px, py) = (-l.ny[k] * dl, l.nx[k] * dl);
+    a.vx += px * l.inv_a[k];
+    a.vy += py * l.inv_a[k];
+    a.w -= l.ra[k] * dl * l.inv_ia[k];
+    if ball {
+        b.vx -= px * l.inv_b[k];
+        b.vy -= py * l.inv_b[k];
+        b.w -= l.rb[k] * dl * l.inv_ib[k];
+    }
+}
+
+/// Adds angular impulse `dl` against the ball's roll (the other ball gets the opposite).
+fn push_rolling(
+    l: &LaneView,
+    k: usize,
+    (a, b, ball): (&mut BodyState, &mut BodyState, bool),
+    dl: f32,
+) {
+    a.w += dl * l.inv_ia[k];
+    if ball {
+        b.w -= dl * l.inv_ib[k];
+    }
+}
+
+/// One lane's normal, friction and rolling solve, with the soft bias or without (relax).
+fn solve_lane(
+    l: &mut LaneView,
+    bodies: &mut Bodies,
+    k: usize,
+    (bias, h): (Option<(Softness, f32)>, f32),
+) {
+    let mut a = bodies.get(l.a[k]);
+    let (mut b, ball) = other(l, bodies, k);
+    let (nx, ny) = (l.nx[k], l.ny[k]);
+    let (dx, dy) = if ball {
+        (a.dx - b.dx, a.dy - b.dy)
+    } else {
+        (a.dx, a.dy)
+    };
+    let s = l.sep[k] + (dx * nx + dy * ny);
+    let (bias, mass_scale, impulse_scale) = match bias {
+        // A gap: close it this step at most (speculative).
+        _ if s > 0.0 => (s / h, 1.0, 0.0),
+        Some((soft, push)) => (
+            (soft.bias_rate * s).max(-push),
+            soft.mass_scale,
+            soft.impulse_scale,
+        ),
+        None => (0.0, 1.0, 0.0),
+    };
+    let vn = (a.vx - b.vx) * nx + (a.vy - b.vy) * ny;
+    let d = -l.mass[k] * mass_scale * (vn + bias) - impulse_scale * l.impulse[k];
+    let new = (l.impulse[k] + d).max(0.0);
+    let applied = new - l.impulse[k];
+    l.impulse[k] = new;
+    l.max_push[k] = l.max_push[k].max(applied);
+    push_normal(l, k, (&mut a, &mut b, ball), (nx * applied, ny * applied));
+    solve_friction(l, k, (&mut a, &mut b, ball));
+    put(bodies, l, k, (a, b, ball));
+}
+
+/// Friction and rolling resistance of lane `k`, bounded by its normal impulse.
+fn solve_friction(
+    l: &mut LaneView,
+    k: usize,
+    (a, b, ball): (&mut BodyState, &mut BodyState, bool),
+) {
+    let limit = l.mu[k] * l.impulse[k];
+    let (tx, ty) = (-l.ny[k], l.nx[k]);
+    let vt = ((a.vx - b.vx) * tx + (a.vy - b.vy) * ty) - a.w * l.ra[k] - b.w * l.rb[k];
+    let new = (l.friction[k] - l.tangent_mass[k] * vt).clamp(-limit, limit);
+    let dl = new - l.friction[k];
+    l.friction[k] = new;
+    push_tangent(l, k, (a, b, ball), dl);
+    if l.rolling_reach[k] <= 0.0 {
+        return;
+    }
+    let limit = l.rolling_reach[k] * l.impulse[k];
+    let new = (l.rolling[k] - l.rolling_mass[k] * (a.w - b.w)).clamp(-limit, limit);
+    let dl = new - l.rolling[k];
+    l.rolling[k] = new;
+    push_rolling(l, k, (a, b, ball), dl);
+}
