@@ -42,6 +42,8 @@ fn soft_sliders(ui: &mut egui::Ui, sim: &mut Settings) {
          spring, then {} relax passes take back the speed the push added, so the pile rests.",
         2 * k
     ));
+    // A page runs on one thread: no slider there.
+    #[cfg(not(target_arch = "wasm32"))]
     ui.add(egui::Slider::new(&mut sim.threads, 1..=8).text("threads"))
         .on_hover_text("Threads the passes run on, colour by colour: the same simulation, bit for bit, only faster");
     let s = &mut sim.soft;

@@ -74,7 +74,15 @@ pub fn argv(query: &str) -> Result<Vec<String>, String> {
 
 /// The flags of a query string, or the message refusing them (clap's, as on the desktop).
 pub fn parse(query: &str) -> Result<Args, String> {
-    Args::try_parse_from(argv(query)?).map_err(|e| e.render().to_string().trim_end().to_string())
+    let args = Args::try_parse_from(argv(query)?)
+        .map_err(|e| e.render().to_string().trim_end().to_string())?;
+    if args.threads > 1 {
+        return Err(format!(
+            "error: the parameter 'threads' asks for {} threads; a page runs on one (threads=1)",
+            args.threads
+        ));
+    }
+    Ok(args)
 }
 
 /// A URL component decoded: `%XX` bytes and `+` for a space.
@@ -142,6 +150,14 @@ mod tests {
     fn flags_that_need_files_are_refused_with_what_to_use() {
         let e = parse("?frames=5&record=run.ron").unwrap_err();
         assert!(e.contains("'record'") && e.contains("Save"), "{e}");
+    }
+
+    #[test]
+    fn more_than_one_thread_is_refused_and_one_is_taken() {
+        let e = parse("?fill=2000&threads=2").unwrap_err();
+        assert!(e.contains("'threads'") && e.contains("one"), "{e}");
+        assert_eq!(parse("?threads=1").unwrap().threads, 1);
+        assert!(parse("?threads=0").unwrap_err().contains("threads"));
     }
 
     #[test]

@@ -81,7 +81,7 @@ pub(super) struct SoftStage {
 
 impl SoftStage {
     /// The last step's contacts, each with the normal impulse it was solved to.
-    pub(in crate::world) fn contacts(&self) -> impl Iterator<Item = (&SoftContact, f32)> {
+    pub(super) fn contacts(&self) -> impl Iterator<Item = (&SoftContact, f32)> {
         self.contacts
             .iter()
             .zip(self.lanes.impulses(&self.contacts))
@@ -148,6 +148,9 @@ impl SoftStage {
         let (ns, t0) = f.cx.lap(t0);
         f.cx.tally.stages.prepare += ns;
         let threads = f.cx.settings.threads.clamp(1, MAX_THREADS);
+        // WebAssembly has no threads here; the passes give the same bits on one.
+        #[cfg(target_arch = "wasm32")]
+        let threads = threads.min(1);
         let relaxing = jobs.len() - (iterations * RELAX_PER_SOLVE) as usize - 1;
         self.run_jobs(&jobs[..relaxing], f.balls, threads);
         let (ns, t0) = f.cx.lap(t0);
