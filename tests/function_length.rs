@@ -41,7 +41,6 @@ const NOT_YET_SPLIT: &[(&str, &str)] = &[
         "crates/collide/src/broad/grid/ball_cells/sort.rs",
         "sort_bands",
     ),
-    ("crates/collide/src/scene/text.rs", "from"),
     ("crates/collide/src/world/step.rs", "step"),
     ("crates/collide-lab/src/checks/restitution.rs", "targets"),
     ("crates/collide-lab/src/scenarios.rs", "scenario"),
