@@ -42,7 +42,6 @@ const NOT_YET_SPLIT: &[(&str, &str)] = &[
         "sort_bands",
     ),
     ("crates/collide/src/world/step.rs", "step"),
-    ("crates/collide-lab/src/scenarios.rs", "scenario"),
     ("src/main.rs", "run"),
 ];
 
