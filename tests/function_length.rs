@@ -41,7 +41,6 @@ const NOT_YET_SPLIT: &[(&str, &str)] = &[
         "crates/collide/src/broad/grid/ball_cells/sort.rs",
         "sort_bands",
     ),
-    ("crates/collide/src/world/step.rs", "step"),
     ("src/main.rs", "run"),
 ];
 

@@ -3,7 +3,7 @@
 //! state in its own file and is called from here only.
 
 use super::balls::BallSet;
-use super::context::{frame, StepContext, WorldRng};
+use super::context::{frame, Frame, StepContext, WorldRng};
 use super::counters::{Counters, Tally};
 use super::launch::{LaunchStage, Launcher};
 use super::meter::{MeterStage, MeterView};
@@ -208,16 +208,7 @@ impl World {
         let woke = self.count_after_step(cx.tally);
         let (st, c, w) = (&mut self.stages, &mut self.counters, frame!(self));
         c.co_located = st.meter.co_located(w.balls, st.pairs.bodies());
-        let view = MeterView {
-            balls: w.balls,
-            shapes: w.shapes,
-            groups: w.groups,
-            first_moving: w.first_moving,
-            bounds: w.bounds,
-            rotating: cx.settings.rotate,
-            sleepers: st.pairs.sleepers(),
-            statics_version: st.pairs.statics_version,
-        };
+        let view = meter_view(&w, &st.pairs, cx.settings.rotate);
         let push_out = cx.settings.solver == Solver::PushOut;
         c.overlap = st.meter.measure(&view, st.pairs.bodies(), push_out, woke);
         self.hits = cx.hits;
@@ -311,4 +302,20 @@ pub(super) fn statics_first(shapes: Vec<Shape>) -> Vec<Shape> {
             s
         })
         .collect()
+}
+
+/// What the overlap meter reads at the end of a step: the frame's balls and obstacles, whether
+/// kinematic shapes turn (`rotating`), and the last broad-phase call's sleepers and obstacles'
+/// version.
+fn meter_view<'a>(w: &'a Frame, pairs: &'a PairsStage, rotating: bool) -> MeterView<'a> {
+    MeterView {
+        balls: w.balls,
+        shapes: w.shapes,
+        groups: w.groups,
+        first_moving: w.first_moving,
+        bounds: w.bounds,
+        rotating,
+        sleepers: pairs.sleepers(),
+        statics_version: pairs.statics_version,
+    }
 }
