@@ -41,7 +41,6 @@ const NOT_YET_SPLIT: &[(&str, &str)] = &[
         "crates/collide/src/broad/grid/ball_cells/sort.rs",
         "sort_bands",
     ),
-    ("src/main.rs", "run"),
 ];
 
 /// A function found in a source file.
