@@ -45,28 +45,9 @@ fn main() {
 /// The run the flags ask for: a subcommand, `--replay`, `--headless` or the window.
 fn run(mut args: cli::Args) {
     let prefs = prefs::Prefs::for_run(&args);
-    if args.scene.is_none() && args.state.is_none() && args.replay.is_none() {
-        args.scene = prefs.last_scene.as_ref().map(Into::into);
-        if args.scene.is_some() && cli::load_scene(&args).is_err() {
-            eprintln!(
-                "warning: the last scene {:?} did not load; the table instead",
-                args.scene
-            );
-            args.scene = None;
-        }
-    }
-    match args.tour {
-        Some(cli::TourArg::List) => {
-            print!("{}", tour::list_text());
-            return;
-        }
-        Some(cli::TourArg::Start(k)) => {
-            if let Some(why) = tour::refused(k) {
-                eprintln!("error: {why}");
-                std::process::exit(2);
-            }
-        }
-        None => {}
+    use_last_scene(&mut args, &prefs);
+    if tour_answered(&args) {
+        return;
     }
     let scene = match cli::load_scene(&args) {
         Ok(s) => s,
@@ -104,6 +85,53 @@ fn run(mut args: cli::Args) {
         commands::headless::run(&args, start);
         return;
     }
+    require_display();
+    #[cfg(not(target_arch = "wasm32"))]
+    software_rasterizer_threads();
+    screen::force(screen::forced_from(args.scale));
+    macroquad::Window::from_config(
+        window_conf(args.msaa, window_size(&prefs)),
+        app::frame::run(args, start, prefs),
+    );
+}
+
+/// With no scene, state or replay named, the scene of the last run, unless it no longer loads
+/// (then the table, with a warning).
+fn use_last_scene(args: &mut cli::Args, prefs: &prefs::Prefs) {
+    if args.scene.is_none() && args.state.is_none() && args.replay.is_none() {
+        args.scene = prefs.last_scene.as_ref().map(Into::into);
+        if args.scene.is_some() && cli::load_scene(args).is_err() {
+            eprintln!(
+                "warning: the last scene {:?} did not load; the table instead",
+                args.scene
+            );
+            args.scene = None;
+        }
+    }
+}
+
+/// `--tour list` prints the tours and answers the run (true: nothing else runs); a tour that
+/// cannot start is refused, ending the program with status 2.
+fn tour_answered(args: &cli::Args) -> bool {
+    match args.tour {
+        Some(cli::TourArg::List) => {
+            print!("{}", tour::list_text());
+            true
+        }
+        Some(cli::TourArg::Start(k)) => {
+            if let Some(why) = tour::refused(k) {
+                eprintln!("error: {why}");
+                std::process::exit(2);
+            }
+            false
+        }
+        None => false,
+    }
+}
+
+/// On Linux, a window needs a display: without one the program ends with status 1 and says
+/// how to run headless.
+fn require_display() {
     if cfg!(target_os = "linux")
         && std::env::var_os("DISPLAY").is_none()
         && std::env::var_os("WAYLAND_DISPLAY").is_none()
@@ -111,11 +139,12 @@ fn run(mut args: cli::Args) {
         eprintln!("error: no display to open a window on (DISPLAY is not set); use --headless --frames N to run without one");
         platform::exit(1);
     }
-    #[cfg(not(target_arch = "wasm32"))]
-    software_rasterizer_threads();
-    screen::force(screen::forced_from(args.scale));
-    // A window of the default size grows with a forced scale, so it shows as much.
-    let window = if prefs.window == prefs::Prefs::default().window {
+}
+
+/// The window's size (logical px): the one remembered, or the default grown by a forced scale
+/// (so it shows as much) when none other was remembered. Read after the scale is forced.
+fn window_size(prefs: &prefs::Prefs) -> (i32, i32) {
+    if prefs.window == prefs::Prefs::default().window {
         let f = screen::forced();
         (
             (prefs.window.0 as f32 * f) as i32,
@@ -123,11 +152,7 @@ fn run(mut args: cli::Args) {
         )
     } else {
         prefs.window
-    };
-    macroquad::Window::from_config(
-        window_conf(args.msaa, window),
-        app::frame::run(args, start, prefs),
-    );
+    }
 }
 
 /// Leaves Mesa's software rasterizer (llvmpipe: a virtual display, or no GPU; a GPU driver

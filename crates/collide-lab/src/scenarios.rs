@@ -62,7 +62,33 @@ pub fn scenario(seed: u64) -> Scenario {
     let n_static = rng.gen_range(0..12);
     let n_kin = rng.gen_range(0..4);
     let n_balls = rng.gen_range(0..120);
-    let (label, maker): (&'static str, fn(&mut StdRng) -> Aabb) = match seed % KINDS {
+    let (label, maker) = ball_maker(seed % KINDS);
+    let n_balls = match seed % KINDS {
+        8 => rng.gen_range(0..2),
+        _ => n_balls,
+    };
+    let mut aabbs = Vec::with_capacity(n_static + n_kin + n_balls);
+    for _ in 0..n_static + n_kin {
+        aabbs.push(obstacle(&mut rng));
+    }
+    for _ in 0..n_balls {
+        aabbs.push(maker(&mut rng));
+    }
+    Scenario {
+        label,
+        aabbs,
+        first_moving: n_static,
+        first_dynamic: n_static + n_kin,
+        world: WORLD,
+    }
+}
+
+/// Makes one ball's box from the generator.
+type BallMaker = fn(&mut StdRng) -> Aabb;
+
+/// The label of scenario kind `kind` (below [`KINDS`]) and how its balls are made.
+fn ball_maker(kind: u64) -> (&'static str, BallMaker) {
+    match kind {
         0 => ("uniform", |r| {
             ball_at(random_point(r, WORLD), r.gen_range(2.0..25.0))
         }),
@@ -120,24 +146,6 @@ pub fn scenario(seed: u64) -> Scenario {
             let p = random_point(r, WORLD);
             Aabb { min: p, max: p }
         }),
-    };
-    let n_balls = match seed % KINDS {
-        8 => rng.gen_range(0..2),
-        _ => n_balls,
-    };
-    let mut aabbs = Vec::with_capacity(n_static + n_kin + n_balls);
-    for _ in 0..n_static + n_kin {
-        aabbs.push(obstacle(&mut rng));
-    }
-    for _ in 0..n_balls {
-        aabbs.push(maker(&mut rng));
-    }
-    Scenario {
-        label,
-        aabbs,
-        first_moving: n_static,
-        first_dynamic: n_static + n_kin,
-        world: WORLD,
     }
 }
 

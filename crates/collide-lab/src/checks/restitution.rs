@@ -79,111 +79,103 @@ struct Target {
     round: Option<Vec2>,
 }
 
-/// Every target with its normal at `p` turned to `n` (a unit vector).
+/// Half the length of the flat targets (px): far longer than any path along them.
+const HALF: f32 = 4000.0;
+
+impl Target {
+    /// A target touched at the origin, where its normal is `n`.
+    fn at_origin(name: &'static str, geom: Geometry, n: Vec2, round: Option<Vec2>) -> Self {
+        Target {
+            name,
+            geom,
+            p: Vec2::ZERO,
+            n,
+            round,
+        }
+    }
+}
+
+/// Every target with its normal at `p` turned to `n` (a unit vector), in the report's order.
 fn targets(n: Vec2) -> Vec<Target> {
+    let [segment, rect, gate] = flat_targets(n);
+    [segment]
+        .into_iter()
+        .chain(round_targets(n))
+        .chain([rect, gate])
+        .chain(axis_rect(n))
+        .collect()
+}
+
+/// The flat targets, their face through the origin across `n`: a segment, an oriented
+/// rectangle and a gate hit from its closed side.
+fn flat_targets(n: Vec2) -> [Target; 3] {
     let o = Vec2::ZERO;
     let t = n.perp();
-    let half = 4000.0;
     let angle = n.y.atan2(n.x) - std::f32::consts::FRAC_PI_2;
+    let segment = Geometry::Segment {
+        a: o - t * HALF,
+        b: o + t * HALF,
+    };
+    let rect = Geometry::OrientedRect {
+        c: o - n * 50.0,
+        half: Vec2::new(HALF, 50.0),
+        angle,
+    };
+    let gate = Geometry::Gate {
+        a: o - t * HALF,
+        b: o + t * HALF,
+        normal: -n,
+        threshold: 0.0,
+    };
+    [
+        Target::at_origin("segment", segment, n, None),
+        Target::at_origin("rect", rect, n, None),
+        Target::at_origin("gate", gate, n, None),
+    ]
+}
+
+/// The round targets, touching the origin with their radius along `n`: a bumper, an arc hit
+/// from outside, one hit from inside, and a point.
+fn round_targets(n: Vec2) -> [Target; 4] {
+    let o = Vec2::ZERO;
     let (arc_r, arc_out_c) = (200.0, o - n * 200.0);
     // The concave arc is wide, so that a grazing ball's next contact along it is farther
     // than a step's travel (a chord of 2·R·cos θ) and each bounce is measured alone.
     let (in_r, arc_in_c) = (2000.0, o + n * 2000.0);
     let na = n.y.atan2(n.x);
     let deg = 40f32.to_radians();
-    vec![
-        Target {
-            name: "segment",
-            geom: Geometry::Segment {
-                a: o - t * half,
-                b: o + t * half,
-            },
-            p: o,
-            n,
-            round: None,
-        },
-        Target {
-            name: "bumper",
-            geom: Geometry::Circle {
-                c: arc_out_c,
-                r: arc_r,
-            },
-            p: o,
-            n,
-            round: Some(arc_out_c),
-        },
-        Target {
-            name: "arc-outside",
-            geom: Geometry::Arc {
-                c: arc_out_c,
-                r: arc_r,
-                start: na - deg,
-                end: na + deg,
-            },
-            p: o,
-            n,
-            round: Some(arc_out_c),
-        },
-        Target {
-            name: "arc-inside",
-            geom: Geometry::Arc {
-                c: arc_in_c,
-                r: in_r,
-                start: na + std::f32::consts::PI - deg,
-                end: na + std::f32::consts::PI + deg,
-            },
-            p: o,
-            n,
-            round: Some(arc_in_c),
-        },
-        Target {
-            name: "point",
-            geom: Geometry::Point { p: o },
-            p: o,
-            n,
-            round: Some(o),
-        },
-        Target {
-            name: "rect",
-            geom: Geometry::OrientedRect {
-                c: o - n * 50.0,
-                half: Vec2::new(half, 50.0),
-                angle,
-            },
-            p: o,
-            n,
-            round: None,
-        },
-        Target {
-            name: "gate",
-            geom: Geometry::Gate {
-                a: o - t * half,
-                b: o + t * half,
-                normal: -n,
-                threshold: 0.0,
-            },
-            p: o,
-            n,
-            round: None,
-        },
+    let bumper = Geometry::Circle {
+        c: arc_out_c,
+        r: arc_r,
+    };
+    let outside = Geometry::Arc {
+        c: arc_out_c,
+        r: arc_r,
+        start: na - deg,
+        end: na + deg,
+    };
+    let inside = Geometry::Arc {
+        c: arc_in_c,
+        r: in_r,
+        start: na + std::f32::consts::PI - deg,
+        end: na + std::f32::consts::PI + deg,
+    };
+    [
+        Target::at_origin("bumper", bumper, n, Some(arc_out_c)),
+        Target::at_origin("arc-outside", outside, n, Some(arc_out_c)),
+        Target::at_origin("arc-inside", inside, n, Some(arc_in_c)),
+        Target::at_origin("point", Geometry::Point { p: o }, n, Some(o)),
     ]
-    .into_iter()
-    .chain(axis_rect(n, o, half))
-    .collect()
 }
 
-/// An axis-aligned rectangle whose top face holds `o`, when `n` is straight up.
-fn axis_rect(n: Vec2, o: Vec2, half: f32) -> Option<Target> {
-    (n == Vec2::Y).then_some(Target {
-        name: "axis-rect",
-        geom: Geometry::Rect {
-            min: o - Vec2::new(half, 100.0),
-            max: o + Vec2::new(half, 0.0),
-        },
-        p: o,
-        n,
-        round: None,
-    })
+/// An axis-aligned rectangle whose top face holds the origin, when `n` is straight up.
+fn axis_rect(n: Vec2) -> Option<Target> {
+    let o = Vec2::ZERO;
+    let rect = Geometry::Rect {
+        min: o - Vec2::new(HALF, 100.0),
+        max: o + Vec2::new(HALF, 0.0),
+    };
+    (n == Vec2::Y).then_some(Target::at_origin("axis-rect", rect, n, None))
 }
 
 /// What a bounce measured.

@@ -186,137 +186,131 @@ impl<'de> Deserialize<'de> for ShapeDesc {
 
 impl From<ShapeText> for ShapeDesc {
     fn from(t: ShapeText) -> Self {
-        let (kind, elasticity, motion) = match t {
-            ShapeText::Point {
-                p,
-                elasticity,
-                motion,
-            } => (ShapeKind::Point { p }, elasticity, motion),
-            ShapeText::Segment {
-                a,
-                b,
-                elasticity,
-                motion,
-            } => (ShapeKind::Segment { a, b }, elasticity, motion),
-            ShapeText::Polyline {
+        ShapeDesc {
+            score: t.score(),
+            elasticity: t.elasticity(),
+            motion: t.motion(),
+            kind: t.into_kind(),
+        }
+    }
+}
+
+impl ShapeText {
+    /// The score of a `Scored` text. A scored shape inside another takes the outer score: the
+    /// outer one is the one that counts.
+    fn score(&self) -> Option<ScoreDesc> {
+        match *self {
+            ShapeText::Scored {
                 points,
-                elasticity,
-                motion,
-            } => (ShapeKind::Polyline { points }, elasticity, motion),
-            ShapeText::Circle {
-                centre,
-                radius,
-                elasticity,
-                motion,
-            } => (ShapeKind::Circle { centre, radius }, elasticity, motion),
+                kick,
+                target,
+                ..
+            } => Some(ScoreDesc {
+                points,
+                kick,
+                target,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The elasticity written, or the scored shape's; 1 for a group, whose members carry
+    /// theirs.
+    fn elasticity(&self) -> f32 {
+        match self {
+            ShapeText::Point { elasticity, .. }
+            | ShapeText::Segment { elasticity, .. }
+            | ShapeText::Polyline { elasticity, .. }
+            | ShapeText::Circle { elasticity, .. }
+            | ShapeText::Arc { elasticity, .. }
+            | ShapeText::Gate { elasticity, .. }
+            | ShapeText::Teardrop { elasticity, .. }
+            | ShapeText::Rect { elasticity, .. }
+            | ShapeText::OrientedRect { elasticity, .. } => *elasticity,
+            ShapeText::Group { .. } => 1.0,
+            ShapeText::Scored { shape, .. } => shape.elasticity,
+        }
+    }
+
+    /// The motion written, or the scored shape's; static for a gate or a teardrop, which
+    /// cannot move.
+    fn motion(&self) -> MotionDesc {
+        match self {
+            ShapeText::Point { motion, .. }
+            | ShapeText::Segment { motion, .. }
+            | ShapeText::Polyline { motion, .. }
+            | ShapeText::Circle { motion, .. }
+            | ShapeText::Arc { motion, .. }
+            | ShapeText::Rect { motion, .. }
+            | ShapeText::OrientedRect { motion, .. }
+            | ShapeText::Group { motion, .. } => *motion,
+            ShapeText::Gate { .. } | ShapeText::Teardrop { .. } => MotionDesc::Static,
+            ShapeText::Scored { shape, .. } => shape.motion,
+        }
+    }
+
+    /// The kind with its own fields, or the scored shape's.
+    fn into_kind(self) -> ShapeKind {
+        match self {
+            ShapeText::Point { p, .. } => ShapeKind::Point { p },
+            ShapeText::Segment { a, b, .. } => ShapeKind::Segment { a, b },
+            ShapeText::Polyline { points, .. } => ShapeKind::Polyline { points },
+            ShapeText::Circle { centre, radius, .. } => ShapeKind::Circle { centre, radius },
             ShapeText::Arc {
                 centre,
                 radius,
                 start,
                 end,
-                elasticity,
-                motion,
-            } => {
-                let kind = ShapeKind::Arc {
-                    centre,
-                    radius,
-                    start,
-                    end,
-                };
-                (kind, elasticity, motion)
-            }
+                ..
+            } => ShapeKind::Arc {
+                centre,
+                radius,
+                start,
+                end,
+            },
             ShapeText::Gate {
                 a,
                 b,
                 normal,
                 threshold,
-                elasticity,
-            } => {
-                let kind = ShapeKind::Gate {
-                    a,
-                    b,
-                    normal,
-                    threshold,
-                };
-                (kind, elasticity, MotionDesc::Static)
-            }
+                ..
+            } => ShapeKind::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+            },
             ShapeText::Teardrop {
                 centre,
                 radius,
                 tip,
-                elasticity,
-            } => {
-                let kind = ShapeKind::Teardrop {
-                    centre,
-                    radius,
-                    tip,
-                };
-                (kind, elasticity, MotionDesc::Static)
-            }
-            ShapeText::Rect {
-                min,
-                max,
-                elasticity,
-                motion,
-            } => (ShapeKind::Rect { min, max }, elasticity, motion),
+                ..
+            } => ShapeKind::Teardrop {
+                centre,
+                radius,
+                tip,
+            },
+            ShapeText::Rect { min, max, .. } => ShapeKind::Rect { min, max },
             ShapeText::OrientedRect {
                 centre,
                 half_extents,
                 angle,
-                elasticity,
-                motion,
-            } => {
-                let kind = ShapeKind::OrientedRect {
-                    centre,
-                    half_extents,
-                    angle,
-                };
-                (kind, elasticity, motion)
-            }
-            ShapeText::Group {
-                shapes,
-                hull,
-                motion,
-            } => (ShapeKind::Group { shapes, hull }, 1.0, motion),
-            ShapeText::Scored {
-                points,
-                kick,
-                target,
-                shape,
-            } => {
-                // A scored shape inside another: the outer score is the one that counts.
-                let score = ScoreDesc {
-                    points,
-                    kick,
-                    target,
-                };
-                return ShapeDesc {
-                    score: Some(score),
-                    ..*shape
-                };
-            }
-        };
-        ShapeDesc {
-            kind,
-            elasticity,
-            motion,
-            score: None,
+                ..
+            } => ShapeKind::OrientedRect {
+                centre,
+                half_extents,
+                angle,
+            },
+            ShapeText::Group { shapes, hull, .. } => ShapeKind::Group { shapes, hull },
+            ShapeText::Scored { shape, .. } => shape.kind,
         }
     }
-}
 
-impl From<ShapeDesc> for ShapeText {
-    fn from(d: ShapeDesc) -> Self {
-        if let Some(s) = d.score {
-            return ShapeText::Scored {
-                points: s.points,
-                kick: s.kick,
-                target: s.target,
-                shape: Box::new(ShapeDesc { score: None, ..d }),
-            };
-        }
-        let (elasticity, motion) = (d.elasticity, d.motion);
-        match d.kind {
+    /// The text of an unscored shape of a kind that can move: its fields, its elasticity (but
+    /// a group's, whose members carry theirs) and its motion. A gate or a teardrop is written
+    /// as [`ShapeText::still`] writes it, without the motion.
+    fn moving(kind: ShapeKind, elasticity: f32, motion: MotionDesc) -> Self {
+        match kind {
             ShapeKind::Point { p } => ShapeText::Point {
                 p,
                 elasticity,
@@ -352,28 +346,6 @@ impl From<ShapeDesc> for ShapeText {
                 elasticity,
                 motion,
             },
-            ShapeKind::Gate {
-                a,
-                b,
-                normal,
-                threshold,
-            } => ShapeText::Gate {
-                a,
-                b,
-                normal,
-                threshold,
-                elasticity,
-            },
-            ShapeKind::Teardrop {
-                centre,
-                radius,
-                tip,
-            } => ShapeText::Teardrop {
-                centre,
-                radius,
-                tip,
-                elasticity,
-            },
             ShapeKind::Rect { min, max } => ShapeText::Rect {
                 min,
                 max,
@@ -396,6 +368,54 @@ impl From<ShapeDesc> for ShapeText {
                 hull,
                 motion,
             },
+            kind @ (ShapeKind::Gate { .. } | ShapeKind::Teardrop { .. }) => {
+                ShapeText::still(kind, elasticity)
+            }
         }
+    }
+
+    /// The text of an unscored shape of a kind that cannot move: its fields and its
+    /// elasticity. A shape of any other kind is written as [`ShapeText::moving`] writes one
+    /// that stays where it is.
+    fn still(kind: ShapeKind, elasticity: f32) -> Self {
+        match kind {
+            ShapeKind::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+            } => ShapeText::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+                elasticity,
+            },
+            ShapeKind::Teardrop {
+                centre,
+                radius,
+                tip,
+            } => ShapeText::Teardrop {
+                centre,
+                radius,
+                tip,
+                elasticity,
+            },
+            kind => ShapeText::moving(kind, elasticity, MotionDesc::Static),
+        }
+    }
+}
+
+impl From<ShapeDesc> for ShapeText {
+    fn from(d: ShapeDesc) -> Self {
+        if let Some(s) = d.score {
+            return ShapeText::Scored {
+                points: s.points,
+                kick: s.kick,
+                target: s.target,
+                shape: Box::new(ShapeDesc { score: None, ..d }),
+            };
+        }
+        ShapeText::moving(d.kind, d.elasticity, d.motion)
     }
 }

@@ -2,7 +2,7 @@
 //! `crate::world`): `step()` is the list of the stages it runs, in order; each stage owns its
 //! state in its own file and is called from here only.
 
-use super::context::{frame, StepContext, WorldRng};
+use super::context::{frame, Frame, StepContext, WorldRng};
 use super::counters::{Counters, Tally};
 use super::launch::{LaunchStage, Launcher};
 use super::meter::{MeterStage, MeterView};
@@ -210,27 +210,24 @@ impl World {
         let (sleep_ns, t0) = cx.lap(t0);
         cx.tally.stages.sleep += sleep_ns;
         let woke = self.count_after_step(cx.tally);
+        self.measure(&cx, woke, t0);
+        self.hits = cx.hits;
+        self.steps += 1;
+    }
+
+    /// The meter stage: co-located balls and the overlap meter (`woke`: a sleeper woke this
+    /// step). It runs after the step's tally is counted, so its time (from `t0`) goes into
+    /// the counters directly.
+    fn measure(&mut self, cx: &StepContext, woke: bool, t0: u64) {
         let (st, c, w) = (&mut self.stages, &mut self.counters, frame!(self));
         c.co_located = st.meter.co_located(w.balls, st.pairs.bodies());
-        let view = MeterView {
-            balls: w.balls,
-            shapes: w.shapes,
-            groups: w.groups,
-            first_moving: w.first_moving,
-            bounds: w.bounds,
-            rotating: cx.settings.rotate,
-            sleepers: st.pairs.sleepers(),
-            statics_version: st.pairs.statics_version,
-        };
+        let view = meter_view(&w, &st.pairs, cx.settings.rotate);
         let push_out = cx.settings.solver == Solver::PushOut;
         c.overlap = st.meter.measure(&view, st.pairs.bodies(), push_out, woke);
-        // The meter runs after the step's tally is counted: its time goes in directly.
         let meter_ns = cx.lap(t0).0;
         for t in [&mut c.last_step, &mut c.total, &mut c.current_second] {
             t.stages.meter += meter_ns;
         }
-        self.hits = cx.hits;
-        self.steps += 1;
     }
 
     /// Turns the kinematic shapes (and their groups) by their speed over the step.
@@ -320,4 +317,20 @@ pub(super) fn statics_first(shapes: Vec<Shape>) -> Vec<Shape> {
             s
         })
         .collect()
+}
+
+/// What the overlap meter reads at the end of a step: the frame's balls and obstacles, whether
+/// kinematic shapes turn (`rotating`), and the last broad-phase call's sleepers and obstacles'
+/// version.
+fn meter_view<'a>(w: &'a Frame, pairs: &'a PairsStage, rotating: bool) -> MeterView<'a> {
+    MeterView {
+        balls: w.balls,
+        shapes: w.shapes,
+        groups: w.groups,
+        first_moving: w.first_moving,
+        bounds: w.bounds,
+        rotating,
+        sleepers: pairs.sleepers(),
+        statics_version: pairs.statics_version,
+    }
 }

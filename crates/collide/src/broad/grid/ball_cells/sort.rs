@@ -27,6 +27,7 @@ use super::{BallCells, Entry, PAD, WINDOW};
 use crate::broad::packed::packed;
 use crate::broad::pair_keys::{prefetch, PairKeys};
 use crate::geom::Aabb;
+use std::ops::Range;
 
 /// Most bands of the first counting sort (see the module docs).
 const MAX_BANDS: usize = 256;
@@ -150,102 +151,26 @@ impl BallCells {
     /// sorted; without, every entry is kept (for [`BallCells::pairs`]).
     #[inline(never)]
     pub(super) fn sort_bands(&mut self, mut keys: Option<&mut PairKeys>) -> u64 {
-        let ((_, h), s) = (self.dims, self.stride);
+        let (h, s) = (self.dims.1, self.stride);
         let mut out = keys.as_mut().map(|k| k.writer());
         let mut tests = 0;
         let mut rec = self.record.take();
         let shift = self.band_shift();
         let n = self.count;
-        let bands = self.band_end.len();
-        let len_of = |b: usize| (self.band_end[b] - self.band_start[b]) as usize;
-        // Room for any two bands in a row.
-        let two = (0..bands).map(|b| len_of(b) + if b + 1 < bands { len_of(b + 1) } else { 0 });
-        let cap = if out.is_some() {
-            let least = if self.window == 0 {
-                WINDOW
-            } else {
-                self.window
-            };
-            two.max().unwrap_or(0).max(least).min(n)
-        } else {
-            n
-        };
-        self.ids.resize(cap + PAD, 0);
-        for lane in &mut self.lanes {
-            lane.resize(cap + PAD, 0.0);
-        }
-        self.codes.resize(cap, 0);
-        self.base = 0;
-        let stored = s * (h + 1);
-        self.start.resize(stored + 1, 0);
-        self.band_counts.clear();
+        let cap = self.window_room(out.is_some());
+        self.open_window(cap);
         let mut lo = 0; // output position of the band's first ball
         let mut prev = 0; // the previous band's first ball: its pairs are searched next
-        for band in 0..bands {
+        for band in 0..self.band_end.len() {
             let run = self.band_start[band] as usize..self.band_end[band] as usize;
             self.band_counts.push(run.len() as u32);
             if lo + run.len() > self.base + cap {
-                // The window is full: the previous band (not yet searched) moves to its front.
-                let (from, to) = (prev - self.base, lo - self.base);
-                self.ids.copy_within(from..to, 0);
-                for lane in &mut self.lanes {
-                    lane.copy_within(from..to, 0);
-                }
-                self.codes.copy_within(from..to, 0);
-                self.base = prev;
+                self.slide_window(prev..lo);
             }
-            let r0 = band << shift;
-            let r1 = ((band + 1) << shift).min(h);
-            let cells = &mut self.start[r0 * s..r1 * s + 1];
-            cells.fill(0);
-            let entries = &self.by_band[run];
-            // An entry's cell within the band: its row is in the band (both come from the
-            // same clamped coordinate).
-            let cell_base = r0 * s;
-            let local = |e: &Entry| (e.code & CELL_BITS) as usize - cell_base;
-            for e in entries {
-                cells[local(e) + 1] += 1;
-            }
-            cells[0] = lo as u32;
-            for k in 0..cells.len() - 1 {
-                cells[k + 1] += cells[k];
-            }
-            let (w0, w1) = (lo - self.base, lo - self.base + entries.len());
-            assert!(w1 <= cap && self.codes.len() == cap);
-            let [x0, y0, x1, y1] = &mut self.lanes;
-            let outs = (&mut self.ids[..cap], &mut self.codes[..cap]);
-            let lanes = (
-                &mut x0[..cap],
-                &mut y0[..cap],
-                &mut x1[..cap],
-                &mut y1[..cap],
-            );
-            let base = self.base;
-            for e in entries {
-                let at = &mut cells[local(e)];
-                let k = *at as usize - base;
-                *at += 1;
-                debug_assert!((w0..w1).contains(&k));
-                // SAFETY: `k < w1 ≤ cap`, the length of every array written. Each cell's
-                // cursor starts at `lo` plus the band's entries in the cells before it and
-                // moves on once per entry of that cell (the count above took each entry's
-                // cell from the same code), so the cursors write `lo..lo + entries.len()`,
-                // each slot once, that is the window's `w0..w1`.
-                unsafe {
-                    *outs.0.get_unchecked_mut(k) = e.id;
-                    *outs.1.get_unchecked_mut(k) = e.code;
-                    *lanes.0.get_unchecked_mut(k) = e.packed[0];
-                    *lanes.1.get_unchecked_mut(k) = e.packed[1];
-                    *lanes.2.get_unchecked_mut(k) = e.packed[2];
-                    *lanes.3.get_unchecked_mut(k) = e.packed[3];
-                }
-            }
-            // Each cursor ended at the next cell's start: shift back.
-            let last = cells.len() - 1;
-            cells.copy_within(0..last, 1);
-            cells[0] = lo as u32;
+            let rows = band << shift..((band + 1) << shift).min(h);
+            self.sort_band(run.clone(), rows, lo, cap);
             let done = lo; // the balls before this band now have every cell they look at
-            lo += entries.len();
+            lo += run.len();
             if let Some(out) = out.as_mut() {
                 tests += self.pairs_in(prev..done, out, rec.as_mut());
             }
@@ -258,5 +183,105 @@ impl BallCells {
         }
         self.record = rec;
         tests
+    }
+
+    /// The entries the window holds: every ball without a pair search; with one, room for any
+    /// two bands in a row, and at least [`WINDOW`] (or the tests' `window`).
+    fn window_room(&self, searching: bool) -> usize {
+        let n = self.count;
+        if !searching {
+            return n;
+        }
+        let bands = self.band_end.len();
+        let len_of = |b: usize| (self.band_end[b] - self.band_start[b]) as usize;
+        let two = (0..bands).map(|b| len_of(b) + if b + 1 < bands { len_of(b + 1) } else { 0 });
+        let least = if self.window == 0 {
+            WINDOW
+        } else {
+            self.window
+        };
+        two.max().unwrap_or(0).max(least).min(n)
+    }
+
+    /// Sizes the window's arrays to `cap` entries (and the padding the search reads past its
+    /// end), puts its front at position 0, and makes room for every cell start.
+    fn open_window(&mut self, cap: usize) {
+        let ((_, h), s) = (self.dims, self.stride);
+        self.ids.resize(cap + PAD, 0);
+        for lane in &mut self.lanes {
+            lane.resize(cap + PAD, 0.0);
+        }
+        self.codes.resize(cap, 0);
+        self.base = 0;
+        let stored = s * (h + 1);
+        self.start.resize(stored + 1, 0);
+        self.band_counts.clear();
+    }
+
+    /// The window is full: the entries at positions `kept` (the previous band, not yet
+    /// searched) move to its front.
+    fn slide_window(&mut self, kept: Range<usize>) {
+        let (from, to) = (kept.start - self.base, kept.end - self.base);
+        self.ids.copy_within(from..to, 0);
+        for lane in &mut self.lanes {
+            lane.copy_within(from..to, 0);
+        }
+        self.codes.copy_within(from..to, 0);
+        self.base = kept.start;
+    }
+
+    /// Sorts one band, the entries `run` of `by_band` lying in lattice rows `rows`, by cell
+    /// into the window from position `lo`, and writes those rows' cell starts.
+    #[inline(always)]
+    fn sort_band(&mut self, run: Range<usize>, rows: Range<usize>, lo: usize, cap: usize) {
+        let s = self.stride;
+        let cells = &mut self.start[rows.start * s..rows.end * s + 1];
+        let entries = &self.by_band[run];
+        // An entry's cell within the band: its row is in the band (both come from the
+        // same clamped coordinate).
+        let cell_base = rows.start * s;
+        let local = |e: &Entry| (e.code & CELL_BITS) as usize - cell_base;
+        cells.fill(0);
+        for e in entries {
+            cells[local(e) + 1] += 1;
+        }
+        cells[0] = lo as u32;
+        for k in 0..cells.len() - 1 {
+            cells[k + 1] += cells[k];
+        }
+        let (w0, w1) = (lo - self.base, lo - self.base + entries.len());
+        assert!(w1 <= cap && self.codes.len() == cap);
+        let [x0, y0, x1, y1] = &mut self.lanes;
+        let outs = (&mut self.ids[..cap], &mut self.codes[..cap]);
+        let lanes = (
+            &mut x0[..cap],
+            &mut y0[..cap],
+            &mut x1[..cap],
+            &mut y1[..cap],
+        );
+        let base = self.base;
+        for e in entries {
+            let at = &mut cells[local(e)];
+            let k = *at as usize - base;
+            *at += 1;
+            debug_assert!((w0..w1).contains(&k));
+            // SAFETY: `k < w1 ≤ cap`, the length of every array written. Each cell's
+            // cursor starts at `lo` plus the band's entries in the cells before it and
+            // moves on once per entry of that cell (the count above took each entry's
+            // cell from the same code), so the cursors write `lo..lo + entries.len()`,
+            // each slot once, that is the window's `w0..w1`.
+            unsafe {
+                *outs.0.get_unchecked_mut(k) = e.id;
+                *outs.1.get_unchecked_mut(k) = e.code;
+                *lanes.0.get_unchecked_mut(k) = e.packed[0];
+                *lanes.1.get_unchecked_mut(k) = e.packed[1];
+                *lanes.2.get_unchecked_mut(k) = e.packed[2];
+                *lanes.3.get_unchecked_mut(k) = e.packed[3];
+            }
+        }
+        // Each cursor ended at the next cell's start: shift back.
+        let last = cells.len() - 1;
+        cells.copy_within(0..last, 1);
+        cells[0] = lo as u32;
     }
 }
