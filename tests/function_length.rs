@@ -12,9 +12,7 @@
 //!   function, and a file that its parent declares under `#[cfg(test)]` (`mod tests;`);
 //! - data tables, listed by hand in [`DATA_TABLES`]: a file is one when its long functions
 //!   are a literal list of entries (one line each, no control flow), where splitting would
-//!   only cut the table in two;
-//! - functions in files that others are rewriting now, listed in [`BEING_REWRITTEN`], each to be
-//!   taken off the list when that work lands.
+//!   only cut the table in two.
 
 use std::path::{Path, PathBuf};
 
@@ -27,13 +25,6 @@ const TREES: [&str; 3] = ["crates/collide/src", "crates/collide-lab/src", "src"]
 /// Files whose long functions are data tables: (path, why). A path here that has no function
 /// over the limit fails the test, so the list never outlives its reason.
 const DATA_TABLES: &[(&str, &str)] = &[];
-
-/// Functions over the limit in files that are being rewritten in other work now (the soft
-/// solver, `world/soft.rs` and `world/soft/`; the trigonometry in `geom/` and `narrow/`; the
-/// teaching tools in `src/ui/`, `render/heat.rs`, `render/probe.rs`, `render/splat.rs`): (path,
-/// function). Each is to be split there and taken off this list. An entry that is no longer
-/// over the limit does not fail the test, so that work can land before this list is trimmed.
-const BEING_REWRITTEN: &[(&str, &str)] = &[];
 
 /// A function found in a source file.
 #[derive(Debug, PartialEq)]
@@ -323,10 +314,7 @@ fn offenders(root: &Path) -> (Vec<String>, Vec<String>) {
             for f in functions(&source).into_iter().filter(|f| f.length > LIMIT) {
                 if DATA_TABLES.iter().any(|(p, _)| *p == rel) {
                     tables_used.push(rel.clone());
-                } else if !BEING_REWRITTEN
-                    .iter()
-                    .any(|&(p, n)| p == rel && n == f.name)
-                {
+                } else {
                     long.push(format!(
                         "{rel}:{} fn {}: {} lines",
                         f.line, f.name, f.length
