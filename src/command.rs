@@ -37,4 +37,7 @@ pub enum Command {
     SceneFill(u32),
     /// Set the toy up for experiment `k` of Things to try (`tour/`).
     Tour(usize),
+    /// Measure AABB tests against this parameter of the broad phase, on the balls as they
+    /// stand (`ui/params.rs`; the world in play is not touched).
+    SweepParam(&'static str),
 }

@@ -15,6 +15,7 @@ mod command;
 mod commands;
 mod editor;
 mod keymap;
+mod param_rules;
 mod platform;
 mod prefs;
 mod render;

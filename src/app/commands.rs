@@ -57,6 +57,7 @@ impl App {
                 self.restart();
             }
             Command::Tour(k) => self.start_tour(k),
+            Command::SweepParam(name) => self.panel.params.start(name, &self.scene, &self.world),
         }
     }
 

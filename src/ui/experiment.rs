@@ -6,7 +6,7 @@
 use collide::{BroadKind, Scene};
 use collide_lab::experiments::table_sweep::{self, Sweep, SweepConfig};
 use egui_macroquad::egui;
-use egui_plot::{Legend, Line, Plot, PlotPoints};
+use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 
 /// What the worker thread reports.
@@ -133,24 +133,65 @@ fn plot(ui: &mut egui::Ui, sweep: &Sweep) {
             ));
         }
     });
-    Plot::new("experiment_plot")
-        .legend(Legend::default())
-        .x_axis_label("balls")
-        .y_axis_label("AABB tests per iteration")
+    let lines = BroadKind::ALL
+        .iter()
+        .map(|&kind| {
+            let points = sweep
+                .rows
+                .iter()
+                .filter(|r| r.kind == kind)
+                .map(|r| [r.balls as f64, r.tests_per_iteration])
+                .collect();
+            let (r, g, b) = crate::render::palette::broad_colour(kind);
+            PlotLine {
+                name: kind.name().to_string(),
+                colour: egui::Color32::from_rgb(r, g, b),
+                points,
+            }
+        })
+        .collect();
+    let axes = ("balls", "AABB tests per iteration");
+    line_plot(ui, "experiment_plot", axes, lines, &[], None);
+}
+
+/// One line of a plot: its name in the legend, colour and points.
+pub struct PlotLine {
+    /// Its name in the legend.
+    pub name: String,
+    pub colour: egui::Color32,
+    /// (x, y) points.
+    pub points: Vec<[f64; 2]>,
+}
+
+/// A plot of `lines` against the axes `(x, y)` named, with a legend, a vertical line at
+/// each of `marks` (name, x, colour), `height` px high (else the room left): the experiment
+/// window's and the parameter sweep's.
+pub fn line_plot(
+    ui: &mut egui::Ui,
+    id: &str,
+    (x, y): (&str, &str),
+    lines: Vec<PlotLine>,
+    marks: &[(String, f64, egui::Color32)],
+    height: Option<f32>,
+) {
+    let plot = Plot::new(id);
+    let plot = match height {
+        Some(h) => plot.height(h),
+        None => plot,
+    };
+    plot.legend(Legend::default())
+        .x_axis_label(x)
+        .y_axis_label(y)
         .show(ui, |plot_ui| {
-            for &kind in BroadKind::ALL {
-                let pts: Vec<[f64; 2]> = sweep
-                    .rows
-                    .iter()
-                    .filter(|r| r.kind == kind)
-                    .map(|r| [r.balls as f64, r.tests_per_iteration])
-                    .collect();
-                let (r, g, b) = crate::render::palette::broad_colour(kind);
-                let line = Line::new(PlotPoints::from(pts))
-                    .name(kind.name())
-                    .color(egui::Color32::from_rgb(r, g, b))
+            for l in lines {
+                let line = Line::new(PlotPoints::from(l.points))
+                    .name(l.name)
+                    .color(l.colour)
                     .width(2.0);
                 plot_ui.line(line);
+            }
+            for (name, at, colour) in marks {
+                plot_ui.vline(VLine::new(*at).name(name).color(*colour).width(1.5));
             }
         });
 }

@@ -6,6 +6,7 @@
 //!   sleep, the overlap meter).
 //! - `help.rs`: the help window, from the key map. `chart.rs`, `energy.rs`, `experiment.rs`:
 //!   the chart, energy and experiment windows. `timeline.rs`: the record-and-replay bar.
+//! - `params.rs`: the broad phase's parameters with their rules of thumb, Auto and Sweep.
 //! - `tour.rs`: Things to try (F3). `share.rs`: the share of brute force and the precision.
 //! - `focus.rs`: who has the keyboard after a pass (only a text field the user clicked).
 //! - `widgets.rs`: the grid rows every panel uses, and egui's set-up for the frame.
@@ -22,6 +23,7 @@ pub mod focus;
 pub mod help;
 pub mod panel;
 pub mod panel_cache;
+pub mod params;
 pub mod scene;
 pub mod share;
 pub mod timeline;

@@ -7,7 +7,6 @@ use super::widgets::{grid, row};
 use crate::command::Command;
 use crate::keymap::{self, Action};
 use crate::state::{Load, Show, UiState};
-use collide::broad::Param;
 use collide::world::Tally;
 use collide::{BroadKind, Settings, Tunnelling, World};
 use egui_macroquad::egui;
@@ -23,6 +22,8 @@ pub struct Panel {
     /// Broad phase in use before the quadtree was ticked (to go back to).
     broad_before_quadtree: BroadKind,
     help: HelpWindow,
+    /// The broad phase's parameters, their rules and sweeps.
+    pub params: super::params::ParamsUi,
 }
 
 impl Panel {
@@ -38,6 +39,7 @@ impl Panel {
                 broad
             },
             help: HelpWindow,
+            params: Default::default(),
         }
     }
 
@@ -75,6 +77,7 @@ impl Panel {
         st.panel_width =
             panel.response.rect.width() * ctx.pixels_per_point() / crate::render::screen::scale();
         self.help.show(ctx, &mut st.help_open);
+        self.params.window(ctx);
         st.egui_wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
         cmds
     }
@@ -102,7 +105,7 @@ impl Panel {
             (st.solver_chosen, st.solver_note) = (true, None);
         }
         tunnelling_section(ui, &mut st.sim, world);
-        broad_section(ui, st, world, cmds);
+        broad_section(ui, st, world, &mut self.params, cmds);
         self.quadtree_section(ui, st, world, cmds);
         iterations_section(ui, &mut st.sim);
         next_ball_section(ui, &mut st.sim);
@@ -179,7 +182,7 @@ impl Panel {
             cmds.push(Command::SetBroad(to));
         }
         if active {
-            param_sliders(ui, world.broad().params(), cmds);
+            self.params.ui(ui, world, cmds);
             stats_grid(ui, "qt-stats", world);
         } else {
             ui.small("Tick to use the array quadtree as the broad phase.");
@@ -321,7 +324,13 @@ fn counters_section(ui: &mut egui::Ui, world: &World) {
     });
 }
 
-fn broad_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut Vec<Command>) {
+fn broad_section(
+    ui: &mut egui::Ui,
+    st: &mut UiState,
+    world: &World,
+    params: &mut super::params::ParamsUi,
+    cmds: &mut Vec<Command>,
+) {
     ui.separator();
     ui.strong("Broad phase");
     let before = st.broad;
@@ -362,29 +371,11 @@ fn broad_section(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut 
         );
     }
     if world.broad().kind() != BroadKind::Quadtree {
-        param_sliders(ui, world.broad().params(), cmds);
+        params.ui(ui, world, cmds);
         stats_grid(ui, "broad-stats", world);
     }
     if let Some(msg) = &st.param_message {
         ui.colored_label(egui::Color32::from_rgb(255, 170, 80), msg);
-    }
-}
-
-fn param_sliders(ui: &mut egui::Ui, params: Vec<Param>, cmds: &mut Vec<Command>) {
-    for p in params {
-        let mut v = p.value;
-        let slider = egui::Slider::new(&mut v, p.min..=p.max).text(p.name);
-        let slider = if p.integer {
-            slider.integer()
-        } else {
-            slider.fixed_decimals(2)
-        };
-        // Wide ranges (sizes in px) are easier to set on a log scale.
-        let slider = slider.logarithmic(!p.integer && p.max > 100.0 * p.min.max(1.0));
-        if ui.add(slider).on_hover_text(&p.help).changed() {
-            cmds.push(Command::SetParam(p.name, v));
-        }
-        ui.small(&p.help);
     }
 }
 

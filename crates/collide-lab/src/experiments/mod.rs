@@ -13,11 +13,14 @@
 //! - [`table_sweep`] — the toy's Fig. 26–28 (Parberry, Collision Math Toy): AABB tests per
 //!   iteration on the table for 2 … 32 balls of radius 21 px, 60 simulated seconds each,
 //!   every broad phase.
+//! - [`param_sweep`] — one broad phase's parameter swept on a world as it stands: AABB tests
+//!   per collision iteration against the value (the app's "Sweep" beside each parameter).
 //! - [`scale`] — uniform random balls, 1k … 1M: build-plus-all-pairs time.
 //! - [`fit`] — least-squares line and R², as the toy's spreadsheet did (Parberry, Collision
 //!   Math Toy).
 
 pub mod fit;
+pub mod param_sweep;
 pub mod scale;
 pub mod sectors_1994;
 pub mod table_sweep;
