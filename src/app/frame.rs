@@ -307,6 +307,7 @@ impl App {
     /// handles or the launch preview, and the PAUSED line.
     fn draw_view(&mut self) {
         let view = self.view();
+        self.sync_heat();
         let shown = if self.editor.active {
             &self.editor.preview
         } else {

@@ -13,7 +13,7 @@ use crate::render::{probe, screen, solver_view};
 use crate::tour::{self, Setup};
 use collide::world::ProbeAsk;
 use collide::{Input, Settings, Vec2};
-use macroquad::prelude::{is_mouse_button_pressed, MouseButton};
+use macroquad::prelude::{get_time, is_mouse_button_pressed, MouseButton};
 
 impl App {
     /// Sets the toy up for experiment `k` of Things to try: what its set-up names, in the
@@ -130,6 +130,17 @@ impl App {
         }
         let rec = self.world.probe()?;
         Some(heat::ball_tints(rec, self.world.balls().len()))
+    }
+
+    /// Hands the balls' drawing the heat map's places to draw under them, or none.
+    pub(super) fn sync_heat(&mut self) {
+        let kind = self.world.broad().kind();
+        let wanted = self.ui.show.heat && !self.editor.active;
+        let grid = match self.world.probe() {
+            Some(rec) if wanted => self.teach.heat.grid(rec, kind, get_time()),
+            _ => None,
+        };
+        self.sprites.set_heat(grid);
     }
 
     /// The heat map under the balls' overlays, then the solver view and the probe over them.

@@ -37,7 +37,8 @@ pub const OVERLAY_BALLS: usize = 2000;
 /// Draws everything the Show toggles ask for, in back-to-front order; with many balls, lays
 /// out the canvas of balls under everything else, for the caller to draw with
 /// [`Sprites::draw_canvas`] before macroquad draws anything queued here. `tints`, when given,
-/// colours each ball by that hue seed instead of its own (the heat map).
+/// colours each ball by that hue seed instead of its own (the heat map); the heat map's places
+/// set on `sprites` ([`Sprites::set_heat`]) colour the balls and the backdrop under them.
 pub fn world(
     view: &View,
     world: &World,
@@ -59,12 +60,16 @@ pub fn world(
         }
         None => world.balls(),
     };
+    // The heat map's places, painted into the canvas under the balls, show through them
+    // (see `heat_paint.rs`).
+    let heat = sprites.heat();
     let colour = |b: &collide::world::Ball| {
-        if b.slow_for < 0.0 {
+        let c = if b.slow_for < 0.0 {
             FIELD
         } else {
             ball_color(b.color)
-        }
+        };
+        heat.as_ref().map_or(c, |h| h.ball_colour(c))
     };
     sprites.prepare(view, &with_rings(balls), colour, field, (FIELD, BACKGROUND));
     if show.sectors {

@@ -5,15 +5,20 @@
 //! the sweep, the tree) colour the balls by their own tests instead ([`ball_tints`]).
 //!
 //! Cheap to draw: the places are summed once per simulated second (the heat changes only
-//! then) and painted into a small texture, a texel per half of the smallest place
-//! ([`HeatCache`]); a frame draws that one texture over the table, however many places.
+//! then; the second in progress at most every half second) and painted into a grid of
+//! texels, a texel per half of the smallest place ([`HeatCache`], `heat_paint.rs`), which
+//! goes under the balls (`sprites.rs`): on the software path into the CPU-drawn image of the
+//! balls, so a frame blends nothing; on the GPU path as one texture over the backdrop. The
+//! balls are drawn over it half transparent, however many places.
 
+use super::heat_paint::HeatGrid;
 use super::view::View;
 use collide::broad::{Place, Visit};
 use collide::world::ProbeRecord;
-use collide::{Aabb, BroadKind, Vec2};
+use collide::{Aabb, BroadKind};
 use macroquad::prelude::*;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Whether `kind`'s heat is drawn on its places (else on the balls).
 pub fn on_places(kind: BroadKind) -> bool {
@@ -34,18 +39,27 @@ pub struct HeatCache {
     hottest: u64,
     /// Tests of places not drawn (internal nodes: the quadtree's descent).
     undrawn: u64,
-    /// The places painted, and the area (px) the texture covers.
-    texture: Option<(Texture2D, Aabb)>,
+    /// The places painted.
+    grid: Option<Rc<HeatGrid>>,
     painted_at: f64,
+    /// Paintings so far (each grid's version).
+    paintings: u64,
 }
 
 /// Seconds between paintings of the second in progress.
 const REPAINT: f64 = 0.5;
 
-/// Most texels a side of the heat texture.
-const MOST_TEXELS: f32 = 512.0;
-
 impl HeatCache {
+    /// The places painted, brought up to date with `rec` for `kind` (`now`: the app's clock,
+    /// s); `None` for an algorithm without places, or before any.
+    pub fn grid(&mut self, rec: &ProbeRecord, kind: BroadKind, now: f64) -> Option<Rc<HeatGrid>> {
+        if !on_places(kind) {
+            return None;
+        }
+        self.update(rec, kind, now);
+        self.grid.clone()
+    }
+
     /// Brings the places up to date with `rec` for `kind` (once per simulated second).
     fn update(&mut self, rec: &ProbeRecord, kind: BroadKind, now: f64) {
         let heat = rec.heat();
@@ -71,42 +85,12 @@ impl HeatCache {
         } else {
             0.5
         };
-        self.texture = painted(&self.places, self.hottest, alpha);
+        let coloured: Vec<(Aabb, Color)> = (self.places.iter())
+            .map(|&(r, t)| (r, ramp(level(t, self.hottest), 1.0)))
+            .collect();
+        self.paintings += 1;
+        self.grid = HeatGrid::painted(&coloured, alpha, self.paintings).map(Rc::new);
     }
-}
-
-/// The places painted into a texture, the hotter over the cooler where they overlap (the
-/// shifted sectors), and the area it covers; `None` without places.
-fn painted(places: &[(Aabb, u64)], hottest: u64, alpha: f32) -> Option<(Texture2D, Aabb)> {
-    let area = places.iter().map(|p| p.0).reduce(|a, b| a.merged(&b))?;
-    let smallest = places
-        .iter()
-        .map(|p| p.0.size().min_element())
-        .fold(f32::INFINITY, f32::min);
-    let texel = (smallest / 2.0)
-        .max(area.size().max_element() / MOST_TEXELS)
-        .max(0.5);
-    let (w, h) = (
-        (area.size().x / texel).ceil().max(1.0) as usize,
-        (area.size().y / texel).ceil().max(1.0) as usize,
-    );
-    let mut img = Image::gen_image_color(w as u16, h as u16, Color::new(0.0, 0.0, 0.0, 0.0));
-    for &(r, t) in places {
-        let c = ramp(level(t, hottest), alpha);
-        let x0 = ((r.min.x - area.min.x) / texel).round() as usize;
-        let x1 = (((r.max.x - area.min.x) / texel).round() as usize).clamp(x0 + 1, w.max(x0 + 1));
-        // Row 0 is the top of the area (y up in the world).
-        let y0 = ((area.max.y - r.max.y) / texel).round() as usize;
-        let y1 = (((area.max.y - r.min.y) / texel).round() as usize).clamp(y0 + 1, h.max(y0 + 1));
-        for y in y0..y1.min(h) {
-            for x in x0..x1.min(w) {
-                img.set_pixel(x as u32, y as u32, c);
-            }
-        }
-    }
-    let tex = Texture2D::from_image(&img);
-    tex.set_filter(FilterMode::Nearest);
-    Some((tex, area))
 }
 
 fn bits(r: &Aabb) -> [u32; 4] {
@@ -149,8 +133,9 @@ pub fn level(tests: u64, hottest: u64) -> f32 {
     }
 }
 
-/// Draws the heat of `rec` for `kind` on its places with the legend; for the algorithms that
-/// colour the balls, only the legend (the balls are tinted by [`ball_tints`]).
+/// Draws the heat map's legend for `rec` and `kind`: the places are under the balls (from
+/// [`HeatCache::grid`], `sprites.rs`), and for the algorithms that colour the balls, the balls
+/// are tinted by [`ball_tints`].
 pub fn draw(view: &View, rec: &ProbeRecord, kind: BroadKind, cache: &mut HeatCache) {
     let per = if rec.heat_complete() {
         "last second"
@@ -159,15 +144,6 @@ pub fn draw(view: &View, rec: &ProbeRecord, kind: BroadKind, cache: &mut HeatCac
     };
     if on_places(kind) {
         cache.update(rec, kind, get_time());
-        if let Some((tex, r)) = &cache.texture {
-            let p = view.pt(Vec2::new(r.min.x, r.max.y));
-            let size = r.size() * view.scale();
-            let params = DrawTextureParams {
-                dest_size: Some(vec2(size.x, size.y)),
-                ..Default::default()
-            };
-            draw_texture_ex(tex, p.x, p.y, WHITE, params);
-        }
         let place = match kind {
             BroadKind::Quadtree => "leaf",
             BroadKind::Grid => "cell",

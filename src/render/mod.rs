@@ -7,13 +7,15 @@
 //!   batched quads or one CPU-drawn image (`splat.rs`), copied into the window (`raw_gl.rs`).
 //! - `palette.rs`: a colour per broad phase, shared by the charts.
 //! - `heat.rs`, `probe.rs`, `solver_view.rs`: the heat map, the probe and the solver view,
-//!   drawn from the world's records (`World::probe`, `World::solver_contacts`).
+//!   drawn from the world's records (`World::probe`, `World::solver_contacts`);
+//!   `heat_paint.rs` the heat's places as texels, painted into the canvas of balls.
 //! - `display.rs`: the screen's size, and a window larger than it made to fit.
 
 pub mod display;
 pub mod draw;
 pub mod fx;
 pub mod heat;
+pub mod heat_paint;
 pub mod palette;
 pub mod pinball;
 pub mod probe;

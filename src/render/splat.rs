@@ -33,6 +33,8 @@ pub struct Canvas {
     cleared: usize,
     /// What clearing fills in.
     back: Backdrop,
+    /// Pixels clearing copies in over the backdrop (the heat map blended over it).
+    underlay: Option<Underlay>,
     /// The stamps made so far.
     stamps: Stamps,
 }
@@ -46,6 +48,36 @@ pub struct Backdrop {
     /// RGBA inside and around.
     pub inside: [u8; 4],
     pub outside: [u8; 4],
+}
+
+/// Pixels that replace the backdrop in a rectangle of the canvas: `rect` is left, top,
+/// width, height (px), `pixels` its rows from the top, BGRA as the canvas stores them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Underlay {
+    pub rect: (usize, usize, usize, usize),
+    pub pixels: Vec<u32>,
+}
+
+impl Underlay {
+    /// Row `y` of a canvas `w` px wide: where the underlay's part of it starts and its
+    /// pixels, cut at the canvas's edge; `None` off the underlay.
+    fn row(&self, y: usize, w: usize) -> Option<(usize, &[u32])> {
+        let (ux, uy, uw, uh) = self.rect;
+        if !(uy..uy + uh).contains(&y) || ux >= w {
+            return None;
+        }
+        let from = (y - uy) * uw;
+        Some((ux, self.pixels.get(from..from + uw.min(w - ux))?))
+    }
+}
+
+impl Backdrop {
+    /// The backdrop's pixel at `(x, y)` (canvas px), BGRA as the canvas stores it.
+    pub fn pixel(&self, x: usize, y: usize) -> u32 {
+        let (x0, x1, y0, y1) = self.inside_box;
+        let inside = (x0..x1).contains(&x) && (y0..y1).contains(&y);
+        pixel_of(if inside { self.inside } else { self.outside })
+    }
 }
 
 /// A disc to draw: centre x, y and radius (px), tint (RGBA).
@@ -293,6 +325,12 @@ impl Canvas {
         self.back = back;
     }
 
+    /// Copies `underlay` over the backdrop from the next clearing on (`None`: the backdrop
+    /// alone). The part outside the canvas is left out.
+    pub fn set_underlay(&mut self, underlay: Option<Underlay>) {
+        self.underlay = underlay;
+    }
+
     /// Where row `y` (from the top) starts in `pixels`.
     #[inline(always)]
     fn row_start(&self, y: usize) -> usize {
@@ -308,17 +346,35 @@ impl Canvas {
         let (x0, x1, y0, y1) = b.inside_box;
         let (x1, y1) = (x1.min(w), y1.min(h));
         let x0 = x0.min(x1);
+        let underlay = self.underlay.take();
         for y in self.cleared..row {
             let at = self.row_start(y);
             let line = &mut self.pixels[at..at + w];
+            // The underlay's part of the row, copied; the backdrop around it.
+            let (from, to) = match underlay.as_ref().and_then(|u| u.row(y, w)) {
+                Some((ux, pixels)) => {
+                    line[ux..ux + pixels.len()].copy_from_slice(pixels);
+                    (ux, ux + pixels.len())
+                }
+                None => (w, w),
+            };
+            let mut fill = |a: usize, b: usize, c: u32| {
+                // The parts of a..b before and after the copied from..to.
+                line[a.min(from)..b.min(from)].fill(c);
+                let after = a.max(to);
+                if after < b {
+                    line[after..b].fill(c);
+                }
+            };
             if (y0..y1).contains(&y) {
-                line[..x0].fill(outside);
-                line[x0..x1].fill(inside);
-                line[x1..].fill(outside);
+                fill(0, x0, outside);
+                fill(x0, x1, inside);
+                fill(x1, w, outside);
             } else {
-                line.fill(outside);
+                fill(0, w, outside);
             }
         }
+        self.underlay = underlay;
         self.cleared = self.cleared.max(row);
     }
 
@@ -453,6 +509,41 @@ mod tests {
 
     fn alpha(c: &Canvas, x: usize, y: usize) -> u8 {
         c.rgba(x, y)[3]
+    }
+
+    #[test]
+    fn clearing_copies_the_underlay_over_the_backdrop_and_the_backdrop_around_it() {
+        let back = Backdrop {
+            inside_box: (2, 18, 2, 8),
+            inside: [10, 20, 30, 255],
+            outside: [1, 2, 3, 255],
+        };
+        let heat = pixel_of([200, 0, 0, 255]);
+        let mut c = Canvas::default();
+        // A 6 × 3 underlay reaching past the right edge of a 20 × 10 canvas, over the inside
+        // and the outside.
+        c.set_underlay(Some(Underlay {
+            rect: (16, 1, 6, 3),
+            pixels: vec![heat; 18],
+        }));
+        c.discs((20, 10), back, &[], &mut Vec::new(), &mut Vec::new());
+        for y in 0..10 {
+            for x in 0..20 {
+                let under = (16..22).contains(&x) && (1..4).contains(&y);
+                let want = if under {
+                    [200, 0, 0, 255]
+                } else if (2..18).contains(&x) && (2..8).contains(&y) {
+                    back.inside
+                } else {
+                    back.outside
+                };
+                assert_eq!(c.rgba(x, y), want, "({x}, {y})");
+            }
+        }
+        // Without it, the backdrop alone.
+        c.set_underlay(None);
+        c.discs((20, 10), back, &[], &mut Vec::new(), &mut Vec::new());
+        assert_eq!(c.rgba(17, 2), back.inside);
     }
 
     #[test]

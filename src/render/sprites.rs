@@ -16,11 +16,13 @@
 //! On the GPU path (`renderer.rs`) there is no image: every ball is a quad, and the backdrop
 //! the image would carry is two rectangles.
 
+use super::heat_paint::HeatGrid;
 use super::raw_gl::{Rect, WindowCopy};
 use super::splat::{Backdrop, Canvas, Disc};
 use super::view::View;
 use collide::world::Ball;
 use macroquad::prelude::*;
+use std::rc::Rc;
 
 /// Largest screen radius (physical px) drawn into the image; larger balls stay quads.
 const SPLAT_MAX_RADIUS: f32 = 12.0;
@@ -59,6 +61,12 @@ pub struct Sprites {
     copied: Option<Rect>,
     /// The GPU path: every ball a quad, no canvas.
     gpu: bool,
+    /// The heat map to paint under the balls, and what the canvas's underlay was made for:
+    /// the heat's version, the canvas's size and the world points at two of its corners.
+    heat: Option<Rc<HeatGrid>>,
+    underlay_for: Option<(u64, (usize, usize), [u32; 4])>,
+    /// The GPU path's texture of the heat, and the heat's version it was made from.
+    heat_texture: Option<(u64, Texture2D)>,
 }
 
 impl Sprites {
@@ -68,6 +76,59 @@ impl Sprites {
         self.gpu = path == super::renderer::Path::Gpu;
         self.copy_failed = !blits;
         self.copy = None;
+    }
+
+    /// The heat map drawn under the balls from the next [`Sprites::prepare`] on (`None`:
+    /// none): painted into the canvas, or on the GPU path a texture over the backdrop.
+    pub fn set_heat(&mut self, heat: Option<Rc<HeatGrid>>) {
+        self.heat = heat;
+    }
+
+    /// The GPU path's heat: one texture over the backdrop (made again when the heat changed).
+    fn heat_quad(&mut self, view: &View) {
+        let Some(heat) = self.heat.as_ref() else {
+            return;
+        };
+        if self.heat_texture.as_ref().map(|t| t.0) != Some(heat.version) {
+            self.heat_texture = Some((heat.version, heat.texture()));
+        }
+        let Some((_, tex)) = &self.heat_texture else {
+            return;
+        };
+        let r = heat.area;
+        let p = view.pt(collide::Vec2::new(r.min.x, r.max.y));
+        let size = r.size() * view.scale();
+        let params = DrawTextureParams {
+            dest_size: Some(vec2(size.x, size.y)),
+            ..Default::default()
+        };
+        draw_texture_ex(tex, p.x, p.y, WHITE, params);
+    }
+
+    /// The heat map set by [`Sprites::set_heat`].
+    pub fn heat(&self) -> Option<Rc<HeatGrid>> {
+        self.heat.clone()
+    }
+
+    /// Gives the canvas the heat blended over its backdrop, remade when the heat, the
+    /// canvas's size or the view changed since it was made.
+    fn sync_underlay(&mut self, view: &View, at: Vec2, s: f32, size: (usize, usize)) {
+        let Some(heat) = self.heat.clone() else {
+            if self.underlay_for.take().is_some() {
+                self.canvas.set_underlay(None);
+            }
+            return;
+        };
+        let corner = |c: Vec2| view.to_world(c / s);
+        let (a, b) = (corner(at), corner(at + vec2(size.0 as f32, size.1 as f32)));
+        let key = (heat.version, size, [a.x, a.y, b.x, b.y].map(f32::to_bits));
+        if self.underlay_for == Some(key) {
+            return;
+        }
+        let back = self.backdrop;
+        let under = heat.underlay(view, (at, s), size, |x, y| back.pixel(x, y));
+        self.canvas.set_underlay(under);
+        self.underlay_for = Some(key);
     }
 
     /// Lays out every ball, as a disc of the canvas (small on screen) or a quad,
@@ -99,6 +160,7 @@ impl Sprites {
             let (ax, ay, aw, ah) = area;
             let area = (ax as f32, ay as f32, aw as f32, ah as f32);
             backdrop_rects(area, field, inside, outside);
+            self.heat_quad(view);
         }
         self.discs.clear();
         for b in balls {
@@ -124,6 +186,9 @@ impl Sprites {
             outside: outside.into(),
         };
         self.canvas_at = splat.then_some((at, (w, h)));
+        if splat {
+            self.sync_underlay(view, at, s, (w, h));
+        }
         if splat && !self.ready_to_copy((w, h)) {
             // No copy into the window: the canvas is queued now, under what follows.
             self.draw_canvas();
