@@ -1,6 +1,7 @@
 //! The window's main loop ([`run`]): one frame at a time, the physics of each on a worker
 //! thread while the frame is presented; and the end of a `--frames` run.
 
+use super::frame_log::FrameLog;
 use super::load_meter::LoadMeter;
 use super::{keys, App, InFlight, CATCH_UP};
 use crate::cli::{self, Args, LastFrames};
@@ -54,6 +55,8 @@ struct Runner {
     presented: f64,
     /// The panels kept between their refreshes (`panel_cache.rs`).
     panel_cache: PanelCache,
+    /// `CMT_FRAME_LOG`: the main thread's work per frame on stderr (`frame_log.rs`).
+    frame_log: Option<FrameLog>,
 }
 
 /// What one frame laid out, for the rest of it.
@@ -91,6 +94,7 @@ impl Runner {
             load_meter: LoadMeter::default(),
             presented: 0.0,
             panel_cache,
+            frame_log: FrameLog::from_env(),
         }
     }
 
@@ -253,6 +257,9 @@ impl Runner {
         // This thread's work, not its wait for the physics thread.
         let cpu = frame_start.elapsed().as_secs_f64() - waited;
         self.main_thread.add(cpu, waited, self.presented);
+        if let Some(log) = self.frame_log.as_mut() {
+            log.add(cpu, self.presented, self.panel_cache.drawn_frames);
+        }
         let slow_motion = self.app.stepper.max_frame < CATCH_UP;
         let started = frame_start.duration_since(self.run_start).as_secs_f64();
         self.app.load = self

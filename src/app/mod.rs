@@ -11,6 +11,7 @@
 pub mod frame;
 
 mod commands;
+mod frame_log;
 mod keys;
 mod load_meter;
 mod mouse;
