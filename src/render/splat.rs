@@ -33,7 +33,7 @@ pub struct Canvas {
     cleared: usize,
     /// What clearing fills in.
     back: Backdrop,
-    /// Pixels clearing copies in over the backdrop (the heat map blended over it).
+    /// Pixels clearing copies in over the backdrop (the heat map's places).
     underlay: Option<Underlay>,
     /// The stamps made so far.
     stamps: Stamps,

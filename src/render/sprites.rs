@@ -110,7 +110,7 @@ impl Sprites {
         self.heat.clone()
     }
 
-    /// Gives the canvas the heat blended over its backdrop, remade when the heat, the
+    /// Gives the canvas the heat's places over its backdrop, remade when the heat, the
     /// canvas's size or the view changed since it was made.
     fn sync_underlay(&mut self, view: &View, at: Vec2, s: f32, size: (usize, usize)) {
         let Some(heat) = self.heat.clone() else {
