@@ -1,4 +1,6 @@
 //! The experiments on tiny runs: consistent rows, not timings.
+// The library's test helpers, one copy for both crates' tests.
+#[path = "../../collide/tests/common/mod.rs"]
 mod common;
 
 use collide::BroadKind;

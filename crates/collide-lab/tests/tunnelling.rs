@@ -3,6 +3,8 @@
 //! the two moving balls sampled directly, no NaN for degenerate input, and the guarantee:
 //! exact mode lets no ball stray out of any container in 10,000 seeded shots per shape type at
 //! up to 100 ball radii per step.
+// The library's test helpers, one copy for both crates' tests.
+#[path = "../../collide/tests/common/mod.rs"]
 mod common;
 
 use collide::narrow::search::binary_min_move;

@@ -209,25 +209,14 @@ impl BroadPhase for Adjacent {
         BroadKind::Adjacent
     }
 
-    fn find_pairs(
+    fn find_pairs_with(
         &mut self,
         input: &BroadInput,
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
+        probe: Option<&mut Probe>,
     ) {
-        self.run(input, pairs, counters, None);
-    }
-
-    fn find_pairs_probed(
-        &mut self,
-        input: &BroadInput,
-        pairs: &mut Vec<Pair>,
-        counters: &mut BroadCounters,
-        probe: &mut Probe,
-    ) {
-        probe.begin(input.aabbs.len());
-        self.run(input, pairs, counters, Some(probe));
-        probe.finish(pairs);
+        self.run(input, pairs, counters, probe);
     }
 
     fn validate(&self) -> Result<(), String> {

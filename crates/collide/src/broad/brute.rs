@@ -59,27 +59,18 @@ impl BroadPhase for BruteForce {
         BroadKind::Brute
     }
 
-    fn find_pairs(
+    fn find_pairs_with(
         &mut self,
         input: &BroadInput,
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
+        probe: Option<&mut Probe>,
     ) {
-        counters.aabb_tests += brute_pairs(input, pairs);
+        counters.aabb_tests += match probe {
+            Some(probe) => brute_pairs_probed(input, pairs, probe),
+            None => brute_pairs(input, pairs),
+        };
         counters.pairs += pairs.len() as u64;
-    }
-
-    fn find_pairs_probed(
-        &mut self,
-        input: &BroadInput,
-        pairs: &mut Vec<Pair>,
-        counters: &mut BroadCounters,
-        probe: &mut Probe,
-    ) {
-        probe.begin(input.aabbs.len());
-        counters.aabb_tests += brute_pairs_probed(input, pairs, probe);
-        counters.pairs += pairs.len() as u64;
-        probe.finish(pairs);
     }
 
     fn validate(&self) -> Result<(), String> {

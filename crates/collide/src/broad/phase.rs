@@ -99,14 +99,27 @@ pub struct Param {
 pub trait BroadPhase: Send {
     /// Which algorithm this is.
     fn kind(&self) -> BroadKind;
-    /// Clears `pairs` and fills it with the wanted overlapping pairs, sorted, each once;
-    /// adds the work done to `counters`.
+    /// The one call every algorithm writes: clears `pairs` and fills it with the wanted
+    /// overlapping pairs, sorted, each once; adds the work done to `counters`. With `probe`
+    /// (emptied for this call by [`BroadPhase::find_pairs_probed`]), also gives every AABB
+    /// test counted to the box the algorithm was working for, or to the structure (see
+    /// [`Probe`]); the pairs and counters are the same either way.
+    fn find_pairs_with(
+        &mut self,
+        input: &BroadInput,
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
+        probe: Option<&mut Probe>,
+    );
+    /// [`BroadPhase::find_pairs_with`] without a record.
     fn find_pairs(
         &mut self,
         input: &BroadInput,
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
-    );
+    ) {
+        self.find_pairs_with(input, pairs, counters, None);
+    }
     /// [`BroadPhase::find_pairs`], the same pairs and counters, with a per-ball record of the
     /// work in `probe` (emptied first): every AABB test counted is given to the box the
     /// algorithm was working for, or to the structure (see [`Probe`]).
@@ -116,7 +129,11 @@ pub trait BroadPhase: Send {
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
         probe: &mut Probe,
-    );
+    ) {
+        probe.begin(input.aabbs.len());
+        self.find_pairs_with(input, pairs, counters, Some(&mut *probe));
+        probe.finish(pairs);
+    }
     /// Checks the structure's invariants as left by the last `find_pairs`.
     fn validate(&self) -> Result<(), String>;
     /// The algorithm's parameters.

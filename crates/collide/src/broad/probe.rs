@@ -98,6 +98,25 @@ pub struct Probe {
     pub heat: Vec<Visit>,
 }
 
+/// Lends `probe`'s record to the algorithm `s` for `run`, in the slot `slot` picks (an
+/// algorithm that reaches its record from deep inside holds it in itself during a call), and
+/// takes it back after; without a probe the slot stays empty.
+pub(crate) fn held_during<S>(
+    s: &mut S,
+    probe: Option<&mut Probe>,
+    slot: fn(&mut S) -> &mut Option<Probe>,
+    run: impl FnOnce(&mut S),
+) {
+    match probe {
+        Some(probe) => {
+            *slot(s) = Some(std::mem::take(probe));
+            run(s);
+            *probe = slot(s).take().unwrap_or_default();
+        }
+        None => run(s),
+    }
+}
+
 impl Probe {
     /// A record that keeps the visits of `focus` and, if `heat`, the places' costs.
     pub fn new(focus: Option<u32>, heat: bool) -> Self {

@@ -61,6 +61,7 @@
 //! steady state allocates nothing.
 
 use super::pair_keys::PairKeys;
+use super::probe::held_during;
 use super::tree::StaticTree;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 use super::{Place, Probe};
@@ -489,19 +490,9 @@ impl Rdc {
             fate,
         });
     }
-}
 
-impl BroadPhase for Rdc {
-    fn kind(&self) -> BroadKind {
-        BroadKind::Rdc
-    }
-
-    fn find_pairs(
-        &mut self,
-        input: &BroadInput,
-        pairs: &mut Vec<Pair>,
-        counters: &mut BroadCounters,
-    ) {
+    /// One call; a probed call's record is held in `self.probe` meanwhile.
+    fn run(&mut self, input: &BroadInput, pairs: &mut Vec<Pair>, counters: &mut BroadCounters) {
         pairs.clear();
         self.reset(input);
         let mut tests = 0;
@@ -512,19 +503,26 @@ impl BroadPhase for Rdc {
         counters.aabb_tests += tests;
         counters.pairs += pairs.len() as u64;
     }
+}
 
-    fn find_pairs_probed(
+impl BroadPhase for Rdc {
+    fn kind(&self) -> BroadKind {
+        BroadKind::Rdc
+    }
+
+    fn find_pairs_with(
         &mut self,
         input: &BroadInput,
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
-        probe: &mut Probe,
+        probe: Option<&mut Probe>,
     ) {
-        probe.begin(input.aabbs.len());
-        self.probe = Some(std::mem::take(probe));
-        self.find_pairs(input, pairs, counters);
-        *probe = self.probe.take().unwrap_or_default();
-        probe.finish(pairs);
+        held_during(
+            self,
+            probe,
+            |s| &mut s.probe,
+            |s| s.run(input, pairs, counters),
+        );
     }
 
     fn validate(&self) -> Result<(), String> {

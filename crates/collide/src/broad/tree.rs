@@ -64,6 +64,7 @@ pub use dynamic::DynamicTree;
 pub use static_tree::StaticTree;
 
 use super::pair_keys::PairKeys;
+use super::probe::held_during;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 use super::{Place, Probe};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
@@ -245,6 +246,24 @@ impl AabbTree {
         }
         self.stats.static_tests = tests;
     }
+
+    /// One call; a probed call's record is held in `self.probe` meanwhile.
+    fn run(&mut self, input: &BroadInput, pairs: &mut Vec<Pair>, counters: &mut BroadCounters) {
+        pairs.clear();
+        self.stats = TreeStats::default();
+        // A leaf just built holds this call's box: checking it against its fat box would
+        // only read every leaf again, in index order (at random in the tree's memory).
+        if !self.sync_layout(input) {
+            self.refit_moving(input);
+        }
+        self.self_pairs(pairs);
+        self.static_pairs(pairs);
+        self.keys.sort_pairs(pairs, input.aabbs.len());
+        self.stats.insert_steps = self.tree.take_steps();
+        let s = &self.stats;
+        counters.aabb_tests += s.refit_tests + s.self_tests + s.static_tests;
+        counters.pairs += pairs.len() as u64;
+    }
 }
 
 /// Gives one test of the static traversal to the probe: a ball leaf's, or the structure's
@@ -284,40 +303,19 @@ impl BroadPhase for AabbTree {
         BroadKind::Tree
     }
 
-    fn find_pairs(
+    fn find_pairs_with(
         &mut self,
         input: &BroadInput,
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
+        probe: Option<&mut Probe>,
     ) {
-        pairs.clear();
-        self.stats = TreeStats::default();
-        // A leaf just built holds this call's box: checking it against its fat box would
-        // only read every leaf again, in index order (at random in the tree's memory).
-        if !self.sync_layout(input) {
-            self.refit_moving(input);
-        }
-        self.self_pairs(pairs);
-        self.static_pairs(pairs);
-        self.keys.sort_pairs(pairs, input.aabbs.len());
-        self.stats.insert_steps = self.tree.take_steps();
-        let s = &self.stats;
-        counters.aabb_tests += s.refit_tests + s.self_tests + s.static_tests;
-        counters.pairs += pairs.len() as u64;
-    }
-
-    fn find_pairs_probed(
-        &mut self,
-        input: &BroadInput,
-        pairs: &mut Vec<Pair>,
-        counters: &mut BroadCounters,
-        probe: &mut Probe,
-    ) {
-        probe.begin(input.aabbs.len());
-        self.probe = Some(std::mem::take(probe));
-        self.find_pairs(input, pairs, counters);
-        *probe = self.probe.take().unwrap_or_default();
-        probe.finish(pairs);
+        held_during(
+            self,
+            probe,
+            |s| &mut s.probe,
+            |s| s.run(input, pairs, counters),
+        );
     }
 
     fn validate(&self) -> Result<(), String> {

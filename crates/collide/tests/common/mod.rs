@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: the library's, and the harness's (which include
+//! this file by its path, so there is one copy).
 #![allow(dead_code)]
 
 use collide::{Scene, World};

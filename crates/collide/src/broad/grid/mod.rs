@@ -323,31 +323,23 @@ impl BroadPhase for Grid {
         BroadKind::Grid
     }
 
-    fn find_pairs(
+    fn find_pairs_with(
         &mut self,
         input: &BroadInput,
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
+        probe: Option<&mut Probe>,
     ) {
-        self.run(input, pairs, counters, None);
-    }
-
-    fn find_pairs_probed(
-        &mut self,
-        input: &BroadInput,
-        pairs: &mut Vec<Pair>,
-        counters: &mut BroadCounters,
-        probe: &mut Probe,
-    ) {
-        probe.begin(input.aabbs.len());
+        let Some(probe) = probe else {
+            return self.run(input, pairs, counters, None);
+        };
         let mut rec = self.balls.record.take().unwrap_or_default();
         rec.begin(probe.focus);
         self.balls.record = Some(rec);
-        self.run(input, pairs, counters, Some(probe));
+        self.run(input, pairs, counters, Some(&mut *probe));
         if let Some(rec) = self.balls.record.take() {
             self.probe_searched(&rec, probe);
         }
-        probe.finish(pairs);
     }
 
     fn validate(&self) -> Result<(), String> {

@@ -49,6 +49,7 @@
 //! Baraff (1992) and Cohen et al. (I-COLLIDE, 1995).
 
 use super::pair_keys::PairKeys;
+use super::probe::held_during;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 use super::{Place, Probe};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
@@ -339,6 +340,20 @@ impl Sap {
             self.intervals[j as usize].in_pair = true;
         }
     }
+
+    /// One call; a probed call's record is held in `self.probe` meanwhile.
+    fn run(&mut self, input: &BroadInput, pairs: &mut Vec<Pair>, counters: &mut BroadCounters) {
+        pairs.clear();
+        self.stats = SapStats::default();
+        self.sync_statics(input);
+        self.choose_axis(input);
+        self.sync_moving(input);
+        self.choose_bands(input);
+        counters.aabb_tests += self.sweep(input, pairs);
+        self.keys.sort_pairs(pairs, input.aabbs.len());
+        counters.pairs += pairs.len() as u64;
+        self.keep_intervals(input, pairs);
+    }
 }
 
 /// Gives the `t` active-list visits of `me`'s arrival in a band spanning `across` on the
@@ -459,36 +474,19 @@ impl BroadPhase for Sap {
         BroadKind::Sap
     }
 
-    fn find_pairs(
+    fn find_pairs_with(
         &mut self,
         input: &BroadInput,
         pairs: &mut Vec<Pair>,
         counters: &mut BroadCounters,
+        probe: Option<&mut Probe>,
     ) {
-        pairs.clear();
-        self.stats = SapStats::default();
-        self.sync_statics(input);
-        self.choose_axis(input);
-        self.sync_moving(input);
-        self.choose_bands(input);
-        counters.aabb_tests += self.sweep(input, pairs);
-        self.keys.sort_pairs(pairs, input.aabbs.len());
-        counters.pairs += pairs.len() as u64;
-        self.keep_intervals(input, pairs);
-    }
-
-    fn find_pairs_probed(
-        &mut self,
-        input: &BroadInput,
-        pairs: &mut Vec<Pair>,
-        counters: &mut BroadCounters,
-        probe: &mut Probe,
-    ) {
-        probe.begin(input.aabbs.len());
-        self.probe = Some(std::mem::take(probe));
-        self.find_pairs(input, pairs, counters);
-        *probe = self.probe.take().unwrap_or_default();
-        probe.finish(pairs);
+        held_during(
+            self,
+            probe,
+            |s| &mut s.probe,
+            |s| s.run(input, pairs, counters),
+        );
     }
 
     fn validate(&self) -> Result<(), String> {
