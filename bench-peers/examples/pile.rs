@@ -98,7 +98,7 @@ impl Engine for Toy {
         self.0.balls().iter().map(disc).collect()
     }
     fn awake(&self) -> usize {
-        self.0.balls().iter().filter(|b| !b.asleep).count()
+        self.0.balls().len() - self.0.asleep_count()
     }
 }
 

@@ -5,6 +5,7 @@ use super::sprites::Sprites;
 use super::view::View;
 use crate::state::Show;
 use collide::geom::{oriented_rect_corners, Hull};
+use collide::rules::ShapePlay;
 use collide::{Aabb, DebugDraw, Geometry, Motion, Prim, Rgba, Shape, Vec2, World};
 use macroquad::prelude::*;
 use std::f32::consts::TAU;
@@ -64,14 +65,15 @@ pub fn world(
     // (see `heat_paint.rs`).
     let heat = sprites.heat();
     let colour = |b: &collide::world::Ball| {
-        let c = if b.slow_for < 0.0 {
+        let c = if b.mass == 0.0 {
             FIELD
         } else {
             ball_color(b.color)
         };
         heat.as_ref().map_or(c, |h| h.ball_colour(c))
     };
-    sprites.prepare(view, &with_rings(balls), colour, field, (FIELD, BACKGROUND));
+    let rings = with_rings(balls, |i| world.asleep(i));
+    sprites.prepare(view, &rings, colour, field, (FIELD, BACKGROUND));
     if show.sectors {
         arc_sectors(view, world);
     }
@@ -109,8 +111,8 @@ fn arc_points(c: Vec2, r: f32, start: f32, end: f32, view: &View) -> Vec<Vec2> {
         .collect()
 }
 
-fn shape_color(s: &Shape, light: f32) -> Color {
-    let played = super::pinball::shape_color(s);
+fn shape_color(s: &Shape, play: ShapePlay, light: f32) -> Color {
+    let played = super::pinball::shape_color(s, play);
     let base = match (s.geom, s.motion) {
         _ if played.is_some() => played.unwrap_or(WALL),
         (Geometry::Gate { .. }, _) => GATE,
@@ -135,7 +137,7 @@ fn obstacles(view: &View, world: &World, fx: &Fx, lights: bool) {
         } else {
             0.0
         };
-        let color = shape_color(s, light);
+        let color = shape_color(s, world.play().shape(i), light);
         shape(view, world, s, w, color);
         if let Motion::Kinematic { pivot, .. } = s.motion {
             let q = view.pt(pivot);
@@ -274,17 +276,22 @@ fn boxes(view: &View, world: &World) {
     }
 }
 
-/// The balls to draw: asleep balls as rings, as the original toy draws them: each gets a
-/// disc of the field's colour over its centre (marked by a negative still time).
-fn with_rings(balls: &[collide::world::Ball]) -> std::borrow::Cow<'_, [collide::world::Ball]> {
-    if !balls.iter().any(|b| b.asleep) {
+/// The balls to draw: asleep balls (ball `i` sleeps when `asleep(i)`) as rings, as the
+/// original toy draws them: each gets a disc of the field's colour over its centre (marked by
+/// a zero mass; a ball's is positive).
+fn with_rings(
+    balls: &[collide::world::Ball],
+    asleep: impl Fn(usize) -> bool,
+) -> std::borrow::Cow<'_, [collide::world::Ball]> {
+    if !(0..balls.len()).any(&asleep) {
         return std::borrow::Cow::Borrowed(balls);
     }
     let mut all = balls.to_vec();
-    all.extend(balls.iter().filter(|b| b.asleep).map(|b| {
+    let sleepers = balls.iter().enumerate().filter(|(i, _)| asleep(*i));
+    all.extend(sleepers.map(|(_, b)| {
         let mut hole = *b;
         hole.radius = b.radius * 0.55;
-        hole.slow_for = -1.0;
+        hole.mass = 0.0;
         hole
     }));
     std::borrow::Cow::Owned(all)

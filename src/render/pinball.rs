@@ -3,6 +3,7 @@
 
 use super::view::View;
 use crate::keymap::{self, Action};
+use collide::rules::ShapePlay;
 use collide::{Control, Geometry, Motion, Shape, Vec2, World};
 use macroquad::prelude::*;
 
@@ -11,11 +12,11 @@ const DARK_TARGET: Color = Color::new(0.35, 0.45, 0.95, 1.0);
 const SCORE: Color = Color::new(1.0, 1.0, 1.0, 0.85);
 const FLIPPER: Color = Color::new(1.0, 0.62, 0.20, 1.0);
 
-/// The colour a played table gives shape `s`, if it has one: targets lit or dark, flippers
-/// and plungers orange.
-pub fn shape_color(s: &Shape) -> Option<Color> {
-    if s.play.target.is_some() {
-        return Some(if s.play.lit { LIT } else { DARK_TARGET });
+/// The colour a played table gives shape `s` (worth `play` in the game), if it has one:
+/// targets lit or dark, flippers and plungers orange.
+pub fn shape_color(s: &Shape, play: ShapePlay) -> Option<Color> {
+    if play.target.is_some() {
+        return Some(if play.lit { LIT } else { DARK_TARGET });
     }
     match s.motion {
         Motion::Flipper { .. } | Motion::Plunger { .. } => Some(FLIPPER),
@@ -29,7 +30,8 @@ pub fn draw_field(view: &View, world: &World) {
     if !world.is_game() {
         return;
     }
-    for s in world.shapes().iter().filter(|s| s.play.lit) {
+    let lit = |(i, _): &(usize, &Shape)| world.play().shape(*i).lit;
+    for (_, s) in world.shapes().iter().enumerate().filter(lit) {
         fill_lit(view, s);
     }
     serve_hint(view, world);
@@ -66,7 +68,7 @@ fn serve_hint(view: &View, world: &World) {
     }
     for s in world.shapes() {
         if let Motion::Plunger { travel, .. } = s.motion {
-            let frac = (s.play.pull / travel.max(1e-3)).clamp(0.0, 1.0);
+            let frac = (s.pull / travel.max(1e-3)).clamp(0.0, 1.0);
             let h = view.len(120.0) * frac;
             let x = q.x + view.len(24.0);
             draw_rectangle(x, q.y + view.len(40.0) - h, view.len(5.0), h, LIT);

@@ -205,9 +205,9 @@ pub fn kind_of(world: &World, h: &Hit) -> Kind {
     };
     if matches!(shape.geom, Geometry::Gate { .. }) {
         Kind::Gate
-    } else if shape.play.target.is_some() {
+    } else if world.play().shape(s as usize).target.is_some() {
         Kind::Target
-    } else if shape.elasticity > 1.0 || shape.play.kick > 0.0 {
+    } else if shape.elasticity > 1.0 || world.play().shape(s as usize).kick > 0.0 {
         Kind::Bumper
     } else {
         Kind::Wall

@@ -76,7 +76,7 @@ fn a_settled_soft_table_with_sleepers_steps_without_allocating() {
         w.step();
         w.drain_hits();
     }
-    let asleep = w.balls().iter().filter(|b| b.asleep).count();
+    let asleep = w.asleep_count();
     assert!(asleep > 0, "no ball asleep after 40 s: nothing to test");
     let before = CALLS.with(Cell::get);
     for _ in 0..per_second {

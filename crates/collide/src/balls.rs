@@ -12,6 +12,10 @@
 //! Ids are handed out deterministically: freed slots are reused last-freed first, so the same
 //! inputs give the same ids. A world built afresh (a scene, a restored state) gives its balls
 //! slots `0, 1, 2, …` in order at generation 0, which is how saved strings name balls.
+//!
+//! Beside each ball the set keeps its [`Rest`], the sleep stage's state for it
+//! (`world/sleep.rs`): a column of the table rather than fields of the ball, so the ball stays
+//! a body (`geom`) and the rest follows it through every addition and removal.
 
 use crate::geom::Ball;
 use std::ops::{Deref, DerefMut};
@@ -71,9 +75,23 @@ struct Slot {
 }
 
 /// The balls, dense, with their ids (see the module notes). Reads as a slice of balls.
+/// A ball's rest, kept and changed by the sleep stage: asleep or not, how long it has been
+/// slow, and the group it fell asleep with.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Rest {
+    /// Asleep: kept still and left out of the tests among sleepers.
+    pub(crate) asleep: bool,
+    /// Seconds the ball has been slower than the sleep speed.
+    pub(crate) slow_for: f32,
+    /// The group it fell asleep with (meaningful while asleep).
+    pub(crate) group: u32,
+}
+
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BallSet {
     balls: Vec<Ball>,
+    /// Each ball's rest, in the balls' order.
+    rest: Vec<Rest>,
     /// The id of each ball of `balls`, in the same order.
     ids: Vec<BallId>,
     slots: Vec<Slot>,
@@ -82,13 +100,40 @@ pub(crate) struct BallSet {
 }
 
 impl BallSet {
-    /// A set of `balls` with fresh ids in their order.
+    /// A set of `balls` with fresh ids in their order, awake.
+    #[cfg(test)]
     pub(crate) fn from_balls(balls: Vec<Ball>) -> Self {
+        Self::from_resting(balls.into_iter().map(|b| (b, Rest::default())))
+    }
+
+    /// A set of the given balls and their rests, in order (a restored world's).
+    pub(crate) fn from_resting(balls: impl IntoIterator<Item = (Ball, Rest)>) -> Self {
         let mut set = Self::default();
-        for b in balls {
+        for (b, rest) in balls {
             set.push(b);
+            set.rest[set.balls.len() - 1] = rest;
         }
         set
+    }
+
+    /// Each ball's rest, in the balls' order.
+    pub(crate) fn rests(&self) -> &[Rest] {
+        &self.rest
+    }
+
+    /// Whether ball `i` sleeps (false for no such ball).
+    pub(crate) fn asleep(&self, i: usize) -> bool {
+        self.rest.get(i).is_some_and(|r| r.asleep)
+    }
+
+    /// Whether any ball sleeps.
+    pub(crate) fn any_asleep(&self) -> bool {
+        self.rest.iter().any(|r| r.asleep)
+    }
+
+    /// The balls and their rests, both to change.
+    pub(crate) fn with_rests(&mut self) -> (&mut [Ball], &mut [Rest]) {
+        (&mut self.balls, &mut self.rest)
     }
 
     /// Adds a ball at the end; returns its id.
@@ -109,6 +154,7 @@ impl BallSet {
             }
         };
         self.balls.push(ball);
+        self.rest.push(Rest::default());
         self.ids.push(id);
         id
     }
@@ -116,6 +162,7 @@ impl BallSet {
     /// Removes ball `i`, keeping the others' order; returns the ball and the id it had.
     pub(crate) fn remove(&mut self, i: usize) -> (Ball, BallId) {
         let ball = self.balls.remove(i);
+        self.rest.remove(i);
         let id = self.ids.remove(i);
         self.release(id.slot);
         for (k, later) in self.ids.iter().enumerate().skip(i) {
@@ -130,6 +177,7 @@ impl BallSet {
             self.release(id.slot);
         }
         self.balls.clear();
+        self.rest.clear();
     }
 
     fn release(&mut self, slot: u32) {
@@ -153,11 +201,6 @@ impl BallSet {
             }) if *generation == id.generation => Ok(*at as usize),
             _ => Err(StaleBall(id)),
         }
-    }
-
-    /// The balls as a list (for saving).
-    pub(crate) fn to_vec(&self) -> Vec<Ball> {
-        self.balls.clone()
     }
 }
 
@@ -191,9 +234,9 @@ impl<'a> IntoIterator for &'a mut BallSet {
 }
 
 impl PartialEq for BallSet {
-    /// Two sets are equal when their balls are (ids are bookkeeping, not state).
+    /// Two sets are equal when their balls and rests are (ids are bookkeeping, not state).
     fn eq(&self, other: &Self) -> bool {
-        self.balls == other.balls
+        self.balls == other.balls && self.rest == other.rest
     }
 }
 

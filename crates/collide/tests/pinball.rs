@@ -114,7 +114,7 @@ fn flippers_turn_with_rotation_off() {
     let flipper = w.shapes().iter().find(|s| s.is_kinematic()).unwrap();
     // 3 rev/s for 4 steps of 1/240 s: 0.05 rev.
     assert!((flipper.angle - 0.05 * std::f32::consts::TAU).abs() < 1e-5);
-    assert!(flipper.play.spin > 18.0);
+    assert!(flipper.spin > 18.0);
 }
 
 /// The served ball settles on the plunger; the plunger is held `hold` steps and released.
@@ -187,13 +187,34 @@ fn targets_light_when_hit_and_score() {
     w.add_ball(ball_at(130.0, 780.0, Vec2::ZERO));
     run(&mut w, HZ / 2);
     assert!(w.play().score >= 500);
-    let lit: Vec<_> = w.shapes().iter().filter(|s| s.play.lit).collect();
+    let plays = (0..w.shapes().len()).map(|i| w.play().shape(i));
+    let lit: Vec<_> = plays.filter(|p| p.lit).collect();
     assert!(!lit.is_empty(), "the target lit");
-    let t = lit[0].play.target;
-    assert!(
-        lit.iter().all(|s| s.play.target == t),
-        "only that target lit"
-    );
+    let t = lit[0].target;
+    assert!(lit.iter().all(|p| p.target == t), "only that target lit");
+}
+
+#[test]
+fn a_lit_target_and_the_score_survive_a_saved_state() {
+    let mut w = empty_pinball();
+    w.add_ball(ball_at(130.0, 780.0, Vec2::ZERO));
+    run(&mut w, HZ / 2);
+    let lit = |w: &World| {
+        (0..w.shapes().len())
+            .filter(|&i| w.play().shape(i).lit)
+            .count()
+    };
+    assert!(lit(&w) > 0, "the target lit");
+    let text = ron::ser::to_string(&w.save_state()).unwrap();
+    let mut back = pinball(1);
+    back.restore_state(&ron::from_str(&text).unwrap()).unwrap();
+    assert_eq!((lit(&back), back.play().score), (lit(&w), w.play().score));
+    for i in 0..w.shapes().len() {
+        assert_eq!(back.play().shape(i), w.play().shape(i), "shape {i}");
+    }
+    run(&mut w, HZ);
+    run(&mut back, HZ);
+    assert_eq!(back.state_hash(), w.state_hash());
 }
 
 #[test]
@@ -321,12 +342,8 @@ fn a_released_plunger_reports_its_firing_speed_and_comes_home_exactly() {
     run(&mut w, HZ / 2);
     // 36 px/s for half a second.
     let pulled = plunger(&w);
-    assert!(
-        (pulled.play.pull - 18.0).abs() < 0.01,
-        "{}",
-        pulled.play.pull
-    );
-    assert!((pulled.aabb().min.y - (home.min.y - pulled.play.pull)).abs() < 1e-3);
+    assert!((pulled.pull - 18.0).abs() < 0.01, "{}", pulled.pull);
+    assert!((pulled.aabb().min.y - (home.min.y - pulled.pull)).abs() < 1e-3);
     w.set_control(Control::Plunger, false);
     w.step();
     // Fires at stiffness 45/s × 18 px = 810 px/s, up along its axis.
@@ -335,7 +352,7 @@ fn a_released_plunger_reports_its_firing_speed_and_comes_home_exactly() {
     assert!((v.y - 810.0).abs() < 1.0 && v.x == 0.0, "{v}");
     run(&mut w, HZ / 4);
     let back = plunger(&w);
-    assert_eq!(back.play.pull, 0.0);
+    assert_eq!(back.pull, 0.0);
     assert_eq!(back.aabb(), home);
     assert_eq!(back.velocity_at(Vec2::new(560.0, 70.0), false), Vec2::ZERO);
 }

@@ -152,12 +152,12 @@ fn grabbing_deleting_and_settings_wake_sleepers() {
     })
     .unwrap();
     w.step();
-    assert!(!w.balls()[2].asleep, "a grabbed ball wakes");
+    assert!(!w.asleep(2), "a grabbed ball wakes");
 
     let mut w = asleep_on_the_floor();
     w.apply_input(&Input::RemoveBall(2)).unwrap();
     assert!(
-        !w.balls()[1].asleep && !w.balls()[2].asleep,
+        !w.asleep(1) && !w.asleep(2),
         "neighbours of a deleted ball wake"
     );
 

@@ -1,5 +1,5 @@
-//! A ball: the one dynamic body, a circle with a velocity, a mass and the state of its sleep
-//! and spin. The world moves balls; the response (`response.rs`) and the energy
+//! A ball: the one dynamic body, a circle with a velocity, a mass and a spin (whether it
+//! sleeps is the sleep stage's, kept beside it in the world's ball table). The world moves balls; the response (`response.rs`) and the energy
 //! (`energy.rs`) read and change them.
 
 use super::Aabb;
@@ -23,15 +23,6 @@ pub struct Ball {
     pub elasticity: f32,
     /// Colour index (a hue seed for the app).
     pub color: u32,
-    /// Asleep: kept still and left out of the tests among sleepers (see the world's sleep).
-    #[serde(default)]
-    pub asleep: bool,
-    /// Seconds the ball has been slower than the sleep speed.
-    #[serde(default)]
-    pub slow_for: f32,
-    /// The group it fell asleep with (meaningful while asleep).
-    #[serde(default)]
-    pub sleep_group: u32,
     /// Angular velocity (rad/s, counter-clockwise): only the soft solver's friction turns it.
     #[serde(default)]
     pub spin: f32,
@@ -52,9 +43,6 @@ impl Ball {
             mass: (radius * radius).max(1e-6),
             elasticity,
             color,
-            asleep: false,
-            slow_for: 0.0,
-            sleep_group: 0,
             spin: 0.0,
         }
     }

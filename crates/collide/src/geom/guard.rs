@@ -10,7 +10,7 @@ use glam::Vec2;
 
 /// Adds one point, moving with its shape, at every distinct segment, gate and arc end that
 /// has no point there yet (so a second call adds nothing). Each guard names the shape it
-/// guards in [`Shape::guard_of`] and lights with its target.
+/// guards in [`Shape::guard_of`] (by which a target's ends light with it).
 pub(crate) fn add_guard_points(shapes: &mut Vec<Shape>) {
     let mut guards: Vec<Shape> = Vec::new();
     let taken = |list: &[Shape], q: Vec2| {
@@ -32,8 +32,6 @@ pub(crate) fn add_guard_points(shapes: &mut Vec<Shape>) {
             if !taken(shapes, q) && !taken(&guards, q) {
                 let mut g = Shape::new(Geometry::Point { p: q }, s.elasticity, s.motion);
                 g.guard_of = Some(i as u32);
-                // A target's ends light with it.
-                g.play.target = s.play.target;
                 guards.push(g);
             }
         }

@@ -4,20 +4,20 @@
 mod aabb;
 pub(crate) mod angle;
 mod ball;
+mod control;
 mod group;
 mod guard;
 mod hull;
-mod play;
 mod rect;
 mod shape;
 
 pub use aabb::Aabb;
 pub(crate) use ball::clamp_speed;
 pub use ball::Ball;
+pub use control::Control;
 pub use group::Group;
 pub(crate) use guard::add_guard_points;
 pub use hull::{Hull, HullKind};
-pub use play::{Control, ShapePlay};
 pub use rect::oriented_rect_corners;
 pub(crate) use rect::{oriented_rect_aabb, unrotated};
 pub use shape::{arc_is_closed, Geometry, Motion, Shape};

@@ -4,8 +4,8 @@
 //! an elasticity and a [`Motion`]. Kinematic shapes turn about a pivot; their current geometry
 //! is always recomputed from `base` and the angle, so no error builds up over time.
 
+use super::Control;
 use super::{oriented_rect_aabb, oriented_rect_corners, Aabb, Hull};
-use super::{Control, ShapePlay};
 use crate::geom::angle;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -98,7 +98,7 @@ pub enum Motion {
     },
     /// A flipper: turns about `pivot` from its pose as built (angle 0) towards `raised` while
     /// `control` is held and back to 0 when released, at `speed` rev/s either way, whatever
-    /// the rotate setting. Its angular velocity over the last step is [`ShapePlay::spin`].
+    /// the rotate setting. Its angular velocity over the last step is [`Shape::spin`].
     Flipper {
         /// Centre of rotation (px).
         pivot: Vec2,
@@ -111,8 +111,8 @@ pub enum Motion {
     },
     /// A plunger: slides back along `-axis` at `pull_speed` while `control` is held (at most
     /// `travel` px); on release it springs forward along `axis` at `stiffness` × the pulled
-    /// distance (px/s) until it is home. Its offset and speed are [`ShapePlay::pull`] and
-    /// [`ShapePlay::pull_rate`].
+    /// distance (px/s) until it is home. Its offset and speed are [`Shape::pull`] and
+    /// [`Shape::pull_rate`].
     Plunger {
         /// Unit direction it fires in.
         axis: Vec2,
@@ -142,10 +142,16 @@ pub struct Shape {
     pub angle: f32,
     /// For a guard point: the index of the shape it guards.
     pub guard_of: Option<u32>,
-    /// Points, targets and the state of flippers and plungers (plain data, saved with the
-    /// world's state).
+    /// A flipper's angular velocity over the last step (rad/s, counter-clockwise); 0 for
+    /// every other shape.
     #[serde(default)]
-    pub play: ShapePlay,
+    pub spin: f32,
+    /// How far a plunger is pulled back from its pose as built (px); 0 for every other shape.
+    #[serde(default)]
+    pub pull: f32,
+    /// The rate `pull` changed at over the last step (px/s; negative while firing).
+    #[serde(default)]
+    pub pull_rate: f32,
 }
 
 fn rotate_about(p: Vec2, pivot: Vec2, rot: Vec2) -> Vec2 {
@@ -336,7 +342,9 @@ impl Shape {
             motion,
             angle: 0.0,
             guard_of: None,
-            play: ShapePlay::default(),
+            spin: 0.0,
+            pull: 0.0,
+            pull_rate: 0.0,
         }
     }
 
@@ -357,7 +365,7 @@ impl Shape {
     /// Sets how far (px) a plunger is pulled back and recomputes its geometry from the base.
     pub(crate) fn set_pull(&mut self, pull: f32) {
         if let Motion::Plunger { axis, .. } = self.motion {
-            self.play.pull = pull;
+            self.pull = pull;
             self.geom = self.base.translated(axis * -pull);
         }
     }
@@ -370,9 +378,9 @@ impl Shape {
                 // v = ω × r, with ω = 2π·speed rad/s about the z axis.
                 (p - pivot).perp() * (speed * TAU)
             }
-            Motion::Flipper { pivot, .. } => (p - pivot).perp() * self.play.spin,
+            Motion::Flipper { pivot, .. } => (p - pivot).perp() * self.spin,
             // Pulling back raises `pull`, moving the face along -axis.
-            Motion::Plunger { axis, .. } => axis * -self.play.pull_rate,
+            Motion::Plunger { axis, .. } => axis * -self.pull_rate,
             _ => Vec2::ZERO,
         }
     }

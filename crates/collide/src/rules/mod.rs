@@ -30,9 +30,9 @@ mod rain;
 mod strings;
 mod view;
 
-pub use crate::geom::{Control, ShapePlay};
+pub use crate::geom::Control;
 pub use cradle::{Transfer, TransferMeter};
-pub use pinball::{GameRules, PlayState};
+pub use pinball::{GameRules, PlayState, ShapePlay};
 pub use pockets::Pocket;
 pub use rain::Rain;
 pub use strings::Tether;

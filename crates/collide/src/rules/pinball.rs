@@ -2,8 +2,9 @@
 //! targets, bumpers kick, the drain takes balls, and a new ball is served when none is left.
 //!
 //! The game state is [`PlayState`] (held controls, score, lost balls) and the table's
-//! [`GameRules`] (drain, serve, bonus); per shape, [`ShapePlay`] holds what a hit is worth and
-//! the runtime state of flippers, plungers and targets. It acts at three moments of the step:
+//! [`GameRules`] (drain, serve, bonus); per shape, by index, [`ShapePlay`] holds what a hit is
+//! worth and whether a target is lit (a flipper's turn and a plunger's pull are the shape's
+//! motion, on [`Shape`]: the physics reads them). It acts at three moments of the step:
 //! [`serve`] before anything moves, [`drive`] where kinematic shapes turn (flippers and
 //! plungers move by the held controls, whatever the rotate setting, and keep their true
 //! velocity over the step so the response adds the right surface velocity), and [`finish`]
@@ -12,7 +13,7 @@
 //! shapes and over the step's hits; lighting a target scans the shapes once.
 
 use super::WorldView;
-use crate::geom::{clamp_speed, Aabb, Geometry, Motion, Shape, ShapePlay};
+use crate::geom::{clamp_speed, Aabb, Geometry, Motion, Shape};
 use crate::response::{HitWith, MAX_HITS};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -27,6 +28,33 @@ pub struct PlayState {
     pub score: u64,
     /// Balls lost down the drain.
     pub lost: u32,
+    /// Each shape's worth and light, by shape index (saved with the shapes, see
+    /// `world/saved.rs`).
+    #[serde(skip)]
+    pub(crate) shapes: Vec<ShapePlay>,
+}
+
+impl PlayState {
+    /// What a hit on shape `i` is worth and whether it is lit (all zero for a shape that takes
+    /// no part in the game).
+    pub fn shape(&self, i: usize) -> ShapePlay {
+        self.shapes.get(i).copied().unwrap_or_default()
+    }
+}
+
+/// What a shape is worth in a game and whether it is lit: the pinball rules' state of one
+/// shape. All zero for shapes that take no part in a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ShapePlay {
+    /// Points a hit adds to [`PlayState::score`].
+    pub points: u32,
+    /// Least speed (px/s) a hit sends the ball away with along the contact normal (a bumper's
+    /// kick); 0 for none.
+    pub kick: f32,
+    /// For a target: its number. Every shape of one target lights together.
+    pub target: Option<u32>,
+    /// A target that has been hit and not yet reset.
+    pub lit: bool,
 }
 
 /// The rules of a played table: where balls are lost, whether a new one is served.
@@ -103,7 +131,7 @@ fn pose_controlled_groups(w: &mut WorldView) {
         };
         for m in &mut g.members {
             m.set_angle(s.angle);
-            m.set_pull(s.play.pull);
+            m.set_pull(s.pull);
         }
         s.geom = Geometry::Group { id, hull: g.hull() };
     }
@@ -123,11 +151,11 @@ pub(super) fn finish(
         let HitWith::Shape(si) = h.with else {
             continue;
         };
-        let Some(owner) = scoring_shape(w.shapes, si as usize) else {
+        let Some(owner) = scoring_shape(w.shapes, play, si as usize) else {
             continue;
         };
-        award(game, play, w.shapes, owner);
-        let kick = w.shapes[owner].play.kick;
+        award(game, play, owner);
+        let kick = play.shape(owner).kick;
         if let Some(ball) = w.balls.get_mut(h.ball as usize) {
             kick_ball(&mut ball.vel, h.normal, kick);
         }
@@ -136,33 +164,34 @@ pub(super) fn finish(
 }
 
 /// The shape whose points a hit on shape `si` earns: a guard point's owner, else itself.
-fn scoring_shape(shapes: &[Shape], si: usize) -> Option<usize> {
+fn scoring_shape(shapes: &[Shape], play: &PlayState, si: usize) -> Option<usize> {
     let s = shapes.get(si)?;
     let owner = match s.guard_of {
-        Some(g) if s.play.points == 0 => g as usize,
+        Some(g) if play.shape(si).points == 0 => g as usize,
         _ => si,
     };
-    let p: &ShapePlay = &shapes.get(owner)?.play;
+    shapes.get(owner)?;
+    let p = play.shape(owner);
     (p.points > 0 || p.kick > 0.0 || p.target.is_some()).then_some(owner)
 }
 
 /// Adds shape `si`'s points and lights its target; a full bank earns the bonus and resets.
-fn award(game: &GameRules, play: &mut PlayState, shapes: &mut [Shape], si: usize) {
-    let p = shapes[si].play;
+fn award(game: &GameRules, play: &mut PlayState, si: usize) {
+    let p = play.shape(si);
     play.score += p.points as u64;
     let Some(t) = p.target else {
         return;
     };
-    for s in shapes.iter_mut() {
-        if s.play.target == Some(t) {
-            s.play.lit = true;
+    for s in play.shapes.iter_mut() {
+        if s.target == Some(t) {
+            s.lit = true;
         }
     }
-    let mut targets = shapes.iter().filter(|s| s.play.target.is_some());
-    if targets.all(|s| s.play.lit) {
+    let mut targets = play.shapes.iter().filter(|s| s.target.is_some());
+    if targets.all(|s| s.lit) {
         play.score += game.bank_bonus as u64;
-        for s in shapes.iter_mut() {
-            s.play.lit = false;
+        for s in play.shapes.iter_mut() {
+            s.lit = false;
         }
     }
 }
@@ -186,7 +215,7 @@ fn turn_flipper(s: &mut Shape, held: bool, raised: f32, speed: f32, dt: f32) -> 
     let most = speed.abs() * TAU * dt;
     let turn = (target - s.angle).clamp(-most, most);
     let turn = if turn.is_finite() { turn } else { 0.0 };
-    s.play.spin = if dt > 0.0 { turn / dt } else { 0.0 };
+    s.spin = if dt > 0.0 { turn / dt } else { 0.0 };
     if turn == 0.0 {
         return false;
     }
@@ -209,13 +238,13 @@ fn slide_plunger(
     stiffness: f32,
     dt: f32,
 ) -> bool {
-    let from = s.play.pull;
+    let from = s.pull;
     let to = if held {
         (from + pull_speed * dt).min(travel)
     } else if from > 0.0 {
         // Just released (not yet moving forward): the spring's speed is set by the pull.
-        let speed = if s.play.pull_rate < 0.0 {
-            -s.play.pull_rate
+        let speed = if s.pull_rate < 0.0 {
+            -s.pull_rate
         } else {
             stiffness * from
         };
@@ -226,9 +255,9 @@ fn slide_plunger(
     let to = if to.is_finite() { to.max(0.0) } else { 0.0 };
     // The firing speed carries through the stroke in pull_rate; the last step reports what
     // it really moved.
-    s.play.pull_rate = if dt > 0.0 { (to - from) / dt } else { 0.0 };
+    s.pull_rate = if dt > 0.0 { (to - from) / dt } else { 0.0 };
     if to == from {
-        s.play.pull_rate = 0.0;
+        s.pull_rate = 0.0;
         return false;
     }
     s.set_pull(to);

@@ -5,7 +5,7 @@
 use super::{extras, MotionDesc, Scene, ShapeDesc, ShapeKind};
 use crate::geom::angle;
 use crate::geom::{add_guard_points, Geometry, Group, HullKind, Motion, Shape};
-use crate::rules::GameRules;
+use crate::rules::{GameRules, ShapePlay};
 use crate::world::{Launcher, World};
 use glam::Vec2;
 
@@ -14,16 +14,17 @@ impl Scene {
     /// ball radius, launch speed, ball elasticity and `settings`), then places the scene's
     /// balls and fill and sets its friction, strings and pockets.
     pub fn build(&self, seed: u64) -> World {
-        let (mut shapes, mut groups) = (Vec::new(), Vec::new());
+        let (mut shapes, mut plays, mut groups) = (Vec::new(), Vec::new(), Vec::new());
         for d in &self.shapes {
-            d.push_shapes(&mut shapes, &mut groups);
+            d.push_shapes((&mut shapes, &mut plays), &mut groups);
         }
         let launcher = Launcher {
             pos: self.launch.pos,
             dir: self.launch.dir.normalize(),
         };
         // The world adds the guard points of the top-level shapes; push_group adds the members'.
-        let mut world = World::new(shapes, self.bounds, seed).with_launcher(launcher);
+        let world = World::with_plays(shapes, plays, self.bounds, seed);
+        let mut world = world.with_launcher(launcher);
         world.set_groups(groups);
         if let Some(p) = &self.pinball {
             world.set_game_rules(GameRules {
@@ -57,18 +58,24 @@ impl Scene {
 }
 
 impl ShapeDesc {
-    /// The shapes this description builds into, appended to `out` (a group's members into
-    /// `groups`); a scoring shape's parts all score.
-    pub(super) fn push_shapes(&self, out: &mut Vec<Shape>, groups: &mut Vec<Group>) {
+    /// The shapes this description builds into, appended to `out` with their worth in a game
+    /// beside them in `plays` (a group's members into `groups`); a scoring shape's parts all
+    /// score.
+    pub(super) fn push_shapes(
+        &self,
+        (out, plays): (&mut Vec<Shape>, &mut Vec<ShapePlay>),
+        groups: &mut Vec<Group>,
+    ) {
         let first = out.len();
         self.push_unscored(out, groups);
+        plays.resize(out.len(), ShapePlay::default());
         if let Some(score) = &self.score {
             // The first shape's index names the target: unique among top-level shapes.
             let target = score.target.then_some(first as u32);
-            for s in &mut out[first..] {
-                s.play.points = score.points;
-                s.play.kick = score.kick;
-                s.play.target = target;
+            for p in &mut plays[first..] {
+                p.points = score.points;
+                p.kick = score.kick;
+                p.target = target;
             }
         }
     }
@@ -182,7 +189,8 @@ fn push_group(
 ) {
     let mut members = Vec::new();
     for d in descs {
-        d.push_shapes(&mut members, groups);
+        // A hit on a group is the group's: what its members are worth is never read.
+        d.push_shapes((&mut members, &mut Vec::new()), groups);
     }
     add_guard_points(&mut members);
     for m in &mut members {

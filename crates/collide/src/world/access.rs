@@ -197,7 +197,7 @@ impl World {
         for s in &self.shapes[self.first_moving..] {
             eat(s.angle.to_bits());
             if matches!(s.motion, crate::geom::Motion::Plunger { .. }) {
-                eat(s.play.pull.to_bits());
+                eat(s.pull.to_bits());
             }
         }
         if self.settings.solver == Solver::Soft {
@@ -206,10 +206,10 @@ impl World {
             }
         }
         if self.sleep_enabled() {
-            for b in &self.balls {
-                eat(b.asleep as u32);
-                eat(b.slow_for.to_bits());
-                eat(b.sleep_group);
+            for r in self.balls.rests() {
+                eat(r.asleep as u32);
+                eat(r.slow_for.to_bits());
+                eat(r.group);
             }
         }
         h
@@ -270,9 +270,14 @@ impl World {
         self.settings.sleep_on()
     }
 
+    /// Whether ball `i` sleeps now (false for no such ball).
+    pub fn asleep(&self, i: usize) -> bool {
+        self.balls.asleep(i)
+    }
+
     /// Balls asleep now.
     pub fn asleep_count(&self) -> usize {
-        self.balls.iter().filter(|b| b.asleep).count()
+        self.balls.rests().iter().filter(|r| r.asleep).count()
     }
 
     /// Wakes every ball.

@@ -146,7 +146,7 @@ impl PairsStage {
     /// mapped back and sorted.
     fn find_pairs_of_boxes(&mut self, w: &Frame, query: Query, tally: &mut Tally) {
         let n_shapes = w.shapes.len();
-        if !w.balls.iter().any(|b| b.asleep) {
+        if !w.balls.any_asleep() {
             self.sleepers.clear();
             let aabbs = std::mem::take(&mut self.aabbs);
             let input = BroadInput {
@@ -168,8 +168,8 @@ impl PairsStage {
         let before = std::mem::take(&mut self.sleepers);
         let mut awake = std::mem::take(&mut self.awake);
         awake.clear();
-        for (i, b) in w.balls.iter().enumerate() {
-            if b.asleep {
+        for (i, r) in w.balls.rests().iter().enumerate() {
+            if r.asleep {
                 sleepers.push(i as u32);
             } else {
                 awake.push(i as u32);

@@ -8,15 +8,17 @@ use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
 use super::sleepers::Wakes;
 use super::Tally;
+use crate::balls::BallSet;
 use crate::geom::{clamp_speed, Ball, Geometry, Group, Shape};
 use crate::narrow::{contact_ball_ball, contact_ball_obstacle, keep_side, GroupTests};
 use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
 use glam::Vec2;
 
 /// The push-out's move: gravity, then semi-implicit Euler, for the awake balls.
-pub(super) fn move_balls(balls: &mut [Ball], cx: &StepContext) {
+pub(super) fn move_balls(balls: &mut BallSet, cx: &StepContext) {
     let g = Vec2::new(0.0, -cx.settings.gravity);
-    for b in balls.iter_mut().filter(|b| !b.asleep) {
+    let (balls, rests) = balls.with_rests();
+    for (b, _) in balls.iter_mut().zip(rests).filter(|(_, r)| !r.asleep) {
         b.vel = clamp_speed(b.vel + g * cx.dt);
         b.pos += b.vel * cx.dt;
     }
@@ -31,7 +33,7 @@ pub(super) fn iterate(
     wakes: &mut Wakes,
     cx: &mut StepContext,
 ) {
-    let (balls, obstacles) = (&mut w.balls[..], (w.shapes, w.groups));
+    let (balls, obstacles) = (&mut *w.balls, (w.shapes, w.groups));
     for p in bodies {
         cx.tally.full_tests += 1;
         cx.tally.impact_tests += 1;
@@ -65,7 +67,7 @@ pub(super) fn walls_last(
         return;
     }
     let mut tests = GroupTests::default();
-    let (balls, obstacles) = (&mut w.balls[..], (w.shapes, w.groups));
+    let (balls, obstacles) = (&mut *w.balls, (w.shapes, w.groups));
     for p in bodies {
         let Some(s) = p.shape() else {
             break;
@@ -110,7 +112,7 @@ fn collide_ball_shape(
 }
 
 fn collide_ball_ball(
-    balls: &mut [Ball],
+    balls: &mut BallSet,
     (bi, bj): (BallIx, BallIx),
     wakes: &mut Wakes,
     cx: &mut StepContext,

@@ -4,11 +4,33 @@
 use super::context::StepContext;
 use super::World;
 use crate::balls::BallSet;
-use crate::geom::Motion;
-use crate::rules::{Control, GameRules, Moment, PlayState, Rules, Tether, WorldView};
+use crate::geom::{Aabb, Motion, Shape};
+use crate::rules::{Control, GameRules, Moment, PlayState, Rules, ShapePlay, Tether, WorldView};
 use glam::Vec2;
 
 impl World {
+    /// [`World::new`] with what each shape is worth in a game (`plays`, by index into
+    /// `shapes`; a shape without one is worth nothing). Each guard point lights with the
+    /// target of the shape it guards.
+    pub(crate) fn with_plays(
+        mut shapes: Vec<Shape>,
+        mut plays: Vec<ShapePlay>,
+        bounds: Aabb,
+        seed: u64,
+    ) -> Self {
+        crate::geom::add_guard_points(&mut shapes);
+        plays.resize(shapes.len(), ShapePlay::default());
+        for (i, s) in shapes.iter().enumerate() {
+            if let Some(g) = s.guard_of.and_then(|g| plays.get(g as usize).copied()) {
+                plays[i].target = g.target;
+            }
+        }
+        let order = super::step::statics_order(&shapes);
+        let mut world = Self::new_unguarded(shapes, bounds, seed);
+        world.rules.play.shapes = order.iter().map(|&i| plays[i]).collect();
+        world
+    }
+
     /// The scene's rules (tethers, friction, pockets, rain).
     pub fn rules(&self) -> &Rules {
         &self.rules.scene

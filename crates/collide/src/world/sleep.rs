@@ -19,6 +19,7 @@
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
 use super::sleepers::Wakes;
+use crate::balls::BallSet;
 use crate::geom::{Ball, Motion, Shape};
 use crate::narrow::{contact_ball_obstacle, GroupTests};
 use glam::Vec2;
@@ -63,7 +64,7 @@ impl SleepStage {
     /// shape reaches (one box test per pair, counted).
     pub(super) fn before_step(&mut self, w: &mut Frame, cx: &mut StepContext) {
         if !cx.settings.sleep_on() {
-            if w.balls.iter().any(|b| b.asleep) {
+            if w.balls.any_asleep() {
                 self.wakes.wake_all(w.balls);
             }
             return;
@@ -75,7 +76,7 @@ impl SleepStage {
             }
             let reach = s.aabb();
             for i in 0..w.balls.len() {
-                if w.balls[i].asleep {
+                if w.balls.asleep(i) {
                     cx.tally.sleep_tests += 1;
                     if reach.overlaps(&w.balls[i].aabb()) {
                         self.wakes.wake_ball(w.balls, i);
@@ -100,7 +101,7 @@ impl SleepStage {
             let b = &w.balls[i];
             let start = starts.get(i).copied().unwrap_or(b.pos);
             let moved = b.vel != Vec2::ZERO || b.spin != 0.0 || b.pos != start;
-            if b.asleep && moved {
+            if w.balls.asleep(i) && moved {
                 self.wakes.wake_ball(w.balls, i);
             }
         }
@@ -110,13 +111,14 @@ impl SleepStage {
         }
         let (speed, time) = (cx.settings.sleep.speed, cx.settings.sleep.time);
         let mut ready = false;
-        for b in w.balls.iter_mut().filter(|b| !b.asleep) {
+        let (balls, rests) = w.balls.with_rests();
+        for (b, r) in balls.iter().zip(rests).filter(|(_, r)| !r.asleep) {
             let rim = b.spin * b.radius;
             if b.vel.length_squared() + rim * rim < speed * speed {
-                b.slow_for += cx.dt;
-                ready |= b.slow_for >= time;
+                r.slow_for += cx.dt;
+                ready |= r.slow_for >= time;
             } else {
-                b.slow_for = 0.0;
+                r.slow_for = 0.0;
             }
         }
         if ready && (cx.step + 1).is_multiple_of(CHECK_EVERY) {
@@ -154,15 +156,15 @@ impl SleepStage {
             };
             // `a < b`, as the broad phase paired them.
             let (a, b) = (p.ball.ix(), o.ix());
-            let (ba, bb) = (&w.balls[a], &w.balls[b]);
-            if !touching(ba, bb) {
+            if !touching(&w.balls[a], &w.balls[b]) {
                 continue;
             }
-            match (ba.asleep, bb.asleep) {
+            let (ra, rb) = (w.balls.rests()[a], w.balls.rests()[b]);
+            match (ra.asleep, rb.asleep) {
                 (false, false) => union(&mut self.parent, a as u32, b as u32),
                 // The awake ball and the sleeping group it touches, to join if it sleeps.
-                (true, false) => self.joins.extend([b as u32, ba.sleep_group]),
-                (false, true) => self.joins.extend([a as u32, bb.sleep_group]),
+                (true, false) => self.joins.extend([b as u32, ra.group]),
+                (false, true) => self.joins.extend([a as u32, rb.group]),
                 (true, true) => {}
             }
         }
@@ -170,19 +172,20 @@ impl SleepStage {
 
     /// Puts to sleep the groups all still for `time` that touch no moving shape (no ball of
     /// `blocked_balls`); sleepers they touch join their group.
-    fn put_groups_to_sleep(&mut self, balls: &mut [Ball], blocked_balls: &[u32], time: f32) {
+    fn put_groups_to_sleep(&mut self, balls: &mut BallSet, blocked_balls: &[u32], time: f32) {
         let st = self;
         let n = balls.len();
+        let (balls, rests) = balls.with_rests();
         st.slowest.clear();
         st.slowest.resize(n, f32::INFINITY);
         st.blocked.clear();
         st.blocked.resize(n, false);
-        for (i, b) in balls.iter().enumerate() {
+        for (i, r) in rests.iter().enumerate() {
             let root = find(&mut st.parent, i as u32) as usize;
-            if b.asleep {
+            if r.asleep {
                 continue;
             }
-            st.slowest[root] = st.slowest[root].min(b.slow_for);
+            st.slowest[root] = st.slowest[root].min(r.slow_for);
         }
         for &b in blocked_balls {
             let root = find(&mut st.parent, b) as usize;
@@ -197,8 +200,8 @@ impl SleepStage {
         let mut ids = std::mem::take(&mut st.ids);
         ids.clear();
         ids.resize(n, u32::MAX);
-        for (i, b) in balls.iter_mut().enumerate() {
-            if b.asleep || !sleeps(&mut *st, i) {
+        for (i, (b, r)) in balls.iter_mut().zip(rests.iter_mut()).enumerate() {
+            if r.asleep || !sleeps(&mut *st, i) {
                 continue;
             }
             let root = find(&mut st.parent, i as u32) as usize;
@@ -206,10 +209,10 @@ impl SleepStage {
                 ids[root] = st.next_group;
                 st.next_group = st.next_group.wrapping_add(1);
             }
-            b.asleep = true;
+            r.asleep = true;
             b.vel = Vec2::ZERO;
             b.spin = 0.0;
-            b.sleep_group = ids[root];
+            r.group = ids[root];
         }
         // Sleeping groups touched by a group that fell asleep join it.
         let mut renames = std::mem::take(&mut st.renames);
@@ -225,9 +228,9 @@ impl SleepStage {
         renames.sort_unstable();
         renames.dedup_by_key(|r| r.0);
         if !renames.is_empty() {
-            for b in balls.iter_mut().filter(|b| b.asleep) {
-                if let Ok(k) = renames.binary_search_by_key(&b.sleep_group, |r| r.0) {
-                    b.sleep_group = renames[k].1;
+            for r in rests.iter_mut().filter(|r| r.asleep) {
+                if let Ok(k) = renames.binary_search_by_key(&r.group, |m| m.0) {
+                    r.group = renames[k].1;
                 }
             }
         }
@@ -240,8 +243,8 @@ fn moving(s: &Shape, rotating: bool) -> bool {
     match s.motion {
         Motion::Static => false,
         Motion::Kinematic { speed, .. } => rotating && speed != 0.0,
-        Motion::Flipper { .. } => s.play.spin != 0.0,
-        Motion::Plunger { .. } => s.play.pull_rate != 0.0,
+        Motion::Flipper { .. } => s.spin != 0.0,
+        Motion::Plunger { .. } => s.pull_rate != 0.0,
     }
 }
 

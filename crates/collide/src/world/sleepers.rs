@@ -3,7 +3,7 @@
 //! push-out, the soft contacts, sleep itself) and the hand's edits between steps wake through
 //! it; `sleep.rs` puts groups to sleep.
 
-use crate::geom::Ball;
+use crate::balls::{BallSet, Rest};
 use glam::Vec2;
 
 /// The groups woken during this step (flushed at its end) and the balls woken since the
@@ -17,22 +17,23 @@ pub(super) struct Wakes {
 
 impl Wakes {
     /// Wakes ball `i` of `balls` now and its group at the end of the step.
-    pub(super) fn wake_ball(&mut self, balls: &mut [Ball], i: usize) {
-        let Some(b) = balls.get_mut(i) else {
+    pub(super) fn wake_ball(&mut self, balls: &mut BallSet, i: usize) {
+        let (_, rests) = balls.with_rests();
+        let Some(r) = rests.get_mut(i) else {
             return;
         };
-        if b.asleep {
-            b.asleep = false;
-            b.slow_for = 0.0;
+        if r.asleep {
+            r.asleep = false;
+            r.slow_for = 0.0;
             self.count += 1;
-            self.groups.push(b.sleep_group);
+            self.groups.push(r.group);
         }
     }
 
     /// Wakes whichever of two touching balls sleeps (its group at the end of the step).
-    pub(super) fn wake_pair(&mut self, balls: &mut [Ball], i: usize, j: usize) {
+    pub(super) fn wake_pair(&mut self, balls: &mut BallSet, i: usize, j: usize) {
         for k in [i, j] {
-            if balls[k].asleep {
+            if balls.asleep(k) {
                 self.wake_ball(balls, k);
             }
         }
@@ -40,11 +41,11 @@ impl Wakes {
 
     /// Wakes the sleepers of `balls` within `reach` px of the disc at `p` of radius `r`, with
     /// their groups.
-    pub(super) fn wake_near(&mut self, balls: &mut [Ball], p: Vec2, r: f32, reach: f32) {
+    pub(super) fn wake_near(&mut self, balls: &mut BallSet, p: Vec2, r: f32, reach: f32) {
         for i in 0..balls.len() {
             let b = &balls[i];
             let d = b.radius + r + reach;
-            if b.asleep && (b.pos - p).length_squared() <= d * d {
+            if balls.asleep(i) && (b.pos - p).length_squared() <= d * d {
                 self.wake_ball(balls, i);
             }
         }
@@ -52,19 +53,19 @@ impl Wakes {
     }
 
     /// Wakes every ball.
-    pub(super) fn wake_all(&mut self, balls: &mut [Ball]) {
+    pub(super) fn wake_all(&mut self, balls: &mut BallSet) {
         let mut n = 0;
-        for b in balls {
-            n += b.asleep as u64;
-            b.asleep = false;
-            b.slow_for = 0.0;
+        for r in balls.with_rests().1 {
+            n += r.asleep as u64;
+            r.asleep = false;
+            r.slow_for = 0.0;
         }
         self.count += n;
         self.groups.clear();
     }
 
     /// Wakes the rest of the groups woken this step.
-    pub(super) fn flush(&mut self, balls: &mut [Ball]) {
+    pub(super) fn flush(&mut self, balls: &mut BallSet) {
         let groups = &mut self.groups;
         if groups.is_empty() {
             return;
@@ -72,12 +73,11 @@ impl Wakes {
         groups.sort_unstable();
         groups.dedup();
         let mut n = 0;
-        for b in balls.iter_mut().filter(|b| b.asleep) {
-            if groups.binary_search(&b.sleep_group).is_ok() {
-                b.asleep = false;
-                b.slow_for = 0.0;
-                n += 1;
-            }
+        let woken = |r: &Rest| r.asleep && groups.binary_search(&r.group).is_ok();
+        for r in balls.with_rests().1.iter_mut().filter(|r| woken(r)) {
+            r.asleep = false;
+            r.slow_for = 0.0;
+            n += 1;
         }
         self.count += n;
         groups.clear();

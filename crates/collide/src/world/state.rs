@@ -11,9 +11,10 @@
 
 use super::context::WorldRng;
 use super::pairs::{kept_of, saved_impulses};
-use super::{Ball, BallId, BallSet, Settings, World};
+use super::saved::{SavedBall, SavedShape};
+use super::{BallId, BallSet, Settings, World};
 use crate::broad::BroadKind;
-use crate::geom::{Group, Shape};
+use crate::geom::Group;
 use crate::rules::{GameRules, PlayState, Rules};
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
@@ -90,13 +91,13 @@ pub struct WorldState {
     /// Its parameters by name.
     #[serde(default)]
     pub broad_params: Vec<(String, f32)>,
-    /// The obstacles, statics first, as the world holds them.
-    pub shapes: Vec<Shape>,
+    /// The obstacles, statics first, as the world holds them, each with its worth in a game.
+    pub shapes: Vec<SavedShape>,
     /// The shape groups' members in their current pose.
     #[serde(default)]
     pub groups: Vec<Group>,
-    /// The balls.
-    pub balls: Vec<Ball>,
+    /// The balls, each with its rest.
+    pub balls: Vec<SavedBall>,
     /// Balls waiting to be launched.
     pub pending_launches: u32,
     /// Balls launched since the last clear.
@@ -137,12 +138,20 @@ impl World {
                 .iter()
                 .map(|p| (p.name.to_string(), p.value))
                 .collect(),
-            shapes: self.shapes.clone(),
+            shapes: (self.shapes.iter().enumerate())
+                .map(|(i, s)| SavedShape::of(s, self.rules.play.shape(i)))
+                .collect(),
             groups: self.groups.clone(),
-            balls: self.balls.to_vec(),
+            balls: (self.balls.iter().zip(self.balls.rests()))
+                .map(|(b, r)| SavedBall::of(b, r))
+                .collect(),
             pending_launches: self.stages.launch.pending,
             launched: self.counters.launched,
-            play: self.rules.play.clone(),
+            // Each shape's worth is written with the shape (above).
+            play: PlayState {
+                shapes: Vec::new(),
+                ..self.rules.play.clone()
+            },
             rules: self.saved_rules(),
             game: self.rules.game,
             soft_impulses: saved_impulses(&self.stages.soft.kept, self.shapes.len()),
@@ -190,13 +199,15 @@ impl World {
     fn apply_state(&mut self, s: &WorldState) {
         self.steps = s.steps;
         self.settings = s.settings.clone();
-        self.shapes = s.shapes.clone();
+        let (shapes, plays) = s.shapes.iter().map(SavedShape::parts).unzip();
+        self.shapes = shapes;
         self.groups = s.groups.clone();
-        self.balls = BallSet::from_balls(s.balls.clone());
+        self.balls = BallSet::from_resting(s.balls.iter().map(SavedBall::parts));
         self.stages.launch.pending = s.pending_launches;
         self.counters = Default::default();
         self.counters.launched = s.launched;
         self.rules.play = s.play.clone();
+        self.rules.play.shapes = plays;
         self.rules.scene = s.rules.clone();
         self.rules.game = s.game;
         self.stages.soft.kept = kept_of(&s.soft_impulses, self.shapes.len());
@@ -292,7 +303,7 @@ fn check_settings(s: &Settings) -> Result<(), StateError> {
 /// Most balls a state may hold.
 pub(crate) const MAX_BALLS: usize = 2_000_000;
 
-fn check_balls(balls: &[Ball]) -> Result<(), StateError> {
+fn check_balls(balls: &[SavedBall]) -> Result<(), StateError> {
     if balls.len() > MAX_BALLS {
         let problem = format!("{} balls, at most {MAX_BALLS}", balls.len());
         return Err(StateError::new("balls", problem));

@@ -283,7 +283,7 @@ impl World {
             .iter()
             .filter(|b| !bounds.contains(b.pos))
             .count() as u32;
-        c.asleep = self.balls.iter().filter(|b| b.asleep).count() as u32;
+        c.asleep = self.balls.rests().iter().filter(|r| r.asleep).count() as u32;
         tally.wakeups > 0
     }
 }
@@ -303,8 +303,7 @@ pub(super) fn empty_world(seed: u64) -> World {
 /// The shapes reordered statics first (stable), each `guard_of` renumbered to follow the
 /// shape it guards (an index out of range is dropped).
 pub(super) fn statics_first(shapes: Vec<Shape>) -> Vec<Shape> {
-    let mut order: Vec<usize> = (0..shapes.len()).collect();
-    order.sort_by_key(|&i| shapes[i].is_kinematic());
+    let order = statics_order(&shapes);
     let mut new_index = vec![0u32; shapes.len()];
     for (new, &old) in order.iter().enumerate() {
         new_index[old] = new as u32;
@@ -317,6 +316,14 @@ pub(super) fn statics_first(shapes: Vec<Shape>) -> Vec<Shape> {
             s
         })
         .collect()
+}
+
+/// The shapes' indices in the order [`statics_first`] puts them: statics, then the others,
+/// each in the order given.
+pub(super) fn statics_order(shapes: &[Shape]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..shapes.len()).collect();
+    order.sort_by_key(|&i| shapes[i].is_kinematic());
+    order
 }
 
 /// What the overlap meter reads at the end of a step: the frame's balls and obstacles, whether

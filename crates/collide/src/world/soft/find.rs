@@ -5,6 +5,7 @@
 //! friction, elasticity, approach speed. Cost: one narrow test per pair.
 
 use super::lanes::SPECULATIVE_RADII;
+use crate::balls::BallSet;
 use crate::geom::{Ball, Group, Shape};
 use crate::narrow::{contact_ball_ball, contact_ball_obstacle_fine, Contact, GroupTests};
 use crate::world::body::{BallIx, Body, BodyPair, ShapeIx};
@@ -17,7 +18,7 @@ use glam::Vec2;
 /// One sub-step's view of the world: the balls and obstacles, the step's pairs, where the
 /// balls began the step, the wakes, and the step's context.
 pub(super) struct Finder<'a> {
-    pub(super) balls: &'a mut [Ball],
+    pub(super) balls: &'a mut BallSet,
     pub(super) shapes: &'a [Shape],
     pub(super) groups: &'a [Group],
     pub(super) bodies: &'a [BodyPair],

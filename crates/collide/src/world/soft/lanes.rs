@@ -8,6 +8,7 @@
 //! mass, so a wide kernel reads eight whole lanes at a time and the padding changes nothing.
 //! Cost: `O(contacts)` to fill, `O(balls)` to load and store the bodies.
 
+use crate::balls::BallSet;
 use crate::geom::{clamp_speed, Ball};
 use crate::world::contacts::{Kept, SoftContact};
 use glam::Vec2;
@@ -82,9 +83,10 @@ pub(super) fn load_bodies(states: &mut Vec<BodyState>, balls: &[Ball]) {
 }
 
 /// Moves the awake balls by their solved velocities over `dt` s and keeps each move.
-pub(super) fn integrate_states(states: &mut Bodies, balls: &mut [Ball], dt: f32) {
+pub(super) fn integrate_states(states: &mut Bodies, balls: &mut BallSet, dt: f32) {
+    let (balls, rests) = balls.with_rests();
     for (i, b) in balls.iter_mut().enumerate() {
-        if b.asleep {
+        if rests[i].asleep {
             continue;
         }
         let mut s = states.get(i as u32);

@@ -49,6 +49,7 @@ use super::body::BodyPair;
 use super::contacts::{Kept, SoftContact};
 use super::context::{Frame, StepContext};
 use super::sleepers::Wakes;
+use crate::balls::BallSet;
 use crate::geom::{clamp_speed, Aabb, Ball};
 use crate::tunnel::Tunnelling;
 use colour::Plan;
@@ -88,9 +89,10 @@ impl SoftStage {
     }
 
     /// The velocity part of the move: gravity, for the awake balls.
-    pub(super) fn accelerate(balls: &mut [Ball], cx: &StepContext) {
+    pub(super) fn accelerate(balls: &mut BallSet, cx: &StepContext) {
         let g = Vec2::new(0.0, -cx.settings.gravity);
-        for b in balls.iter_mut().filter(|b| !b.asleep) {
+        let (balls, rests) = balls.with_rests();
+        for (b, _) in balls.iter_mut().zip(rests).filter(|(_, r)| !r.asleep) {
             b.vel = clamp_speed(b.vel + g * cx.dt);
         }
     }
@@ -116,7 +118,7 @@ impl SoftStage {
         let dt = cx.dt;
         let soft = cx.settings.soft.sanitized();
         let mut f = Finder {
-            balls: &mut w.balls[..],
+            balls: &mut *w.balls,
             shapes: w.shapes,
             groups: w.groups,
             bodies,
@@ -173,7 +175,7 @@ impl SoftStage {
     }
 
     /// The jobs in order, on `threads` threads (the same bits on any number).
-    fn run_jobs(&mut self, jobs: &[Job], balls: &mut [Ball], threads: usize) {
+    fn run_jobs(&mut self, jobs: &[Job], balls: &mut BallSet, threads: usize) {
         if threads > 1 {
             let lanes = (&mut self.lanes, &mut self.states[..]);
             return threads::run(lanes, &self.plan.ranges, balls, (jobs, threads));

@@ -12,7 +12,7 @@
 use super::colour::{Kind, LaneRange};
 use super::kernel;
 use super::lanes::{integrate_states, Bodies, BodyState, LaneView, Lanes, Pass, WIDTH};
-use crate::geom::Ball;
+use crate::balls::BallSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What the threads do in turn: a pass over every colour, or the move of the positions.
@@ -27,7 +27,7 @@ pub(super) enum Job {
 pub(super) fn run(
     (lanes, states): (&mut Lanes, &mut [BodyState]),
     ranges: &[LaneRange],
-    balls: &mut [Ball],
+    balls: &mut BallSet,
     (jobs, threads): (&[Job], usize),
 ) {
     let cuts = cuts(ranges, threads);
@@ -85,7 +85,7 @@ fn work(
     mut runs: Vec<(LaneView, Kind)>,
     mut bodies: Bodies,
     (jobs, barrier): (&[Job], &SpinBarrier),
-    (mut balls, wide): (Option<&mut [Ball]>, bool),
+    (mut balls, wide): (Option<&mut BallSet>, bool),
 ) {
     for job in jobs {
         match *job {
