@@ -9,6 +9,8 @@ use collide::{BroadKind, Vec2};
 pub enum Command {
     /// Launch this many balls.
     Launch(u32),
+    /// Replace the world's settings (the panel's edits of what it read from the world).
+    Settings(collide::Settings),
     /// Remove every ball.
     Clear,
     /// Reload the scene.

@@ -1,8 +1,8 @@
-//! The state the window's parts share: the overlays to draw ([`Show`]), everything the panels
-//! edit and the app reads ([`UiState`]), and the read-outs of the frame's load ([`Load`]).
-//! The panels bind widgets to it, the drawing reads it, the app applies it to the world.
-
-use collide::{BroadKind, Settings, World};
+//! The state the window's parts share: the overlays to draw ([`Show`]), what the panels edit
+//! and the app reads beside the world ([`UiState`]), and the read-outs of the frame's load
+//! ([`Load`]). The world's settings and broad phase are not copied here: the panels read them
+//! from the world each frame and return commands that change them; each window keeps its own
+//! open flag.
 
 /// The Show toggles: the overlays drawn over the world.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -64,12 +64,8 @@ impl Show {
 /// What the panels edit and the app reads (the side panel keeps its own: `ui/panel.rs`).
 #[derive(Clone, Debug)]
 pub struct UiState {
-    /// Physics settings, copied into the world when changed.
-    pub sim: Settings,
     /// Overlays.
     pub show: Show,
-    /// Broad phase chosen.
-    pub broad: BroadKind,
     /// The user chose the broad phase (the panel, `--broad-phase`): Fill and Restart keep it.
     /// Otherwise they pick one for the ball count (`advice.rs`).
     pub broad_chosen: bool,
@@ -82,12 +78,6 @@ pub struct UiState {
     pub solver_note: Option<String>,
     /// Simulation paused.
     pub paused: bool,
-    /// Help window open.
-    pub help_open: bool,
-    /// Things to try window open (F3).
-    pub tour_open: bool,
-    /// Chart window open.
-    pub chart_open: bool,
     /// What the last fill did, when worth saying.
     pub fill_message: Option<String>,
     /// Last refusal of a parameter change, shown under the sliders.
@@ -104,8 +94,6 @@ pub struct UiState {
     pub time_scale: f32,
     /// Tab hid the panels and windows.
     pub panels_hidden: bool,
-    /// Energy window open.
-    pub energy_open: bool,
     /// A note for the user (screenshot written, scene loaded), shown under the heading.
     pub message: Option<String>,
     /// Edit mode asked for (toolbar Edit, F2); the app enters or leaves it to match.
@@ -128,25 +116,19 @@ pub struct UiState {
 }
 
 impl UiState {
-    /// Defaults, with the world's settings.
-    pub fn new(world: &World) -> Self {
-        let broad = world.broad().kind();
+    /// Defaults.
+    pub fn new() -> Self {
         Self {
-            sim: world.settings().clone(),
             show: Show {
                 lights: true,
                 sweeps: true,
                 ..Show::default()
             },
-            broad,
             broad_chosen: false,
             broad_note: None,
             solver_chosen: false,
             solver_note: None,
             paused: false,
-            help_open: false,
-            tour_open: false,
-            chart_open: false,
             fill_message: None,
             param_message: None,
             panel_width: 320.0,
@@ -155,7 +137,6 @@ impl UiState {
             egui_wants_pointer: false,
             time_scale: 1.0,
             panels_hidden: false,
-            energy_open: false,
             message: None,
             editing: false,
             scene_index: None,

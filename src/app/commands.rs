@@ -58,6 +58,7 @@ impl App {
             }
             Command::Tour(k) => self.start_tour(k),
             Command::SweepParam(name) => self.panel.params.start(name, &self.scene, &self.world),
+            Command::Settings(settings) => self.input_shown(Input::Settings(settings)),
         }
     }
 
@@ -84,18 +85,17 @@ impl App {
                 self.ui.scene_fill = scene.fill.map(|f| f.count);
                 self.scene = scene;
                 let mut sim = self.built().settings().clone();
-                let old = &self.ui.sim;
+                let old = self.world.settings();
                 (sim.tunnelling, sim.linear_fractions) = (old.tunnelling, old.linear_fractions);
                 (sim.verify, sim.rotate) = (old.verify, old.rotate);
                 sim.pair_cache = old.pair_cache;
-                self.ui.sim = sim;
                 self.source = Source {
                     origin: format!("{name} (built in)"),
                     text: text.to_string(),
                     seed: self.args.seed,
                 };
                 self.prefs.last_scene = Some(name.to_string());
-                self.restart();
+                self.restart_with(sim);
                 self.cam = Camera::default();
                 self.ui.message = Some(format!("Scene {name} loaded"));
             }
@@ -135,7 +135,6 @@ impl App {
         let want = advice::broad_for(balls, chosen.then_some(kind));
         if want != kind {
             self.input_shown(Input::SetBroad(want.name().to_string()));
-            self.ui.broad = want;
         }
         self.ui.broad_note = if want != kind && want == collide::BroadKind::Brute {
             Some(format!(
@@ -151,16 +150,21 @@ impl App {
     fn suit_solver(&mut self, balls: usize) {
         let want = advice::solver_for_fill(balls, self.ui.solver_chosen);
         self.ui.solver_note = want.map(|_| advice::soft_fill_note(balls));
-        if let Some(solver) = want.filter(|&s| s != self.ui.sim.solver) {
-            self.ui.sim.solver = solver;
-            self.input_shown(Input::Settings(self.ui.sim.clone()));
+        if let Some(solver) = want.filter(|&s| s != self.world.settings().solver) {
+            let mut sim = self.world.settings().clone();
+            sim.solver = solver;
+            self.input_shown(Input::Settings(sim));
         }
     }
 
     /// Reloads the scene, keeping the settings and the broad phase the user chose (else the
     /// one for the balls of the scene's own fill).
     pub(super) fn restart(&mut self) {
-        let settings = self.ui.sim.clone();
+        self.restart_with(self.world.settings().clone());
+    }
+
+    /// Reloads the scene as [`App::restart`] does, with `settings`.
+    fn restart_with(&mut self, settings: collide::Settings) {
         let chosen = self.ui.broad_chosen;
         let balls = self.scene.fill.and(self.ui.scene_fill).unwrap_or(0) as usize;
         let kind = advice::broad_for(balls, chosen.then(|| self.world.broad().kind()));

@@ -13,6 +13,7 @@ use crate::render::renderer::Renderer;
 use crate::render::{draw, raw_gl, screen};
 use crate::start::Source;
 use crate::state::Load;
+use crate::ui::panel::Windows;
 use crate::ui::panel_cache::{self, PanelCache};
 use crate::ui::timeline::TapeCmd;
 use crate::ui::widgets;
@@ -179,9 +180,6 @@ impl Runner {
             raw_gl::flush();
             egui_macroquad::ui(|ctx| tape_cmds = app.panels(ctx, load, &mut cmds));
         }
-        // After the panels, before the next steps: the next frame's landing shows the
-        // world's settings in the panel again, so an edit not made an input now is lost.
-        app.sync_settings();
         app.sync_sound();
         if app.editor.active {
             let fitted = app.fitted();
@@ -292,15 +290,22 @@ impl App {
                 .timeline
                 .show(ctx, &self.tape, &self.world, &mut self.ui.paused);
         }
-        cmds.extend(self.panel.show(ctx, &mut self.ui, &self.world, load));
+        let windows = Windows {
+            energy: &mut self.energy,
+            chart: &mut self.chart,
+        };
+        cmds.extend(
+            self.panel
+                .show(ctx, (&mut self.ui, windows), &self.world, load),
+        );
         if self.editor.active && !self.ui.panels_hidden && self.editor.show(ctx) {
             self.ui.editing = false;
         }
         if !self.ui.panels_hidden {
             cmds.extend(self.tour_window(ctx));
             self.experiment.show(ctx, &self.scene);
-            self.energy.show(ctx, &self.world, &mut self.ui.energy_open);
-            self.chart.show(ctx, &mut self.ui.chart_open);
+            self.energy.show(ctx, &self.world);
+            self.chart.show(ctx);
         }
         self.editor.wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
         // Last, after every widget: what Tab or a click focused that is not a text field
@@ -338,7 +343,7 @@ impl App {
         if self.editor.active {
             self.editor.draw(&view);
         } else {
-            self.mouse.draw(&view, self.ui.sim.ball_radius);
+            self.mouse.draw(&view, self.world.settings().ball_radius);
         }
         if self.ui.paused && !self.editor.active {
             // At the top of the view, centred, on a backdrop: clear of the table's corners

@@ -35,7 +35,7 @@ impl App {
     }
 
     /// What `action` does, pressed by the key at place `k` of its line.
-    fn key(&mut self, action: Action, k: usize, cmds: &mut Vec<Command>) {
+    pub(super) fn key(&mut self, action: Action, k: usize, cmds: &mut Vec<Command>) {
         let ui = &mut self.ui;
         match action {
             // In a game Space is the plunger, held (see `control_commands`).
@@ -44,11 +44,11 @@ impl App {
             Action::Step if ui.paused => cmds.push(Command::Step),
             Action::Restart => cmds.push(Command::Restart),
             Action::Scene if k < cli::BUILT_IN.len() => cmds.push(Command::LoadScene(k)),
-            Action::Help => ui.help_open = !ui.help_open,
-            Action::Tour => ui.tour_open = !ui.tour_open,
+            Action::Help => self.panel.help.toggle(),
+            Action::Tour => self.teach.tour.toggle(),
             Action::Probe => ui.show.probe = !ui.show.probe,
             Action::Editor => ui.editing = !ui.editing,
-            Action::Energy => ui.energy_open = !ui.energy_open,
+            Action::Energy => self.energy.toggle(),
             Action::Mute => ui.muted = !ui.muted,
             Action::Timeline => self.timeline.open = !self.timeline.open,
             Action::Panels => ui.panels_hidden = !ui.panels_hidden,

@@ -98,7 +98,7 @@ impl App {
             world.edit_settings(|st| st.collision_iterations = prefs.collision_iterations);
         }
         let editor = Editor::new(&scene, args.seed);
-        let mut ui = UiState::new(&world);
+        let mut ui = UiState::new();
         ui.broad_chosen = args.broad_phase.is_some();
         ui.solver_chosen = args.solver.is_some();
         if crate::start::fill_took_soft(&args, &scene) {
@@ -216,7 +216,6 @@ impl App {
     /// What follows a frame's steps (grabs and tracks follow balls by id, so a drained or
     /// pocketed ball takes only its own with it).
     fn after_physics(&mut self, frame_time: f64) {
-        self.show_world_settings();
         self.chart.record(get_time(), &self.world);
         self.fx
             .update(&mut self.world, frame_time as f32, self.ui.show.tracks);
@@ -241,24 +240,11 @@ impl App {
         }
     }
 
-    /// The settings edited in the panel this frame become an input when they changed.
-    fn sync_settings(&mut self) {
-        if self.ui.sim != *self.world.settings() {
-            self.input_shown(Input::Settings(self.ui.sim.clone()));
-        }
-    }
-
     /// Mute and volume from the panel to the sound; where the sound goes back to the panel.
     fn sync_sound(&mut self) {
         self.sound.set(self.ui.muted, self.ui.volume);
         self.ui.sound_status = self.sound.status();
         self.ui.sound_why = self.sound.silent_because().map(str::to_string);
-    }
-
-    /// The panel shows the world's settings and broad phase (a replay changes them).
-    fn show_world_settings(&mut self) {
-        self.ui.sim = self.world.settings().clone();
-        self.ui.broad = self.world.broad().kind();
     }
 
     /// The world on screen: the editor's preview in edit mode, else the running world.
@@ -368,6 +354,7 @@ mod tests {
     use super::{slow_motion, App};
     use crate::cli::Args;
     use crate::command::Command;
+    use crate::keymap::Action;
     use crate::prefs::Prefs;
     use clap::Parser;
 
@@ -387,6 +374,35 @@ mod tests {
             ..Prefs::default()
         };
         App::new(args, start, prefs)
+    }
+
+    #[test]
+    fn settings_from_the_panel_are_the_worlds_and_a_restart_keeps_them() {
+        let mut app = app();
+        let mut edited = app.world.settings().clone();
+        (edited.gravity, edited.rotate) = (123.0, !edited.rotate);
+        app.apply(Command::Settings(edited.clone()));
+        assert_eq!(*app.world.settings(), edited);
+        app.apply(Command::Restart);
+        assert_eq!(*app.world.settings(), edited, "a restart keeps them");
+        app.apply(Command::LoadScene(0));
+        assert_eq!(
+            app.world.settings().rotate,
+            edited.rotate,
+            "a scene load keeps rotation"
+        );
+    }
+
+    #[test]
+    fn each_window_keeps_its_own_open_flag_and_its_key_toggles_it() {
+        let mut app = app();
+        assert!(!app.panel.help.open && !app.energy.open && !app.teach.tour.open);
+        for action in [Action::Help, Action::Energy, Action::Tour] {
+            app.key(action, 0, &mut Vec::new());
+        }
+        assert!(app.panel.help.open && app.energy.open && app.teach.tour.open);
+        app.key(Action::Help, 0, &mut Vec::new());
+        assert!(!app.panel.help.open, "pressed again, it closes");
     }
 
     #[test]

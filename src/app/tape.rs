@@ -68,12 +68,11 @@ impl App {
         }
     }
 
-    /// After the world jumped (seek, load): no stale effects or grabs; the panel follows.
+    /// After the world jumped (seek, load): no stale effects or grabs.
     fn after_jump(&mut self) {
         self.fx.reset();
         self.mouse.forget();
         self.stepper = Stepper::default();
-        self.show_world_settings();
     }
 
     fn load_recording(&mut self, path: &std::path::Path) -> Option<Result<String, String>> {

@@ -34,16 +34,15 @@ impl App {
             self.apply(Command::SceneFill(n));
         }
         if let Some(kind) = names.broad {
-            (self.ui.broad, self.ui.broad_chosen, self.ui.broad_note) = (kind, true, None);
+            (self.ui.broad_chosen, self.ui.broad_note) = (true, None);
             self.apply(Command::SetBroad(kind));
         }
         self.set_params(setup);
-        let mut sim = self.ui.sim.clone();
+        let mut sim = self.world.settings().clone();
         edit_settings(&mut sim, setup, &names);
         if sim != *self.world.settings() {
-            self.input_shown(Input::Settings(sim.clone()));
+            self.input_shown(Input::Settings(sim));
         }
-        self.ui.sim = sim;
         if let Some((n, r)) = setup.fill {
             self.apply(Command::Fill(n, r));
         }
@@ -72,17 +71,14 @@ impl App {
     /// `--tour N`: the window open on experiment N, the toy set up for it.
     pub(super) fn start_tour_from_args(&mut self) {
         if let Some(crate::cli::TourArg::Start(k)) = self.args.tour {
-            self.ui.tour_open = true;
+            self.teach.tour.open = true;
             self.start_tour(k);
         }
     }
 
     /// The Things to try window; its button's set-up as a command.
     pub(super) fn tour_window(&mut self, ctx: &egui_macroquad::egui::Context) -> Option<Command> {
-        self.teach
-            .tour
-            .show(ctx, &mut self.ui.tour_open)
-            .map(Command::Tour)
+        self.teach.tour.show(ctx).map(Command::Tour)
     }
 
     /// Asks the world for the probe's record while the probe or the heat map is shown.
@@ -231,7 +227,8 @@ mod tests {
     fn every_experiment_sets_up_what_it_names_and_nothing_else() {
         for (k, x) in tour::list().iter().enumerate() {
             let mut app = app(&[]);
-            app.ui.sim.rotate = true; // named by no set-up, kept by a scene load: must stay
+            // Named by no set-up, kept by a scene load: must stay.
+            app.world.edit_settings(|s| s.rotate = true);
             app.apply(Command::Tour(k));
             let (s, names, w) = (&x.setup, x.setup.resolved().unwrap(), &app.world);
             let name = &x.title;
@@ -280,7 +277,7 @@ mod tests {
     #[test]
     fn tour_n_starts_set_up_with_the_window_open() {
         let app = app(&["--tour", "2"]);
-        assert!(app.ui.tour_open);
+        assert!(app.teach.tour.open);
         assert_eq!(app.world.broad().kind(), collide::BroadKind::Quadtree);
         assert_eq!(app.teach.tour.shown, 1);
     }

@@ -33,6 +33,8 @@ struct Sample {
 /// The chart's ring buffer of per-frame samples.
 #[derive(Default)]
 pub struct Chart {
+    /// Whether the window is shown (the toolbar's Chart).
+    pub open: bool,
     samples: VecDeque<Sample>,
     last_total: Option<Tally>,
 }
@@ -74,10 +76,16 @@ impl Chart {
         }
     }
 
-    /// The chart window, while `open`.
-    pub fn show(&self, ctx: &egui::Context, open: &mut bool) {
+    /// Opens it when closed, closes it when open.
+    pub fn toggle(&mut self) {
+        self.open = !self.open;
+    }
+
+    /// The chart window, while open.
+    pub fn show(&mut self, ctx: &egui::Context) {
+        let mut open = self.open;
         egui::Window::new("Chart: broad phase and overlap per frame")
-            .open(open)
+            .open(&mut open)
             .default_pos(egui::pos2(60.0, 120.0))
             .default_width(480.0)
             .resizable(true)

@@ -22,6 +22,8 @@ struct Sample {
 /// The window's state, fed once a frame.
 #[derive(Default)]
 pub struct EnergyUi {
+    /// Whether the window is shown (the toolbar's Energy, E).
+    pub open: bool,
     samples: VecDeque<Sample>,
     sim_time: f64,
     last_steps: u64,
@@ -58,16 +60,23 @@ impl EnergyUi {
         }
     }
 
-    /// The window, while `open`.
-    pub fn show(&mut self, ctx: &egui::Context, world: &World, open: &mut bool) {
+    /// Opens it when closed, closes it when open.
+    pub fn toggle(&mut self) {
+        self.open = !self.open;
+    }
+
+    /// The window, while open.
+    pub fn show(&mut self, ctx: &egui::Context, world: &World) {
+        let mut open = self.open;
         egui::Window::new("Energy")
-            .open(open)
+            .open(&mut open)
             .default_width(420.0)
             .default_pos([20.0, 120.0])
             .show(ctx, |ui| {
                 readouts(ui, world.energy(), self.last_hit.as_ref());
                 self.chart(ui);
             });
+        self.open = open;
     }
 
     fn chart(&self, ui: &mut egui::Ui) {

@@ -5,17 +5,25 @@ use super::widgets::{grid, row};
 use crate::keymap::{self, KEYS, MOUSE};
 use egui_macroquad::egui;
 
-/// The help window; its open flag is the app's (F1 and the toolbar toggle it).
+/// The help window, with its open flag (F1 and the toolbar toggle it).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct HelpWindow;
+pub struct HelpWindow {
+    /// Whether it is shown.
+    pub open: bool,
+}
 
 impl HelpWindow {
-    /// The window, while `open`: under the toolbar, no taller than the window, its text
+    /// Opens it when closed, closes it when open.
+    pub fn toggle(&mut self) {
+        self.open = !self.open;
+    }
+
+    /// The window, while open: under the toolbar, no taller than the window, its text
     /// scrolled when it is longer.
-    pub fn show(&mut self, ctx: &egui::Context, open: &mut bool) {
+    pub fn show(&mut self, ctx: &egui::Context) {
         let (top, bottom) = (TOP, ctx.screen_rect().height() - MARGIN);
         egui::Window::new("Help")
-            .open(open)
+            .open(&mut self.open)
             .default_width(460.0)
             .default_pos([MARGIN, top])
             .max_height((bottom - top - TITLE).max(100.0))
@@ -79,7 +87,7 @@ mod tests {
                 screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
                 ..Default::default()
             };
-            let _ = ctx.run(input, |ctx| HelpWindow.show(ctx, &mut true));
+            let _ = ctx.run(input, |ctx| HelpWindow { open: true }.show(ctx));
         }
         ctx.memory(|m| m.area_rect(egui::Id::new("Help")))
             .expect("the help window was shown")

@@ -2,6 +2,8 @@
 //! to [`UiState`] and to the panel's own settings ([`Panel`]) and return [`Command`]s; they
 //! never touch the simulation itself.
 
+use super::chart::Chart;
+use super::energy::EnergyUi;
 use super::help::HelpWindow;
 use super::widgets::{grid, row};
 use crate::command::Command;
@@ -21,7 +23,8 @@ pub struct Panel {
     fill_radius: f32,
     /// Broad phase in use before the quadtree was ticked (to go back to).
     broad_before_quadtree: BroadKind,
-    help: HelpWindow,
+    /// The help window (drawn with the panel; F1 toggles it too).
+    pub help: HelpWindow,
     /// The broad phase's parameters, their rules and sweeps.
     pub params: super::params::ParamsUi,
 }
@@ -38,16 +41,17 @@ impl Panel {
             } else {
                 broad
             },
-            help: HelpWindow,
+            help: HelpWindow::default(),
             params: Default::default(),
         }
     }
 
-    /// Draws the toolbar, the side panel and the help window; returns the commands.
+    /// Draws the toolbar, the side panel and the help window; returns the commands. The
+    /// toolbar opens and closes `windows`.
     pub fn show(
         &mut self,
         ctx: &egui::Context,
-        st: &mut UiState,
+        (st, windows): (&mut UiState, Windows),
         world: &World,
         load: Load,
     ) -> Vec<Command> {
@@ -59,7 +63,8 @@ impl Panel {
         }
         let top = egui::TopBottomPanel::top("toolbar").show(ctx, |ui| {
             ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
-            launch_section(ui, st, &mut self.launch_count, &mut cmds);
+            let help = &mut self.help;
+            launch_section(ui, (st, windows, help), &mut self.launch_count, &mut cmds);
             show_section(ui, &mut st.show);
         });
         st.toolbar_height =
@@ -76,7 +81,7 @@ impl Panel {
             });
         st.panel_width =
             panel.response.rect.width() * ctx.pixels_per_point() / crate::render::screen::scale();
-        self.help.show(ctx, &mut st.help_open);
+        self.help.show(ctx);
         self.params.window(ctx);
         st.egui_wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
         cmds
@@ -101,16 +106,21 @@ impl Panel {
         load_section(ui, load, world, st);
         counters_section(ui, world);
         super::share::ui(ui, world);
-        if super::contacts::ui(ui, &mut st.sim, world, st.solver_note.as_deref()) {
+        // The widgets edit a copy of the world's settings; a change is a command.
+        let mut sim = world.settings().clone();
+        if super::contacts::ui(ui, &mut sim, world, st.solver_note.as_deref()) {
             (st.solver_chosen, st.solver_note) = (true, None);
         }
-        tunnelling_section(ui, &mut st.sim, world);
-        broad_section(ui, st, world, &mut self.params, cmds);
+        tunnelling_section(ui, &mut sim, world);
+        broad_section(ui, (st, &mut sim), world, &mut self.params, cmds);
         self.quadtree_section(ui, st, world, cmds);
-        iterations_section(ui, &mut st.sim);
-        next_ball_section(ui, &mut st.sim);
-        other_section(ui, st);
+        iterations_section(ui, &mut sim);
+        next_ball_section(ui, &mut sim);
+        other_section(ui, st, &mut sim);
         sound_section(ui, st);
+        if sim != *world.settings() {
+            cmds.push(Command::Settings(sim));
+        }
     }
 
     fn fill_section(
@@ -172,12 +182,11 @@ impl Panel {
             .changed()
         {
             let to = if active {
-                self.broad_before_quadtree = st.broad;
+                self.broad_before_quadtree = world.broad().kind();
                 BroadKind::Quadtree
             } else {
                 self.broad_before_quadtree
             };
-            st.broad = to;
             (st.broad_chosen, st.broad_note) = (true, None);
             cmds.push(Command::SetBroad(to));
         }
@@ -326,34 +335,35 @@ fn counters_section(ui: &mut egui::Ui, world: &World) {
 
 fn broad_section(
     ui: &mut egui::Ui,
-    st: &mut UiState,
+    (st, sim): (&mut UiState, &mut Settings),
     world: &World,
     params: &mut super::params::ParamsUi,
     cmds: &mut Vec<Command>,
 ) {
     ui.separator();
     ui.strong("Broad phase");
-    let before = st.broad;
+    let before = world.broad().kind();
+    let mut kind = before;
     egui::ComboBox::from_id_salt("broad")
-        .selected_text(st.broad.label())
+        .selected_text(kind.label())
         .show_ui(ui, |ui| {
             for &k in BroadKind::ALL {
-                ui.selectable_value(&mut st.broad, k, k.label());
+                ui.selectable_value(&mut kind, k, k.label());
             }
         });
-    if st.broad != before {
-        cmds.push(Command::SetBroad(st.broad));
+    if kind != before {
+        cmds.push(Command::SetBroad(kind));
         (st.broad_chosen, st.broad_note) = (true, None);
     }
-    ui.checkbox(&mut st.sim.pair_cache, "Keep pairs between iterations")
+    ui.checkbox(&mut sim.pair_cache, "Keep pairs between iterations")
         .on_hover_text(
             "Asks the broad phase with boxes grown by a margin and reuses its pairs while every \
              ball stays inside its grown box: same pairs, same simulation, fewer AABB tests \
              (the cache's own tests are counted apart)",
         );
-    ui.checkbox(&mut st.sim.verify, "Verify against brute force")
+    ui.checkbox(&mut sim.verify, "Verify against brute force")
         .on_hover_text("Each iteration also runs brute force and counts missed and extra pairs");
-    if st.sim.verify {
+    if sim.verify {
         let (s, factor) = world.recent_second();
         let window = if factor == 1.0 {
             "last second"
@@ -399,17 +409,17 @@ fn iterations_section(ui: &mut egui::Ui, sim: &mut Settings) {
     ));
 }
 
-fn other_section(ui: &mut egui::Ui, st: &mut UiState) {
+fn other_section(ui: &mut egui::Ui, st: &mut UiState, sim: &mut Settings) {
     ui.separator();
     ui.strong("Other");
-    ui.checkbox(&mut st.sim.rotate, "Rotate (kinematic shapes turn)");
+    ui.checkbox(&mut sim.rotate, "Rotate (kinematic shapes turn)");
     ui.add(
-        egui::Slider::new(&mut st.sim.gravity, 0.0..=2000.0)
+        egui::Slider::new(&mut sim.gravity, 0.0..=2000.0)
             .fixed_decimals(0)
             .text("gravity (px/s²)"),
     );
     ui.add(
-        egui::Slider::new(&mut st.sim.elasticity_scale, 0.0..=1.5)
+        egui::Slider::new(&mut sim.elasticity_scale, 0.0..=1.5)
             .fixed_decimals(2)
             .text("elasticity ×"),
     );
@@ -472,7 +482,20 @@ fn show_section(ui: &mut egui::Ui, show: &mut Show) {
     });
 }
 
-fn launch_section(ui: &mut egui::Ui, st: &mut UiState, count: &mut u32, cmds: &mut Vec<Command>) {
+/// The windows the toolbar opens and closes; each keeps its own open flag.
+pub struct Windows<'a> {
+    /// The energy window.
+    pub energy: &'a mut EnergyUi,
+    /// The chart window.
+    pub chart: &'a mut Chart,
+}
+
+fn launch_section(
+    ui: &mut egui::Ui,
+    (st, windows, help): (&mut UiState, Windows, &mut HelpWindow),
+    count: &mut u32,
+    cmds: &mut Vec<Command>,
+) {
     ui.horizontal_wrapped(|ui| {
         ui.strong("Launch");
         ui.add(egui::Slider::new(count, 1..=1000).logarithmic(true));
@@ -500,17 +523,17 @@ fn launch_section(ui: &mut egui::Ui, st: &mut UiState, count: &mut u32, cmds: &m
                 "Scene editor ({}): pauses the balls; leaving restarts from the edited scene",
                 keymap::keys_of(Action::Editor)
             ));
-        ui.toggle_value(&mut st.energy_open, "Energy");
+        ui.toggle_value(&mut windows.energy.open, "Energy");
         if ui.button("Help").clicked() {
-            st.help_open = !st.help_open;
+            help.toggle();
         }
-        let chart = egui::Button::new("Chart").selected(st.chart_open);
+        let chart = egui::Button::new("Chart").selected(windows.chart.open);
         if ui
             .add(chart)
             .on_hover_text("AABB tests, pairs and broad-phase time per frame, last 10 s")
             .clicked()
         {
-            st.chart_open = !st.chart_open;
+            windows.chart.toggle();
         }
         if ui.button("Quit").clicked() {
             cmds.push(Command::Quit);

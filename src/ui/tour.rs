@@ -5,20 +5,28 @@
 use crate::tour::{self, Experiment};
 use egui_macroquad::egui;
 
-/// The window's own state: the experiment shown.
+/// The window's own state: whether it is open, the experiment shown.
 #[derive(Default)]
 pub struct TourUi {
+    /// Whether it is shown (F3, `--tour N`).
+    pub open: bool,
     /// The experiment shown (from 0).
     pub shown: usize,
 }
 
 impl TourUi {
-    /// Draws the window when `open`; returns the experiment whose button was pressed.
-    pub fn show(&mut self, ctx: &egui::Context, open: &mut bool) -> Option<usize> {
+    /// Opens it when closed, closes it when open.
+    pub fn toggle(&mut self) {
+        self.open = !self.open;
+    }
+
+    /// Draws the window while open; returns the experiment whose button was pressed.
+    pub fn show(&mut self, ctx: &egui::Context) -> Option<usize> {
         let list = tour::list();
         let mut chosen = None;
+        let mut open = self.open;
         egui::Window::new("Things to try")
-            .open(open)
+            .open(&mut open)
             .default_width(400.0)
             .default_pos([20.0, 120.0])
             .show(ctx, |ui| {
@@ -29,6 +37,7 @@ impl TourUi {
                 ui.separator();
                 self.titles(ui, list);
             });
+        self.open = open;
         chosen
     }
 
