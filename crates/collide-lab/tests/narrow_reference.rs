@@ -6,15 +6,18 @@
 //! bisection over the same distances, with each segment's and arc's guard points included
 //! (the shape as a world sees it).
 
+// The library's test helpers, one copy for both crates' tests.
+#[path = "../../collide/tests/common/mod.rs"]
+mod common;
+
 use collide::geom::arc_is_closed;
-use collide::narrow::{
-    contact_ball_arc, toi_ball_arc, toi_ball_ball, toi_ball_point, toi_ball_rect, Impact,
-};
+use collide::narrow::{toi_ball_ball, Impact};
 use collide::{Scene, Vec2};
 use collide_lab::checks::narrow::cases::{self, Kind, Pair};
 use collide_lab::checks::narrow::reference::{self, Shape64};
 use collide_lab::checks::narrow::{run_pair, shape64, table, PairResult};
 use collide_lab::checks::sizes::Sizes;
+use common::narrow::{contact_ball_arc, toi_ball_arc, toi_ball_point, toi_ball_rect};
 use glam::DVec2;
 use rand::rngs::StdRng;
 use rand::SeedableRng;

@@ -8,14 +8,15 @@
 mod common;
 
 use collide::narrow::search::binary_min_move;
-use collide::narrow::{
-    contact_ball_ball, contact_ball_shape, toi_ball_arc, toi_ball_ball, toi_ball_circle,
-    toi_ball_oriented_rect, toi_ball_point, toi_ball_rect, toi_ball_segment, Impact,
-};
+use collide::narrow::{contact_ball_ball, contact_ball_shape, toi_ball_ball, Impact};
 use collide::tunnel::impact_ball_shape;
 use collide::world::Ball;
 use collide::{Aabb, Geometry, Motion, Scene, Shape, Tunnelling, Vec2, World};
 use collide_lab::shots::{fire, Target};
+use common::narrow::{
+    toi_ball_arc, toi_ball_circle, toi_ball_oriented_rect, toi_ball_point, toi_ball_rect,
+    toi_ball_segment,
+};
 use common::{close, close_v};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

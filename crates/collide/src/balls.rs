@@ -41,11 +41,6 @@ impl BallId {
     pub(crate) fn slot(self) -> u32 {
         self.slot
     }
-
-    /// How many balls held this slot before this one.
-    pub fn generation(self) -> u32 {
-        self.generation
-    }
 }
 
 impl std::fmt::Display for BallId {

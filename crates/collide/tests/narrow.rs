@@ -3,11 +3,12 @@
 //! arcs (left to guard points), degenerate inputs, and a seeded sweep for non-finite output.
 mod common;
 
-use collide::narrow::{
-    contact_ball_arc, contact_ball_ball, contact_ball_circle, contact_ball_gate,
-    contact_ball_point, contact_ball_segment, contact_ball_shape,
-};
+use collide::narrow::{contact_ball_ball, contact_ball_shape};
 use collide::{Contact, Geometry, Vec2};
+use common::narrow::{
+    contact_ball_arc, contact_ball_circle, contact_ball_gate, contact_ball_point,
+    contact_ball_segment,
+};
 use common::{close, close_v};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

@@ -50,26 +50,26 @@ fn hand(w: &mut World, k: u32) {
     match k % 97 {
         // Grab a ball and put it somewhere else, still (a teleport).
         13 => {
-            w.set_ball_motion(k as usize % n, mid + Vec2::new(17.0, -9.0), Vec2::ZERO);
+            common::move_ball(w, k as usize % n, mid + Vec2::new(17.0, -9.0), Vec2::ZERO);
         }
         // Throw one hard.
         31 => {
-            w.set_ball_motion((k as usize * 7) % n, mid, Vec2::new(2500.0, 1200.0));
+            common::move_ball(w, (k as usize * 7) % n, mid, Vec2::new(2500.0, 1200.0));
         }
         // Drag one a little, as a mouse does frame by frame.
         32..=40 => {
             let i = (k as usize * 7) % n;
             let p = w.balls()[i].pos + Vec2::new(1.5, 0.5);
-            w.set_ball_motion(i, p, Vec2::new(90.0, 30.0));
+            common::move_ball(w, i, p, Vec2::new(90.0, 30.0));
         }
         // Add a ball, then remove one (same count, other balls at the indices).
         55 => {
             w.add_ball(Ball::new(mid, Vec2::new(-40.0, 80.0), 4.0, 0.9, 7));
         }
-        56 => w.remove_ball(n / 3),
+        56 => common::remove_ball(w, n / 3),
         // Remove one and add one at once: the count is back where it was.
         70 => {
-            w.remove_ball(0);
+            common::remove_ball(w, 0);
             w.add_ball(Ball::new(
                 mid - Vec2::new(30.0, 0.0),
                 Vec2::ZERO,
@@ -80,7 +80,7 @@ fn hand(w: &mut World, k: u32) {
         }
         // Launch one in the middle of the others.
         80 => {
-            w.launch_at(mid + Vec2::new(0.0, 25.0), Vec2::new(0.0, -300.0));
+            common::launch_at(w, mid + Vec2::new(0.0, 25.0), Vec2::new(0.0, -300.0));
         }
         _ => {}
     }
@@ -248,7 +248,7 @@ fn when_most_calls_would_query_the_cache_stands_aside_and_tries_again_changing_n
         w.edit_settings(|st| st.collision_iterations = 1);
         for b in 0..w.balls().len() {
             let (pos, a) = (w.balls()[b].pos, b as f32 * 2.4);
-            w.set_ball_motion(b, pos, Vec2::new(a.cos(), a.sin()) * 3_000.0);
+            common::move_ball(&mut w, b, pos, Vec2::new(a.cos(), a.sin()) * 3_000.0);
         }
         w
     };

@@ -544,7 +544,7 @@ fn strays_counts_balls_outside_the_play_area() {
     w.add_ball(Ball::new(v(500.0, 1e6), Vec2::ZERO, 10.0, 1.0, 0));
     w.step();
     assert_eq!(w.counters().strays, 2);
-    w.remove_ball(0);
+    common::remove_ball(&mut w, 0);
     w.step();
     assert_eq!(w.counters().strays, 1);
 }
@@ -564,7 +564,7 @@ fn overlaps_counts_co_located_balls_until_they_separate() {
         assert_eq!(w.counters().co_located, 2);
     }
     // Send the last one away.
-    w.remove_ball(2);
+    common::remove_ball(&mut w, 2);
     w.add_ball(Ball::new(at, v(100.0, 0.0), 0.0, 1.0, 2));
     w.step();
     assert_eq!(w.counters().co_located, 0);
@@ -642,7 +642,7 @@ fn deleting_a_ball_keeps_the_swept_paths_on_their_balls() {
         .iter()
         .position(|p| !p.1.is_empty())
         .expect("a ball with an impact");
-    w.remove_ball(gone);
+    common::remove_ball(&mut w, gone);
     let mut expected = before;
     expected.remove(gone);
     assert_eq!(paths(&w), expected, "every path follows its ball");

@@ -3,7 +3,6 @@
 
 mod common;
 
-use collide::rules::GameRules;
 use collide::world::Ball;
 use collide::{Control, Motion, Scene, Stepper, Vec2, World};
 
@@ -17,13 +16,10 @@ fn pinball(seed: u64) -> World {
 
 /// The pinball table with no ball and no serving, for placing balls by hand.
 fn empty_pinball() -> World {
-    let mut w = pinball(1);
-    let drain = w.game_rules().drain;
-    w.set_game_rules(GameRules {
-        drain,
-        serve: false,
-        bank_bonus: 0,
-    });
+    let mut scene = Scene::parse(PINBALL, "pinball.ron").expect("the pinball scene parses");
+    let table = scene.pinball.as_mut().expect("a played table");
+    (table.serve, table.bank_bonus) = (false, 0);
+    let mut w = scene.build(1);
     w.clear();
     w
 }
@@ -49,9 +45,9 @@ fn pinball_scene_runs_6000_steps_finite_with_no_strays() {
     w.launch(3);
     for k in 0..6000u32 {
         // Flip now and then, and fire the plunger every few seconds.
-        w.set_control(Control::LeftFlipper, k % 300 < 40);
-        w.set_control(Control::RightFlipper, (k + 150) % 300 < 40);
-        w.set_control(Control::Plunger, k % 1200 < 200);
+        common::hold(&mut w, Control::LeftFlipper, k % 300 < 40);
+        common::hold(&mut w, Control::RightFlipper, (k + 150) % 300 < 40);
+        common::hold(&mut w, Control::Plunger, k % 1200 < 200);
         w.step();
         assert!(w.all_finite(), "non-finite state at step {k}");
         assert_eq!(w.counters().strays, 0, "a ball left the table at step {k}");
@@ -75,11 +71,11 @@ const BAR: &str = r#"Scene(
 fn a_ball_resting_on_a_flipper_is_flung_up_when_it_flips() {
     let mut w = Scene::parse(BAR, "bar").unwrap().build(1);
     // Raise and lower it once: it comes back to exactly its rest pose.
-    w.set_control(Control::LeftFlipper, true);
+    common::hold(&mut w, Control::LeftFlipper, true);
     run(&mut w, 60);
     let flipper = w.shapes().iter().find(|s| s.is_kinematic()).unwrap();
     assert!((flipper.angle - 40f32.to_radians()).abs() < 1e-5);
-    w.set_control(Control::LeftFlipper, false);
+    common::hold(&mut w, Control::LeftFlipper, false);
     run(&mut w, 60);
     let flipper = w.shapes().iter().find(|s| s.is_kinematic()).unwrap();
     assert_eq!(flipper.angle, 0.0);
@@ -90,7 +86,7 @@ fn a_ball_resting_on_a_flipper_is_flung_up_when_it_flips() {
     assert!(rest.vel.length() < 5.0, "ball at rest, got {}", rest.vel);
     assert!((rest.pos.y - 110.0).abs() < 1.0);
     // Flip: the flipper's surface there moves at ω·r = 3·2π·60 ≈ 1131 px/s.
-    w.set_control(Control::LeftFlipper, true);
+    common::hold(&mut w, Control::LeftFlipper, true);
     let mut top_speed = 0.0f32;
     for _ in 0..12 {
         w.step();
@@ -109,7 +105,7 @@ fn a_ball_resting_on_a_flipper_is_flung_up_when_it_flips() {
 fn flippers_turn_with_rotation_off() {
     let mut w = Scene::parse(BAR, "bar").unwrap().build(1);
     assert!(!w.settings().rotate);
-    w.set_control(Control::LeftFlipper, true);
+    common::hold(&mut w, Control::LeftFlipper, true);
     run(&mut w, 4);
     let flipper = w.shapes().iter().find(|s| s.is_kinematic()).unwrap();
     // 3 rev/s for 4 steps of 1/240 s: 0.05 rev.
@@ -128,9 +124,9 @@ fn fire(hold: u32) -> (f32, f32) {
         b.vel.length() < 5.0 && b.pos.x > 540.0,
         "resting on the plunger: {b:?}"
     );
-    w.set_control(Control::Plunger, true);
+    common::hold(&mut w, Control::Plunger, true);
     run(&mut w, hold);
-    w.set_control(Control::Plunger, false);
+    common::hold(&mut w, Control::Plunger, false);
     let (mut speed, mut top) = (0.0f32, 0.0f32);
     for _ in 0..2 * HZ {
         w.step();
@@ -260,7 +256,7 @@ fn game_hash(fps: u32) -> (u64, u64) {
         let t = frame as f64 / fps as f64;
         for &(at, c, down) in script {
             if ((at * fps as f64).round() as u32) == frame {
-                w.set_control(c, down);
+                common::hold(&mut w, c, down);
             }
         }
         debug_assert!(t < 10.0);
@@ -317,9 +313,9 @@ fn pinball_stays_finite_and_contained_in_every_tunnelling_mode() {
         let mut w = pinball(11);
         w.edit_settings(|st| st.tunnelling = mode);
         for k in 0..2400u32 {
-            w.set_control(Control::LeftFlipper, k % 200 < 30);
-            w.set_control(Control::RightFlipper, (k + 100) % 200 < 30);
-            w.set_control(Control::Plunger, (240..480).contains(&k));
+            common::hold(&mut w, Control::LeftFlipper, k % 200 < 30);
+            common::hold(&mut w, Control::RightFlipper, (k + 100) % 200 < 30);
+            common::hold(&mut w, Control::Plunger, (240..480).contains(&k));
             w.step();
             w.drain_hits();
             assert!(w.all_finite(), "{mode:?}: non-finite at step {k}");
@@ -338,13 +334,13 @@ fn a_released_plunger_reports_its_firing_speed_and_comes_home_exactly() {
             .unwrap()
     };
     let home = plunger(&w).aabb();
-    w.set_control(Control::Plunger, true);
+    common::hold(&mut w, Control::Plunger, true);
     run(&mut w, HZ / 2);
     // 36 px/s for half a second.
     let pulled = plunger(&w);
     assert!((pulled.pull - 18.0).abs() < 0.01, "{}", pulled.pull);
     assert!((pulled.aabb().min.y - (home.min.y - pulled.pull)).abs() < 1e-3);
-    w.set_control(Control::Plunger, false);
+    common::hold(&mut w, Control::Plunger, false);
     w.step();
     // Fires at stiffness 45/s × 18 px = 810 px/s, up along its axis.
     let firing = plunger(&w);

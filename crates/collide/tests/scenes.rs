@@ -67,7 +67,7 @@ fn cradle_lifted_ball(k: usize, collision_iterations: u32, degrees: f32) -> Worl
     let a = degrees.to_radians();
     let lifted = t.anchor + Vec2::new(a.sin(), -a.cos()) * t.length;
     let i = w.ball_index(t.ball).unwrap();
-    assert!(w.set_ball_motion(i, lifted, Vec2::ZERO));
+    assert!(common::move_ball(&mut w, i, lifted, Vec2::ZERO));
     w
 }
 
@@ -139,7 +139,12 @@ fn tethered_balls_never_exceed_their_strings() {
         // A hand throws the middle ball about now and then, as the mouse grab does.
         if step % 700 == 350 {
             let p = w.balls()[2].pos;
-            w.set_ball_motion(2, p + Vec2::new(40.0, 60.0), Vec2::new(-900.0, 500.0));
+            common::move_ball(
+                &mut w,
+                2,
+                p + Vec2::new(40.0, 60.0),
+                Vec2::new(-900.0, 500.0),
+            );
         }
         let excess = longest_string_excess(&w);
         assert!(
@@ -260,7 +265,12 @@ fn a_pocket_takes_a_ball_off_the_table_and_counts_it() {
     let n = w.balls().len();
     // Roll the last rack ball into the top right corner pocket.
     let corner = Vec2::new(900.0, 480.0);
-    assert!(w.set_ball_motion(n - 1, corner, Vec2::new(300.0, 300.0)));
+    assert!(common::move_ball(
+        &mut w,
+        n - 1,
+        corner,
+        Vec2::new(300.0, 300.0)
+    ));
     for _ in 0..30 {
         w.step();
     }

@@ -27,9 +27,9 @@
 //! tests in its leaves, without descending the tree), next to brute force's `n(n − 1)/2`.
 
 use super::fit::{linear_fit, LinearFit};
-use collide::broad::quadtree::{leaf_count, QuadTree};
-use collide::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase};
+use collide::broad::{BroadCounters, BroadInput, BroadKind};
 use collide::geom::Aabb;
+use collide::{DebugDraw, Prim};
 use collide::scene::Scene;
 use collide::world::World;
 
@@ -222,6 +222,17 @@ fn run_one(
     (row, leaf)
 }
 
+/// The boxes a broad phase outlines when drawn: for the quadtree, its leaves.
+struct LeafBoxes(Vec<Aabb>);
+
+impl DebugDraw for LeafBoxes {
+    fn draw(&mut self, prim: Prim) {
+        if let Prim::Rect { aabb, .. } = prim {
+            self.0.push(aabb);
+        }
+    }
+}
+
 /// Counts the tests inside the quadtree's leaves, frame by frame: `Σ k(k − 1)/2` ball–ball
 /// and `Σ k·o` ball–obstacle.
 struct LeafCounter {
@@ -237,10 +248,13 @@ struct LeafCounter {
 }
 
 impl LeafCounter {
-    /// Leaf boxes taken from a real quadtree over the world box, so the rule is its own.
+    /// Leaf boxes taken from a real quadtree over the world box (the leaves it outlines when
+    /// drawn), so the rule is its own.
     fn new(world: &World, config: &SweepConfig) -> Self {
         let world_box = world.bounds();
-        let mut tree = QuadTree::with_levels(config.quadtree_levels);
+        let mut tree = BroadKind::Quadtree.create();
+        tree.set_param("levels", config.quadtree_levels as f32)
+            .expect("the sweep's quadtree levels are valid");
         let input = BroadInput {
             aabbs: &[],
             first_moving: 0,
@@ -249,9 +263,11 @@ impl LeafCounter {
             world: world_box,
         };
         tree.find_pairs(&input, &mut Vec::new(), &mut BroadCounters::default());
-        let leaves = leaf_count(config.quadtree_levels);
+        let mut boxes = LeafBoxes(Vec::new());
+        tree.debug_draw(&mut boxes);
+        let leaves = boxes.0.len();
         Self {
-            leaf_boxes: (0..leaves).map(|l| tree.leaf_box(l)).collect(),
+            leaf_boxes: boxes.0,
             world_box,
             balls: vec![0; leaves],
             obstacles: vec![0; leaves],

@@ -17,7 +17,7 @@ mod packed;
 mod pair_keys;
 mod phase;
 mod probe;
-pub mod quadtree;
+mod quadtree;
 mod radix;
 mod rdc;
 mod sap;

@@ -190,7 +190,7 @@ impl Probe {
     }
 
     /// The tests of boxes `range` (the balls: `first_dynamic..len`).
-    pub fn tests_of(&self, range: std::ops::Range<usize>) -> u64 {
+    pub(crate) fn tests_of(&self, range: std::ops::Range<usize>) -> u64 {
         self.tests[range].iter().sum()
     }
 

@@ -44,7 +44,7 @@ pub(crate) fn ring(d: Vec2, r: f32, ar: f32) -> Ring {
 /// Contact of the ball (centre `c`, radius `r`) with the arc of centre `ac`, radius `ar`,
 /// from `start` counter-clockwise to `end` (rad). The ball's centre must lie within the sweep.
 /// Negative radii count as zero.
-pub fn contact_ball_arc(
+pub(crate) fn contact_ball_arc(
     c: Vec2,
     r: f32,
     ac: Vec2,

@@ -5,7 +5,7 @@ use glam::Vec2;
 
 /// Contact of the ball (centre `c`, radius `r`) with the solid circle (`cc`, `cr`).
 /// Negative radii count as zero.
-pub fn contact_ball_circle(c: Vec2, r: f32, cc: Vec2, cr: f32) -> Option<Contact> {
+pub(crate) fn contact_ball_circle(c: Vec2, r: f32, cc: Vec2, cr: f32) -> Option<Contact> {
     let d = c - cc;
     let reach = r.max(0.0) + cr.max(0.0);
     let dist_sq = d.length_squared();

@@ -6,7 +6,7 @@ use glam::Vec2;
 /// Contact of the ball (centre `c`, radius `r`, velocity `v` px/s) with the gate `a`–`b`
 /// whose unit `normal` points to the entry side. A ball moving against the normal faster
 /// than `threshold` passes (no contact); otherwise it bounces as off a segment.
-pub fn contact_ball_gate(
+pub(crate) fn contact_ball_gate(
     c: Vec2,
     r: f32,
     v: Vec2,

@@ -5,7 +5,7 @@ use glam::Vec2;
 
 /// Contact of the ball (centre `c`, radius `r`) with the point `p`.
 /// A negative radius counts as zero.
-pub fn contact_ball_point(c: Vec2, r: f32, p: Vec2) -> Option<Contact> {
+pub(crate) fn contact_ball_point(c: Vec2, r: f32, p: Vec2) -> Option<Contact> {
     let r = r.max(0.0);
     let d = c - p;
     let dist_sq = d.length_squared();

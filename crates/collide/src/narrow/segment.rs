@@ -6,7 +6,7 @@ use glam::Vec2;
 
 /// Contact of the ball (centre `c`, radius `r`) with the segment `a`–`b`.
 /// A zero-length segment behaves as a point; a negative radius counts as zero.
-pub fn contact_ball_segment(c: Vec2, r: f32, a: Vec2, b: Vec2) -> Option<Contact> {
+pub(crate) fn contact_ball_segment(c: Vec2, r: f32, a: Vec2, b: Vec2) -> Option<Contact> {
     let r = r.max(0.0);
     let ab = b - a;
     let len_sq = ab.length_squared();

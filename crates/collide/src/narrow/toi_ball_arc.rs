@@ -17,7 +17,7 @@ use glam::{DVec2, Vec2};
 
 /// First impact of the ball (centre `c`, radius `r`) moving by `d` with the arc (centre
 /// `ac`, radius `ar`, from `start` counter-clockwise to `end`, rad), as a fraction of the move.
-pub fn toi_ball_arc(
+pub(crate) fn toi_ball_arc(
     c: Vec2,
     r: f32,
     d: Vec2,

@@ -9,7 +9,7 @@ use glam::Vec2;
 
 /// First impact of the ball (centre `c`, radius `r`) moving by `d` with the circle (`cc`,
 /// `cr`), as a fraction of the move; the contact point is on the circle.
-pub fn toi_ball_circle(c: Vec2, r: f32, d: Vec2, cc: Vec2, cr: f32) -> Option<Impact> {
+pub(crate) fn toi_ball_circle(c: Vec2, r: f32, d: Vec2, cc: Vec2, cr: f32) -> Option<Impact> {
     let cr = cr.max(0.0);
     let big = r.max(0.0) as f64 + cr as f64;
     let (t, normal, depth) = first_within(c.as_dvec2() - cc.as_dvec2(), d.as_dvec2(), big)?;

@@ -9,7 +9,7 @@ use glam::Vec2;
 /// as a fraction `t ∈ [0, 1]` of the move. A ball already touching and moving closer hits at
 /// `t = 0` (depth > 0 when overlapping); a ball moving away never hits, nor does a ball
 /// centred exactly on the point (it has no direction to be pushed).
-pub fn toi_ball_point(c: Vec2, r: f32, d: Vec2, p: Vec2) -> Option<Impact> {
+pub(crate) fn toi_ball_point(c: Vec2, r: f32, d: Vec2, p: Vec2) -> Option<Impact> {
     let m = c.as_dvec2() - p.as_dvec2();
     let (t, normal, depth) = first_within(m, d.as_dvec2(), r.max(0.0) as f64)?;
     Some(Impact::at(t, p, normal, depth))

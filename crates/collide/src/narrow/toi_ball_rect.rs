@@ -10,7 +10,7 @@ use glam::Vec2;
 /// First impact of the ball (centre `c`, radius `r`) moving by `d` with the box `[min, max]`,
 /// as a fraction of the move. A ball already in contact hits at `t = 0` if it moves in, and
 /// never if it moves out (the box is convex: once leaving, it stays left).
-pub fn toi_ball_rect(c: Vec2, r: f32, d: Vec2, min: Vec2, max: Vec2) -> Option<Impact> {
+pub(crate) fn toi_ball_rect(c: Vec2, r: f32, d: Vec2, min: Vec2, max: Vec2) -> Option<Impact> {
     if let Some(now) = contact_ball_rect(c, r, min, max) {
         return (d.dot(now.normal) < 0.0).then_some(Impact {
             t: 0.0,
@@ -27,7 +27,7 @@ pub fn toi_ball_rect(c: Vec2, r: f32, d: Vec2, min: Vec2, max: Vec2) -> Option<I
 
 /// First impact of the ball (centre `c`, radius `r`) moving by `d` with the rectangle of
 /// centre `rc`, half extents `half`, turned by `angle` (rad).
-pub fn toi_ball_oriented_rect(
+pub(crate) fn toi_ball_oriented_rect(
     c: Vec2,
     r: f32,
     d: Vec2,

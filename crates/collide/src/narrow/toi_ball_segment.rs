@@ -9,7 +9,7 @@ use glam::Vec2;
 /// as a fraction of the move. A zero-length segment is a point. Thin walls cannot be
 /// tunnelled: the test finds the moment the ball's edge reaches the line, however far the
 /// move.
-pub fn toi_ball_segment(c: Vec2, r: f32, d: Vec2, a: Vec2, b: Vec2) -> Option<Impact> {
+pub(crate) fn toi_ball_segment(c: Vec2, r: f32, d: Vec2, a: Vec2, b: Vec2) -> Option<Impact> {
     let r = r.max(0.0);
     let ab = b - a;
     let len_sq = ab.length_squared();

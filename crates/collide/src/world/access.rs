@@ -153,7 +153,7 @@ impl World {
     }
 
     /// Removes ball `i` (keeps the order of the others; every other ball keeps its id).
-    pub fn remove_ball(&mut self, i: usize) {
+    pub(crate) fn remove_ball(&mut self, i: usize) {
         if i < self.balls.len() {
             let b = self.balls[i];
             let wakes = &mut self.stages.sleep.wakes;
@@ -167,7 +167,8 @@ impl World {
     }
 
     /// Removes the ball `id` names, as [`World::remove_ball`] does; refuses a stale id.
-    pub fn remove_ball_id(&mut self, id: BallId) -> Result<(), StaleBall> {
+    #[cfg(test)]
+    pub(crate) fn remove_ball_id(&mut self, id: BallId) -> Result<(), StaleBall> {
         let i = self.balls.index(id)?;
         self.remove_ball(i);
         Ok(())

@@ -29,7 +29,7 @@ impl World {
 
     /// Puts ball `i` at `pos` (px) with velocity `vel` (px/s, clamped to the speed limit);
     /// false if there is no ball `i` or a value is not finite.
-    pub fn set_ball_motion(&mut self, i: usize, pos: Vec2, vel: Vec2) -> bool {
+    pub(crate) fn set_ball_motion(&mut self, i: usize, pos: Vec2, vel: Vec2) -> bool {
         let Some(b) = self.balls.get_mut(i) else {
             return false;
         };
@@ -52,7 +52,7 @@ impl World {
     /// Launches a ball now at `pos` (px) with velocity `vel` (px/s): radius and elasticity
     /// from the settings, colour from the seeded generator; counts as launched. Returns its
     /// index.
-    pub fn launch_at(&mut self, pos: Vec2, vel: Vec2) -> usize {
+    pub(crate) fn launch_at(&mut self, pos: Vec2, vel: Vec2) -> usize {
         let r = self.settings.ball_radius.max(0.0);
         let color = self.rng.gen::<u32>();
         let e = self.settings.ball_elasticity;

@@ -5,8 +5,7 @@ use super::context::StepContext;
 use super::World;
 use crate::balls::BallSet;
 use crate::geom::{Aabb, Motion, Shape};
-use crate::rules::{Control, GameRules, Moment, PlayState, Rules, ShapePlay, Tether, WorldView};
-use glam::Vec2;
+use crate::rules::{Control, GameRules, Moment, PlayState, Rules, ShapePlay, WorldView};
 
 impl World {
     /// [`World::new`] with what each shape is worth in a game (`plays`, by index into
@@ -44,7 +43,8 @@ impl World {
 
     /// Ties ball `ball` to `anchor` with a string of `length` px (the ball's current distance
     /// when `None`). False if there is no such ball or the values are not finite.
-    pub fn tether(&mut self, ball: usize, anchor: Vec2, length: Option<f32>) -> bool {
+    #[cfg(test)]
+    pub(crate) fn tether(&mut self, ball: usize, anchor: glam::Vec2, length: Option<f32>) -> bool {
         let (Some(b), Some(id)) = (self.balls.get(ball), self.balls.id(ball)) else {
             return false;
         };
@@ -52,7 +52,7 @@ impl World {
         if !anchor.is_finite() || !length.is_finite() {
             return false;
         }
-        self.rules.scene.tethers.push(Tether {
+        self.rules.scene.tethers.push(crate::rules::Tether {
             ball: id,
             anchor,
             length: length.max(0.0),
@@ -60,13 +60,8 @@ impl World {
         true
     }
 
-    /// The table's rules (drain, serve, bonus).
-    pub fn game_rules(&self) -> &GameRules {
-        &self.rules.game
-    }
-
     /// Sets the table's rules (scene building, tests).
-    pub fn set_game_rules(&mut self, rules: GameRules) {
+    pub(crate) fn set_game_rules(&mut self, rules: GameRules) {
         self.rules.game = rules;
     }
 
@@ -84,7 +79,7 @@ impl World {
     }
 
     /// Presses (`down`) or releases a control; it acts from the next step on.
-    pub fn set_control(&mut self, control: Control, down: bool) {
+    pub(crate) fn set_control(&mut self, control: Control, down: bool) {
         self.rules.play.held[control.index()] = down;
     }
 
@@ -124,6 +119,7 @@ mod tests {
     use super::*;
     use crate::geom::Ball;
     use crate::world::{BallId, StaleBall};
+    use glam::Vec2;
 
     fn empty() -> World {
         crate::world::step::empty_world(3)
