@@ -7,8 +7,9 @@
 #[path = "../../collide/tests/common/mod.rs"]
 mod common;
 
-use collide::narrow::search::binary_min_move;
-use collide::narrow::{contact_ball_ball, contact_ball_shape, toi_ball_ball, Impact};
+use collide::narrow::{
+    binary_min_move, contact_ball_ball, contact_ball_shape, toi_ball_ball, Impact,
+};
 use collide::tunnel::impact_ball_shape;
 use collide::world::Ball;
 use collide::{Aabb, Geometry, Motion, Scene, Shape, Tunnelling, Vec2, World};

@@ -59,7 +59,7 @@ pub use counters::{Counters, OverlapMeter, StageNanos, Tally};
 pub use fill::Filled;
 pub use launch::Launcher;
 pub use probing::{FocusRecord, ProbeAsk, ProbeRecord};
-pub use saved::{SavedBall, SavedPlay, SavedShape};
+pub use saved::{SavedBall, SavedShape};
 pub use settings::{Settings, SleepSettings, SoftSettings, Solver};
 pub use state::{RngState, StateError, WorldState};
 pub use step::World;

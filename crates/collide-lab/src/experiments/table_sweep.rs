@@ -29,9 +29,9 @@
 use super::fit::{linear_fit, LinearFit};
 use collide::broad::{BroadCounters, BroadInput, BroadKind};
 use collide::geom::Aabb;
-use collide::{DebugDraw, Prim};
 use collide::scene::Scene;
 use collide::world::World;
+use collide::{DebugDraw, Prim};
 
 /// The toy's ball radius (px): "a diameter of 42 pixels".
 pub const TOY_RADIUS: f32 = 21.0;

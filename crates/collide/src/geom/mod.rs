@@ -20,4 +20,5 @@ pub(crate) use guard::add_guard_points;
 pub use hull::{Hull, HullKind};
 pub use rect::oriented_rect_corners;
 pub(crate) use rect::{oriented_rect_aabb, unrotated};
-pub use shape::{arc_is_closed, Geometry, Motion, Shape};
+pub(crate) use shape::arc_is_closed;
+pub use shape::{Geometry, Motion, Shape};

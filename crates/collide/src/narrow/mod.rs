@@ -11,7 +11,7 @@
 //! Swept tests (`toi_*`, one file each) take the ball's move `d` (px) over the step and return
 //! the first [`Impact`]: the fraction `t ∈ [0, 1]` of the move and the contact at that moment
 //! (depth 0, or the overlap when the ball starts in contact and moves in). They are exact, in
-//! closed form; [`search`] holds the generic linear and binary searches the tunnelling notes
+//! closed form; `search.rs` holds the generic linear and binary searches the tunnelling notes
 //! compare them with. Their quadratics are solved in f64 without cancellation (see
 //! `crossing.rs`), and
 //! `checks::narrow` holds every test to an exact reference: no hit/miss disagreement beyond
@@ -29,7 +29,7 @@
 //! - Touching exactly is a miss for the contact test, and the swept test then finds the
 //!   impact at `t = 0` if the ball moves in; an arc asks which side of its ring the ball is on
 //!   once, as its contact test does, so the two never disagree.
-//! - An arc whose extent is a whole turn within rounding ([`crate::geom::arc_is_closed`]) is
+//! - An arc whose extent is a whole turn within rounding (`geom::arc_is_closed`) is
 //!   a circle: no ends, no guard points, no seam.
 
 use crate::geom::angle;
@@ -43,7 +43,7 @@ mod gate;
 mod group;
 mod point;
 mod rect;
-pub mod search;
+pub(crate) mod search;
 mod segment;
 mod toi_ball_arc;
 mod toi_ball_ball;
@@ -64,6 +64,7 @@ pub use group::{contact_ball_group, impact_ball_group, GroupTests};
 pub(crate) use group::{impact_ball_obstacle, parts_of};
 pub(crate) use point::contact_ball_point;
 pub(crate) use rect::{contact_ball_oriented_rect, contact_ball_rect};
+pub use search::binary_min_move;
 pub(crate) use segment::contact_ball_segment;
 pub(crate) use segment::{contact_ball_segment_fine, keep_side};
 pub(crate) use toi_ball_arc::toi_ball_arc;

@@ -95,13 +95,13 @@ pub struct SavedShape {
     pub guard_of: Option<u32>,
     /// Its worth and light (the pinball rules') and its spin and pull (the shape's).
     #[serde(default)]
-    pub play: SavedPlay,
+    pub(crate) play: SavedPlay,
 }
 
 /// The `play` of a [`SavedShape`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct SavedPlay {
+pub(crate) struct SavedPlay {
     /// Points a hit scores.
     pub points: u32,
     /// Least speed a hit sends the ball away with (px/s).
