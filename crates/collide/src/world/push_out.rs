@@ -8,7 +8,7 @@ use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
 use super::sleepers::Wakes;
 use super::Tally;
-use crate::balls::BallSet;
+use crate::balls::{BallSet, Rest};
 use crate::geom::{clamp_speed, Ball, Geometry, Group, Shape};
 use crate::narrow::{contact_ball_ball, contact_ball_obstacle, keep_side, GroupTests};
 use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
@@ -33,7 +33,9 @@ pub(super) fn iterate(
     wakes: &mut Wakes,
     cx: &mut StepContext,
 ) {
-    let (balls, obstacles) = (&mut *w.balls, (w.shapes, w.groups));
+    let ((balls, rests), obstacles) = (w.balls.with_rests(), (w.shapes, w.groups));
+    // The rests are read only while someone sleeps (nobody falls asleep here).
+    let mut rests = rests.iter().any(|r| r.asleep).then_some(rests);
     for p in bodies {
         cx.tally.full_tests += 1;
         cx.tally.impact_tests += 1;
@@ -45,7 +47,9 @@ pub(super) fn iterate(
                 cx.tally.add_group(tests);
                 hit
             }
-            Body::Ball(o) => collide_ball_ball(balls, (p.ball, o), wakes, cx),
+            Body::Ball(o) => {
+                collide_ball_ball((balls, rests.as_deref_mut()), (p.ball, o), wakes, cx)
+            }
         };
         cx.tally.collisions += hit as u64;
     }
@@ -67,7 +71,7 @@ pub(super) fn walls_last(
         return;
     }
     let mut tests = GroupTests::default();
-    let (balls, obstacles) = (&mut *w.balls, (w.shapes, w.groups));
+    let (balls, obstacles) = (w.balls.with_rests().0, (w.shapes, w.groups));
     for p in bodies {
         let Some(s) = p.shape() else {
             break;
@@ -112,7 +116,7 @@ fn collide_ball_shape(
 }
 
 fn collide_ball_ball(
-    balls: &mut BallSet,
+    (balls, rests): (&mut [Ball], Option<&mut [Rest]>),
     (bi, bj): (BallIx, BallIx),
     wakes: &mut Wakes,
     cx: &mut StepContext,
@@ -123,7 +127,9 @@ fn collide_ball_ball(
     let Some(c) = contact_ball_ball(a.pos, a.radius, b.pos, b.radius) else {
         return false;
     };
-    wakes.wake_pair(balls, i, j);
+    if let Some(rests) = rests {
+        wakes.wake_pair(rests, i, j);
+    }
     let (lo, hi) = balls.split_at_mut(j);
     let (a, b) = (&mut lo[i], &mut hi[0]);
     let e = a.elasticity * b.elasticity * cx.settings.elasticity_scale;

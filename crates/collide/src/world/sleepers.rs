@@ -18,24 +18,28 @@ pub(super) struct Wakes {
 impl Wakes {
     /// Wakes ball `i` of `balls` now and its group at the end of the step.
     pub(super) fn wake_ball(&mut self, balls: &mut BallSet, i: usize) {
-        let (_, rests) = balls.with_rests();
-        let Some(r) = rests.get_mut(i) else {
-            return;
-        };
+        if let Some(r) = balls.with_rests().1.get_mut(i) {
+            self.wake(r);
+        }
+    }
+
+    /// Wakes whichever of two touching balls sleeps (its group at the end of the step);
+    /// `rests` are the balls' rests.
+    pub(super) fn wake_pair(&mut self, rests: &mut [Rest], i: usize, j: usize) {
+        for k in [i, j] {
+            if let Some(r) = rests.get_mut(k) {
+                self.wake(r);
+            }
+        }
+    }
+
+    /// Wakes the ball resting as `r` now, and its group at the end of the step.
+    fn wake(&mut self, r: &mut Rest) {
         if r.asleep {
             r.asleep = false;
             r.slow_for = 0.0;
             self.count += 1;
             self.groups.push(r.group);
-        }
-    }
-
-    /// Wakes whichever of two touching balls sleeps (its group at the end of the step).
-    pub(super) fn wake_pair(&mut self, balls: &mut BallSet, i: usize, j: usize) {
-        for k in [i, j] {
-            if balls.asleep(k) {
-                self.wake_ball(balls, k);
-            }
         }
     }
 

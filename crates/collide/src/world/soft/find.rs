@@ -60,7 +60,8 @@ impl Finder<'_> {
         let (a, b) = (self.balls[bi.ix()], self.balls[bj.ix()]);
         let reach = self.reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
         let c = contact_ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
-        self.wakes.wake_pair(self.balls, bi.ix(), bj.ix());
+        self.wakes
+            .wake_pair(self.balls.with_rests().1, bi.ix(), bj.ix());
         let e = a.elasticity * b.elasticity * self.cx.settings.elasticity_scale;
         let approach = (a.vel - b.vel).dot(c.normal);
         Some(self.new_contact(
