@@ -58,6 +58,8 @@ impl App {
             }
             Command::Tour(k) => self.start_tour(k),
             Command::SweepParam(name) => self.panel.params.start(name, &self.scene, &self.world),
+            // egui may lay the panel out twice in a frame: the second copy changes nothing.
+            Command::Settings(settings) if settings == *self.world.settings() => {}
             Command::Settings(settings) => self.input_shown(Input::Settings(settings)),
         }
     }

@@ -383,6 +383,13 @@ mod tests {
         (edited.gravity, edited.rotate) = (123.0, !edited.rotate);
         app.apply(Command::Settings(edited.clone()));
         assert_eq!(*app.world.settings(), edited);
+        let inputs = app.tape.recorded().inputs.len();
+        app.apply(Command::Settings(edited.clone()));
+        let again = app.tape.recorded().inputs.len();
+        assert_eq!(
+            again, inputs,
+            "the same settings again (egui's second pass) record nothing"
+        );
         app.apply(Command::Restart);
         assert_eq!(*app.world.settings(), edited, "a restart keeps them");
         app.apply(Command::LoadScene(0));
