@@ -85,7 +85,8 @@ pub struct Args {
     /// Overlays to show at start, comma separated: hit-points, tracks, tangents, aabbs,
     /// reticles, velocity, sectors, lights, sweeps, heat (the broad phase's places coloured
     /// by their tests), probe (what the broad phase did for the ball under the pointer),
-    /// impulses (soft contacts drawn by their impulse).
+    /// impulses (soft contacts drawn by their impulse), colours (the same, coloured by the
+    /// solver's constraint colours), islands (the same, coloured by island).
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_overlay)]
     pub show: Vec<String>,
     /// Start with kinematic shapes turning.
@@ -250,6 +251,8 @@ pub const OVERLAYS: &[&str] = &[
     "heat",
     "probe",
     "impulses",
+    "colours",
+    "islands",
 ];
 
 fn parse_overlay(s: &str) -> Result<String, String> {

@@ -27,8 +27,8 @@ pub struct BallSizes {
     pub count: usize,
     /// Mean diameter (px).
     pub mean_diameter: f32,
-    /// The largest ball's box side (px): its diameter, or its swept box's longer side where
-    /// the last collision iteration asked with swept boxes.
+    /// The largest ball's box side (px): its diameter, or the longer side of the largest box
+    /// the broad phase was last given (swept in the swept modes, grown by the pair cache).
     pub largest: f32,
     /// Mean distance a ball moves in one step (px).
     pub mean_step: f32,
@@ -51,16 +51,9 @@ impl BallSizes {
         } else {
             (sum_r / n as f32, max_r, sum_v / n as f32)
         };
-        // The balls' boxes of the last iteration, after the obstacles' (swept in the swept
-        // modes); the pair cache grows its own copies, which are not seen here.
-        let boxes = world
-            .last_aabbs()
-            .get(world.shapes().len()..)
-            .unwrap_or(&[]);
-        let swept = boxes
-            .iter()
-            .map(|b| b.size().max_element())
-            .fold(0.0f32, f32::max);
+        // The largest box the broad phase was given: swept in the swept modes, grown while
+        // the pair cache answers (the grid's own automatic size follows it).
+        let swept = world.largest_ball_box();
         Self {
             count: n,
             mean_diameter: 2.0 * mean_r,
@@ -136,7 +129,7 @@ fn grid_cell(b: &BallSizes) -> Rule {
         auto: 0.0,
         value: Some(c),
         auto_why: format!(
-            "automatic: {c} px, the power of two ≥ the largest ball ({:.1} px), {:.1} mean \
+            "automatic: {c} px, the power of two ≥ the largest box it was given ({:.1} px), {:.1} mean \
              diameters",
             b.largest,
             c / b.mean_diameter.max(1e-3)
@@ -157,7 +150,7 @@ fn sector_size(b: &BallSizes) -> Rule {
         auto: s,
         value: Some(s),
         auto_why: format!(
-            "{s} px: the power of two above 2 × {:.1} px (the largest ball), {:.1} mean \
+            "{s} px: the power of two above 2 × {:.1} px (the largest box), {:.1} mean \
              diameters",
             b.largest,
             s / b.mean_diameter.max(1e-3)

@@ -6,7 +6,7 @@
 //! scripts) neither read nor write them, so they never depend on what a user saved.
 
 use crate::cli::Args;
-use crate::state::Show;
+use crate::state::{Colouring, Show};
 use serde::{Deserialize, Serialize};
 #[cfg(not(target_arch = "wasm32"))]
 use std::fs;
@@ -149,6 +149,14 @@ impl Prefs {
             ("sweeps", show.sweeps),
             ("heat", show.heat),
             ("impulses", show.impulses),
+            (
+                "colours",
+                show.impulses && show.colouring == Colouring::Colours,
+            ),
+            (
+                "islands",
+                show.impulses && show.colouring == Colouring::Islands,
+            ),
         ];
         flags
             .iter()

@@ -31,6 +31,20 @@ pub struct Show {
     pub probe: bool,
     /// Soft contacts drawn with their normal impulse as thickness (`render/solver_view.rs`).
     pub impulses: bool,
+    /// What the solver view's colours say.
+    pub colouring: Colouring,
+}
+
+/// What the solver view's colours say (`render/solver_view.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Colouring {
+    /// What a contact touches: another ball or an obstacle.
+    #[default]
+    Kind,
+    /// The constraint colour the solver gave it.
+    Colours,
+    /// The island of its ball.
+    Islands,
 }
 
 impl Show {
@@ -56,6 +70,8 @@ impl Show {
             "heat" => self.heat = true,
             "probe" => self.probe = true,
             "impulses" => self.impulses = true,
+            "colours" => (self.impulses, self.colouring) = (true, Colouring::Colours),
+            "islands" => (self.impulses, self.colouring) = (true, Colouring::Islands),
             _ => {}
         }
     }

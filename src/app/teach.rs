@@ -146,7 +146,7 @@ impl App {
         }
         let world = &self.world;
         if self.ui.show.impulses {
-            solver_view::draw(view, world, &solver_view::by_kind);
+            solver_view::draw(view, world, self.ui.show.colouring);
         }
         let Some(rec) = world.probe() else {
             return;

@@ -58,7 +58,7 @@ impl Chart {
                     as f64,
                 (total.collisions - base.collisions) as f64,
             );
-            let aabb = (total.broad.aabb_tests - base.broad.aabb_tests) as f64;
+            let aabb = (super::share::box_tests(&total) - super::share::box_tests(&base)) as f64;
             self.samples.push_back(Sample {
                 brute_share: 100.0 * aabb / brute.max(1.0),
                 precision: 100.0 * touched / full.max(1.0),

@@ -8,7 +8,7 @@ use super::help::HelpWindow;
 use super::widgets::{grid, row};
 use crate::command::Command;
 use crate::keymap::{self, Action};
-use crate::state::{Load, Show, UiState};
+use crate::state::{Colouring, Load, Show, UiState};
 use collide::world::Tally;
 use collide::{BroadKind, Settings, Tunnelling, World};
 use egui_macroquad::egui;
@@ -479,7 +479,27 @@ fn show_section(ui: &mut egui::Ui, show: &mut Show) {
             .on_hover_text("What the broad phase did for the ball under the pointer in its last call; a click pins a ball");
         ui.checkbox(&mut show.impulses, "impulses")
             .on_hover_text("Soft contacts drawn as thick as their normal impulse");
+        if show.impulses {
+            colouring_choice(ui, &mut show.colouring);
+        }
     });
+}
+
+fn colouring_choice(ui: &mut egui::Ui, how: &mut Colouring) {
+    egui::ComboBox::from_id_salt("colouring")
+        .selected_text(match how {
+            Colouring::Kind => "by kind",
+            Colouring::Colours => "by solver colour",
+            Colouring::Islands => "by island",
+        })
+        .show_ui(ui, |ui| {
+            ui.selectable_value(how, Colouring::Kind, "by kind")
+                .on_hover_text("White: between two balls; orange: with an obstacle");
+            ui.selectable_value(how, Colouring::Colours, "by solver colour")
+                .on_hover_text("The solver's graph colours: no two contacts of a colour share a ball, so a colour is solved eight at a time; obstacle colours (pale) are solved last");
+            ui.selectable_value(how, Colouring::Islands, "by island")
+                .on_hover_text("Balls joined by touching, as sleep sees them: an island falls asleep as one");
+        });
 }
 
 /// The windows the toolbar opens and closes; each keeps its own open flag.

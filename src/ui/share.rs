@@ -1,5 +1,6 @@
 //! The share of brute force, beside the panel's counters and in the chart: the broad phase's
-//! AABB tests per collision iteration as a percentage of what brute force makes on the same
+//! AABB tests per collision iteration (the pair cache's own tests included when it answers in
+//! the broad phase's place) as a percentage of what brute force makes on the same
 //! boxes (`n(n − 1)/2` for `n` balls plus balls × obstacles,
 //! `collide::broad::brute_force_tests`), and its precision: the candidate pairs the narrow
 //! phase found touching, as a percentage of the candidates.
@@ -26,12 +27,18 @@ pub fn share_of(world: &World, s: &Tally) -> Share {
     let per = |x: u64| (x as f64 / iterations as f64).round() as u64;
     brute_force_share(
         boxes,
-        per(s.broad.aabb_tests),
+        per(box_tests(s)),
         // The collisions count the wall pass's contacts too (discrete mode), so its tests
         // join the full tests.
         s.full_tests + s.wall_pass_tests,
         Some(s.collisions),
     )
+}
+
+/// The box tests spent finding a period's pairs: the broad phase's, and the pair cache's own
+/// when it answered in the broad phase's place (so a cached period is not a free one).
+pub fn box_tests(s: &Tally) -> u64 {
+    s.broad.aabb_tests + s.cache_tests
 }
 
 /// The rows: the share of brute force and the precision over the last simulated second.

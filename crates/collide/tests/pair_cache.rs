@@ -294,3 +294,23 @@ fn an_empty_table_counts_no_pair_cache_answers() {
     let t = w.counters().total;
     assert!(t.cache_served > 0 && t.cache_queries > 0, "{t:?}");
 }
+
+#[test]
+fn the_largest_box_the_broad_phase_was_given_counts_the_cache_s_growth() {
+    let run = |cached: bool| {
+        let mut w = world("table", 5, BroadKind::Grid);
+        w.edit_settings(|s| s.pair_cache = cached);
+        for _ in 0..120 {
+            w.step();
+        }
+        let widest = w.balls().iter().map(|b| 2.0 * b.radius).fold(0.0, f32::max);
+        (w.largest_ball_box(), widest)
+    };
+    let (plain, widest) = run(false);
+    assert!(
+        plain >= widest && plain < widest * 1.5,
+        "{plain} for balls of {widest}"
+    );
+    let (grown, _) = run(true);
+    assert!(grown > plain, "grown {grown}, plain {plain}");
+}

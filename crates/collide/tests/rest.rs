@@ -392,3 +392,46 @@ fn soft_contacts_give_the_same_bits_on_any_number_of_threads() {
         assert_eq!(pile_on_threads(threads), one, "{threads} threads");
     }
 }
+
+#[test]
+fn the_solver_view_sees_colours_that_share_no_ball_and_a_pile_as_one_island() {
+    use collide::world::{ConstraintColour, HitWith, Island};
+    use std::collections::HashSet;
+    let mut w = boxed(Solver::Soft);
+    for i in 0..60 {
+        let (x, y) = (150.0 + (i % 10) as f32 * 10.2, 8.0 + (i / 10) as f32 * 10.5);
+        w.add_ball(ball(x, y, 5.0));
+    }
+    steps(&mut w, 120);
+    let contacts = w.solver_contacts();
+    assert!(contacts.len() >= 50, "{} contacts", contacts.len());
+    let mut seen = HashSet::new();
+    for c in &contacts {
+        assert!(c.impulse.is_finite() && c.impulse >= 0.0);
+        let others = match (c.colour, c.other) {
+            (ConstraintColour::Balls(k), HitWith::Ball(o)) => {
+                vec![(0, k, c.ball), (0, k, o as usize)]
+            }
+            (ConstraintColour::Obstacles(k), HitWith::Shape(_)) => vec![(1, k, c.ball)],
+            (ConstraintColour::Overflow, _) => vec![],
+            (k, o) => panic!("colour {k:?} on a contact with {o:?}"),
+        };
+        for key in others {
+            assert!(
+                seen.insert(key),
+                "two contacts of colour {key:?} share a ball"
+            );
+        }
+    }
+    let distinct = |w: &World| w.islands().into_iter().collect::<HashSet<_>>();
+    assert_eq!(w.islands().len(), 60);
+    assert!(matches!(
+        Vec::from_iter(distinct(&w))[..],
+        [Island::Awake(_)]
+    ));
+    steps(&mut w, 240 * 4);
+    assert!(matches!(
+        Vec::from_iter(distinct(&w))[..],
+        [Island::Asleep(_)]
+    ));
+}

@@ -94,6 +94,21 @@ impl World {
         self.stages.pairs.aabbs()
     }
 
+    /// The longest side of a ball's box the broad phase was last given (px): the balls' boxes
+    /// of the last collision iteration, or, while the pair cache answers, the grown boxes of
+    /// its last query, which the broad phases' automatic sizes follow. 0 without balls.
+    pub fn largest_ball_box(&self) -> f32 {
+        let first_ball = self.shapes().len();
+        let boxes = self.last_aabbs().get(first_ball..).unwrap_or(&[]);
+        let own = boxes.iter().map(|b| b.size().max_element());
+        let own = own.fold(0.0f32, f32::max);
+        let cached = match self.settings.pair_cache {
+            true => self.stages.pairs.cache.largest_ball_box(),
+            false => None,
+        };
+        own.max(cached.unwrap_or(0.0))
+    }
+
     /// A function returning nanoseconds from any fixed origin, used only to time the broad
     /// phase for the counters (the library never reads a clock by itself).
     pub fn set_clock(&mut self, clock: fn() -> u64) {
@@ -329,12 +344,13 @@ impl World {
         if self.settings.solver != Solver::Soft {
             return Vec::new();
         }
-        let view = |(c, impulse): (&super::contacts::SoftContact, f32)| SolverContact {
+        let view = |(c, impulse, colour): (&super::contacts::SoftContact, f32, _)| SolverContact {
             ball: c.ball.ix(),
             other: c.other.into(),
             point: c.point,
             normal: c.normal,
             impulse,
+            colour,
         };
         self.stages.soft.contacts().map(view).collect()
     }

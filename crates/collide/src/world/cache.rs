@@ -100,6 +100,17 @@ enum Plan {
 
 impl PairCache {
     /// Forgets the cached query (the next call queries).
+    /// The longest side of the grown ball boxes the last query gave the broad phase, while
+    /// the cache holds a query and is not standing aside (`None` otherwise).
+    pub(super) fn largest_ball_box(&self) -> Option<f32> {
+        if !self.valid || self.resting() {
+            return None;
+        }
+        let balls = self.boxes.get(self.first_dynamic..)?;
+        let side = balls.iter().map(|b| b.size().max_element());
+        side.reduce(f32::max)
+    }
+
     pub(super) fn invalidate(&mut self) {
         self.valid = false;
     }

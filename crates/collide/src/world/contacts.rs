@@ -87,4 +87,20 @@ pub struct SolverContact {
     pub normal: Vec2,
     /// The accumulated normal impulse of the step (mass · px/s, ≥ 0).
     pub impulse: f32,
+    /// The constraint colour the solver gave it (see [`ConstraintColour`]).
+    pub colour: ConstraintColour,
+}
+
+/// The group of contacts a soft contact was solved with (graph colouring, Box2D v3's
+/// `constraint_graph.c`): no two contacts of a colour share a ball, so a colour is solved
+/// eight lanes at a time or on several threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConstraintColour {
+    /// One of the colours of contacts between two balls, solved first (0 first).
+    Balls(u8),
+    /// One of the colours of contacts with obstacles, solved after every ball colour, the
+    /// first one last so that the walls have the last word.
+    Obstacles(u8),
+    /// The overflow: contacts that found no free colour, solved one at a time.
+    Overflow,
 }

@@ -248,7 +248,7 @@ fn moving(s: &Shape, rotating: bool) -> bool {
     }
 }
 
-fn touching(a: &Ball, b: &Ball) -> bool {
+pub(super) fn touching(a: &Ball, b: &Ball) -> bool {
     let d = a.radius + b.radius + TOUCH_RADII * a.radius.min(b.radius);
     (a.pos - b.pos).length_squared() < d * d
 }
@@ -261,7 +261,7 @@ fn touching_shape(w: &Frame, b: BallIx, si: ShapeIx, rotating: bool) -> bool {
     contact_ball_obstacle((ball.pos, r, v), shape, w.groups, &mut scratch).is_some()
 }
 
-fn find(parent: &mut [u32], mut i: u32) -> u32 {
+pub(super) fn find(parent: &mut [u32], mut i: u32) -> u32 {
     while parent[i as usize] != i {
         let up = parent[parent[i as usize] as usize];
         parent[i as usize] = up;
@@ -272,7 +272,7 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
 
 /// Joins the sets of `a` and `b`; the smaller root wins, so the result is independent of
 /// the order of the pairs.
-fn union(parent: &mut [u32], a: u32, b: u32) {
+pub(super) fn union(parent: &mut [u32], a: u32, b: u32) {
     let (ra, rb) = (find(parent, a), find(parent, b));
     if ra != rb {
         let (lo, hi) = (ra.min(rb), ra.max(rb));

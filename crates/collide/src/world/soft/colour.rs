@@ -14,7 +14,7 @@
 
 use super::lanes::WIDTH;
 use crate::world::body::Body;
-use crate::world::contacts::SoftContact;
+use crate::world::contacts::{ConstraintColour, SoftContact};
 use std::ops::Range;
 
 /// Colours for contacts between two balls (a ball touches about six others).
@@ -89,6 +89,15 @@ impl Plan {
             let s = slot(c);
             self.order[start[s]] = k as u32;
             start[s] += 1;
+        }
+    }
+
+    /// The colour contact `k` (in the order they were planned) took.
+    pub(super) fn colour_of(&self, k: usize) -> ConstraintColour {
+        match self.colour_of.get(k).copied().unwrap_or(OVERFLOW) {
+            OVERFLOW => ConstraintColour::Overflow,
+            c if (c as usize) < BALL_COLOURS => ConstraintColour::Balls(c),
+            c => ConstraintColour::Obstacles(c - BALL_COLOURS as u8),
         }
     }
 

@@ -46,7 +46,7 @@ mod threads;
 mod wide;
 
 use super::body::BodyPair;
-use super::contacts::{Kept, SoftContact};
+use super::contacts::{ConstraintColour, Kept, SoftContact};
 use super::context::{Frame, StepContext};
 use super::sleepers::Wakes;
 use crate::balls::BallSet;
@@ -82,10 +82,13 @@ pub(super) struct SoftStage {
 
 impl SoftStage {
     /// The last step's contacts, each with the normal impulse it was solved to.
-    pub(super) fn contacts(&self) -> impl Iterator<Item = (&SoftContact, f32)> {
+    pub(super) fn contacts(&self) -> impl Iterator<Item = (&SoftContact, f32, ConstraintColour)> {
+        let colours = (0..self.contacts.len()).map(|k| self.plan.colour_of(k));
         self.contacts
             .iter()
             .zip(self.lanes.impulses(&self.contacts))
+            .zip(colours)
+            .map(|((c, i), k)| (c, i, k))
     }
 
     /// The velocity part of the move: gravity, for the awake balls.
