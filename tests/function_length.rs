@@ -1,5 +1,5 @@
 //! No function over 80 lines in the library (`crates/collide/src/`), its harness
-//! (`crates/collide-lab/src/`) or the app (`src/`), outside tests and data tables.
+//! (`crates/collide-lab/src/`), the editor's edits (`crates/collide-edit/src/`) or the app (`src/`), outside tests and data tables.
 //!
 //! A function's length is the number of lines from the line of its body's opening brace to the
 //! line of its closing brace, both counted (so the signature, however rustfmt wraps it, is
@@ -20,7 +20,12 @@ use std::path::{Path, PathBuf};
 const LIMIT: usize = 80;
 
 /// The source trees the rule covers, relative to the workspace.
-const TREES: [&str; 3] = ["crates/collide/src", "crates/collide-lab/src", "src"];
+const TREES: [&str; 4] = [
+    "crates/collide/src",
+    "crates/collide-lab/src",
+    "crates/collide-edit/src",
+    "src",
+];
 
 /// Files whose long functions are data tables: (path, why). A path here that has no function
 /// over the limit fails the test, so the list never outlives its reason.
@@ -302,7 +307,7 @@ fn offenders(root: &Path) -> (Vec<String>, Vec<String>) {
     let mut tables_used = Vec::new();
     for tree in TREES {
         let files = rust_files(&root.join(tree));
-        assert!(files.len() > 5, "no sources found under {tree}");
+        assert!(!files.is_empty(), "no sources found under {tree}");
         let tests = test_files(&files);
         for file in files.iter().filter(|f| !tests.contains(f)) {
             let rel = file

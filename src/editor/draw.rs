@@ -5,9 +5,9 @@ use super::{Drag, Editor, Tool};
 use crate::keymap::{self, Action};
 use crate::render::screen;
 use crate::render::view::View;
-use collide::scene::edit::{self, Handle, Role};
 use collide::scene::{ShapeDesc, ShapeKind};
 use collide::Vec2;
+use collide_edit::{self as edit, Handle, Role};
 use macroquad::prelude::*;
 
 /// Half size of a handle square (screen px).

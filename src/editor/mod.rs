@@ -13,8 +13,8 @@
 //! editor's side panel; the keys are the key map's (`keymap.rs`, [`Editor::key`]).
 
 use crate::keymap::Action;
-use collide::scene::edit::{self, NewKind, Role};
 use collide::{Scene, Vec2, World};
+use collide_edit::{self as edit, NewKind, Role};
 
 mod draw;
 mod mouse;

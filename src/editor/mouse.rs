@@ -4,8 +4,8 @@
 use super::{Drag, Editor, Tool};
 use crate::render::screen;
 use crate::render::view::{Camera, View};
-use collide::scene::edit::{self, Handle, Pick};
 use collide::Vec2;
+use collide_edit::{self as edit, Handle, Pick};
 use macroquad::prelude::*;
 
 /// Screen pixels around a handle or a shape that still pick it.

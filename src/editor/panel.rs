@@ -3,9 +3,9 @@
 
 use super::{Editor, Tool};
 use crate::keymap::{self, Action};
-use collide::scene::edit::{self, NewKind, Role};
 use collide::scene::{MotionDesc, ShapeDesc, ShapeKind};
 use collide::Scene;
+use collide_edit::{self as edit, NewKind, Role};
 use egui_macroquad::egui;
 
 /// Width of the editor's side panel (egui points).

@@ -30,8 +30,9 @@
 //! what a program that builds and runs a world needs.
 //!
 //! The test harness (the promises as checks, the source documents' experiments, seeded
-//! tunnelling shots and broad-phase scenarios) is the sibling crate `collide-lab`, built on
-//! this crate's public interface.
+//! tunnelling shots and broad-phase scenarios) is the sibling crate `collide-lab`, and the
+//! scene editor's edits are the sibling crate `collide-edit`, both built on this crate's
+//! public interface.
 #![warn(missing_docs)]
 
 mod balls;

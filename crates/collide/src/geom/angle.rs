@@ -20,7 +20,7 @@ const PIO2_HI: f64 = 1.570_796_326_734_125_6;
 const PIO2_LO: f64 = 6.077_100_506_506_192e-11;
 
 /// `(sin a, cos a)`, the same bits on every platform. Not finite in, NaN out.
-pub fn sin_cos(a: f32) -> (f32, f32) {
+pub(crate) fn sin_cos(a: f32) -> (f32, f32) {
     let (s, c) = sin_cos_f64(a as f64);
     (s as f32, c as f32)
 }
@@ -150,7 +150,7 @@ fn atan_unit(t: f64) -> f64 {
 
 /// The arc cosine of `x` in [0, π], as `f32::acos` but the same bits on every platform;
 /// outside [−1, 1], NaN.
-pub fn acos(x: f32) -> f32 {
+pub(crate) fn acos(x: f32) -> f32 {
     let x = x as f64;
     if !(-1.0..=1.0).contains(&x) {
         return f32::NAN;

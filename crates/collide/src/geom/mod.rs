@@ -2,7 +2,7 @@
 //! and groups.
 
 mod aabb;
-pub(crate) mod angle;
+pub mod angle;
 mod ball;
 mod control;
 mod group;

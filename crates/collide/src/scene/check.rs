@@ -40,7 +40,8 @@ pub(super) fn check_direction(v: Vec2, field: &str) -> Result<(), String> {
     }
 }
 
-pub(crate) fn check_motion(m: &MotionDesc) -> Result<(), String> {
+/// Checks a shape's motion as a scene file's is checked; the message names the field.
+pub fn check_motion(m: &MotionDesc) -> Result<(), String> {
     match *m {
         MotionDesc::Static => Ok(()),
         MotionDesc::Kinematic { pivot, speed } => {

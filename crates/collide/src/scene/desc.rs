@@ -193,7 +193,7 @@ impl ShapeDesc {
     }
 
     /// Whether it can move: gates and teardrops cannot.
-    pub(crate) fn can_move(&self) -> bool {
+    pub fn can_move(&self) -> bool {
         !matches!(
             self.kind,
             ShapeKind::Gate { .. } | ShapeKind::Teardrop { .. }

@@ -12,16 +12,16 @@ mod build;
 mod builtin;
 mod check;
 mod desc;
-pub mod edit;
 mod extras;
 mod file;
 mod kind;
 mod locate;
 mod text;
 mod validate;
+mod write;
 
 pub use builtin::{builtin, not_built_in, BUILTIN};
-pub(crate) use check::check_motion;
+pub use check::check_motion;
 pub use desc::{MotionDesc, ScoreDesc, ShapeDesc, ShapeKind};
 pub use extras::{BallDesc, FillDesc, PocketDesc, RainDesc, SettingsDesc};
 pub(crate) use file::MAX_SHAPES;

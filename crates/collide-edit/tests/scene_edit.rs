@@ -1,13 +1,14 @@
 //! The scene editor's library half: handles, picking, moves, adds and deletes of every kind,
 //! the validity guards (radius, arc extent, rectangles, NaN), the RON round trip, and a world
 //! built from an edited scene running without NaN.
+#[path = "../../collide/tests/common/mod.rs"]
 mod common;
 
-use collide::scene::edit::{self, NewKind, Pick, Role};
 use collide::scene::{MotionDesc, ShapeDesc, ShapeKind};
 use collide::{Scene, Vec2};
+use collide_edit::{self as edit, NewKind, Pick, Role};
 
-const LAB: &str = include_str!("../scenes/lab.ron");
+const LAB: &str = include_str!("../../collide/scenes/lab.ron");
 
 fn table() -> Scene {
     Scene::parse(common::TABLE, "table.ron").expect("the table parses")

@@ -1,6 +1,7 @@
-//! Editing a [`Scene`] by hand: the handles of every shape, picking what is under a point,
-//! moving handles and whole shapes, adding, deleting, setting elasticity and motion, and
-//! writing the scene back as RON ([`Scene::to_ron`], [`Scene::save`]).
+//! The scene editor's edits: editing a [`Scene`] by hand through the `collide` library's
+//! public scene descriptions: the handles of every shape, picking what is under a point,
+//! moving handles and whole shapes, adding, deleting, setting elasticity and motion. The
+//! library writes the result back as RON ([`Scene::to_ron`], [`Scene::save`]).
 //!
 //! The editor works on the scene description, not on a built world: an edit changes a
 //! [`ShapeDesc`], and the app builds a world from the edited scene. Every edit keeps the
@@ -10,8 +11,10 @@
 //! one distance per handle and per shape (a scene of n shapes: O(n)); ties go to the lower
 //! index, so the same scene and point always pick the same thing.
 
-use super::{MotionDesc, Scene, SceneError, ShapeDesc, ShapeKind};
-use crate::geom::angle;
+#![warn(missing_docs)]
+
+use collide::geom::angle;
+use collide::scene::{MotionDesc, Scene, ShapeDesc, ShapeKind};
 use glam::Vec2;
 
 /// Smallest radius a handle drag leaves (px).
@@ -620,7 +623,7 @@ pub fn set_motion(d: &mut ShapeDesc, m: MotionDesc) -> bool {
         MotionDesc::Static => m,
         // Driven motions: refused unless they are as a scene file may write them.
         MotionDesc::Flipper { .. } | MotionDesc::Plunger { .. } => {
-            if crate::scene::check_motion(&m).is_err() {
+            if collide::scene::check_motion(&m).is_err() {
                 return false;
             }
             m
@@ -672,43 +675,4 @@ fn set_pivot(d: &mut ShapeDesc, to: Vec2) {
 /// A natural pivot for a shape made kinematic: the middle of its handles (px).
 pub fn default_pivot(d: &ShapeDesc) -> Vec2 {
     group_middle(std::slice::from_ref(d))
-}
-
-impl Scene {
-    /// The scene as pretty RON that [`Scene::parse`] reads back equal (floats are written
-    /// in their shortest exact form). A scene with a value that is not finite gives RON the
-    /// parser refuses; [`Scene::save`] checks first.
-    pub fn to_ron(&self) -> String {
-        // Struct names off (points stay `(x, y)`, not `Vec2(x, y)`); the top level gets its
-        // name back by hand, as in the shipped scene files. Depth 2: one shape per line.
-        let config = ron::ser::PrettyConfig::new()
-            .indentor("    ".to_string())
-            .depth_limit(2);
-        let body =
-            ron::ser::to_string_pretty(self, config).expect("a scene is plain data RON can write");
-        format!("// Written by the Collision Math Toy's scene editor.\nScene{body}\n")
-    }
-
-    /// Checks the scene as [`Scene::parse`] would; the error names `origin`, the shape (index
-    /// and kind) and the field.
-    pub fn check(&self, origin: &str) -> Result<(), SceneError> {
-        self.validated_message().map_err(|message| SceneError {
-            origin: origin.to_string(),
-            line: 0,
-            col: 0,
-            message,
-        })
-    }
-
-    /// Checks the scene and writes it to `path` as RON.
-    pub fn save(&self, path: &std::path::Path) -> Result<(), SceneError> {
-        let origin = path.display().to_string();
-        self.check(&origin)?;
-        std::fs::write(path, self.to_ron()).map_err(|e| SceneError {
-            origin,
-            line: 0,
-            col: 0,
-            message: format!("cannot write the file: {e}"),
-        })
-    }
 }
