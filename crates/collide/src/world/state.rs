@@ -221,6 +221,7 @@ impl World {
         self.hits.clear();
         self.stages.pairs.forget_all();
         self.stages.sweep = Default::default();
+        self.stages.soft.forget_frame();
     }
 
     /// The state belongs to this world's scene and every number in it is usable.

@@ -69,27 +69,38 @@ pub(super) struct BodyState {
     pub(super) _pad1: [f32; 2],
 }
 
-/// Loads every ball's velocity and spin, with no move yet, and the spare body at the end.
-pub(super) fn load_bodies(states: &mut Vec<BodyState>, balls: &[Ball]) {
+/// Loads every ball's velocity and spin, its move since the contacts were found (from
+/// `found_at`, the same length as `balls`), and the spare body at the end.
+pub(super) fn load_bodies(states: &mut Vec<BodyState>, balls: &[Ball], found_at: &[Vec2]) {
     states.clear();
-    states.extend(balls.iter().map(|b| BodyState {
-        vx: b.vel.x,
-        vy: b.vel.y,
-        w: b.spin,
-        ..BodyState::default()
+    states.extend(balls.iter().zip(found_at).map(|(b, at)| {
+        let moved = b.pos - *at;
+        BodyState {
+            vx: b.vel.x,
+            vy: b.vel.y,
+            w: b.spin,
+            dx: moved.x,
+            dy: moved.y,
+            ..BodyState::default()
+        }
     }));
     states.push(BodyState::default());
 }
 
-/// Moves the awake balls by their solved velocities over `dt` s and keeps each move.
-pub(super) fn integrate_states(states: &mut Bodies, balls: &mut [Ball], dt: f32) {
-    for (i, b) in balls.iter_mut().enumerate() {
+/// Moves the awake balls by their solved velocities over `dt` s and keeps each one's move
+/// since the contacts were found (at `found_at`).
+pub(super) fn integrate_states(
+    states: &mut Bodies,
+    (balls, found_at): (&mut [Ball], &[Vec2]),
+    dt: f32,
+) {
+    for (i, (b, at)) in balls.iter_mut().zip(found_at).enumerate() {
         if b.asleep {
             continue;
         }
         let mut s = states.get(i as u32);
         let to = b.pos + Vec2::new(s.vx, s.vy) * dt;
-        let moved = to - b.pos;
+        let moved = to - *at;
         (s.dx, s.dy) = (moved.x, moved.y);
         states.set(i as u32, s);
         b.pos = to;
@@ -206,6 +217,15 @@ impl Lanes {
                 self.warm[l] = 1.0;
             }
         }
+    }
+
+    /// The lanes again for the next sub-step of their frame: every contact warm-starts from
+    /// the impulses it was solved to, and no push is counted yet.
+    pub(super) fn rearm(&mut self) {
+        for (w, &src) in self.warm.iter_mut().zip(&self.src) {
+            *w = if src == NO_BODY { 0.0 } else { 1.0 };
+        }
+        self.max_push.fill(0.0);
     }
 
     /// Number of lanes, padding included.
@@ -457,6 +477,13 @@ impl<'a> Bodies<'a> {
         assert!((i as usize) < self.len);
         // SAFETY: in bounds; no other thread writes state `i` now (the type's notes).
         unsafe { *self.ptr.add(i as usize) }
+    }
+
+    /// State `i` as eight floats (`vx vy w · dx dy · ·`), 32-byte aligned.
+    pub(super) fn row(&self, i: u32) -> *mut f32 {
+        assert!((i as usize) < self.len);
+        // SAFETY: in bounds; the caller keeps the type's rule on who touches state `i`.
+        unsafe { self.ptr.add(i as usize).cast::<f32>() }
     }
 
     /// Sets state `i`.

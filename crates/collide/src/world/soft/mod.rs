@@ -38,6 +38,7 @@
 mod colour;
 mod find;
 mod finish;
+mod frame;
 mod kernel;
 mod lanes;
 mod scalar;
@@ -48,11 +49,13 @@ mod wide;
 use super::body::BodyPair;
 use super::contacts::{Kept, SoftContact};
 use super::context::{Frame, StepContext};
+use super::settings::SoftSettings;
 use super::sleepers::Wakes;
 use crate::geom::{clamp_speed, Aabb, Ball};
 use crate::tunnel::Tunnelling;
 use colour::Plan;
 use find::Finder;
+use frame::FrameKeep;
 use glam::Vec2;
 use lanes::{Bodies, BodyState, Lanes, Pass, Softness, SPECULATIVE_RADII};
 use threads::Job;
@@ -75,6 +78,8 @@ pub(super) struct SoftStage {
     states: Vec<BodyState>,
     /// The step's jobs (kept: a settled step allocates nothing).
     jobs: Vec<Job>,
+    /// When the contacts were found, and whether they still serve (`frame.rs`).
+    keep: FrameKeep,
     /// Last step's impulses, in the order of their pairs ([`BodyPair::key`]).
     pub(super) kept: Vec<Kept>,
 }
@@ -95,26 +100,39 @@ impl SoftStage {
         }
     }
 
-    /// A ball's box for the step's broad-phase call: grown along its motion this step and by
-    /// the speculative reach.
-    pub(super) fn ball_box(b: &Ball, dt: f32) -> Aabb {
+    /// A ball's box for the step's broad-phase call: grown along its motion over `span` s
+    /// (the sub-steps its contacts serve) and by the speculative reach.
+    pub(super) fn ball_box(b: &Ball, span: f32) -> Aabb {
         let r = b.radius.max(0.0);
         let reach = r + r * SPECULATIVE_RADII;
-        Aabb::new(b.pos, b.pos + b.vel * dt).expanded(reach)
+        Aabb::new(b.pos, b.pos + b.vel * span).expanded(reach)
+    }
+
+    /// Forgets the frame's contacts: the next sub-step finds its own.
+    pub(super) fn forget_frame(&mut self) {
+        self.keep.forget();
+    }
+
+    /// Whether this sub-step finds its contacts (`frame.rs`): the last ones are used up, or
+    /// something besides the solver changed the world. Asked before gravity.
+    pub(super) fn must_find(&self, w: &Frame, cx: &StepContext) -> bool {
+        let moving = &w.shapes[w.first_moving.min(w.shapes.len())..];
+        self.keep.must_find(w.balls, moving, &cx.settings)
     }
 
     /// One sub-step with soft contacts over the step's pairs `bodies` (see the module
-    /// notes), after [`SoftStage::accelerate`] and the broad phase; `starts` are where the
-    /// balls began the step; sleepers touched wake through `wakes`.
+    /// notes), after [`SoftStage::accelerate`] and, when `find`, the broad phase; `starts`
+    /// are where the balls began the step; sleepers touched wake through `wakes`.
     pub(super) fn solve(
         &mut self,
         w: &mut Frame,
-        (bodies, starts): (&[BodyPair], &[Vec2]),
+        (bodies, starts, find): (&[BodyPair], &[Vec2], bool),
         wakes: &mut Wakes,
         cx: &mut StepContext,
     ) {
         let dt = cx.dt;
         let soft = cx.settings.soft.sanitized();
+        let moving = &w.shapes[w.first_moving.min(w.shapes.len())..];
         let mut f = Finder {
             balls: &mut w.balls[..],
             shapes: w.shapes,
@@ -124,27 +142,15 @@ impl SoftStage {
             cx,
         };
         let t0 = f.cx.now();
-        f.soft_contacts(&mut self.contacts, (dt, &soft));
-        let (ns, t0) = f.cx.lap(t0);
-        f.cx.tally.stages.narrow += ns;
-        let spare = f.balls.len() as u32;
-        self.plan.coloured(&self.contacts, f.balls.len());
-        self.lanes
-            .prepare(&self.contacts, &self.plan.order, (&self.kept, spare));
-        lanes::load_bodies(&mut self.states, f.balls);
-        let k = Softness::new(soft.hertz, soft.damping, dt);
+        let t0 = if find {
+            self.find(&mut f, &soft, t0)
+        } else {
+            self.lanes.rearm();
+            t0
+        };
+        lanes::load_bodies(&mut self.states, f.balls, &self.keep.found_at);
         let iterations = f.cx.iterations();
-        let solve = Job::Pass(Pass::Solve(k, soft.push_speed, dt));
-        let relax = Job::Pass(Pass::Relax(dt));
-        let mut jobs = std::mem::take(&mut self.jobs);
-        jobs.clear();
-        jobs.push(Job::Pass(Pass::Warm));
-        jobs.extend(std::iter::repeat_n(solve, iterations as usize));
-        jobs.push(Job::Integrate(dt));
-        jobs.extend(std::iter::repeat_n(
-            relax,
-            (iterations * RELAX_PER_SOLVE) as usize,
-        ));
+        let jobs = self.jobs_of(Softness::new(soft.hertz, soft.damping, dt), &soft, f.cx);
         let (ns, t0) = f.cx.lap(t0);
         f.cx.tally.stages.prepare += ns;
         let threads = f.cx.settings.threads.clamp(1, MAX_THREADS);
@@ -161,40 +167,75 @@ impl SoftStage {
         self.jobs = jobs;
         let (l, states) = (&mut self.lanes, &mut self.states[..]);
         let at = (soft.restitution_speed, iterations);
-        finish::restitute((l, states), &self.contacts, at, f.cx);
+        finish::restitute((l, states), &mut self.contacts, at, f.cx);
         lanes::store_bodies(&self.states, f.balls);
         if f.cx.settings.tunnelling != Tunnelling::Off {
             finish::continuous(&mut f, starts);
         }
         self.lanes.kept(&self.contacts, &mut self.kept);
+        self.keep.sub_step_done(f.balls, moving);
         let pushed = self.lanes.max_push.iter().filter(|&&p| p > 0.0).count();
         f.cx.tally.collisions += pushed as u64;
         f.cx.tally.stages.restitution += f.cx.lap(t0).0;
     }
 
+    /// Finds the contacts of the step's pairs (the narrow phase), plans their order and
+    /// prepares the lanes, to serve the sub-steps of a frame (or one); the clock from `t0`
+    /// goes to the narrow phase, and the time it ends is returned.
+    fn find(&mut self, f: &mut Finder, soft: &SoftSettings, t0: u64) -> u64 {
+        let sub_steps = f.cx.settings.contact_sub_steps();
+        let span = f.cx.dt * sub_steps as f32;
+        f.soft_contacts(&mut self.contacts, (span, soft));
+        let (ns, t0) = f.cx.lap(t0);
+        f.cx.tally.stages.narrow += ns;
+        let spare = f.balls.len() as u32;
+        self.plan.coloured(&self.contacts, f.balls.len());
+        self.lanes
+            .prepare(&self.contacts, &self.plan.order, (&self.kept, spare));
+        self.keep.found(f.balls, sub_steps, &f.cx.settings);
+        t0
+    }
+
+    /// The sub-step's jobs: warm start, the solve passes with softness `k`, the move, the
+    /// relax passes.
+    fn jobs_of(&mut self, k: Softness, soft: &SoftSettings, cx: &StepContext) -> Vec<Job> {
+        let (dt, iterations) = (cx.dt, cx.iterations());
+        let solve = Job::Pass(Pass::Solve(k, soft.push_speed, dt));
+        let relax = Job::Pass(Pass::Relax(dt));
+        let mut jobs = std::mem::take(&mut self.jobs);
+        jobs.clear();
+        jobs.push(Job::Pass(Pass::Warm));
+        jobs.extend(std::iter::repeat_n(solve, iterations as usize));
+        jobs.push(Job::Integrate(dt));
+        jobs.extend(std::iter::repeat_n(
+            relax,
+            (iterations * RELAX_PER_SOLVE) as usize,
+        ));
+        jobs
+    }
+
     /// The jobs in order, on `threads` threads (the same bits on any number).
     fn run_jobs(&mut self, jobs: &[Job], balls: &mut [Ball], threads: usize) {
+        let found_at = &self.keep.found_at[..];
         if threads > 1 {
             let lanes = (&mut self.lanes, &mut self.states[..]);
-            return threads::run(lanes, &self.plan.ranges, balls, (jobs, threads));
+            return threads::run(lanes, &self.plan.ranges, (balls, found_at), (jobs, threads));
         }
         for job in jobs {
             match *job {
-                Job::Pass(pass) => self.run(pass),
+                Job::Pass(pass) => {
+                    let wide = kernel::wide();
+                    let (mut l, mut states) = (self.lanes.view(), Bodies::new(&mut self.states));
+                    for r in &self.plan.ranges {
+                        let at = (r.lanes.clone(), r.kind, wide);
+                        kernel::pass(&mut l, &mut states, at, pass);
+                    }
+                }
                 Job::Integrate(dt) => {
-                    lanes::integrate_states(&mut Bodies::new(&mut self.states), balls, dt)
+                    let mut states = Bodies::new(&mut self.states);
+                    lanes::integrate_states(&mut states, (balls, found_at), dt)
                 }
             }
-        }
-    }
-
-    /// One pass over every range of the plan, in order: a colour eight lanes at a time where
-    /// the CPU can, else lane by lane (the same bits).
-    fn run(&mut self, pass: Pass) {
-        let wide = kernel::wide();
-        let (mut l, mut states) = (self.lanes.view(), Bodies::new(&mut self.states));
-        for r in &self.plan.ranges {
-            kernel::pass(&mut l, &mut states, (r.lanes.clone(), r.kind, wide), pass);
         }
     }
 }

@@ -13,6 +13,7 @@ use super::colour::{Kind, LaneRange};
 use super::kernel;
 use super::lanes::{integrate_states, Bodies, BodyState, LaneView, Lanes, Pass, WIDTH};
 use crate::geom::Ball;
+use glam::Vec2;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What the threads do in turn: a pass over every colour, or the move of the positions.
@@ -27,7 +28,7 @@ pub(super) enum Job {
 pub(super) fn run(
     (lanes, states): (&mut Lanes, &mut [BodyState]),
     ranges: &[LaneRange],
-    balls: &mut [Ball],
+    balls: (&mut [Ball], &[Vec2]),
     (jobs, threads): (&[Job], usize),
 ) {
     let cuts = cuts(ranges, threads);
@@ -79,13 +80,16 @@ fn cuts(ranges: &[LaneRange], threads: usize) -> Vec<usize> {
     cuts
 }
 
+/// The balls the first thread moves, and where each was when the contacts were found.
+type Moving<'a> = (&'a mut [Ball], &'a [Vec2]);
+
 /// One thread's share: its runs, range by range, for each job; the first thread (`balls`)
 /// also integrates.
 fn work(
     mut runs: Vec<(LaneView, Kind)>,
     mut bodies: Bodies,
     (jobs, barrier): (&[Job], &SpinBarrier),
-    (mut balls, wide): (Option<&mut [Ball]>, bool),
+    (mut balls, wide): (Option<Moving>, bool),
 ) {
     for job in jobs {
         match *job {
@@ -97,8 +101,8 @@ fn work(
                 }
             }
             Job::Integrate(dt) => {
-                if let Some(balls) = balls.as_deref_mut() {
-                    integrate_states(&mut bodies, balls, dt);
+                if let Some((balls, found_at)) = balls.as_mut() {
+                    integrate_states(&mut bodies, (balls, found_at), dt);
                 }
                 barrier.wait();
             }
