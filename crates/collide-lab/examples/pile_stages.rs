@@ -63,7 +63,21 @@ fn main() {
             sum[i] += v;
             line += &format!(" {v:6.2}");
         }
-        println!("{line}  {}", w.counters().asleep);
+        let finds = a.soft_finds - b.soft_finds;
+        let strays = a.soft_strays - b.soft_strays;
+        let sq: f64 = w
+            .balls()
+            .iter()
+            .map(|b| f64::from(b.vel.length_squared()))
+            .sum();
+        let rms = (sq / w.balls().len().max(1) as f64).sqrt();
+        let o = w.counters().overlap;
+        println!(
+            "{line}  {:>6} {finds:>6} {strays:>6}  rms {rms:.2} px/s  overlap {:.2} % / {:.1} %",
+            w.counters().asleep,
+            o.sum / f64::from(o.pairs.max(1)) * 100.0,
+            o.max * 100.0
+        );
     }
     let mut line = "  mean".to_string();
     for v in sum {

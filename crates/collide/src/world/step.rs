@@ -162,7 +162,7 @@ impl World {
             SoftStage::accelerate(&mut self.balls, &cx);
             let mut w = frame!(self);
             if find {
-                let span = dt * cx.settings.contact_sub_steps() as f32;
+                let span = (cx.settings.contact_sub_steps(), dt);
                 let boxes = |_, b: &Ball| SoftStage::ball_box(b, span);
                 st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
             }

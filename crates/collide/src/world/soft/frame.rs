@@ -5,6 +5,10 @@
 //! where the balls were when it was found: `s = s₀ + (d_a − d_b)·n`, `d` a ball's move since
 //! then (Catto, "Solver2D", 2024).
 //!
+//! A contact found with a gap that its approach closes within the frame would meet its
+//! surface at a point it only foresaw (the normal of a curve, or of two balls passing at an
+//! angle, turns along the way), so contacts among which one is arriving serve one sub-step.
+//!
 //! The kept contacts describe the world only while nothing but the solver moves it, so they
 //! are found again at the next sub-step when anything else has changed: a ball added,
 //! removed, moved, pushed, woken or put to sleep by anyone else (a rule, the sleep stage, a
@@ -12,12 +16,30 @@
 //! What the last sub-step left is kept to compare with: `O(balls)` a sub-step, against a
 //! broad-phase call and a narrow test per pair saved.
 //!
-//! Invariant: while contacts are kept, `found_at` holds every ball's position when they were
-//! found, one entry a ball.
+//! The contacts cover the moves they were found for: each ball's path over the frame at its
+//! velocity then, give or take [`DRIFT_RADII`] of its radius (gravity bends the path by
+//! `g·T²/2`, 0.06 px over a frame of the pile). A ball that strays further (struck, or
+//! striking something new) might meet a ball its contacts do not name, so the next sub-step
+//! finds them again; in a settled pile none strays and a frame needs one search.
+//!
+//! Invariant: while contacts are kept, `found_at` and `paths` hold every ball's position when
+//! they were found and the box of its path, one entry a ball.
 
-use crate::geom::{Ball, Shape};
+use crate::geom::{Aabb, Ball, Shape};
+use crate::world::contacts::SoftContact;
 use crate::world::settings::Settings;
 use glam::Vec2;
+
+/// How far a ball may stray from the path its contacts were found for, as a fraction of its
+/// radius; the broad phase's boxes are grown by as much.
+pub(super) const DRIFT_RADII: f32 = 0.05;
+
+/// Whether contact `c` (found with separation `c.sep`) closes a gap wider than the drift
+/// within `span` s at the speed it approaches.
+pub(super) fn arriving(c: &SoftContact, span: f32) -> bool {
+    let r = if c.rb > 0.0 { c.ra.min(c.rb) } else { c.ra };
+    c.sep > r * DRIFT_RADII && -c.approach * span >= c.sep
+}
 
 /// A ball as the solver left it: position, velocity, spin, radius (bits) and sleep.
 type Left = ([u32; 6], bool);
@@ -29,6 +51,8 @@ pub(super) struct FrameKeep {
     left: u32,
     /// Where each ball was when the contacts were found (px).
     pub(super) found_at: Vec<Vec2>,
+    /// The box of each ball's centre on the path the contacts were found for (px).
+    paths: Vec<Aabb>,
     /// The balls as the last sub-step left them.
     balls: Vec<Left>,
     /// The kinematic shapes as the last sub-step saw them.
@@ -60,21 +84,42 @@ impl FrameKeep {
             || balls.iter().zip(&self.balls).any(|(b, l)| left_of(b) != *l)
     }
 
-    /// Contacts were found where `balls` are now, to serve `sub_steps` sub-steps.
-    pub(super) fn found(&mut self, balls: &[Ball], sub_steps: u32, settings: &Settings) {
+    /// Contacts were found where `balls` are now, for their paths over `span` s, to serve
+    /// `sub_steps` sub-steps.
+    pub(super) fn found(
+        &mut self,
+        balls: &[Ball],
+        (sub_steps, span): (u32, f32),
+        settings: &Settings,
+    ) {
         self.left = sub_steps;
         self.found_at.clear();
         self.found_at.extend(balls.iter().map(|b| b.pos));
+        self.paths.clear();
+        self.paths.extend(balls.iter().map(|b| {
+            Aabb::new(b.pos, b.pos + b.vel * span).expanded(b.radius.max(0.0) * DRIFT_RADII)
+        }));
         self.settings = Some(motion_settings(settings));
     }
 
-    /// A sub-step ended: one fewer left; what it left is kept to compare with.
-    pub(super) fn sub_step_done(&mut self, balls: &[Ball], moving: &[Shape]) {
-        self.left = self.left.saturating_sub(1);
+    /// A sub-step ended: one fewer left, none when an awake ball strayed from its path
+    /// (returns whether one did); what it left is kept to compare with.
+    pub(super) fn sub_step_done(&mut self, balls: &[Ball], moving: &[Shape]) -> bool {
+        let strayed = self.left > 1
+            && balls
+                .iter()
+                .zip(&self.paths)
+                .any(|(b, p)| !b.asleep && !p.contains(b.pos));
+        self.left = if strayed {
+            0
+        } else {
+            self.left.saturating_sub(1)
+        };
         self.balls.clear();
         self.balls.extend(balls.iter().map(left_of));
         self.moving.clear();
         self.moving.extend_from_slice(moving);
+        strayed
     }
 
     /// Forgets the kept contacts: the next sub-step finds its own.
@@ -96,7 +141,7 @@ mod tests {
         let (balls, s) = (vec![ball(10.0), ball(20.0)], Settings::default());
         let mut k = FrameKeep::default();
         assert!(k.must_find(&balls, &[], &s));
-        k.found(&balls, 2, &s);
+        k.found(&balls, (2, 0.01), &s);
         k.sub_step_done(&balls, &[]);
         assert!(!k.must_find(&balls, &[], &s));
         let mut threads = s.clone();
@@ -110,6 +155,20 @@ mod tests {
         gravity.gravity += 1.0;
         assert!(k.must_find(&balls, &[], &gravity));
         k.sub_step_done(&balls, &[]);
+        assert!(k.must_find(&balls, &[], &s));
+    }
+
+    #[test]
+    fn a_ball_that_strays_from_its_path_has_the_contacts_found_again() {
+        let (mut balls, s) = (vec![ball(10.0), ball(20.0)], Settings::default());
+        balls[0].vel = Vec2::new(100.0, 0.0);
+        let mut k = FrameKeep::default();
+        k.found(&balls, (4, 0.01), &s);
+        balls[0].pos.x += 0.9; // within its path (1 px over the span)
+        assert!(!k.sub_step_done(&balls, &[]));
+        assert!(!k.must_find(&balls, &[], &s));
+        balls[1].pos.y -= 0.2; // a still ball pushed beyond the drift
+        assert!(k.sub_step_done(&balls, &[]));
         assert!(k.must_find(&balls, &[], &s));
     }
 }

@@ -320,30 +320,6 @@ impl LaneView<'_> {
     }
 }
 
-/// `v` cut at `cuts` (ascending, within `v`): the pieces before, between and after them.
-fn cut<'a, T>(mut v: &'a [T], cuts: &[usize]) -> Vec<&'a [T]> {
-    let (mut out, mut at) = (Vec::with_capacity(cuts.len() + 1), 0);
-    for &c in cuts {
-        let (head, tail) = v.split_at(c - at);
-        (v, at) = (tail, c);
-        out.push(head);
-    }
-    out.push(v);
-    out
-}
-
-/// `v` cut at `cuts` (ascending, within `v`), each piece writable.
-fn cut_mut<'a, T>(mut v: &'a mut [T], cuts: &[usize]) -> Vec<&'a mut [T]> {
-    let (mut out, mut at) = (Vec::with_capacity(cuts.len() + 1), 0);
-    for &c in cuts {
-        let (head, tail) = std::mem::take(&mut v).split_at_mut(c - at);
-        (v, at) = (tail, c);
-        out.push(head);
-    }
-    out.push(v);
-    out
-}
-
 impl Lanes {
     /// Every lane as one run (no allocation: the step's passes ask for it every time).
     pub(super) fn view(&mut self) -> LaneView<'_> {
@@ -372,68 +348,6 @@ impl Lanes {
             friction: &mut self.friction,
             rolling: &mut self.rolling,
         }
-    }
-
-    /// The lanes cut at `cuts` (ascending lane numbers) into runs, in order.
-    pub(super) fn views(&mut self, cuts: &[usize]) -> Vec<LaneView<'_>> {
-        fn c<'a>(v: &'a [f32], cuts: &[usize]) -> std::vec::IntoIter<&'a [f32]> {
-            cut(v, cuts).into_iter()
-        }
-        let (a, mut b) = (
-            cut(&self.a, cuts).into_iter(),
-            cut(&self.b, cuts).into_iter(),
-        );
-        let (mut nx, mut ny, mut sep, mut mass) = (
-            c(&self.nx, cuts),
-            c(&self.ny, cuts),
-            c(&self.sep, cuts),
-            c(&self.mass, cuts),
-        );
-        let (mut inv_a, mut inv_b, mut ra, mut rb) = (
-            c(&self.inv_a, cuts),
-            c(&self.inv_b, cuts),
-            c(&self.ra, cuts),
-            c(&self.rb, cuts),
-        );
-        let (mut inv_ia, mut inv_ib) = (c(&self.inv_ia, cuts), c(&self.inv_ib, cuts));
-        let (mut tangent_mass, mut rolling_mass) =
-            (c(&self.tangent_mass, cuts), c(&self.rolling_mass, cuts));
-        let (mut mu, mut rolling_reach) = (c(&self.mu, cuts), c(&self.rolling_reach, cuts));
-        let (mut sx, mut sy, mut warm) =
-            (c(&self.sx, cuts), c(&self.sy, cuts), c(&self.warm, cuts));
-        let mut impulse = cut_mut(&mut self.impulse, cuts).into_iter();
-        let mut max_push = cut_mut(&mut self.max_push, cuts).into_iter();
-        let mut friction = cut_mut(&mut self.friction, cuts).into_iter();
-        let mut rolling = cut_mut(&mut self.rolling, cuts).into_iter();
-        let mut out = Vec::with_capacity(cuts.len() + 1);
-        for a in a {
-            out.push(LaneView {
-                a,
-                b: b.next().unwrap_or_default(),
-                nx: nx.next().unwrap_or_default(),
-                ny: ny.next().unwrap_or_default(),
-                sep: sep.next().unwrap_or_default(),
-                mass: mass.next().unwrap_or_default(),
-                inv_a: inv_a.next().unwrap_or_default(),
-                inv_b: inv_b.next().unwrap_or_default(),
-                ra: ra.next().unwrap_or_default(),
-                rb: rb.next().unwrap_or_default(),
-                inv_ia: inv_ia.next().unwrap_or_default(),
-                inv_ib: inv_ib.next().unwrap_or_default(),
-                tangent_mass: tangent_mass.next().unwrap_or_default(),
-                rolling_mass: rolling_mass.next().unwrap_or_default(),
-                mu: mu.next().unwrap_or_default(),
-                rolling_reach: rolling_reach.next().unwrap_or_default(),
-                sx: sx.next().unwrap_or_default(),
-                sy: sy.next().unwrap_or_default(),
-                warm: warm.next().unwrap_or_default(),
-                impulse: impulse.next().unwrap_or_default(),
-                max_push: max_push.next().unwrap_or_default(),
-                friction: friction.next().unwrap_or_default(),
-                rolling: rolling.next().unwrap_or_default(),
-            });
-        }
-        out
     }
 }
 

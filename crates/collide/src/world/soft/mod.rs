@@ -42,6 +42,7 @@ mod frame;
 mod kernel;
 mod lanes;
 mod scalar;
+mod shared;
 mod threads;
 #[cfg(target_arch = "x86_64")]
 mod wide;
@@ -100,12 +101,18 @@ impl SoftStage {
         }
     }
 
-    /// A ball's box for the step's broad-phase call: grown along its motion over `span` s
-    /// (the sub-steps its contacts serve) and by the speculative reach.
-    pub(super) fn ball_box(b: &Ball, span: f32) -> Aabb {
+    /// A ball's box for the step's broad-phase call: grown along its motion over the
+    /// `sub_steps` of `dt` s its contacts serve and by the speculative reach, and when they
+    /// serve more than one, by the drift they allow (`frame.rs`).
+    pub(super) fn ball_box(b: &Ball, (sub_steps, dt): (u32, f32)) -> Aabb {
         let r = b.radius.max(0.0);
-        let reach = r + r * SPECULATIVE_RADII;
-        Aabb::new(b.pos, b.pos + b.vel * span).expanded(reach)
+        let drift = if sub_steps > 1 {
+            frame::DRIFT_RADII
+        } else {
+            0.0
+        };
+        let reach = r + r * (SPECULATIVE_RADII + drift);
+        Aabb::new(b.pos, b.pos + b.vel * (dt * sub_steps as f32)).expanded(reach)
     }
 
     /// Forgets the frame's contacts: the next sub-step finds its own.
@@ -173,7 +180,9 @@ impl SoftStage {
             finish::continuous(&mut f, starts);
         }
         self.lanes.kept(&self.contacts, &mut self.kept);
-        self.keep.sub_step_done(f.balls, moving);
+        if self.keep.sub_step_done(f.balls, moving) {
+            f.cx.tally.soft_strays += 1;
+        }
         let pushed = self.lanes.max_push.iter().filter(|&&p| p > 0.0).count();
         f.cx.tally.collisions += pushed as u64;
         f.cx.tally.stages.restitution += f.cx.lap(t0).0;
@@ -186,13 +195,21 @@ impl SoftStage {
         let sub_steps = f.cx.settings.contact_sub_steps();
         let span = f.cx.dt * sub_steps as f32;
         f.soft_contacts(&mut self.contacts, (span, soft));
+        // A gap about to close meets its surface at a point the contact only foresaw (a
+        // curve's normal turns along the way): such contacts serve one sub-step.
+        let sub_steps = if self.contacts.iter().any(|c| frame::arriving(c, span)) {
+            1
+        } else {
+            sub_steps
+        };
         let (ns, t0) = f.cx.lap(t0);
         f.cx.tally.stages.narrow += ns;
         let spare = f.balls.len() as u32;
         self.plan.coloured(&self.contacts, f.balls.len());
         self.lanes
             .prepare(&self.contacts, &self.plan.order, (&self.kept, spare));
-        self.keep.found(f.balls, sub_steps, &f.cx.settings);
+        self.keep.found(f.balls, (sub_steps, span), &f.cx.settings);
+        f.cx.tally.soft_finds += 1;
         t0
     }
 
