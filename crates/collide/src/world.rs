@@ -53,7 +53,7 @@ pub(crate) use crate::balls::BallSet;
 pub use crate::balls::{BallId, StaleBall};
 pub use crate::geom::Ball;
 pub use crate::response::{Hit, HitWith};
-pub use contacts::{KeptImpulse, SolverContact};
+pub use contacts::{KeptImpulse, SavedContact, SavedFrame, SolverContact};
 pub use counters::{Counters, OverlapMeter, StageNanos, Tally};
 pub use fill::Filled;
 pub use launch::Launcher;

@@ -62,51 +62,13 @@ impl Finder<'_> {
         self.wakes.wake_pair(self.balls, bi.ix(), bj.ix());
         let e = a.elasticity * b.elasticity * self.cx.settings.elasticity_scale;
         let approach = (a.vel - b.vel).dot(c.normal);
-        Some(self.new_contact(
+        Some(new_contact(
             (bi, Body::Ball(bj)),
             (&c, reach - c.depth, approach),
             (&a, Some(&b)),
             (e, soft),
             Vec2::ZERO,
         ))
-    }
-
-    /// A contact of ball `a` (`ids.0`) with ball `b` or an obstacle (`None`), `ids.1` being
-    /// the other.
-    fn new_contact(
-        &self,
-        ids: (BallIx, Body),
-        (c, sep, approach): (&Contact, f32, f32),
-        (a, b): (&Ball, Option<&Ball>),
-        (e, soft): (f32, &SoftSettings),
-        surface: Vec2,
-    ) -> SoftContact {
-        let inertia = |b: &Ball| 1.0 / (0.5 * b.mass * b.radius * b.radius).max(1e-12);
-        let (inv_a, ra, inv_ia) = (1.0 / a.mass, a.radius, inertia(a));
-        let (inv_b, rb, inv_ib) =
-            b.map_or((0.0, 0.0, 0.0), |b| (1.0 / b.mass, b.radius, inertia(b)));
-        let k_t = inv_a + inv_b + ra * ra * inv_ia + rb * rb * inv_ib;
-        SoftContact {
-            ball: ids.0,
-            other: ids.1,
-            normal: c.normal,
-            point: c.point,
-            sep,
-            mass: 1.0 / (inv_a + inv_b),
-            inv_a,
-            inv_b,
-            ra,
-            rb,
-            inv_ia,
-            inv_ib,
-            tangent_mass: 1.0 / k_t,
-            rolling_mass: 1.0 / (inv_ia + inv_ib),
-            mu: soft.friction,
-            rolling_reach: soft.rolling * if rb > 0.0 { ra.min(rb) } else { ra },
-            approach,
-            e,
-            surface,
-        }
     }
 
     fn soft_contact_shape(
@@ -124,7 +86,7 @@ impl Finder<'_> {
         let surface = shape.velocity_at(c.point, rotating);
         let approach = (ball.vel - surface).dot(c.normal);
         let e = ball.elasticity * shape_e * self.cx.settings.elasticity_scale;
-        Some(self.new_contact(
+        Some(new_contact(
             (bi, Body::Shape(si)),
             (&c, reach - c.depth, approach),
             (&ball, None),
@@ -145,5 +107,41 @@ impl Finder<'_> {
         let found = contact_ball_obstacle_fine((ball.pos, r, v), shape, self.groups, &mut tests);
         self.cx.tally.add_group(tests);
         found
+    }
+}
+
+/// A contact of ball `a` (`ids.0`) with ball `b` or an obstacle (`None`), `ids.1` being
+/// the other.
+pub(super) fn new_contact(
+    ids: (BallIx, Body),
+    (c, sep, approach): (&Contact, f32, f32),
+    (a, b): (&Ball, Option<&Ball>),
+    (e, soft): (f32, &SoftSettings),
+    surface: Vec2,
+) -> SoftContact {
+    let inertia = |b: &Ball| 1.0 / (0.5 * b.mass * b.radius * b.radius).max(1e-12);
+    let (inv_a, ra, inv_ia) = (1.0 / a.mass, a.radius, inertia(a));
+    let (inv_b, rb, inv_ib) = b.map_or((0.0, 0.0, 0.0), |b| (1.0 / b.mass, b.radius, inertia(b)));
+    let k_t = inv_a + inv_b + ra * ra * inv_ia + rb * rb * inv_ib;
+    SoftContact {
+        ball: ids.0,
+        other: ids.1,
+        normal: c.normal,
+        point: c.point,
+        sep,
+        mass: 1.0 / (inv_a + inv_b),
+        inv_a,
+        inv_b,
+        ra,
+        rb,
+        inv_ia,
+        inv_ib,
+        tangent_mass: 1.0 / k_t,
+        rolling_mass: 1.0 / (inv_ia + inv_ib),
+        mu: soft.friction,
+        rolling_reach: soft.rolling * if rb > 0.0 { ra.min(rb) } else { ra },
+        approach,
+        e,
+        surface,
     }
 }

@@ -41,8 +41,8 @@ pub(super) fn arriving(c: &SoftContact, span: f32) -> bool {
     c.sep > r * DRIFT_RADII && -c.approach * span >= c.sep
 }
 
-/// A ball as the solver left it: position, velocity, spin, radius (bits) and sleep.
-type Left = ([u32; 6], bool);
+/// A ball as the solver left it: position, velocity, spin, radius, mass (bits) and sleep.
+type Left = ([u32; 7], bool);
 
 /// The frame's kept contacts' bookkeeping (the contacts themselves are the stage's).
 #[derive(Clone, Debug, Default)]
@@ -62,7 +62,7 @@ pub(super) struct FrameKeep {
 }
 
 fn left_of(b: &Ball) -> Left {
-    let bits = [b.pos.x, b.pos.y, b.vel.x, b.vel.y, b.spin, b.radius].map(f32::to_bits);
+    let bits = [b.pos.x, b.pos.y, b.vel.x, b.vel.y, b.spin, b.radius, b.mass].map(f32::to_bits);
     (bits, b.asleep)
 }
 
@@ -115,11 +115,37 @@ impl FrameKeep {
         } else {
             self.left.saturating_sub(1)
         };
+        self.remember(balls, moving);
+        strayed
+    }
+
+    /// Keeps `balls` and the kinematic `moving` shapes to compare the next sub-step's with.
+    fn remember(&mut self, balls: &[Ball], moving: &[Shape]) {
         self.balls.clear();
         self.balls.extend(balls.iter().map(left_of));
         self.moving.clear();
         self.moving.extend_from_slice(moving);
-        strayed
+    }
+
+    /// Sub-steps left, where the balls were and the boxes of their paths: what a saved state
+    /// keeps of a frame in progress.
+    pub(super) fn saved(&self) -> (u32, &[Vec2], &[Aabb]) {
+        (self.left, &self.found_at, &self.paths)
+    }
+
+    /// A frame in progress restored (`saved`), as the last sub-step left `balls`, the kinematic
+    /// `moving` shapes and `settings`.
+    pub(super) fn restore(
+        &mut self,
+        (left, found_at, paths): (u32, &[Vec2], &[Aabb]),
+        (balls, moving): (&[Ball], &[Shape]),
+        settings: &Settings,
+    ) {
+        self.left = left;
+        self.found_at = found_at.to_vec();
+        self.paths = paths.to_vec();
+        self.settings = Some(motion_settings(settings));
+        self.remember(balls, moving);
     }
 
     /// Forgets the kept contacts: the next sub-step finds its own.

@@ -41,6 +41,7 @@ mod finish;
 mod frame;
 mod kernel;
 mod lanes;
+mod saved;
 mod scalar;
 mod shared;
 mod threads;
@@ -60,6 +61,8 @@ use frame::FrameKeep;
 use glam::Vec2;
 use lanes::{Bodies, BodyState, Lanes, Pass, Softness, SPECULATIVE_RADII};
 use threads::Job;
+
+pub(super) use saved::frame_problem;
 
 /// Relax passes per solve pass. A deep pile's velocities converge in the relax passes: with
 /// as many as the solve makes (6 and 6), the 10,000-ball box pile kept jittering at 4–12 px/s

@@ -20,7 +20,7 @@ use glam::Vec2;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Blocks of [`WIDTH`] lanes a thread claims at once.
-const CLAIM: usize = 4;
+const CLAIM: usize = 32;
 
 /// What the threads do in turn: a pass over every colour, or the move of the positions.
 #[derive(Clone, Copy, Debug)]
