@@ -44,13 +44,39 @@ impl Softness {
     }
 }
 
+/// A contact with an obstacle is never softer than this many hertz per sub-step rate
+/// (Box2D caps its contact stiffness at a quarter of the sub-step rate): however soft the
+/// balls are made, the walls hold a deep pile by a fraction of a radius and no ball is
+/// pushed through one.
+pub(super) const WALL_HERTZ_PER_RATE: f32 = 0.25;
+
+/// The soft constraints of the two kinds of contact: between balls, and with an obstacle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Springs {
+    pub(super) balls: Softness,
+    pub(super) walls: Softness,
+}
+
+impl Springs {
+    /// Springs of `hertz` and damping ratio `zeta` over a sub-step of `h` seconds, the walls'
+    /// at least [`WALL_HERTZ_PER_RATE`] of the sub-step rate.
+    pub(super) fn new(hertz: f32, zeta: f32, h: f32) -> Self {
+        let walls = hertz.max(WALL_HERTZ_PER_RATE / h);
+        Self {
+            balls: Softness::new(hertz, zeta, h),
+            walls: Softness::new(walls, zeta, h),
+        }
+    }
+}
+
 /// What one pass over the lanes does.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Pass {
     /// Applies the accumulated impulses of the contacts kept from the last step.
     Warm,
-    /// Solves with the soft bias: the spring, its push-out speed cap (px/s), the sub-step (s).
-    Solve(Softness, f32, f32),
+    /// Solves with the soft bias: the springs, their push-out speed cap (px/s), the sub-step
+    /// (s).
+    Solve(Springs, f32, f32),
     /// Solves without the bias (the sub-step, s): takes back the velocity the bias added.
     Relax(f32),
 }

@@ -59,7 +59,7 @@ use colour::Plan;
 use find::Finder;
 use frame::FrameKeep;
 use glam::Vec2;
-use lanes::{Bodies, BodyState, Lanes, Pass, Softness, SPECULATIVE_RADII};
+use lanes::{Bodies, BodyState, Lanes, Pass, Springs, SPECULATIVE_RADII};
 use threads::Job;
 
 pub(super) use saved::frame_problem;
@@ -160,7 +160,7 @@ impl SoftStage {
         };
         lanes::load_bodies(&mut self.states, f.balls, &self.keep.found_at);
         let iterations = f.cx.iterations();
-        let jobs = self.jobs_of(Softness::new(soft.hertz, soft.damping, dt), &soft, f.cx);
+        let jobs = self.jobs_of(Springs::new(soft.hertz, soft.damping, dt), &soft, f.cx);
         let (ns, t0) = f.cx.lap(t0);
         f.cx.tally.stages.prepare += ns;
         let threads = f.cx.settings.threads.clamp(1, MAX_THREADS);
@@ -216,9 +216,9 @@ impl SoftStage {
         t0
     }
 
-    /// The sub-step's jobs: warm start, the solve passes with softness `k`, the move, the
+    /// The sub-step's jobs: warm start, the solve passes with springs `k`, the move, the
     /// relax passes.
-    fn jobs_of(&mut self, k: Softness, soft: &SoftSettings, cx: &StepContext) -> Vec<Job> {
+    fn jobs_of(&mut self, k: Springs, soft: &SoftSettings, cx: &StepContext) -> Vec<Job> {
         let (dt, iterations) = (cx.dt, cx.iterations());
         let solve = Job::Pass(Pass::Solve(k, soft.push_speed, dt));
         let relax = Job::Pass(Pass::Relax(dt));

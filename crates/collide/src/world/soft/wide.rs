@@ -64,7 +64,8 @@ unsafe fn pass_avx2(
                 let on = _mm256_cmp_ps::<_CMP_NEQ_OQ>(load(l.warm, k), _mm256_setzero_ps());
                 warm(&c, (&mut a, &mut b, two), on)
             }
-            Pass::Solve(soft, push, h) => {
+            Pass::Solve(springs, push, h) => {
+                let soft = if two { springs.balls } else { springs.walls };
                 let bias = Bias {
                     rate: set(soft.bias_rate),
                     push: set(push),
@@ -405,7 +406,7 @@ fn store(v: &mut [f32], k: usize, x: __m256) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::lanes::{BodyState, Lanes, Softness};
+    use super::super::lanes::{BodyState, Lanes, Springs};
     use super::super::scalar;
     use super::*;
     use rand::{Rng, SeedableRng};
@@ -507,7 +508,7 @@ mod tests {
             return;
         }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        let soft = Softness::new(240.0, 10.0, 1.0 / 240.0);
+        let soft = Springs::new(30.0, 1.0, 1.0 / 240.0);
         let passes = [
             Pass::Warm,
             Pass::Solve(soft, 60.0, 1.0 / 240.0),
