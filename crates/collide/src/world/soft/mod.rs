@@ -2,9 +2,12 @@
 //! method of Box2D v3's "soft step" (Catto, "Solver2D", 2024), written for this world.
 //!
 //! One world step is one sub-step. It applies gravity to the velocities, finds the contacts
-//! once (one broad-phase call with each ball's box grown along its motion, so contacts are
-//! *speculative*: a pair closer than the distance it can close this step is a contact with a
-//! positive separation `s`), and then:
+//! at a frame's first sub-step (one broad-phase call with each ball's box grown along its
+//! motion over the frame, so contacts are *speculative*: a pair closer than the distance it
+//! can close in the frame is a contact with a positive separation `s`) and solves the
+//! frame's contacts at the others, each measuring `s` by the balls' moves since they were
+//! found (`frame.rs`, as Box2D's sub-steps do; at every sub-step when
+//! `SoftSettings::once_a_frame` is off), and then:
 //!
 //! 1. **warm start**: each contact kept from the last step (matched by its pair) applies its
 //!    accumulated normal impulse again;
@@ -26,14 +29,17 @@
 //!
 //! Obstacles have infinite mass; a kinematic shape's surface velocity at the contact enters
 //! `v_n`. A gate lets a fast ball through as in the push-out (no contact). A group answers its
-//! deepest member. Cost: one broad-phase call and one narrow test per pair per step, then
-//! `O(contacts)` per pass.
+//! deepest member. Cost: one broad-phase call and one narrow test per pair per frame (or step), then
+//! `O(contacts)` per pass. A contact with an obstacle is never softer than a quarter of the
+//! sub-step rate (`Springs`), so no stiffness pushes a ball through a wall.
 //!
 //! The files, one concern each: `find.rs` finds the contacts (narrow phase); `lanes.rs` holds
 //! them as arrays and the balls' velocities as body states; `colour.rs` plans the order the
 //! lanes are solved in (colour by colour); `scalar.rs` is the kernel, `wide.rs` the same
-//! eight lanes at a time (`kernel.rs` picks one); `threads.rs` runs the passes on several threads; `finish.rs`
-//! restitution and the swept modes' guard.
+//! eight lanes at a time (`kernel.rs` picks one); `threads.rs` runs the passes on several
+//! threads, claiming blocks of the lanes `shared.rs` hands out; `finish.rs` restitution and
+//! the swept modes' guard; `frame.rs` keeps a frame's contacts and says when to find them
+//! again; `saved.rs` saves and restores a frame in progress.
 
 mod colour;
 mod find;
