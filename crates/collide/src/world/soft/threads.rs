@@ -1,15 +1,18 @@
 //! The passes on several threads, as Box2D v3's `solver.c` runs its stages: the jobs become a
 //! schedule of stages (each job's colours in order, and the move), each stage cut into blocks
-//! of lanes that the threads claim from a shared counter, a few at a time; a thread moves to
-//! the next stage once every block of this one is done.
+//! of lanes. Thread `t` owns the `t`-th run of each colour's blocks (the contacts of a colour
+//! are in pair order, so a thread keeps to nearly the same balls from colour to colour and
+//! their states stay in its cache) and claims them a few at a time from its run's counter;
+//! a thread done with its own run claims what is left of the others'. A thread moves to the
+//! next stage once every block of this one is done.
 //!
 //! The result is the one thread's, bit for bit: within a colour no two lanes share a ball, so
 //! the order its blocks are solved in, and by which thread, changes nothing, and the stages
 //! still go one after another. The overflow (any contacts, one at a time) is one block; the
 //! move of the positions is the first thread's. No thread waits for another to arrive, only
 //! for blocks another has claimed to be done, so a thread the system holds back late costs
-//! nothing: the others take its share. The workers are started once a call (scoped threads).
-//! Cost: two shared counters a stage, one claim every [`CLAIM`] blocks.
+//! little: the others take its share. The workers are started once a call (scoped threads).
+//! Cost: a counter a thread and one of blocks done a stage, one claim every [`CLAIM`] blocks.
 
 use super::colour::{Kind, LaneRange};
 use super::kernel;
@@ -43,13 +46,16 @@ enum Stage {
     Integrate(f32),
 }
 
-/// A stage's counters: the next block to claim and the blocks done (a cache line each
-/// stage, so that threads on different stages never share one).
+/// A counter on a cache line of its own, so that threads counting apart never share one.
 #[derive(Default)]
 #[repr(align(64))]
+struct Counter(AtomicUsize);
+
+/// A stage's counters: the blocks done, and for each thread's run, the next block of it to
+/// claim (counted from the run's start).
 struct Counters {
-    next: AtomicUsize,
-    done: AtomicUsize,
+    done: Counter,
+    next: Vec<Counter>,
 }
 
 /// Runs `jobs` over `lanes` in the order of `ranges` on `threads` threads (at least 2).
@@ -60,7 +66,13 @@ pub(super) fn run(
     (jobs, threads): (&[Job], usize),
 ) {
     let stages = schedule(jobs, ranges);
-    let counters: Vec<Counters> = stages.iter().map(|_| Counters::default()).collect();
+    let counters: Vec<Counters> = stages
+        .iter()
+        .map(|_| Counters {
+            done: Counter::default(),
+            next: (0..threads).map(|_| Counter::default()).collect(),
+        })
+        .collect();
     let shared = SharedLanes::new(lanes);
     let bodies = Bodies::new(states);
     let wide = kernel::wide();
@@ -72,14 +84,14 @@ pub(super) fn run(
         wide,
     };
     std::thread::scope(|s| {
-        for _ in 1..threads {
+        for t in 1..threads {
             // SAFETY: the threads touch one state only within one stage's blocks, each
             // claimed once, and a stage begins when the one before is done (see `Bodies`).
             let b = unsafe { bodies.share() };
             let plan = &plan;
-            s.spawn(move || plan.work(b, None));
+            s.spawn(move || plan.work(t, b, None));
         }
-        plan.work(bodies, Some(balls));
+        plan.work(0, bodies, Some(balls));
     });
 }
 
@@ -115,9 +127,10 @@ struct Plan<'a> {
 }
 
 impl Plan<'_> {
-    /// One thread's part: every stage in turn, claiming blocks while there are any, then
-    /// waiting for the stage to be done; the first thread (`balls`) also moves the balls.
-    fn work(&self, mut bodies: Bodies, mut balls: Option<(&mut [Ball], &[Vec2])>) {
+    /// Thread `me`'s part: every stage in turn, claiming blocks of its own run, then of the
+    /// others', while there are any, then waiting for the stage to be done; the first thread
+    /// (`balls`) also moves the balls.
+    fn work(&self, me: usize, mut bodies: Bodies, mut balls: Option<(&mut [Ball], &[Vec2])>) {
         for (stage, c) in self.stages.iter().zip(self.counters) {
             match *stage {
                 Stage::Range {
@@ -125,42 +138,56 @@ impl Plan<'_> {
                     range,
                     blocks,
                 } => {
-                    self.claim(&mut bodies, (pass, range, blocks), c);
-                    wait_for(&c.done, blocks);
+                    let runs = c.next.len();
+                    for k in 0..runs {
+                        let run = (me + k) % runs;
+                        self.claim(&mut bodies, (pass, range, blocks), (c, run));
+                    }
+                    wait_for(&c.done.0, blocks);
                 }
                 Stage::Integrate(dt) => {
                     if let Some((balls, found_at)) = balls.as_mut() {
                         integrate_states(&mut bodies, (balls, found_at), dt);
-                        c.done.store(1, Ordering::Release);
+                        c.done.0.store(1, Ordering::Release);
                     }
-                    wait_for(&c.done, 1);
+                    wait_for(&c.done.0, 1);
                 }
             }
         }
     }
 
-    /// Solves blocks of range `range` while any are left to claim.
+    /// Solves blocks of run `run` of range `range` while any are left to claim.
     fn claim(
         &self,
         bodies: &mut Bodies,
         (pass, range, blocks): (Pass, usize, usize),
-        c: &Counters,
+        (c, run): (&Counters, usize),
     ) {
         let r = &self.ranges[range];
+        let runs = c.next.len();
+        // The run's blocks: the overflow is one block, the first run's.
+        let (start, end) = match r.kind {
+            Kind::Mixed if run > 0 => return,
+            Kind::Mixed => (0, 1),
+            _ => (run * blocks / runs, (run + 1) * blocks / runs),
+        };
         loop {
-            let first = c.next.fetch_add(CLAIM, Ordering::Relaxed);
-            if first >= blocks {
+            let first = start + c.next[run].0.fetch_add(CLAIM, Ordering::Relaxed);
+            if first >= end {
                 return;
             }
-            let last = (first + CLAIM).min(blocks);
+            let last = (first + CLAIM).min(end);
             let lanes = match r.kind {
                 Kind::Mixed => r.lanes.clone(),
-                _ => r.lanes.start + first * WIDTH..(r.lanes.start + last * WIDTH).min(r.lanes.end),
+                _ => {
+                    let to = (r.lanes.start + last * WIDTH).min(r.lanes.end);
+                    r.lanes.start + first * WIDTH..to
+                }
             };
             // SAFETY: these blocks are this thread's alone (claimed once, see `shared.rs`).
             let mut view = unsafe { self.lanes.view(lanes.clone()) };
             kernel::pass(&mut view, bodies, (0..lanes.len(), r.kind, self.wide), pass);
-            c.done.fetch_add(last - first, Ordering::Release);
+            c.done.0.fetch_add(last - first, Ordering::Release);
         }
     }
 }
