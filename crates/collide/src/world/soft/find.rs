@@ -50,6 +50,23 @@ impl Finder<'_> {
         closing * dt + r * SPECULATIVE_RADII
     }
 
+    /// Whether contact `c`, found with a longer reach, is within the reach of a step of
+    /// `dt` s (what the pair can close in it, plus the margin).
+    pub(super) fn within_reach(&self, c: &SoftContact, dt: f32) -> bool {
+        let a = &self.balls[c.ball.ix()];
+        let (closing, r) = match c.other {
+            Body::Ball(o) => {
+                let b = &self.balls[o.ix()];
+                ((a.vel - b.vel).length(), a.radius.min(b.radius))
+            }
+            Body::Shape(s) => {
+                let v = self.shapes[s.ix()].velocity_at(a.pos, self.cx.settings.rotate);
+                ((a.vel - v).length(), a.radius)
+            }
+        };
+        c.sep < self.reach(closing, r, dt)
+    }
+
     fn soft_contact_balls(
         &mut self,
         bi: BallIx,

@@ -206,7 +206,10 @@ impl SoftStage {
         f.soft_contacts(&mut self.contacts, (span, soft));
         // A gap about to close meets its surface at a point the contact only foresaw (a
         // curve's normal turns along the way): such contacts serve one sub-step.
+        // They are then those a sub-step's reach finds, as when found at every sub-step.
         let sub_steps = if self.contacts.iter().any(|c| frame::arriving(c, span)) {
+            let dt = f.cx.dt;
+            self.contacts.retain(|c| f.within_reach(c, dt));
             1
         } else {
             sub_steps
