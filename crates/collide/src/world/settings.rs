@@ -187,7 +187,7 @@ impl Default for SoftSettings {
             restitution_speed: HIT_SPEED,
             friction: 0.6,
             rolling: 0.05,
-            once_a_frame: false,
+            once_a_frame: true,
         }
     }
 }
