@@ -7,8 +7,10 @@
 //! ```text
 //! cargo run --release --manifest-path bench-peers/Cargo.toml --example pile -- \
 //!     [--balls 10000] [--seconds 20] [--engines toy,rapier] [--seed 1] \
-//!     [--iterations K] [--hertz HZ] [--push PX_PER_S] [--threads N] [--trace]
+//!     [--iterations K] [--hertz HZ] [--push PX_PER_S] [--threads N] [--trace] [--every-step]
 //! ```
+//!
+//! `--every-step`: the toy finds its contacts at every sub-step instead of once a frame.
 //!
 //! Prints, per engine, a line a simulated second with `--trace` (physics ms a frame over that
 //! second, mean and worst overlap of the touching pairs as a fraction of the smaller radius,
@@ -33,6 +35,7 @@ struct Args {
     threads: usize,
     push: Option<f32>,
     trace: bool,
+    every_step: bool,
 }
 
 fn args() -> Args {
@@ -46,6 +49,7 @@ fn args() -> Args {
         threads: 1,
         push: None,
         trace: false,
+        every_step: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -60,6 +64,7 @@ fn args() -> Args {
             "--push" => a.push = Some(value().parse().expect("--push PX_PER_S")),
             "--threads" => a.threads = value().parse().expect("--threads N"),
             "--trace" => a.trace = true,
+            "--every-step" => a.every_step = true,
             other => panic!("unknown flag {other}"),
         }
     }
@@ -223,6 +228,7 @@ fn main() {
             s.soft.hertz = a.hertz.unwrap_or(s.soft.hertz);
             s.soft.push_speed = a.push.unwrap_or(s.soft.push_speed);
             s.threads = a.threads;
+            s.soft.once_a_frame = !a.every_step;
         });
         Toy(w)
     };

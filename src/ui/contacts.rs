@@ -47,13 +47,22 @@ fn soft_sliders(ui: &mut egui::Ui, sim: &mut Settings) {
     ui.add(egui::Slider::new(&mut sim.threads, 1..=8).text("threads"))
         .on_hover_text("Threads the passes run on, colour by colour: the same simulation, bit for bit, only faster");
     let s = &mut sim.soft;
+    ui.checkbox(&mut s.once_a_frame, "find contacts once a frame")
+        .on_hover_text(
+            "As Box2D does: the frame's first sub-step finds the contacts for the whole frame's \
+             motion and the others track how far apart the balls are by their moves (found \
+             again when a gap is about to close or a ball strays). Off: at every sub-step",
+        );
     ui.add(
         egui::Slider::new(&mut s.hertz, 1.0..=1000.0)
             .logarithmic(true)
             .fixed_decimals(0)
             .text("stiffness (Hz)"),
     )
-    .on_hover_text("How hard contacts push back: a pile sinks by its weight / (mass × (2π·Hz)²)");
+    .on_hover_text(
+        "How hard contacts push back: a pile sinks by its weight / (mass × (2π·Hz)²); \
+         the walls are never softer than a quarter of the sub-step rate",
+    );
     ui.add(
         egui::Slider::new(&mut s.damping, 0.0..=20.0)
             .fixed_decimals(1)

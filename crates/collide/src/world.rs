@@ -55,7 +55,7 @@ pub(crate) use crate::balls::BallSet;
 pub use crate::balls::{BallId, StaleBall};
 pub use crate::geom::Ball;
 pub use crate::response::{Hit, HitWith};
-pub use contacts::{ConstraintColour, KeptImpulse, SolverContact};
+pub use contacts::{ConstraintColour, KeptImpulse, SavedContact, SavedFrame, SolverContact};
 pub use counters::{Counters, OverlapMeter, StageNanos, Tally};
 pub use fill::Filled;
 pub use islands::Island;

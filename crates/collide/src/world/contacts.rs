@@ -54,6 +54,43 @@ pub struct KeptImpulse {
     pub rolling: f32,
 }
 
+/// A soft contact of a frame in progress as saved: what the narrow phase found (the masses
+/// come again from the balls).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedContact {
+    /// The pair, in the world's pair space (as the broad phase reports it).
+    pub pair: (u32, u32),
+    /// From the other towards the ball.
+    pub normal: Vec2,
+    /// On the other (px).
+    pub point: Vec2,
+    /// Separation when found (px).
+    pub sep: f32,
+    /// Normal velocity when found (px/s); zero once it rebounded.
+    pub approach: f32,
+    /// Combined elasticity.
+    pub e: f32,
+    /// The obstacle's surface velocity at the contact (px/s).
+    pub surface: Vec2,
+}
+
+/// The soft contacts of a frame in progress (found at its first sub-step, serving the
+/// others), saved so that a restored world solves the rest of the frame as the saved one
+/// would have.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SavedFrame {
+    /// Sub-steps the contacts still serve.
+    pub left: u32,
+    /// Each ball's position when they were found (px).
+    pub found_at: Vec<Vec2>,
+    /// The box of each ball's path they were found for (px).
+    pub paths: Vec<crate::geom::Aabb>,
+    /// The broad phase's pairs of that search, in the world's pair space.
+    pub pairs: Vec<(u32, u32)>,
+    /// The contacts, in pair order.
+    pub contacts: Vec<SavedContact>,
+}
+
 impl SoftContact {
     /// The contact's pair.
     pub(super) fn pair(&self) -> BodyPair {

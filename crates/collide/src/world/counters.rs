@@ -55,6 +55,11 @@ pub struct Tally {
     pub sleep_tests: u64,
     /// Sleep: balls woken.
     pub wakeups: u64,
+    /// Soft contacts: sub-steps that found their contacts (the others solved the frame's).
+    pub soft_finds: u64,
+    /// Soft contacts: sub-steps after which some ball had strayed from the path its frame's
+    /// contacts were found for, so the next sub-step found them again.
+    pub soft_strays: u64,
     /// Time by stage (ns), when a clock is set: the physics profile.
     pub stages: StageNanos,
 }
@@ -118,6 +123,8 @@ impl std::ops::AddAssign for Tally {
         self.hull_rejections += o.hull_rejections;
         self.sleep_tests += o.sleep_tests;
         self.wakeups += o.wakeups;
+        self.soft_finds += o.soft_finds;
+        self.soft_strays += o.soft_strays;
         self.stages += o.stages;
         self.add_cache(&o);
     }

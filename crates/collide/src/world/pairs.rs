@@ -100,6 +100,11 @@ impl PairsStage {
         self.bodies.clear();
     }
 
+    /// The typed pairs of a restored frame's search (the soft contacts', `soft/saved.rs`).
+    pub(super) fn restore_bodies(&mut self, bodies: Vec<BodyPair>) {
+        self.bodies = bodies;
+    }
+
     /// Forgets everything a restored world cannot use: pairs, boxes, the cache, the sleepers
     /// seen, and the obstacles' version.
     pub(super) fn forget_all(&mut self) {

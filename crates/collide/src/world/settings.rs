@@ -61,6 +61,16 @@ fn yes() -> bool {
 }
 
 impl Settings {
+    /// Sub-steps the soft solver's contacts serve once found: a frame's (the motion
+    /// iterations) when found once a frame, else one.
+    pub(crate) fn contact_sub_steps(&self) -> u32 {
+        if self.soft.once_a_frame {
+            self.motion_iterations.clamp(1, 64)
+        } else {
+            1
+        }
+    }
+
     /// Whether balls may fall asleep: the sleep setting, or else on with soft contacts.
     pub(crate) fn sleep_on(&self) -> bool {
         self.sleep.enabled.unwrap_or(self.solver == Solver::Soft)
@@ -162,6 +172,10 @@ pub struct SoftSettings {
     /// Rolling resistance (≥ 0): the torque opposing a ball's roll, per unit of normal force
     /// and radius; it lets a rolling ball come to rest.
     pub rolling: f32,
+    /// Find and prepare the contacts once a frame (Box2D's way: each pair's reach covers the
+    /// frame's motion, each sub-step tracks the separation by the balls' moves), rather than
+    /// at every sub-step. Anything but the solver moving a ball finds them again at once.
+    pub once_a_frame: bool,
 }
 
 impl Default for SoftSettings {
@@ -173,6 +187,7 @@ impl Default for SoftSettings {
             restitution_speed: HIT_SPEED,
             friction: 0.6,
             rolling: 0.05,
+            once_a_frame: true,
         }
     }
 }
@@ -195,6 +210,7 @@ impl SoftSettings {
             restitution_speed: pick(self.restitution_speed, 0.0, 1.0e5, d.restitution_speed),
             friction: pick(self.friction, 0.0, 10.0, d.friction),
             rolling: pick(self.rolling, 0.0, 10.0, d.rolling),
+            once_a_frame: self.once_a_frame,
         }
     }
 }

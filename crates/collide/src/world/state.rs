@@ -114,6 +114,10 @@ pub struct WorldState {
     /// The soft contacts' impulses of the last step, for the next step's warm start.
     #[serde(default)]
     pub soft_impulses: Vec<super::KeptImpulse>,
+    /// The soft contacts of a frame in progress (found at its first sub-step, serving the
+    /// rest), when the state was saved between two of its sub-steps.
+    #[serde(default)]
+    pub soft_frame: Option<super::SavedFrame>,
     /// The number the next group of sleepers gets.
     #[serde(default)]
     pub next_sleep_group: u32,
@@ -155,6 +159,7 @@ impl World {
             rules: self.saved_rules(),
             game: self.rules.game,
             soft_impulses: saved_impulses(&self.stages.soft.kept, self.shapes.len()),
+            soft_frame: self.saved_frame(),
             next_sleep_group: self.stages.sleep.next_group,
             rng: RngState::of(&self.rng),
             hash: self.state_hash(),
@@ -193,7 +198,22 @@ impl World {
         }
         self.stages.pairs.broad = broad;
         self.clear_scratch();
+        if let Some(f) = &state.soft_frame {
+            let moving = &self.shapes[self.first_moving.min(self.shapes.len())..];
+            let at = (&self.settings, self.shapes.len());
+            let st = &mut self.stages;
+            let pairs = st.soft.restore_frame(f, (&self.balls, moving), at);
+            st.pairs.restore_bodies(pairs);
+        }
         Ok(())
+    }
+
+    /// The soft contacts' frame in progress, if any (`soft/saved.rs`).
+    fn saved_frame(&self) -> Option<super::SavedFrame> {
+        let moving = &self.shapes[self.first_moving.min(self.shapes.len())..];
+        let pairs = (self.stages.pairs.bodies(), self.shapes.len());
+        let soft = &self.stages.soft;
+        soft.saved_frame((&self.balls, moving), &self.settings, pairs)
     }
 
     fn apply_state(&mut self, s: &WorldState) {
@@ -232,6 +252,7 @@ impl World {
         self.hits.clear();
         self.stages.pairs.forget_all();
         self.stages.sweep = Default::default();
+        self.stages.soft.forget_frame();
     }
 
     /// The state belongs to this world's scene and every number in it is usable.
@@ -278,6 +299,12 @@ impl World {
                 "soft_impulses",
                 "every number must be finite",
             ));
+        }
+        if let Some(f) = &s.soft_frame {
+            let problem = super::soft::frame_problem(f, s.balls.len(), s.shapes.len());
+            if let Some(problem) = problem {
+                return Err(StateError::new("soft_frame", problem));
+            }
         }
         check_balls(&s.balls)
     }

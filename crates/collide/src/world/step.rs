@@ -158,12 +158,16 @@ impl World {
         st.sweep.begin(&self.balls, dt);
         st.sleep.before_step(&mut frame!(self), &mut cx);
         if cx.settings.solver == Solver::Soft {
+            let find = st.soft.must_find(&frame!(self), &cx);
             SoftStage::accelerate(&mut self.balls, &cx);
             let mut w = frame!(self);
-            let boxes = |_, b: &Ball| SoftStage::ball_box(b, dt);
-            st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
+            if find {
+                let span = (cx.settings.contact_sub_steps(), dt);
+                let boxes = |_, b: &Ball| SoftStage::ball_box(b, span);
+                st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
+            }
             cx.tally.iterations += 1;
-            let pairs = (st.pairs.bodies(), st.sweep.starts());
+            let pairs = (st.pairs.bodies(), st.sweep.starts(), find);
             st.soft.solve(&mut w, pairs, &mut st.sleep.wakes, &mut cx);
             self.rules_at(Moment::Moved, &mut cx);
         } else {

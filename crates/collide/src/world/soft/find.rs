@@ -51,6 +51,23 @@ impl Finder<'_> {
         closing * dt + r * SPECULATIVE_RADII
     }
 
+    /// Whether contact `c`, found with a longer reach, is within the reach of a step of
+    /// `dt` s (what the pair can close in it, plus the margin).
+    pub(super) fn within_reach(&self, c: &SoftContact, dt: f32) -> bool {
+        let a = &self.balls[c.ball.ix()];
+        let (closing, r) = match c.other {
+            Body::Ball(o) => {
+                let b = &self.balls[o.ix()];
+                ((a.vel - b.vel).length(), a.radius.min(b.radius))
+            }
+            Body::Shape(s) => {
+                let v = self.shapes[s.ix()].velocity_at(a.pos, self.cx.settings.rotate);
+                ((a.vel - v).length(), a.radius)
+            }
+        };
+        c.sep < self.reach(closing, r, dt)
+    }
+
     fn soft_contact_balls(
         &mut self,
         bi: BallIx,
@@ -64,51 +81,13 @@ impl Finder<'_> {
             .wake_pair(self.balls.with_rests().1, bi.ix(), bj.ix());
         let e = a.elasticity * b.elasticity * self.cx.settings.elasticity_scale;
         let approach = (a.vel - b.vel).dot(c.normal);
-        Some(self.new_contact(
+        Some(new_contact(
             (bi, Body::Ball(bj)),
             (&c, reach - c.depth, approach),
             (&a, Some(&b)),
             (e, soft),
             Vec2::ZERO,
         ))
-    }
-
-    /// A contact of ball `a` (`ids.0`) with ball `b` or an obstacle (`None`), `ids.1` being
-    /// the other.
-    fn new_contact(
-        &self,
-        ids: (BallIx, Body),
-        (c, sep, approach): (&Contact, f32, f32),
-        (a, b): (&Ball, Option<&Ball>),
-        (e, soft): (f32, &SoftSettings),
-        surface: Vec2,
-    ) -> SoftContact {
-        let inertia = |b: &Ball| 1.0 / (0.5 * b.mass * b.radius * b.radius).max(1e-12);
-        let (inv_a, ra, inv_ia) = (1.0 / a.mass, a.radius, inertia(a));
-        let (inv_b, rb, inv_ib) =
-            b.map_or((0.0, 0.0, 0.0), |b| (1.0 / b.mass, b.radius, inertia(b)));
-        let k_t = inv_a + inv_b + ra * ra * inv_ia + rb * rb * inv_ib;
-        SoftContact {
-            ball: ids.0,
-            other: ids.1,
-            normal: c.normal,
-            point: c.point,
-            sep,
-            mass: 1.0 / (inv_a + inv_b),
-            inv_a,
-            inv_b,
-            ra,
-            rb,
-            inv_ia,
-            inv_ib,
-            tangent_mass: 1.0 / k_t,
-            rolling_mass: 1.0 / (inv_ia + inv_ib),
-            mu: soft.friction,
-            rolling_reach: soft.rolling * if rb > 0.0 { ra.min(rb) } else { ra },
-            approach,
-            e,
-            surface,
-        }
     }
 
     fn soft_contact_shape(
@@ -126,7 +105,7 @@ impl Finder<'_> {
         let surface = shape.velocity_at(c.point, rotating);
         let approach = (ball.vel - surface).dot(c.normal);
         let e = ball.elasticity * shape_e * self.cx.settings.elasticity_scale;
-        Some(self.new_contact(
+        Some(new_contact(
             (bi, Body::Shape(si)),
             (&c, reach - c.depth, approach),
             (&ball, None),
@@ -147,5 +126,41 @@ impl Finder<'_> {
         let found = contact_ball_obstacle_fine((ball.pos, r, v), shape, self.groups, &mut tests);
         self.cx.tally.add_group(tests);
         found
+    }
+}
+
+/// A contact of ball `a` (`ids.0`) with ball `b` or an obstacle (`None`), `ids.1` being
+/// the other.
+pub(super) fn new_contact(
+    ids: (BallIx, Body),
+    (c, sep, approach): (&Contact, f32, f32),
+    (a, b): (&Ball, Option<&Ball>),
+    (e, soft): (f32, &SoftSettings),
+    surface: Vec2,
+) -> SoftContact {
+    let inertia = |b: &Ball| 1.0 / (0.5 * b.mass * b.radius * b.radius).max(1e-12);
+    let (inv_a, ra, inv_ia) = (1.0 / a.mass, a.radius, inertia(a));
+    let (inv_b, rb, inv_ib) = b.map_or((0.0, 0.0, 0.0), |b| (1.0 / b.mass, b.radius, inertia(b)));
+    let k_t = inv_a + inv_b + ra * ra * inv_ia + rb * rb * inv_ib;
+    SoftContact {
+        ball: ids.0,
+        other: ids.1,
+        normal: c.normal,
+        point: c.point,
+        sep,
+        mass: 1.0 / (inv_a + inv_b),
+        inv_a,
+        inv_b,
+        ra,
+        rb,
+        inv_ia,
+        inv_ib,
+        tangent_mass: 1.0 / k_t,
+        rolling_mass: 1.0 / (inv_ia + inv_ib),
+        mu: soft.friction,
+        rolling_reach: soft.rolling * if rb > 0.0 { ra.min(rb) } else { ra },
+        approach,
+        e,
+        surface,
     }
 }

@@ -1,8 +1,8 @@
 //! After the passes: restitution, and the swept modes' guard against obstacles.
 //!
 //! **Restitution**: a contact that closed faster than the threshold speed and pushed gets
-//! `v_n = −e·v_n⁻` (its approach speed before the solve; `e > 1` for bumpers), and is recorded
-//! as a hit. It runs as many passes as the solve: two contacts of one ball at one place (an
+//! `v_n = −e·v_n⁻` (its approach speed when found; `e > 1` for bumpers), and is recorded
+//! as a hit, once in the sub-steps its contacts serve. It runs as many passes as the solve: two contacts of one ball at one place (an
 //! arc and the guard point at its end) with different normals each ask for their own
 //! rebound, and one pass gives the ball both, the second on top of the first, so it leaves
 //! faster than it came. Later passes take back the impulse a contact no longer needs (down to
@@ -25,7 +25,7 @@ use glam::Vec2;
 /// Restitution over the lanes (see the module notes): `threshold` (px/s), `passes`.
 pub(super) fn restitute(
     (l, bodies): (&mut Lanes, &mut [BodyState]),
-    contacts: &[SoftContact],
+    contacts: &mut [SoftContact],
     (threshold, passes): (f32, u32),
     cx: &mut StepContext,
 ) {
@@ -43,6 +43,10 @@ pub(super) fn restitute(
                 record_hit(c, cx);
             }
         }
+    }
+    // A contact rebounds once in the frame its contacts serve.
+    for &k in &chosen {
+        contacts[l.src[k] as usize].approach = 0.0;
     }
 }
 

@@ -45,13 +45,39 @@ impl Softness {
     }
 }
 
+/// A contact with an obstacle is never softer than this many hertz per sub-step rate
+/// (Box2D caps its contact stiffness at a quarter of the sub-step rate): however soft the
+/// balls are made, the walls hold a deep pile by a fraction of a radius and no ball is
+/// pushed through one.
+pub(super) const WALL_HERTZ_PER_RATE: f32 = 0.25;
+
+/// The soft constraints of the two kinds of contact: between balls, and with an obstacle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Springs {
+    pub(super) balls: Softness,
+    pub(super) walls: Softness,
+}
+
+impl Springs {
+    /// Springs of `hertz` and damping ratio `zeta` over a sub-step of `h` seconds, the walls'
+    /// at least [`WALL_HERTZ_PER_RATE`] of the sub-step rate.
+    pub(super) fn new(hertz: f32, zeta: f32, h: f32) -> Self {
+        let walls = hertz.max(WALL_HERTZ_PER_RATE / h);
+        Self {
+            balls: Softness::new(hertz, zeta, h),
+            walls: Softness::new(walls, zeta, h),
+        }
+    }
+}
+
 /// What one pass over the lanes does.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Pass {
     /// Applies the accumulated impulses of the contacts kept from the last step.
     Warm,
-    /// Solves with the soft bias: the spring, its push-out speed cap (px/s), the sub-step (s).
-    Solve(Softness, f32, f32),
+    /// Solves with the soft bias: the springs, their push-out speed cap (px/s), the sub-step
+    /// (s).
+    Solve(Springs, f32, f32),
     /// Solves without the bias (the sub-step, s): takes back the velocity the bias added.
     Relax(f32),
 }
@@ -70,28 +96,39 @@ pub(super) struct BodyState {
     pub(super) _pad1: [f32; 2],
 }
 
-/// Loads every ball's velocity and spin, with no move yet, and the spare body at the end.
-pub(super) fn load_bodies(states: &mut Vec<BodyState>, balls: &[Ball]) {
+/// Loads every ball's velocity and spin, its move since the contacts were found (from
+/// `found_at`, the same length as `balls`), and the spare body at the end.
+pub(super) fn load_bodies(states: &mut Vec<BodyState>, balls: &[Ball], found_at: &[Vec2]) {
     states.clear();
-    states.extend(balls.iter().map(|b| BodyState {
-        vx: b.vel.x,
-        vy: b.vel.y,
-        w: b.spin,
-        ..BodyState::default()
+    states.extend(balls.iter().zip(found_at).map(|(b, at)| {
+        let moved = b.pos - *at;
+        BodyState {
+            vx: b.vel.x,
+            vy: b.vel.y,
+            w: b.spin,
+            dx: moved.x,
+            dy: moved.y,
+            ..BodyState::default()
+        }
     }));
     states.push(BodyState::default());
 }
 
-/// Moves the awake balls by their solved velocities over `dt` s and keeps each move.
-pub(super) fn integrate_states(states: &mut Bodies, balls: &mut BallSet, dt: f32) {
+/// Moves the awake balls by their solved velocities over `dt` s and keeps each one's move
+/// since the contacts were found (at `found_at`).
+pub(super) fn integrate_states(
+    states: &mut Bodies,
+    (balls, found_at): (&mut BallSet, &[Vec2]),
+    dt: f32,
+) {
     let (balls, rests) = balls.with_rests();
-    for (i, b) in balls.iter_mut().enumerate() {
+    for (i, (b, at)) in balls.iter_mut().zip(found_at).enumerate() {
         if rests[i].asleep {
             continue;
         }
         let mut s = states.get(i as u32);
         let to = b.pos + Vec2::new(s.vx, s.vy) * dt;
-        let moved = to - b.pos;
+        let moved = to - *at;
         (s.dx, s.dy) = (moved.x, moved.y);
         states.set(i as u32, s);
         b.pos = to;
@@ -210,6 +247,15 @@ impl Lanes {
         }
     }
 
+    /// The lanes again for the next sub-step of their frame: every contact warm-starts from
+    /// the impulses it was solved to, and no push is counted yet.
+    pub(super) fn rearm(&mut self) {
+        for (w, &src) in self.warm.iter_mut().zip(&self.src) {
+            *w = if src == NO_BODY { 0.0 } else { 1.0 };
+        }
+        self.max_push.fill(0.0);
+    }
+
     /// Number of lanes, padding included.
     pub(super) fn len(&self) -> usize {
         self.src.len()
@@ -302,30 +348,6 @@ impl LaneView<'_> {
     }
 }
 
-/// `v` cut at `cuts` (ascending, within `v`): the pieces before, between and after them.
-fn cut<'a, T>(mut v: &'a [T], cuts: &[usize]) -> Vec<&'a [T]> {
-    let (mut out, mut at) = (Vec::with_capacity(cuts.len() + 1), 0);
-    for &c in cuts {
-        let (head, tail) = v.split_at(c - at);
-        (v, at) = (tail, c);
-        out.push(head);
-    }
-    out.push(v);
-    out
-}
-
-/// `v` cut at `cuts` (ascending, within `v`), each piece writable.
-fn cut_mut<'a, T>(mut v: &'a mut [T], cuts: &[usize]) -> Vec<&'a mut [T]> {
-    let (mut out, mut at) = (Vec::with_capacity(cuts.len() + 1), 0);
-    for &c in cuts {
-        let (head, tail) = std::mem::take(&mut v).split_at_mut(c - at);
-        (v, at) = (tail, c);
-        out.push(head);
-    }
-    out.push(v);
-    out
-}
-
 impl Lanes {
     /// Every lane as one run (no allocation: the step's passes ask for it every time).
     pub(super) fn view(&mut self) -> LaneView<'_> {
@@ -354,68 +376,6 @@ impl Lanes {
             friction: &mut self.friction,
             rolling: &mut self.rolling,
         }
-    }
-
-    /// The lanes cut at `cuts` (ascending lane numbers) into runs, in order.
-    pub(super) fn views(&mut self, cuts: &[usize]) -> Vec<LaneView<'_>> {
-        fn c<'a>(v: &'a [f32], cuts: &[usize]) -> std::vec::IntoIter<&'a [f32]> {
-            cut(v, cuts).into_iter()
-        }
-        let (a, mut b) = (
-            cut(&self.a, cuts).into_iter(),
-            cut(&self.b, cuts).into_iter(),
-        );
-        let (mut nx, mut ny, mut sep, mut mass) = (
-            c(&self.nx, cuts),
-            c(&self.ny, cuts),
-            c(&self.sep, cuts),
-            c(&self.mass, cuts),
-        );
-        let (mut inv_a, mut inv_b, mut ra, mut rb) = (
-            c(&self.inv_a, cuts),
-            c(&self.inv_b, cuts),
-            c(&self.ra, cuts),
-            c(&self.rb, cuts),
-        );
-        let (mut inv_ia, mut inv_ib) = (c(&self.inv_ia, cuts), c(&self.inv_ib, cuts));
-        let (mut tangent_mass, mut rolling_mass) =
-            (c(&self.tangent_mass, cuts), c(&self.rolling_mass, cuts));
-        let (mut mu, mut rolling_reach) = (c(&self.mu, cuts), c(&self.rolling_reach, cuts));
-        let (mut sx, mut sy, mut warm) =
-            (c(&self.sx, cuts), c(&self.sy, cuts), c(&self.warm, cuts));
-        let mut impulse = cut_mut(&mut self.impulse, cuts).into_iter();
-        let mut max_push = cut_mut(&mut self.max_push, cuts).into_iter();
-        let mut friction = cut_mut(&mut self.friction, cuts).into_iter();
-        let mut rolling = cut_mut(&mut self.rolling, cuts).into_iter();
-        let mut out = Vec::with_capacity(cuts.len() + 1);
-        for a in a {
-            out.push(LaneView {
-                a,
-                b: b.next().unwrap_or_default(),
-                nx: nx.next().unwrap_or_default(),
-                ny: ny.next().unwrap_or_default(),
-                sep: sep.next().unwrap_or_default(),
-                mass: mass.next().unwrap_or_default(),
-                inv_a: inv_a.next().unwrap_or_default(),
-                inv_b: inv_b.next().unwrap_or_default(),
-                ra: ra.next().unwrap_or_default(),
-                rb: rb.next().unwrap_or_default(),
-                inv_ia: inv_ia.next().unwrap_or_default(),
-                inv_ib: inv_ib.next().unwrap_or_default(),
-                tangent_mass: tangent_mass.next().unwrap_or_default(),
-                rolling_mass: rolling_mass.next().unwrap_or_default(),
-                mu: mu.next().unwrap_or_default(),
-                rolling_reach: rolling_reach.next().unwrap_or_default(),
-                sx: sx.next().unwrap_or_default(),
-                sy: sy.next().unwrap_or_default(),
-                warm: warm.next().unwrap_or_default(),
-                impulse: impulse.next().unwrap_or_default(),
-                max_push: max_push.next().unwrap_or_default(),
-                friction: friction.next().unwrap_or_default(),
-                rolling: rolling.next().unwrap_or_default(),
-            });
-        }
-        out
     }
 }
 
@@ -459,6 +419,13 @@ impl<'a> Bodies<'a> {
         assert!((i as usize) < self.len);
         // SAFETY: in bounds; no other thread writes state `i` now (the type's notes).
         unsafe { *self.ptr.add(i as usize) }
+    }
+
+    /// State `i` as eight floats (`vx vy w · dx dy · ·`), 32-byte aligned.
+    pub(super) fn row(&self, i: u32) -> *mut f32 {
+        assert!((i as usize) < self.len);
+        // SAFETY: in bounds; the caller keeps the type's rule on who touches state `i`.
+        unsafe { self.ptr.add(i as usize).cast::<f32>() }
     }
 
     /// Sets state `i`.

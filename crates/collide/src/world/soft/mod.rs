@@ -2,9 +2,12 @@
 //! method of Box2D v3's "soft step" (Catto, "Solver2D", 2024), written for this world.
 //!
 //! One world step is one sub-step. It applies gravity to the velocities, finds the contacts
-//! once (one broad-phase call with each ball's box grown along its motion, so contacts are
-//! *speculative*: a pair closer than the distance it can close this step is a contact with a
-//! positive separation `s`), and then:
+//! at a frame's first sub-step (one broad-phase call with each ball's box grown along its
+//! motion over the frame, so contacts are *speculative*: a pair closer than the distance it
+//! can close in the frame is a contact with a positive separation `s`) and solves the
+//! frame's contacts at the others, each measuring `s` by the balls' moves since they were
+//! found (`frame.rs`, as Box2D's sub-steps do; at every sub-step when
+//! `SoftSettings::once_a_frame` is off), and then:
 //!
 //! 1. **warm start**: each contact kept from the last step (matched by its pair) applies its
 //!    accumulated normal impulse again;
@@ -26,21 +29,27 @@
 //!
 //! Obstacles have infinite mass; a kinematic shape's surface velocity at the contact enters
 //! `v_n`. A gate lets a fast ball through as in the push-out (no contact). A group answers its
-//! deepest member. Cost: one broad-phase call and one narrow test per pair per step, then
-//! `O(contacts)` per pass.
+//! deepest member. Cost: one broad-phase call and one narrow test per pair per frame (or step), then
+//! `O(contacts)` per pass. A contact with an obstacle is never softer than a quarter of the
+//! sub-step rate (`Springs`), so no stiffness pushes a ball through a wall.
 //!
 //! The files, one concern each: `find.rs` finds the contacts (narrow phase); `lanes.rs` holds
 //! them as arrays and the balls' velocities as body states; `colour.rs` plans the order the
 //! lanes are solved in (colour by colour); `scalar.rs` is the kernel, `wide.rs` the same
-//! eight lanes at a time (`kernel.rs` picks one); `threads.rs` runs the passes on several threads; `finish.rs`
-//! restitution and the swept modes' guard.
+//! eight lanes at a time (`kernel.rs` picks one); `threads.rs` runs the passes on several
+//! threads, claiming blocks of the lanes `shared.rs` hands out; `finish.rs` restitution and
+//! the swept modes' guard; `frame.rs` keeps a frame's contacts and says when to find them
+//! again; `saved.rs` saves and restores a frame in progress.
 
 mod colour;
 mod find;
 mod finish;
+mod frame;
 mod kernel;
 mod lanes;
+mod saved;
 mod scalar;
+mod shared;
 mod threads;
 #[cfg(target_arch = "x86_64")]
 mod wide;
@@ -48,15 +57,19 @@ mod wide;
 use super::body::BodyPair;
 use super::contacts::{ConstraintColour, Kept, SoftContact};
 use super::context::{Frame, StepContext};
+use super::settings::SoftSettings;
 use super::sleepers::Wakes;
 use crate::balls::BallSet;
 use crate::geom::{clamp_speed, Aabb, Ball};
 use crate::tunnel::Tunnelling;
 use colour::Plan;
 use find::Finder;
+use frame::FrameKeep;
 use glam::Vec2;
-use lanes::{Bodies, BodyState, Lanes, Pass, Softness, SPECULATIVE_RADII};
+use lanes::{Bodies, BodyState, Lanes, Pass, Springs, SPECULATIVE_RADII};
 use threads::Job;
+
+pub(super) use saved::frame_problem;
 
 /// Relax passes per solve pass. A deep pile's velocities converge in the relax passes: with
 /// as many as the solve makes (6 and 6), the 10,000-ball box pile kept jittering at 4–12 px/s
@@ -76,6 +89,8 @@ pub(super) struct SoftStage {
     states: Vec<BodyState>,
     /// The step's jobs (kept: a settled step allocates nothing).
     jobs: Vec<Job>,
+    /// When the contacts were found, and whether they still serve (`frame.rs`).
+    keep: FrameKeep,
     /// Last step's impulses, in the order of their pairs ([`BodyPair::key`]).
     pub(super) kept: Vec<Kept>,
 }
@@ -100,26 +115,45 @@ impl SoftStage {
         }
     }
 
-    /// A ball's box for the step's broad-phase call: grown along its motion this step and by
-    /// the speculative reach.
-    pub(super) fn ball_box(b: &Ball, dt: f32) -> Aabb {
+    /// A ball's box for the step's broad-phase call: grown along its motion over the
+    /// `sub_steps` of `dt` s its contacts serve and by the speculative reach, and when they
+    /// serve more than one, by the drift they allow (`frame.rs`).
+    pub(super) fn ball_box(b: &Ball, (sub_steps, dt): (u32, f32)) -> Aabb {
         let r = b.radius.max(0.0);
-        let reach = r + r * SPECULATIVE_RADII;
-        Aabb::new(b.pos, b.pos + b.vel * dt).expanded(reach)
+        let drift = if sub_steps > 1 {
+            frame::DRIFT_RADII
+        } else {
+            0.0
+        };
+        let reach = r + r * (SPECULATIVE_RADII + drift);
+        Aabb::new(b.pos, b.pos + b.vel * (dt * sub_steps as f32)).expanded(reach)
+    }
+
+    /// Forgets the frame's contacts: the next sub-step finds its own.
+    pub(super) fn forget_frame(&mut self) {
+        self.keep.forget();
+    }
+
+    /// Whether this sub-step finds its contacts (`frame.rs`): the last ones are used up, or
+    /// something besides the solver changed the world. Asked before gravity.
+    pub(super) fn must_find(&self, w: &Frame, cx: &StepContext) -> bool {
+        let moving = &w.shapes[w.first_moving.min(w.shapes.len())..];
+        self.keep.must_find(w.balls, moving, &cx.settings)
     }
 
     /// One sub-step with soft contacts over the step's pairs `bodies` (see the module
-    /// notes), after [`SoftStage::accelerate`] and the broad phase; `starts` are where the
-    /// balls began the step; sleepers touched wake through `wakes`.
+    /// notes), after [`SoftStage::accelerate`] and, when `find`, the broad phase; `starts`
+    /// are where the balls began the step; sleepers touched wake through `wakes`.
     pub(super) fn solve(
         &mut self,
         w: &mut Frame,
-        (bodies, starts): (&[BodyPair], &[Vec2]),
+        (bodies, starts, find): (&[BodyPair], &[Vec2], bool),
         wakes: &mut Wakes,
         cx: &mut StepContext,
     ) {
         let dt = cx.dt;
         let soft = cx.settings.soft.sanitized();
+        let moving = &w.shapes[w.first_moving.min(w.shapes.len())..];
         let mut f = Finder {
             balls: &mut *w.balls,
             shapes: w.shapes,
@@ -129,27 +163,15 @@ impl SoftStage {
             cx,
         };
         let t0 = f.cx.now();
-        f.soft_contacts(&mut self.contacts, (dt, &soft));
-        let (ns, t0) = f.cx.lap(t0);
-        f.cx.tally.stages.narrow += ns;
-        let spare = f.balls.len() as u32;
-        self.plan.coloured(&self.contacts, f.balls.len());
-        self.lanes
-            .prepare(&self.contacts, &self.plan.order, (&self.kept, spare));
-        lanes::load_bodies(&mut self.states, f.balls);
-        let k = Softness::new(soft.hertz, soft.damping, dt);
+        let t0 = if find {
+            self.find(&mut f, &soft, t0)
+        } else {
+            self.lanes.rearm();
+            t0
+        };
+        lanes::load_bodies(&mut self.states, f.balls, &self.keep.found_at);
         let iterations = f.cx.iterations();
-        let solve = Job::Pass(Pass::Solve(k, soft.push_speed, dt));
-        let relax = Job::Pass(Pass::Relax(dt));
-        let mut jobs = std::mem::take(&mut self.jobs);
-        jobs.clear();
-        jobs.push(Job::Pass(Pass::Warm));
-        jobs.extend(std::iter::repeat_n(solve, iterations as usize));
-        jobs.push(Job::Integrate(dt));
-        jobs.extend(std::iter::repeat_n(
-            relax,
-            (iterations * RELAX_PER_SOLVE) as usize,
-        ));
+        let jobs = self.jobs_of(Springs::new(soft.hertz, soft.damping, dt), &soft, f.cx);
         let (ns, t0) = f.cx.lap(t0);
         f.cx.tally.stages.prepare += ns;
         let threads = f.cx.settings.threads.clamp(1, MAX_THREADS);
@@ -166,40 +188,88 @@ impl SoftStage {
         self.jobs = jobs;
         let (l, states) = (&mut self.lanes, &mut self.states[..]);
         let at = (soft.restitution_speed, iterations);
-        finish::restitute((l, states), &self.contacts, at, f.cx);
+        finish::restitute((l, states), &mut self.contacts, at, f.cx);
         lanes::store_bodies(&self.states, f.balls);
         if f.cx.settings.tunnelling != Tunnelling::Off {
             finish::continuous(&mut f, starts);
         }
         self.lanes.kept(&self.contacts, &mut self.kept);
+        if self.keep.sub_step_done(f.balls, moving) {
+            f.cx.tally.soft_strays += 1;
+        }
         let pushed = self.lanes.max_push.iter().filter(|&&p| p > 0.0).count();
         f.cx.tally.collisions += pushed as u64;
         f.cx.tally.stages.restitution += f.cx.lap(t0).0;
     }
 
+    /// Finds the contacts of the step's pairs (the narrow phase), plans their order and
+    /// prepares the lanes, to serve the sub-steps of a frame (or one); the clock from `t0`
+    /// goes to the narrow phase, and the time it ends is returned.
+    fn find(&mut self, f: &mut Finder, soft: &SoftSettings, t0: u64) -> u64 {
+        let sub_steps = f.cx.settings.contact_sub_steps();
+        let span = f.cx.dt * sub_steps as f32;
+        f.soft_contacts(&mut self.contacts, (span, soft));
+        // A gap about to close meets its surface at a point the contact only foresaw (a
+        // curve's normal turns along the way): such contacts serve one sub-step.
+        // They are then those a sub-step's reach finds, as when found at every sub-step.
+        let sub_steps = if self.contacts.iter().any(|c| frame::arriving(c, span)) {
+            let dt = f.cx.dt;
+            self.contacts.retain(|c| f.within_reach(c, dt));
+            1
+        } else {
+            sub_steps
+        };
+        let (ns, t0) = f.cx.lap(t0);
+        f.cx.tally.stages.narrow += ns;
+        let spare = f.balls.len() as u32;
+        self.plan.coloured(&self.contacts, f.balls.len());
+        self.lanes
+            .prepare(&self.contacts, &self.plan.order, (&self.kept, spare));
+        self.keep.found(f.balls, (sub_steps, span), &f.cx.settings);
+        f.cx.tally.soft_finds += 1;
+        t0
+    }
+
+    /// The sub-step's jobs: warm start, the solve passes with springs `k`, the move, the
+    /// relax passes.
+    fn jobs_of(&mut self, k: Springs, soft: &SoftSettings, cx: &StepContext) -> Vec<Job> {
+        let (dt, iterations) = (cx.dt, cx.iterations());
+        let solve = Job::Pass(Pass::Solve(k, soft.push_speed, dt));
+        let relax = Job::Pass(Pass::Relax(dt));
+        let mut jobs = std::mem::take(&mut self.jobs);
+        jobs.clear();
+        jobs.push(Job::Pass(Pass::Warm));
+        jobs.extend(std::iter::repeat_n(solve, iterations as usize));
+        jobs.push(Job::Integrate(dt));
+        jobs.extend(std::iter::repeat_n(
+            relax,
+            (iterations * RELAX_PER_SOLVE) as usize,
+        ));
+        jobs
+    }
+
     /// The jobs in order, on `threads` threads (the same bits on any number).
     fn run_jobs(&mut self, jobs: &[Job], balls: &mut BallSet, threads: usize) {
+        let found_at = &self.keep.found_at[..];
         if threads > 1 {
             let lanes = (&mut self.lanes, &mut self.states[..]);
-            return threads::run(lanes, &self.plan.ranges, balls, (jobs, threads));
+            return threads::run(lanes, &self.plan.ranges, (balls, found_at), (jobs, threads));
         }
         for job in jobs {
             match *job {
-                Job::Pass(pass) => self.run(pass),
+                Job::Pass(pass) => {
+                    let wide = kernel::wide();
+                    let (mut l, mut states) = (self.lanes.view(), Bodies::new(&mut self.states));
+                    for r in &self.plan.ranges {
+                        let at = (r.lanes.clone(), r.kind, wide);
+                        kernel::pass(&mut l, &mut states, at, pass);
+                    }
+                }
                 Job::Integrate(dt) => {
-                    lanes::integrate_states(&mut Bodies::new(&mut self.states), balls, dt)
+                    let mut states = Bodies::new(&mut self.states);
+                    lanes::integrate_states(&mut states, (balls, found_at), dt)
                 }
             }
-        }
-    }
-
-    /// One pass over every range of the plan, in order: a colour eight lanes at a time where
-    /// the CPU can, else lane by lane (the same bits).
-    fn run(&mut self, pass: Pass) {
-        let wide = kernel::wide();
-        let (mut l, mut states) = (self.lanes.view(), Bodies::new(&mut self.states));
-        for r in &self.plan.ranges {
-            kernel::pass(&mut l, &mut states, (r.lanes.clone(), r.kind, wide), pass);
         }
     }
 }

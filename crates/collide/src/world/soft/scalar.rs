@@ -18,7 +18,13 @@ pub(super) fn pass(l: &mut LaneView, bodies: &mut Bodies, range: Range<usize>, p
     for k in range {
         match pass {
             Pass::Warm => warm_lane(l, bodies, k),
-            Pass::Solve(soft, push, h) => solve_lane(l, bodies, k, (Some((soft, push)), h)),
+            Pass::Solve(springs, push, h) => {
+                let soft = match l.b[k] {
+                    NO_BODY => springs.walls,
+                    _ => springs.balls,
+                };
+                solve_lane(l, bodies, k, (Some((soft, push)), h))
+            }
             Pass::Relax(h) => solve_lane(l, bodies, k, (None, h)),
         }
     }

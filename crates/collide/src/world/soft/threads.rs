@@ -1,19 +1,29 @@
-//! The passes on several threads: each colour's lanes cut into runs of whole blocks, one run
-//! a thread, the threads meeting at a barrier after every colour (Box2D v3's `solver.c` does
-//! the same with its stages and blocks).
+//! The passes on several threads, as Box2D v3's `solver.c` runs its stages: the jobs become a
+//! schedule of stages (each job's colours in order, and the move), each stage cut into blocks
+//! of lanes. Thread `t` owns the `t`-th run of each colour's blocks (the contacts of a colour
+//! are in pair order, so a thread keeps to nearly the same balls from colour to colour and
+//! their states stay in its cache) and claims them a few at a time from its run's counter;
+//! a thread done with its own run claims what is left of the others'. A thread moves to the
+//! next stage once every block of this one is done.
 //!
 //! The result is the one thread's, bit for bit: within a colour no two lanes share a ball, so
-//! the order its lanes are solved in changes nothing, and the colours still go one after
-//! another. The overflow (any contacts, one at a time) and the integration of the positions
-//! are the first thread's while the others wait. The workers are started once a step (scoped
-//! threads) and wait for each other by spinning, yielding when the wait is long.
-//! Cost: one barrier a colour a pass.
+//! the order its blocks are solved in, and by which thread, changes nothing, and the stages
+//! still go one after another. The overflow (any contacts, one at a time) is one block; the
+//! move of the positions is the first thread's. No thread waits for another to arrive, only
+//! for blocks another has claimed to be done, so a thread the system holds back late costs
+//! little: the others take its share. The workers are started once a call (scoped threads).
+//! Cost: a counter a thread and one of blocks done a stage, one claim every [`CLAIM`] blocks.
 
 use super::colour::{Kind, LaneRange};
 use super::kernel;
-use super::lanes::{integrate_states, Bodies, BodyState, LaneView, Lanes, Pass, WIDTH};
+use super::lanes::{integrate_states, Bodies, BodyState, Lanes, Pass, WIDTH};
+use super::shared::SharedLanes;
 use crate::balls::BallSet;
+use glam::Vec2;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Blocks of [`WIDTH`] lanes a thread claims at once.
+const CLAIM: usize = 32;
 
 /// What the threads do in turn: a pass over every colour, or the move of the positions.
 #[derive(Clone, Copy, Debug)]
@@ -23,121 +33,174 @@ pub(super) enum Job {
     Integrate(f32),
 }
 
+/// One stage of the schedule: a pass over one range of lanes, or the move.
+#[derive(Clone, Copy)]
+enum Stage {
+    /// The pass over range `range` of the plan, in `blocks` blocks.
+    Range {
+        pass: Pass,
+        range: usize,
+        blocks: usize,
+    },
+    /// The move, the first thread's.
+    Integrate(f32),
+}
+
+/// A counter on a cache line of its own, so that threads counting apart never share one.
+#[derive(Default)]
+#[repr(align(64))]
+struct Counter(AtomicUsize);
+
+/// A stage's counters: the blocks done, and for each thread's run, the next block of it to
+/// claim (counted from the run's start).
+struct Counters {
+    done: Counter,
+    next: Vec<Counter>,
+}
+
 /// Runs `jobs` over `lanes` in the order of `ranges` on `threads` threads (at least 2).
 pub(super) fn run(
     (lanes, states): (&mut Lanes, &mut [BodyState]),
     ranges: &[LaneRange],
-    balls: &mut BallSet,
+    balls: (&mut BallSet, &[Vec2]),
     (jobs, threads): (&[Job], usize),
 ) {
-    let cuts = cuts(ranges, threads);
-    let mut runs = lanes.views(&cuts).into_iter();
-    // The runs in lane order are: before the first range (empty), then each range's one a
-    // thread; hand each thread its own, range by range.
-    runs.next();
-    let mut mine: Vec<Vec<(LaneView, Kind)>> = (0..threads).map(|_| Vec::new()).collect();
-    for r in ranges {
-        for m in mine.iter_mut() {
-            m.push((runs.next().expect("a run a thread a range"), r.kind));
-        }
-    }
+    let stages = schedule(jobs, ranges);
+    let counters: Vec<Counters> = stages
+        .iter()
+        .map(|_| Counters {
+            done: Counter::default(),
+            next: (0..threads).map(|_| Counter::default()).collect(),
+        })
+        .collect();
+    let shared = SharedLanes::new(lanes);
     let bodies = Bodies::new(states);
-    let barrier = SpinBarrier::new(threads);
     let wide = kernel::wide();
-    let mut mine = mine.into_iter();
-    let first = mine.next().expect("a first thread");
+    let plan = Plan {
+        stages: &stages,
+        counters: &counters,
+        ranges,
+        lanes: &shared,
+        wide,
+    };
     std::thread::scope(|s| {
-        for runs in mine {
-            // SAFETY: the threads touch one state only within one colour's run, and the
-            // colours are separated by the barrier (see `Bodies`).
+        for t in 1..threads {
+            // SAFETY: the threads touch one state only within one stage's blocks, each
+            // claimed once, and a stage begins when the one before is done (see `Bodies`).
             let b = unsafe { bodies.share() };
-            let barrier = &barrier;
-            s.spawn(move || work(runs, b, (jobs, barrier), (None, wide)));
+            let plan = &plan;
+            s.spawn(move || plan.work(t, b, None));
         }
-        work(first, bodies, (jobs, &barrier), (Some(balls), wide));
+        plan.work(0, bodies, Some(balls));
     });
 }
 
-/// The lanes where the runs begin and end: each range cut into `threads` runs of whole blocks
-/// (the overflow all to the first thread), then the range's end.
-fn cuts(ranges: &[LaneRange], threads: usize) -> Vec<usize> {
-    let mut cuts = Vec::with_capacity(ranges.len() * (threads + 1));
-    for r in ranges {
-        cuts.push(r.lanes.start);
-        let blocks = r.lanes.len().div_ceil(WIDTH);
-        for t in 1..threads {
-            let at = match r.kind {
-                Kind::Mixed => r.lanes.end,
-                _ => (r.lanes.start + t * blocks / threads * WIDTH).min(r.lanes.end),
-            };
-            cuts.push(at);
-        }
-    }
-    if let Some(r) = ranges.last() {
-        cuts.push(r.lanes.end);
-    }
-    cuts
-}
-
-/// One thread's share: its runs, range by range, for each job; the first thread (`balls`)
-/// also integrates.
-fn work(
-    mut runs: Vec<(LaneView, Kind)>,
-    mut bodies: Bodies,
-    (jobs, barrier): (&[Job], &SpinBarrier),
-    (mut balls, wide): (Option<&mut BallSet>, bool),
-) {
+/// The stages of `jobs` over `ranges`, in order.
+fn schedule(jobs: &[Job], ranges: &[LaneRange]) -> Vec<Stage> {
+    let mut stages = Vec::with_capacity(jobs.len() * ranges.len());
     for job in jobs {
         match *job {
-            Job::Pass(pass) => {
-                for (run, kind) in runs.iter_mut() {
-                    let range = 0..run.len();
-                    kernel::pass(run, &mut bodies, (range, *kind, wide), pass);
-                    barrier.wait();
+            Job::Pass(pass) => stages.extend(ranges.iter().enumerate().map(|(range, r)| {
+                let blocks = match r.kind {
+                    Kind::Mixed => 1,
+                    _ => r.lanes.len().div_ceil(WIDTH),
+                };
+                Stage::Range {
+                    pass,
+                    range,
+                    blocks,
+                }
+            })),
+            Job::Integrate(dt) => stages.push(Stage::Integrate(dt)),
+        }
+    }
+    stages
+}
+
+/// What every thread of one call shares.
+struct Plan<'a> {
+    stages: &'a [Stage],
+    counters: &'a [Counters],
+    ranges: &'a [LaneRange],
+    lanes: &'a SharedLanes<'a>,
+    wide: bool,
+}
+
+impl Plan<'_> {
+    /// Thread `me`'s part: every stage in turn, claiming blocks of its own run, then of the
+    /// others', while there are any, then waiting for the stage to be done; the first thread
+    /// (`balls`) also moves the balls.
+    fn work(&self, me: usize, mut bodies: Bodies, mut balls: Option<(&mut BallSet, &[Vec2])>) {
+        for (stage, c) in self.stages.iter().zip(self.counters) {
+            match *stage {
+                Stage::Range {
+                    pass,
+                    range,
+                    blocks,
+                } => {
+                    let runs = c.next.len();
+                    for k in 0..runs {
+                        let run = (me + k) % runs;
+                        self.claim(&mut bodies, (pass, range, blocks), (c, run));
+                    }
+                    wait_for(&c.done.0, blocks);
+                }
+                Stage::Integrate(dt) => {
+                    if let Some((balls, found_at)) = balls.as_mut() {
+                        integrate_states(&mut bodies, (balls, found_at), dt);
+                        c.done.0.store(1, Ordering::Release);
+                    }
+                    wait_for(&c.done.0, 1);
                 }
             }
-            Job::Integrate(dt) => {
-                if let Some(balls) = balls.as_deref_mut() {
-                    integrate_states(&mut bodies, balls, dt);
-                }
-                barrier.wait();
+        }
+    }
+
+    /// Solves blocks of run `run` of range `range` while any are left to claim.
+    fn claim(
+        &self,
+        bodies: &mut Bodies,
+        (pass, range, blocks): (Pass, usize, usize),
+        (c, run): (&Counters, usize),
+    ) {
+        let r = &self.ranges[range];
+        let runs = c.next.len();
+        // The run's blocks: the overflow is one block, the first run's.
+        let (start, end) = match r.kind {
+            Kind::Mixed if run > 0 => return,
+            Kind::Mixed => (0, 1),
+            _ => (run * blocks / runs, (run + 1) * blocks / runs),
+        };
+        loop {
+            let first = start + c.next[run].0.fetch_add(CLAIM, Ordering::Relaxed);
+            if first >= end {
+                return;
             }
+            let last = (first + CLAIM).min(end);
+            let lanes = match r.kind {
+                Kind::Mixed => r.lanes.clone(),
+                _ => {
+                    let to = (r.lanes.start + last * WIDTH).min(r.lanes.end);
+                    r.lanes.start + first * WIDTH..to
+                }
+            };
+            // SAFETY: these blocks are this thread's alone (claimed once, see `shared.rs`).
+            let mut view = unsafe { self.lanes.view(lanes.clone()) };
+            kernel::pass(&mut view, bodies, (0..lanes.len(), r.kind, self.wide), pass);
+            c.done.0.fetch_add(last - first, Ordering::Release);
         }
     }
 }
 
-/// A barrier for a fixed number of threads that spins (then yields) while it waits.
-struct SpinBarrier {
-    threads: usize,
-    arrived: AtomicUsize,
-    generation: AtomicUsize,
-}
-
-impl SpinBarrier {
-    fn new(threads: usize) -> Self {
-        Self {
-            threads,
-            arrived: AtomicUsize::new(0),
-            generation: AtomicUsize::new(0),
-        }
-    }
-
-    /// Returns once every thread has called it: the last to arrive opens the next round.
-    fn wait(&self) {
-        let round = self.generation.load(Ordering::Acquire);
-        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
-            self.arrived.store(0, Ordering::Relaxed);
-            self.generation.fetch_add(1, Ordering::Release);
-            return;
-        }
-        let mut spins = 0u32;
-        while self.generation.load(Ordering::Acquire) == round {
-            spins += 1;
-            if spins < 200 {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
+/// Returns once `done` reaches `blocks`, spinning, then yielding while it waits long.
+fn wait_for(done: &AtomicUsize, blocks: usize) {
+    let mut spins = 0u32;
+    while done.load(Ordering::Acquire) < blocks {
+        spins += 1;
+        if spins < 200 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
         }
     }
 }

@@ -64,7 +64,8 @@ unsafe fn pass_avx2(
                 let on = _mm256_cmp_ps::<_CMP_NEQ_OQ>(load(l.warm, k), _mm256_setzero_ps());
                 warm(&c, (&mut a, &mut b, two), on)
             }
-            Pass::Solve(soft, push, h) => {
+            Pass::Solve(springs, push, h) => {
+                let soft = if two { springs.balls } else { springs.walls };
                 let bias = Bias {
                     rate: set(soft.bias_rate),
                     push: set(push),
@@ -120,35 +121,67 @@ impl Side {
     }
 }
 
-/// The bodies named by eight lanes.
+/// The bodies named by eight lanes: their eight states (one register each, the fields
+/// `vx vy w · dx dy · ·`) transposed into one register a field, as Box2D's
+/// `b2GatherBodies` does.
 #[target_feature(enable = "avx2")]
 fn gather(bodies: &Bodies, ids: &[u32]) -> Side {
-    let mut t = [[0.0f32; WIDTH]; 5];
-    for (i, &id) in ids.iter().enumerate() {
-        let s = bodies.get(id);
-        (t[0][i], t[1][i], t[2][i], t[3][i], t[4][i]) = (s.vx, s.vy, s.w, s.dx, s.dy);
-    }
+    let rows: [__m256; WIDTH] = std::array::from_fn(|i| {
+        // SAFETY: `row` checks the slot; a state is 32 bytes aligned to 32 (`BodyState`).
+        unsafe { _mm256_load_ps(bodies.row(ids[i])) }
+    });
+    let c = transposed(rows);
     Side {
-        vx: load(&t[0], 0),
-        vy: load(&t[1], 0),
-        w: load(&t[2], 0),
-        dx: load(&t[3], 0),
-        dy: load(&t[4], 0),
+        vx: c[0],
+        vy: c[1],
+        w: c[2],
+        dx: c[4],
+        dy: c[5],
     }
 }
 
-/// Writes the velocities and spins of eight lanes' bodies back.
+/// Writes the eight lanes' bodies back: the fields transposed into one register a state.
+/// The lanes of a block name distinct balls (padding lanes the spare body, which no mass
+/// moves), so no write is lost.
 #[target_feature(enable = "avx2")]
 fn scatter(bodies: &mut Bodies, ids: &[u32], s: &Side) {
-    let mut t = [[0.0f32; WIDTH]; 3];
-    store(&mut t[0], 0, s.vx);
-    store(&mut t[1], 0, s.vy);
-    store(&mut t[2], 0, s.w);
-    for (i, &id) in ids.iter().enumerate() {
-        let mut b = bodies.get(id);
-        (b.vx, b.vy, b.w) = (t[0][i], t[1][i], t[2][i]);
-        bodies.set(id, b);
+    let zero = _mm256_setzero_ps();
+    let rows = transposed([s.vx, s.vy, s.w, zero, s.dx, s.dy, zero, zero]);
+    for (i, row) in rows.into_iter().enumerate() {
+        // SAFETY: as in `gather`; no other thread touches the state (`Bodies`).
+        unsafe { _mm256_store_ps(bodies.row(ids[i]), row) }
     }
+}
+
+/// The 8 × 8 transpose of `r` (row `i` becomes column `i`).
+#[target_feature(enable = "avx2")]
+fn transposed(r: [__m256; WIDTH]) -> [__m256; WIDTH] {
+    // Pairs of rows interleaved, then pairs of pairs, then the 128-bit halves swapped.
+    let t: [__m256; WIDTH] = std::array::from_fn(|i| {
+        let (a, b) = (r[i & !1], r[i | 1]);
+        if i % 2 == 0 {
+            _mm256_unpacklo_ps(a, b)
+        } else {
+            _mm256_unpackhi_ps(a, b)
+        }
+    });
+    let u: [__m256; WIDTH] = std::array::from_fn(|i| {
+        let base = (i / 4) * 4;
+        let (a, b) = (t[base + (i % 4) / 2], t[base + 2 + (i % 4) / 2]);
+        if i % 2 == 0 {
+            _mm256_shuffle_ps::<0x44>(a, b)
+        } else {
+            _mm256_shuffle_ps::<0xEE>(a, b)
+        }
+    });
+    std::array::from_fn(|i| {
+        let (a, b) = (u[i % 4], u[4 + i % 4]);
+        if i < 4 {
+            _mm256_permute2f128_ps::<0x20>(a, b)
+        } else {
+            _mm256_permute2f128_ps::<0x31>(a, b)
+        }
+    })
 }
 
 /// Eight lanes' fields.
@@ -373,7 +406,7 @@ fn store(v: &mut [f32], k: usize, x: __m256) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::lanes::{BodyState, Lanes, Softness};
+    use super::super::lanes::{BodyState, Lanes, Springs};
     use super::super::scalar;
     use super::*;
     use rand::{Rng, SeedableRng};
@@ -475,7 +508,7 @@ mod tests {
             return;
         }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        let soft = Softness::new(240.0, 10.0, 1.0 / 240.0);
+        let soft = Springs::new(30.0, 1.0, 1.0 / 240.0);
         let passes = [
             Pass::Warm,
             Pass::Solve(soft, 60.0, 1.0 / 240.0),
