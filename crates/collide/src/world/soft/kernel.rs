@@ -10,6 +10,7 @@ use std::ops::Range;
 
 /// The kernels a colour can be solved with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) enum Width {
     /// One lane at a time.
     Scalar,

@@ -340,7 +340,8 @@ pub(super) struct LaneView<'a> {
 }
 
 impl LaneView<'_> {
-    /// Lanes in the run.
+    /// Lanes in the run (the wide kernels check their ranges against it).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(super) fn len(&self) -> usize {
         self.a.len()
     }
