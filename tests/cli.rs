@@ -298,7 +298,7 @@ fn numbers_out_of_the_panels_ranges_are_refused_at_once_naming_the_flag() {
 /// quarter of a second a frame at 10,000) and a few keep brute force; a broad phase asked for
 /// is kept. The simulation is the same either way.
 #[test]
-fn soft_contacts_give_the_same_hash_on_the_scalar_and_wide_kernels_and_any_thread_count() {
+fn soft_contacts_give_the_same_hash_on_every_kernel_width_and_any_thread_count() {
     let args = [
         "--fill",
         "3000",
@@ -307,25 +307,34 @@ fn soft_contacts_give_the_same_hash_on_the_scalar_and_wide_kernels_and_any_threa
         "60",
         "--broad-phase",
     ];
-    let out = |threads: &str, scalar: bool, broad: &str| {
+    // The widest kernel the CPU has (16 lanes with AVX-512, 8 with AVX2), 8, or 1 (scalar).
+    let out = |threads: &str, lanes: u32, broad: &str| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_collision-math-toy"));
         cmd.args(args).args([broad, "--threads", threads]);
         cmd.env(
             "CMT_CONFIG_DIR",
             std::env::temp_dir().join("cmt-cli-kernels"),
         );
-        if scalar {
-            cmd.env("COLLIDE_NO_AVX2", "1");
-        }
+        match lanes {
+            1 => cmd.env("COLLIDE_NO_AVX2", "1"),
+            8 => cmd.env("COLLIDE_NO_AVX512", "1"),
+            _ => &mut cmd,
+        };
         let o = cmd.output().expect("the app runs");
         assert!(o.status.success());
         hash_of(&String::from_utf8_lossy(&o.stdout)).to_string()
     };
-    let wide = out("1", false, "grid");
-    assert_eq!(out("1", true, "grid"), wide, "scalar kernel");
-    assert_eq!(out("2", false, "grid"), wide, "2 threads");
+    let wide = out("1", 16, "grid");
+    assert_eq!(out("1", 8, "grid"), wide, "8 lanes");
+    assert_eq!(out("1", 1, "grid"), wide, "scalar kernel");
+    assert_eq!(out("2", 16, "grid"), wide, "2 threads");
     assert_eq!(
-        out("3", true, "sap"),
+        out("2", 8, "quadtree"),
+        wide,
+        "2 threads, 8 lanes, quadtree"
+    );
+    assert_eq!(
+        out("3", 1, "sap"),
         wide,
         "3 threads, scalar, sweep and prune"
     );

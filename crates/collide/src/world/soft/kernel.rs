@@ -1,31 +1,55 @@
-//! Which kernel solves a run of lanes: the wide one (`wide.rs`, x86-64 with AVX2, checked at
-//! run time) for a colour, the scalar one (`scalar.rs`) for the overflow and everywhere
-//! else. Both give the same bits.
+//! Which kernel solves a run of lanes: the wide one for a colour, sixteen lanes at a time
+//! with AVX-512 (`avx512.rs`) or eight with AVX2 (`avx2.rs`), on x86-64 CPUs that have them
+//! (checked at run time); the scalar one (`scalar.rs`) for the overflow and everywhere else.
+//! All give the same bits.
 
 use super::colour::Kind;
 use super::lanes::{Bodies, LaneView, Pass};
 use super::scalar;
 use std::ops::Range;
 
-/// Whether the wide kernel runs on this machine.
-pub(super) fn wide() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return super::wide::enabled();
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+/// The kernels a colour can be solved with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(super) enum Width {
+    /// One lane at a time.
+    Scalar,
+    /// Eight lanes (AVX2).
+    Eight,
+    /// Sixteen lanes (AVX-512), the last eight of a run with AVX2.
+    Sixteen,
 }
 
-/// One pass over the run's lanes `range`, of `kind`, wide when `wide` and a colour.
+/// The widest kernel this machine runs (see the x86 kernels for the environment variables
+/// that turn them off).
+pub(super) fn wide() -> Width {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if super::avx512::enabled() {
+            return Width::Sixteen;
+        }
+        if super::avx2::enabled() {
+            return Width::Eight;
+        }
+    }
+    Width::Scalar
+}
+
+/// One pass over the run's lanes `range`, of `kind`, with kernel `width` for a colour.
 pub(super) fn pass(
     l: &mut LaneView,
     bodies: &mut Bodies,
-    (range, kind, wide): (Range<usize>, Kind, bool),
+    (range, kind, width): (Range<usize>, Kind, Width),
     pass: Pass,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if wide && kind != Kind::Mixed {
-        return super::wide::pass(l, bodies, (range, kind), pass);
+    if kind != Kind::Mixed {
+        match width {
+            Width::Sixteen => return super::avx512::pass(l, bodies, (range, kind), pass),
+            Width::Eight => return super::avx2::pass(l, bodies, (range, kind), pass),
+            Width::Scalar => {}
+        }
     }
-    let _ = (wide, kind);
+    let _ = (width, kind);
     scalar::pass(l, bodies, range, pass);
 }

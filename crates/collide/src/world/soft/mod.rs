@@ -41,6 +41,10 @@
 //! the swept modes' guard; `frame.rs` keeps a frame's contacts and says when to find them
 //! again; `saved.rs` saves and restores a frame in progress.
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod colour;
 mod find;
 mod finish;

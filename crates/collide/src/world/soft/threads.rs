@@ -123,7 +123,7 @@ struct Plan<'a> {
     counters: &'a [Counters],
     ranges: &'a [LaneRange],
     lanes: &'a SharedLanes<'a>,
-    wide: bool,
+    wide: kernel::Width,
 }
 
 impl Plan<'_> {

@@ -1,0 +1,170 @@
+//! The wide kernel (`wide.rs`) on eight lanes with AVX2, on CPUs that have it (checked at
+//! run time, once). A block's bodies are gathered as eight 32-byte states transposed into
+//! one register a field, as Box2D v3's `b2GatherBodies` does, and scattered back the same way.
+
+use super::colour::Kind;
+use super::lanes::{Bodies, LaneView, Pass};
+use super::wide::{self, Wide};
+use std::arch::x86_64::*;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+/// Lanes in one AVX2 vector.
+pub(super) const LANES: usize = 8;
+
+/// Whether the AVX2 kernel may run: the CPU has AVX2 and the environment variable
+/// `COLLIDE_NO_AVX2` is not set (for comparing with the scalar kernel; results are the same).
+pub(super) fn enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("COLLIDE_NO_AVX2").is_none() && avx2())
+}
+
+/// Whether the CPU has AVX2 (whatever the environment says).
+pub(super) fn avx2() -> bool {
+    is_x86_feature_detected!("avx2")
+}
+
+/// One pass over `range` of lanes of `kind` (`Balls` or `Obstacles`), whole blocks of
+/// [`LANES`].
+///
+/// # Panics
+/// When the CPU lacks AVX2 ([`avx2`]), or the range is not whole blocks.
+pub(super) fn pass(
+    l: &mut LaneView,
+    bodies: &mut Bodies,
+    (range, kind): (Range<usize>, Kind),
+    pass: Pass,
+) {
+    assert!(avx2() && range.len() % LANES == 0 && range.end <= l.len());
+    // SAFETY: AVX2 is present (asserted); every lane of the range exists (asserted) and
+    // names a body slot in `bodies` (the lanes' promise).
+    unsafe { pass_avx2(l, bodies, (range, kind == Kind::Balls), pass) }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn pass_avx2(
+    l: &mut LaneView,
+    bodies: &mut Bodies,
+    (range, two): (Range<usize>, bool),
+    pass: Pass,
+) {
+    wide::run::<W8>(l, bodies, (range, two), pass)
+}
+
+/// Eight lanes in an AVX2 register. Made only inside [`pass_avx2`] and the AVX-512 kernel,
+/// after the run-time check, so its methods may use AVX2.
+#[derive(Clone, Copy)]
+pub(super) struct W8(pub(super) __m256);
+
+// SAFETY (every method): a `W8` exists only where AVX2 is present (see the type).
+impl Wide for W8 {
+    const LANES: usize = LANES;
+    type Mask = __m256;
+
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        W8(unsafe { _mm256_set1_ps(x) })
+    }
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        W8(unsafe { _mm256_add_ps(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn sub(self, b: Self) -> Self {
+        W8(unsafe { _mm256_sub_ps(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn mul(self, b: Self) -> Self {
+        W8(unsafe { _mm256_mul_ps(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn div(self, b: Self) -> Self {
+        W8(unsafe { _mm256_div_ps(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn max(self, b: Self) -> Self {
+        W8(unsafe { _mm256_max_ps(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn min(self, b: Self) -> Self {
+        W8(unsafe { _mm256_min_ps(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        W8(unsafe { _mm256_xor_ps(self.0, _mm256_set1_ps(-0.0)) })
+    }
+    #[inline(always)]
+    fn gt(self, b: Self) -> __m256 {
+        unsafe { _mm256_cmp_ps::<_CMP_GT_OQ>(self.0, b.0) }
+    }
+    #[inline(always)]
+    fn ne(self, b: Self) -> __m256 {
+        unsafe { _mm256_cmp_ps::<_CMP_NEQ_OQ>(self.0, b.0) }
+    }
+    #[inline(always)]
+    fn blend(off: Self, on: Self, mask: __m256) -> Self {
+        W8(unsafe { _mm256_blendv_ps(off.0, on.0, mask) })
+    }
+    #[inline(always)]
+    fn load(v: &[f32], k: usize) -> Self {
+        let s = &v[k..k + LANES];
+        // The slice holds eight floats; unaligned load.
+        W8(unsafe { _mm256_loadu_ps(s.as_ptr()) })
+    }
+    #[inline(always)]
+    fn store(self, v: &mut [f32], k: usize) {
+        let s = &mut v[k..k + LANES];
+        // The slice holds eight floats; unaligned store.
+        unsafe { _mm256_storeu_ps(s.as_mut_ptr(), self.0) }
+    }
+    #[inline(always)]
+    fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 5] {
+        let rows: [__m256; LANES] = std::array::from_fn(|i| {
+            // `row` checks the slot; a state is 32 bytes aligned to 32 (`BodyState`).
+            unsafe { _mm256_load_ps(bodies.row(ids[i])) }
+        });
+        let c = unsafe { transposed(rows) };
+        [W8(c[0]), W8(c[1]), W8(c[2]), W8(c[4]), W8(c[5])]
+    }
+    #[inline(always)]
+    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 5]) {
+        let zero = unsafe { _mm256_setzero_ps() };
+        let [W8(vx), W8(vy), W8(w), W8(dx), W8(dy)] = s;
+        let rows = unsafe { transposed([vx, vy, w, zero, dx, dy, zero, zero]) };
+        for (i, row) in rows.into_iter().enumerate() {
+            // As in `gather`; no other thread touches the state (`Bodies`).
+            unsafe { _mm256_store_ps(bodies.row(ids[i]), row) }
+        }
+    }
+}
+
+/// The 8 × 8 transpose of `r` (row `i` becomes column `i`).
+#[inline(always)]
+unsafe fn transposed(r: [__m256; LANES]) -> [__m256; LANES] {
+    // Pairs of rows interleaved, then pairs of pairs, then the 128-bit halves swapped.
+    let t: [__m256; LANES] = std::array::from_fn(|i| {
+        let (a, b) = (r[i & !1], r[i | 1]);
+        if i % 2 == 0 {
+            unsafe { _mm256_unpacklo_ps(a, b) }
+        } else {
+            unsafe { _mm256_unpackhi_ps(a, b) }
+        }
+    });
+    let u: [__m256; LANES] = std::array::from_fn(|i| {
+        let base = (i / 4) * 4;
+        let (a, b) = (t[base + (i % 4) / 2], t[base + 2 + (i % 4) / 2]);
+        if i % 2 == 0 {
+            unsafe { _mm256_shuffle_ps::<0x44>(a, b) }
+        } else {
+            unsafe { _mm256_shuffle_ps::<0xEE>(a, b) }
+        }
+    });
+    std::array::from_fn(|i| {
+        let (a, b) = (u[i % 4], u[4 + i % 4]);
+        if i < 4 {
+            unsafe { _mm256_permute2f128_ps::<0x20>(a, b) }
+        } else {
+            unsafe { _mm256_permute2f128_ps::<0x31>(a, b) }
+        }
+    })
+}
