@@ -301,7 +301,7 @@ impl World {
             ));
         }
         if let Some(f) = &s.soft_frame {
-            let problem = super::soft::frame_problem(f, s.balls.len(), s.shapes.len());
+            let problem = super::soft::saved::frame_problem(f, s.balls.len(), s.shapes.len());
             if let Some(problem) = problem {
                 return Err(StateError::new("soft_frame", problem));
             }

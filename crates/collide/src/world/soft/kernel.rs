@@ -53,3 +53,147 @@ pub(super) fn pass(
     let _ = (width, kind);
     scalar::pass(l, bodies, range, pass);
 }
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::super::colour::Kind;
+    use super::super::lanes::{Bodies, BodyState, LaneView, Lanes, Pass, Springs, WIDTH};
+    use super::super::{avx2, avx512, scalar};
+    use rand::{Rng, SeedableRng};
+    use std::ops::Range;
+
+    /// Eight blocks of random lanes over distinct bodies per block (the colouring's promise),
+    /// some obstacles, some padding-like zero lanes, warm and cold, rolling on and off.
+    fn random_lanes(rng: &mut rand_chacha::ChaCha8Rng, two: bool) -> (Lanes, Vec<BodyState>) {
+        let n = 8 * WIDTH;
+        let mut l = Lanes::default();
+        let mut bodies: Vec<BodyState> = (0..2 * n + 1)
+            .map(|_| BodyState {
+                vx: rng.gen_range(-50.0..50.0),
+                vy: rng.gen_range(-50.0..50.0),
+                w: rng.gen_range(-5.0..5.0),
+                dx: rng.gen_range(-0.1..0.1),
+                dy: rng.gen_range(-0.1..0.1),
+                ..BodyState::default()
+            })
+            .collect();
+        bodies[2 * n] = BodyState::default();
+        for k in 0..n {
+            let a = k as u32;
+            l.src.push(k as u32);
+            l.a.push(a);
+            l.b.push(if two { (n + k) as u32 } else { u32::MAX });
+            let angle: f32 = rng.gen_range(0.0..std::f32::consts::TAU);
+            let mut f = |lo: f32, hi: f32| rng.gen_range(lo..hi);
+            let vals = [
+                angle.cos(),
+                angle.sin(),
+                f(-0.5, 0.5),
+                f(0.1, 2.0),
+                f(0.1, 2.0),
+                f(0.1, 2.0),
+                f(1.0, 3.0),
+                f(1.0, 3.0),
+                f(0.1, 1.0),
+                f(0.1, 1.0),
+                f(0.1, 1.0),
+                f(0.1, 1.0),
+                0.6,
+                if k % 3 == 0 { 0.0 } else { 0.15 },
+                f(-5.0, 5.0),
+                f(-5.0, 5.0),
+                if k % 2 == 0 { f(0.0, 3.0) } else { 0.0 },
+                0.0,
+                f(-0.5, 0.5),
+                f(-0.1, 0.1),
+            ];
+            push_values(&mut l, vals, k % 5 != 0);
+        }
+        (l, bodies)
+    }
+
+    fn push_values(l: &mut Lanes, v: [f32; 20], warm: bool) {
+        let fields = [
+            &mut l.nx,
+            &mut l.ny,
+            &mut l.sep,
+            &mut l.mass,
+            &mut l.inv_a,
+            &mut l.inv_b,
+            &mut l.ra,
+            &mut l.rb,
+            &mut l.inv_ia,
+            &mut l.inv_ib,
+            &mut l.tangent_mass,
+            &mut l.rolling_mass,
+            &mut l.mu,
+            &mut l.rolling_reach,
+            &mut l.sx,
+            &mut l.sy,
+            &mut l.impulse,
+            &mut l.max_push,
+            &mut l.friction,
+            &mut l.rolling,
+        ];
+        for (f, x) in fields.into_iter().zip(v) {
+            f.push(x);
+        }
+        l.warm.push(if warm { 1.0 } else { 0.0 });
+    }
+
+    fn bits(l: &Lanes, b: &[BodyState]) -> Vec<u32> {
+        let lanes = [&l.impulse, &l.max_push, &l.friction, &l.rolling];
+        let states = b.iter().flat_map(|s| [s.vx, s.vy, s.w]);
+        lanes
+            .into_iter()
+            .flatten()
+            .copied()
+            .chain(states)
+            .map(f32::to_bits)
+            .collect()
+    }
+
+    #[test]
+    fn both_wide_kernels_give_the_scalar_kernels_bits() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let soft = Springs::new(30.0, 1.0, 1.0 / 240.0);
+        let passes = [
+            Pass::Warm,
+            Pass::Solve(soft, 60.0, 1.0 / 240.0),
+            Pass::Solve(soft, 60.0, 1.0 / 240.0),
+            Pass::Relax(1.0 / 240.0),
+        ];
+        type Kernel = fn(&mut LaneView, &mut Bodies, (Range<usize>, Kind), Pass);
+        let kernels: [(&str, bool, Kernel); 2] = [
+            ("AVX2", avx2::avx2(), avx2::pass),
+            ("AVX-512", avx512::avx512(), avx512::pass),
+        ];
+        for (name, present, kernel) in kernels {
+            if !present {
+                eprintln!("{name}: not on this CPU, not compared");
+                continue;
+            }
+            for round in 0..20 {
+                let two = round % 2 == 0;
+                let kind = if two { Kind::Balls } else { Kind::Obstacles };
+                let (mut l1, mut b1) = random_lanes(&mut rng, two);
+                let (mut l2, mut b2) = (l1.clone(), b1.clone());
+                // Whole vectors of sixteen, and an odd number of blocks of eight.
+                let n = if round % 4 < 2 {
+                    l1.len()
+                } else {
+                    l1.len() - WIDTH
+                };
+                for p in passes {
+                    scalar::pass(&mut l1.view(), &mut Bodies::new(&mut b1), 0..n, p);
+                    kernel(&mut l2.view(), &mut Bodies::new(&mut b2), (0..n, kind), p);
+                    assert_eq!(
+                        bits(&l1, &b1),
+                        bits(&l2, &b2),
+                        "{name} round {round}, {p:?}"
+                    );
+                }
+            }
+        }
+    }
+}

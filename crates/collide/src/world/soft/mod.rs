@@ -51,7 +51,7 @@ mod finish;
 mod frame;
 mod kernel;
 mod lanes;
-mod saved;
+pub(super) mod saved;
 mod scalar;
 mod shared;
 mod threads;
@@ -72,8 +72,6 @@ use frame::FrameKeep;
 use glam::Vec2;
 use lanes::{Bodies, BodyState, Lanes, Pass, Springs, SPECULATIVE_RADII};
 use threads::Job;
-
-pub(super) use saved::frame_problem;
 
 /// Relax passes per solve pass. A deep pile's velocities converge in the relax passes: with
 /// as many as the solve makes (6 and 6), the 10,000-ball box pile kept jittering at 4–12 px/s

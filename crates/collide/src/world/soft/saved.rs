@@ -18,7 +18,7 @@ use crate::world::settings::Settings;
 impl SoftStage {
     /// The frame in progress, when the next sub-step would go on with its contacts (nothing
     /// but the solver moved `balls` since); `pairs` are the broad phase's of its search.
-    pub(in crate::world) fn saved_frame(
+    pub(crate) fn saved_frame(
         &self,
         (balls, moving): (&BallSet, &[Shape]),
         settings: &Settings,
@@ -49,7 +49,7 @@ impl SoftStage {
 
     /// Restores frame `f` (checked by [`frame_problem`]) over `balls` and the kinematic
     /// `moving` shapes, after the kept impulses; returns the broad phase's pairs it had.
-    pub(in crate::world) fn restore_frame(
+    pub(crate) fn restore_frame(
         &mut self,
         f: &SavedFrame,
         (balls, moving): (&BallSet, &[Shape]),
@@ -87,11 +87,7 @@ impl SoftStage {
 /// What is wrong with frame `f` for a world of `balls` balls and `shapes` obstacles, if
 /// anything: a list of the wrong length, a number not finite, or a pair naming a body it
 /// lacks.
-pub(in crate::world) fn frame_problem(
-    f: &SavedFrame,
-    balls: usize,
-    shapes: usize,
-) -> Option<String> {
+pub(crate) fn frame_problem(f: &SavedFrame, balls: usize, shapes: usize) -> Option<String> {
     if f.found_at.len() != balls || f.paths.len() != balls {
         return Some(format!(
             "found_at and paths must have one entry a ball ({balls})"
