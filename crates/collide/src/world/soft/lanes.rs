@@ -341,6 +341,7 @@ pub(super) struct LaneView<'a> {
 
 impl LaneView<'_> {
     /// Lanes in the run.
+    #[cfg(target_arch = "x86_64")]
     pub(super) fn len(&self) -> usize {
         self.a.len()
     }
@@ -419,7 +420,9 @@ impl<'a> Bodies<'a> {
         unsafe { *self.ptr.add(i as usize) }
     }
 
-    /// State `i` as eight floats (`vx vy w · dx dy · ·`), 32-byte aligned.
+    /// State `i` as eight floats (`vx vy w · dx dy · ·`), 32-byte aligned (for the wide
+    /// kernel).
+    #[cfg(target_arch = "x86_64")]
     pub(super) fn row(&self, i: u32) -> *mut f32 {
         assert!((i as usize) < self.len);
         // SAFETY: in bounds; the caller keeps the type's rule on who touches state `i`.
