@@ -342,8 +342,8 @@ pub(super) struct LaneView<'a> {
 }
 
 impl LaneView<'_> {
-    /// Lanes in the run (the wide kernels check their ranges against it).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// Lanes in the run.
+    #[cfg(target_arch = "x86_64")]
     pub(super) fn len(&self) -> usize {
         self.a.len()
     }
@@ -422,8 +422,9 @@ impl<'a> Bodies<'a> {
         unsafe { *self.ptr.add(i as usize) }
     }
 
-    /// State `i` as eight floats (`vx vy w · dx dy · ·`), 32-byte aligned.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// State `i` as eight floats (`vx vy w · dx dy · ·`), 32-byte aligned (for the wide
+    /// kernel).
+    #[cfg(target_arch = "x86_64")]
     pub(super) fn row(&self, i: u32) -> *mut f32 {
         assert!((i as usize) < self.len);
         // SAFETY: in bounds; the caller keeps the type's rule on who touches state `i`.

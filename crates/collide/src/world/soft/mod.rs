@@ -59,12 +59,13 @@ mod threads;
 mod wide;
 
 use super::body::BodyPair;
+use super::contacts::SavedFrame;
 use super::contacts::{ConstraintColour, Kept, SoftContact};
 use super::context::{Frame, StepContext};
-use super::settings::SoftSettings;
+use super::settings::{Settings, SoftSettings};
 use super::sleepers::Wakes;
 use crate::balls::BallSet;
-use crate::geom::{clamp_speed, Aabb, Ball};
+use crate::geom::{clamp_speed, Aabb, Ball, Shape};
 use crate::tunnel::Tunnelling;
 use colour::Plan;
 use find::Finder;
@@ -129,6 +130,40 @@ impl SoftStage {
         };
         let reach = r + r * (SPECULATIVE_RADII + drift);
         Aabb::new(b.pos, b.pos + b.vel * (dt * sub_steps as f32)).expanded(reach)
+    }
+
+    /// The frame in progress, when the next sub-step would go on with its contacts (nothing
+    /// but the solver moved `balls` since); `pairs` are the broad phase's of its search.
+    pub(super) fn saved_frame(
+        &self,
+        (balls, moving): (&BallSet, &[Shape]),
+        settings: &Settings,
+        pairs: (&[BodyPair], usize),
+    ) -> Option<SavedFrame> {
+        if self.keep.must_find(balls, moving, settings) {
+            return None;
+        }
+        Some(saved::saved_frame(&self.contacts, &self.keep, pairs))
+    }
+
+    /// Restores frame `f` (checked by [`frame_problem`]) over `balls` and the kinematic
+    /// `moving` shapes, after the kept impulses; returns the broad phase's pairs it had.
+    pub(super) fn restore_frame(
+        &mut self,
+        f: &SavedFrame,
+        (balls, moving): (&BallSet, &[Shape]),
+        (settings, n_shapes): (&Settings, usize),
+    ) -> Vec<BodyPair> {
+        let soft = settings.soft.sanitized();
+        let at = (&soft, n_shapes);
+        let pairs = saved::restored_contacts(f, balls, at, &mut self.contacts);
+        self.plan.coloured(&self.contacts, balls.len());
+        let spare = balls.len() as u32;
+        self.lanes
+            .prepare(&self.contacts, &self.plan.order, (&self.kept, spare));
+        let saved = (f.left, &f.found_at[..], &f.paths[..]);
+        self.keep.restore(saved, (balls, moving), settings);
+        pairs
     }
 
     /// Forgets the frame's contacts: the next sub-step finds its own.

@@ -6,82 +6,73 @@
 //! and the impulses from the kept ones (which the lanes held after the last sub-step).
 
 use super::find::new_contact;
-use super::SoftStage;
-use crate::balls::BallSet;
-use crate::geom::Shape;
+use super::frame::FrameKeep;
+use crate::geom::Ball;
 use crate::narrow::Contact;
 use crate::world::body::{Body, BodyPair};
 use crate::world::contacts::{SavedContact, SavedFrame, SoftContact};
 use crate::world::pairs::{decode, encode};
-use crate::world::settings::Settings;
+use crate::world::settings::SoftSettings;
 
-impl SoftStage {
-    /// The frame in progress, when the next sub-step would go on with its contacts (nothing
-    /// but the solver moved `balls` since); `pairs` are the broad phase's of its search.
-    pub(crate) fn saved_frame(
-        &self,
-        (balls, moving): (&BallSet, &[Shape]),
-        settings: &Settings,
-        (pairs, n_shapes): (&[BodyPair], usize),
-    ) -> Option<SavedFrame> {
-        if self.keep.must_find(balls, moving, settings) {
-            return None;
-        }
-        let n = n_shapes as u32;
-        let (left, found_at, paths) = self.keep.saved();
-        let contact = |c: &SoftContact| SavedContact {
-            pair: encode(&c.pair(), n),
-            normal: c.normal,
-            point: c.point,
-            sep: c.sep,
-            approach: c.approach,
-            e: c.e,
-            surface: c.surface,
+/// The frame in progress as saved: its `contacts`, what `keep` knows of where the balls
+/// were, and `pairs`, the broad phase's of its search, in a world of `n_shapes` obstacles.
+pub(super) fn saved_frame(
+    contacts: &[SoftContact],
+    keep: &FrameKeep,
+    (pairs, n_shapes): (&[BodyPair], usize),
+) -> SavedFrame {
+    let n = n_shapes as u32;
+    let (left, found_at, paths) = keep.saved();
+    let contact = |c: &SoftContact| SavedContact {
+        pair: encode(&c.pair(), n),
+        normal: c.normal,
+        point: c.point,
+        sep: c.sep,
+        approach: c.approach,
+        e: c.e,
+        surface: c.surface,
+    };
+    SavedFrame {
+        left,
+        found_at: found_at.to_vec(),
+        paths: paths.to_vec(),
+        pairs: pairs.iter().map(|p| encode(p, n)).collect(),
+        contacts: contacts.iter().map(contact).collect(),
+    }
+}
+
+/// The contacts of frame `f` (checked by [`frame_problem`]) among `balls`, into `out`, with
+/// the masses from the balls and the friction from `soft`; returns the broad phase's pairs.
+pub(super) fn restored_contacts(
+    f: &SavedFrame,
+    balls: &[Ball],
+    (soft, n_shapes): (&SoftSettings, usize),
+    out: &mut Vec<SoftContact>,
+) -> Vec<BodyPair> {
+    let n = n_shapes as u32;
+    out.clear();
+    for c in &f.contacts {
+        let Some(p) = decode(c.pair, n) else { continue };
+        let a = &balls[p.ball.ix()];
+        let b = match p.other {
+            Body::Ball(o) => Some(&balls[o.ix()]),
+            Body::Shape(_) => None,
         };
-        Some(SavedFrame {
-            left,
-            found_at: found_at.to_vec(),
-            paths: paths.to_vec(),
-            pairs: pairs.iter().map(|p| encode(p, n)).collect(),
-            contacts: self.contacts.iter().map(contact).collect(),
-        })
+        let found = Contact {
+            point: c.point,
+            normal: c.normal,
+            depth: 0.0,
+        };
+        let at = (&found, c.sep, c.approach);
+        out.push(new_contact(
+            (p.ball, p.other),
+            at,
+            (a, b),
+            (c.e, soft),
+            c.surface,
+        ));
     }
-
-    /// Restores frame `f` (checked by [`frame_problem`]) over `balls` and the kinematic
-    /// `moving` shapes, after the kept impulses; returns the broad phase's pairs it had.
-    pub(crate) fn restore_frame(
-        &mut self,
-        f: &SavedFrame,
-        (balls, moving): (&BallSet, &[Shape]),
-        (settings, n_shapes): (&Settings, usize),
-    ) -> Vec<BodyPair> {
-        let soft = settings.soft.sanitized();
-        let n = n_shapes as u32;
-        self.contacts.clear();
-        for c in &f.contacts {
-            let Some(p) = decode(c.pair, n) else { continue };
-            let a = &balls[p.ball.ix()];
-            let b = match p.other {
-                Body::Ball(o) => Some(&balls[o.ix()]),
-                Body::Shape(_) => None,
-            };
-            let found = Contact {
-                point: c.point,
-                normal: c.normal,
-                depth: 0.0,
-            };
-            let at = (&found, c.sep, c.approach);
-            let contact = new_contact((p.ball, p.other), at, (a, b), (c.e, &soft), c.surface);
-            self.contacts.push(contact);
-        }
-        self.plan.coloured(&self.contacts, balls.len());
-        let spare = balls.len() as u32;
-        self.lanes
-            .prepare(&self.contacts, &self.plan.order, (&self.kept, spare));
-        let saved = (f.left, &f.found_at[..], &f.paths[..]);
-        self.keep.restore(saved, (balls, moving), settings);
-        f.pairs.iter().filter_map(|&p| decode(p, n)).collect()
-    }
+    f.pairs.iter().filter_map(|&p| decode(p, n)).collect()
 }
 
 /// What is wrong with frame `f` for a world of `balls` balls and `shapes` obstacles, if
