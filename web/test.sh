@@ -68,13 +68,14 @@ element() { # the text of the element with id $1 in the HTML on stdin
   python3 -c 'import html, re, sys; m = re.search(r"id=\"" + sys.argv[1] + r"\"[^>]*>([^<]*)<", sys.stdin.read()); print(html.unescape(m.group(1)).strip() if m else "")' "$1"
 }
 summary_of() { # the summary line in the page's HTML file $1
-  element summary <"$1" | sed -n '/^frames=/{p;q}'
+  # awk reads to the end: a reader that quits at the match would break the writer's pipe.
+  element summary <"$1" | awk '/^frames=/ && !done { print; done = 1 }'
 }
 untimed() { # a summary line without its timings
   tr ' ' '\n' | grep -vE '^(fps|physics_ms|physics_ms_last)=' | tr '\n' ' '
 }
 desktop() { # the desktop's summary line for these flags
-  cargo run --release --quiet -- "$@" | sed -n '/^frames=/{p;q}'
+  cargo run --release --quiet -- "$@" | awk '/^frames=/ && !done { print; done = 1 }'
 }
 same() { # same simulation: the lines $2 (web) and $3 (desktop) of run $1 agree but for timings
   echo "web:     $2"
@@ -111,7 +112,11 @@ drawn table '?launch=50&frames=300' --launch 50 --frames 300
 echo "+ URL parameters: pinball, AABBs shown, the grid"
 drawn pinball '?scene=pinball&show=aabbs&broad-phase=grid&frames=120' \
   --scene pinball --show aabbs --broad-phase grid --frames 120
-if ! summary_of "$shots/pinball.html" | grep -q ' broad=grid '; then
+# Read whole, not piped into `grep -q`: grep would stop at the match and, under pipefail,
+# the writer's broken pipe would fail the test.
+line=$(summary_of "$shots/pinball.html")
+if [[ "$line" != *" broad=grid "* ]]; then
+  echo "web: $line" >&2
   echo "web test: ?broad-phase=grid was not applied" >&2
   exit 1
 fi
