@@ -5,7 +5,8 @@
 
 use crate::cli::{self, Args};
 use crate::clock::Instant;
-use collide::{Recording, SavedState, Scene, SceneError, Tape, World};
+use collide::{Recording, SavedState, Scene, SceneError, World};
+use collide_replay::Tape;
 use std::path::Path;
 
 /// The balls a start puts in play, or fills in over time (rain's waves): the scene's own

@@ -6,7 +6,8 @@
 //! `GOLDEN_BLESS=1 cargo test --release --test golden` writes the file and the two saved
 //! files anew; do that only in a commit that changes the physics on purpose, and say why.
 
-use collide::{Input, Scene, Tape};
+use collide::{Input, Scene};
+use collide_replay::Tape;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -39,7 +39,8 @@ use crate::ui::energy::EnergyUi;
 use crate::ui::experiment::ExperimentUi;
 use crate::ui::panel::Panel;
 use crate::ui::timeline::TimelineUi;
-use collide::{Input, Scene, Stepper, Tape, Vec2, World};
+use collide::{Input, Scene, Stepper, Vec2, World};
+use collide_replay::Tape;
 use macroquad::prelude::get_time;
 use mouse::Mouse;
 

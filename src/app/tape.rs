@@ -82,7 +82,7 @@ impl App {
     /// A recording read and built (from a file, or a page's upload) becomes the world.
     pub(super) fn take_recording(
         &mut self,
-        loaded: Result<(Source, Scene, collide::World, collide::Tape), collide::SceneError>,
+        loaded: Result<(Source, Scene, collide::World, collide_replay::Tape), collide::SceneError>,
     ) -> Option<Result<String, String>> {
         Some(
             loaded

@@ -16,7 +16,7 @@ pub fn run(path: &Path) -> i32 {
     };
     let (start, checkpoints) = (rec.start.state.steps, rec.checkpoints.len());
     let t0 = crate::clock::Instant::now();
-    let divergence = rec.replay(&mut world);
+    let divergence = collide_replay::replay(rec, &mut world);
     let secs = t0.elapsed().as_secs_f64();
     let frames = (world.steps() - start) / world.settings().motion_iterations.max(1) as u64;
     println!(

@@ -4,9 +4,10 @@
 //! scene) with a name of its own; and the error window for a file that would not load or
 //! save, while the scene runs on. Like the panel, it only returns commands.
 
-use collide::record::CHECK_EVERY;
 use collide::scene::FileKind;
-use collide::{Tape, World};
+use collide::World;
+use collide_replay::Tape;
+use collide_replay::CHECK_EVERY;
 use egui_macroquad::egui;
 use std::path::PathBuf;
 

@@ -31,8 +31,8 @@
 //!
 //! The test harness (the promises as checks, the source documents' experiments, seeded
 //! tunnelling shots and broad-phase scenarios) is the sibling crate `collide-lab`, and the
-//! scene editor's edits are the sibling crate `collide-edit`, both built on this crate's
-//! public interface.
+//! scene editor's edits are the sibling crate `collide-edit`, and the record-and-replay
+//! tape is `collide-replay`, all built on this crate's public interface.
 #![warn(missing_docs)]
 
 mod balls;
@@ -54,8 +54,7 @@ pub mod world;
 /// `use collide::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Ball, BallId, BroadKind, Input, Scene, Settings, Solver, Stepper, Tape, Tunnelling, Vec2,
-        World,
+        Ball, BallId, BroadKind, Input, Scene, Settings, Solver, Stepper, Tunnelling, Vec2, World,
     };
 }
 
@@ -65,7 +64,7 @@ pub use energy::Energy;
 pub use geom::{Aabb, Ball, Control, Geometry, Motion, Shape};
 pub use glam::Vec2;
 pub use narrow::Contact;
-pub use record::{Divergence, Input, InputError, Recording, SaveError, SavedState, Tape};
+pub use record::{Input, InputError, Recording, SaveError, SavedState};
 pub use rules::PlayState;
 pub use scene::{Scene, SceneError};
 pub use stepper::Stepper;

@@ -35,7 +35,7 @@ impl Stepper {
     }
 
     /// As [`Stepper::advance`], but each step is run by `step` (which must call
-    /// [`World::step`] once): a recorder or replayer (`crate::record::Tape`) applies its
+    /// [`World::step`] once): a recorder or replayer (`collide_replay::Tape`) applies its
     /// inputs between steps this way.
     pub fn advance_with(
         &mut self,

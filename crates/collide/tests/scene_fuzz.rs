@@ -246,16 +246,22 @@ fn the_edits_reach_every_kind_of_refusal() {
 fn broken_state_and_recording_files_are_refused_with_line_and_column_and_never_panic() {
     let table = SCENES[0].1;
     let mut world = Scene::parse(table, "table").unwrap().build(3);
-    let mut tape = collide::Tape::recording("table", table, 3, &world);
-    tape.input(&mut world, collide::Input::Launch(4)).unwrap();
+    let start = collide::SavedState::of("table", table, 3, &world);
+    world.apply_input(&collide::Input::Launch(4)).unwrap();
     for _ in 0..130 {
-        tape.step(&mut world);
+        world.step();
     }
+    let recording = collide::Recording {
+        start,
+        end: world.steps(),
+        inputs: vec![(0, collide::Input::Launch(4))],
+        checkpoints: vec![(world.steps(), world.state_hash())],
+    };
     let pretty = || ron::ser::PrettyConfig::new().depth_limit(3);
     let state = collide::SavedState::of("table", table, 3, &world);
     let texts = [
         ron::ser::to_string_pretty(&state, pretty()).unwrap(),
-        ron::ser::to_string_pretty(tape.record(&world), pretty()).unwrap(),
+        ron::ser::to_string_pretty(&recording, pretty()).unwrap(),
     ];
     let mut rng = StdRng::seed_from_u64(0x57a7e);
     for case in 0..3_000 {

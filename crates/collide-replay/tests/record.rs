@@ -2,14 +2,14 @@
 //! hash; a scripted run replays to the same hash at every checkpoint, at any frame rate;
 //! a tampered recording diverges at the right step; a branch records a new future.
 
-use collide::record::CHECK_EVERY;
 use collide::{
-    BroadKind, Control, Input, Recording, SavedState, Scene, Settings, Stepper, Tape, Tunnelling,
-    Vec2, World,
+    BroadKind, Control, Input, Recording, SavedState, Scene, Settings, Stepper, Tunnelling, Vec2,
+    World,
 };
+use collide_replay::{Tape, CHECK_EVERY};
 
-const TABLE: &str = include_str!("../scenes/table.ron");
-const LAB: &str = include_str!("../scenes/lab.ron");
+const TABLE: &str = include_str!("../../collide/scenes/table.ron");
+const LAB: &str = include_str!("../../collide/scenes/lab.ron");
 
 fn build(text: &str, seed: u64) -> World {
     Scene::parse(text, "scene").unwrap().build(seed)
@@ -182,10 +182,10 @@ fn script(t: f64, dt: f64, world: &World) -> Vec<Input> {
     out
 }
 
-fn replayed(rec: &Recording) -> (Option<collide::Divergence>, World) {
+fn replayed(rec: &Recording) -> (Option<collide_replay::Divergence>, World) {
     let text = ron::ser::to_string(rec).unwrap();
     let (rec, mut world) = Recording::parse(&text, "rec.ron").unwrap();
-    let d = rec.replay(&mut world);
+    let d = collide_replay::replay(rec, &mut world);
     (d, world)
 }
 
