@@ -13,7 +13,7 @@ const SCENES: [(&str, &str); 2] = [
     ("lab.ron", include_str!("../scenes/lab.ron")),
 ];
 
-/// Broken inputs tried (≥ 100,000, the figure).
+/// Broken inputs tried (at least 100,000).
 const CASES: u32 = 120_000;
 
 const NUMBERS: &[&str] = &[
