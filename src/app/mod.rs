@@ -364,8 +364,8 @@ mod tests {
         app_on(&[])
     }
 
-    /// An app as `--mute --frames 1` and `more` flags build it.
-    fn app_on(more: &[&str]) -> App {
+    /// An app as `--mute --frames 1` and `more` flags build it (the app's tests share it).
+    pub(crate) fn app_on(more: &[&str]) -> App {
         let flags = ["collision-math-toy", "--mute", "--frames", "1"];
         let args = Args::parse_from(flags.iter().chain(more));
         let scene = crate::cli::load_scene(&args).expect("default scene");

@@ -203,24 +203,12 @@ fn edit_settings(sim: &mut Settings, setup: &Setup, names: &tour::Resolved) {
 #[cfg(test)]
 mod tests {
     use super::App;
-    use crate::cli::Args;
     use crate::command::Command;
-    use crate::prefs::Prefs;
     use crate::tour;
-    use clap::Parser;
 
     /// An app as a `--frames` run builds it, with these extra flags.
     fn app(extra: &[&str]) -> App {
-        let mut argv = vec!["collision-math-toy", "--mute", "--frames", "1"];
-        argv.extend(extra);
-        let args = Args::parse_from(argv);
-        let scene = crate::cli::load_scene(&args).expect("default scene");
-        let start = crate::start::start(&args, &scene).expect("start");
-        let prefs = Prefs {
-            persist: false,
-            ..Prefs::default()
-        };
-        App::new(args, start, prefs)
+        crate::app::tests::app_on(extra)
     }
 
     #[test]
