@@ -154,7 +154,8 @@ fn draw_islands(view: &View, world: &World, islands: &[Island]) -> String {
         e.1 += 1;
     }
     let mut list: Vec<_> = boxes.into_iter().collect();
-    list.sort_by_key(|(i, (_, n))| (std::cmp::Reverse(*n), *i_key(i)));
+    // The largest first; equal sizes in the islands' order, the same every frame.
+    list.sort_by_key(|(i, (_, n))| (std::cmp::Reverse(*n), *i));
     let asleep = list
         .iter()
         .filter(|(i, _)| matches!(i, Island::Asleep(_)))
@@ -172,11 +173,4 @@ fn draw_islands(view: &View, world: &World, islands: &[Island]) -> String {
         asleep,
         largest
     )
-}
-
-/// A sort key that keeps the order of islands of equal size the same every frame.
-fn i_key(i: &Island) -> &u32 {
-    match i {
-        Island::Awake(k) | Island::Asleep(k) => k,
-    }
 }

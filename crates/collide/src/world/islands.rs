@@ -10,7 +10,7 @@ use super::sleep::{find, touching, union};
 use super::step::World;
 
 /// The island of one ball (see the module notes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Island {
     /// Awake, in the island whose lowest ball has this index.
     Awake(u32),
