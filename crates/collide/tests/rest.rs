@@ -472,3 +472,30 @@ fn the_solver_view_sees_colours_that_share_no_ball_and_a_pile_as_one_island() {
         [Island::Asleep(_)]
     ));
 }
+
+#[test]
+fn soft_contacts_count_no_more_touching_candidates_than_candidates_tested() {
+    // The table's pile settling: a frame's contacts serve its later sub-steps too.
+    let mut w = table(3);
+    w.edit_settings(|s| s.solver = Solver::Soft);
+    w.fill_random(400, (8.4, 12.0), 0.0);
+    steps(&mut w, 240 * 12);
+    let t = w.counters().total;
+    assert!(t.collisions > 0, "{t:?}");
+    assert!(
+        t.collisions <= t.full_tests,
+        "{} of {}",
+        t.collisions,
+        t.full_tests
+    );
+    for k in 0..8 {
+        steps(&mut w, 60);
+        let (s, _) = w.recent_second();
+        assert!(
+            s.collisions <= s.full_tests,
+            "{k}: {} of {}",
+            s.collisions,
+            s.full_tests
+        );
+    }
+}

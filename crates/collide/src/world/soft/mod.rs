@@ -234,8 +234,13 @@ impl SoftStage {
         if self.keep.sub_step_done(f.balls, moving) {
             f.cx.tally.soft_strays += 1;
         }
-        let pushed = self.lanes.max_push.iter().filter(|&&p| p > 0.0).count();
-        f.cx.tally.collisions += pushed as u64;
+        // `collisions` counts the narrow phase's contacts, so only the sub-step that found
+        // them counts them (once a frame, the others reuse them): candidates that touched
+        // never exceed the candidates tested.
+        if find {
+            let pushed = self.lanes.max_push.iter().filter(|&&p| p > 0.0).count();
+            f.cx.tally.collisions += pushed as u64;
+        }
         f.cx.tally.stages.restitution += f.cx.lap(t0).0;
     }
 
