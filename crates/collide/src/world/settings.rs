@@ -175,6 +175,8 @@ pub struct SoftSettings {
     /// Find and prepare the contacts once a frame (Box2D's way: each pair's reach covers the
     /// frame's motion, each sub-step tracks the separation by the balls' moves), rather than
     /// at every sub-step. Anything but the solver moving a ball finds them again at once.
+    /// Off by default: at full size `check` finds fast bounces that miss their restitution
+    /// and a 10,000-ball pile slower to sleep with it on (`docs/benchmarks.md`).
     pub once_a_frame: bool,
 }
 
@@ -187,7 +189,7 @@ impl Default for SoftSettings {
             restitution_speed: HIT_SPEED,
             friction: 0.6,
             rolling: 0.05,
-            once_a_frame: true,
+            once_a_frame: false,
         }
     }
 }
