@@ -1,8 +1,8 @@
 //! Where the box pile's physics time goes: the per-stage profile (`Tally::stages`, the broad
 //! phase's `broad_nanos`) of `bench-peers/scenes/pile.ron`, ms a frame over each second.
 //!
-//! `cargo run --release -p collide-lab --example pile_stages -- [N] [seconds] [threads] [frame|step]`
-//! (defaults: 10000, 5, 1, frame: contacts found once a frame, or at every sub-step). The total is the wall time of the frames; "other" is what no
+//! `cargo run --release -p collide-lab --example pile_stages -- [N] [seconds] [threads] [frame|step] [iterations]`
+//! (defaults: 10000, 5, 1, frame: contacts found once a frame, or at every sub-step; the scene's solve passes a sub-step). The total is the wall time of the frames; "other" is what no
 //! stage's clock covers (launch, sleep's wake check, the counting, the rest of the step).
 
 use collide::{BroadKind, Scene, World};
@@ -21,6 +21,8 @@ fn main() {
     let threads: usize = args.get(3).map_or(1, |s| s.parse().expect("threads"));
     // `step`: contacts found at every sub-step instead of once a frame.
     let every_step = args.get(4).is_some_and(|s| s == "step");
+    // Solve passes a sub-step (the scene's unless told).
+    let iterations: Option<u32> = args.get(5).map(|s| s.parse().expect("iterations"));
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench-peers/scenes/pile.ron");
     let scene = Scene::load(&path).expect("the pile scene loads");
@@ -30,6 +32,9 @@ fn main() {
     w.edit_settings(|s| {
         s.threads = threads;
         s.soft.once_a_frame = !every_step;
+        if let Some(n) = iterations {
+            s.collision_iterations = n;
+        }
     });
     let steps = w.steps_per_second();
     println!(

@@ -86,9 +86,20 @@ fn the_meter_reports_a_ball_inside_another() {
     w.add_ball(ball(100.0, 100.0, 10.0));
     w.add_ball(ball(105.0, 100.0, 10.0));
     w.step();
+    // The meter reads the end of a frame (the window's picture), not the sub-steps between.
+    assert_eq!(w.counters().overlap.pairs, 0, "no frame has ended yet");
+    for _ in 1..w.settings().motion_iterations {
+        w.step();
+    }
     let m = w.counters().overlap;
     assert_eq!(m.pairs, 1);
     assert!(m.max > 0.0 && m.over_1pct == 1);
+    w.step();
+    assert_eq!(
+        w.counters().overlap,
+        m,
+        "the frame's figure, until the next frame ends"
+    );
 }
 
 /// A few balls dropped on the floor of the box until they sleep; returns the world.

@@ -174,7 +174,8 @@ pub struct Counters {
     /// Co-located balls: sitting at the same place as another (centres closer than half the
     /// smaller radius). Not the overlap of touching balls, which is [`Counters::overlap`].
     pub co_located: u32,
-    /// How deep the touching pairs overlap at the end of the last step.
+    /// How deep the touching pairs overlap at the end of the last frame (the last step of
+    /// each `motion_iterations`; the steps between keep the frame's figure).
     pub overlap: OverlapMeter,
     /// Balls asleep at the end of the last step.
     pub asleep: u32,
@@ -182,7 +183,7 @@ pub struct Counters {
     pub strays: u32,
 }
 
-/// Overlap of the touching pairs of one step.
+/// Overlap of the touching pairs at the end of one frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct OverlapMeter {
     /// Touching pairs measured.

@@ -219,15 +219,23 @@ impl World {
         self.steps += 1;
     }
 
-    /// The meter stage: co-located balls and the overlap meter (`woke`: a sleeper woke this
-    /// step). It runs after the step's tally is counted, so its time (from `t0`) goes into
-    /// the counters directly.
+    /// The meter stage: co-located balls at every step, and the overlap meter at the end of
+    /// each frame (the last of its `motion_iterations` steps: what the window shows; `woke`:
+    /// a sleeper woke this step). It runs after the step's tally is counted, so its time
+    /// (from `t0`) goes into the counters directly.
     fn measure(&mut self, cx: &StepContext, woke: bool, t0: u64) {
         let (st, c, w) = (&mut self.stages, &mut self.counters, frame!(self));
         c.co_located = st.meter.co_located(w.balls, st.pairs.bodies());
+        let per_frame = u64::from(cx.settings.motion_iterations.clamp(1, 64));
+        let frame_end = (self.steps + 1) % per_frame == 0;
         let view = meter_view(&w, &st.pairs, cx.settings.rotate);
         let push_out = cx.settings.solver == Solver::PushOut;
-        c.overlap = st.meter.measure(&view, st.pairs.bodies(), push_out, woke);
+        if let Some(m) = st
+            .meter
+            .measure(&view, st.pairs.bodies(), push_out, (woke, frame_end))
+        {
+            c.overlap = m;
+        }
         let meter_ns = cx.lap(t0).0;
         for t in [&mut c.last_step, &mut c.total, &mut c.current_second] {
             t.stages.meter += meter_ns;
