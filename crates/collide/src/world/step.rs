@@ -227,7 +227,7 @@ impl World {
         let (st, c, w) = (&mut self.stages, &mut self.counters, frame!(self));
         c.co_located = st.meter.co_located(w.balls, st.pairs.bodies());
         let per_frame = u64::from(cx.settings.motion_iterations.clamp(1, 64));
-        let frame_end = (self.steps + 1) % per_frame == 0;
+        let frame_end = (self.steps + 1).is_multiple_of(per_frame);
         let view = meter_view(&w, &st.pairs, cx.settings.rotate);
         let push_out = cx.settings.solver == Solver::PushOut;
         if let Some(m) = st
