@@ -50,6 +50,7 @@ mod soft;
 mod state;
 mod step;
 mod sweep;
+mod workers;
 
 pub(crate) use crate::balls::BallSet;
 pub use crate::balls::{BallId, StaleBall};

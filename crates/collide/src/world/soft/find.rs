@@ -2,10 +2,11 @@
 //! the ball grown by its speculative reach (what the pair can close this step, plus a margin),
 //! so a contact may have a positive separation; a sleeper touched wakes. Each contact carries
 //! what the solver needs and never recomputes: normal, point, separation, masses, lever arms,
-//! friction, elasticity, approach speed. Cost: one narrow test per pair.
+//! friction, elasticity, approach speed. Cost: one narrow test per pair, the pairs shared by
+//! the step's threads.
 
 use super::lanes::SPECULATIVE_RADII;
-use crate::balls::BallSet;
+use crate::balls::{BallSet, Rest};
 use crate::geom::{Ball, Group, Shape};
 use crate::narrow::{contact_ball_ball, contact_ball_obstacle_fine, Contact, GroupTests};
 use crate::world::body::{BallIx, Body, BodyPair, ShapeIx};
@@ -13,6 +14,7 @@ use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
 use crate::world::settings::SoftSettings;
 use crate::world::sleepers::Wakes;
+use crate::world::workers;
 use glam::Vec2;
 
 /// One sub-step's view of the world: the balls and obstacles, the step's pairs, where the
@@ -26,29 +28,90 @@ pub(super) struct Finder<'a> {
     pub(super) cx: &'a mut StepContext,
 }
 
+/// Pairs below which the narrow phase keeps to one thread (starting a part costs more than
+/// the tests it would share).
+const PARALLEL_FROM: usize = 4096;
+
+/// One thread's part of the narrow phase beyond the first (whose contacts go straight into
+/// the step's list): its pairs' contacts, the ball pairs it found touching a sleeper, and
+/// its groups' tests. Kept by the stage, so a steady step allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub(super) struct NarrowPart {
+    contacts: Vec<SoftContact>,
+    wakes: Vec<(BallIx, BallIx)>,
+    tests: GroupTests,
+}
+
+/// What a pair's test reads: the balls, their rest, the obstacles and groups, and the
+/// settings that enter a contact.
+#[derive(Clone, Copy)]
+struct Reads<'a> {
+    balls: &'a [Ball],
+    rests: &'a [Rest],
+    shapes: &'a [Shape],
+    groups: &'a [Group],
+    rotate: bool,
+    elasticity_scale: f32,
+}
+
 impl Finder<'_> {
-    /// The contacts of the step's pairs, woken sleepers included, into `contacts`.
+    /// The contacts of the step's pairs, woken sleepers included, into `contacts`, in pair
+    /// order. The pairs are cut into one run a thread (`parts` holds the runs after the
+    /// first); each run's contacts follow the one before's, and the sleepers they touch are
+    /// woken afterwards in the same order, so any thread count gives the one thread's list.
     pub(super) fn soft_contacts(
         &mut self,
         contacts: &mut Vec<SoftContact>,
+        parts: &mut Vec<NarrowPart>,
         at: (f32, &SoftSettings),
     ) {
         contacts.clear();
-        for k in 0..self.bodies.len() {
-            let p = self.bodies[k];
-            self.cx.tally.full_tests += 1;
-            self.cx.tally.impact_tests += 1;
-            let c = match p.other {
-                Body::Shape(s) => self.soft_contact_shape(p.ball, s, at),
-                Body::Ball(o) => self.soft_contact_balls(p.ball, o, at),
-            };
-            contacts.extend(c);
+        let n = self.bodies.len();
+        let threads = match n >= PARALLEL_FROM {
+            true => workers::usable(self.cx.settings.threads),
+            false => 1,
+        };
+        parts.resize_with(threads - 1, NarrowPart::default);
+        let reads = Reads {
+            balls: self.balls,
+            rests: self.balls.rests(),
+            shapes: self.shapes,
+            groups: self.groups,
+            rotate: self.cx.settings.rotate,
+            elasticity_scale: self.cx.settings.elasticity_scale,
+        };
+        let mut first = NarrowPart::default();
+        let run = |t: usize| &self.bodies[t * n / threads..(t + 1) * n / threads];
+        let mut jobs = Vec::with_capacity(threads);
+        jobs.push((&mut *contacts, &mut first.wakes, &mut first.tests, run(0)));
+        for (t, p) in parts.iter_mut().enumerate() {
+            p.contacts.clear();
+            p.wakes.clear();
+            p.tests = GroupTests::default();
+            jobs.push((&mut p.contacts, &mut p.wakes, &mut p.tests, run(t + 1)));
         }
-    }
-
-    /// The speculative reach of a pair: what the two can close this step, plus a margin.
-    fn reach(&self, closing: f32, r: f32, dt: f32) -> f32 {
-        closing * dt + r * SPECULATIVE_RADII
+        workers::each(&mut jobs, |_, (out, wakes, tests, pairs)| {
+            reads.contacts_of(pairs, at, (out, wakes, tests));
+        });
+        drop(jobs);
+        let mut tests = first.tests;
+        for p in parts.iter() {
+            contacts.extend_from_slice(&p.contacts);
+            tests.hulls += p.tests.hulls;
+            tests.rejections += p.tests.rejections;
+            tests.members += p.tests.members;
+        }
+        let rests = self.balls.with_rests().1;
+        for &(i, j) in first
+            .wakes
+            .iter()
+            .chain(parts.iter().flat_map(|p| &p.wakes))
+        {
+            self.wakes.wake_pair(rests, i.ix(), j.ix());
+        }
+        self.cx.tally.full_tests += n as u64;
+        self.cx.tally.impact_tests += n as u64;
+        self.cx.tally.add_group(tests);
     }
 
     /// Whether contact `c`, found with a longer reach, is within the reach of a step of
@@ -65,21 +128,53 @@ impl Finder<'_> {
                 ((a.vel - v).length(), a.radius)
             }
         };
-        c.sep < self.reach(closing, r, dt)
+        c.sep < reach(closing, r, dt)
+    }
+}
+
+/// The speculative reach of a pair: what the two can close this step, plus a margin.
+fn reach(closing: f32, r: f32, dt: f32) -> f32 {
+    closing * dt + r * SPECULATIVE_RADII
+}
+
+/// Where a run of the narrow phase puts what it finds: contacts, ball pairs touching a
+/// sleeper, group tests.
+type Found<'a> = (
+    &'a mut Vec<SoftContact>,
+    &'a mut Vec<(BallIx, BallIx)>,
+    &'a mut GroupTests,
+);
+
+impl Reads<'_> {
+    /// The contacts of `pairs`, in their order.
+    fn contacts_of(&self, pairs: &[BodyPair], at: (f32, &SoftSettings), found: Found) {
+        let (out, wakes, tests) = found;
+        for p in pairs {
+            let c = match p.other {
+                Body::Shape(s) => self.contact_shape(p.ball, s, at, tests),
+                Body::Ball(o) => {
+                    let c = self.contact_balls(p.ball, o, at);
+                    let sleeper = self.rests[p.ball.ix()].asleep || self.rests[o.ix()].asleep;
+                    if c.is_some() && sleeper {
+                        wakes.push((p.ball, o));
+                    }
+                    c
+                }
+            };
+            out.extend(c);
+        }
     }
 
-    fn soft_contact_balls(
-        &mut self,
+    fn contact_balls(
+        &self,
         bi: BallIx,
         bj: BallIx,
         (dt, soft): (f32, &SoftSettings),
     ) -> Option<SoftContact> {
         let (a, b) = (self.balls[bi.ix()], self.balls[bj.ix()]);
-        let reach = self.reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
+        let reach = reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
         let c = contact_ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
-        self.wakes
-            .wake_pair(self.balls.with_rests().1, bi.ix(), bj.ix());
-        let e = a.elasticity * b.elasticity * self.cx.settings.elasticity_scale;
+        let e = a.elasticity * b.elasticity * self.elasticity_scale;
         let approach = (a.vel - b.vel).dot(c.normal);
         Some(new_contact(
             (bi, Body::Ball(bj)),
@@ -90,21 +185,21 @@ impl Finder<'_> {
         ))
     }
 
-    fn soft_contact_shape(
-        &mut self,
+    fn contact_shape(
+        &self,
         bi: BallIx,
         si: ShapeIx,
         (dt, soft): (f32, &SoftSettings),
+        tests: &mut GroupTests,
     ) -> Option<SoftContact> {
         let ball = self.balls[bi.ix()];
-        let shape = self.shapes[si.ix()];
-        let rotating = self.cx.settings.rotate;
-        let surface_at_ball = shape.velocity_at(ball.pos, rotating);
-        let reach = self.reach((ball.vel - surface_at_ball).length(), ball.radius, dt);
-        let (c, shape_e) = self.reached_contact(bi.ix(), si.ix(), ball.radius + reach)?;
-        let surface = shape.velocity_at(c.point, rotating);
+        let shape = &self.shapes[si.ix()];
+        let surface_at_ball = shape.velocity_at(ball.pos, self.rotate);
+        let reach = reach((ball.vel - surface_at_ball).length(), ball.radius, dt);
+        let (c, shape_e) = self.reached_contact(&ball, shape, ball.radius + reach, tests)?;
+        let surface = shape.velocity_at(c.point, self.rotate);
         let approach = (ball.vel - surface).dot(c.normal);
-        let e = ball.elasticity * shape_e * self.cx.settings.elasticity_scale;
+        let e = ball.elasticity * shape_e * self.elasticity_scale;
         Some(new_contact(
             (bi, Body::Shape(si)),
             (&c, reach - c.depth, approach),
@@ -114,17 +209,23 @@ impl Finder<'_> {
         ))
     }
 
-    /// The contact of ball `bi`, grown to radius `r`, with obstacle `si` (a group's deepest
+    /// The contact of `ball`, grown to radius `r`, with obstacle `shape` (a group's deepest
     /// member, hull first), and the elasticity of what it touches. Flat faces are measured in
     /// f64: far from the ends of a long wall the f32 distance rounds by 1e-4 px, a phantom gap
     /// the speculative contact would close, creeping a slow ball into the wall.
-    fn reached_contact(&mut self, bi: usize, si: usize, r: f32) -> Option<(Contact, f32)> {
-        let ball = &self.balls[bi];
-        let shape = &self.shapes[si];
-        let v = ball.vel - shape.velocity_at(ball.pos, self.cx.settings.rotate);
-        let mut tests = GroupTests::default();
-        let found = contact_ball_obstacle_fine((ball.pos, r, v), shape, self.groups, &mut tests);
-        self.cx.tally.add_group(tests);
+    fn reached_contact(
+        &self,
+        ball: &Ball,
+        shape: &Shape,
+        r: f32,
+        tests: &mut GroupTests,
+    ) -> Option<(Contact, f32)> {
+        let v = ball.vel - shape.velocity_at(ball.pos, self.rotate);
+        let mut t = GroupTests::default();
+        let found = contact_ball_obstacle_fine((ball.pos, r, v), shape, self.groups, &mut t);
+        tests.hulls += t.hulls;
+        tests.rejections += t.rejections;
+        tests.members += t.members;
         found
     }
 }

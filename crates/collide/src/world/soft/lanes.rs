@@ -144,7 +144,7 @@ pub(super) fn store_bodies(states: &[BodyState], balls: &mut [Ball]) {
 }
 
 /// The step's contacts as arrays, in the plan's order (see the module notes).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct Lanes {
     /// The contact in the step's list (pair order) of each lane; `NO_BODY` for padding.
     pub(super) src: Vec<u32>,
@@ -177,76 +177,11 @@ pub(super) struct Lanes {
     pub(super) warm: Vec<f32>,
     /// The lane of each contact in the step's list.
     pub(super) lane_of: Vec<u32>,
+    /// The kept impulses of each contact's pair, while preparing (`prepare.rs`).
+    pub(super) kept_of: Vec<u32>,
 }
 
 impl Lanes {
-    /// Fills the lanes from `contacts` (pair order) in the order `order` names them
-    /// (`NO_BODY` for a padding lane), the impulses from `kept` where the pair was kept;
-    /// `spare` is the spare body's slot.
-    pub(super) fn prepare(
-        &mut self,
-        contacts: &[SoftContact],
-        order: &[u32],
-        (kept, spare): (&[Kept], u32),
-    ) {
-        let n = order.len();
-        for v in [&mut self.src, &mut self.a, &mut self.b] {
-            v.clear();
-            v.resize(n, spare);
-        }
-        for v in self.floats_mut() {
-            v.clear();
-            v.resize(n, 0.0);
-        }
-        self.warm.clear();
-        self.warm.resize(n, 0.0);
-        self.src.copy_from_slice(order);
-        self.lane_of.clear();
-        self.lane_of.resize(contacts.len(), 0);
-        for (lane, &k) in order.iter().enumerate() {
-            if let Some(c) = contacts.get(k as usize) {
-                self.lane_of[k as usize] = lane as u32;
-                self.set(lane, c);
-            }
-        }
-        self.warm_start_from(contacts, kept);
-    }
-
-    /// Lane `k` from contact `c`, with no impulse yet.
-    fn set(&mut self, k: usize, c: &SoftContact) {
-        use crate::world::body::Body;
-        self.a[k] = c.ball.0;
-        self.b[k] = match c.other {
-            Body::Ball(o) => o.0,
-            Body::Shape(_) => NO_BODY,
-        };
-        (self.nx[k], self.ny[k], self.sep[k]) = (c.normal.x, c.normal.y, c.sep);
-        (self.mass[k], self.inv_a[k], self.inv_b[k]) = (c.mass, c.inv_a, c.inv_b);
-        (self.ra[k], self.rb[k], self.inv_ia[k], self.inv_ib[k]) = (c.ra, c.rb, c.inv_ia, c.inv_ib);
-        (self.tangent_mass[k], self.rolling_mass[k]) = (c.tangent_mass, c.rolling_mass);
-        (self.mu[k], self.rolling_reach[k]) = (c.mu, c.rolling_reach);
-        (self.sx[k], self.sy[k]) = (c.surface.x, c.surface.y);
-    }
-
-    /// Last step's impulses into the lanes of the contacts whose pairs were kept (both lists
-    /// in pair order).
-    fn warm_start_from(&mut self, contacts: &[SoftContact], kept: &[Kept]) {
-        let mut k = 0;
-        for (c, &lane) in contacts.iter().zip(&self.lane_of) {
-            let key = c.pair().key();
-            while k < kept.len() && kept[k].pair.key() < key {
-                k += 1;
-            }
-            if k < kept.len() && kept[k].pair.key() == key {
-                let l = lane as usize;
-                self.impulse[l] = kept[k].impulse;
-                self.friction[l] = kept[k].friction;
-                self.rolling[l] = kept[k].rolling;
-                self.warm[l] = 1.0;
-            }
-        }
-    }
-
     /// The lanes again for the next sub-step of their frame: every contact warm-starts from
     /// the impulses it was solved to, and no push is counted yet.
     pub(super) fn rearm(&mut self) {
@@ -259,31 +194,6 @@ impl Lanes {
     /// Number of lanes, padding included.
     pub(super) fn len(&self) -> usize {
         self.src.len()
-    }
-
-    fn floats_mut(&mut self) -> [&mut Vec<f32>; 20] {
-        [
-            &mut self.nx,
-            &mut self.ny,
-            &mut self.sep,
-            &mut self.mass,
-            &mut self.inv_a,
-            &mut self.inv_b,
-            &mut self.ra,
-            &mut self.rb,
-            &mut self.inv_ia,
-            &mut self.inv_ib,
-            &mut self.tangent_mass,
-            &mut self.rolling_mass,
-            &mut self.mu,
-            &mut self.rolling_reach,
-            &mut self.sx,
-            &mut self.sy,
-            &mut self.impulse,
-            &mut self.max_push,
-            &mut self.friction,
-            &mut self.rolling,
-        ]
     }
 
     /// The impulses to keep for the next step, in the order of the contacts (pair order).

@@ -34,7 +34,7 @@
 //! sub-step rate (`Springs`), so no stiffness pushes a ball through a wall.
 //!
 //! The files, one concern each: `find.rs` finds the contacts (narrow phase); `lanes.rs` holds
-//! them as arrays and the balls' velocities as body states; `colour.rs` plans the order the
+//! them as arrays and the balls' velocities as body states, `prepare.rs` fills them; `colour.rs` plans the order the
 //! lanes are solved in (colour by colour); `scalar.rs` is the kernel, `wide.rs` the same
 //! eight lanes at a time (`kernel.rs` picks one); `threads.rs` runs the passes on several
 //! threads, claiming blocks of the lanes `shared.rs` hands out; `finish.rs` restitution and
@@ -51,6 +51,7 @@ mod finish;
 mod frame;
 mod kernel;
 mod lanes;
+mod prepare;
 pub(super) mod saved;
 mod scalar;
 mod shared;
@@ -64,11 +65,12 @@ use super::contacts::{ConstraintColour, Kept, SoftContact};
 use super::context::{Frame, StepContext};
 use super::settings::{Settings, SoftSettings};
 use super::sleepers::Wakes;
+use super::workers;
 use crate::balls::BallSet;
 use crate::geom::{clamp_speed, Aabb, Ball, Shape};
 use crate::tunnel::Tunnelling;
 use colour::Plan;
-use find::Finder;
+use find::{Finder, NarrowPart};
 use frame::FrameKeep;
 use glam::Vec2;
 use lanes::{Bodies, BodyState, Lanes, Pass, Springs, SPECULATIVE_RADII};
@@ -79,14 +81,13 @@ use threads::Job;
 /// rms and never fell asleep; with twice as many it is still by 5 s (`bench-peers`' pile).
 const RELAX_PER_SOLVE: u32 = 2;
 
-/// Most threads the passes run on.
-pub(super) const MAX_THREADS: usize = 64;
-
 /// The soft solver's state: the step's contacts, as found and as lanes, the plan of their
 /// order, the body states, and the impulses kept for the next step's warm start.
 #[derive(Clone, Debug, Default)]
 pub(super) struct SoftStage {
     contacts: Vec<SoftContact>,
+    /// The narrow phase's runs after the first, one a thread.
+    parts: Vec<NarrowPart>,
     plan: Plan,
     lanes: Lanes,
     states: Vec<BodyState>,
@@ -159,8 +160,13 @@ impl SoftStage {
         let pairs = saved::restored_contacts(f, balls, at, &mut self.contacts);
         self.plan.coloured(&self.contacts, balls.len());
         let spare = balls.len() as u32;
-        self.lanes
-            .prepare(&self.contacts, &self.plan.order, (&self.kept, spare));
+        let threads = settings.threads;
+        self.lanes.prepare(
+            &self.contacts,
+            &self.plan.order,
+            (&self.kept, spare),
+            threads,
+        );
         let saved = (f.left, &f.found_at[..], &f.paths[..]);
         self.keep.restore(saved, (balls, moving), settings);
         pairs
@@ -211,10 +217,7 @@ impl SoftStage {
         let jobs = self.jobs_of(Springs::new(soft.hertz, soft.damping, dt), &soft, f.cx);
         let (ns, t0) = f.cx.lap(t0);
         f.cx.tally.stages.prepare += ns;
-        let threads = f.cx.settings.threads.clamp(1, MAX_THREADS);
-        // WebAssembly has no threads here; the passes give the same bits on one.
-        #[cfg(target_arch = "wasm32")]
-        let threads = threads.min(1);
+        let threads = workers::usable(f.cx.settings.threads);
         let relaxing = jobs.len() - (iterations * RELAX_PER_SOLVE) as usize - 1;
         self.run_jobs(&jobs[..relaxing], f.balls, threads);
         let (ns, t0) = f.cx.lap(t0);
@@ -250,7 +253,7 @@ impl SoftStage {
     fn find(&mut self, f: &mut Finder, soft: &SoftSettings, t0: u64) -> u64 {
         let sub_steps = f.cx.settings.contact_sub_steps();
         let span = f.cx.dt * sub_steps as f32;
-        f.soft_contacts(&mut self.contacts, (span, soft));
+        f.soft_contacts(&mut self.contacts, &mut self.parts, (span, soft));
         // A gap about to close meets its surface at a point the contact only foresaw (a
         // curve's normal turns along the way): such contacts serve one sub-step.
         // They are then those a sub-step's reach finds, as when found at every sub-step.
@@ -265,8 +268,13 @@ impl SoftStage {
         f.cx.tally.stages.narrow += ns;
         let spare = f.balls.len() as u32;
         self.plan.coloured(&self.contacts, f.balls.len());
-        self.lanes
-            .prepare(&self.contacts, &self.plan.order, (&self.kept, spare));
+        let threads = f.cx.settings.threads;
+        self.lanes.prepare(
+            &self.contacts,
+            &self.plan.order,
+            (&self.kept, spare),
+            threads,
+        );
         self.keep.found(f.balls, (sub_steps, span), &f.cx.settings);
         f.cx.tally.soft_finds += 1;
         t0

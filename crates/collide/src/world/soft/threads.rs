@@ -11,7 +11,7 @@
 //! still go one after another. The overflow (any contacts, one at a time) is one block; the
 //! move of the positions is the first thread's. No thread waits for another to arrive, only
 //! for blocks another has claimed to be done, so a thread the system holds back late costs
-//! little: the others take its share. The workers are started once a call (scoped threads).
+//! little: the others take its share. The workers are the pool's (`world/workers.rs`), kept between calls.
 //! Cost: a counter a thread and one of blocks done a stage, one claim every [`CLAIM`] blocks.
 
 use super::colour::{Kind, LaneRange};
@@ -19,6 +19,7 @@ use super::kernel;
 use super::lanes::{integrate_states, Bodies, BodyState, Lanes, Pass, WIDTH};
 use super::shared::SharedLanes;
 use crate::balls::BallSet;
+use crate::world::workers;
 use glam::Vec2;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -83,16 +84,15 @@ pub(super) fn run(
         lanes: &shared,
         wide,
     };
-    std::thread::scope(|s| {
-        for t in 1..threads {
-            // SAFETY: the threads touch one state only within one stage's blocks, each
-            // claimed once, and a stage begins when the one before is done (see `Bodies`).
-            let b = unsafe { bodies.share() };
-            let plan = &plan;
-            s.spawn(move || plan.work(t, b, None));
-        }
-        plan.work(0, bodies, Some(balls));
-    });
+    type Part<'b> = (Bodies<'b>, Option<(&'b mut BallSet, &'b [Vec2])>);
+    let mut parts: Vec<Part> = Vec::with_capacity(threads);
+    for _ in 1..threads {
+        // SAFETY: the threads touch one state only within one stage's blocks, each
+        // claimed once, and a stage begins when the one before is done (see `Bodies`).
+        parts.push((unsafe { bodies.share() }, None));
+    }
+    parts.insert(0, (bodies, Some(balls)));
+    workers::each(&mut parts, |t, (b, balls)| plan.work(t, *b, balls.take()));
 }
 
 /// The stages of `jobs` over `ranges`, in order.

@@ -1,0 +1,284 @@
+//! Preparing the lanes: the step's contacts (pair order) written into the lanes' arrays in
+//! the plan's order, each with the impulses its pair was solved to last step where it was
+//! kept (the warm start), as Box2D's `b2PrepareContactsTask` does.
+//!
+//! Two passes: the first, on one thread, matches each contact to the impulses kept for its
+//! pair (both lists are in pair order: one merge) and notes each contact's lane; the second
+//! fills the lanes, cut into one run of whole lanes a thread, every field of every lane
+//! written once (a padding lane names the spare body and is zero), so any thread count
+//! gives the same arrays. Cost: `O(contacts + lanes)`.
+
+use super::lanes::{Lanes, NO_BODY};
+use crate::world::body::Body;
+use crate::world::contacts::{Kept, SoftContact};
+use crate::world::workers;
+
+/// Lanes below which the fill keeps to one thread.
+const PARALLEL_FROM: usize = 8192;
+
+/// The float fields of a lane, in the order [`Lanes::arrays`] lists them.
+const FLOATS: usize = 21;
+
+/// "No kept impulse" in the match of contacts to kept pairs.
+const NOT_KEPT: u32 = u32::MAX;
+
+/// One run of lanes: its slices of the id arrays (`src`, `a`, `b`) and of every float array.
+struct Run<'a> {
+    start: usize,
+    ids: [&'a mut [u32]; 3],
+    floats: Vec<&'a mut [f32]>,
+}
+
+impl Lanes {
+    /// Fills the lanes from `contacts` (pair order) in the order `order` names them
+    /// (`NO_BODY` for a padding lane), the impulses from `kept` where the pair was kept;
+    /// `spare` is the spare body's slot; the fill runs on up to `threads` threads.
+    pub(super) fn prepare(
+        &mut self,
+        contacts: &[SoftContact],
+        order: &[u32],
+        (kept, spare): (&[Kept], u32),
+        threads: usize,
+    ) {
+        let n = order.len();
+        self.lane_of.clear();
+        self.lane_of.resize(contacts.len(), 0);
+        for (lane, &k) in order.iter().enumerate() {
+            if let Some(l) = self.lane_of.get_mut(k as usize) {
+                *l = lane as u32;
+            }
+        }
+        let mut kept_of = std::mem::take(&mut self.kept_of);
+        match_kept(contacts, kept, &mut kept_of);
+        let threads = match n >= PARALLEL_FROM {
+            true => workers::usable(threads),
+            false => 1,
+        };
+        let mut runs = self.runs(n, threads);
+        workers::each(&mut runs, |_, run| {
+            fill(run, (contacts, order), (kept, &kept_of), spare)
+        });
+        drop(runs);
+        self.kept_of = kept_of;
+    }
+
+    /// The arrays sized for `n` lanes and cut into `threads` runs of whole lanes.
+    fn runs(&mut self, n: usize, threads: usize) -> Vec<Run<'_>> {
+        let cut = |t: usize| t * n / threads;
+        let (id_arrays, float_arrays) = self.arrays();
+        let mut ids: Vec<&mut [u32]> = Vec::with_capacity(3);
+        for v in id_arrays {
+            v.resize(n, NO_BODY);
+            ids.push(v);
+        }
+        let mut floats: Vec<&mut [f32]> = Vec::with_capacity(FLOATS);
+        for v in float_arrays {
+            v.resize(n, 0.0);
+            floats.push(v);
+        }
+        let mut runs = Vec::with_capacity(threads);
+        for t in 0..threads {
+            let len = cut(t + 1) - cut(t);
+            let run_ids = [
+                split_off(&mut ids[0], len),
+                split_off(&mut ids[1], len),
+                split_off(&mut ids[2], len),
+            ];
+            let run_floats = floats.iter_mut().map(|s| split_off(s, len)).collect();
+            runs.push(Run {
+                start: cut(t),
+                ids: run_ids,
+                floats: run_floats,
+            });
+        }
+        runs
+    }
+
+    /// The id arrays (`src`, `a`, `b`) and every float array, in the order a lane's values
+    /// are written.
+    fn arrays(&mut self) -> ([&mut Vec<u32>; 3], [&mut Vec<f32>; FLOATS]) {
+        let ids = [&mut self.src, &mut self.a, &mut self.b];
+        let floats = [
+            &mut self.nx,
+            &mut self.ny,
+            &mut self.sep,
+            &mut self.mass,
+            &mut self.inv_a,
+            &mut self.inv_b,
+            &mut self.ra,
+            &mut self.rb,
+            &mut self.inv_ia,
+            &mut self.inv_ib,
+            &mut self.tangent_mass,
+            &mut self.rolling_mass,
+            &mut self.mu,
+            &mut self.rolling_reach,
+            &mut self.sx,
+            &mut self.sy,
+            &mut self.impulse,
+            &mut self.max_push,
+            &mut self.friction,
+            &mut self.rolling,
+            &mut self.warm,
+        ];
+        (ids, floats)
+    }
+}
+
+/// The first `len` items of `s`, which keeps the rest.
+fn split_off<'a, T>(s: &mut &'a mut [T], len: usize) -> &'a mut [T] {
+    let (head, tail) = std::mem::take(s).split_at_mut(len);
+    *s = tail;
+    head
+}
+
+/// For each contact, the index in `kept` of its pair's impulses, or [`NOT_KEPT`] (both
+/// lists in pair order).
+fn match_kept(contacts: &[SoftContact], kept: &[Kept], out: &mut Vec<u32>) {
+    out.clear();
+    let mut k = 0;
+    out.extend(contacts.iter().map(|c| {
+        let key = c.pair().key();
+        while k < kept.len() && kept[k].pair.key() < key {
+            k += 1;
+        }
+        match k < kept.len() && kept[k].pair.key() == key {
+            true => k as u32,
+            false => NOT_KEPT,
+        }
+    }));
+}
+
+/// Writes every lane of `run`: its contact's values and kept impulses, or a padding lane.
+fn fill(
+    run: &mut Run,
+    (contacts, order): (&[SoftContact], &[u32]),
+    (kept, kept_of): (&[Kept], &[u32]),
+    spare: u32,
+) {
+    for i in 0..run.ids[0].len() {
+        let k = order[run.start + i];
+        let contact = contacts.get(k as usize);
+        let values = match contact {
+            Some(c) => {
+                let held = kept_of.get(k as usize).and_then(|&j| kept.get(j as usize));
+                lane_values(c, held)
+            }
+            None => [0.0; FLOATS],
+        };
+        let (a, b) = match contact {
+            Some(c) => match c.other {
+                Body::Ball(o) => (c.ball.0, o.0),
+                Body::Shape(_) => (c.ball.0, NO_BODY),
+            },
+            None => (spare, spare),
+        };
+        run.ids[0][i] = k;
+        run.ids[1][i] = a;
+        run.ids[2][i] = b;
+        for (field, v) in run.floats.iter_mut().zip(values) {
+            field[i] = v;
+        }
+    }
+}
+
+/// A contact's lane, in the order of [`Lanes::arrays`]: its values, no push yet, and the
+/// impulses of `held` (last step's, warm) or none.
+fn lane_values(c: &SoftContact, held: Option<&Kept>) -> [f32; FLOATS] {
+    let (impulse, friction, rolling, warm) = held.map_or((0.0, 0.0, 0.0, 0.0), |h| {
+        (h.impulse, h.friction, h.rolling, 1.0)
+    });
+    [
+        c.normal.x,
+        c.normal.y,
+        c.sep,
+        c.mass,
+        c.inv_a,
+        c.inv_b,
+        c.ra,
+        c.rb,
+        c.inv_ia,
+        c.inv_ib,
+        c.tangent_mass,
+        c.rolling_mass,
+        c.mu,
+        c.rolling_reach,
+        c.surface.x,
+        c.surface.y,
+        impulse,
+        0.0,
+        friction,
+        rolling,
+        warm,
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::body::{BallIx, BodyPair};
+    use glam::Vec2;
+
+    /// Contact `k` of a chain of balls, each touching the next, its values all its own.
+    fn contact(k: u32) -> SoftContact {
+        let f = k as f32;
+        SoftContact {
+            ball: BallIx(k),
+            other: Body::Ball(BallIx(k + 1)),
+            normal: Vec2::new(f, -f),
+            point: Vec2::ZERO,
+            sep: f * 0.5,
+            mass: f + 1.0,
+            inv_a: f + 2.0,
+            inv_b: f + 3.0,
+            ra: f + 4.0,
+            rb: f + 5.0,
+            inv_ia: f + 6.0,
+            inv_ib: f + 7.0,
+            tangent_mass: f + 8.0,
+            rolling_mass: f + 9.0,
+            mu: f + 10.0,
+            rolling_reach: f + 11.0,
+            approach: 0.0,
+            e: 0.0,
+            surface: Vec2::new(f + 12.0, f + 13.0),
+        }
+    }
+
+    #[test]
+    fn the_lanes_are_the_same_on_any_number_of_threads() {
+        let n = 2 * PARALLEL_FROM as u32 + 5;
+        let contacts: Vec<SoftContact> = (0..n).map(contact).collect();
+        // Reversed, with padding lanes between.
+        let mut order: Vec<u32> = (0..n).rev().collect();
+        order.extend([NO_BODY; 11]);
+        order.swap(7, n as usize + 3);
+        let kept: Vec<Kept> = (0..n)
+            .step_by(3)
+            .map(|k| Kept {
+                pair: BodyPair {
+                    ball: BallIx(k),
+                    other: Body::Ball(BallIx(k + 1)),
+                },
+                impulse: k as f32,
+                friction: -(k as f32),
+                rolling: 0.5,
+            })
+            .collect();
+        let mut one = Lanes::default();
+        one.prepare(&contacts, &order, (&kept, n + 1), 1);
+        let l = one.lane_of[9] as usize;
+        assert_eq!(
+            (one.a[l], one.b[l], one.impulse[l], one.warm[l]),
+            (9, 10, 9.0, 1.0)
+        );
+        assert_eq!((one.a[7], one.src[7], one.mass[7]), (n + 1, NO_BODY, 0.0));
+        for threads in [2, 3, 7] {
+            let mut many = Lanes::default();
+            // Stale values of a longer step before, all overwritten.
+            many.prepare(&contacts, &(0..n + 40).collect::<Vec<_>>(), (&[], n + 1), 1);
+            many.prepare(&contacts, &order, (&kept, n + 1), threads);
+            assert!(many == one, "{threads} threads");
+        }
+    }
+}
