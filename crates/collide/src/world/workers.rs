@@ -32,10 +32,9 @@ pub(crate) fn usable(threads: usize) -> usize {
 /// Runs `work(t, &mut parts[t])` for every part, part 0 on the calling thread and the others
 /// on the pool's workers, and returns when all are done.
 pub(crate) fn each<T: Send>(parts: &mut [T], work: impl Fn(usize, &mut T) + Sync) {
-    let n = parts.len();
     #[cfg(not(target_arch = "wasm32"))]
-    if n > 1 {
-        if let Some(pool) = pool(n) {
+    if parts.len() > 1 {
+        if let Some(pool) = pool(parts.len()) {
             let work = &work;
             let (first, rest) = parts.split_at_mut(1);
             pool.in_place_scope(|s| {
