@@ -46,7 +46,7 @@ pub struct Settings {
     /// When balls fall asleep.
     #[serde(default)]
     pub sleep: SleepSettings,
-    /// Threads the soft contacts' passes run on (1 to 64): the same simulation, bit for bit,
+    /// Threads the soft contacts run on (narrow phase, preparing, passes; 1 to 64): the same simulation, bit for bit,
     /// on any number; only the time differs.
     #[serde(default = "one")]
     pub threads: usize,
