@@ -22,8 +22,9 @@
 //! striking something new) might meet a ball its contacts do not name, so the next sub-step
 //! finds them again; in a settled pile none strays and a frame needs one search.
 //!
-//! Invariant: while contacts are kept, `found_at` and `paths` hold every ball's position when
-//! they were found and the box of its path, one entry a ball.
+//! Invariant: while contacts are kept, `found_at` holds every ball's position when they were
+//! found, and when they serve more than one sub-step `paths` holds the box of its path, one
+//! entry a ball.
 
 use crate::balls::{BallSet, Rest};
 use crate::geom::{Aabb, Ball, Shape};
@@ -101,9 +102,12 @@ impl FrameKeep {
         self.found_at.clear();
         self.found_at.extend(balls.iter().map(|b| b.pos));
         self.paths.clear();
-        self.paths.extend(balls.iter().map(|b| {
-            Aabb::new(b.pos, b.pos + b.vel * span).expanded(b.radius.max(0.0) * DRIFT_RADII)
-        }));
+        // Contacts for one sub-step are found again at the next: no path to keep to.
+        if sub_steps > 1 {
+            self.paths.extend(balls.iter().map(|b| {
+                Aabb::new(b.pos, b.pos + b.vel * span).expanded(b.radius.max(0.0) * DRIFT_RADII)
+            }));
+        }
         self.settings = Some(motion_settings(settings));
     }
 
@@ -121,7 +125,10 @@ impl FrameKeep {
         } else {
             self.left.saturating_sub(1)
         };
-        self.remember(balls, moving);
+        // With none left the next sub-step finds them whatever it compares.
+        if self.left > 0 {
+            self.remember(balls, moving);
+        }
         strayed
     }
 
