@@ -510,3 +510,35 @@ fn soft_contacts_count_no_more_touching_candidates_than_candidates_tested() {
         );
     }
 }
+
+#[test]
+fn contacts_found_once_a_frame_rebound_from_the_speed_the_ball_arrives_at() {
+    // Dropped from 2 px on an elastic floor: the contact is found a sub-step or more before
+    // the ball meets the floor, and gravity speeds it up meanwhile. The rebound answers the
+    // speed it arrives at (e = 1 gives it back), not the speed when the contact was found.
+    for once_a_frame in [false, true] {
+        let floor = Geometry::Segment {
+            a: v(0.0, 10.0),
+            b: v(400.0, 10.0),
+        };
+        let shapes = vec![Shape::new(floor, 1.0, Motion::Static)];
+        let mut w = World::new_unguarded(shapes, Aabb::new(Vec2::ZERO, v(400.0, 400.0)), 3);
+        w.edit_settings(|st| {
+            st.solver = Solver::Soft;
+            st.gravity = 400.0;
+            st.soft.once_a_frame = once_a_frame;
+        });
+        w.add_ball(Ball::new(v(200.0, 22.0), Vec2::ZERO, 10.0, 1.0, 7));
+        let dt = w.step_seconds() as f32;
+        let (arrive, leave) = loop {
+            let before = w.balls()[0].vel.y - 400.0 * dt;
+            w.step();
+            let after = w.balls()[0].vel.y;
+            if after > 0.0 {
+                break (before, after);
+            }
+        };
+        let e = -leave / arrive;
+        assert!((e - 1.0).abs() < 0.01, "once a frame {once_a_frame}: e {e}");
+    }
+}

@@ -175,8 +175,9 @@ pub struct SoftSettings {
     /// Find and prepare the contacts once a frame (Box2D's way: each pair's reach covers the
     /// frame's motion, each sub-step tracks the separation by the balls' moves), rather than
     /// at every sub-step. Anything but the solver moving a ball finds them again at once.
-    /// Off by default: at full size `check` finds fast bounces that miss their restitution
-    /// and a 10,000-ball pile slower to sleep with it on (`docs/benchmarks.md`).
+    /// Off by default: with it on, `check` at full size still finds balls grazing a point
+    /// whose rebound misses by more than 1 % (the point's normal turns within the frame), and
+    /// a 10,000-ball pile slower to sleep (`docs/benchmarks.md`).
     pub once_a_frame: bool,
 }
 

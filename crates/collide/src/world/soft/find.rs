@@ -117,8 +117,15 @@ impl Finder<'_> {
     /// Whether contact `c`, found with a longer reach, is within the reach of a step of
     /// `dt` s (what the pair can close in it, plus the margin).
     pub(super) fn within_reach(&self, c: &SoftContact, dt: f32) -> bool {
+        let (closing, r) = self.relative_speed(c);
+        c.sep < reach(closing, r, dt)
+    }
+
+    /// The speed (px/s) at which contact `c`'s two sides move relative to each other, and
+    /// the smaller radius.
+    pub(super) fn relative_speed(&self, c: &SoftContact) -> (f32, f32) {
         let a = &self.balls[c.ball.ix()];
-        let (closing, r) = match c.other {
+        match c.other {
             Body::Ball(o) => {
                 let b = &self.balls[o.ix()];
                 ((a.vel - b.vel).length(), a.radius.min(b.radius))
@@ -127,8 +134,7 @@ impl Finder<'_> {
                 let v = self.shapes[s.ix()].velocity_at(a.pos, self.cx.settings.rotate);
                 ((a.vel - v).length(), a.radius)
             }
-        };
-        c.sep < reach(closing, r, dt)
+        }
     }
 }
 

@@ -7,7 +7,9 @@
 //!
 //! A contact found with a gap that its approach closes within the frame would meet its
 //! surface at a point it only foresaw (the normal of a curve, or of two balls passing at an
-//! angle, turns along the way), so contacts among which one is arriving serve one sub-step.
+//! angle, turns along the way), and so would one whose sides slide past each other by more
+//! than a fraction of a radius (a ball grazing the inside of an arc), so contacts among which
+//! one is arriving or sliding fast serve one sub-step.
 //!
 //! The kept contacts describe the world only while nothing but the solver moves it, so they
 //! are found again at the next sub-step when anything else has changed: a ball added,
@@ -28,6 +30,7 @@
 
 use crate::balls::{BallSet, Rest};
 use crate::geom::{Aabb, Ball, Shape};
+use crate::world::body::Body;
 use crate::world::contacts::SoftContact;
 use crate::world::settings::Settings;
 use glam::Vec2;
@@ -36,11 +39,39 @@ use glam::Vec2;
 /// radius; the broad phase's boxes are grown by as much.
 pub(super) const DRIFT_RADII: f32 = 0.05;
 
+/// How far (as a fraction of the smaller radius) the two sides of a contact may move past
+/// each other over the span its contacts serve: beyond, the surface under the ball turns (a
+/// curve's normal, a passing ball's) too far for the normal it was found with, so the frame's
+/// contacts serve one sub-step.
+pub(super) const SLIDE_RADII: f32 = 0.25;
+
 /// Whether contact `c` (found with separation `c.sep`) closes a gap wider than the drift
 /// within `span` s at the speed it approaches.
 pub(super) fn arriving(c: &SoftContact, span: f32) -> bool {
     let r = if c.rb > 0.0 { c.ra.min(c.rb) } else { c.ra };
     c.sep > r * DRIFT_RADII && -c.approach * span >= c.sep
+}
+
+/// Whether the two sides of contact `c`, moving past each other at `speed` (px/s), move
+/// farther than [`SLIDE_RADII`] of the smaller radius within `span` s.
+pub(super) fn sliding(c: &SoftContact, speed: f32, span: f32) -> bool {
+    let r = if c.rb > 0.0 { c.ra.min(c.rb) } else { c.ra };
+    speed * span > r * SLIDE_RADII
+}
+
+/// The approach speeds of the kept `contacts` again, from the balls' velocities at the start
+/// of this sub-step (gravity applied, as when they were found): restitution answers the
+/// speed a contact closes at now, not when it was found (a dropped ball gains
+/// `g·h` a sub-step). A contact that has rebounded in the frame (approach 0) keeps 0.
+pub(super) fn approach_again(contacts: &mut [SoftContact], balls: &[Ball]) {
+    for c in contacts.iter_mut().filter(|c| c.approach != 0.0) {
+        let a = balls[c.ball.ix()].vel;
+        let b = match c.other {
+            Body::Ball(o) => balls[o.ix()].vel,
+            Body::Shape(_) => c.surface,
+        };
+        c.approach = (a - b).dot(c.normal);
+    }
 }
 
 /// A ball as the solver left it: position, velocity, spin, radius, mass (bits) and sleep.

@@ -210,6 +210,7 @@ impl SoftStage {
             self.find(&mut f, &soft, t0)
         } else {
             self.lanes.rearm();
+            frame::approach_again(&mut self.contacts, f.balls);
             t0
         };
         lanes::load_bodies(&mut self.states, f.balls, &self.keep.found_at);
@@ -254,10 +255,15 @@ impl SoftStage {
         let sub_steps = f.cx.settings.contact_sub_steps();
         let span = f.cx.dt * sub_steps as f32;
         f.soft_contacts(&mut self.contacts, &mut self.parts, (span, soft));
-        // A gap about to close meets its surface at a point the contact only foresaw (a
-        // curve's normal turns along the way): such contacts serve one sub-step.
+        // A gap about to close, or a ball sliding fast along a surface, meets it at a point
+        // the contact only foresaw (a curve's normal turns along the way): such contacts
+        // serve one sub-step.
         // They are then those a sub-step's reach finds, as when found at every sub-step.
-        let sub_steps = if self.contacts.iter().any(|c| frame::arriving(c, span)) {
+        let frame = sub_steps > 1;
+        let fleeting = |c: &SoftContact| {
+            frame::arriving(c, span) || frame && frame::sliding(c, f.relative_speed(c).0, span)
+        };
+        let sub_steps = if self.contacts.iter().any(fleeting) {
             let dt = f.cx.dt;
             self.contacts.retain(|c| f.within_reach(c, dt));
             1
