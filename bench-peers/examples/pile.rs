@@ -7,10 +7,11 @@
 //! ```text
 //! cargo run --release --manifest-path bench-peers/Cargo.toml --example pile -- \
 //!     [--balls 10000] [--seconds 20] [--engines toy,rapier] [--seed 1] \
-//!     [--iterations K] [--hertz HZ] [--push PX_PER_S] [--threads N] [--trace] [--every-step]
+//!     [--iterations K] [--hertz HZ] [--push PX_PER_S] [--threads N] [--trace] [--once-a-frame]
 //! ```
 //!
-//! `--every-step`: the toy finds its contacts at every sub-step instead of once a frame.
+//! `--once-a-frame`: the toy finds its contacts once a frame instead of at every sub-step
+//! (`SoftSettings::once_a_frame`, off by default).
 //!
 //! Prints, per engine, a line a simulated second with `--trace` (physics ms a frame over that
 //! second, mean and worst overlap of the touching pairs as a fraction of the smaller radius,
@@ -35,7 +36,7 @@ struct Args {
     threads: usize,
     push: Option<f32>,
     trace: bool,
-    every_step: bool,
+    once_a_frame: bool,
 }
 
 fn args() -> Args {
@@ -49,7 +50,7 @@ fn args() -> Args {
         threads: 1,
         push: None,
         trace: false,
-        every_step: false,
+        once_a_frame: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -64,7 +65,7 @@ fn args() -> Args {
             "--push" => a.push = Some(value().parse().expect("--push PX_PER_S")),
             "--threads" => a.threads = value().parse().expect("--threads N"),
             "--trace" => a.trace = true,
-            "--every-step" => a.every_step = true,
+            "--once-a-frame" => a.once_a_frame = true,
             other => panic!("unknown flag {other}"),
         }
     }
@@ -228,7 +229,7 @@ fn main() {
             s.soft.hertz = a.hertz.unwrap_or(s.soft.hertz);
             s.soft.push_speed = a.push.unwrap_or(s.soft.push_speed);
             s.threads = a.threads;
-            s.soft.once_a_frame = !a.every_step;
+            s.soft.once_a_frame = a.once_a_frame;
         });
         Toy(w)
     };

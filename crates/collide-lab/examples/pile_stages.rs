@@ -1,9 +1,11 @@
 //! Where the box pile's physics time goes: the per-stage profile (`Tally::stages`, the broad
 //! phase's `broad_nanos`) of `bench-peers/scenes/pile.ron`, ms a frame over each second.
 //!
-//! `cargo run --release -p collide-lab --example pile_stages -- [N] [seconds] [threads] [frame|step] [iterations]`
-//! (defaults: 10000, 5, 1, frame: contacts found once a frame, or at every sub-step; the scene's solve passes a sub-step). The total is the wall time of the frames; "other" is what no
-//! stage's clock covers (launch, sleep's wake check, the counting, the rest of the step).
+//! `cargo run --release -p collide-lab --example pile_stages -- [N] [seconds] [threads]
+//! [step|frame] [iterations]` (defaults: 10000, 5, 1, step: contacts found at every sub-step,
+//! or once a frame; the scene's solve passes a sub-step). The total is the wall time of the
+//! frames; "other" is what no stage's clock covers (launch, sleep's wake check, the counting,
+//! the rest of the step).
 
 use collide::{BroadKind, Scene, World};
 use std::sync::OnceLock;
@@ -19,8 +21,8 @@ fn main() {
     let n: u32 = args.get(1).map_or(10_000, |s| s.parse().expect("N"));
     let seconds: u32 = args.get(2).map_or(5, |s| s.parse().expect("seconds"));
     let threads: usize = args.get(3).map_or(1, |s| s.parse().expect("threads"));
-    // `step`: contacts found at every sub-step instead of once a frame.
-    let every_step = args.get(4).is_some_and(|s| s == "step");
+    // `frame`: contacts found once a frame instead of at every sub-step (the default).
+    let once_a_frame = args.get(4).is_some_and(|s| s == "frame");
     // Solve passes a sub-step (the scene's unless told).
     let iterations: Option<u32> = args.get(5).map(|s| s.parse().expect("iterations"));
     let path =
@@ -31,7 +33,7 @@ fn main() {
     w.set_clock(nanos);
     w.edit_settings(|s| {
         s.threads = threads;
-        s.soft.once_a_frame = !every_step;
+        s.soft.once_a_frame = once_a_frame;
         if let Some(n) = iterations {
             s.collision_iterations = n;
         }
