@@ -1,15 +1,23 @@
 //! Sleeping balls (Parberry's Collision Math Toy course, the sleep exercise; islands as in
-//! Box2D): a group of balls touching each other, touching nothing that moves, all slower
-//! than [`SleepSettings::speed`] for [`SleepSettings::time`] seconds, falls asleep. An asleep
-//! ball keeps still (zero velocity) and costs nothing among the other sleepers or against the
-//! statics: the broad phase sees the sleepers as static boxes (see [`World::find_pairs_of_boxes`]),
-//! so only awake balls are ever tested against them.
+//! Box2D, split by what is still): a ball slower than [`SleepSettings::speed`] for
+//! [`SleepSettings::time`] seconds has *settled*. Settled balls touching each other form a
+//! group; a group touching no moving shape falls asleep, all but its *fringe*, the settled
+//! balls that touch an awake ball not yet settled. So the still part of a pile sleeps while a
+//! few balls still roll or land on its top, as the still part of a Box2D island would if
+//! its moving bodies were split off: the fringe keeps one layer of awake balls between the
+//! moving ones and the sleepers. An asleep ball keeps still (zero velocity) and costs nothing
+//! among the other sleepers or against the statics: the broad phase sees the sleepers as
+//! static boxes (see [`World::find_pairs_of_boxes`]), so only awake balls are ever tested
+//! against them, and to an awake ball a sleeper is a support of infinite mass, as a wall is
+//! (`soft/find.rs`).
 //!
-//! Waking: an awake ball's contact with a sleeper wakes the sleeper at once and the rest of
-//! its group at the end of the step; so do a moving kinematic shape whose box reaches it, a
-//! hand grabbing, throwing or deleting near it, and any change of the settings that govern
-//! motion (gravity, elasticity, iterations, solver, sleep). A group that wakes and settles
-//! again falls asleep together with the awake balls touching it.
+//! Waking: a contact closing on a sleeper faster than the sleep speed (a hit, not a ball
+//! resting or rolling on it) wakes the sleeper at once and the rest of its group at the end
+//! of the step; so do a moving kinematic shape whose box reaches it, a hand grabbing,
+//! throwing or deleting near it, and any change of the settings that govern motion
+//! (gravity, elasticity, iterations, solver, sleep). Groups never merge while asleep (a
+//! Box2D island asleep is never joined either), so a hit wakes the group it lands on, not
+//! the whole pile; the balls a woken group pushes faster than the sleep speed wake theirs.
 //!
 //! Groups are found by union–find over the touching pairs of the last broad-phase call (two
 //! balls closer than their radii plus [`TOUCH_RADII`] of the smaller), once every
@@ -19,7 +27,7 @@
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
 use super::sleepers::Wakes;
-use crate::balls::BallSet;
+use crate::balls::{BallSet, Rest};
 use crate::geom::{Ball, Motion, Shape};
 use crate::narrow::{contact_ball_obstacle, GroupTests};
 use glam::Vec2;
@@ -37,14 +45,13 @@ pub(super) struct SleepStage {
     pub(super) next_group: u32,
     parent: Vec<u32>,
     blocked: Vec<bool>,
-    slowest: Vec<f32>,
-    joins: Vec<u32>,
-    /// Balls touching a moving shape, the number given to each sleeping group's root, and
-    /// the sleeping groups joined to a group that fell asleep (old number, new number):
+    /// Settled balls touching an awake ball that has not settled: they stay awake, a layer
+    /// between the moving balls and the region that sleeps.
+    fringe: Vec<bool>,
+    /// Balls touching a moving shape and the number given to each sleeping group's root:
     /// kept so that a steady step allocates nothing.
     blocked_balls: Vec<u32>,
     ids: Vec<u32>,
-    renames: Vec<(u32, u32)>,
 }
 
 impl SleepStage {
@@ -123,26 +130,29 @@ impl SleepStage {
         }
         if ready && (cx.step + 1).is_multiple_of(CHECK_EVERY) {
             let mut blocked = std::mem::take(&mut self.blocked_balls);
-            self.find_groups(w, bodies, cx.settings.rotate, &mut blocked);
+            self.find_groups(w, bodies, (cx.settings.rotate, time), &mut blocked);
             self.put_groups_to_sleep(w.balls, &blocked, time);
             self.blocked_balls = blocked;
         }
     }
 
-    /// Joins the touching awake balls of `bodies` into groups (union–find) and notes the
-    /// sleeping groups they touch; the balls touching a moving shape go to `blocked_balls`.
+    /// Joins the touching settled balls of `bodies` (awake and still for `time` s) into
+    /// groups (union–find) and marks the settled balls touching an unsettled one as the
+    /// fringe; the balls touching a moving shape go to `blocked_balls`.
     fn find_groups(
         &mut self,
         w: &Frame,
         bodies: &[BodyPair],
-        rotating: bool,
+        (rotating, time): (bool, f32),
         blocked_balls: &mut Vec<u32>,
     ) {
         let n = w.balls.len();
         self.parent.clear();
         self.parent.extend(0..n as u32);
-        self.joins.clear();
+        self.fringe.clear();
+        self.fringe.resize(n, false);
         blocked_balls.clear();
+        let settled = |r: &Rest| r.slow_for >= time;
         for p in bodies {
             let o = match p.other {
                 Body::Shape(s) => {
@@ -160,40 +170,34 @@ impl SleepStage {
                 continue;
             }
             let (ra, rb) = (w.balls.rests()[a], w.balls.rests()[b]);
-            match (ra.asleep, rb.asleep) {
-                (false, false) => union(&mut self.parent, a as u32, b as u32),
-                // The awake ball and the sleeping group it touches, to join if it sleeps.
-                (true, false) => self.joins.extend([b as u32, ra.group]),
-                (false, true) => self.joins.extend([a as u32, rb.group]),
-                (true, true) => {}
+            // A sleeper is a support, as an obstacle is: it joins no group.
+            if ra.asleep || rb.asleep {
+                continue;
+            }
+            match (settled(&ra), settled(&rb)) {
+                (true, true) => union(&mut self.parent, a as u32, b as u32),
+                (true, false) => self.fringe[a] = true,
+                (false, true) => self.fringe[b] = true,
+                (false, false) => {}
             }
         }
     }
 
-    /// Puts to sleep the groups all still for `time` that touch no moving shape (no ball of
-    /// `blocked_balls`); sleepers they touch join their group.
+    /// Puts to sleep the settled balls of the groups that touch no moving shape (no ball of
+    /// `blocked_balls`), all but the fringe.
     fn put_groups_to_sleep(&mut self, balls: &mut BallSet, blocked_balls: &[u32], time: f32) {
         let st = self;
         let n = balls.len();
         let (balls, rests) = balls.with_rests();
-        st.slowest.clear();
-        st.slowest.resize(n, f32::INFINITY);
         st.blocked.clear();
         st.blocked.resize(n, false);
-        for (i, r) in rests.iter().enumerate() {
-            let root = find(&mut st.parent, i as u32) as usize;
-            if r.asleep {
-                continue;
-            }
-            st.slowest[root] = st.slowest[root].min(r.slow_for);
-        }
         for &b in blocked_balls {
             let root = find(&mut st.parent, b) as usize;
             st.blocked[root] = true;
         }
-        let sleeps = |st: &mut SleepStage, i: usize| {
+        let sleeps = |st: &mut SleepStage, i: usize, r: &Rest| {
             let root = find(&mut st.parent, i as u32) as usize;
-            st.slowest[root] >= time && !st.blocked[root]
+            r.slow_for >= time && !st.fringe[i] && !st.blocked[root]
         };
         // Each sleeping group gets the next number, in the order of its lowest ball (a
         // group's root is its lowest ball, so it comes first).
@@ -201,7 +205,7 @@ impl SleepStage {
         ids.clear();
         ids.resize(n, u32::MAX);
         for (i, (b, r)) in balls.iter_mut().zip(rests.iter_mut()).enumerate() {
-            if r.asleep || !sleeps(&mut *st, i) {
+            if r.asleep || !sleeps(&mut *st, i, r) {
                 continue;
             }
             let root = find(&mut st.parent, i as u32) as usize;
@@ -214,27 +218,7 @@ impl SleepStage {
             b.spin = 0.0;
             r.group = ids[root];
         }
-        // Sleeping groups touched by a group that fell asleep join it.
-        let mut renames = std::mem::take(&mut st.renames);
-        renames.clear();
-        for k in (0..st.joins.len()).step_by(2) {
-            let (awake, group) = (st.joins[k], st.joins[k + 1]);
-            let root = find(&mut st.parent, awake) as usize;
-            if ids[root] != u32::MAX && ids[root] != group {
-                renames.push((group, ids[root]));
-            }
-        }
         st.ids = ids;
-        renames.sort_unstable();
-        renames.dedup_by_key(|r| r.0);
-        if !renames.is_empty() {
-            for r in rests.iter_mut().filter(|r| r.asleep) {
-                if let Ok(k) = renames.binary_search_by_key(&r.group, |m| m.0) {
-                    r.group = renames[k].1;
-                }
-            }
-        }
-        st.renames = renames;
     }
 }
 

@@ -1,6 +1,9 @@
 //! Finding the soft contacts: each of the step's pairs tested once in the narrow phase with
 //! the ball grown by its speculative reach (what the pair can close this step, plus a margin),
-//! so a contact may have a positive separation; a sleeper touched wakes. Each contact carries
+//! so a contact may have a positive separation. A sleeper wakes when the contact closes on it
+//! faster than the sleep speed (a hit); an awake ball merely resting or rolling on it leaves
+//! it asleep, and the contact holds the ball as on a wall: the sleeper's side has no inverse
+//! mass, as a static body's in Box2D, so the solver never moves it. Each contact carries
 //! what the solver needs and never recomputes: normal, point, separation, masses, lever arms,
 //! friction, elasticity, approach speed. Cost: one narrow test per pair, the pairs shared by
 //! the step's threads.
@@ -52,6 +55,8 @@ struct Reads<'a> {
     groups: &'a [Group],
     rotate: bool,
     elasticity_scale: f32,
+    /// A contact closing faster than this (px/s) on a sleeper wakes it: the sleep speed.
+    wake_speed: f32,
 }
 
 impl Finder<'_> {
@@ -79,6 +84,7 @@ impl Finder<'_> {
             groups: self.groups,
             rotate: self.cx.settings.rotate,
             elasticity_scale: self.cx.settings.elasticity_scale,
+            wake_speed: self.cx.settings.sleep.speed,
         };
         let mut first = NarrowPart::default();
         let run = |t: usize| &self.bodies[t * n / threads..(t + 1) * n / threads];
@@ -102,12 +108,17 @@ impl Finder<'_> {
             tests.members += p.tests.members;
         }
         let rests = self.balls.with_rests().1;
+        let mut woke = false;
         for &(i, j) in first
             .wakes
             .iter()
             .chain(parts.iter().flat_map(|p| &p.wakes))
         {
             self.wakes.wake_pair(rests, i.ix(), j.ix());
+            woke = true;
+        }
+        if woke {
+            woken_masses(contacts, self.balls, at.1);
         }
         self.cx.tally.full_tests += n as u64;
         self.cx.tally.impact_tests += n as u64;
@@ -159,36 +170,43 @@ impl Reads<'_> {
             let c = match p.other {
                 Body::Shape(s) => self.contact_shape(p.ball, s, at, tests),
                 Body::Ball(o) => {
-                    let c = self.contact_balls(p.ball, o, at);
-                    let sleeper = self.rests[p.ball.ix()].asleep || self.rests[o.ix()].asleep;
-                    if c.is_some() && sleeper {
+                    let found = self.contact_balls(p.ball, o, at);
+                    // A hit wakes a sleeper; resting on it, rolling over it does not.
+                    if found.is_some_and(|(_, hit)| hit) {
                         wakes.push((p.ball, o));
                     }
-                    c
+                    found.map(|(c, _)| c)
                 }
             };
             out.extend(c);
         }
     }
 
+    /// The contact of balls `bi` and `bj`, if any, and whether it hits a sleeper (one of the
+    /// two sleeps and it closes faster than the wake speed); a sleeper it does not hit keeps
+    /// no inverse mass in it.
     fn contact_balls(
         &self,
         bi: BallIx,
         bj: BallIx,
         (dt, soft): (f32, &SoftSettings),
-    ) -> Option<SoftContact> {
+    ) -> Option<(SoftContact, bool)> {
         let (a, b) = (self.balls[bi.ix()], self.balls[bj.ix()]);
         let reach = reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
         let c = contact_ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
         let e = a.elasticity * b.elasticity * self.elasticity_scale;
         let approach = (a.vel - b.vel).dot(c.normal);
-        Some(new_contact(
+        let asleep = (self.rests[bi.ix()].asleep, self.rests[bj.ix()].asleep);
+        let hit = (asleep.0 || asleep.1) && approach < -self.wake_speed;
+        let still = (asleep.0 && !hit, asleep.1 && !hit);
+        let contact = new_contact(
             (bi, Body::Ball(bj)),
             (&c, reach - c.depth, approach),
-            (&a, Some(&b)),
+            ((&a, still.0), Some((&b, still.1))),
             (e, soft),
             Vec2::ZERO,
-        ))
+        );
+        Some((contact, hit))
     }
 
     fn contact_shape(
@@ -209,7 +227,7 @@ impl Reads<'_> {
         Some(new_contact(
             (bi, Body::Shape(si)),
             (&c, reach - c.depth, approach),
-            (&ball, None),
+            ((&ball, false), None),
             (e, soft),
             surface,
         ))
@@ -237,37 +255,74 @@ impl Reads<'_> {
 }
 
 /// A contact of ball `a` (`ids.0`) with ball `b` or an obstacle (`None`), `ids.1` being
-/// the other.
+/// the other; each ball comes with whether it sleeps (a sleeper's side has no inverse mass:
+/// the solver holds the other ball on it and never moves it).
 pub(super) fn new_contact(
     ids: (BallIx, Body),
     (c, sep, approach): (&Contact, f32, f32),
-    (a, b): (&Ball, Option<&Ball>),
+    (a, b): ((&Ball, bool), Option<(&Ball, bool)>),
     (e, soft): (f32, &SoftSettings),
     surface: Vec2,
 ) -> SoftContact {
-    let inertia = |b: &Ball| 1.0 / (0.5 * b.mass * b.radius * b.radius).max(1e-12);
-    let (inv_a, ra, inv_ia) = (1.0 / a.mass, a.radius, inertia(a));
-    let (inv_b, rb, inv_ib) = b.map_or((0.0, 0.0, 0.0), |b| (1.0 / b.mass, b.radius, inertia(b)));
-    let k_t = inv_a + inv_b + ra * ra * inv_ia + rb * rb * inv_ib;
-    SoftContact {
+    let mut contact = SoftContact {
         ball: ids.0,
         other: ids.1,
         normal: c.normal,
         point: c.point,
         sep,
-        mass: 1.0 / (inv_a + inv_b),
-        inv_a,
-        inv_b,
-        ra,
-        rb,
-        inv_ia,
-        inv_ib,
-        tangent_mass: 1.0 / k_t,
-        rolling_mass: 1.0 / (inv_ia + inv_ib),
+        mass: 0.0,
+        inv_a: 0.0,
+        inv_b: 0.0,
+        ra: 0.0,
+        rb: 0.0,
+        inv_ia: 0.0,
+        inv_ib: 0.0,
+        tangent_mass: 0.0,
+        rolling_mass: 0.0,
         mu: soft.friction,
-        rolling_reach: soft.rolling * if rb > 0.0 { ra.min(rb) } else { ra },
+        rolling_reach: 0.0,
         approach,
         e,
         surface,
+    };
+    set_masses(&mut contact, (a, b), soft);
+    contact
+}
+
+/// Sets contact `c`'s masses, lever arms and rolling reach from its balls (`b` `None` for
+/// an obstacle), each with whether it sleeps.
+fn set_masses(
+    c: &mut SoftContact,
+    (a, b): ((&Ball, bool), Option<(&Ball, bool)>),
+    soft: &SoftSettings,
+) {
+    let inverses = |(b, asleep): (&Ball, bool)| match asleep {
+        true => (0.0, b.radius, 0.0),
+        false => {
+            let inertia = 0.5 * b.mass * b.radius * b.radius;
+            (1.0 / b.mass, b.radius, 1.0 / inertia.max(1e-12))
+        }
+    };
+    let (inv_a, ra, inv_ia) = inverses(a);
+    let (inv_b, rb, inv_ib) = b.map_or((0.0, 0.0, 0.0), inverses);
+    let k_t = inv_a + inv_b + ra * ra * inv_ia + rb * rb * inv_ib;
+    (c.inv_a, c.inv_b, c.ra, c.rb, c.inv_ia, c.inv_ib) = (inv_a, inv_b, ra, rb, inv_ia, inv_ib);
+    c.mass = 1.0 / (inv_a + inv_b);
+    c.tangent_mass = 1.0 / k_t;
+    c.rolling_mass = 1.0 / (inv_ia + inv_ib);
+    c.rolling_reach = soft.rolling * if rb > 0.0 { ra.min(rb) } else { ra };
+}
+
+/// After a hit woke sleepers, gives them their masses back in the other contacts found
+/// while they slept (a ball another rests on, say), so every contact of this step sees the
+/// balls awake or asleep as the solver will.
+fn woken_masses(contacts: &mut [SoftContact], balls: &BallSet, soft: &SoftSettings) {
+    for c in contacts.iter_mut() {
+        let Body::Ball(o) = c.other else { continue };
+        let (i, j) = (c.ball.ix(), o.ix());
+        let (a, b) = (balls.asleep(i), balls.asleep(j));
+        if (c.inv_a == 0.0 && !a) || (c.inv_b == 0.0 && !b) {
+            set_masses(c, ((&balls[i], a), Some((&balls[j], b))), soft);
+        }
     }
 }

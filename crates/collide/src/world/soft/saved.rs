@@ -7,7 +7,7 @@
 
 use super::find::new_contact;
 use super::frame::FrameKeep;
-use crate::geom::Ball;
+use crate::balls::BallSet;
 use crate::narrow::Contact;
 use crate::world::body::{Body, BodyPair};
 use crate::world::contacts::{SavedContact, SavedFrame, SoftContact};
@@ -45,7 +45,7 @@ pub(super) fn saved_frame(
 /// the masses from the balls and the friction from `soft`; returns the broad phase's pairs.
 pub(super) fn restored_contacts(
     f: &SavedFrame,
-    balls: &[Ball],
+    balls: &BallSet,
     (soft, n_shapes): (&SoftSettings, usize),
     out: &mut Vec<SoftContact>,
 ) -> Vec<BodyPair> {
@@ -53,9 +53,9 @@ pub(super) fn restored_contacts(
     out.clear();
     for c in &f.contacts {
         let Some(p) = decode(c.pair, n) else { continue };
-        let a = &balls[p.ball.ix()];
+        let a = (&balls[p.ball.ix()], balls.asleep(p.ball.ix()));
         let b = match p.other {
-            Body::Ball(o) => Some(&balls[o.ix()]),
+            Body::Ball(o) => Some((&balls[o.ix()], balls.asleep(o.ix()))),
             Body::Shape(_) => None,
         };
         let found = Contact {
