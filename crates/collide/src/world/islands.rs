@@ -2,8 +2,9 @@
 //! islands, Catto 2024). Two awake balls of the last broad-phase call's pairs that touch
 //! (closer than their radii plus a tenth of the smaller, sleep's own test) are in one
 //! island; obstacles join nothing, since they do not move; a sleeping ball is in the island
-//! it fell asleep with. An island is the set that would fall asleep together, which is why a
-//! pile that has not come to rest stays one island. Computed when asked, never in the step.
+//! it fell asleep with. Sleep splits an island by what is still (`sleep.rs`): its settled
+//! balls fall asleep, all but those touching a ball still moving, so a pile whose top still
+//! moves is one island above a sleeping one. Computed when asked, never in the step.
 
 use super::body::Body;
 use super::sleep::{find, touching, union};

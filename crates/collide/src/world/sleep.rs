@@ -34,6 +34,11 @@ use glam::Vec2;
 
 /// Two balls closer than their radii plus this fraction of the smaller radius touch.
 pub(crate) const TOUCH_RADII: f32 = 0.1;
+/// A ball pressed into another deeper than this fraction of the smaller radius has not
+/// settled, however slow: the pile above it is still landing and its contacts still push
+/// the two apart (the overlap a 10,000-ball pile keeps at rest stays under it,
+/// `docs/benchmarks.md`). Asleep, the pair would keep that overlap.
+pub(crate) const PRESSED: f32 = 0.05;
 /// Steps between two searches for groups that may sleep.
 pub const CHECK_EVERY: u64 = 4;
 
@@ -48,6 +53,8 @@ pub(super) struct SleepStage {
     /// Settled balls touching an awake ball that has not settled: they stay awake, a layer
     /// between the moving balls and the region that sleeps.
     fringe: Vec<bool>,
+    /// Awake balls pressed into another deeper than [`PRESSED`]: not settled.
+    pressed: Vec<bool>,
     /// Balls touching a moving shape and the number given to each sleeping group's root:
     /// kept so that a steady step allocates nothing.
     blocked_balls: Vec<u32>,
@@ -149,10 +156,12 @@ impl SleepStage {
         let n = w.balls.len();
         self.parent.clear();
         self.parent.extend(0..n as u32);
-        self.fringe.clear();
-        self.fringe.resize(n, false);
         blocked_balls.clear();
-        let settled = |r: &Rest| r.slow_for >= time;
+        self.mark_pressed(w, bodies);
+        let pressed = std::mem::take(&mut self.pressed);
+        // A pressed ball stays awake, as the fringe does.
+        self.fringe.clone_from(&pressed);
+        let settled = |i: usize, r: &Rest| r.slow_for >= time && !pressed[i];
         for p in bodies {
             let o = match p.other {
                 Body::Shape(s) => {
@@ -174,11 +183,30 @@ impl SleepStage {
             if ra.asleep || rb.asleep {
                 continue;
             }
-            match (settled(&ra), settled(&rb)) {
+            match (settled(a, &ra), settled(b, &rb)) {
                 (true, true) => union(&mut self.parent, a as u32, b as u32),
                 (true, false) => self.fringe[a] = true,
                 (false, true) => self.fringe[b] = true,
                 (false, false) => {}
+            }
+        }
+        self.pressed = pressed;
+    }
+
+    /// Marks the balls pressed into another (awake or asleep) deeper than [`PRESSED`] of the
+    /// smaller radius: the contacts are still pushing them apart, so they have not settled.
+    fn mark_pressed(&mut self, w: &Frame, bodies: &[BodyPair]) {
+        self.pressed.clear();
+        self.pressed.resize(w.balls.len(), false);
+        for p in bodies {
+            let Body::Ball(o) = p.other else { continue };
+            let (a, b) = (p.ball.ix(), o.ix());
+            let (ba, bb) = (&w.balls[a], &w.balls[b]);
+            // Pressed deeper than PRESSED·r: distance < ra + rb − PRESSED·min(ra, rb).
+            let d = ba.radius + bb.radius - PRESSED * ba.radius.min(bb.radius);
+            if (ba.pos - bb.pos).length_squared() < d * d {
+                self.pressed[a] = true;
+                self.pressed[b] = true;
             }
         }
     }
