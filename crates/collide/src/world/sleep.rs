@@ -19,6 +19,9 @@
 //! Box2D island asleep is never joined either), so a hit wakes the group it lands on, not
 //! the whole pile; the balls a woken group pushes faster than the sleep speed wake theirs.
 //!
+//! With the push-out, which wakes a sleeper at any touch, a group sleeps whole: every awake
+//! ball touching it joins, and one not settled keeps it awake.
+//!
 //! Groups are found by union–find over the touching pairs of the last broad-phase call (two
 //! balls closer than their radii plus [`TOUCH_RADII`] of the smaller), once every
 //! [`CHECK_EVERY`] steps and only when some awake ball has been slow long enough. The
@@ -26,6 +29,7 @@
 
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
+use super::settings::Solver;
 use super::sleepers::Wakes;
 use crate::balls::{BallSet, Rest};
 use crate::geom::{Ball, Motion, Shape};
@@ -137,7 +141,11 @@ impl SleepStage {
         }
         if ready && (cx.step + 1).is_multiple_of(CHECK_EVERY) {
             let mut blocked = std::mem::take(&mut self.blocked_balls);
-            self.find_groups(w, bodies, (cx.settings.rotate, time), &mut blocked);
+            // Only soft contacts hold an awake ball on a sleeper: with the push-out, a
+            // touch wakes it, so a group sleeps whole (any ball not settled blocks it).
+            let split = cx.settings.solver == Solver::Soft;
+            let how = (cx.settings.rotate, time, split);
+            self.find_groups(w, bodies, how, &mut blocked);
             self.put_groups_to_sleep(w.balls, &blocked, time);
             self.blocked_balls = blocked;
         }
@@ -145,19 +153,20 @@ impl SleepStage {
 
     /// Joins the touching settled balls of `bodies` (awake and still for `time` s) into
     /// groups (union–find) and marks the settled balls touching an unsettled one as the
-    /// fringe; the balls touching a moving shape go to `blocked_balls`.
+    /// fringe; the balls touching a moving shape go to `blocked_balls`. Unless `split`, every
+    /// touching awake pair joins and each ball not settled blocks its group instead.
     fn find_groups(
         &mut self,
         w: &Frame,
         bodies: &[BodyPair],
-        (rotating, time): (bool, f32),
+        (rotating, time, split): (bool, f32, bool),
         blocked_balls: &mut Vec<u32>,
     ) {
         let n = w.balls.len();
         self.parent.clear();
         self.parent.extend(0..n as u32);
         blocked_balls.clear();
-        self.mark_pressed(w, bodies);
+        self.mark_pressed(w, bodies, split);
         let pressed = std::mem::take(&mut self.pressed);
         // A pressed ball stays awake, as the fringe does.
         self.fringe.clone_from(&pressed);
@@ -183,21 +192,30 @@ impl SleepStage {
             if ra.asleep || rb.asleep {
                 continue;
             }
-            match (settled(a, &ra), settled(b, &rb)) {
-                (true, true) => union(&mut self.parent, a as u32, b as u32),
-                (true, false) => self.fringe[a] = true,
-                (false, true) => self.fringe[b] = true,
-                (false, false) => {}
+            match (settled(a, &ra), settled(b, &rb), split) {
+                (true, true, _) | (_, _, false) => union(&mut self.parent, a as u32, b as u32),
+                (true, false, true) => self.fringe[a] = true,
+                (false, true, true) => self.fringe[b] = true,
+                (false, false, true) => {}
             }
+        }
+        if !split {
+            let rests = w.balls.rests();
+            let moving = (0..n).filter(|&i| !rests[i].asleep && !settled(i, &rests[i]));
+            blocked_balls.extend(moving.map(|i| i as u32));
         }
         self.pressed = pressed;
     }
 
     /// Marks the balls pressed into another (awake or asleep) deeper than [`PRESSED`] of the
     /// smaller radius: the contacts are still pushing them apart, so they have not settled.
-    fn mark_pressed(&mut self, w: &Frame, bodies: &[BodyPair]) {
+    /// Marks nothing unless `split` (the push-out never sleeps a group part by part).
+    fn mark_pressed(&mut self, w: &Frame, bodies: &[BodyPair], split: bool) {
         self.pressed.clear();
         self.pressed.resize(w.balls.len(), false);
+        if !split {
+            return;
+        }
         for p in bodies {
             let Body::Ball(o) = p.other else { continue };
             let (a, b) = (p.ball.ix(), o.ix());
