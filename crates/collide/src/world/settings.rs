@@ -224,9 +224,11 @@ impl SoftSettings {
 pub struct SleepSettings {
     /// On, off, or `None`: on with soft contacts, off with the push-out.
     pub enabled: Option<bool>,
-    /// Balls slower than this (px/s) count as still.
+    /// Balls slower than this (px/s) count as still; a contact closing on a sleeper faster
+    /// than this wakes it.
     pub speed: f32,
-    /// Seconds a group must stay still before it sleeps.
+    /// Seconds a ball must stay still before it has settled and may sleep, with the settled
+    /// balls it touches.
     pub time: f32,
 }
 
