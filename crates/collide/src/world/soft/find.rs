@@ -35,9 +35,9 @@ pub(super) struct Finder<'a> {
 /// the tests it would share).
 const PARALLEL_FROM: usize = 4096;
 
-/// One thread's part of the narrow phase beyond the first (whose contacts go straight into
-/// the step's list): its pairs' contacts, the ball pairs it found touching a sleeper, and
-/// its groups' tests. Kept by the stage, so a steady step allocates nothing.
+/// One thread's part of the narrow phase: its pairs' contacts (the first part's go straight
+/// into the step's list), the ball pairs it found hitting a sleeper, and its groups' tests.
+/// Kept by the stage, so a steady step allocates nothing.
 #[derive(Clone, Debug, Default)]
 pub(super) struct NarrowPart {
     contacts: Vec<SoftContact>,
@@ -61,8 +61,7 @@ struct Reads<'a> {
 
 impl Finder<'_> {
     /// The contacts of the step's pairs, woken sleepers included, into `contacts`, in pair
-    /// order. The pairs are cut into one run a thread (`parts` holds the runs after the
-    /// first); each run's contacts follow the one before's, and the sleepers they touch are
+    /// order. The pairs are cut into one run a thread (`parts`, one a thread); each run's contacts follow the one before's, and the sleepers they touch are
     /// woken afterwards in the same order, so any thread count gives the one thread's list.
     pub(super) fn soft_contacts(
         &mut self,
@@ -76,7 +75,12 @@ impl Finder<'_> {
             true => workers::usable(self.cx.settings.threads),
             false => 1,
         };
-        parts.resize_with(threads - 1, NarrowPart::default);
+        parts.resize_with(threads, NarrowPart::default);
+        for p in parts.iter_mut() {
+            p.contacts.clear();
+            p.wakes.clear();
+            p.tests = GroupTests::default();
+        }
         let reads = Reads {
             balls: self.balls,
             rests: self.balls.rests(),
@@ -86,34 +90,35 @@ impl Finder<'_> {
             elasticity_scale: self.cx.settings.elasticity_scale,
             wake_speed: self.cx.settings.sleep.speed,
         };
-        let mut first = NarrowPart::default();
-        let run = |t: usize| &self.bodies[t * n / threads..(t + 1) * n / threads];
-        let mut jobs = Vec::with_capacity(threads);
-        jobs.push((&mut *contacts, &mut first.wakes, &mut first.tests, run(0)));
-        for (t, p) in parts.iter_mut().enumerate() {
-            p.contacts.clear();
-            p.wakes.clear();
-            p.tests = GroupTests::default();
-            jobs.push((&mut p.contacts, &mut p.wakes, &mut p.tests, run(t + 1)));
+        let (first, rest) = parts.split_at_mut(1);
+        let first = &mut first[0];
+        if threads == 1 {
+            // Nothing to cut, nothing to allocate.
+            let found = (&mut *contacts, &mut first.wakes, &mut first.tests);
+            reads.contacts_of(self.bodies, at, found);
+        } else {
+            let run = |t: usize| &self.bodies[t * n / threads..(t + 1) * n / threads];
+            let mut jobs = Vec::with_capacity(threads);
+            jobs.push((&mut *contacts, &mut first.wakes, &mut first.tests, run(0)));
+            for (t, p) in rest.iter_mut().enumerate() {
+                jobs.push((&mut p.contacts, &mut p.wakes, &mut p.tests, run(t + 1)));
+            }
+            workers::each(&mut jobs, |_, (out, wakes, tests, pairs)| {
+                reads.contacts_of(pairs, at, (out, wakes, tests));
+            });
         }
-        workers::each(&mut jobs, |_, (out, wakes, tests, pairs)| {
-            reads.contacts_of(pairs, at, (out, wakes, tests));
-        });
-        drop(jobs);
-        let mut tests = first.tests;
-        for p in parts.iter() {
-            contacts.extend_from_slice(&p.contacts);
+        let mut tests = GroupTests::default();
+        for (k, p) in parts.iter().enumerate() {
+            if k > 0 {
+                contacts.extend_from_slice(&p.contacts);
+            }
             tests.hulls += p.tests.hulls;
             tests.rejections += p.tests.rejections;
             tests.members += p.tests.members;
         }
         let rests = self.balls.with_rests().1;
         let mut woke = false;
-        for &(i, j) in first
-            .wakes
-            .iter()
-            .chain(parts.iter().flat_map(|p| &p.wakes))
-        {
+        for &(i, j) in parts.iter().flat_map(|p| &p.wakes) {
             self.wakes.wake_pair(rests, i.ix(), j.ix());
             woke = true;
         }

@@ -26,7 +26,23 @@ const NOT_KEPT: u32 = u32::MAX;
 struct Run<'a> {
     start: usize,
     ids: [&'a mut [u32]; 3],
-    floats: Vec<&'a mut [f32]>,
+    floats: [&'a mut [f32]; FLOATS],
+}
+
+/// `whole` (every lane) cut into `threads` runs of whole lanes.
+fn cut_runs(mut whole: Run, threads: usize) -> Vec<Run> {
+    let n = whole.ids[0].len();
+    let cut = |t: usize| t * n / threads;
+    (0..threads)
+        .map(|t| {
+            let len = cut(t + 1) - cut(t);
+            Run {
+                start: cut(t),
+                ids: whole.ids.each_mut().map(|s| split_off(s, len)),
+                floats: whole.floats.each_mut().map(|s| split_off(s, len)),
+            }
+        })
+        .collect()
 }
 
 impl Lanes {
@@ -54,44 +70,33 @@ impl Lanes {
             true => workers::usable(threads),
             false => 1,
         };
-        let mut runs = self.runs(n, threads);
-        workers::each(&mut runs, |_, run| {
-            fill(run, (contacts, order), (kept, &kept_of), spare)
-        });
-        drop(runs);
+        let fill_run =
+            |_: usize, run: &mut Run| fill(run, (contacts, order), (kept, &kept_of), spare);
+        let whole = self.whole(n);
+        if threads == 1 {
+            // One run of every lane, with nothing to allocate.
+            fill_run(0, &mut { whole });
+        } else {
+            let mut runs = cut_runs(whole, threads);
+            workers::each(&mut runs, fill_run);
+        }
         self.kept_of = kept_of;
     }
 
-    /// The arrays sized for `n` lanes and cut into `threads` runs of whole lanes.
-    fn runs(&mut self, n: usize, threads: usize) -> Vec<Run<'_>> {
-        let cut = |t: usize| t * n / threads;
-        let (id_arrays, float_arrays) = self.arrays();
-        let mut ids: Vec<&mut [u32]> = Vec::with_capacity(3);
-        for v in id_arrays {
-            v.resize(n, NO_BODY);
-            ids.push(v);
+    /// The arrays sized for `n` lanes, as one run.
+    fn whole(&mut self, n: usize) -> Run<'_> {
+        let (ids, floats) = self.arrays();
+        Run {
+            start: 0,
+            ids: ids.map(|v| {
+                v.resize(n, NO_BODY);
+                v.as_mut_slice()
+            }),
+            floats: floats.map(|v| {
+                v.resize(n, 0.0);
+                v.as_mut_slice()
+            }),
         }
-        let mut floats: Vec<&mut [f32]> = Vec::with_capacity(FLOATS);
-        for v in float_arrays {
-            v.resize(n, 0.0);
-            floats.push(v);
-        }
-        let mut runs = Vec::with_capacity(threads);
-        for t in 0..threads {
-            let len = cut(t + 1) - cut(t);
-            let run_ids = [
-                split_off(&mut ids[0], len),
-                split_off(&mut ids[1], len),
-                split_off(&mut ids[2], len),
-            ];
-            let run_floats = floats.iter_mut().map(|s| split_off(s, len)).collect();
-            runs.push(Run {
-                start: cut(t),
-                ids: run_ids,
-                floats: run_floats,
-            });
-        }
-        runs
     }
 
     /// The id arrays (`src`, `a`, `b`) and every float array, in the order a lane's values
