@@ -29,12 +29,15 @@ pub(super) fn restitute(
     (threshold, passes): (f32, u32),
     cx: &mut StepContext,
 ) {
-    let chosen: Vec<usize> = (0..l.len())
-        .filter(|&k| {
-            let c = contacts.get(l.src[k] as usize);
-            c.is_some_and(|c| c.approach <= -threshold && l.max_push[k] > 0.0)
-        })
+    // The contacts read in their own order (one pass through the list), each's lane only
+    // when it approached fast enough; then the lanes in the solver's order.
+    let mut chosen: Vec<usize> = contacts
+        .iter()
+        .zip(&l.lane_of)
+        .filter(|(c, &lane)| c.approach <= -threshold && l.max_push[lane as usize] > 0.0)
+        .map(|(_, &lane)| lane as usize)
         .collect();
+    chosen.sort_unstable();
     for pass in 0..passes {
         for &k in &chosen {
             let c = &contacts[l.src[k] as usize];
