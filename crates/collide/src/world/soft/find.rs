@@ -61,8 +61,9 @@ struct Reads<'a> {
 
 impl Finder<'_> {
     /// The contacts of the step's pairs, woken sleepers included, into `contacts`, in pair
-    /// order. The pairs are cut into one run a thread (`parts`, one a thread); each run's contacts follow the one before's, and the sleepers they touch are
-    /// woken afterwards in the same order, so any thread count gives the one thread's list.
+    /// order. The pairs are cut into one run a thread (`parts`, one a thread); each run's
+    /// contacts follow the one before's, and the sleepers they hit are woken afterwards in
+    /// the same order, so any thread count gives the one thread's list.
     pub(super) fn soft_contacts(
         &mut self,
         contacts: &mut Vec<SoftContact>,
@@ -107,14 +108,11 @@ impl Finder<'_> {
                 reads.contacts_of(pairs, at, (out, wakes, tests));
             });
         }
-        let mut tests = GroupTests::default();
         for (k, p) in parts.iter().enumerate() {
             if k > 0 {
                 contacts.extend_from_slice(&p.contacts);
             }
-            tests.hulls += p.tests.hulls;
-            tests.rejections += p.tests.rejections;
-            tests.members += p.tests.members;
+            self.cx.tally.add_group(p.tests);
         }
         let rests = self.balls.with_rests().1;
         let mut woke = false;
@@ -127,7 +125,6 @@ impl Finder<'_> {
         }
         self.cx.tally.full_tests += n as u64;
         self.cx.tally.impact_tests += n as u64;
-        self.cx.tally.add_group(tests);
     }
 
     /// Whether contact `c`, found with a longer reach, is within the reach of a step of
@@ -250,12 +247,7 @@ impl Reads<'_> {
         tests: &mut GroupTests,
     ) -> Option<(Contact, f32)> {
         let v = ball.vel - shape.velocity_at(ball.pos, self.rotate);
-        let mut t = GroupTests::default();
-        let found = contact_ball_obstacle_fine((ball.pos, r, v), shape, self.groups, &mut t);
-        tests.hulls += t.hulls;
-        tests.rejections += t.rejections;
-        tests.members += t.members;
-        found
+        contact_ball_obstacle_fine((ball.pos, r, v), shape, self.groups, tests)
     }
 }
 

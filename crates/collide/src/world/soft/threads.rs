@@ -86,12 +86,12 @@ pub(super) fn run(
     };
     type Part<'b> = (Bodies<'b>, Option<(&'b mut BallSet, &'b [Vec2])>);
     let mut parts: Vec<Part> = Vec::with_capacity(threads);
+    parts.push((bodies, Some(balls)));
     for _ in 1..threads {
         // SAFETY: the threads touch one state only within one stage's blocks, each
         // claimed once, and a stage begins when the one before is done (see `Bodies`).
         parts.push((unsafe { bodies.share() }, None));
     }
-    parts.insert(0, (bodies, Some(balls)));
     workers::each(&mut parts, |t, (b, balls)| plan.work(t, *b, balls.take()));
 }
 
