@@ -37,6 +37,12 @@ pub(super) struct SoftContact {
     pub(super) e: f32,
     /// The obstacle's surface velocity at the contact (zero for a ball).
     pub(super) surface: Vec2,
+    /// The faster of its balls' speeds when found, or measured again at a later sub-step of
+    /// its frame (px/s).
+    pub(super) speed: f32,
+    /// Whether the contact carried a load that makes its spring stiffer (`soft/lanes.rs`):
+    /// its lanes get the extra relax passes.
+    pub(super) firm: bool,
 }
 
 /// A contact's accumulated impulse kept for the next step's warm start.
@@ -72,6 +78,9 @@ pub struct SavedContact {
     pub e: f32,
     /// The obstacle's surface velocity at the contact (px/s).
     pub surface: Vec2,
+    /// Whether it carried a load that made its spring stiffer when found.
+    #[serde(default)]
+    pub firm: bool,
 }
 
 /// The soft contacts of a frame in progress (found at its first sub-step, serving the

@@ -9,7 +9,11 @@
 //! after every ball colour, the first one last, so the walls get the last word and keep the
 //! balls out; a contact that finds no free colour goes to the overflow, solved one at a time
 //! between the two. Each colour is padded to a multiple of [`WIDTH`] lanes (padding is
-//! `u32::MAX` in the order). Greedy and deterministic: the same contacts, the same plan.
+//! `u32::MAX` in the order). Within a colour the firm contacts (those carrying a load that
+//! stiffens them, `lanes.rs`) come first, so the lanes of the firm ranges, the colours'
+//! firm contacts rounded up to whole blocks, get extra relax passes; the order within a
+//! colour changes nothing else, as no two of its contacts share a ball. Greedy and
+//! deterministic: the same contacts, the same plan.
 //! Cost: `O(contacts + balls)` a step.
 
 use super::lanes::WIDTH;
@@ -47,6 +51,8 @@ pub(super) struct LaneRange {
 pub(super) struct Plan {
     pub(super) order: Vec<u32>,
     pub(super) ranges: Vec<LaneRange>,
+    /// The firm contacts' lanes of each colour but the overflow, in whole blocks.
+    pub(super) firm: Vec<LaneRange>,
     /// Per ball, the colours its contacts took (ball colours, obstacle colours).
     used: Vec<(u32, u8)>,
     /// Per contact, its colour (or the overflow).
@@ -58,10 +64,13 @@ impl Plan {
     pub(super) fn coloured(&mut self, contacts: &[SoftContact], balls: usize) {
         self.colour(contacts, balls);
         let mut count = [0usize; BALL_COLOURS + OBSTACLE_COLOURS + 1];
-        for &c in &self.colour_of {
+        let mut firm = count;
+        for (&c, contact) in self.colour_of.iter().zip(contacts) {
             count[slot(c)] += 1;
+            firm[slot(c)] += contact.firm as usize;
         }
         self.ranges.clear();
+        self.firm.clear();
         let mut start = [0usize; BALL_COLOURS + OBSTACLE_COLOURS + 1];
         let mut at = 0;
         for s in solve_order() {
@@ -80,15 +89,24 @@ impl Plan {
                     kind,
                     lanes: at..at + padded,
                 });
+                if kind != Kind::Mixed && firm[s] > 0 {
+                    let lanes = at..at + firm[s].div_ceil(WIDTH) * WIDTH;
+                    self.firm.push(LaneRange { kind, lanes });
+                }
             }
             at += padded;
         }
         self.order.clear();
         self.order.resize(at, PADDING);
-        for (k, &c) in self.colour_of.iter().enumerate() {
-            let s = slot(c);
-            self.order[start[s]] = k as u32;
-            start[s] += 1;
+        // The firm contacts of each colour first, then the others, each in pair order.
+        for firm in [true, false] {
+            for (k, &c) in self.colour_of.iter().enumerate() {
+                if contacts[k].firm == firm {
+                    let s = slot(c);
+                    self.order[start[s]] = k as u32;
+                    start[s] += 1;
+                }
+            }
         }
     }
 
@@ -178,6 +196,8 @@ mod tests {
             approach: 0.0,
             e: 0.0,
             surface: Vec2::ZERO,
+            speed: 0.0,
+            firm: ball.is_multiple_of(3),
         }
     }
 
@@ -243,6 +263,30 @@ mod tests {
                 Kind::Obstacles,
                 "the obstacles' colours come last"
             );
+        }
+    }
+
+    #[test]
+    fn each_colours_firm_contacts_come_first_and_the_firm_ranges_cover_them() {
+        let contacts = random_contacts(3, 400);
+        let mut plan = Plan::default();
+        plan.coloured(&contacts, 400);
+        let firm_lanes: usize = plan.firm.iter().map(|r| r.lanes.len()).sum();
+        assert!(firm_lanes > 0);
+        for r in &plan.ranges {
+            let order = &plan.order[r.lanes.clone()];
+            let is_firm = |&k: &u32| k != PADDING && contacts[k as usize].firm;
+            let n = order.iter().filter(|k| is_firm(k)).count();
+            assert!(order[..n].iter().all(is_firm), "firm ones first");
+            let covered = plan.firm.iter().find(|f| f.lanes.start == r.lanes.start);
+            match (r.kind, covered) {
+                (Kind::Mixed, f) => assert!(f.is_none(), "the overflow has no firm range"),
+                (_, None) => assert_eq!(n, 0),
+                (_, Some(f)) => {
+                    assert_eq!(f.kind, r.kind);
+                    assert_eq!(f.lanes.len(), n.div_ceil(WIDTH) * WIDTH, "whole blocks");
+                }
+            }
         }
     }
 }

@@ -281,6 +281,8 @@ pub(super) fn new_contact(
         approach,
         e,
         surface,
+        speed: a.0.vel.length().max(b.map_or(0.0, |b| b.0.vel.length())),
+        firm: false,
     };
     set_masses(&mut contact, (a, b), soft);
     contact

@@ -64,13 +64,16 @@ pub(super) fn sliding(c: &SoftContact, speed: f32, span: f32) -> bool {
 /// speed a contact closes at now, not when it was found (a dropped ball gains
 /// `g·h` a sub-step). A contact that has rebounded in the frame (approach 0) keeps 0.
 pub(super) fn approach_again(contacts: &mut [SoftContact], balls: &[Ball]) {
-    for c in contacts.iter_mut().filter(|c| c.approach != 0.0) {
+    for c in contacts.iter_mut() {
         let a = balls[c.ball.ix()].vel;
-        let b = match c.other {
-            Body::Ball(o) => balls[o.ix()].vel,
-            Body::Shape(_) => c.surface,
+        let (b, speed) = match c.other {
+            Body::Ball(o) => (balls[o.ix()].vel, balls[o.ix()].vel.length()),
+            Body::Shape(_) => (c.surface, 0.0),
         };
-        c.approach = (a - b).dot(c.normal);
+        c.speed = a.length().max(speed);
+        if c.approach != 0.0 {
+            c.approach = (a - b).dot(c.normal);
+        }
     }
 }
 

@@ -31,15 +31,21 @@ pub(super) struct Softness {
 }
 
 impl Softness {
+    #[cfg(test)]
     /// A spring of `hertz` and damping ratio `zeta` over a sub-step of `h` seconds.
     pub(super) fn new(hertz: f32, zeta: f32, h: f32) -> Self {
-        let omega = std::f32::consts::TAU * hertz;
+        Self::of_omega(std::f32::consts::TAU * hertz, zeta, h)
+    }
+
+    /// A spring of angular frequency `omega` (rad/s) and damping ratio `zeta` over a sub-step
+    /// of `h` seconds.
+    pub(super) fn of_omega(omega: f32, zeta: f32, h: f32) -> Self {
         let a1 = 2.0 * zeta + h * omega;
         let a2 = h * omega * a1;
         let a3 = 1.0 / (1.0 + a2);
         Self {
             bias_rate: omega / a1,
-            mass_scale: a2 * a3,
+            mass_scale: 1.0 - a3,
             impulse_scale: a3,
         }
     }
@@ -51,22 +57,128 @@ impl Softness {
 /// pushed through one.
 pub(super) const WALL_HERTZ_PER_RATE: f32 = 0.25;
 
-/// The soft constraints of the two kinds of contact: between balls, and with an obstacle.
+/// How deep, as a fraction of the smaller radius, a loaded contact sinks at rest before its
+/// spring is made stiffer (see [`Springs::of`]).
+pub(super) const FIRM_RADII: f32 = 0.005;
+
+/// The stiffest a loaded contact's spring is made, as a multiple of its frequency.
+pub(super) const FIRMEST: f32 = 4.0;
+
+/// Over-relaxation of the relax passes but the last, for the firm contacts between two balls
+/// (a loaded pile at rest, see [`Springs::of`]): each moves such a
+/// contact's normal impulse this many times the step that would meet its constraint alone
+/// (successive over-relaxation; Gauss–Seidel is 1, and it converges below 2), so a deep
+/// pile's velocities settle in far fewer passes. Every other contact takes plain steps, and
+/// the last pass is plain Gauss–Seidel, so an impact is solved as before and the walls keep
+/// the last word: with every contact over-relaxed, a falling column squeezed a ball wedged
+/// between two walls through a gap narrower than itself.
+pub(super) const RELAX_OVER: f32 = 1.8;
+
+/// One kind of contact's spring: its `ω²` (rad²/s²) and its softness over the sub-step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Spring {
+    omega2: f32,
+    soft: Softness,
+}
+
+/// The soft constraints of the two kinds of contact, between balls and with an obstacle, over
+/// a sub-step of `h` seconds, each made stiffer where it carries a load (see [`Springs::of`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Springs {
-    pub(super) balls: Softness,
-    pub(super) walls: Softness,
+    balls: Spring,
+    walls: Spring,
+    h: f32,
+    /// Contacts whose balls are slower than this (px/s) rest (see [`Springs::of`]).
+    slow: f32,
 }
 
 impl Springs {
     /// Springs of `hertz` and damping ratio `zeta` over a sub-step of `h` seconds, the walls'
     /// at least [`WALL_HERTZ_PER_RATE`] of the sub-step rate.
     pub(super) fn new(hertz: f32, zeta: f32, h: f32) -> Self {
-        let walls = hertz.max(WALL_HERTZ_PER_RATE / h);
+        let spring = |hz: f32| {
+            let omega = std::f32::consts::TAU * hz;
+            Spring {
+                omega2: omega * omega,
+                soft: Softness::of_omega(omega, zeta, h),
+            }
+        };
         Self {
-            balls: Softness::new(hertz, zeta, h),
-            walls: Softness::new(walls, zeta, h),
+            balls: spring(hertz),
+            walls: spring(hertz.max(WALL_HERTZ_PER_RATE / h)),
+            h,
+            slow: 0.0,
         }
+    }
+
+    /// Whether a contact is firm (see [`Springs::of`]): its spring, and the load that would
+    /// sink it [`FIRM_RADII`] of the smaller radius at an `ω²` of one, if so.
+    pub(super) fn firm(
+        &self,
+        (load, speed): (f32, f32),
+        mass: f32,
+        (ra, rb): (f32, f32),
+    ) -> Option<(&Spring, f32)> {
+        let (spring, small) = match rb > 0.0 {
+            true => (&self.balls, ra.min(rb)),
+            false => (&self.walls, ra),
+        };
+        let held = self.h * mass * FIRM_RADII * small;
+        let firm =
+            speed < self.slow && held > 0.0 && held.is_finite() && load > held * spring.omega2;
+        firm.then_some((spring, held))
+    }
+
+    /// The same springs, with contacts whose balls are slower than `speed` (px/s) at rest.
+    pub(super) fn resting_below(self, speed: f32) -> Self {
+        Self {
+            slow: speed,
+            ..self
+        }
+    }
+
+    /// The over-relaxation of a contact's relax passes ([`RELAX_OVER`] or 1): whether it is
+    /// `firm` (see [`Springs::of`]) and between two balls (`ball`).
+    pub(super) fn over(firm: bool, ball: bool) -> f32 {
+        match firm && ball {
+            true => RELAX_OVER,
+            false => 1.0,
+        }
+    }
+
+    /// The softness of a contact of normal mass `mass` between balls of radii `ra` and `rb`
+    /// (`rb` zero for an obstacle) that carried a normal impulse `load` last sub-step, the
+    /// faster of its balls moving at `speed` (px/s), and whether it is made stiffer (firm).
+    ///
+    /// At rest a spring of `ω` holds a load `W` with an overlap of `W/(m·ω²)`, so a deep
+    /// pile's bottom sinks in proportion to the pile's height. A contact whose load would sink
+    /// it further than [`FIRM_RADII`] of the smaller radius gets the `ω` that holds it there,
+    /// up to [`FIRMEST`] times its own: the pile's lower layers stiffer, its surface as soft as
+    /// set. Its damping ratio grows with `ω`, so its bias rate `β = ω/(2ζ + hω)` stays its own
+    /// spring's and it pushes out no faster; only its give `k_i = 1/(1 + hω²/β)` shrinks. The
+    /// load is the last sub-step's, so a contact finds its stiffness as the pile settles, and
+    /// only a contact at rest is made stiffer (its balls slower than the restitution speed):
+    /// a hit's brief load stiffens nothing, and a stirred pile carries a jolt no further than
+    /// it did.
+    pub(super) fn of(&self, load: (f32, f32), mass: f32, radii: (f32, f32)) -> (Softness, bool) {
+        let Some((spring, held)) = self.firm(load, mass, radii) else {
+            let spring = if radii.1 > 0.0 {
+                &self.balls
+            } else {
+                &self.walls
+            };
+            return (spring.soft, false);
+        };
+        // The `ω²` that holds the load within the reach.
+        let omega2 = (load.0 / held).min(FIRMEST * FIRMEST * spring.omega2);
+        let rate = spring.soft.bias_rate;
+        let give = 1.0 / (1.0 + self.h * omega2 / rate);
+        let soft = Softness {
+            bias_rate: rate,
+            mass_scale: 1.0 - give,
+            impulse_scale: give,
+        };
+        (soft, true)
     }
 }
 
@@ -75,11 +187,11 @@ impl Springs {
 pub(super) enum Pass {
     /// Applies the accumulated impulses of the contacts kept from the last step.
     Warm,
-    /// Solves with the soft bias: the springs, their push-out speed cap (px/s), the sub-step
-    /// (s).
-    Solve(Springs, f32, f32),
-    /// Solves without the bias (the sub-step, s): takes back the velocity the bias added.
-    Relax(f32),
+    /// Solves with each lane's soft bias: the push-out speed cap (px/s), the sub-step (s).
+    Solve(f32, f32),
+    /// Solves without the bias (the sub-step, s), over-relaxed where the lanes say so if set
+    /// (see [`RELAX_OVER`]): takes back the velocity the bias added.
+    Relax(f32, bool),
 }
 
 /// A ball's velocity state while the solver runs: velocity (px/s), spin (rad/s) and its move
@@ -173,6 +285,12 @@ pub(super) struct Lanes {
     pub(super) max_push: Vec<f32>,
     pub(super) friction: Vec<f32>,
     pub(super) rolling: Vec<f32>,
+    /// The soft bias rate and impulse scale of each lane's spring (its mass scale is one
+    /// less the impulse scale), from its load (`Springs::of`).
+    pub(super) rate: Vec<f32>,
+    pub(super) give: Vec<f32>,
+    /// The over-relaxation of each lane's relax passes (`Springs::over`).
+    pub(super) over: Vec<f32>,
     /// 1 where the lane's pair was kept from the last step (warm-started), else 0.
     pub(super) warm: Vec<f32>,
     /// The lane of each contact in the step's list.
@@ -183,10 +301,18 @@ pub(super) struct Lanes {
 
 impl Lanes {
     /// The lanes again for the next sub-step of their frame: every contact warm-starts from
-    /// the impulses it was solved to, and no push is counted yet.
-    pub(super) fn rearm(&mut self) {
+    /// the impulses it was solved to, with the spring its load calls for (`springs`), and no
+    /// push is counted yet.
+    pub(super) fn rearm(&mut self, springs: &Springs, contacts: &[SoftContact]) {
         for (w, &src) in self.warm.iter_mut().zip(&self.src) {
             *w = if src == NO_BODY { 0.0 } else { 1.0 };
+        }
+        for k in 0..self.len() {
+            let speed = contacts.get(self.src[k] as usize).map_or(0.0, |c| c.speed);
+            let load = (self.impulse[k], speed);
+            let (soft, firm) = springs.of(load, self.mass[k], (self.ra[k], self.rb[k]));
+            (self.rate[k], self.give[k]) = (soft.bias_rate, soft.impulse_scale);
+            self.over[k] = Springs::over(firm, self.b[k] != NO_BODY);
         }
         self.max_push.fill(0.0);
     }
@@ -245,6 +371,9 @@ pub(super) struct LaneView<'a> {
     pub(super) sx: &'a [f32],
     pub(super) sy: &'a [f32],
     pub(super) warm: &'a [f32],
+    pub(super) rate: &'a [f32],
+    pub(super) give: &'a [f32],
+    pub(super) over: &'a [f32],
     pub(super) impulse: &'a mut [f32],
     pub(super) max_push: &'a mut [f32],
     pub(super) friction: &'a mut [f32],
@@ -282,6 +411,9 @@ impl Lanes {
             sx: &self.sx,
             sy: &self.sy,
             warm: &self.warm,
+            rate: &self.rate,
+            give: &self.give,
+            over: &self.over,
             impulse: &mut self.impulse,
             max_push: &mut self.max_push,
             friction: &mut self.friction,

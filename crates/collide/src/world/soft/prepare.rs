@@ -1,14 +1,15 @@
 //! Preparing the lanes: the step's contacts (pair order) written into the lanes' arrays in
 //! the plan's order, each with the impulses its pair was solved to last step where it was
-//! kept (the warm start), as Box2D's `b2PrepareContactsTask` does.
+//! kept (the warm start) and the spring its load calls for, as Box2D's
+//! `b2PrepareContactsTask` does.
 //!
 //! Two passes: the first, on one thread, matches each contact to the impulses kept for its
-//! pair (both lists are in pair order: one merge) and notes each contact's lane; the second
-//! fills the lanes, cut into one run of whole lanes a thread, every field of every lane
+//! pair (both lists are in pair order: one merge; done before the plan, which needs each
+//! contact's load) and notes each contact's lane; the second fills the lanes, cut into one run of whole lanes a thread, every field of every lane
 //! written once (a padding lane names the spare body and is zero), so any thread count
 //! gives the same arrays. Cost: `O(contacts + lanes)`.
 
-use super::lanes::{Lanes, NO_BODY};
+use super::lanes::{Lanes, Springs, NO_BODY};
 use crate::world::body::Body;
 use crate::world::contacts::{Kept, SoftContact};
 use crate::world::workers;
@@ -17,7 +18,7 @@ use crate::world::workers;
 const PARALLEL_FROM: usize = 8192;
 
 /// The float fields of a lane, in the order [`Lanes::arrays`] lists them.
-const FLOATS: usize = 21;
+const FLOATS: usize = 24;
 
 /// "No kept impulse" in the match of contacts to kept pairs.
 const NOT_KEPT: u32 = u32::MAX;
@@ -47,11 +48,12 @@ fn cut_runs(mut whole: Run, threads: usize) -> Vec<Run> {
 
 impl Lanes {
     /// Fills the lanes from `contacts` (pair order) in the order `order` names them
-    /// (`NO_BODY` for a padding lane), the impulses from `kept` where the pair was kept;
-    /// `spare` is the spare body's slot; the fill runs on up to `threads` threads.
+    /// (`NO_BODY` for a padding lane), the impulses from `kept` where the pair was kept (as
+    /// [`Lanes::match_kept`] last matched them) and each lane's spring from `springs` by its
+    /// kept load; `spare` is the spare body's slot; the fill runs on up to `threads` threads.
     pub(super) fn prepare(
         &mut self,
-        contacts: &[SoftContact],
+        (contacts, springs): (&[SoftContact], &Springs),
         order: &[u32],
         (kept, spare): (&[Kept], u32),
         threads: usize,
@@ -64,14 +66,14 @@ impl Lanes {
                 *l = lane as u32;
             }
         }
-        let mut kept_of = std::mem::take(&mut self.kept_of);
-        match_kept(contacts, kept, &mut kept_of);
+        let kept_of = std::mem::take(&mut self.kept_of);
         let threads = match n >= PARALLEL_FROM {
             true => workers::usable(threads),
             false => 1,
         };
-        let fill_run =
-            |_: usize, run: &mut Run| fill(run, (contacts, order), (kept, &kept_of), spare);
+        let fill_run = |_: usize, run: &mut Run| {
+            fill(run, (contacts, order), (kept, &kept_of), (spare, springs))
+        };
         let whole = self.whole(n);
         if threads == 1 {
             // One run of every lane, with nothing to allocate.
@@ -81,6 +83,18 @@ impl Lanes {
             workers::each(&mut runs, fill_run);
         }
         self.kept_of = kept_of;
+    }
+
+    /// Matches each of `contacts` (pair order) to the impulses `kept` for its pair, for
+    /// [`Lanes::prepare`] and [`Lanes::kept_load`].
+    pub(super) fn match_kept(&mut self, contacts: &[SoftContact], kept: &[Kept]) {
+        match_kept(contacts, kept, &mut self.kept_of);
+    }
+
+    /// The normal impulse kept for contact `k` of the list last matched, or zero.
+    pub(super) fn kept_load(&self, k: usize, kept: &[Kept]) -> f32 {
+        let held = self.kept_of.get(k).and_then(|&j| kept.get(j as usize));
+        held.map_or(0.0, |h| h.impulse)
     }
 
     /// The arrays sized for `n` lanes, as one run.
@@ -125,6 +139,9 @@ impl Lanes {
             &mut self.friction,
             &mut self.rolling,
             &mut self.warm,
+            &mut self.rate,
+            &mut self.give,
+            &mut self.over,
         ];
         (ids, floats)
     }
@@ -159,7 +176,7 @@ fn fill(
     run: &mut Run,
     (contacts, order): (&[SoftContact], &[u32]),
     (kept, kept_of): (&[Kept], &[u32]),
-    spare: u32,
+    (spare, springs): (u32, &Springs),
 ) {
     for i in 0..run.ids[0].len() {
         let k = order[run.start + i];
@@ -167,7 +184,7 @@ fn fill(
         let values = match contact {
             Some(c) => {
                 let held = kept_of.get(k as usize).and_then(|&j| kept.get(j as usize));
-                lane_values(c, held)
+                lane_values(c, held, springs)
             }
             None => [0.0; FLOATS],
         };
@@ -187,12 +204,15 @@ fn fill(
     }
 }
 
-/// A contact's lane, in the order of [`Lanes::arrays`]: its values, no push yet, and the
-/// impulses of `held` (last step's, warm) or none.
-fn lane_values(c: &SoftContact, held: Option<&Kept>) -> [f32; FLOATS] {
+/// A contact's lane, in the order of [`Lanes::arrays`]: its values, no push yet, the
+/// impulses of `held` (last step's, warm) or none, and the spring of `springs` its load
+/// calls for.
+fn lane_values(c: &SoftContact, held: Option<&Kept>, springs: &Springs) -> [f32; FLOATS] {
     let (impulse, friction, rolling, warm) = held.map_or((0.0, 0.0, 0.0, 0.0), |h| {
         (h.impulse, h.friction, h.rolling, 1.0)
     });
+    let (soft, firm) = springs.of((impulse, c.speed), c.mass, (c.ra, c.rb));
+    let ball = matches!(c.other, Body::Ball(_));
     [
         c.normal.x,
         c.normal.y,
@@ -215,6 +235,9 @@ fn lane_values(c: &SoftContact, held: Option<&Kept>) -> [f32; FLOATS] {
         friction,
         rolling,
         warm,
+        soft.bias_rate,
+        soft.impulse_scale,
+        Springs::over(firm, ball),
     ]
 }
 
@@ -247,6 +270,8 @@ mod tests {
             approach: 0.0,
             e: 0.0,
             surface: Vec2::new(f + 12.0, f + 13.0),
+            speed: 0.0,
+            firm: false,
         }
     }
 
@@ -270,8 +295,10 @@ mod tests {
                 rolling: 0.5,
             })
             .collect();
+        let springs = Springs::new(240.0, 10.0, 1.0 / 240.0);
         let mut one = Lanes::default();
-        one.prepare(&contacts, &order, (&kept, n + 1), 1);
+        one.match_kept(&contacts, &kept);
+        one.prepare((&contacts, &springs), &order, (&kept, n + 1), 1);
         let l = one.lane_of[9] as usize;
         assert_eq!(
             (one.a[l], one.b[l], one.impulse[l], one.warm[l]),
@@ -281,8 +308,15 @@ mod tests {
         for threads in [2, 3, 7] {
             let mut many = Lanes::default();
             // Stale values of a longer step before, all overwritten.
-            many.prepare(&contacts, &(0..n + 40).collect::<Vec<_>>(), (&[], n + 1), 1);
-            many.prepare(&contacts, &order, (&kept, n + 1), threads);
+            many.match_kept(&contacts, &[]);
+            many.prepare(
+                (&contacts, &springs),
+                &(0..n + 40).collect::<Vec<_>>(),
+                (&[], n + 1),
+                1,
+            );
+            many.match_kept(&contacts, &kept);
+            many.prepare((&contacts, &springs), &order, (&kept, n + 1), threads);
             assert!(many == one, "{threads} threads");
         }
     }

@@ -31,6 +31,7 @@ pub(super) fn saved_frame(
         approach: c.approach,
         e: c.e,
         surface: c.surface,
+        firm: c.firm,
     };
     SavedFrame {
         left,
@@ -64,13 +65,9 @@ pub(super) fn restored_contacts(
             depth: 0.0,
         };
         let at = (&found, c.sep, c.approach);
-        out.push(new_contact(
-            (p.ball, p.other),
-            at,
-            (a, b),
-            (c.e, soft),
-            c.surface,
-        ));
+        let mut contact = new_contact((p.ball, p.other), at, (a, b), (c.e, soft), c.surface);
+        contact.firm = c.firm;
+        out.push(contact);
     }
     f.pairs.iter().filter_map(|&p| decode(p, n)).collect()
 }

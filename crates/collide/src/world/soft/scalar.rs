@@ -5,12 +5,13 @@
 //!
 //! Per lane, with `n` the normal, `t = perp(n)`, `v` velocities, `w` spins:
 //! - separation now `s = s₀ + (d_a − d_b)·n` (the moves since the step began);
-//! - normal: `Δλ = −m·k_m·(v_n + b) − k_i·λ`, `λ ≥ 0`, with `b = s/h` for a gap, else the
-//!   soft bias `max(β·s, −push)` (solve) or 0 (relax);
+//! - normal: `λ ← max(0, λ + r·Δλ)` with `Δλ = −m·k_m·(v_n + b) − k_i·λ`; `b = s/h` for a
+//!   gap, else the soft bias `max(β·s, −push)` (solve) or 0 (relax); `β` and `k_i` the
+//!   lane's own and `k_m = 1 − k_i`; `r = 1` (solve) or the relax pass's over-relaxation;
 //! - friction: `λ_t ← clamp(λ_t − m_t·v_t, ±μ·λ)` with `v_t = (v_a − v_b)·t − w_a·r_a − w_b·r_b`;
 //! - rolling: `λ_r ← clamp(λ_r − m_r·(w_a − w_b), ±ρ·λ)` where `ρ > 0`.
 
-use super::lanes::{Bodies, BodyState, LaneView, Pass, Softness, NO_BODY};
+use super::lanes::{Bodies, BodyState, LaneView, Pass, NO_BODY};
 use std::ops::Range;
 
 /// One pass over the run's lanes `range`.
@@ -18,14 +19,11 @@ pub(super) fn pass(l: &mut LaneView, bodies: &mut Bodies, range: Range<usize>, p
     for k in range {
         match pass {
             Pass::Warm => warm_lane(l, bodies, k),
-            Pass::Solve(springs, push, h) => {
-                let soft = match l.b[k] {
-                    NO_BODY => springs.walls,
-                    _ => springs.balls,
-                };
-                solve_lane(l, bodies, k, (Some((soft, push)), h))
+            Pass::Solve(push, h) => solve_lane(l, bodies, k, (Some(push), h, 1.0)),
+            Pass::Relax(h, over) => {
+                let over = if over { l.over[k] } else { 1.0 };
+                solve_lane(l, bodies, k, (None, h, over))
             }
-            Pass::Relax(h) => solve_lane(l, bodies, k, (None, h)),
         }
     }
 }
@@ -123,7 +121,7 @@ fn solve_lane(
     l: &mut LaneView,
     bodies: &mut Bodies,
     k: usize,
-    (bias, h): (Option<(Softness, f32)>, f32),
+    (bias, h, over): (Option<f32>, f32, f32),
 ) {
     let mut a = bodies.get(l.a[k]);
     let (mut b, ball) = other(l, bodies, k);
@@ -137,16 +135,12 @@ fn solve_lane(
     let (bias, mass_scale, impulse_scale) = match bias {
         // A gap: close it this step at most (speculative).
         _ if s > 0.0 => (s / h, 1.0, 0.0),
-        Some((soft, push)) => (
-            (soft.bias_rate * s).max(-push),
-            soft.mass_scale,
-            soft.impulse_scale,
-        ),
+        Some(push) => ((l.rate[k] * s).max(-push), 1.0 - l.give[k], l.give[k]),
         None => (0.0, 1.0, 0.0),
     };
     let vn = (a.vx - b.vx) * nx + (a.vy - b.vy) * ny;
     let d = -l.mass[k] * mass_scale * (vn + bias) - impulse_scale * l.impulse[k];
-    let new = (l.impulse[k] + d).max(0.0);
+    let new = (l.impulse[k] + d * over).max(0.0);
     let applied = new - l.impulse[k];
     l.impulse[k] = new;
     l.max_push[k] = l.max_push[k].max(applied);

@@ -13,7 +13,7 @@ use std::ops::Range;
 pub(super) struct SharedLanes<'a> {
     len: usize,
     ids: [*const u32; 2],
-    fields: [*const f32; 17],
+    fields: [*const f32; 20],
     solved: [*mut f32; 4],
     _owner: std::marker::PhantomData<&'a mut Lanes>,
 }
@@ -44,6 +44,9 @@ impl<'a> SharedLanes<'a> {
             &l.sx,
             &l.sy,
             &l.warm,
+            &l.rate,
+            &l.give,
+            &l.over,
         ]
         .map(|v| v.as_ptr());
         let solved = [
@@ -94,6 +97,9 @@ impl<'a> SharedLanes<'a> {
                 sx: f(14),
                 sy: f(15),
                 warm: f(16),
+                rate: f(17),
+                give: f(18),
+                over: f(19),
                 impulse: m(0),
                 max_push: m(1),
                 friction: m(2),

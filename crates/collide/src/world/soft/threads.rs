@@ -26,10 +26,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// Blocks of [`WIDTH`] lanes a thread claims at once.
 const CLAIM: usize = 32;
 
-/// What the threads do in turn: a pass over every colour, or the move of the positions.
+/// What the threads do in turn: a pass over every colour, or over their firm lanes only, or
+/// the move of the positions.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Job {
     Pass(Pass),
+    Firm(Pass),
     /// Integrates the awake balls over the step (s).
     Integrate(f32),
 }
@@ -37,10 +39,11 @@ pub(super) enum Job {
 /// One stage of the schedule: a pass over one range of lanes, or the move.
 #[derive(Clone, Copy)]
 enum Stage {
-    /// The pass over range `range` of the plan, in `blocks` blocks.
+    /// The pass over range `range` of the plan (of its firm ranges if `firm`), in `blocks`
+    /// blocks.
     Range {
         pass: Pass,
-        range: usize,
+        range: (usize, bool),
         blocks: usize,
     },
     /// The move, the first thread's.
@@ -59,10 +62,11 @@ struct Counters {
     next: Vec<Counter>,
 }
 
-/// Runs `jobs` over `lanes` in the order of `ranges` on `threads` threads (at least 2).
+/// Runs `jobs` over `lanes` in the order of `ranges` (every colour's, and their firm lanes')
+/// on `threads` threads (at least 2).
 pub(super) fn run(
     (lanes, states): (&mut Lanes, &mut [BodyState]),
-    ranges: &[LaneRange],
+    ranges: (&[LaneRange], &[LaneRange]),
     balls: (&mut BallSet, &[Vec2]),
     (jobs, threads): (&[Job], usize),
 ) {
@@ -95,22 +99,28 @@ pub(super) fn run(
     workers::each(&mut parts, |t, (b, balls)| plan.work(t, *b, balls.take()));
 }
 
-/// The stages of `jobs` over `ranges`, in order.
-fn schedule(jobs: &[Job], ranges: &[LaneRange]) -> Vec<Stage> {
-    let mut stages = Vec::with_capacity(jobs.len() * ranges.len());
+/// The stages of `jobs` over `ranges` (every colour's, and their firm lanes'), in order.
+fn schedule(jobs: &[Job], (all, firm): (&[LaneRange], &[LaneRange])) -> Vec<Stage> {
+    let mut stages = Vec::with_capacity(jobs.len() * all.len());
     for job in jobs {
         match *job {
-            Job::Pass(pass) => stages.extend(ranges.iter().enumerate().map(|(range, r)| {
-                let blocks = match r.kind {
-                    Kind::Mixed => 1,
-                    _ => r.lanes.len().div_ceil(WIDTH),
+            Job::Pass(pass) | Job::Firm(pass) => {
+                let (ranges, firm) = match job {
+                    Job::Firm(_) => (firm, true),
+                    _ => (all, false),
                 };
-                Stage::Range {
-                    pass,
-                    range,
-                    blocks,
-                }
-            })),
+                stages.extend(ranges.iter().enumerate().map(|(range, r)| {
+                    let blocks = match r.kind {
+                        Kind::Mixed => 1,
+                        _ => r.lanes.len().div_ceil(WIDTH),
+                    };
+                    Stage::Range {
+                        pass,
+                        range: (range, firm),
+                        blocks,
+                    }
+                }))
+            }
             Job::Integrate(dt) => stages.push(Stage::Integrate(dt)),
         }
     }
@@ -121,7 +131,7 @@ fn schedule(jobs: &[Job], ranges: &[LaneRange]) -> Vec<Stage> {
 struct Plan<'a> {
     stages: &'a [Stage],
     counters: &'a [Counters],
-    ranges: &'a [LaneRange],
+    ranges: (&'a [LaneRange], &'a [LaneRange]),
     lanes: &'a SharedLanes<'a>,
     wide: kernel::Width,
 }
@@ -160,10 +170,13 @@ impl Plan<'_> {
     fn claim(
         &self,
         bodies: &mut Bodies,
-        (pass, range, blocks): (Pass, usize, usize),
+        (pass, range, blocks): (Pass, (usize, bool), usize),
         (c, run): (&Counters, usize),
     ) {
-        let r = &self.ranges[range];
+        let r = match range {
+            (k, false) => &self.ranges.0[k],
+            (k, true) => &self.ranges.1[k],
+        };
         let runs = c.next.len();
         // The run's blocks: the overflow is one block, the first run's.
         let (start, end) = match r.kind {

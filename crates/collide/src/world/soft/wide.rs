@@ -76,25 +76,31 @@ pub(super) fn run<V: Wide>(
                 let on = V::load(l.warm, k).ne(V::splat(0.0));
                 warm(&c, (&mut a, &mut b, two), on)
             }
-            Pass::Solve(springs, push, h) => {
-                let soft = if two { springs.balls } else { springs.walls };
+            Pass::Solve(push, h) => {
+                let give = V::load(l.give, k);
                 let bias = Bias {
-                    rate: V::splat(soft.bias_rate),
+                    rate: V::load(l.rate, k),
                     push: V::splat(push),
-                    mass_scale: V::splat(soft.mass_scale),
-                    impulse_scale: V::splat(soft.impulse_scale),
+                    mass_scale: V::splat(1.0).sub(give),
+                    impulse_scale: give,
                     h: V::splat(h),
+                    over: V::splat(1.0),
                     on: true,
                 };
                 solve(&mut c, (&mut a, &mut b, two), &bias);
             }
-            Pass::Relax(h) => {
+            Pass::Relax(h, over) => {
                 let bias = Bias {
                     rate: V::splat(0.0),
                     push: V::splat(0.0),
                     mass_scale: V::splat(1.0),
                     impulse_scale: V::splat(0.0),
                     h: V::splat(h),
+                    over: if over {
+                        V::load(l.over, k)
+                    } else {
+                        V::splat(1.0)
+                    },
                     on: false,
                 };
                 solve(&mut c, (&mut a, &mut b, two), &bias);
@@ -207,6 +213,8 @@ struct Bias<V> {
     mass_scale: V,
     impulse_scale: V,
     h: V,
+    /// How many times its step each normal impulse moves.
+    over: V,
     on: bool,
 }
 
@@ -294,7 +302,7 @@ fn solve<V: Wide>(
         .mul(mass_scale)
         .mul(vn.add(b_n))
         .sub(impulse_scale.mul(c.impulse));
-    let new = zero.max(c.impulse.add(d));
+    let new = zero.max(c.impulse.add(d.mul(bias.over)));
     let applied = new.sub(c.impulse);
     c.impulse = new;
     c.max_push = applied.max(c.max_push);
