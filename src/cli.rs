@@ -30,7 +30,8 @@ pub struct Args {
     /// push-out, unless the scene chooses).
     #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
     pub sleep: Option<bool>,
-    /// Threads the soft contacts run on (the narrow phase, the preparing, the passes; 1-64): the same simulation on any number,
+    /// Threads the step runs on (the grid's pair search from 8,192 balls; the soft contacts' narrow phase, preparing, passes
+    /// and move; 1-64): the same simulation on any number,
     /// only faster (the summary line names the count when it is more than 1).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub threads: u32,

@@ -341,6 +341,40 @@ fn soft_contacts_give_the_same_hash_on_every_kernel_width_and_any_thread_count()
 }
 
 #[test]
+fn the_grids_threaded_search_gives_the_same_hash_with_either_solver() {
+    // 9,000 balls: above the 8,192 from which the grid searches its pairs and queries its
+    // obstacles on several threads.
+    let out = |solver: &str, threads: &str| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_collision-math-toy"));
+        cmd.args(["--fill", "9000", "--headless", "--frames", "20"]);
+        cmd.args([
+            "--broad-phase",
+            "grid",
+            "--solver",
+            solver,
+            "--threads",
+            threads,
+        ]);
+        cmd.env(
+            "CMT_CONFIG_DIR",
+            std::env::temp_dir().join("cmt-cli-grid-threads"),
+        );
+        let o = cmd.output().expect("the app runs");
+        assert!(o.status.success());
+        let text = String::from_utf8_lossy(&o.stdout).to_string();
+        let tests = text
+            .split_whitespace()
+            .find(|w| w.starts_with("aabb_tests="));
+        (hash_of(&text).to_string(), tests.map(str::to_string))
+    };
+    for solver in ["push-out", "soft"] {
+        let one = out(solver, "1");
+        assert_eq!(out(solver, "2"), one, "{solver}, 2 threads");
+        assert_eq!(out(solver, "3"), one, "{solver}, 3 threads");
+    }
+}
+
+#[test]
 fn a_large_fill_takes_soft_contacts_unless_a_solver_is_asked_for() {
     let solver = |summary: &str| {
         let kv = summary

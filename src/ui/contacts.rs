@@ -47,7 +47,7 @@ fn soft_sliders(ui: &mut egui::Ui, sim: &mut Settings) {
     // A page runs on one thread: no slider there.
     #[cfg(not(target_arch = "wasm32"))]
     ui.add(egui::Slider::new(&mut sim.threads, 1..=8).text("threads"))
-        .on_hover_text("Threads the soft contacts run on (the narrow phase, the preparing of the contacts, the passes colour by colour): the same simulation, bit for bit, only faster");
+        .on_hover_text("Threads the step runs on (the grid's pair search from 8,192 balls; the soft contacts' narrow phase, the preparing of the contacts, the passes colour by colour and the move): the same simulation, bit for bit, only faster");
     let s = &mut sim.soft;
     ui.checkbox(&mut s.once_a_frame, "find contacts once a frame")
         .on_hover_text(

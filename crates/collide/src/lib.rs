@@ -48,6 +48,7 @@ pub mod scene;
 mod stepper;
 mod summary;
 pub mod tunnel;
+mod workers;
 pub mod world;
 
 /// What a program that loads a scene, runs a world and reads it back needs:

@@ -50,7 +50,6 @@ mod soft;
 mod state;
 mod step;
 mod sweep;
-mod workers;
 
 pub(crate) use crate::balls::BallSet;
 pub use crate::balls::{BallId, StaleBall};

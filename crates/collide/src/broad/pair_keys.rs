@@ -105,6 +105,17 @@ impl PairKeys {
         }
     }
 
+    /// Appends the keys of `other`.
+    pub(crate) fn append(&mut self, other: &PairKeys) {
+        let add = &other.keys[..other.len];
+        let end = self.len + add.len();
+        if self.keys.len() < end {
+            grow_keys(&mut self.keys, end);
+        }
+        self.keys[self.len..end].copy_from_slice(add);
+        self.len = end;
+    }
+
     /// Adds pairs already as `(min, max)`.
     pub(crate) fn extend(&mut self, pairs: &[Pair]) {
         let mut out = self.writer();

@@ -111,6 +111,10 @@ pub trait BroadPhase: Send {
         counters: &mut BroadCounters,
         probe: Option<&mut Probe>,
     );
+    /// Lets the calls that follow use up to `threads` threads: the same pairs and counters
+    /// on any number. Most broad phases run on one and ignore it; the grid searches its
+    /// pairs on several.
+    fn set_threads(&mut self, _threads: usize) {}
     /// [`BroadPhase::find_pairs_with`] without a record.
     fn find_pairs(
         &mut self,

@@ -75,6 +75,8 @@ pub(super) struct Query {
     pub(super) verify: bool,
     /// The simulated second the step is in (the probe's heat sums by it).
     pub(super) second: u64,
+    /// Threads the broad phase may use (`Settings::threads`).
+    pub(super) threads: usize,
 }
 
 /// The world as a stage sees it during a step: obstacles to read, balls to move.
@@ -97,6 +99,7 @@ impl StepContext {
             pair_cache: self.settings.pair_cache,
             verify: self.settings.verify,
             second: self.step / (60 * self.settings.motion_iterations.clamp(1, 64)) as u64,
+            threads: self.settings.threads,
         }
     }
 }

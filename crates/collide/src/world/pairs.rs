@@ -221,6 +221,7 @@ impl PairsStage {
         tally: &mut Tally,
     ) {
         let t0 = self.clock.map(|c| c());
+        self.broad.set_threads(query.threads);
         if let Some(mut probing) = self.probing.take() {
             let before = tally.broad.aabb_tests;
             let probe = probing.probe_for(owners, w.balls.len());

@@ -34,6 +34,13 @@
 //! in every cell they overlap, statics once and kept between calls (rebuilt when
 //! `statics_version` or the cell size changes); see `obstacles.rs`.
 //!
+//! **Threads.** From 8,192 balls the pair search and the obstacle query run on the threads
+//! it is given ([`BroadPhase::set_threads`]): for the search the whole sort first, then the
+//! balls in cell order cut into one run a thread, each searched into keys of its own,
+//! appended in order (the key sort puts them in one order); for the obstacles the balls in
+//! index order cut likewise, their pairs appended in order. The pairs and the counts are the
+//! same on any number of threads; the sorts stay on one.
+//!
 //! **Probe.** A ball-pair test belongs to the ball whose search made it (the one tested
 //! against the later balls of its cell and the forward neighbours), and to its own cell's
 //! heat; the focus visits the cells its search read, its tests beside its own cell. Obstacle
@@ -111,6 +118,8 @@ pub struct Grid {
     /// Ball index range of the last call.
     ball_ids: std::ops::Range<usize>,
     obstacles: ObstacleCells,
+    /// Each thread's obstacle pairs and counts of a query on several threads (kept).
+    obstacle_parts: Vec<(Vec<Pair>, BroadCounters)>,
     /// Calls whose balls were sorted in one pass with the last call's range.
     one_pass: u64,
 }
@@ -127,6 +136,7 @@ impl Default for Grid {
             keys: PairKeys::default(),
             ball_ids: 0..0,
             obstacles: ObstacleCells::default(),
+            obstacle_parts: Vec::new(),
             one_pass: 0,
         }
     }
@@ -282,7 +292,15 @@ impl Grid {
         self.keys.reserve(self.ball_ids.len());
         counters.aabb_tests += self.sort_balls(input.aabbs);
         self.obstacles.update(input, self.working);
-        self.obstacles.query(input, pairs, counters, probe);
+        let threads = self.balls.search_threads();
+        match probe {
+            None if threads > 1 => {
+                let at = (&mut *pairs, &mut *counters);
+                let parts = &mut self.obstacle_parts;
+                self.obstacles.query_on_threads(input, at, threads, parts);
+            }
+            probe => self.obstacles.query(input, pairs, counters, probe),
+        }
         self.keys.extend(pairs);
         counters.repeats_dropped += self.keys.sorted_into(pairs);
         counters.pairs += pairs.len() as u64;
@@ -321,6 +339,10 @@ impl Grid {
 impl BroadPhase for Grid {
     fn kind(&self) -> BroadKind {
         BroadKind::Grid
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        self.balls.threads = threads;
     }
 
     fn find_pairs_with(
@@ -593,6 +615,26 @@ mod tests {
         check(&mut g, &boxes);
         assert_eq!(one_pass(&g), "3");
         assert_eq!(g.working_size(), 128.0);
+    }
+
+    #[test]
+    fn the_pair_search_on_several_threads_finds_the_same_pairs_and_counts() {
+        // Above the threshold, with some obstacles, twice each (the second call takes the
+        // one-pass sort), on 1, 2, 3 and 7 threads.
+        let mut boxes = scattered(3, 60.0, 2000.0, 9);
+        boxes.extend(scattered(20_000, 6.0, 2000.0, 4));
+        let inp = input(&boxes, 3, 1);
+        let mut one = Grid::default();
+        let first = run(&mut one, &inp);
+        assert!(first.0.len() > 1000);
+        assert_eq!(run(&mut one, &inp), first);
+        for threads in [2, 3, 7] {
+            let mut g = Grid::default();
+            g.set_threads(threads);
+            assert_eq!(run(&mut g, &inp), first, "{threads} threads");
+            assert_eq!(run(&mut g, &inp), first, "{threads} threads, one pass");
+            assert_eq!(g.one_pass, 1);
+        }
     }
 
     /// `n` seeded balls of sides up to `side` px over a square of `extent` px.

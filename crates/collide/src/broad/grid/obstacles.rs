@@ -28,6 +28,7 @@
 use super::cells::{region_of, Buckets, CellRange};
 use crate::broad::{BroadCounters, BroadInput, Pair, Place, Probe};
 use crate::geom::Aabb;
+use crate::workers;
 
 /// Obstacles entered in every cell they overlap; balls look them up.
 #[derive(Clone, Debug, Default)]
@@ -87,6 +88,38 @@ impl ObstacleCells {
         }
         for ball in input.first_dynamic..input.aabbs.len() {
             self.query_ball(input.aabbs, ball, pairs, counters, probe.as_deref_mut());
+        }
+    }
+
+    /// [`ObstacleCells::query`] without a probe on `threads` threads: the balls cut into one
+    /// run a thread, each run's pairs and counts into `parts` (kept by the caller), then
+    /// appended in order: the same pairs in the same order, and the same counts, as one
+    /// thread gives.
+    pub(crate) fn query_on_threads(
+        &self,
+        input: &BroadInput,
+        (pairs, counters): (&mut Vec<Pair>, &mut BroadCounters),
+        threads: usize,
+        parts: &mut Vec<(Vec<Pair>, BroadCounters)>,
+    ) {
+        if threads <= 1 || self.statics.entries() + self.kinematic.entries() == 0 {
+            return self.query(input, pairs, counters, None);
+        }
+        parts.resize_with(threads, Default::default);
+        let balls = input.first_dynamic.min(input.aabbs.len())..input.aabbs.len();
+        let n = balls.len();
+        workers::each(&mut parts[..threads], |t, (found, c)| {
+            found.clear();
+            *c = BroadCounters::default();
+            let run = balls.start + t * n / threads..balls.start + (t + 1) * n / threads;
+            for ball in run {
+                self.query_ball(input.aabbs, ball, found, c, None);
+            }
+        });
+        for (found, c) in &parts[..threads] {
+            pairs.extend_from_slice(found);
+            counters.aabb_tests += c.aabb_tests;
+            counters.repeats_dropped += c.repeats_dropped;
         }
     }
 

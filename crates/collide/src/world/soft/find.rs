@@ -12,12 +12,12 @@ use super::lanes::SPECULATIVE_RADII;
 use crate::balls::{BallSet, Rest};
 use crate::geom::{Ball, Group, Shape};
 use crate::narrow::{contact_ball_ball, contact_ball_obstacle_fine, Contact, GroupTests};
+use crate::workers;
 use crate::world::body::{BallIx, Body, BodyPair, ShapeIx};
 use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
 use crate::world::settings::SoftSettings;
 use crate::world::sleepers::Wakes;
-use crate::world::workers;
 use glam::Vec2;
 
 /// One sub-step's view of the world: the balls and obstacles, the step's pairs, where the

@@ -8,7 +8,7 @@
 //! mass, so a wide kernel reads eight whole lanes at a time and the padding changes nothing.
 //! Cost: `O(contacts)` to fill, `O(balls)` to load and store the bodies.
 
-use crate::balls::BallSet;
+use crate::balls::{BallSet, Rest};
 use crate::geom::{clamp_speed, Ball};
 use crate::world::contacts::{Kept, SoftContact};
 use glam::Vec2;
@@ -234,10 +234,63 @@ pub(super) fn integrate_states(
     dt: f32,
 ) {
     let (balls, rests) = balls.with_rests();
-    for (i, (b, at)) in balls.iter_mut().zip(found_at).enumerate() {
-        if rests[i].asleep {
+    integrate_run(states, &mut BallRun::whole(balls, rests, found_at), dt);
+}
+
+/// A run of the balls: the balls from index `start`, with their rests and where each was
+/// when the contacts were found; the move of the positions is cut into such runs, one a
+/// thread.
+pub(super) struct BallRun<'a> {
+    pub(super) start: usize,
+    pub(super) balls: &'a mut [Ball],
+    pub(super) rests: &'a [Rest],
+    pub(super) found_at: &'a [Vec2],
+}
+
+impl<'a> BallRun<'a> {
+    /// Every ball as one run.
+    pub(super) fn whole(balls: &'a mut [Ball], rests: &'a [Rest], found_at: &'a [Vec2]) -> Self {
+        BallRun {
+            start: 0,
+            balls,
+            rests,
+            found_at,
+        }
+    }
+
+    /// The run cut into `parts` runs of about equal length, in order.
+    pub(super) fn cut(self, parts: usize) -> Vec<BallRun<'a>> {
+        let n = self.balls.len();
+        let (mut balls, mut rests, mut found_at) = (self.balls, self.rests, self.found_at);
+        let mut start = self.start;
+        (0..parts)
+            .map(|t| {
+                let len = (t + 1) * n / parts - t * n / parts;
+                let (b, rest_b) = std::mem::take(&mut balls).split_at_mut(len);
+                let (r, rest_r) = rests.split_at(len.min(rests.len()));
+                let (f, rest_f) = found_at.split_at(len.min(found_at.len()));
+                (balls, rests, found_at) = (rest_b, rest_r, rest_f);
+                let run = BallRun {
+                    start,
+                    balls: b,
+                    rests: r,
+                    found_at: f,
+                };
+                start += len;
+                run
+            })
+            .collect()
+    }
+}
+
+/// [`integrate_states`] for the balls of `run`.
+pub(super) fn integrate_run(states: &mut Bodies, run: &mut BallRun, dt: f32) {
+    let rests = run.rests;
+    for (k, (b, at)) in run.balls.iter_mut().zip(run.found_at).enumerate() {
+        if rests[k].asleep {
             continue;
         }
+        let i = run.start + k;
         let mut s = states.get(i as u32);
         let to = b.pos + Vec2::new(s.vx, s.vy) * dt;
         let moved = to - *at;

@@ -10,9 +10,9 @@
 //! gives the same arrays. Cost: `O(contacts + lanes)`.
 
 use super::lanes::{Lanes, Springs, NO_BODY};
+use crate::workers;
 use crate::world::body::Body;
 use crate::world::contacts::{Kept, SoftContact};
-use crate::world::workers;
 
 /// Lanes below which the fill keeps to one thread.
 const PARALLEL_FROM: usize = 8192;

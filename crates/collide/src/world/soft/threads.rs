@@ -9,17 +9,19 @@
 //! The result is the one thread's, bit for bit: within a colour no two lanes share a ball, so
 //! the order its blocks are solved in, and by which thread, changes nothing, and the stages
 //! still go one after another. The overflow (any contacts, one at a time) is one block; the
-//! move of the positions is the first thread's. No thread waits for another to arrive, only
-//! for blocks another has claimed to be done, so a thread the system holds back late costs
-//! little: the others take its share. The workers are the pool's (`world/workers.rs`), kept between calls.
+//! move of the positions is cut into one run of the balls a thread (each ball moves by its
+//! own state alone). No thread waits for another to arrive, only for blocks another has
+//! claimed to be done (and, for the move, for each thread's run), so a thread the system
+//! holds back late costs little: the others take its share. The workers are the pool's
+//! (`workers.rs`), kept between calls.
 //! Cost: a counter a thread and one of blocks done a stage, one claim every [`CLAIM`] blocks.
 
 use super::colour::{Kind, LaneRange};
 use super::kernel;
-use super::lanes::{integrate_states, Bodies, BodyState, Lanes, Pass, WIDTH};
+use super::lanes::{integrate_run, BallRun, Bodies, BodyState, Lanes, Pass, WIDTH};
 use super::shared::SharedLanes;
 use crate::balls::BallSet;
-use crate::world::workers;
+use crate::workers;
 use glam::Vec2;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -46,7 +48,7 @@ enum Stage {
         range: (usize, bool),
         blocks: usize,
     },
-    /// The move, the first thread's.
+    /// The move, each thread its run of the balls.
     Integrate(f32),
 }
 
@@ -88,15 +90,16 @@ pub(super) fn run(
         lanes: &shared,
         wide,
     };
-    type Part<'b> = (Bodies<'b>, Option<(&'b mut BallSet, &'b [Vec2])>);
-    let mut parts: Vec<Part> = Vec::with_capacity(threads);
-    parts.push((bodies, Some(balls)));
-    for _ in 1..threads {
+    let (all, rests) = balls.0.with_rests();
+    let runs = BallRun::whole(all, rests, balls.1).cut(threads);
+    let mut parts: Vec<(Bodies, Option<BallRun>)> = Vec::with_capacity(threads);
+    for run in runs {
         // SAFETY: the threads touch one state only within one stage's blocks, each
-        // claimed once, and a stage begins when the one before is done (see `Bodies`).
-        parts.push((unsafe { bodies.share() }, None));
+        // claimed once, or, moving the balls, their own run's, and a stage begins when the
+        // one before is done (see `Bodies`).
+        parts.push((unsafe { bodies.share() }, Some(run)));
     }
-    workers::each(&mut parts, |t, (b, balls)| plan.work(t, *b, balls.take()));
+    workers::each(&mut parts, |t, (b, run)| plan.work(t, *b, run.as_mut()));
 }
 
 /// The stages of `jobs` over `ranges` (every colour's, and their firm lanes'), in order.
@@ -138,9 +141,9 @@ struct Plan<'a> {
 
 impl Plan<'_> {
     /// Thread `me`'s part: every stage in turn, claiming blocks of its own run, then of the
-    /// others', while there are any, then waiting for the stage to be done; the first thread
-    /// (`balls`) also moves the balls.
-    fn work(&self, me: usize, mut bodies: Bodies, mut balls: Option<(&mut BallSet, &[Vec2])>) {
+    /// others', while there are any, then waiting for the stage to be done; each thread moves
+    /// its run of the balls (`balls`).
+    fn work(&self, me: usize, mut bodies: Bodies, mut balls: Option<&mut BallRun>) {
         for (stage, c) in self.stages.iter().zip(self.counters) {
             match *stage {
                 Stage::Range {
@@ -156,11 +159,11 @@ impl Plan<'_> {
                     wait_for(&c.done.0, blocks);
                 }
                 Stage::Integrate(dt) => {
-                    if let Some((balls, found_at)) = balls.as_mut() {
-                        integrate_states(&mut bodies, (balls, found_at), dt);
-                        c.done.0.store(1, Ordering::Release);
+                    if let Some(run) = balls.as_mut() {
+                        integrate_run(&mut bodies, run, dt);
                     }
-                    wait_for(&c.done.0, 1);
+                    c.done.0.fetch_add(1, Ordering::Release);
+                    wait_for(&c.done.0, c.next.len());
                 }
             }
         }

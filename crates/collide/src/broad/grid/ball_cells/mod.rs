@@ -16,7 +16,8 @@
 //! **Cost.** O(n + cells). All arrays are kept, so a steady-state call allocates nothing.
 //!
 //! The parts: `lattice.rs` the cell of a coordinate and a box's cell code, `sort.rs` the two
-//! counting sorts and the window of entries, `search.rs` the pair search (SSE2) and `avx2.rs`
+//! counting sorts and the window of entries, `search.rs` the pair search (SSE2, on one thread
+//! or several) and `avx2.rs`
 //! its AVX2 step, `searched.rs` the cells the search tests for a ball (read by the search and
 //! drawn by the overlay).
 
@@ -106,6 +107,11 @@ pub(crate) struct BallCells {
     /// Balls per band of the last build: room for each band in the next build's single pass
     /// ([`BallCells::build_hinted`]).
     band_counts: Vec<u32>,
+    /// Threads the pair search may use (see [`BallCells::pairs_on_threads`]).
+    pub threads: usize,
+    /// Each thread's keys and box tests of a search on several threads (kept, so a steady
+    /// state allocates nothing).
+    parts: Vec<(PairKeys, u64)>,
 }
 
 /// One ball on its way into cell order.

@@ -24,8 +24,44 @@ use super::searched::searched_runs;
 use super::{BallCells, Record, PAD};
 use crate::broad::packed::query_of;
 use crate::broad::pair_keys::{grow_keys, KeyWriter, PairKeys};
+use crate::workers;
+
+/// Balls from which the pair search runs on several threads, when it may.
+const PARALLEL_FROM: usize = 8192;
 
 impl BallCells {
+    /// Threads the next search runs on: those it may use, or one for fewer than
+    /// [`PARALLEL_FROM`] balls or while a probe records the search.
+    pub(crate) fn search_threads(&self) -> usize {
+        match self.count >= PARALLEL_FROM && self.record.is_none() {
+            true => workers::usable(self.threads),
+            false => 1,
+        }
+    }
+
+    /// [`BallCells::pairs`] on `threads` threads, the entries all sorted: the balls in cell
+    /// order cut into one run a thread, each searched into keys of its own, then appended to
+    /// `keys` in order; returns the box tests. The same keys as one thread finds (a run's
+    /// search reads only the sorted cells), so the same pairs and counts on any number.
+    pub(super) fn pairs_on_threads(&mut self, keys: &mut PairKeys, threads: usize) -> u64 {
+        assert!(self.holds_all(), "pairs searched after a windowed build");
+        let mut parts = std::mem::take(&mut self.parts);
+        parts.resize_with(threads, Default::default);
+        let (n, this) = (self.count, &*self);
+        workers::each(&mut parts[..threads], |t, (part, tests)| {
+            part.clear(0);
+            let run = t * n / threads..(t + 1) * n / threads;
+            *tests = this.pairs_in(run, &mut part.writer(), None);
+        });
+        let mut tests = 0;
+        for (part, t) in &parts[..threads] {
+            keys.append(part);
+            tests += t;
+        }
+        self.parts = parts;
+        tests
+    }
+
     /// Every ball against the later balls of its own cell, the cell to its right and the
     /// three cells below (the forward half of the 8 neighbours: each pair of neighbouring
     /// cells is visited once). Overlapping pairs go to `keys`; returns the box tests.

@@ -152,7 +152,12 @@ impl BallCells {
     #[inline(never)]
     pub(super) fn sort_bands(&mut self, mut keys: Option<&mut PairKeys>) -> u64 {
         let (h, s) = (self.dims.1, self.stride);
-        let mut out = keys.as_mut().map(|k| k.writer());
+        // On several threads the whole sort comes first, then the search.
+        let threads = self.search_threads();
+        let mut out = match threads {
+            1 => keys.as_mut().map(|k| k.writer()),
+            _ => None,
+        };
         let mut tests = 0;
         let mut rec = self.record.take();
         let shift = self.band_shift();
@@ -182,7 +187,11 @@ impl BallCells {
             tests += self.pairs_in(prev..n, out, rec.as_mut());
         }
         self.record = rec;
-        tests
+        drop(out);
+        match keys {
+            Some(keys) if threads > 1 => self.pairs_on_threads(keys, threads),
+            _ => tests,
+        }
     }
 
     /// The entries the window holds: every ball without a pair search; with one, room for any

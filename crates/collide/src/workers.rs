@@ -1,9 +1,10 @@
-//! The worker threads the step's parallel stages share: for `threads` threads, a pool of
+//! The worker threads the step's parallel stages share (the grid's pair search, the soft
+//! contacts' narrow phase, lanes and passes): for `threads` threads, a pool of
 //! `threads − 1` workers (rayon's), kept for the next call, with the calling thread as the
 //! first. A stage cuts its work into one part a thread and hands [`each`] the parts; the call
 //! returns when every part is done. Nothing a part computes may depend on which thread ran it
-//! or when: the stages using this keep the one thread's bits (`soft/threads.rs`,
-//! `soft/find.rs`, `soft/lanes.rs`).
+//! or when: the stages using this keep the one thread's bits (`world/soft/threads.rs`,
+//! `world/soft/find.rs`, `world/soft/prepare.rs`, `broad/grid/ball_cells/sort.rs`).
 //!
 //! The pools of the last few thread counts are kept (a slider dragged over the counts starts
 //! a handful of threads, not one pool a count). WebAssembly has no threads here: there, and
