@@ -65,13 +65,12 @@ pub(super) const FIRM_RADII: f32 = 0.005;
 pub(super) const FIRMEST: f32 = 4.0;
 
 /// Over-relaxation of the relax passes but the last, for the firm contacts between two balls
-/// (a loaded pile at rest, see [`Springs::of`]): each moves such a
-/// contact's normal impulse this many times the step that would meet its constraint alone
-/// (successive over-relaxation; Gauss–Seidel is 1, and it converges below 2), so a deep
-/// pile's velocities settle in far fewer passes. Every other contact takes plain steps, and
-/// the last pass is plain Gauss–Seidel, so an impact is solved as before and the walls keep
-/// the last word: with every contact over-relaxed, a falling column squeezed a ball wedged
-/// between two walls through a gap narrower than itself.
+/// (a loaded pile at rest, see [`Springs::of`]): each moves such a contact's normal impulse
+/// this many times the step that would meet its constraint alone (successive
+/// over-relaxation; Gauss–Seidel is 1, and it converges below 2), so a deep pile's velocities
+/// settle in far fewer passes. Every other contact takes plain steps, and the last pass is
+/// plain Gauss–Seidel: a hit is solved as before, the walls (solved last) keep the last word,
+/// and the velocities a step leaves are a plain pass's.
 pub(super) const RELAX_OVER: f32 = 1.8;
 
 /// One kind of contact's spring: its `ω²` (rad²/s²) and its softness over the sub-step.
