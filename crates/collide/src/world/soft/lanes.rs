@@ -75,7 +75,7 @@ pub(super) const RELAX_OVER: f32 = 1.8;
 
 /// One kind of contact's spring: its `ω²` (rad²/s²) and its softness over the sub-step.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Spring {
+struct Spring {
     omega2: f32,
     soft: Softness,
 }
@@ -110,22 +110,20 @@ impl Springs {
         }
     }
 
-    /// Whether a contact is firm (see [`Springs::of`]): its spring, and the load that would
-    /// sink it [`FIRM_RADII`] of the smaller radius at an `ω²` of one, if so.
-    pub(super) fn firm(
-        &self,
-        (load, speed): (f32, f32),
-        mass: f32,
-        (ra, rb): (f32, f32),
-    ) -> Option<(&Spring, f32)> {
+    /// A contact's own spring (between balls or with an obstacle, `rb` zero) and the load
+    /// that would sink it [`FIRM_RADII`] of the smaller radius at an `ω²` of one.
+    fn spring_of(&self, mass: f32, (ra, rb): (f32, f32)) -> (&Spring, f32) {
         let (spring, small) = match rb > 0.0 {
             true => (&self.balls, ra.min(rb)),
             false => (&self.walls, ra),
         };
-        let held = self.h * mass * FIRM_RADII * small;
-        let firm =
-            speed < self.slow && held > 0.0 && held.is_finite() && load > held * spring.omega2;
-        firm.then_some((spring, held))
+        (spring, self.h * mass * FIRM_RADII * small)
+    }
+
+    /// Whether a contact is firm (see [`Springs::of`]).
+    pub(super) fn firm(&self, (load, speed): (f32, f32), mass: f32, radii: (f32, f32)) -> bool {
+        let (spring, held) = self.spring_of(mass, radii);
+        speed < self.slow && held > 0.0 && held.is_finite() && load > held * spring.omega2
     }
 
     /// The same springs, with contacts whose balls are slower than `speed` (px/s) at rest.
@@ -160,24 +158,25 @@ impl Springs {
     /// a hit's brief load stiffens nothing, and a stirred pile carries a jolt no further than
     /// it did.
     pub(super) fn of(&self, load: (f32, f32), mass: f32, radii: (f32, f32)) -> (Softness, bool) {
-        let Some((spring, held)) = self.firm(load, mass, radii) else {
-            let spring = if radii.1 > 0.0 {
-                &self.balls
-            } else {
-                &self.walls
-            };
-            return (spring.soft, false);
-        };
+        let firm = self.firm(load, mass, radii);
+        (self.softness(firm, load.0, mass, radii), firm)
+    }
+
+    /// [`Springs::of`]'s softness for a contact already known to be `firm` or not.
+    pub(super) fn softness(&self, firm: bool, load: f32, mass: f32, radii: (f32, f32)) -> Softness {
+        let (spring, held) = self.spring_of(mass, radii);
+        if !firm {
+            return spring.soft;
+        }
         // The `ω²` that holds the load within the reach.
-        let omega2 = (load.0 / held).min(FIRMEST * FIRMEST * spring.omega2);
+        let omega2 = (load / held).min(FIRMEST * FIRMEST * spring.omega2);
         let rate = spring.soft.bias_rate;
         let give = 1.0 / (1.0 + self.h * omega2 / rate);
-        let soft = Softness {
+        Softness {
             bias_rate: rate,
             mass_scale: 1.0 - give,
             impulse_scale: give,
-        };
-        (soft, true)
+        }
     }
 }
 

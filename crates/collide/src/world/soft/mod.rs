@@ -296,9 +296,7 @@ impl SoftStage {
         self.lanes.match_kept(&self.contacts, &self.kept);
         for (k, c) in self.contacts.iter_mut().enumerate() {
             let load = self.lanes.kept_load(k, &self.kept);
-            c.firm = springs
-                .firm((load, c.speed), c.mass, (c.ra, c.rb))
-                .is_some();
+            c.firm = springs.firm((load, c.speed), c.mass, (c.ra, c.rb));
         }
         self.plan.coloured(&self.contacts, f.balls.len());
         let threads = f.cx.settings.threads;

@@ -211,7 +211,8 @@ fn lane_values(c: &SoftContact, held: Option<&Kept>, springs: &Springs) -> [f32;
     let (impulse, friction, rolling, warm) = held.map_or((0.0, 0.0, 0.0, 0.0), |h| {
         (h.impulse, h.friction, h.rolling, 1.0)
     });
-    let (soft, firm) = springs.of((impulse, c.speed), c.mass, (c.ra, c.rb));
+    // Whether it is firm was settled before the plan (`SoftStage::find`).
+    let soft = springs.softness(c.firm, impulse, c.mass, (c.ra, c.rb));
     let ball = matches!(c.other, Body::Ball(_));
     [
         c.normal.x,
@@ -237,7 +238,7 @@ fn lane_values(c: &SoftContact, held: Option<&Kept>, springs: &Springs) -> [f32;
         warm,
         soft.bias_rate,
         soft.impulse_scale,
-        Springs::over(firm, ball),
+        Springs::over(c.firm, ball),
     ]
 }
 

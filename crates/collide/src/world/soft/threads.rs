@@ -92,14 +92,14 @@ pub(super) fn run(
     };
     let (all, rests) = balls.0.with_rests();
     let runs = BallRun::whole(all, rests, balls.1).cut(threads);
-    let mut parts: Vec<(Bodies, Option<BallRun>)> = Vec::with_capacity(threads);
+    let mut parts: Vec<(Bodies, BallRun)> = Vec::with_capacity(threads);
     for run in runs {
         // SAFETY: the threads touch one state only within one stage's blocks, each
         // claimed once, or, moving the balls, their own run's, and a stage begins when the
         // one before is done (see `Bodies`).
-        parts.push((unsafe { bodies.share() }, Some(run)));
+        parts.push((unsafe { bodies.share() }, run));
     }
-    workers::each(&mut parts, |t, (b, run)| plan.work(t, *b, run.as_mut()));
+    workers::each(&mut parts, |t, (b, run)| plan.work(t, *b, run));
 }
 
 /// The stages of `jobs` over `ranges` (every colour's, and their firm lanes'), in order.
@@ -143,7 +143,7 @@ impl Plan<'_> {
     /// Thread `me`'s part: every stage in turn, claiming blocks of its own run, then of the
     /// others', while there are any, then waiting for the stage to be done; each thread moves
     /// its run of the balls (`balls`).
-    fn work(&self, me: usize, mut bodies: Bodies, mut balls: Option<&mut BallRun>) {
+    fn work(&self, me: usize, mut bodies: Bodies, balls: &mut BallRun) {
         for (stage, c) in self.stages.iter().zip(self.counters) {
             match *stage {
                 Stage::Range {
@@ -159,9 +159,7 @@ impl Plan<'_> {
                     wait_for(&c.done.0, blocks);
                 }
                 Stage::Integrate(dt) => {
-                    if let Some(run) = balls.as_mut() {
-                        integrate_run(&mut bodies, run, dt);
-                    }
+                    integrate_run(&mut bodies, balls, dt);
                     c.done.0.fetch_add(1, Ordering::Release);
                     wait_for(&c.done.0, c.next.len());
                 }
