@@ -6,6 +6,12 @@
 //! or when: the stages using this keep the one thread's bits (`world/soft/threads.rs`,
 //! `world/soft/find.rs`, `world/soft/prepare.rs`, `broad/grid/ball_cells/sort.rs`).
 //!
+//! Every world of the process shares these pools, so a part may start late, after another
+//! world's parts queued before it, or only once the call's other parts are done. A part may
+//! therefore never wait for another part to start: it may only wait for work that another
+//! part has claimed (and so begun), and the calling thread must be able to finish all the
+//! call's work alone (`world/soft/threads.rs` claims even the move of the balls).
+//!
 //! The pools of the last few thread counts are kept (a slider dragged over the counts starts
 //! a handful of threads, not one pool a count). WebAssembly has no threads here: there, and
 //! wherever a pool cannot be started, the parts run one after another on the caller, which

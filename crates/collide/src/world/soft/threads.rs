@@ -10,10 +10,15 @@
 //! the order its blocks are solved in, and by which thread, changes nothing, and the stages
 //! still go one after another. The overflow (any contacts, one at a time) is one block; the
 //! move of the positions is cut into one run of the balls a thread (each ball moves by its
-//! own state alone). No thread waits for another to arrive, only for blocks another has
-//! claimed to be done (and, for the move, for each thread's run), so a thread the system
-//! holds back late costs little: the others take its share. The workers are the pool's
-//! (`workers.rs`), kept between calls.
+//! own state alone), and the runs are claimed like blocks.
+//!
+//! No thread ever waits for another to arrive, only for work another has claimed (and so
+//! begun) to be done. A thread that never starts, because the pool's workers are busy with
+//! another world's step, costs nothing but its share of the speed: the threads that did
+//! start claim everything, and the calling thread alone finishes the whole schedule if it
+//! must (as Box2D v3's worker 0 can). Several worlds may share the pool and step at once on
+//! any number of threads each. The workers are the pool's (`workers.rs`), kept between
+//! calls.
 //! Cost: a counter a thread and one of blocks done a stage, one claim every [`CLAIM`] blocks.
 
 use super::colour::{Kind, LaneRange};
@@ -24,6 +29,7 @@ use crate::balls::BallSet;
 use crate::workers;
 use glam::Vec2;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// Blocks of [`WIDTH`] lanes a thread claims at once.
 const CLAIM: usize = 32;
@@ -82,24 +88,24 @@ pub(super) fn run(
         .collect();
     let shared = SharedLanes::new(lanes);
     let bodies = Bodies::new(states);
-    let wide = kernel::wide();
+    let (all, rests) = balls.0.with_rests();
+    let runs: Vec<Mutex<BallRun>> = BallRun::whole(all, rests, balls.1)
+        .cut(threads)
+        .into_iter()
+        .map(Mutex::new)
+        .collect();
     let plan = Plan {
         stages: &stages,
         counters: &counters,
         ranges,
         lanes: &shared,
-        wide,
+        runs: &runs,
+        wide: kernel::wide(),
     };
-    let (all, rests) = balls.0.with_rests();
-    let runs = BallRun::whole(all, rests, balls.1).cut(threads);
-    let mut parts: Vec<(Bodies, BallRun)> = Vec::with_capacity(threads);
-    for run in runs {
-        // SAFETY: the threads touch one state only within one stage's blocks, each
-        // claimed once, or, moving the balls, their own run's, and a stage begins when the
-        // one before is done (see `Bodies`).
-        parts.push((unsafe { bodies.share() }, run));
-    }
-    workers::each(&mut parts, |t, (b, run)| plan.work(t, *b, run));
+    // SAFETY: the threads touch one state only within one stage's blocks or one run of the
+    // balls, each claimed once, and a stage begins when the one before is done (see `Bodies`).
+    let mut parts: Vec<Bodies> = (0..threads).map(|_| unsafe { bodies.share() }).collect();
+    workers::each(&mut parts, |t, b| plan.work(t, *b));
 }
 
 /// The stages of `jobs` over `ranges` (every colour's, and their firm lanes'), in order.
@@ -136,14 +142,17 @@ struct Plan<'a> {
     counters: &'a [Counters],
     ranges: (&'a [LaneRange], &'a [LaneRange]),
     lanes: &'a SharedLanes<'a>,
+    /// The balls cut into runs, one a thread; any thread may claim any run (each once a
+    /// move), so the lock is never contended.
+    runs: &'a [Mutex<BallRun<'a>>],
     wide: kernel::Width,
 }
 
 impl Plan<'_> {
     /// Thread `me`'s part: every stage in turn, claiming blocks of its own run, then of the
-    /// others', while there are any, then waiting for the stage to be done; each thread moves
-    /// its run of the balls (`balls`).
-    fn work(&self, me: usize, mut bodies: Bodies, balls: &mut BallRun) {
+    /// others', while there are any, then waiting for the blocks the others claimed to be
+    /// done. It never waits for a thread that has not started.
+    fn work(&self, me: usize, mut bodies: Bodies) {
         for (stage, c) in self.stages.iter().zip(self.counters) {
             match *stage {
                 Stage::Range {
@@ -159,11 +168,24 @@ impl Plan<'_> {
                     wait_for(&c.done.0, blocks);
                 }
                 Stage::Integrate(dt) => {
-                    integrate_run(&mut bodies, balls, dt);
-                    c.done.0.fetch_add(1, Ordering::Release);
-                    wait_for(&c.done.0, c.next.len());
+                    self.integrate(&mut bodies, c, dt);
+                    wait_for(&c.done.0, self.runs.len());
                 }
             }
+        }
+    }
+
+    /// Moves the runs of the balls while any are left to claim (the stage's first counter
+    /// numbers them).
+    fn integrate(&self, bodies: &mut Bodies, c: &Counters, dt: f32) {
+        loop {
+            let k = c.next[0].0.fetch_add(1, Ordering::Relaxed);
+            let Some(run) = self.runs.get(k) else {
+                return;
+            };
+            let mut run = run.lock().unwrap_or_else(|e| e.into_inner());
+            integrate_run(bodies, &mut run, dt);
+            c.done.0.fetch_add(1, Ordering::Release);
         }
     }
 

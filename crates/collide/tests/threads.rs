@@ -1,0 +1,69 @@
+//! Several worlds stepping at once, each on several threads: they share the library's worker
+//! pools, and none may wait for a part another world's step has not yet started.
+
+mod common;
+
+use collide::{BroadKind, Solver, World};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The table filled with `n` balls, soft contacts on `threads` threads, never asleep.
+fn busy_table(seed: u64, n: u32, threads: usize) -> World {
+    let mut w = common::table(seed);
+    w.set_broad_phase(BroadKind::Grid);
+    w.edit_settings(|st| {
+        st.solver = Solver::Soft;
+        st.sleep.enabled = Some(false);
+        st.threads = threads;
+    });
+    w.fill_random(n, (2.1, 3.0), 100.0);
+    w
+}
+
+/// Steps `worlds` worlds at once, one OS thread each, `steps` steps, and returns their hashes;
+/// fails (instead of hanging) when they are not all done within `limit`, which is many times
+/// what the work needs even on a slow shared machine.
+fn step_at_once(worlds: usize, threads: usize, steps: u32, limit: Duration) -> Vec<u64> {
+    let (tx, rx) = mpsc::channel();
+    for k in 0..worlds {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            let mut w = busy_table(k as u64 + 1, 300, threads);
+            for _ in 0..steps {
+                w.step();
+            }
+            let _ = tx.send((k, w.state_hash()));
+        });
+    }
+    drop(tx);
+    let mut hashes = vec![0; worlds];
+    for _ in 0..worlds {
+        match rx.recv_timeout(limit) {
+            Ok((k, h)) => hashes[k] = h,
+            Err(_) => panic!("{worlds} worlds on {threads} threads each did not finish: a hang"),
+        }
+    }
+    hashes
+}
+
+#[test]
+fn several_worlds_stepping_at_once_on_several_threads_each_all_finish() {
+    let limit = Duration::from_secs(240);
+    // Before the threads claimed the move of the balls, four worlds of 300 balls on 3
+    // threads each hung within these steps on every try (a world's part that had begun the
+    // move waited for a part queued behind another world's).
+    for threads in [3, 4] {
+        step_at_once(4, threads, 2500, limit);
+    }
+}
+
+#[test]
+fn a_world_stepped_beside_others_gives_the_bits_it_gives_alone() {
+    let mut alone = busy_table(2, 300, 1);
+    for _ in 0..200 {
+        alone.step();
+    }
+    let together = step_at_once(3, 3, 200, Duration::from_secs(240));
+    // busy_table(2, …) is the second world's.
+    assert_eq!(together[1], alone.state_hash());
+}
