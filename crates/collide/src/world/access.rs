@@ -170,14 +170,8 @@ impl World {
     /// Removes ball `i` (keeps the order of the others; every other ball keeps its id).
     pub(crate) fn remove_ball(&mut self, i: usize) {
         if i < self.balls.len() {
-            let b = self.balls[i];
-            let wakes = &mut self.stages.sleep.wakes;
-            wakes.wake_near(&mut self.balls, b.pos, b.radius, b.radius);
-            let (_, id) = self.balls.remove(i);
+            let id = self.stages.take_ball(&mut self.balls, i, self.shapes.len());
             self.rules.scene.ball_removed(id);
-            self.stages.soft.kept.clear();
-            self.stages.pairs.ball_left(i, self.shapes.len());
-            self.stages.sweep.ball_left(i);
         }
     }
 

@@ -56,6 +56,24 @@ pub(super) struct BodyPair {
 }
 
 impl BodyPair {
+    /// The pair once ball `gone` has left and every later ball moved down one place, or
+    /// `None` when it was one of the two. The order of the pairs kept is kept.
+    pub(super) fn without(self, gone: BallIx) -> Option<Self> {
+        let moved = |b: BallIx| match b.cmp(&gone) {
+            std::cmp::Ordering::Less => Some(b),
+            std::cmp::Ordering::Equal => None,
+            std::cmp::Ordering::Greater => Some(BallIx(b.0 - 1)),
+        };
+        let other = match self.other {
+            Body::Shape(s) => Body::Shape(s),
+            Body::Ball(o) => Body::Ball(moved(o)?),
+        };
+        Some(Self {
+            ball: moved(self.ball)?,
+            other,
+        })
+    }
+
     /// The order the broad phase reports pairs in: every obstacle pair (by obstacle, then
     /// ball) before every ball pair (by the lower ball, then the higher).
     pub(super) fn key(&self) -> (bool, u32, u32) {

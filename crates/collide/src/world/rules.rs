@@ -85,32 +85,25 @@ impl World {
 
     /// Lets the rules act at `moment` of the step `cx` (whose hits they read).
     pub(super) fn rules_at(&mut self, moment: Moment, cx: &mut StepContext) {
-        let (wakes, kept) = (&mut self.stages.sleep.wakes, &mut self.stages.soft.kept);
-        let (pairs, sweep) = (&mut self.stages.pairs, &mut self.stages.sweep);
-        let n_shapes = self.shapes.len();
-        // A ball the rules take leaves as World::remove_ball takes it.
-        let mut take_ball = |balls: &mut BallSet, i: usize| {
-            let b = balls[i];
-            wakes.wake_near(balls, b.pos, b.radius, b.radius);
-            let (_, id) = balls.remove(i);
-            kept.clear();
-            pairs.ball_left(i, n_shapes);
-            sweep.ball_left(i);
-            id
-        };
+        // The launcher's queue is the view's while the other stages take the balls that
+        // leave, as World::remove_ball does.
+        let mut pending = std::mem::take(&mut self.stages.launch.pending);
+        let (stages, n_shapes) = (&mut self.stages, self.shapes.len());
+        let mut take_ball = |balls: &mut BallSet, i: usize| stages.take_ball(balls, i, n_shapes);
         let mut view = WorldView {
             balls: &mut self.balls,
             shapes: &mut self.shapes,
             first_moving: self.first_moving,
             groups: &mut self.groups,
             hits: &mut cx.hits,
-            pending_launches: &mut self.stages.launch.pending,
+            pending_launches: &mut pending,
             rng: &mut self.rng,
             ball_elasticity: cx.settings.ball_elasticity,
             dt: cx.dt,
             take_ball: &mut take_ball,
         };
         self.rules.at(moment, &mut view);
+        self.stages.launch.pending = pending;
     }
 }
 

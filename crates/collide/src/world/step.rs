@@ -2,6 +2,7 @@
 //! `crate::world`): `step()` is the list of the stages it runs, in order; each stage owns its
 //! state in its own file and is called from here only.
 
+use super::body::BallIx;
 use super::context::{frame, Frame, StepContext, WorldRng};
 use super::counters::{Counters, Tally};
 use super::launch::{LaunchStage, Launcher};
@@ -13,7 +14,7 @@ use super::settle::SettleStage;
 use super::sleep::SleepStage;
 use super::soft::SoftStage;
 use super::sweep::SweepStage;
-use crate::balls::BallSet;
+use crate::balls::{BallId, BallSet};
 use crate::geom::Ball;
 use crate::geom::{Aabb, Group, Shape};
 use crate::response::{Hit, HitWith};
@@ -65,6 +66,22 @@ pub(super) struct Stages {
     pub(super) settle: SettleStage,
     /// `meter.rs`: the overlap meter's searches.
     pub(super) meter: MeterStage,
+}
+
+impl Stages {
+    /// Removes ball `i` (the others keep their order and ids), the one way a ball leaves:
+    /// wakes the balls it touched, and every stage that keeps something per ball forgets it
+    /// and renumbers the later balls (the other contacts keep their warm start). Returns the
+    /// id it had.
+    pub(super) fn take_ball(&mut self, balls: &mut BallSet, i: usize, n_shapes: usize) -> BallId {
+        let b = balls[i];
+        self.sleep.wakes.wake_near(balls, b.pos, b.radius, b.radius);
+        let (_, id) = balls.remove(i);
+        self.soft.ball_left(BallIx::of(i));
+        self.pairs.ball_left(i, n_shapes);
+        self.sweep.ball_left(i);
+        id
+    }
 }
 
 impl World {

@@ -65,7 +65,7 @@ mod threads;
 #[cfg(target_arch = "x86_64")]
 mod wide;
 
-use super::body::BodyPair;
+use super::body::{BallIx, BodyPair};
 use super::contacts::SavedFrame;
 use super::contacts::{ConstraintColour, Kept, SoftContact};
 use super::context::{Frame, StepContext};
@@ -112,6 +112,18 @@ pub(super) struct SoftStage {
 }
 
 impl SoftStage {
+    /// Forgets ball `gone`'s kept impulses and renumbers the later balls' (they keep their
+    /// order, so the list stays sorted by pair): the other contacts keep their warm start.
+    pub(super) fn ball_left(&mut self, gone: BallIx) {
+        self.kept.retain_mut(|k| match k.pair.without(gone) {
+            Some(pair) => {
+                k.pair = pair;
+                true
+            }
+            None => false,
+        });
+    }
+
     /// The last step's contacts, each with the normal impulse it was solved to.
     pub(super) fn contacts(&self) -> impl Iterator<Item = (&SoftContact, f32, ConstraintColour)> {
         let colours = (0..self.contacts.len()).map(|k| self.plan.colour_of(k));
