@@ -17,7 +17,7 @@ use glam::Vec2;
 impl World {
     /// This world with balls launched from `launcher`.
     pub fn with_launcher(mut self, launcher: Launcher) -> Self {
-        self.stages.launch.launcher = launcher;
+        self.stages.set_launcher(launcher);
         self
     }
 
@@ -38,12 +38,12 @@ impl World {
 
     /// Where balls are launched from.
     pub fn launcher(&self) -> Launcher {
-        self.stages.launch.launcher
+        self.stages.launcher()
     }
 
     /// Balls waiting to be launched.
     pub fn pending_launches(&self) -> u32 {
-        self.stages.launch.pending
+        self.stages.pending_launches()
     }
 
     /// The counters.
@@ -54,44 +54,39 @@ impl World {
     /// Whether the pair cache is standing aside for now, passing calls straight to the broad
     /// phase because most of its recent calls had to query (`world/cache.rs`).
     pub fn pair_cache_resting(&self) -> bool {
-        self.settings.pair_cache && self.stages.pairs.cache.resting()
+        self.settings.pair_cache && self.stages.pair_cache_resting()
     }
 
     /// The broad phase in use.
     pub fn broad(&self) -> &dyn BroadPhase {
-        self.stages.pairs.broad.as_ref()
+        self.stages.broad()
     }
 
     /// The broad phase in use, for setting its parameters.
     pub(crate) fn broad_mut(&mut self) -> &mut dyn BroadPhase {
-        let pairs = &mut self.stages.pairs;
-        pairs.cache.invalidate();
-        pairs.broad.as_mut()
+        self.stages.broad_mut()
     }
 
     /// Switches the broad phase. The simulation is unaffected (all return the same pairs).
     pub fn set_broad_phase(&mut self, kind: BroadKind) {
-        let pairs = &mut self.stages.pairs;
-        if pairs.broad.kind() != kind {
-            pairs.broad = kind.create();
-            pairs.cache.invalidate();
+        if self.stages.broad().kind() != kind {
+            self.stages.set_broad(kind.create());
         }
     }
 
     /// Replaces the broad phase with a configured instance.
     pub fn set_broad_phase_boxed(&mut self, broad: Box<dyn BroadPhase>) {
-        self.stages.pairs.broad = broad;
-        self.stages.pairs.cache.invalidate();
+        self.stages.set_broad(broad);
     }
 
     /// The candidate pairs of the last collision iteration.
     pub fn last_pairs(&self) -> &[Pair] {
-        self.stages.pairs.raw()
+        self.stages.last_pairs()
     }
 
     /// The boxes of the last collision iteration (obstacles, then balls).
     pub fn last_aabbs(&self) -> &[Aabb] {
-        self.stages.pairs.aabbs()
+        self.stages.last_aabbs()
     }
 
     /// The longest side of a ball's box the broad phase was last given (px): the balls' boxes
@@ -103,7 +98,7 @@ impl World {
         let own = boxes.iter().map(|b| b.size().max_element());
         let own = own.fold(0.0f32, f32::max);
         let cached = match self.settings.pair_cache {
-            true => self.stages.pairs.cache.largest_ball_box(),
+            true => self.stages.cached_largest_ball_box(),
             false => None,
         };
         own.max(cached.unwrap_or(0.0))
@@ -112,7 +107,7 @@ impl World {
     /// A function returning nanoseconds from any fixed origin, used only to time the broad
     /// phase for the counters (the library never reads a clock by itself).
     pub fn set_clock(&mut self, clock: fn() -> u64) {
-        self.stages.pairs.clock = Some(clock);
+        self.stages.set_clock(clock);
     }
 
     /// Steps run since the scene was loaded.
@@ -132,18 +127,17 @@ impl World {
 
     /// Queues `n` balls for launch; they enter one at a time as the launch point clears.
     pub fn launch(&mut self, n: u32) {
-        self.stages.launch.pending = self.stages.launch.pending.saturating_add(n);
+        let pending = self.stages.pending_launches();
+        self.stages.set_pending_launches(pending.saturating_add(n));
     }
 
     /// Removes every ball and cancels queued launches.
     pub fn clear(&mut self) {
         self.balls.clear();
-        self.stages.launch.pending = 0;
+        self.stages.balls_cleared();
         self.counters.launched = 0;
         self.counters.co_located = 0;
-        self.stages.soft.kept.clear();
         self.counters.strays = 0;
-        self.stages.pairs.forget_pairs();
         self.rules.scene.balls_cleared();
     }
 
@@ -292,17 +286,17 @@ impl World {
 
     /// Wakes every ball.
     pub(crate) fn wake_all(&mut self) {
-        self.stages.sleep.wakes.wake_all(&mut self.balls);
+        self.stages.wakes().wake_all(&mut self.balls);
     }
 
     /// Each ball's position at the start of the last step (in every mode).
     pub fn step_starts(&self) -> &[Vec2] {
-        self.stages.sweep.starts()
+        self.stages.step_starts()
     }
 
     /// The impacts answered in the last step, in order (swept modes only).
     pub fn step_impacts(&self) -> &[SweptImpact] {
-        self.stages.sweep.impacts()
+        self.stages.step_impacts()
     }
 }
 
@@ -310,24 +304,12 @@ impl World {
     /// Asks the broad phase to record its work per ball from the next call on (`None`: stop).
     /// Changes no simulation; while on, the pair cache stands aside (see the module notes).
     pub fn set_probe(&mut self, ask: Option<ProbeAsk>) {
-        let pairs = &mut self.stages.pairs;
-        match (ask, pairs.probing.as_mut()) {
-            (None, _) => {
-                if pairs.probing.take().is_some() {
-                    pairs.cache.invalidate();
-                }
-            }
-            (Some(ask), Some(p)) => p.ask = ask,
-            (Some(ask), None) => {
-                pairs.cache.invalidate();
-                pairs.probing = Some(Box::new(super::probing::Probing::new(ask)));
-            }
-        }
+        self.stages.set_probe(ask);
     }
 
     /// What the probe recorded, while it is on.
     pub fn probe(&self) -> Option<&ProbeRecord> {
-        self.stages.pairs.probing.as_ref().map(|p| &p.record)
+        self.stages.probe()
     }
 }
 
@@ -346,6 +328,6 @@ impl World {
             impulse,
             colour,
         };
-        self.stages.soft.contacts().map(view).collect()
+        self.stages.soft_contacts().map(view).collect()
     }
 }

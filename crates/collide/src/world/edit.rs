@@ -40,7 +40,7 @@ impl World {
         b.pos = pos;
         b.vel = clamp_speed(vel);
         // A hand wakes the ball and the sleepers it leaves or reaches.
-        let wakes = &mut self.stages.sleep.wakes;
+        let wakes = self.stages.wakes();
         wakes.wake_ball(&mut self.balls, i);
         wakes.wake_near(&mut self.balls, was.0, was.1, was.1);
         wakes.wake_near(&mut self.balls, pos, was.1, was.1);

@@ -25,7 +25,7 @@ impl World {
     pub fn islands(&self) -> Vec<Island> {
         let (balls, rests) = (self.balls(), self.balls.rests());
         let mut parent: Vec<u32> = (0..balls.len() as u32).collect();
-        for p in self.stages.pairs.bodies() {
+        for p in self.stages.pair_bodies() {
             let Body::Ball(o) = p.other else {
                 continue;
             };

@@ -7,9 +7,8 @@
 
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::cache::PairCache;
-use super::contacts::{Kept, KeptImpulse};
 use super::context::{Frame, Query};
-use super::probing::{BoxOwner, Probing};
+use super::probing::{BoxOwner, ProbeAsk, Probing};
 use super::Tally;
 use crate::broad::{BroadInput, BroadKind, BroadPhase, Pair};
 use crate::geom::{Aabb, Ball, Shape};
@@ -92,6 +91,23 @@ impl PairsStage {
             *p = (shifted(p.0), shifted(p.1));
         }
         decode_all(&self.pairs, n_shapes, &mut self.bodies);
+    }
+
+    /// Asks the broad phase to record its work per ball from the next call on (`None`:
+    /// stop); the pair cache asks afresh whenever the probe starts or stops.
+    pub(super) fn set_probe(&mut self, ask: Option<ProbeAsk>) {
+        match (ask, self.probing.as_mut()) {
+            (None, _) => {
+                if self.probing.take().is_some() {
+                    self.cache.invalidate();
+                }
+            }
+            (Some(ask), Some(p)) => p.ask = ask,
+            (Some(ask), None) => {
+                self.cache.invalidate();
+                self.probing = Some(Box::new(Probing::new(ask)));
+            }
+        }
     }
 
     /// Forgets the last call's pairs (the balls changed).
@@ -252,32 +268,6 @@ impl PairsStage {
             tally.extra += extra;
         }
     }
-}
-
-/// The soft contacts' kept impulses `kept` in their saved form, for a world of `n_shapes`
-/// obstacles.
-pub(super) fn saved_impulses(kept: &[Kept], n_shapes: usize) -> Vec<KeptImpulse> {
-    let saved = |k: &Kept| KeptImpulse {
-        pair: encode(&k.pair, n_shapes as u32),
-        impulse: k.impulse,
-        friction: k.friction,
-        rolling: k.rolling,
-    };
-    kept.iter().map(saved).collect()
-}
-
-/// Saved impulses typed for a world of `n_shapes` obstacles; a pair of two obstacles, which
-/// no contact has, is dropped.
-pub(super) fn kept_of(saved: &[KeptImpulse], n_shapes: usize) -> Vec<Kept> {
-    let kept = |k: &KeptImpulse| {
-        Some(Kept {
-            pair: decode(k.pair, n_shapes as u32)?,
-            impulse: k.impulse,
-            friction: k.friction,
-            rolling: k.rolling,
-        })
-    };
-    saved.iter().filter_map(kept).collect()
 }
 
 /// Pair `(i, j)`, `i < j`, of the broad phase's number space (obstacles below `n_shapes`, then

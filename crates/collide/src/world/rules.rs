@@ -85,9 +85,9 @@ impl World {
 
     /// Lets the rules act at `moment` of the step `cx` (whose hits they read).
     pub(super) fn rules_at(&mut self, moment: Moment, cx: &mut StepContext) {
-        // The launcher's queue is the view's while the other stages take the balls that
-        // leave, as World::remove_ball does.
-        let mut pending = std::mem::take(&mut self.stages.launch.pending);
+        // The launcher's count is the view's while the stages take the balls that leave, as
+        // World::remove_ball does.
+        let mut pending = self.stages.pending_launches();
         let (stages, n_shapes) = (&mut self.stages, self.shapes.len());
         let mut take_ball = |balls: &mut BallSet, i: usize| stages.take_ball(balls, i, n_shapes);
         let mut view = WorldView {
@@ -103,7 +103,7 @@ impl World {
             take_ball: &mut take_ball,
         };
         self.rules.at(moment, &mut view);
-        self.stages.launch.pending = pending;
+        self.stages.set_pending_launches(pending);
     }
 }
 

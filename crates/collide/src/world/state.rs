@@ -10,8 +10,8 @@
 //! bit, as the world it was saved from.
 
 use super::context::WorldRng;
-use super::pairs::{kept_of, saved_impulses};
 use super::saved::{SavedBall, SavedShape};
+use super::step::{FrameOf, SavedStages};
 use super::{BallId, BallSet, Settings, World};
 use crate::broad::BroadKind;
 use crate::geom::Group;
@@ -130,15 +130,12 @@ pub struct WorldState {
 impl World {
     /// Everything that affects the future of this world.
     pub fn save_state(&self) -> WorldState {
+        let stages = self.stages.saved(self.shapes.len());
         WorldState {
             steps: self.steps,
             settings: self.settings.clone(),
-            broad: self.stages.pairs.broad.kind().name().to_string(),
-            broad_params: self
-                .stages
-                .pairs
-                .broad
-                .params()
+            broad: self.stages.broad().kind().name().to_string(),
+            broad_params: (self.stages.broad().params())
                 .iter()
                 .map(|p| (p.name.to_string(), p.value))
                 .collect(),
@@ -149,7 +146,7 @@ impl World {
             balls: (self.balls.iter().zip(self.balls.rests()))
                 .map(|(b, r)| SavedBall::of(b, r))
                 .collect(),
-            pending_launches: self.stages.launch.pending,
+            pending_launches: stages.pending_launches,
             launched: self.counters.launched,
             // Each shape's worth is written with the shape (above).
             play: PlayState {
@@ -158,9 +155,9 @@ impl World {
             },
             rules: self.saved_rules(),
             game: self.rules.game,
-            soft_impulses: saved_impulses(&self.stages.soft.kept, self.shapes.len()),
+            soft_impulses: stages.soft_impulses,
             soft_frame: self.saved_frame(),
-            next_sleep_group: self.stages.sleep.next_group,
+            next_sleep_group: stages.next_sleep_group,
             rng: RngState::of(&self.rng),
             hash: self.state_hash(),
         }
@@ -196,24 +193,27 @@ impl World {
             );
             return Err(StateError::new("hash", problem));
         }
-        self.stages.pairs.broad = broad;
+        self.stages.set_broad(broad);
         self.clear_scratch();
         if let Some(f) = &state.soft_frame {
-            let moving = &self.shapes[self.first_moving.min(self.shapes.len())..];
-            let at = (&self.settings, self.shapes.len());
-            let st = &mut self.stages;
-            let pairs = st.soft.restore_frame(f, (&self.balls, moving), at);
-            st.pairs.restore_bodies(pairs);
+            let w = FrameOf {
+                balls: &self.balls,
+                moving: &self.shapes[self.first_moving.min(self.shapes.len())..],
+                n_shapes: self.shapes.len(),
+            };
+            self.stages.restore_frame(f, w, &self.settings);
         }
         Ok(())
     }
 
     /// The soft contacts' frame in progress, if any (`soft/saved.rs`).
     fn saved_frame(&self) -> Option<super::SavedFrame> {
-        let moving = &self.shapes[self.first_moving.min(self.shapes.len())..];
-        let pairs = (self.stages.pairs.bodies(), self.shapes.len());
-        let soft = &self.stages.soft;
-        soft.saved_frame((&self.balls, moving), &self.settings, pairs)
+        let w = FrameOf {
+            balls: &self.balls,
+            moving: &self.shapes[self.first_moving.min(self.shapes.len())..],
+            n_shapes: self.shapes.len(),
+        };
+        self.stages.saved_frame(w, &self.settings)
     }
 
     fn apply_state(&mut self, s: &WorldState) {
@@ -223,16 +223,18 @@ impl World {
         self.shapes = shapes;
         self.groups = s.groups.clone();
         self.balls = BallSet::from_resting(s.balls.iter().map(SavedBall::parts));
-        self.stages.launch.pending = s.pending_launches;
         self.counters = Default::default();
         self.counters.launched = s.launched;
         self.rules.play = s.play.clone();
         self.rules.play.shapes = plays;
         self.rules.scene = s.rules.clone();
         self.rules.game = s.game;
-        self.stages.soft.kept = kept_of(&s.soft_impulses, self.shapes.len());
-        self.stages.sleep = self.stages.sleep.restored(s.next_sleep_group);
-        self.stages.pairs.forget_sleepers();
+        let stages = SavedStages {
+            pending_launches: s.pending_launches,
+            soft_impulses: s.soft_impulses.clone(),
+            next_sleep_group: s.next_sleep_group,
+        };
+        self.stages.restore(stages, self.shapes.len());
         self.rng = s.rng.rng();
     }
 
@@ -250,9 +252,7 @@ impl World {
 
     fn clear_scratch(&mut self) {
         self.hits.clear();
-        self.stages.pairs.forget_all();
-        self.stages.sweep = Default::default();
-        self.stages.soft.forget_frame();
+        self.stages.forget_scratch();
     }
 
     /// The state belongs to this world's scene and every number in it is usable.

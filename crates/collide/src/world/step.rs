@@ -2,19 +2,23 @@
 //! `crate::world`): `step()` is the list of the stages it runs, in order; each stage owns its
 //! state in its own file and is called from here only.
 
-use super::body::BallIx;
+use super::body::{BallIx, BodyPair};
+use super::contacts::{ConstraintColour, SavedFrame, SoftContact};
 use super::context::{frame, Frame, StepContext, WorldRng};
 use super::counters::{Counters, Tally};
 use super::launch::{LaunchStage, Launcher};
 use super::meter::{MeterStage, MeterView};
 use super::pairs::PairsStage;
+use super::probing::{ProbeAsk, ProbeRecord};
 use super::push_out;
 use super::settings::{Settings, Solver};
 use super::settle::SettleStage;
 use super::sleep::SleepStage;
+use super::sleepers::Wakes;
 use super::soft::SoftStage;
-use super::sweep::SweepStage;
+use super::sweep::{SweepStage, SweptImpact};
 use crate::balls::{BallId, BallSet};
+use crate::broad::{BroadPhase, Pair};
 use crate::geom::Ball;
 use crate::geom::{Aabb, Group, Shape};
 use crate::response::{Hit, HitWith};
@@ -369,4 +373,164 @@ fn meter_view<'a>(w: &'a Frame, pairs: &'a PairsStage, rotating: bool) -> MeterV
         sleepers: pairs.sleepers(),
         statics_version: pairs.statics_version,
     }
+}
+
+/// What the world's other files (its accessors, saved states, edits) ask of the stages: each
+/// answer comes from the stage that owns the fact, and only this file names a stage's fields.
+impl Stages {
+    /// Where balls are launched from.
+    pub(super) fn launcher(&self) -> Launcher {
+        self.launch.launcher
+    }
+
+    /// Balls are launched from `launcher` from now on.
+    pub(super) fn set_launcher(&mut self, launcher: Launcher) {
+        self.launch.launcher = launcher;
+    }
+
+    /// Balls waiting to be launched.
+    pub(super) fn pending_launches(&self) -> u32 {
+        self.launch.pending
+    }
+
+    /// `n` balls wait to be launched.
+    pub(super) fn set_pending_launches(&mut self, n: u32) {
+        self.launch.pending = n;
+    }
+
+    /// Every ball left at once: nothing waits to be launched, no contact or pair is kept.
+    pub(super) fn balls_cleared(&mut self) {
+        self.launch.pending = 0;
+        self.soft.forget_impulses();
+        self.pairs.forget_pairs();
+    }
+
+    /// The broad phase in use.
+    pub(super) fn broad(&self) -> &dyn BroadPhase {
+        self.pairs.broad.as_ref()
+    }
+
+    /// The broad phase in use, for setting its parameters (the pair cache asks it again).
+    pub(super) fn broad_mut(&mut self) -> &mut dyn BroadPhase {
+        self.pairs.cache.invalidate();
+        self.pairs.broad.as_mut()
+    }
+
+    /// `broad` answers from now on (the pair cache asks it afresh).
+    pub(super) fn set_broad(&mut self, broad: Box<dyn BroadPhase>) {
+        self.pairs.broad = broad;
+        self.pairs.cache.invalidate();
+    }
+
+    /// Whether the pair cache stands aside for now (`world/cache.rs`).
+    pub(super) fn pair_cache_resting(&self) -> bool {
+        self.pairs.cache.resting()
+    }
+
+    /// The longest side of a ball's grown box the pair cache last asked with (px), if any.
+    pub(super) fn cached_largest_ball_box(&self) -> Option<f32> {
+        self.pairs.cache.largest_ball_box()
+    }
+
+    /// The candidate pairs of the last collision iteration.
+    pub(super) fn last_pairs(&self) -> &[Pair] {
+        self.pairs.raw()
+    }
+
+    /// The typed pairs of the last collision iteration.
+    pub(super) fn pair_bodies(&self) -> &[BodyPair] {
+        self.pairs.bodies()
+    }
+
+    /// The boxes of the last collision iteration (obstacles, then balls).
+    pub(super) fn last_aabbs(&self) -> &[Aabb] {
+        self.pairs.aabbs()
+    }
+
+    /// The clock that times the broad phase for the counters.
+    pub(super) fn set_clock(&mut self, clock: fn() -> u64) {
+        self.pairs.clock = Some(clock);
+    }
+
+    /// Asks the broad phase to record its work per ball (`None`: stop).
+    pub(super) fn set_probe(&mut self, ask: Option<ProbeAsk>) {
+        self.pairs.set_probe(ask);
+    }
+
+    /// What the probe recorded, while it is on.
+    pub(super) fn probe(&self) -> Option<&ProbeRecord> {
+        self.pairs.probing.as_ref().map(|p| &p.record)
+    }
+
+    /// The wakes, for a hand that moves balls.
+    pub(super) fn wakes(&mut self) -> &mut Wakes {
+        &mut self.sleep.wakes
+    }
+
+    /// Each ball's position at the start of the last step.
+    pub(super) fn step_starts(&self) -> &[Vec2] {
+        self.sweep.starts()
+    }
+
+    /// The impacts the swept modes answered in the last step, in order.
+    pub(super) fn step_impacts(&self) -> &[SweptImpact] {
+        self.sweep.impacts()
+    }
+
+    /// The soft contacts of the last step with their normal impulses and colours.
+    pub(super) fn soft_contacts(
+        &self,
+    ) -> impl Iterator<Item = (&SoftContact, f32, ConstraintColour)> {
+        self.soft.contacts()
+    }
+
+    /// The stages' part of a saved state.
+    pub(super) fn saved(&self, n_shapes: usize) -> SavedStages {
+        SavedStages {
+            pending_launches: self.launch.pending,
+            soft_impulses: self.soft.saved_impulses(n_shapes),
+            next_sleep_group: self.sleep.next_group,
+        }
+    }
+
+    /// The stages as `saved` left them, with nothing of a step in progress.
+    pub(super) fn restore(&mut self, saved: SavedStages, n_shapes: usize) {
+        self.launch.pending = saved.pending_launches;
+        self.soft.restore_impulses(&saved.soft_impulses, n_shapes);
+        self.sleep = self.sleep.restored(saved.next_sleep_group);
+        self.pairs.forget_sleepers();
+    }
+
+    /// The soft contacts' frame in progress, if any (`soft/saved.rs`).
+    pub(super) fn saved_frame(&self, w: FrameOf, settings: &Settings) -> Option<SavedFrame> {
+        self.soft.saved_frame(w, settings, self.pairs.bodies())
+    }
+
+    /// Restores the soft contacts' frame in progress and the pairs it was found from.
+    pub(super) fn restore_frame(&mut self, f: &SavedFrame, w: FrameOf, settings: &Settings) {
+        let pairs = self.soft.restore_frame(f, w, settings);
+        self.pairs.restore_bodies(pairs);
+    }
+
+    /// Forgets everything a step keeps between steps but the saved state's part.
+    pub(super) fn forget_scratch(&mut self) {
+        self.pairs.forget_all();
+        self.sweep = Default::default();
+        self.soft.forget_frame();
+    }
+}
+
+/// The stages' part of a saved state (`state.rs` writes it into the file's fields).
+pub(super) struct SavedStages {
+    pub(super) pending_launches: u32,
+    pub(super) soft_impulses: Vec<super::KeptImpulse>,
+    pub(super) next_sleep_group: u32,
+}
+
+/// The balls and moving obstacles a saved frame in progress is read against.
+#[derive(Clone, Copy)]
+pub(super) struct FrameOf<'a> {
+    pub(super) balls: &'a BallSet,
+    pub(super) moving: &'a [Shape],
+    pub(super) n_shapes: usize,
 }

@@ -71,8 +71,9 @@ use super::contacts::{ConstraintColour, Kept, SoftContact};
 use super::context::{Frame, StepContext};
 use super::settings::{Settings, SoftSettings};
 use super::sleepers::Wakes;
+use super::step::FrameOf;
 use crate::balls::BallSet;
-use crate::geom::{clamp_speed, Aabb, Ball, Shape};
+use crate::geom::{clamp_speed, Aabb, Ball};
 use crate::tunnel::Tunnelling;
 use crate::workers;
 use colour::Plan;
@@ -108,10 +109,25 @@ pub(super) struct SoftStage {
     /// When the contacts were found, and whether they still serve (`frame.rs`).
     keep: FrameKeep,
     /// Last step's impulses, in the order of their pairs ([`BodyPair::key`]).
-    pub(super) kept: Vec<Kept>,
+    kept: Vec<Kept>,
 }
 
 impl SoftStage {
+    /// The kept impulses in their saved form, for a world of `n_shapes` obstacles.
+    pub(super) fn saved_impulses(&self, n_shapes: usize) -> Vec<super::KeptImpulse> {
+        saved::saved_impulses(&self.kept, n_shapes)
+    }
+
+    /// Keeps the impulses `saved` (for a world of `n_shapes` obstacles) for the next step.
+    pub(super) fn restore_impulses(&mut self, saved: &[super::KeptImpulse], n_shapes: usize) {
+        self.kept = saved::kept_of(saved, n_shapes);
+    }
+
+    /// Forgets every kept impulse (every ball left).
+    pub(super) fn forget_impulses(&mut self) {
+        self.kept.clear();
+    }
+
     /// Forgets ball `gone`'s kept impulses and renumbers the later balls' (they keep their
     /// order, so the list stays sorted by pair): the other contacts keep their warm start.
     pub(super) fn ball_left(&mut self, gone: BallIx) {
@@ -161,13 +177,14 @@ impl SoftStage {
     /// but the solver moved `balls` since); `pairs` are the broad phase's of its search.
     pub(super) fn saved_frame(
         &self,
-        (balls, moving): (&BallSet, &[Shape]),
+        w: FrameOf,
         settings: &Settings,
-        pairs: (&[BodyPair], usize),
+        pairs: &[BodyPair],
     ) -> Option<SavedFrame> {
-        if self.keep.must_find(balls, moving, settings) {
+        if self.keep.must_find(w.balls, w.moving, settings) {
             return None;
         }
+        let pairs = (pairs, w.n_shapes);
         Some(saved::saved_frame(&self.contacts, &self.keep, pairs))
     }
 
@@ -176,11 +193,12 @@ impl SoftStage {
     pub(super) fn restore_frame(
         &mut self,
         f: &SavedFrame,
-        (balls, moving): (&BallSet, &[Shape]),
-        (settings, n_shapes): (&Settings, usize),
+        w: FrameOf,
+        settings: &Settings,
     ) -> Vec<BodyPair> {
+        let (balls, moving) = (w.balls, w.moving);
         let soft = settings.soft.sanitized();
-        let at = (&soft, n_shapes);
+        let at = (&soft, w.n_shapes);
         let pairs = saved::restored_contacts(f, balls, at, &mut self.contacts);
         self.plan.coloured(&self.contacts, balls.len());
         self.lanes.match_kept(&self.contacts, &self.kept);

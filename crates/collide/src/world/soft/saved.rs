@@ -10,7 +10,7 @@ use super::frame::FrameKeep;
 use crate::balls::BallSet;
 use crate::narrow::Contact;
 use crate::world::body::{Body, BodyPair};
-use crate::world::contacts::{SavedContact, SavedFrame, SoftContact};
+use crate::world::contacts::{Kept, KeptImpulse, SavedContact, SavedFrame, SoftContact};
 use crate::world::pairs::{decode, encode};
 use crate::world::settings::SoftSettings;
 
@@ -103,4 +103,30 @@ pub(crate) fn frame_problem(f: &SavedFrame, balls: usize, shapes: usize) -> Opti
         .map(|&(i, j)| (i, j))
         .find(|&(i, j)| i >= j || j >= bodies || j < shapes as u32)
         .map(|(i, j)| format!("pair ({i}, {j}) names no ball of the world"))
+}
+
+/// The soft contacts' kept impulses `kept` in their saved form, for a world of `n_shapes`
+/// obstacles.
+pub(super) fn saved_impulses(kept: &[Kept], n_shapes: usize) -> Vec<KeptImpulse> {
+    let saved = |k: &Kept| KeptImpulse {
+        pair: encode(&k.pair, n_shapes as u32),
+        impulse: k.impulse,
+        friction: k.friction,
+        rolling: k.rolling,
+    };
+    kept.iter().map(saved).collect()
+}
+
+/// Saved impulses typed for a world of `n_shapes` obstacles; a pair of two obstacles, which
+/// no contact has, is dropped.
+pub(super) fn kept_of(saved: &[KeptImpulse], n_shapes: usize) -> Vec<Kept> {
+    let kept = |k: &KeptImpulse| {
+        Some(Kept {
+            pair: decode(k.pair, n_shapes as u32)?,
+            impulse: k.impulse,
+            friction: k.friction,
+            rolling: k.rolling,
+        })
+    };
+    saved.iter().filter_map(kept).collect()
 }
