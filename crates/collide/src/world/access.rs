@@ -107,7 +107,7 @@ impl World {
     /// A function returning nanoseconds from any fixed origin, used only to time the broad
     /// phase for the counters (the library never reads a clock by itself).
     pub fn set_clock(&mut self, clock: fn() -> u64) {
-        self.stages.set_clock(clock);
+        self.clock = Some(clock);
     }
 
     /// Steps run since the scene was loaded.

@@ -77,6 +77,8 @@ pub(super) struct Query {
     pub(super) second: u64,
     /// Threads the broad phase may use (`Settings::threads`).
     pub(super) threads: usize,
+    /// The world's clock, which times the broad phase.
+    pub(super) clock: Option<fn() -> u64>,
 }
 
 /// The world as a stage sees it during a step: obstacles to read, balls to move.
@@ -100,6 +102,7 @@ impl StepContext {
             verify: self.settings.verify,
             second: self.step / (60 * self.settings.motion_iterations.clamp(1, 64)) as u64,
             threads: self.settings.threads,
+            clock: self.clock,
         }
     }
 }

@@ -18,8 +18,6 @@ use crate::response::HitWith;
 pub(super) struct PairsStage {
     pub(super) broad: Box<dyn BroadPhase>,
     pub(super) cache: PairCache,
-    /// Nanoseconds from a fixed origin, to time the broad phase.
-    pub(super) clock: Option<fn() -> u64>,
     /// Identifies the obstacles' boxes: a new number whenever they may have changed.
     pub(super) statics_version: u64,
     /// The boxes of the last call: obstacles, then balls.
@@ -44,7 +42,6 @@ impl Default for PairsStage {
         Self {
             broad: BroadKind::Brute.create(),
             cache: PairCache::default(),
-            clock: None,
             statics_version: next_statics_version(),
             aabbs: Vec::new(),
             pairs: Vec::new(),
@@ -236,7 +233,7 @@ impl PairsStage {
         query: Query,
         tally: &mut Tally,
     ) {
-        let t0 = self.clock.map(|c| c());
+        let t0 = query.clock.map(|c| c());
         self.broad.set_threads(query.threads);
         if let Some(mut probing) = self.probing.take() {
             let before = tally.broad.aabb_tests;
@@ -259,7 +256,7 @@ impl PairsStage {
             self.broad
                 .find_pairs(input, &mut self.pairs, &mut tally.broad);
         }
-        if let (Some(c), Some(t0)) = (self.clock, t0) {
+        if let (Some(c), Some(t0)) = (query.clock, t0) {
             tally.broad_nanos += c().saturating_sub(t0);
         }
         if query.verify {

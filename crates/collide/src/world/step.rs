@@ -48,6 +48,9 @@ pub struct World {
     pub(super) hits: Vec<Hit>,
     /// Steps run since the scene was loaded.
     pub(super) steps: u64,
+    /// The clock (ns from any origin) that times the stages for the profile, when the caller
+    /// gives one ([`World::set_clock`]): the library never reads a clock by itself.
+    pub(super) clock: Option<fn() -> u64>,
     /// The stages of the step, each with its own state.
     pub(super) stages: Stages,
 }
@@ -136,6 +139,7 @@ impl World {
             counters: Counters::default(),
             hits: Vec::new(),
             steps: 0,
+            clock: None,
             stages: Stages {
                 launch: LaunchStage::new(launcher),
                 ..Stages::default()
@@ -164,7 +168,7 @@ impl World {
         let hits = std::mem::take(&mut self.hits);
         let dt = self.step_seconds() as f32;
         let mut cx = StepContext::new(dt, self.settings.clone(), self.steps, hits);
-        cx.clock = self.stages.pairs.clock;
+        cx.clock = self.clock;
         let mode = cx.settings.tunnelling;
         self.rules_at(Moment::Start, &mut cx);
         let st = &mut self.stages;
@@ -445,11 +449,6 @@ impl Stages {
     /// The boxes of the last collision iteration (obstacles, then balls).
     pub(super) fn last_aabbs(&self) -> &[Aabb] {
         self.pairs.aabbs()
-    }
-
-    /// The clock that times the broad phase for the counters.
-    pub(super) fn set_clock(&mut self, clock: fn() -> u64) {
-        self.pairs.clock = Some(clock);
     }
 
     /// Asks the broad phase to record its work per ball (`None`: stop).
