@@ -43,6 +43,8 @@ pub struct World {
     pub(super) hits: Vec<Hit>,
     /// Steps run since the scene was loaded.
     pub(super) steps: u64,
+    /// What the last [`World::fill_random`] did, if there was one.
+    pub(super) last_fill: Option<super::Filled>,
     /// The stages of the step, each with its own state.
     pub(super) stages: Stages,
 }
@@ -115,6 +117,7 @@ impl World {
             counters: Counters::default(),
             hits: Vec::new(),
             steps: 0,
+            last_fill: None,
             stages: Stages {
                 launch: LaunchStage::new(launcher),
                 ..Stages::default()
