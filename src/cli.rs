@@ -33,28 +33,28 @@ pub struct Args {
     /// Threads the step runs on (the grid's pair search from 8,192 balls; the soft contacts' narrow phase, preparing, passes
     /// and move; 1-64): the same simulation on any number,
     /// only faster (the summary line names the count when it is more than 1).
-    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, default_value_t = 1, value_name = "N", allow_negative_numbers = true, value_parser = parse_threads)]
     pub threads: u32,
     /// Seed of the world's random numbers (launch spread, ball colours).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_seed)]
     pub seed: u64,
     /// Balls to launch at the start (0-1000, as the Launch count).
-    #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    #[arg(long, default_value_t = 0, value_name = "N", allow_negative_numbers = true, value_parser = parse_launch)]
     pub launch: u32,
     /// Fill the table with N balls at random places at the start (0-100000, as the Fill
     /// slider); in a scene that fills itself (rain, field), the number of its balls instead.
-    #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=MAX_FILL as i64))]
+    #[arg(long, default_value_t = 0, value_name = "N", allow_negative_numbers = true, value_parser = parse_fill)]
     pub fill: u32,
     /// Largest radius of the --fill balls (px, 0.5-20); radii are uniform in 0.7×R..=R,
     /// smaller when N would not fit.
-    #[arg(long = "fill-radius", default_value_t = 3.0, value_name = "R", value_parser = parse_fill_radius)]
+    #[arg(long = "fill-radius", default_value_t = 3.0, value_name = "R", allow_negative_numbers = true, value_parser = parse_fill_radius)]
     pub fill_radius: f32,
     /// Broad phase to start with. Default: brute force, or the grid when the start has more
     /// balls than brute force handles quickly (a large --fill, or rain and field).
     #[arg(long = "broad-phase", value_name = "NAME", value_parser = parse_broad)]
     pub broad_phase: Option<BroadKind>,
     /// Run N frames (each advancing the simulation 1/60 s), print a summary line and exit.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_frames)]
     pub frames: Option<u64>,
     /// With --frames: write a screenshot of the last frame to this PNG file.
     #[arg(long, value_name = "FILE.png", requires = "frames")]
@@ -64,7 +64,7 @@ pub struct Args {
     pub headless: bool,
     /// Multisampling for smooth edges (1 = off, up to 16). 4 is free on a real GPU but costly
     /// in software rendering, hence off by default.
-    #[arg(long, default_value_t = 1, value_name = "SAMPLES", value_parser = clap::value_parser!(i32).range(1..=16))]
+    #[arg(long, default_value_t = 1, value_name = "SAMPLES", allow_negative_numbers = true, value_parser = parse_msaa)]
     pub msaa: i32,
     /// How the balls and panels are drawn: auto (from the GL renderer: software for
     /// llvmpipe, softpipe and swrast, else gpu), gpu (balls as batched quads, panels every
@@ -74,7 +74,7 @@ pub struct Args {
     pub renderer: RendererChoice,
     /// Pixels per point on top of the screen's own scale (1-4): 2 draws everything twice as
     /// large and sharp, as on a high-DPI screen (also the CMT_SCALE environment variable).
-    #[arg(long, value_name = "FACTOR", value_parser = parse_scale)]
+    #[arg(long, value_name = "FACTOR", allow_negative_numbers = true, value_parser = parse_scale)]
     pub scale: Option<f32>,
     /// Start with the sound muted (also the Mute checkbox and the M key).
     #[arg(long)]
@@ -119,7 +119,7 @@ pub struct Args {
     #[arg(long = "reset-settings")]
     pub reset_settings: bool,
     /// Start set up for experiment N of Things to try (F3), or `list` to print them.
-    #[arg(long, value_name = "N|list", value_parser = parse_tour)]
+    #[arg(long, value_name = "N|list", allow_negative_numbers = true, value_parser = parse_tour)]
     pub tour: Option<TourArg>,
     /// A subcommand instead of the window.
     #[command(subcommand)]
@@ -222,6 +222,45 @@ fn parse_in(s: &str, lo: f32, hi: f32) -> Result<f32, String> {
     }
 }
 
+/// A whole number in `lo..=hi`, or a message naming the range in the words of [`parse_in`]
+/// (a number written otherwise, `1e9` or `2.5`, is "not a whole number in" it).
+fn parse_whole(s: &str, lo: i128, hi: i128) -> Result<i128, String> {
+    match s.parse::<i128>() {
+        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+        Ok(_) => Err(format!("{s} is not in {lo}..={hi}")),
+        Err(_) if s.parse::<f64>().is_ok() => {
+            Err(format!("{s} is not a whole number in {lo}..={hi}"))
+        }
+        Err(_) => Err(format!("{s:?} is not a number (allowed: {lo}..={hi})")),
+    }
+}
+
+// Each cast below is exact: `parse_whole` returned a number inside the type's range.
+
+fn parse_threads(s: &str) -> Result<u32, String> {
+    parse_whole(s, 1, 64).map(|v| v as u32)
+}
+
+fn parse_seed(s: &str) -> Result<u64, String> {
+    parse_whole(s, 0, u64::MAX as i128).map(|v| v as u64)
+}
+
+fn parse_launch(s: &str) -> Result<u32, String> {
+    parse_whole(s, 0, 1000).map(|v| v as u32)
+}
+
+fn parse_fill(s: &str) -> Result<u32, String> {
+    parse_whole(s, 0, MAX_FILL as i128).map(|v| v as u32)
+}
+
+fn parse_frames(s: &str) -> Result<u64, String> {
+    parse_whole(s, 0, u64::MAX as i128).map(|v| v as u64)
+}
+
+fn parse_msaa(s: &str) -> Result<i32, String> {
+    parse_whole(s, 1, 16).map(|v| v as i32)
+}
+
 fn parse_fill_radius(s: &str) -> Result<f32, String> {
     parse_in(s, 0.5, 20.0)
 }
@@ -272,17 +311,22 @@ fn parse_overlay(s: &str) -> Result<String, String> {
 pub enum TourArg {
     /// Print the list and exit.
     List,
-    /// Start set up for experiment `k` (from 0; `main` refuses one past the list).
+    /// Start set up for experiment `k` (from 0, always one of the list: the parser refuses
+    /// the others).
     Start(usize),
 }
 
-/// `--tour`'s value: `list`, or an experiment's number from 1.
+/// `--tour`'s value: `list`, or the number of an experiment of Things to try, from 1 to the
+/// length of the list.
 pub fn parse_tour(s: &str) -> Result<TourArg, String> {
-    match (s, s.parse::<usize>()) {
-        ("list", _) => Ok(TourArg::List),
-        (_, Ok(k)) if k >= 1 => Ok(TourArg::Start(k - 1)),
-        _ => Err(format!(
-            "{s:?} is not an experiment: a number from 1 (see --tour list), or list"
+    if s == "list" {
+        return Ok(TourArg::List);
+    }
+    let n = crate::tour::list().len() as i128;
+    match parse_whole(s, 1, n) {
+        Ok(k) => Ok(TourArg::Start(k as usize - 1)),
+        Err(e) => Err(format!(
+            "{e}, nor list (an experiment's number; --tour list prints them)"
         )),
     }
 }

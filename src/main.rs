@@ -111,23 +111,14 @@ fn use_last_scene(args: &mut cli::Args, prefs: &prefs::Prefs) {
     }
 }
 
-/// `--tour list` prints the tours and answers the run (true: nothing else runs); a tour that
-/// cannot start is refused, ending the program with status 2.
+/// `--tour list` prints the tours and answers the run (true: nothing else runs); a number
+/// outside the list never gets here (the parser refuses it with the range).
 fn tour_answered(args: &cli::Args) -> bool {
-    match args.tour {
-        Some(cli::TourArg::List) => {
-            print!("{}", tour::list_text());
-            true
-        }
-        Some(cli::TourArg::Start(k)) => {
-            if let Some(why) = tour::refused(k) {
-                eprintln!("error: {why}");
-                std::process::exit(2);
-            }
-            false
-        }
-        None => false,
+    if let Some(cli::TourArg::List) = args.tour {
+        print!("{}", tour::list_text());
+        return true;
     }
+    false
 }
 
 /// On Linux, a window needs a display: without one the program ends with status 1 and says

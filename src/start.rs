@@ -5,6 +5,7 @@
 
 use crate::cli::{self, Args};
 use crate::clock::Instant;
+use collide::world::Filled;
 use collide::{Recording, SavedState, Scene, SceneError, World};
 use collide_replay::Tape;
 use std::path::Path;
@@ -66,6 +67,10 @@ pub fn new_world(args: &Args, scene: &Scene) -> World {
     if args.fill > 0 && !own_fill {
         world.fill_random(args.fill, fill_radii(args.fill_radius), FILL_SPEED);
     }
+    if let Some(filled) = world.last_fill().filter(|f| f.short.is_some()) {
+        let msg = fill_message(balls as u32, 0.0, Some(filled)).unwrap_or_default();
+        eprintln!("fill: {msg}");
+    }
     if long {
         eprintln!(
             "{} balls placed in {:.2} s; broad phase {}",
@@ -86,6 +91,21 @@ pub const FILL_SPEED: f32 = 300.0;
 /// The radius range of a fill whose largest radius is `r` (px).
 pub fn fill_radii(r: f32) -> (f32, f32) {
     (0.7 * r, r)
+}
+
+/// The panel's words on a Fill of `n` balls of radius up to `r` px that did `filled`: why
+/// fewer were placed, or how far the radii shrank; none when all were placed at full size.
+pub fn fill_message(n: u32, r: f32, filled: Option<Filled>) -> Option<String> {
+    let filled = filled?;
+    match filled.short {
+        Some(why) if filled.balls == 0 => Some(format!("No balls placed: {why}.")),
+        Some(why) => Some(format!("{} of {n} balls placed: {why}.", filled.balls)),
+        None if filled.max_radius < r * 0.999 => Some(format!(
+            "{} balls placed; radii shrunk to at most {:.2} px to fit",
+            filled.balls, filled.max_radius
+        )),
+        None => None,
+    }
 }
 
 /// What the world was built from: recordings and saved states carry it.
@@ -180,4 +200,38 @@ pub fn write_outputs(
         source.saved(world).save(path).map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fill_message;
+    use collide::world::{Filled, Shortfall};
+
+    #[test]
+    fn fill_that_places_nothing_says_why_in_words() {
+        let filled = Filled {
+            balls: 0,
+            max_radius: 3.0,
+            short: Some(Shortfall::Covered { radius: 0.05 }),
+        };
+        let msg = fill_message(2000, 3.0, Some(filled)).expect("a message");
+        assert!(msg.starts_with("No balls placed: obstacles"), "{msg}");
+        assert!(msg.contains("0.05 px"), "{msg}");
+    }
+
+    #[test]
+    fn fill_of_every_ball_at_full_size_says_nothing() {
+        let filled = Filled {
+            balls: 2000,
+            max_radius: 3.0,
+            short: None,
+        };
+        assert_eq!(fill_message(2000, 3.0, Some(filled)), None);
+        let shrunk = Filled {
+            max_radius: 1.5,
+            ..filled
+        };
+        let msg = fill_message(2000, 3.0, Some(shrunk)).expect("a message");
+        assert!(msg.contains("shrunk to at most 1.50 px"), "{msg}");
+    }
 }

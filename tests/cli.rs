@@ -294,6 +294,68 @@ fn numbers_out_of_the_panels_ranges_are_refused_at_once_naming_the_flag() {
     }
 }
 
+/// `--launch -5`, `--seed -1` and `--threads -1` were taken for unknown flags ("unexpected
+/// argument '-5'"), `--launch 1e9` got "invalid digit", and `--tour 0` and `--tour 17` were
+/// answered in two different words (one past the list, 17, said "1 to 16"). Each now names the flag and its range, as the other
+/// ranged flags do.
+#[test]
+fn negative_and_written_out_numbers_are_refused_naming_the_range() {
+    let n = tour_count();
+    let (tours, past) = (format!("1..={n}"), (n + 1).to_string());
+    for (args, flag, says) in [
+        (
+            &["--launch", "-5"][..],
+            "--launch <N>",
+            "-5 is not in 0..=1000",
+        ),
+        (
+            &["--seed", "-1"],
+            "--seed <SEED>",
+            "-1 is not in 0..=18446744073709551615",
+        ),
+        (&["--threads", "-1"], "--threads <N>", "-1 is not in 1..=64"),
+        (
+            &["--launch", "1e9"],
+            "--launch <N>",
+            "1e9 is not a whole number in 0..=1000",
+        ),
+        (&["--fill", "-3"], "--fill <N>", "-3 is not in 0..=100000"),
+        (
+            &["--fill-radius", "-1"],
+            "--fill-radius <R>",
+            "-1 is not in 0.5..=20",
+        ),
+        (
+            &["--frames", "-1"],
+            "--frames <N>",
+            "-1 is not in 0..=18446744073709551615",
+        ),
+        (&["--msaa", "-2"], "--msaa <SAMPLES>", "-2 is not in 1..=16"),
+        (
+            &["--tour", "0"],
+            "--tour <N|list>",
+            &format!("0 is not in {tours}"),
+        ),
+        (
+            &["--tour", "17"],
+            "--tour <N|list>",
+            &format!("17 is not in {tours}"),
+        ),
+    ] {
+        let (code, _, err) = run(&[args, &["--headless", "--frames", "1"]].concat());
+        assert_eq!(code, 2, "{args:?}: {err}");
+        let want = format!("for '{flag}': {says}");
+        assert!(err.contains(&want), "{args:?}: {err}");
+    }
+}
+
+/// How many experiments `--tour list` prints.
+fn tour_count() -> usize {
+    let (code, out, err) = run(&["--tour", "list"]);
+    assert_eq!(code, 0, "{err}");
+    out.lines().count()
+}
+
 /// Without --broad-phase, a start of many balls gets the grid (brute force would take a
 /// quarter of a second a frame at 10,000) and a few keep brute force; a broad phase asked for
 /// is kept. The simulation is the same either way.

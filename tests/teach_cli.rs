@@ -34,7 +34,7 @@ fn a_tour_number_outside_the_list_is_refused_with_the_range() {
         let (code, _, err) = run(&["--tour", bad, "--headless", "--frames", "1"]);
         assert_eq!(code, 2, "{bad}: {err}");
         assert!(
-            err.contains("--tour") && err.contains("a number from 1"),
+            err.contains("--tour") && err.contains("1..=") && err.contains("list"),
             "{err}"
         );
     }

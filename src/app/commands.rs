@@ -7,7 +7,7 @@ use crate::advice;
 use crate::cli;
 use crate::command::Command;
 use crate::render::view::Camera;
-use crate::start::{fill_radii, Source, FILL_SPEED};
+use crate::start::{fill_message, fill_radii, Source, FILL_SPEED};
 use collide::{Input, Scene, Stepper, World};
 
 impl App {
@@ -117,17 +117,7 @@ impl App {
             speed: FILL_SPEED,
         };
         self.input_shown(fill);
-        let balls = self.world.balls();
-        let done = collide::world::Filled {
-            balls: balls.len() as u32,
-            max_radius: balls.iter().map(|b| b.radius).fold(0.0, f32::max),
-        };
-        self.ui.fill_message = (done.balls < n || done.max_radius < r * 0.999).then(|| {
-            format!(
-                "{} balls placed; radii shrunk to at most {:.2} px to fit",
-                done.balls, done.max_radius
-            )
-        });
+        self.ui.fill_message = fill_message(n, r, self.world.last_fill());
     }
 
     /// Sets the broad phase for `balls` balls unless the user chose one, and the panel's note

@@ -107,6 +107,9 @@ impl App {
         }
         let balls = crate::start::start_balls(&args, &scene);
         ui.broad_note = crate::advice::broad_note(balls, world.broad().kind(), ui.broad_chosen);
+        // A start whose fill fell short says why, as a Fill from the panel does.
+        let short = world.last_fill().filter(|f| f.short.is_some());
+        ui.fill_message = crate::start::fill_message(balls as u32, 0.0, short);
         if prefs.persist {
             prefs.apply_show(&mut ui.show);
         }

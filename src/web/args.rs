@@ -141,6 +141,22 @@ mod tests {
     }
 
     #[test]
+    fn a_negative_value_is_refused_with_the_range_as_on_the_desktop() {
+        for (query, flag, value) in [
+            ("?launch=-5", "--launch", "-5"),
+            ("?seed=-1", "--seed", "-1"),
+            ("?launch=1e9", "--launch", "1e9"),
+        ] {
+            let web = parse(query).unwrap_err();
+            let desktop = Args::try_parse_from([PROGRAM, flag, value]).unwrap_err();
+            assert_eq!(web, desktop.render().to_string().trim_end());
+            assert!(web.contains(&format!("{value} is not")), "{web}");
+            assert!(web.contains("..="), "{web}");
+        }
+        assert_eq!(parse("?seed=7").unwrap().seed, 7);
+    }
+
+    #[test]
     fn an_unknown_parameter_is_refused_by_name() {
         let e = parse("?lunch=5").unwrap_err();
         assert!(e.contains("--lunch"), "{e}");

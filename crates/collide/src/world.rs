@@ -57,7 +57,7 @@ pub use crate::geom::Ball;
 pub use crate::response::{Hit, HitWith};
 pub use contacts::{ConstraintColour, KeptImpulse, SavedContact, SavedFrame, SolverContact};
 pub use counters::{Counters, OverlapMeter, StageNanos, Tally};
-pub use fill::Filled;
+pub use fill::{Filled, Shortfall};
 pub use islands::Island;
 pub use launch::Launcher;
 pub use probing::{FocusRecord, ProbeAsk, ProbeRecord};

@@ -1,9 +1,14 @@
 //! `World::fill_random`: the count, inside the play area, clear of obstacles and of each
-//! other, finite, and the same balls for the same seed.
+//! other, finite, and the same balls for the same seed; a play area of any size, and why a
+//! fill falls short.
 mod common;
 
 use collide::narrow::contact_ball_shape;
-use collide::{Vec2, World};
+use collide::world::Shortfall;
+use collide::{Aabb, Geometry, Motion, Scene, Shape, Vec2, World};
+
+/// The built-in field: a closed box that fills itself with 2000 balls.
+const FIELD: &str = include_str!("../scenes/field.ron");
 
 fn filled(seed: u64, n: u32, radius: (f32, f32)) -> World {
     let mut w = common::table(seed);
@@ -103,4 +108,54 @@ fn fill_leaves_sealed_pockets_of_the_table_empty() {
         w.step();
     }
     assert_eq!(w.counters().strays, 0);
+}
+
+/// A play area of 1e30 px (a world made through the interface; a scene file cannot say it)
+/// once made a grid whose size overflowed and indexed past its cells. The cells grow
+/// instead, so every ball finds a place.
+#[test]
+fn fill_on_bounds_of_1e30_places_every_ball_instead_of_panicking() {
+    let bounds = Aabb::new(Vec2::ZERO, Vec2::splat(1e30));
+    let mut w = World::new(Vec::new(), bounds, 1);
+    let done = w.fill_random(2000, (3.0, 5.0), 200.0);
+    assert_eq!((done.balls, done.short), (2000, None), "{done:?}");
+    assert!(w.all_finite());
+}
+
+/// The field with bounds from 1e6 to 1e7 px once placed no ball, quietly: cells of the
+/// balls' size would have been too many to lay. Now the balls keep their size.
+#[test]
+fn fill_on_the_field_with_bounds_of_1e6_and_1e7_places_every_ball_at_full_size() {
+    for max in ["1e6", "1e7"] {
+        let text = FIELD.replacen("max: (960, 704)", &format!("max: ({max}, {max})"), 1);
+        let scene = Scene::parse(&text, "field.ron").expect("bounds up to 1e7 are accepted");
+        let w = scene.build(1);
+        let done = w.last_fill().expect("the field fills itself");
+        assert_eq!((done.balls, done.short), (2000, None), "{max}: {done:?}");
+        assert_eq!(done.max_radius, 5.0, "{max}");
+        assert!(w.all_finite());
+        assert!(w.balls().iter().all(|b| w.bounds().contains(b.pos)));
+    }
+}
+
+/// A play area taken whole by one block: every cell is blocked, and the largest open region
+/// of none used to come back as every cell, so the balls were put inside the block.
+#[test]
+fn fill_of_a_play_area_covered_by_a_block_places_nothing_and_says_why() {
+    let bounds = Aabb::new(Vec2::ZERO, Vec2::new(960.0, 704.0));
+    let block = Geometry::Rect {
+        min: bounds.min,
+        max: bounds.max,
+    };
+    let mut w = World::new(vec![Shape::new(block, 0.5, Motion::Static)], bounds, 1);
+    let done = w.fill_random(2000, (2.1, 3.0), 200.0);
+    assert_eq!(done.balls, 0);
+    assert!(w.balls().is_empty());
+    assert!(
+        matches!(done.short, Some(Shortfall::Covered { .. })),
+        "{done:?}"
+    );
+    let why = done.short.unwrap().to_string();
+    assert!(why.starts_with("obstacles"), "{why}");
+    assert_eq!(w.last_fill(), Some(done));
 }

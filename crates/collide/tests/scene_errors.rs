@@ -222,6 +222,29 @@ fn invalid_bounds_and_gravity_are_errors() {
     assert!(error_of(&text).message.contains("`gravity`"));
 }
 
+/// Bounds of 1e30 px were accepted and a Fill on them crashed; every coordinate of a scene is
+/// in ±1e7 px, the play area's corners too, and the error points at `bounds` (line 4).
+#[test]
+fn huge_bounds_are_refused_naming_the_line_and_field() {
+    for (corner, text) in [
+        ("max", "max: (1e30, 1e30)"),
+        ("max", "max: (1e8, 400)"),
+        ("min", "min: (-2e7, 0), max: (400, 400)"),
+    ] {
+        let from = if corner == "max" {
+            "max: (400, 400)"
+        } else {
+            "min: (0, 0), max: (400, 400)"
+        };
+        let e = error_of(&scene_text(&[GOOD]).replace(from, text));
+        assert_eq!((e.line, e.col), (4, 5), "{e}");
+        let field = format!("field `bounds.{corner}`: must be in -10000000..=10000000");
+        assert!(e.message.starts_with(&field), "{e}");
+    }
+    let edge = scene_text(&[GOOD]).replace("max: (400, 400)", "max: (1e7, 1e7)");
+    Scene::parse(&edge, "test.ron").expect("1e7 px is in range");
+}
+
 #[test]
 fn display_is_origin_line_col_message() {
     let e = SceneError {

@@ -16,6 +16,11 @@ impl Scene {
                 "field `bounds`: min must be below max, all finite".into(),
             ));
         }
+        // Every coordinate of a scene is in the same range, the play area's corners too: a
+        // larger area could not be filled, nor simulated in f32.
+        check_vec(b.min, "bounds.min")
+            .and_then(|()| check_vec(b.max, "bounds.max"))
+            .map_err(|m| (At::Key("bounds"), m))?;
         check_vec(self.launch.pos, "launch.pos").map_err(|m| (At::Key("launch"), m))?;
         check_direction(self.launch.dir, "launch.dir").map_err(|m| (At::Key("launch"), m))?;
         if let Some(g) = self.gravity {

@@ -51,6 +51,12 @@ impl World {
         &self.counters
     }
 
+    /// What the last [`World::fill_random`] did (also a recorded fill's, and a scene's own
+    /// fill when it was built): balls placed, their largest radius, and why fewer than asked.
+    pub fn last_fill(&self) -> Option<super::Filled> {
+        self.last_fill
+    }
+
     /// Whether the pair cache is standing aside for now, passing calls straight to the broad
     /// phase because most of its recent calls had to query (`world/cache.rs`).
     pub fn pair_cache_resting(&self) -> bool {

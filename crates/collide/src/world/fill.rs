@@ -7,7 +7,10 @@
 //! by walls), shuffle them with the world's seeded generator and put one ball in each of the
 //! first `n`, jittered inside its cell. Balls so placed never overlap each other or an
 //! obstacle. When fewer than `n` cells are free, the cells (and the radii) shrink by
-//! `√(free / n)` until `n` fit, so asking for 100,000 balls gives 100,000 small ones.
+//! `√(free / n)` until `n` fit, so asking for 100,000 balls gives 100,000 small ones. A play
+//! area so large that cells of `2.1 · r_max` would number more than `MAX_CELLS` gets cells
+//! just large enough to number fewer, each ball of full size somewhere inside its cell. When
+//! fewer than `n` balls are placed, [`Filled::short`] says why ([`Shortfall`]).
 //!
 //! Cost: `O(cells · shapes)` box tests plus `O(n)`; run once per fill, never in a step.
 //! Deterministic: the same world, seed history and arguments give the same balls.
@@ -26,6 +29,9 @@ const CELL_GAP: f32 = 1.05;
 const MAX_SHRINKS: usize = 12;
 /// Most cells laid over the play area (bounds memory for tiny radii).
 const MAX_CELLS: usize = 4_000_000;
+/// Factor on the side of the cells of a play area too large for full-size ones, so that
+/// rounding never leaves them more than [`MAX_CELLS`].
+const COARSE_MARGIN: f64 = 1.01;
 
 /// What [`World::fill_random`] did.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -34,6 +40,53 @@ pub struct Filled {
     pub balls: u32,
     /// Largest radius used (px): the asked maximum, or less when the balls had to shrink to fit.
     pub max_radius: f32,
+    /// Why fewer balls than asked were added; `None` when all were.
+    pub short: Option<Shortfall>,
+}
+
+/// Why a fill added fewer balls than asked; its `Display` says it in words.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shortfall {
+    /// The play area is smaller than one cell even for the smallest balls tried.
+    TooSmall {
+        /// Radius of the smallest balls tried (px).
+        radius: f32,
+    },
+    /// Cells fit in the play area, but every one touches an obstacle, the sweep of a turning
+    /// shape or a ball already there.
+    Covered {
+        /// Radius of the smallest balls tried (px).
+        radius: f32,
+    },
+    /// Fewer cells are clear than balls were asked for, even for the smallest balls tried.
+    Crowded {
+        /// Balls that found room.
+        room: u32,
+        /// Radius of the smallest balls tried (px).
+        radius: f32,
+    },
+}
+
+impl std::fmt::Display for Shortfall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Shortfall::TooSmall { radius } => write!(
+                f,
+                "the play area is too small for even a ball of radius {radius:.2} px"
+            ),
+            Shortfall::Covered { radius } => write!(
+                f,
+                "obstacles (or balls already there) cover every place a ball of radius \
+                 {radius:.2} px could go"
+            ),
+            Shortfall::Crowded { room, radius } => {
+                write!(
+                    f,
+                    "room for only {room} balls, even at radius {radius:.2} px"
+                )
+            }
+        }
+    }
 }
 
 /// The grid of cells the balls go in.
@@ -45,6 +98,19 @@ struct Cells {
 }
 
 impl Cells {
+    /// How many cells of `side` (px) the play area holds, computed in f64 so that no size
+    /// overflows (a non-finite size gives infinity or NaN, never a count that fits).
+    fn count(bounds: Aabb, side: f32) -> f64 {
+        let size = bounds.size().as_dvec2() / side as f64;
+        size.x.floor().max(0.0) * size.y.floor().max(0.0)
+    }
+
+    /// Whether a grid of `side` (px) is small enough to lay: at most [`MAX_CELLS`] cells.
+    fn fits(bounds: Aabb, side: f32) -> bool {
+        Cells::count(bounds, side) <= MAX_CELLS as f64
+    }
+
+    /// The grid of cells of `side` (px) over `bounds`; call only where [`Cells::fits`].
     fn new(bounds: Aabb, side: f32) -> Self {
         let size = bounds.size();
         let cols = (size.x / side).floor().max(0.0) as usize;
@@ -138,6 +204,7 @@ impl World {
         let (cells, free) = self.free_cells(n as usize, hi);
         let scale = ((cells.side / CELL_GAP * 0.5) / hi).min(1.0);
         let placed = (n as usize).min(free.len());
+        let short = (placed < n as usize).then(|| shortfall(&cells, placed, hi * scale));
         let mut free = free;
         for k in 0..placed {
             // Partial Fisher–Yates: cell k is a uniform pick among the cells not yet used. Drawn
@@ -158,22 +225,25 @@ impl World {
             self.balls
                 .push(Ball::new(cells.centre(free[k]) + jitter, vel, r, e, color));
         }
-        Filled {
+        let filled = Filled {
             balls: placed as u32,
             max_radius: hi * scale,
-        }
+            short,
+        };
+        self.last_fill = Some(filled);
+        filled
     }
 
     /// The cell grid and its free cells, shrinking the cells until `n` fit (or the cells
     /// would be too many).
     fn free_cells(&self, n: usize, r_max: f32) -> (Cells, Vec<usize>) {
-        let mut side = 2.0 * r_max * CELL_GAP;
+        let mut side = first_side(self.bounds, r_max);
         let mut best = (Cells::new(self.bounds, side), Vec::new());
         for _ in 0..MAX_SHRINKS {
-            let cells = Cells::new(self.bounds, side);
-            if cells.len() > MAX_CELLS {
+            if !Cells::fits(self.bounds, side) {
                 break;
             }
+            let cells = Cells::new(self.bounds, side);
             let free = self.cells_clear(&cells);
             let enough = free.len() >= n;
             let ratio = free.len().max(1) as f32 / n.max(1) as f32;
@@ -206,6 +276,32 @@ impl World {
     }
 }
 
+/// The side of the first grid tried (px): cells of `2.1 · r_max`, or, where those would be
+/// more than [`MAX_CELLS`], cells just large enough to be fewer (`side² · MAX_CELLS` a little
+/// over the area). A play area whose size is not finite gets a side that lays no cell.
+fn first_side(bounds: Aabb, r_max: f32) -> f32 {
+    let fine = 2.0 * r_max * CELL_GAP;
+    if Cells::fits(bounds, fine) {
+        return fine;
+    }
+    let size = bounds.size().as_dvec2();
+    ((size.x * size.y / MAX_CELLS as f64).sqrt() * COARSE_MARGIN) as f32
+}
+
+/// Why a fill of the grid `cells` placed only `placed` balls of radius up to `radius` (px).
+fn shortfall(cells: &Cells, placed: usize, radius: f32) -> Shortfall {
+    if cells.len() == 0 {
+        Shortfall::TooSmall { radius }
+    } else if placed == 0 {
+        Shortfall::Covered { radius }
+    } else {
+        Shortfall::Crowded {
+            room: placed as u32,
+            radius,
+        }
+    }
+}
+
 /// The open cells of the largest 4-connected region, in index order: the table's field, not
 /// a pocket sealed by walls (inside a closed arc, outside the outer wall, a separate lane).
 fn largest_region(cells: &Cells, open: &[bool]) -> Vec<usize> {
@@ -231,6 +327,11 @@ fn largest_region(cells: &Cells, open: &[bool]) -> Vec<usize> {
         if size > best_size {
             (best, best_size) = (id, size);
         }
+    }
+    if best_size == 0 {
+        // No cell is open: `best` is still the mark of an unlabelled cell, which every closed
+        // cell carries, so filtering on it would hand back the blocked cells.
+        return Vec::new();
     }
     (0..open.len()).filter(|&k| label[k] == best).collect()
 }

@@ -51,6 +51,8 @@ pub struct World {
     /// The clock (ns from any origin) that times the stages for the profile, when the caller
     /// gives one ([`World::set_clock`]): the library never reads a clock by itself.
     pub(super) clock: Option<fn() -> u64>,
+    /// What the last [`World::fill_random`] did, if there was one.
+    pub(super) last_fill: Option<super::Filled>,
     /// The stages of the step, each with its own state.
     pub(super) stages: Stages,
 }
@@ -140,6 +142,7 @@ impl World {
             hits: Vec::new(),
             steps: 0,
             clock: None,
+            last_fill: None,
             stages: Stages {
                 launch: LaunchStage::new(launcher),
                 ..Stages::default()
