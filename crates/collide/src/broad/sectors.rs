@@ -362,7 +362,7 @@ impl Sectors {
                 let (c0, c1, r0, r1) = span;
                 let h = &self.halves;
                 let rect = h.cell_box(c0, r0).merged(&h.cell_box(c1, r1));
-                probe_within(&block, p, Place::Sector(k as u8), rect);
+                probe_within(&block, p, Place::Sector(k as u8), (rect, rect));
             }
         }
         (self.block, self.block_boxes, self.block_coords) = (block, boxes, coords);

@@ -422,10 +422,11 @@ impl BroadPhase for Grid {
         ]
     }
 
-    /// The occupied cells as a heat map; then, for the first [`DRAWN_BALLS`] balls, the cells
+    /// The cells' lattice, the occupied cells as a heat map; then, for the first [`DRAWN_BALLS`] balls, the cells
     /// the search tests for each (its own outlined brighter), the box the grid saw and the
     /// corner it was filed by (a dot at the box's min corner, joined to the box's centre).
     fn debug_draw(&self, draw: &mut dyn DebugDraw) {
+        self.draw_lattice(draw);
         self.draw_heat_map(draw);
         let first = self.ball_ids.start as u32;
         let drawn = self
@@ -471,6 +472,20 @@ impl Grid {
             fill: Some(own),
             stroke: None,
         });
+    }
+
+    /// The lattice of the balls' and the obstacles' cells, faint: the places the probe gives
+    /// heat to.
+    fn draw_lattice(&self, draw: &mut dyn DebugDraw) {
+        let extent = |r: &CellRange| {
+            let (w, h) = r.dims;
+            (w * h > 0).then(|| r.cell_box(0, 0).merged(&r.cell_box(w - 1, h - 1)))
+        };
+        let both = [&self.range, self.obstacles.lattice()].map(extent);
+        if let Some(area) = both.into_iter().flatten().reduce(|a, b| a.merged(&b)) {
+            let faint = Rgba::palette(6).with_alpha(0.12);
+            cells::draw_lattice(draw, &area, self.working, (0.0, 0.0), faint);
+        }
     }
 
     /// The occupied cells, coloured by how many balls each holds.
