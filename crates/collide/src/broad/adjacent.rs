@@ -267,7 +267,12 @@ impl BroadPhase for Adjacent {
             ("sector size", format!("{} px", self.working)),
             (
                 "rule",
-                rule_text(self.size, self.working, self.largest, self.choice),
+                rule_text(
+                    self.size,
+                    (self.working, self.largest),
+                    self.choice,
+                    self.ball_ids.len(),
+                ),
             ),
             ("sectors used", self.balls.occupied().to_string()),
             (

@@ -113,8 +113,16 @@ pub(crate) fn chosen_size(
     (largest, working, choice)
 }
 
-/// The "rule" line of the stats panel for a sector size.
-pub(crate) fn rule_text(set: f32, working: f64, largest: f64, choice: SizeChoice) -> String {
+/// The "rule" line of the stats panel for a sector size, after a call given `balls` balls.
+pub(crate) fn rule_text(
+    set: f32,
+    (working, largest): (f64, f64),
+    choice: SizeChoice,
+    balls: usize,
+) -> String {
+    if balls == 0 {
+        return format!("{working} px: {}", super::grid::NO_BALLS);
+    }
     match choice {
         SizeChoice::AsSet => format!("{set} > 2 × {largest:.1} px (largest ball side): ok"),
         SizeChoice::Raised => {
@@ -469,7 +477,12 @@ impl BroadPhase for Sectors {
             ("sector size", format!("{} px", self.working)),
             (
                 "rule",
-                rule_text(self.size, self.working, self.largest, self.choice),
+                rule_text(
+                    self.size,
+                    (self.working, self.largest),
+                    self.choice,
+                    self.balls.len(),
+                ),
             ),
             ("sectors used (4 shifts)", used.to_string()),
             ("max balls per sector", most.unwrap_or(0).to_string()),

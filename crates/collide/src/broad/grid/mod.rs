@@ -68,6 +68,11 @@ mod ball_cells;
 pub(crate) mod cells;
 pub(crate) mod obstacles;
 
+/// Why a size was chosen without a ball to fit: the world shows a sleeping ball to the broad
+/// phase as a static box, so when every ball sleeps it is given none.
+pub(crate) const NO_BALLS: &str =
+    "the last call was given no balls (a sleeping ball is a static box to the broad phase)";
+
 /// Smallest automatic cell size (px).
 pub(crate) const MIN_AUTO: f64 = 8.0;
 
@@ -199,6 +204,13 @@ impl Grid {
     /// The "rule" line of the stats panel.
     fn rule_text(&self) -> String {
         let (set, work, m) = (self.size, self.working, self.largest);
+        if self.ball_ids.is_empty() {
+            let size = match self.choice {
+                CellChoice::Auto => format!("automatic {work} px, the smallest"),
+                _ => format!("{work} px"),
+            };
+            return format!("{size}: {NO_BALLS}");
+        }
         match self.choice {
             CellChoice::Auto => {
                 format!("automatic {work} px: power of two ≥ largest ball side {m:.1} px")
