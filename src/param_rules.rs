@@ -25,11 +25,18 @@ use collide::{Aabb, BroadKind, World};
 pub struct BallSizes {
     /// Balls in play (0: the sizes are the next ball's).
     pub count: usize,
+    /// Of those, the balls the broad phase is given: the awake ones (a sleeping ball is a
+    /// static box to it, never sized for nor paired with another sleeper).
+    pub given: usize,
     /// Mean diameter (px).
     pub mean_diameter: f32,
-    /// The largest ball's box side (px): its diameter, or the longer side of the largest box
-    /// the broad phase was last given (swept in the swept modes, grown by the pair cache).
+    /// The largest box side of a ball the broad phase is given (px): its diameter, or the
+    /// longer side of the largest box it was last given (swept in the swept modes, grown by
+    /// the pair cache); 0 when it is given none (every ball sleeps).
     pub largest: f32,
+    /// The largest ball's diameter, asleep or not (px): where a sweep's values start when
+    /// the broad phase is given no ball.
+    pub largest_ball: f32,
     /// Mean distance a ball moves in one step (px).
     pub mean_step: f32,
     /// The play area, the quadtree's root (px).
@@ -51,18 +58,50 @@ impl BallSizes {
         } else {
             (sum_r / n as f32, max_r, sum_v / n as f32)
         };
+        let awake = (0..n).filter(|&i| !world.asleep(i));
+        let (given, max_awake) =
+            awake.fold((0, 0.0f32), |(k, m), i| (k + 1, m.max(balls[i].radius)));
         // The largest box the broad phase was given: swept in the swept modes, grown while
         // the pair cache answers (the grid's own automatic size follows it).
         let swept = world.largest_ball_box();
+        let largest = match (n, given) {
+            (0, _) => 2.0 * max_r,
+            (_, 0) => 0.0,
+            _ => (2.0 * max_awake).max(swept),
+        };
         Self {
             count: n,
+            given: if n == 0 { 0 } else { given },
             mean_diameter: 2.0 * mean_r,
-            largest: (2.0 * max_r).max(if n > 0 { swept } else { 0.0 }),
+            largest,
+            largest_ball: 2.0 * max_r,
             mean_step: mean_v * dt,
             world: world.bounds(),
         }
     }
 }
+
+impl BallSizes {
+    /// True when there are balls but every one sleeps: the broad phase is given none.
+    pub fn none_given(&self) -> bool {
+        self.count > 0 && self.given == 0
+    }
+
+    /// The side the sweeps' values start from: the largest box given, or without one the
+    /// largest ball's diameter (what the balls will need when they wake).
+    fn sweep_base(&self) -> f32 {
+        if self.none_given() {
+            self.largest_ball
+        } else {
+            self.largest
+        }
+    }
+}
+
+/// Why a size was chosen without a ball: every ball sleeps.
+const NONE_GIVEN: &str =
+    "every ball sleeps, and a sleeping ball is a static box to the broad phase, not a ball it \
+     is given";
 
 /// A parameter's rule of thumb for the balls in play.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,20 +167,33 @@ fn grid_cell(b: &BallSizes) -> Rule {
         source: "Ericson 2005, Real-Time Collision Detection, §7.1.1",
         auto: 0.0,
         value: Some(c),
-        auto_why: format!(
-            "automatic: {c} px, the power of two ≥ the largest box it was given ({:.1} px), {:.1} mean \
-             diameters",
-            b.largest,
-            c / b.mean_diameter.max(1e-3)
-        ),
+        auto_why: if b.none_given() {
+            format!("automatic: {c} px, the smallest: {NONE_GIVEN}")
+        } else {
+            format!(
+                "automatic: {c} px, the power of two ≥ the largest box it was given ({:.1} px), \
+                 {:.1} mean diameters",
+                b.largest,
+                c / b.mean_diameter.max(1e-3)
+            )
+        },
         // At least the largest ball: below it the grid raises the size anyway.
-        sweep: multiples(b.largest, &[1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0], f32::ceil),
+        sweep: multiples(
+            b.sweep_base(),
+            &[1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0],
+            f32::ceil,
+        ),
     }
 }
 
 fn sector_size(b: &BallSizes) -> Rule {
     // Strictly above twice the largest side, as a power of two: 30 px objects give 64.
-    let s = power_of_two_at_least(2.0 * b.largest + 1.0, 4.0);
+    let base = b.sweep_base();
+    let s = power_of_two_at_least(2.0 * base + 1.0, 4.0);
+    let of = match b.none_given() {
+        true => format!("the largest ball; {NONE_GIVEN}"),
+        false => "the largest box".to_string(),
+    };
     Rule {
         says: "More than twice the largest ball side, or a pair straddling sector lines is \
                lost; a power of two just above it (\"if your objects are 30x30 … 64 would be an \
@@ -150,15 +202,11 @@ fn sector_size(b: &BallSizes) -> Rule {
         auto: s,
         value: Some(s),
         auto_why: format!(
-            "{s} px: the power of two above 2 × {:.1} px (the largest box), {:.1} mean \
-             diameters",
-            b.largest,
+            "{s} px: the power of two above 2 × {base:.1} px ({of}), {:.1} mean diameters",
             s / b.mean_diameter.max(1e-3)
         ),
         // Strictly above twice the largest ball.
-        sweep: multiples(b.largest, &[2.0, 2.5, 3.0, 4.0, 6.0, 8.0], |x| {
-            x.floor() + 1.0
-        }),
+        sweep: multiples(base, &[2.0, 2.5, 3.0, 4.0, 6.0, 8.0], |x| x.floor() + 1.0),
     }
 }
 
@@ -190,7 +238,7 @@ fn quadtree_levels(b: &BallSizes) -> Rule {
     let leaf = b.world.size() / (1u32 << (want - 1)) as f32;
     let (auto, note) = if want <= QUADTREE_MAX_LEVELS {
         (want as f32, String::new())
-    } else if levels_by_count(b.count) > QUADTREE_MAX_LEVELS {
+    } else if levels_by_count(b.given) > QUADTREE_MAX_LEVELS {
         (0.0, "; deeper than the slider: automatic".to_string())
     } else {
         let most = QUADTREE_MAX_LEVELS as f32;
@@ -268,7 +316,7 @@ fn sap_axis() -> Rule {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use collide::Vec2;
 
@@ -276,8 +324,10 @@ mod tests {
     fn sizes(d: f32, count: usize) -> BallSizes {
         BallSizes {
             count,
+            given: count,
             mean_diameter: d,
             largest: d,
+            largest_ball: d,
             mean_step: 0.0,
             world: Aabb::new(Vec2::ZERO, Vec2::new(960.0, 704.0)),
         }
@@ -359,6 +409,47 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The table filled and left to sleep, with the grid: every ball asleep.
+    pub(crate) fn sleeping_table() -> collide::World {
+        let mut w = collide::Scene::parse(crate::cli::TABLE_RON, "table")
+            .unwrap()
+            .build(1);
+        w.edit_settings(|s| s.solver = collide::Solver::Soft);
+        w.set_broad_phase(BroadKind::Grid);
+        w.fill_random(120, (2.0, 3.0), 100.0);
+        let n = w.balls().len();
+        for _ in 0..20_000 {
+            w.step();
+            if w.asleep_count() == n {
+                break;
+            }
+        }
+        assert_eq!(w.asleep_count(), n, "the pile sleeps");
+        w.step();
+        w
+    }
+
+    /// `--scene table --fill 3000 --solver soft`, asleep: the grid said "cell size 8 px …
+    /// largest ball side 0.0 px" beside Auto's "16 px (9.0 px)".
+    #[test]
+    fn a_sleeping_table_grid_auto_is_the_grids_own_size_and_says_why() {
+        let w = sleeping_table();
+        let b = BallSizes::of(&w);
+        assert_eq!((b.given, b.largest), (0, 0.0));
+        let r = rule(BroadKind::Grid, "cell size", &b).unwrap();
+        let stats = w.broad().stats();
+        let stat = |k: &str| stats.iter().find(|s| s.0 == k).unwrap().1.clone();
+        assert_eq!(stat("cell size"), format!("{} px", r.value.unwrap()));
+        assert!(r.auto_why.contains("sleeps"), "{}", r.auto_why);
+        assert!(stat("rule").contains("no balls"), "{}", stat("rule"));
+        // Its sweep still tries sizes for the balls as they are when they wake.
+        assert!(
+            r.sweep.iter().all(|&v| v >= b.largest_ball),
+            "{:?}",
+            r.sweep
+        );
     }
 
     #[test]

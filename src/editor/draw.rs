@@ -43,7 +43,6 @@ impl Editor {
                 outline(view, &d, PREVIEW_COLOR, 2.0);
             }
         }
-        let (lo, _) = view.area();
         let text = match self.tool {
             Tool::Select => format!(
                 "EDIT: drag handles or shapes; {} removes; {} leaves",
@@ -52,7 +51,18 @@ impl Editor {
             ),
             Tool::Add(k) => format!("EDIT: drag to add a {}", k.name().to_lowercase()),
         };
-        screen::text(&text, lo.x + 12.0, lo.y + 26.0, 24.0, SELECTED);
+        banner(view, &text);
+    }
+}
+
+/// The editor's banner at the view's top left, set smaller (or broken into lines) where the
+/// view is too narrow for it, so that none of it runs under the panels.
+fn banner(view: &View, text: &str) {
+    let (x, y, w, _) = view.rect();
+    let (size, lines) = screen::fitted(text, 24.0, 14.0, w - 24.0);
+    for (k, line) in lines.iter().enumerate() {
+        let baseline = y + 2.0 + size * (k as f32 + 1.0) * 1.1;
+        screen::text(line, x + 12.0, baseline, size, SELECTED);
     }
 }
 

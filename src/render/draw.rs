@@ -77,8 +77,9 @@ pub fn world(
     if show.sectors {
         arc_sectors(view, world);
     }
+    let mut structure = MqDraw::new(view);
     if show.aabbs {
-        world.broad().debug_draw(&mut MqDraw { view });
+        world.broad().debug_draw(&mut structure);
         boxes(view, world);
         hulls(view, world);
     }
@@ -93,6 +94,7 @@ pub fn world(
         sweeps(view, world);
     }
     sprites.draw_quads();
+    structure.draw_labels();
     if show.velocity {
         velocities(view, world);
     }
@@ -252,7 +254,7 @@ fn arc_sectors(view: &View, world: &World) {
 }
 
 fn boxes(view: &View, world: &World) {
-    let mut d = MqDraw { view };
+    let mut d = MqDraw::new(view);
     let shape_col = Rgba(0.5, 0.8, 1.0, 0.55);
     for s in world.shapes() {
         d.draw(Prim::Rect {
@@ -395,10 +397,33 @@ fn reticle(p: Vec2, kind: HitKind, spin: f32, fade: f32) {
     }
 }
 
-/// The library's debug-draw primitives, drawn with macroquad.
+/// The library's debug-draw primitives, drawn with macroquad: boxes and lines at once, the
+/// texts kept for [`MqDraw::draw_labels`], over the balls.
 pub struct MqDraw<'a> {
     /// The camera.
-    pub view: &'a View,
+    view: &'a View,
+    /// The texts drawn so far, to draw over the balls: anchor (px) and colour.
+    labels: Vec<(Vec2, String, Rgba)>,
+}
+
+impl<'a> MqDraw<'a> {
+    /// Draws through `view`.
+    pub fn new(view: &'a View) -> Self {
+        MqDraw {
+            view,
+            labels: Vec::new(),
+        }
+    }
+
+    /// The texts, each on a backdrop inside the view (the anchor is the text's baseline), so
+    /// a label over balls, walls or the view's edge stays readable.
+    pub fn draw_labels(&mut self) {
+        for (at, text, color) in self.labels.drain(..) {
+            let (p, size) = (self.view.pt(at), 14.0);
+            let top_left = (p.x - size * 0.25, p.y - size * (0.78 + 0.25));
+            super::screen::label(&text, top_left, size, rgba(color), self.view.rect());
+        }
+    }
 }
 
 impl DebugDraw for MqDraw<'_> {
@@ -406,10 +431,7 @@ impl DebugDraw for MqDraw<'_> {
         match prim {
             Prim::Rect { aabb, fill, stroke } => rect(self.view, aabb, fill, stroke),
             Prim::Line { a, b, color } => line(self.view, a, b, 1.0, rgba(color)),
-            Prim::Text { at, text, color } => {
-                let p = self.view.pt(at);
-                super::screen::text(&text, p.x, p.y, 14.0, rgba(color));
-            }
+            Prim::Text { at, text, color } => self.labels.push((at, text, color)),
         }
     }
 }

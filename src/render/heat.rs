@@ -4,11 +4,14 @@
 //! legend and the hottest place's count. Algorithms without fixed places (brute force, RDC,
 //! the sweep, the tree) colour the balls by their own tests instead ([`ball_tints`]).
 //!
+//! Each place is coloured on the rectangle the probe gives it, the one the broad phase draws
+//! for it (`BroadPhase::debug_draw`): one source, so the heat sits on the drawn structure.
+//!
 //! Cheap to draw: the places are summed once per simulated second (the heat changes only
 //! then; the second in progress at most every half second) and painted into a grid of
-//! texels, a texel per half of the smallest place ([`HeatCache`], `heat_paint.rs`), which
-//! goes under the balls (`sprites.rs`): on the software path into the CPU-drawn image of the
-//! balls, so a frame blends nothing; on the GPU path as one texture over the backdrop. The
+//! texels whose edges are the places' edges ([`HeatCache`], `heat_paint.rs`), which goes
+//! under the balls (`sprites.rs`): on the software path into the CPU-drawn image of the
+//! balls, so a frame blends nothing; on the GPU path as rectangles over the backdrop. The
 //! balls are drawn over it half transparent, however many places.
 
 use super::heat_paint::HeatGrid;
@@ -97,14 +100,13 @@ fn bits(r: &Aabb) -> [u32; 4] {
     [r.min.x, r.min.y, r.max.x, r.max.y].map(f32::to_bits)
 }
 
-/// Where a place's heat is drawn: leaves, sectors and cells as they are (a cell's ball and
-/// obstacle tests together), a 3 × 3 block at its centre sector; internal nodes not at all.
+/// Where a place's heat is drawn: leaves, sectors, cells and blocks (at their centre sector)
+/// on the rectangle the probe gives them (a cell's ball and obstacle tests together);
+/// internal nodes not at all.
 fn drawn_rect(v: &Visit) -> Option<Aabb> {
     match v.place {
-        Place::Leaf | Place::Sector(_) | Place::Cell | Place::ObstacleCell => Some(v.rect),
-        Place::Block => {
-            let third = v.rect.size() / 3.0;
-            Some(Aabb::new(v.rect.min + third, v.rect.max - third))
+        Place::Leaf | Place::Sector(_) | Place::Cell | Place::ObstacleCell | Place::Block => {
+            Some(v.rect)
         }
         Place::Node | Place::Cluster | Place::Interval => None,
     }
@@ -186,7 +188,7 @@ pub fn ball_tints(rec: &ProbeRecord, balls: usize) -> Vec<u32> {
 
 /// The legend at the view's bottom left: the ramp, and the lines above it.
 fn legend(view: &View, lines: &[String]) {
-    let (x, y, _, h) = view.rect();
+    let (x, y, w, h) = view.rect();
     let (x0, y0) = (x + 10.0, y + h - 18.0);
     let steps = 40;
     for k in 0..steps {
@@ -201,8 +203,15 @@ fn legend(view: &View, lines: &[String]) {
         14.0,
         LIGHTGRAY,
     );
-    for (k, line) in lines.iter().rev().enumerate() {
+    // A line wider than the view is set smaller or broken, not run under the panels.
+    let laid: Vec<(f32, String)> = (lines.iter())
+        .flat_map(|l| {
+            let (size, parts) = super::screen::fitted(l, 15.0, 11.0, w - 28.0);
+            parts.into_iter().map(move |p| (size, p))
+        })
+        .collect();
+    for (k, (size, line)) in laid.iter().rev().enumerate() {
         let at = (x0, y0 - 40.0 - 22.0 * k as f32);
-        super::screen::label(line, at, 15.0, WHITE, view.rect());
+        super::screen::label(line, at, *size, WHITE, view.rect());
     }
 }

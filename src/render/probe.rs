@@ -109,19 +109,33 @@ pub fn lines(rec: &ProbeRecord, f: &FocusRecord) -> Vec<String> {
     out
 }
 
-/// The lines as one block beside `near`, kept whole inside the view.
+/// The lines as one block beside `near`, kept whole inside the view: a line wider than the
+/// view is set smaller, or broken, so none runs under the panels beside it.
 fn counts(view: &View, rec: &ProbeRecord, f: &FocusRecord, near: Vec2) {
-    let lines = lines(rec, f);
-    let size = |k: usize| if k == 0 { 17.0 } else { 14.0 };
-    let width = lines
+    let (x0, y0, w, h) = view.rect();
+    let area = (x0 + MARGIN, y0 + MARGIN, w - 2.0 * MARGIN, h - 2.0 * MARGIN);
+    let laid: Vec<(f32, String)> = lines(rec, f)
         .iter()
         .enumerate()
-        .map(|(k, l)| super::screen::text_width(l, size(k)) + size(k) * 0.5)
+        .flat_map(|(k, line)| {
+            let size = if k == 0 { 17.0 } else { 14.0 };
+            // The label's padding is a quarter of the size each side.
+            let (size, parts) = super::screen::fitted(line, size, 11.0, area.2 - size * 0.5);
+            parts.into_iter().map(move |p| (size, p))
+        })
+        .collect();
+    let step = |size: f32| size + 8.0;
+    let width = (laid.iter())
+        .map(|(size, l)| super::screen::text_width(l, *size) + size * 0.5)
         .fold(0.0, f32::max);
-    let height = 22.0 * lines.len() as f32;
-    let (x, y) =
-        super::screen::label_at((near.x + 16.0, near.y + 14.0), (width, height), view.rect());
-    for (k, line) in lines.iter().enumerate() {
-        super::screen::label(line, (x, y + 22.0 * k as f32), size(k), WHITE, view.rect());
+    let height: f32 = laid.iter().map(|(size, _)| step(*size)).sum();
+    let at = (near.x + 16.0, near.y + 14.0);
+    let (x, mut y) = super::screen::label_at(at, (width, height), area);
+    for (size, line) in &laid {
+        super::screen::label(line, (x, y), *size, WHITE, area);
+        y += step(*size);
     }
 }
+
+/// Room kept between the counts and the view's edge (px).
+const MARGIN: f32 = 4.0;

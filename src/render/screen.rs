@@ -158,6 +158,43 @@ pub fn label(text: &str, (x, y): (f32, f32), size: f32, color: Color, area: (f32
     text_at(text, x + pad, y + pad + size * 0.78, size, color);
 }
 
+/// `text` laid out to fit `width` logical px: at `size` on one line when it fits, else at the
+/// size that fits down to `least`, else at `least` broken at spaces into lines that fit (a
+/// word wider than `width` alone on its line). Returns the size and the lines.
+pub fn fitted(text: &str, size: f32, least: f32, width: f32) -> (f32, Vec<String>) {
+    fitted_by(text, (size, least), width, text_width)
+}
+
+/// [`fitted`] with the width of a text at a size given by `measure`.
+pub fn fitted_by(
+    text: &str,
+    (size, least): (f32, f32),
+    width: f32,
+    measure: impl Fn(&str, f32) -> f32,
+) -> (f32, Vec<String>) {
+    let whole = measure(text, size);
+    if whole <= width {
+        return (size, vec![text.to_string()]);
+    }
+    // Text widths grow in proportion to the size, near enough; rounding of the glyphs may
+    // leave the scaled size a hair too wide, so it is checked.
+    let scaled = (size * width / whole).floor();
+    if scaled >= least && measure(text, scaled) <= width {
+        return (scaled, vec![text.to_string()]);
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if measure(&format!("{line} {word}"), least) <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    (least, lines)
+}
+
 /// The width of [`text`]'s `text` at `size` (logical px).
 pub fn text_width(text: &str, size: f32) -> f32 {
     let f = forced();
@@ -184,6 +221,29 @@ mod tests {
             label_at((100.0, 100.0), (120.0, 30.0), area),
             (100.0, 100.0)
         );
+    }
+
+    /// Half the size a character: a stand-in for the font's widths.
+    fn half(t: &str, size: f32) -> f32 {
+        t.chars().count() as f32 * size * 0.5
+    }
+
+    #[test]
+    fn text_that_fits_keeps_its_size_and_text_too_wide_shrinks_then_breaks() {
+        assert_eq!(
+            fitted_by("one two", (20.0, 10.0), 100.0, half),
+            (20.0, vec!["one two".to_string()])
+        );
+        // 7 characters at 20 px are 70 px: 60 px fit them at 17 px.
+        assert_eq!(
+            fitted_by("one two", (20.0, 10.0), 60.0, half),
+            (17.0, vec!["one two".to_string()])
+        );
+        // At least 10 px, 7 characters need 35 px: broken at the space, each line fits.
+        let (size, lines) = fitted_by("one two three", (20.0, 10.0), 30.0, half);
+        assert_eq!(size, 10.0);
+        assert_eq!(lines, ["one", "two", "three"]);
+        assert!(lines.iter().all(|l| half(l, size) <= 30.0));
     }
 
     #[test]

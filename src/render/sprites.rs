@@ -65,8 +65,8 @@ pub struct Sprites {
     /// the heat's version, the canvas's size and the world points at two of its corners.
     heat: Option<Rc<HeatGrid>>,
     underlay_for: Option<(u64, (usize, usize), [u32; 4])>,
-    /// The GPU path's texture of the heat, and the heat's version it was made from.
-    heat_texture: Option<(u64, Texture2D)>,
+    /// The GPU path's rectangles of the heat, and the heat's version they were made from.
+    heat_runs: Option<(u64, Vec<(collide::Aabb, Color)>)>,
 }
 
 impl Sprites {
@@ -79,30 +79,28 @@ impl Sprites {
     }
 
     /// The heat map drawn under the balls from the next [`Sprites::prepare`] on (`None`:
-    /// none): painted into the canvas, or on the GPU path a texture over the backdrop.
+    /// none): painted into the canvas, or on the GPU path rectangles over the backdrop.
     pub fn set_heat(&mut self, heat: Option<Rc<HeatGrid>>) {
         self.heat = heat;
     }
 
-    /// The GPU path's heat: one texture over the backdrop (made again when the heat changed).
+    /// The GPU path's heat: its runs of texels as rectangles over the backdrop (made again
+    /// when the heat changed).
     fn heat_quad(&mut self, view: &View) {
         let Some(heat) = self.heat.as_ref() else {
             return;
         };
-        if self.heat_texture.as_ref().map(|t| t.0) != Some(heat.version) {
-            self.heat_texture = Some((heat.version, heat.texture()));
+        if self.heat_runs.as_ref().map(|t| t.0) != Some(heat.version) {
+            self.heat_runs = Some((heat.version, heat.runs()));
         }
-        let Some((_, tex)) = &self.heat_texture else {
+        let Some((_, runs)) = &self.heat_runs else {
             return;
         };
-        let r = heat.area;
-        let p = view.pt(collide::Vec2::new(r.min.x, r.max.y));
-        let size = r.size() * view.scale();
-        let params = DrawTextureParams {
-            dest_size: Some(vec2(size.x, size.y)),
-            ..Default::default()
-        };
-        draw_texture_ex(tex, p.x, p.y, WHITE, params);
+        for (r, c) in runs {
+            let p = view.pt(collide::Vec2::new(r.min.x, r.max.y));
+            let size = r.size() * view.scale();
+            draw_rectangle(p.x, p.y, size.x, size.y, *c);
+        }
     }
 
     /// The heat map set by [`Sprites::set_heat`].

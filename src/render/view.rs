@@ -59,11 +59,6 @@ impl View {
         }
     }
 
-    /// The screen rectangle the view was fitted into (`min`, `max`, px).
-    pub fn area(&self) -> (Vec2, Vec2) {
-        self.area
-    }
-
     /// The view's area as x, y, width, height (logical px): where labels over it stay.
     pub fn rect(&self) -> (f32, f32, f32, f32) {
         let (lo, hi) = self.area;

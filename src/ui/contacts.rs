@@ -76,9 +76,9 @@ fn soft_sliders(ui: &mut egui::Ui, sim: &mut Settings) {
         egui::Slider::new(&mut s.push_speed, 1.0..=1000.0)
             .logarithmic(true)
             .fixed_decimals(0)
-            .text("push-out speed (px/s)"),
+            .text("push-out (px/s)"),
     )
-    .on_hover_text("Fastest the soft spring moves overlapping balls apart");
+    .on_hover_text("Push-out speed: the fastest the soft spring moves overlapping balls apart");
     ui.add(
         egui::Slider::new(&mut s.restitution_speed, 0.0..=200.0)
             .fixed_decimals(0)
@@ -159,4 +159,66 @@ fn meters(ui: &mut egui::Ui, world: &World) {
             format!("{} / {}", m.over_1pct, m.over_10pct),
         );
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The texts of the section shown in a side panel as wide as the app's, with its
+    /// spacing, on a screen of `size` points, each with whether it runs past the panel's
+    /// content into its margin, where the scroll bar covers it (those wholly in view from
+    /// top to bottom only).
+    fn texts(size: egui::Vec2) -> Vec<(String, bool)> {
+        let world = collide::Scene::parse(crate::cli::TABLE_RON, "table")
+            .unwrap()
+            .build(1);
+        let mut sim = world.settings().clone();
+        sim.solver = Solver::Soft;
+        let ctx = egui::Context::default();
+        let (mut texts, mut right) = (Vec::new(), 0.0);
+        for _ in 0..3 {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+                ..Default::default()
+            };
+            let out = ctx.run(input, |ctx| {
+                egui::SidePanel::right("controls")
+                    .resizable(false)
+                    .exact_width(310.0)
+                    .show(ctx, |ui| {
+                        egui::ScrollArea::vertical().show(ui, |ui| {
+                            ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
+                            ui.spacing_mut().slider_width = 130.0;
+                            right = ui.max_rect().right();
+                            super::ui(ui, &mut sim, &world, None);
+                        });
+                    });
+            });
+            texts = (out.shapes.iter())
+                .filter_map(|c| match &c.shape {
+                    egui::Shape::Text(t) => Some((c.clip_rect, t)),
+                    _ => None,
+                })
+                .map(|(clip, t)| (clip, t.galley.rect.translate(t.pos.to_vec2()), t))
+                .filter(|(clip, r, _)| r.top() >= clip.top() && r.bottom() <= clip.bottom())
+                .map(|(_, r, t)| (t.galley.text().to_string(), r.right() > right + 0.5))
+                .collect();
+        }
+        texts
+    }
+
+    /// At 1280 wide, "push-out speed (px/s)" lost its ")" under the panel's scroll bar.
+    #[test]
+    fn soft_contact_slider_labels_end_inside_the_panel() {
+        for size in [egui::vec2(1280.0, 800.0), egui::vec2(1024.0, 600.0)] {
+            let texts = texts(size);
+            assert!(
+                texts.iter().any(|(t, _)| t.starts_with("push-out")),
+                "{texts:?}"
+            );
+            let cut: Vec<_> = texts.iter().filter(|t| t.1).collect();
+            assert!(cut.is_empty(), "{size:?}: cut off {cut:?}");
+        }
+    }
 }

@@ -27,6 +27,8 @@ struct Sweep {
     title: String,
     /// The balls it ran on, in words.
     balls: String,
+    /// Why its counts leave out the sleeping balls, when some sleep.
+    asleep: Option<String>,
     /// The parameter's value in play, and the rule's, to mark.
     now: f32,
     rule: Option<f32>,
@@ -105,7 +107,8 @@ impl ParamsUi {
         });
         self.sweep = Some(Sweep {
             title: format!("{}: {param}", kind.name()),
-            balls: sizes_line(&sizes),
+            balls: sizes_of(&sizes),
+            asleep: asleep_note(&sizes),
             now: p.value,
             rule: rule.value,
             worker: Some(rx),
@@ -175,7 +178,7 @@ impl Sweep {
     }
 
     fn plots(&self, ui: &mut egui::Ui, points: &[ParamPoint]) {
-        ui.label(summary(points));
+        ui.label(summary(points, self.asleep.as_deref()));
         let mut marks = Vec::new();
         if self.now > 0.0 {
             let now = (
@@ -213,8 +216,9 @@ impl Sweep {
     }
 }
 
-/// The fewest tests and where, and whether every value followed one trajectory.
-fn summary(points: &[ParamPoint]) -> String {
+/// The fewest tests and where, and whether every value followed one trajectory; `asleep`
+/// says why sleeping balls are not counted, when some sleep.
+fn summary(points: &[ParamPoint], asleep: Option<&str>) -> String {
     let t = |x: f64| crate::advice::thousands(x.round() as u64);
     let best = points
         .iter()
@@ -239,23 +243,66 @@ fn summary(points: &[ParamPoint]) -> String {
     } else {
         "; the state hashes differ: a bug, the broad phases must agree."
     };
+    if let Some(note) = asleep {
+        let mut c = note.chars();
+        let first = c.next().map(|f| f.to_uppercase().collect::<String>());
+        s += &format!(" {}{}.", first.unwrap_or_default(), c.as_str());
+    }
     s
 }
 
-/// The balls' sizes in one line.
+/// The balls' sizes in one line, and how many sleep.
 fn sizes_line(b: &BallSizes) -> String {
+    let line = sizes_of(b);
+    match asleep_note(b) {
+        Some(note) => format!("{line} ({note})"),
+        None => line,
+    }
+}
+
+/// The balls' sizes in one line.
+fn sizes_of(b: &BallSizes) -> String {
+    let t = |n: usize| crate::advice::thousands(n as u64);
     if b.count == 0 {
         return format!(
             "No balls: the next ball's diameter is {:.1} px",
             b.mean_diameter
         );
     }
-    format!(
-        "{} balls: mean diameter {:.1} px, largest box {:.1} px",
-        crate::advice::thousands(b.count as u64),
-        b.mean_diameter,
-        b.largest
-    )
+    match b.none_given() {
+        true => format!(
+            "{} balls: mean diameter {:.1} px",
+            t(b.count),
+            b.mean_diameter
+        ),
+        false => format!(
+            "{} balls: mean diameter {:.1} px, largest box {:.1} px",
+            t(b.count),
+            b.mean_diameter,
+            b.largest
+        ),
+    }
+}
+
+/// What sleep hides from the broad phase, when any ball sleeps: the sizes, the counts and a
+/// sweep are the awake balls' only.
+fn asleep_note(b: &BallSizes) -> Option<String> {
+    let t = |n: usize| crate::advice::thousands(n as u64);
+    let asleep = b.count - b.given.min(b.count);
+    match asleep {
+        0 => None,
+        _ if b.none_given() => Some(format!(
+            "all {} balls asleep: a sleeping ball is a static box to the broad phase, not a \
+             ball it is given, so it is given none and makes no tests; wake them to measure",
+            t(asleep)
+        )),
+        _ => Some(format!(
+            "{} balls asleep: a sleeping ball is a static box to the broad phase, not a ball \
+             it is given; the figures are the {} awake balls'",
+            t(asleep),
+            t(b.given)
+        )),
+    }
 }
 
 /// One parameter's slider (a log scale for wide ranges of sizes).
@@ -321,21 +368,47 @@ mod tests {
             point(32.0, 1200.0, 1),
         ];
         assert_eq!(
-            summary(&points),
+            summary(&points, None),
             "Fewest: 400 tests at 16; most: 1,200; one state hash for every value at the same \
              step (same simulation)."
         );
         let split = [point(8.0, 900.0, 1), point(16.0, 400.0, 2)];
-        assert!(summary(&split).contains("differ"));
+        assert!(summary(&split, None).contains("differ"));
         // A value stopped early (its tests ran over the budget) is elsewhere on the way.
         let mut short = point(4.0, 5000.0, 9);
         short.steps = 1;
         let mixed = [point(8.0, 900.0, 1), short, point(16.0, 400.0, 1)];
         assert!(
-            summary(&mixed).contains("one state hash"),
+            summary(&mixed, None).contains("one state hash"),
             "{}",
-            summary(&mixed)
+            summary(&mixed, None)
         );
+    }
+
+    /// `--scene table --fill 3000 --solver soft`, asleep: the cell size sweep plotted 0 tests
+    /// for every value without saying why.
+    #[test]
+    fn a_sweep_of_the_sleeping_table_counts_nothing_and_says_why() {
+        let world = crate::param_rules::tests::sleeping_table();
+        let scene = Scene::parse(crate::cli::TABLE_RON, "table").unwrap();
+        let mut ui = ParamsUi::default();
+        ui.start("cell size", &scene, &world);
+        let sweep = ui.sweep.as_mut().expect("started");
+        let rx = sweep.worker.take().expect("a worker");
+        let points = loop {
+            match rx.recv().expect("the worker reports") {
+                Msg::Progress(_) => {}
+                Msg::Done(r) => break r.expect("the sweep runs"),
+            }
+        };
+        assert!(points.iter().all(|p| p.tests_per_iteration == 0.0));
+        let said = summary(&points, sweep.asleep.as_deref());
+        assert!(
+            said.contains("All 120 balls asleep") && said.contains("no tests"),
+            "{said}"
+        );
+        let panel = sizes_line(&BallSizes::of(&world));
+        assert!(panel.contains("asleep"), "{panel}");
     }
 
     #[test]

@@ -25,8 +25,10 @@
 //!
 //! **Probe.** Inside a block the test of two balls belongs to the one the loop is working
 //! for, the earlier in the block's list: the k-th of `L` gets `L − 1 − k`. A block's heat is its
-//! `L(L − 1)/2`, drawn as the 3 × 3 sectors (`Block`); the focus visits every block holding
-//! it. Obstacle tests as in `grid/obstacles.rs`. Nothing belongs to the structure.
+//! `L(L − 1)/2`, given to the sector the block is around (`Block`, at that sector's box: the
+//! blocks overlap, their centres tile the grid); the focus visits every block holding it (at
+//! the 3 × 3 sectors' box). Obstacle tests as in `grid/obstacles.rs`. Nothing belongs to the
+//! structure.
 
 use super::grid::cells::{
     cell_of_each, draw_lattice, pairs_within_first, probe_within, region_of, within_two_cells,
@@ -172,7 +174,8 @@ impl Adjacent {
                 };
                 pairs_within_first(&self.block, &self.block_boxes, pairs, counters, first);
                 if let Some(p) = probe.as_deref_mut() {
-                    probe_within(&self.block, p, Place::Block, self.block_box(c, r));
+                    let at = (self.block_box(c, r), self.range.cell_box(c, r));
+                    probe_within(&self.block, p, Place::Block, at);
                 }
             }
         }
@@ -264,7 +267,12 @@ impl BroadPhase for Adjacent {
             ("sector size", format!("{} px", self.working)),
             (
                 "rule",
-                rule_text(self.size, self.working, self.largest, self.choice),
+                rule_text(
+                    self.size,
+                    (self.working, self.largest),
+                    self.choice,
+                    self.ball_ids.len(),
+                ),
             ),
             ("sectors used", self.balls.occupied().to_string()),
             (

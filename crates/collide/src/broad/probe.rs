@@ -52,7 +52,8 @@ pub enum Place {
     Node,
     /// A sector of one of the four shifts (0..4).
     Sector(u8),
-    /// The 3 × 3 block of sectors around one sector (adjacent sectors).
+    /// The 3 × 3 block of sectors around one sector (adjacent sectors). A focus's visit is
+    /// at the block's box; the block's heat at its centre sector's.
     Block,
     /// A uniform-grid cell of balls.
     Cell,
@@ -69,7 +70,8 @@ pub enum Place {
 pub struct Visit {
     /// What it is.
     pub place: Place,
-    /// Where it is (px).
+    /// Where it is (px): in [`Probe::heat`], the rectangle the structure draws for the place
+    /// (`BroadPhase::debug_draw`), where a heat map colours it.
     pub rect: Aabb,
     /// The AABB tests made there (for the focus: those made for it).
     pub tests: u64,

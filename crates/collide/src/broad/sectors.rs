@@ -113,8 +113,16 @@ pub(crate) fn chosen_size(
     (largest, working, choice)
 }
 
-/// The "rule" line of the stats panel for a sector size.
-pub(crate) fn rule_text(set: f32, working: f64, largest: f64, choice: SizeChoice) -> String {
+/// The "rule" line of the stats panel for a sector size, after a call given `balls` balls.
+pub(crate) fn rule_text(
+    set: f32,
+    (working, largest): (f64, f64),
+    choice: SizeChoice,
+    balls: usize,
+) -> String {
+    if balls == 0 {
+        return format!("{working} px: {}", super::grid::NO_BALLS);
+    }
     match choice {
         SizeChoice::AsSet => format!("{set} > 2 × {largest:.1} px (largest ball side): ok"),
         SizeChoice::Raised => {
@@ -362,7 +370,7 @@ impl Sectors {
                 let (c0, c1, r0, r1) = span;
                 let h = &self.halves;
                 let rect = h.cell_box(c0, r0).merged(&h.cell_box(c1, r1));
-                probe_within(&block, p, Place::Sector(k as u8), rect);
+                probe_within(&block, p, Place::Sector(k as u8), (rect, rect));
             }
         }
         (self.block, self.block_boxes, self.block_coords) = (block, boxes, coords);
@@ -469,7 +477,12 @@ impl BroadPhase for Sectors {
             ("sector size", format!("{} px", self.working)),
             (
                 "rule",
-                rule_text(self.size, self.working, self.largest, self.choice),
+                rule_text(
+                    self.size,
+                    (self.working, self.largest),
+                    self.choice,
+                    self.balls.len(),
+                ),
             ),
             ("sectors used (4 shifts)", used.to_string()),
             ("max balls per sector", most.unwrap_or(0).to_string()),

@@ -97,12 +97,17 @@ impl World {
 
     /// The longest side of a ball's box the broad phase was last given (px): the balls' boxes
     /// of the last collision iteration, or, while the pair cache answers, the grown boxes of
-    /// its last query, which the broad phases' automatic sizes follow. 0 without balls.
+    /// its last query, which the broad phases' automatic sizes follow. Sleepers are static
+    /// boxes to the broad phase, not balls, so theirs do not count. 0 without awake balls.
     pub fn largest_ball_box(&self) -> f32 {
         let first_ball = self.shapes().len();
         let boxes = self.last_aabbs().get(first_ball..).unwrap_or(&[]);
-        let own = boxes.iter().map(|b| b.size().max_element());
-        let own = own.fold(0.0f32, f32::max);
+        let sleepers = self.stages.pairs.sleepers();
+        let given = |i: usize| sleepers.binary_search(&(i as u32)).is_err();
+        let own = boxes.iter().enumerate().filter(|&(i, _)| given(i));
+        let own = own
+            .map(|(_, b)| b.size().max_element())
+            .fold(0.0f32, f32::max);
         let cached = match self.settings.pair_cache {
             true => self.stages.cached_largest_ball_box(),
             false => None,

@@ -375,8 +375,14 @@ pub(crate) fn pairs_within_first(
 
 /// Gives the tests of [`pairs_within_first`] over `list` to the probe: each box the tests
 /// against the boxes after it in the list (the loop's outer box), `n(n − 1)/2` in all, made in
-/// `place` at `rect`.
-pub(crate) fn probe_within(list: &[u32], probe: &mut Probe, place: Place, rect: Aabb) {
+/// `place` at `rect` (what the focus visited), their heat given to the place at `heat_at`
+/// (the rectangle the structure draws for it).
+pub(crate) fn probe_within(
+    list: &[u32],
+    probe: &mut Probe,
+    place: Place,
+    (rect, heat_at): (Aabb, Aabb),
+) {
     let n = list.len() as u64;
     for (k, &i) in list.iter().enumerate() {
         let t = n - 1 - k as u64;
@@ -386,7 +392,7 @@ pub(crate) fn probe_within(list: &[u32], probe: &mut Probe, place: Place, rect: 
             probe.against.extend(&list[k + 1..]);
         }
     }
-    probe.place(place, rect, n * n.saturating_sub(1) / 2);
+    probe.place(place, heat_at, n * n.saturating_sub(1) / 2);
 }
 
 /// The largest side (px) of any box in `boxes`, computed in f64 so the f32 subtraction cannot

@@ -68,6 +68,11 @@ mod ball_cells;
 pub(crate) mod cells;
 pub(crate) mod obstacles;
 
+/// Why a size was chosen without a ball to fit: the world shows a sleeping ball to the broad
+/// phase as a static box, so when every ball sleeps it is given none.
+pub(crate) const NO_BALLS: &str =
+    "the last call was given no balls (a sleeping ball is a static box to the broad phase)";
+
 /// Smallest automatic cell size (px).
 pub(crate) const MIN_AUTO: f64 = 8.0;
 
@@ -199,6 +204,13 @@ impl Grid {
     /// The "rule" line of the stats panel.
     fn rule_text(&self) -> String {
         let (set, work, m) = (self.size, self.working, self.largest);
+        if self.ball_ids.is_empty() {
+            let size = match self.choice {
+                CellChoice::Auto => format!("automatic {work} px, the smallest"),
+                _ => format!("{work} px"),
+            };
+            return format!("{size}: {NO_BALLS}");
+        }
         match self.choice {
             CellChoice::Auto => {
                 format!("automatic {work} px: power of two ≥ largest ball side {m:.1} px")
@@ -422,10 +434,11 @@ impl BroadPhase for Grid {
         ]
     }
 
-    /// The occupied cells as a heat map; then, for the first [`DRAWN_BALLS`] balls, the cells
+    /// The cells' lattice, the occupied cells as a heat map; then, for the first [`DRAWN_BALLS`] balls, the cells
     /// the search tests for each (its own outlined brighter), the box the grid saw and the
     /// corner it was filed by (a dot at the box's min corner, joined to the box's centre).
     fn debug_draw(&self, draw: &mut dyn DebugDraw) {
+        self.draw_lattice(draw);
         self.draw_heat_map(draw);
         let first = self.ball_ids.start as u32;
         let drawn = self
@@ -471,6 +484,20 @@ impl Grid {
             fill: Some(own),
             stroke: None,
         });
+    }
+
+    /// The lattice of the balls' and the obstacles' cells, faint: the places the probe gives
+    /// heat to.
+    fn draw_lattice(&self, draw: &mut dyn DebugDraw) {
+        let extent = |r: &CellRange| {
+            let (w, h) = r.dims;
+            (w * h > 0).then(|| r.cell_box(0, 0).merged(&r.cell_box(w - 1, h - 1)))
+        };
+        let both = [&self.range, self.obstacles.lattice()].map(extent);
+        if let Some(area) = both.into_iter().flatten().reduce(|a, b| a.merged(&b)) {
+            let faint = Rgba::palette(6).with_alpha(0.12);
+            cells::draw_lattice(draw, &area, self.working, (0.0, 0.0), faint);
+        }
     }
 
     /// The occupied cells, coloured by how many balls each holds.

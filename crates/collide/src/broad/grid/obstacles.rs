@@ -181,6 +181,11 @@ impl ObstacleCells {
             .count()
     }
 
+    /// The lattice of both lists.
+    pub(crate) fn lattice(&self) -> &CellRange {
+        &self.range
+    }
+
     /// How many times the static list was (re)built.
     pub(crate) fn rebuilds(&self) -> u64 {
         self.rebuilds

@@ -52,17 +52,16 @@ use super::pair_keys::PairKeys;
 use super::probe::held_during;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 use super::{Place, Probe};
-use crate::debug_draw::{DebugDraw, Prim, Rgba};
+use crate::debug_draw::DebugDraw;
 use crate::geom::Aabb;
 use glam::Vec2;
 use sorted::Sorted;
 
+mod draw;
 mod sorted;
 
 /// How much larger (×) the other axis's spread must be before auto mode switches to it.
 const HYSTERESIS: f64 = 1.25;
-/// Rows the projected intervals are spread over in the debug drawing.
-const DRAW_ROWS: usize = 8;
 /// Balls an auto band count aims to keep in a band's active list.
 pub(crate) const ACTIVE_PER_BAND: f64 = 8.0;
 /// Most bands.
@@ -569,51 +568,7 @@ impl BroadPhase for Sap {
     }
 
     fn debug_draw(&self, draw: &mut dyn DebugDraw) {
-        let (w, axis) = (self.world, self.axis);
-        // The sweep axis runs along the world's bottom edge (x) or left edge (y), just outside.
-        let place = |along: f32, offset: f32| match axis {
-            0 => Vec2::new(along, w.min.y - offset),
-            _ => Vec2::new(w.min.x - offset, along),
-        };
-        let grey = Rgba(0.7, 0.7, 0.7, 0.8);
-        let (lo, hi) = (w.min[axis], w.max[axis]);
-        draw.draw(Prim::Line {
-            a: place(lo, 4.0),
-            b: place(hi, 4.0),
-            color: grey,
-        });
-        draw.draw(Prim::Text {
-            at: place(lo, 2.0),
-            text: format!("sweep {}", ["x", "y"][axis]),
-            color: grey,
-        });
-        // Band boundaries across the world (the first few dozen).
-        let bands = self.bands;
-        for k in 1..bands.count.min(64) {
-            let at = bands.lo + k as f32 / bands.per_px;
-            let (a, b) = match axis {
-                0 => (Vec2::new(w.min.x, at), Vec2::new(w.max.x, at)),
-                _ => (Vec2::new(at, w.min.y), Vec2::new(at, w.max.y)),
-            };
-            draw.draw(Prim::Line {
-                a,
-                b,
-                color: Rgba(0.7, 0.7, 0.7, 0.35),
-            });
-        }
-        for (k, iv) in self.intervals.iter().enumerate() {
-            let offset = 8.0 + 3.0 * (k % DRAW_ROWS) as f32;
-            let color = match (iv.in_pair, iv.ball) {
-                (true, _) => Rgba(1.0, 0.45, 0.3, 1.0),
-                (false, true) => Rgba(0.4, 0.8, 1.0, 0.5),
-                (false, false) => Rgba(0.6, 0.6, 0.6, 0.4),
-            };
-            draw.draw(Prim::Line {
-                a: place(iv.lo, offset),
-                b: place(iv.hi, offset),
-                color,
-            });
-        }
+        self.draw_structure(draw);
     }
 }
 
