@@ -417,3 +417,21 @@ impl LastFrames {
         self.ms.iter().sum::<f64>() / self.ms.len().max(1) as f64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_tour, TourArg};
+
+    #[test]
+    fn tour_takes_a_number_in_the_list_or_list() {
+        let n = crate::tour::list().len();
+        assert_eq!(parse_tour("list"), Ok(TourArg::List));
+        assert_eq!(parse_tour("1"), Ok(TourArg::Start(0)));
+        assert_eq!(parse_tour(&n.to_string()), Ok(TourArg::Start(n - 1)));
+        let range = format!("1..={n}");
+        for bad in ["0", "two", "-1", &(n + 1).to_string()] {
+            let e = parse_tour(bad).unwrap_err();
+            assert!(e.contains(&range) && e.contains("list"), "{e}");
+        }
+    }
+}

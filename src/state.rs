@@ -132,8 +132,9 @@ pub struct UiState {
 }
 
 impl UiState {
-    /// Defaults.
-    pub fn new() -> Self {
+    /// Defaults, with the sound at `volume` (0–1; the saved settings' or the sound's default,
+    /// which the app reads from its settings).
+    pub fn new(volume: f32) -> Self {
         Self {
             show: Show {
                 lights: true,
@@ -159,7 +160,7 @@ impl UiState {
             scene_name: String::new(),
             scene_fill: None,
             muted: false,
-            volume: crate::sound::DEFAULT_VOLUME,
+            volume,
             sound_status: String::new(),
             sound_why: None,
             renderer_line: String::new(),

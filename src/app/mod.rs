@@ -99,7 +99,7 @@ impl App {
             world.edit_settings(|st| st.collision_iterations = prefs.collision_iterations);
         }
         let editor = Editor::new(&scene, args.seed);
-        let mut ui = UiState::new();
+        let mut ui = UiState::new(prefs.volume);
         ui.broad_chosen = args.broad_phase.is_some();
         ui.solver_chosen = args.solver.is_some();
         if crate::start::fill_took_soft(&args, &scene) {
@@ -124,7 +124,6 @@ impl App {
             .fill
             .map(|f| if args.fill > 0 { args.fill } else { f.count });
         ui.muted = args.mute || (prefs.persist && prefs.muted);
-        ui.volume = prefs.volume;
         let mut sound = Sound::new(ui.muted, ui.volume);
         // Runs with --frames (tests, scripts) play nothing; --sound-out writes what they would.
         if args.frames.is_none() {

@@ -240,7 +240,7 @@ mod tests {
 
     /// The table with one ball launched, stepped `frames` frames, heard frame by frame.
     fn table_run(frames: u32, muted: bool) -> (Sound, Vec<f64>) {
-        let scene = collide::Scene::parse(crate::cli::TABLE_RON, "table").unwrap();
+        let scene = collide::Scene::builtin("table").expect("built in");
         let mut world = scene.build(1);
         world.launch(1);
         let mut sound = Sound::new(muted, 1.0);

@@ -56,9 +56,9 @@ const MARGIN: f32 = 16.0;
 const TITLE: f32 = 40.0;
 
 /// What each part of the panel means.
-const CONTROLS: &[(&str, &str)] = &[
+pub(crate) const CONTROLS: &[(&str, &str)] = &[
     ("Balls in play", "launched since Clear; balls in play (and waiting to enter); co-located = balls sitting on another ball's centre; strays = balls outside the table"),
-    ("Fill", "replace every ball with N at random places in the field, clear of obstacles and each other; radii shrink when N would not fit"),
+    ("Fill", "replace every ball with N at random places in the field, clear of obstacles and each other; radii shrink when N would not fit, and where even the smallest find no room for all, fewer are placed and the line under Fill says why"),
     ("Chart", "AABB tests, candidate pairs and broad-phase µs per frame over the last 10 s"),
     ("Load", "frames per second, physics time per frame, and the share of the frame the main thread spent on input, panels and drawing"),
     ("Next ball", "radius and launch speed of the next ball"),
@@ -71,9 +71,12 @@ const CONTROLS: &[(&str, &str)] = &[
     ("Rotate", "kinematic shapes (orange) turn about their pivots"),
     ("Gravity, elasticity ×", "gravity in px/s²; a factor on every combined elasticity"),
     ("Edit", "the scene editor: drag handles to reshape, bodies to move, tools to add shapes; the left panel sets elasticity and motion, saves and loads RON; leaving restarts from the edited scene"),
-    ("Show", "hit points, tracks, tangents, boxes with the broad phase's structure, reticles, velocity arrows, arc sectors, lights"),
+    ("Show", "hit points, tracks, tangents, AABBs (every box, with the broad phase's structure), reticles, velocity arrows, arc sectors, lights, swept paths (each ball's path in the last step), heat map (the broad phase's places coloured by the box tests they cost), probe (what the broad phase did for the ball under the pointer), impulses (soft contacts drawn as thick as their impulse, coloured by kind, by solver colour or by island)"),
     ("Sound", "impacts heard by the kind of shape and the speed; Mute and the volume are kept between runs; the line under them says where the sound goes, or why there is none"),
 ];
+
+#[cfg(test)]
+mod words;
 
 #[cfg(test)]
 mod tests {

@@ -53,7 +53,7 @@ impl World {
 
     /// What the last [`World::fill_random`] did (also a recorded fill's, and a scene's own
     /// fill when it was built): balls placed, their largest radius, and why fewer than asked.
-    pub fn last_fill(&self) -> Option<super::Filled> {
+    pub fn last_fill(&self) -> Option<super::filled::Filled> {
         self.last_fill
     }
 

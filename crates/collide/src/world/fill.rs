@@ -15,6 +15,7 @@
 //! Cost: `O(cells · shapes)` box tests plus `O(n)`; run once per fill, never in a step.
 //! Deterministic: the same world, seed history and arguments give the same balls.
 
+use super::filled::{Filled, Shortfall};
 use super::{Ball, World};
 use crate::geom::angle;
 use crate::geom::{Aabb, Motion, Shape};
@@ -32,62 +33,6 @@ const MAX_CELLS: usize = 4_000_000;
 /// Factor on the side of the cells of a play area too large for full-size ones, so that
 /// rounding never leaves them more than [`MAX_CELLS`].
 const COARSE_MARGIN: f64 = 1.01;
-
-/// What [`World::fill_random`] did.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Filled {
-    /// Balls added.
-    pub balls: u32,
-    /// Largest radius used (px): the asked maximum, or less when the balls had to shrink to fit.
-    pub max_radius: f32,
-    /// Why fewer balls than asked were added; `None` when all were.
-    pub short: Option<Shortfall>,
-}
-
-/// Why a fill added fewer balls than asked; its `Display` says it in words.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Shortfall {
-    /// The play area is smaller than one cell even for the smallest balls tried.
-    TooSmall {
-        /// Radius of the smallest balls tried (px).
-        radius: f32,
-    },
-    /// Cells fit in the play area, but every one touches an obstacle, the sweep of a turning
-    /// shape or a ball already there.
-    Covered {
-        /// Radius of the smallest balls tried (px).
-        radius: f32,
-    },
-    /// Fewer cells are clear than balls were asked for, even for the smallest balls tried.
-    Crowded {
-        /// Balls that found room.
-        room: u32,
-        /// Radius of the smallest balls tried (px).
-        radius: f32,
-    },
-}
-
-impl std::fmt::Display for Shortfall {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            Shortfall::TooSmall { radius } => write!(
-                f,
-                "the play area is too small for even a ball of radius {radius:.2} px"
-            ),
-            Shortfall::Covered { radius } => write!(
-                f,
-                "obstacles (or balls already there) cover every place a ball of radius \
-                 {radius:.2} px could go"
-            ),
-            Shortfall::Crowded { room, radius } => {
-                write!(
-                    f,
-                    "room for only {room} balls, even at radius {radius:.2} px"
-                )
-            }
-        }
-    }
-}
 
 /// The grid of cells the balls go in.
 struct Cells {

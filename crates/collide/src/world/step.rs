@@ -52,7 +52,7 @@ pub struct World {
     /// gives one ([`World::set_clock`]): the library never reads a clock by itself.
     pub(super) clock: Option<fn() -> u64>,
     /// What the last [`World::fill_random`] did, if there was one.
-    pub(super) last_fill: Option<super::Filled>,
+    pub(super) last_fill: Option<super::filled::Filled>,
     /// The stages of the step, each with its own state.
     pub(super) stages: Stages,
 }
