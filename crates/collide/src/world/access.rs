@@ -335,6 +335,17 @@ impl World {
     pub fn probe(&self) -> Option<&ProbeRecord> {
         self.stages.pairs.probing.as_ref().map(|p| &p.record)
     }
+
+    /// Makes the broad phase's last call again, probed as now asked, so that a viewer of a
+    /// world standing still (paused) can point at another ball and read what that call did
+    /// for it. The call's boxes are its own (where each ball was then), the candidates'
+    /// contacts are tested where the balls are now. Changes no simulation, no counter and no
+    /// pair kept. Returns false when the probe is off or the balls changed since the call (a
+    /// ball added or removed): the record is then left as it was, until the next step.
+    pub fn probe_again(&mut self) -> bool {
+        let w = super::context::frame!(self);
+        self.stages.pairs.probe_again(&w)
+    }
 }
 
 impl World {
