@@ -180,6 +180,9 @@ impl Runner {
             raw_gl::flush();
             egui_macroquad::ui(|ctx| tape_cmds = app.panels(ctx, load, &mut cmds));
         }
+        // The pointer after egui's pass of this frame: what egui took this frame (a wheel
+        // turned or a button pressed over a window) never reaches the table.
+        cmds.extend(app.pointer_input());
         app.sync_sound();
         if app.editor.active {
             let fitted = app.fitted();
@@ -267,21 +270,31 @@ impl Runner {
 }
 
 impl App {
-    /// This frame's keys, pinball's held controls and mouse gestures, as commands; the editor
-    /// entered or left as the keys asked, the time scale handed to the stepper.
+    /// This frame's keys and pinball's held controls, as commands; the editor entered or left
+    /// as the keys asked, the time scale handed to the stepper.
     fn frame_input(&mut self) -> Vec<Command> {
         let mut cmds = self.keys();
         self.sync_edit_mode();
         if !self.editor.active {
             cmds.extend(keys::control_commands(&self.world, self.ui.egui_wants_keys));
         }
-        cmds.extend(self.mouse());
         self.stepper.time_scale = self.ui.time_scale as f64;
         cmds
     }
 
+    /// This frame's mouse gestures on the table, as commands, read after egui's pass (see
+    /// [`App::panels`]); paused, the probe follows the pointer.
+    fn pointer_input(&mut self) -> Vec<Command> {
+        let cmds = self.mouse();
+        if self.ui.paused && !self.editor.active {
+            self.probe_while_paused();
+        }
+        cmds
+    }
+
     /// egui's pass: the record bar, the toolbar and side panel, the editor's panel and the
-    /// windows. Adds the panels' commands to `cmds`; returns the record bar's.
+    /// windows. Adds the panels' commands to `cmds`; returns the record bar's. Notes whether
+    /// egui has the pointer, which the table's gestures then leave alone.
     fn panels(&mut self, ctx: &egui::Context, load: Load, cmds: &mut Vec<Command>) -> Vec<TapeCmd> {
         let mut tape_cmds = Vec::new();
         widgets::wheel_scroll(ctx, mouse_wheel().1);
@@ -307,7 +320,10 @@ impl App {
             self.energy.show(ctx, &self.world);
             self.chart.show(ctx);
         }
-        self.editor.wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+        // Once every panel and window has been laid out (one opened or moved this pass
+        // included): whether the pointer is egui's this frame, for the table's gestures.
+        let wants = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+        (self.ui.egui_wants_pointer, self.editor.wants_pointer) = (wants, wants);
         // Last, after every widget: what Tab or a click focused that is not a text field
         // is let go, so Space is the toy's and never presses a button.
         self.text_focus = crate::ui::focus::settle(ctx, self.text_focus);

@@ -280,6 +280,8 @@ impl App {
 
     /// Step (O, the Step button): one frame's steps at once, on this thread.
     fn step_frame(&mut self) {
+        // The probe's record is of the ball it is on now (as before a frame's physics).
+        self.sync_probe();
         // One whole frame of steps, whatever the accumulator holds.
         for _ in 0..self.world.settings().motion_iterations {
             self.tape.step(&mut self.world);

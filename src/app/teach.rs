@@ -92,7 +92,28 @@ impl App {
             },
             heat: show.heat,
         });
+        self.teach.asked = ask;
         self.world.set_probe(ask);
+    }
+
+    /// Paused, the probe follows the pointer: when it points at another ball, or pins one,
+    /// the world's last broad-phase call is made again for that ball (`World::probe_again`),
+    /// so its record is shown at once rather than at the next step.
+    pub(super) fn probe_while_paused(&mut self) {
+        let before = self.teach.asked;
+        self.sync_probe();
+        let focus = self.teach.asked.and_then(|a| a.focus);
+        if self.teach.asked != before && focus.is_some() {
+            self.world.probe_again();
+        }
+    }
+
+    /// The probe's record, when it is of the ball the probe is on now (the pinned one, else
+    /// the one under the pointer): a record of another ball is never shown as this one's.
+    fn probe_record(&self) -> Option<&collide::world::ProbeRecord> {
+        let rec = self.world.probe()?;
+        let focus = self.teach.pinned.or(self.teach.hover);
+        (rec.focus.as_ref().map(|f| f.ball) == focus && focus.is_some()).then_some(rec)
     }
 
     /// With the probe on, notes the ball under the pointer, and a left click pins the ball
@@ -154,7 +175,7 @@ impl App {
         if self.ui.show.heat {
             heat::draw(view, rec, world.broad().kind(), &mut self.teach.heat);
         }
-        if self.ui.show.probe {
+        if let Some(rec) = self.probe_record().filter(|_| self.ui.show.probe) {
             let pinned = self.teach.pinned.and_then(|i| world.balls().get(i));
             let near = match pinned {
                 Some(b) => view.pt(b.pos + Vec2::new(b.radius, b.radius)),
@@ -268,6 +289,49 @@ mod tests {
         assert!(app.teach.tour.open);
         assert_eq!(app.world.broad().kind(), collide::BroadKind::Quadtree);
         assert_eq!(app.teach.tour.shown, 1);
+    }
+
+    /// The ball the probe's record is of, as the table would show it.
+    fn shown_ball(app: &App) -> Option<usize> {
+        app.probe_record()
+            .and_then(|r| r.focus.as_ref())
+            .map(|f| f.ball)
+    }
+
+    /// P, then I, then the pointer on a ball, then O: paused, the probe shows the ball under
+    /// the pointer at once, and after O that ball's record of the new step; never the ball
+    /// pointed at before.
+    #[test]
+    fn paused_the_probe_follows_the_pointer_and_o_steps_with_it() {
+        let mut app = app(&["--scene", "field", "--fill", "300"]);
+        for _ in 0..5 {
+            app.sync_probe();
+            app.step_frame();
+        }
+        app.ui.paused = true;
+        app.ui.show.probe = true;
+        app.teach.hover = Some(7);
+        app.probe_while_paused();
+        assert_eq!(shown_ball(&app), Some(7), "shown at once, paused");
+        app.teach.hover = Some(12);
+        assert_eq!(
+            shown_ball(&app),
+            None,
+            "ball 7's record is not shown for 12"
+        );
+        app.probe_while_paused();
+        assert_eq!(shown_ball(&app), Some(12));
+        app.teach.pinned = Some(3);
+        app.probe_while_paused();
+        assert_eq!(shown_ball(&app), Some(3), "a click pins another");
+        let steps = app.world.steps();
+        app.apply(Command::Step);
+        assert!(app.world.steps() > steps, "O stepped");
+        assert_eq!(
+            shown_ball(&app),
+            Some(3),
+            "the step's record is the pinned ball's"
+        );
     }
 
     #[test]

@@ -58,7 +58,6 @@ impl Panel {
         let mut cmds = Vec::new();
         if st.panels_hidden {
             (st.panel_width, st.toolbar_height) = (0.0, 0.0);
-            st.egui_wants_pointer = false;
             return cmds;
         }
         let top = egui::TopBottomPanel::top("toolbar").show(ctx, |ui| {
@@ -83,7 +82,6 @@ impl Panel {
             panel.response.rect.width() * ctx.pixels_per_point() / crate::render::screen::scale();
         self.help.show(ctx);
         self.params.window(ctx);
-        st.egui_wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
         cmds
     }
 
