@@ -71,13 +71,7 @@ impl Panel {
         let panel = egui::SidePanel::right("controls")
             .resizable(false)
             .exact_width(310.0)
-            .show(ctx, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
-                    ui.spacing_mut().slider_width = 130.0;
-                    self.sections(ui, st, world, load, &mut cmds);
-                });
-            });
+            .show(ctx, |ui| self.side(ui, st, world, load, &mut cmds));
         st.panel_width =
             panel.response.rect.width() * ctx.pixels_per_point() / crate::render::screen::scale();
         self.help.show(ctx);
@@ -85,7 +79,27 @@ impl Panel {
         cmds
     }
 
-    /// The side panel's sections, top to bottom.
+    /// The side panel's contents: the passing notes at its foot (`notes.rs`), laid over the
+    /// bottom of the sections, which scroll above them.
+    pub(super) fn side(
+        &mut self,
+        ui: &mut egui::Ui,
+        st: &mut UiState,
+        world: &World,
+        load: Load,
+        cmds: &mut Vec<Command>,
+    ) {
+        super::notes::strip(ui, world, (&st.show, &load), &self.params);
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
+            ui.spacing_mut().slider_width = 130.0;
+            self.sections(ui, st, world, load, cmds);
+        });
+    }
+
+    /// The side panel's sections, top to bottom. Whatever comes and goes by itself is in the
+    /// passing notes instead, and the rows a setting brings follow the setting, not the
+    /// counts of the moment: nothing here moves while nobody touches it.
     fn sections(
         &mut self,
         ui: &mut egui::Ui,
@@ -100,7 +114,7 @@ impl Panel {
         }
         super::scene::ui(ui, st, world, cmds);
         balls_section(ui, world);
-        self.fill_section(ui, st, world, cmds);
+        self.fill_section(ui, st, cmds);
         load_section(ui, load, world, st);
         counters_section(ui, world);
         super::share::ui(ui, world);
@@ -121,13 +135,7 @@ impl Panel {
         }
     }
 
-    fn fill_section(
-        &mut self,
-        ui: &mut egui::Ui,
-        st: &mut UiState,
-        world: &World,
-        cmds: &mut Vec<Command>,
-    ) {
+    fn fill_section(&mut self, ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<Command>) {
         ui.separator();
         ui.strong("Fill");
         ui.add(
@@ -154,16 +162,15 @@ impl Panel {
             ui.small(msg);
         }
         if let Some(note) = &st.broad_note {
-            ui.colored_label(egui::Color32::from_rgb(255, 200, 120), note);
+            ui.colored_label(super::notes::ADVICE, note);
         }
-        let n = world.balls().len();
-        if n > crate::render::fx::TRACK_BALLS {
-            ui.small(format!(
-                "With {n} balls: tracks show the first {}, boxes and velocity arrows the first {}.",
-                crate::render::fx::TRACK_BALLS,
-                crate::render::draw::OVERLAY_BALLS
-            ));
-        }
+        // Always there, so that balls arriving past the count move nothing below.
+        let t = |n: usize| crate::advice::thousands(n as u64);
+        ui.small(format!(
+            "Tracks show the first {} balls, boxes and velocity arrows the first {}.",
+            t(crate::render::fx::TRACK_BALLS),
+            t(crate::render::draw::OVERLAY_BALLS)
+        ));
     }
 
     fn quadtree_section(
@@ -214,7 +221,7 @@ fn balls_section(ui: &mut egui::Ui, world: &World) {
 }
 
 fn load_section(ui: &mut egui::Ui, load: Load, world: &World, st: &UiState) {
-    let (show, renderer) = (&st.show, &st.renderer_line);
+    let renderer = &st.renderer_line;
     ui.separator();
     ui.horizontal(|ui| {
         ui.strong("Load");
@@ -234,44 +241,44 @@ fn load_section(ui: &mut egui::Ui, load: Load, world: &World, st: &UiState) {
     if !renderer.is_empty() {
         ui.small(renderer);
     }
-    if let Some(line) = profile_line(world) {
-        ui.small(line).on_hover_text(
-            "Physics time by stage over the last simulated second, ms a frame: the broad \
-             phase and pair cache, then (soft contacts) finding the contacts, preparing and \
-             colouring them, the solve and relax passes, restitution; sleep and the meter",
-        );
-    }
-    if load.slow_motion {
-        ui.small("Slow motion: physics cannot keep up, so each frame simulates 1/60 s.");
-    }
-    let physics = crate::advice::when_slow(world, load.physics_share, load.slow_motion);
-    if let Some(tip) = physics.or_else(|| crate::advice::when_drawing_slow(show, &load)) {
-        ui.colored_label(egui::Color32::from_rgb(255, 200, 120), tip);
-    }
+    // Slow motion and the advice are passing notes (`notes.rs`): here they would move every
+    // section below as they come and go.
+    ui.small(profile_line(world)).on_hover_text(
+        "Physics time by stage over the last simulated second, ms a frame: the broad \
+         phase and pair cache, then (soft contacts) finding the contacts, preparing and \
+         colouring them, the solve and relax passes, restitution; sleep and the meter",
+    );
 }
 
-/// The physics time by stage over the last simulated second, ms a frame; `None` before a
-/// second has passed (all zero) or without a clock.
-fn profile_line(world: &World) -> Option<String> {
+/// The physics time by stage over the last simulated second, ms a frame: the stages of the
+/// solver in use, each always named (so the line keeps its length); before a second has
+/// passed, or without a clock, a line saying so.
+fn profile_line(world: &World) -> String {
     let c = world.counters();
     let (t, p) = (&c.last_second, &c.last_second.stages);
+    if c.last_second == Default::default() {
+        return "Profile (ms a frame): after a simulated second".into();
+    }
     let ms = |ns: u64| ns as f64 / 60.0 / 1.0e6;
-    let stages = [
-        ("pairs", t.broad_nanos),
+    let soft = [
         ("narrow", p.narrow),
         ("prepare", p.prepare),
         ("solve", p.solve),
         ("relax", p.relax),
         ("restitution", p.restitution),
-        ("sleep", p.sleep),
-        ("meter", p.meter),
     ];
-    let shown: Vec<String> = stages
+    let soft = if world.settings().solver == collide::Solver::Soft {
+        &soft[..]
+    } else {
+        &[]
+    };
+    let stages = [("pairs", t.broad_nanos)]
         .iter()
-        .filter(|(_, ns)| *ns > 0)
+        .chain(soft)
+        .chain(&[("sleep", p.sleep), ("meter", p.meter)])
         .map(|(name, ns)| format!("{name} {:.2}", ms(*ns)))
-        .collect();
-    (!shown.is_empty()).then(|| format!("Profile (ms a frame): {}", shown.join(", ")))
+        .collect::<Vec<_>>();
+    format!("Profile (ms a frame): {}", stages.join(", "))
 }
 
 fn next_ball_section(ui: &mut egui::Ui, sim: &mut Settings) {
@@ -311,19 +318,25 @@ fn counters_section(ui: &mut egui::Ui, world: &World) {
         row(ui, "Broad phase µs / iteration", format!("{micros:.1}"));
         row(ui, "Full tests / s", rate(s.full_tests));
         row(ui, "Collisions / s", rate(s.collisions));
-        if s.cache_queries + s.cache_served + s.cache_passed > 0 {
+        // The rows a setting brings are there while it is on, whatever the counts: rows
+        // coming and going with the balls would move every section below.
+        let settings = world.settings();
+        if settings.pair_cache {
             // The pair cache: how often the broad phase ran, and the cache's own tests.
             row(ui, "Pair cache queries / s", rate(s.cache_queries));
             row(ui, "Pair cache answers / s", rate(s.cache_served));
             row(ui, "Pair cache passed on / s", rate(s.cache_passed));
-            if world.pair_cache_resting() {
-                // Most recent calls had to query: the broad phase is asked directly for now.
-                row(ui, "Pair cache", "standing aside");
-            }
+            // Most recent calls had to query: the broad phase is asked directly for now.
+            let resting = world.pair_cache_resting();
+            row(
+                ui,
+                "Pair cache",
+                if resting { "standing aside" } else { "in use" },
+            );
             let per = s.cache_tests as f64 / s.iterations.max(1) as f64;
             row(ui, "Pair cache tests / iteration", format!("{per:.0}"));
         }
-        if s.wall_pass.aabb_tests > 0 || s.wall_pass_tests > 0 {
+        if settings.solver == collide::Solver::PushOut && settings.tunnelling == Tunnelling::Off {
             // The discrete mode's last pass against the obstacles, once per step.
             row(ui, "Wall pass AABB tests / s", rate(s.wall_pass.aabb_tests));
             row(ui, "Wall pass tests / s", rate(s.wall_pass_tests));

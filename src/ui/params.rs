@@ -68,13 +68,18 @@ impl ParamsUi {
                 rule_row(ui, &p, &rule, running, cmds);
             }
         }
+    }
+
+    /// The running sweep's progress bar, if one runs (in the panel's passing notes,
+    /// `notes.rs`: it goes when the sweep ends, and moves nothing as it goes).
+    pub fn progress(&self, ui: &mut egui::Ui) {
         if let Some(s) = self.sweep.as_ref().filter(|s| s.worker.is_some()) {
             ui.add(egui::ProgressBar::new(s.progress).text(format!("Sweeping {}", s.title)));
         }
     }
 
     /// Whether a sweep is running.
-    fn running(&self) -> bool {
+    pub fn running(&self) -> bool {
         self.sweep.as_ref().is_some_and(|s| s.worker.is_some())
     }
 
