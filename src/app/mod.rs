@@ -80,6 +80,8 @@ struct App {
     sound: Sound,
     /// Things to try, the probe and the heat map (`teach.rs`).
     teach: teaching::Teach,
+    /// A ball has been in play since the start: the start hint is gone for good.
+    played: bool,
 }
 
 /// One frame's physics on a worker thread, run while the frame is presented (see
@@ -163,6 +165,7 @@ impl App {
             spare: None,
             sound,
             teach: teaching::Teach::default(),
+            played: false,
         };
         app.start_tour_from_args();
         app

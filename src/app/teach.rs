@@ -53,6 +53,7 @@ impl App {
             self.ui.show.enable(name);
         }
         self.teach.tour.shown = k;
+        self.teach.tour.place();
         self.teach.pinned = None;
         self.ui.message = Some(format!("Things to try {}: {title}", k + 1));
     }

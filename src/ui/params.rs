@@ -256,8 +256,8 @@ fn sizes_line(b: &BallSizes) -> String {
         );
     }
     format!(
-        "{} balls: mean diameter {:.1} px, largest box {:.1} px",
-        crate::advice::thousands(b.count as u64),
+        "{}: mean diameter {:.1} px, largest box {:.1} px",
+        crate::advice::counted(b.count as u64, "ball", "balls"),
         b.mean_diameter,
         b.largest
     )
