@@ -284,6 +284,32 @@ mod tests {
         }
     }
 
+    /// The solver's colours: the pile fell asleep within seconds and its colours went before
+    /// a student had looked; the experiment runs with sleep off, and the pile keeps its
+    /// contacts (with sleep on, the same pile sleeps by then).
+    #[test]
+    fn the_solver_colours_pile_stays_awake_with_its_contacts() {
+        let k = tour::list()
+            .iter()
+            .position(|x| x.title == "The solver's colours")
+            .expect("listed");
+        let run = |sleep: bool| {
+            let mut app = app(&[]);
+            app.apply(Command::Tour(k));
+            if sleep {
+                app.world.edit_settings(|s| s.sleep.enabled = Some(true));
+            }
+            for _ in 0..240 {
+                app.step_frame();
+            }
+            (app.world.asleep_count(), app.world.solver_contacts().len())
+        };
+        let (asleep, contacts) = run(false);
+        assert_eq!(asleep, 0, "set up: nobody sleeps");
+        assert!(contacts > 300, "{contacts} contacts coloured");
+        assert!(run(true).0 > 0, "with sleep on the pile sleeps by then");
+    }
+
     #[test]
     fn tour_n_starts_set_up_with_the_window_open() {
         let app = app(&["--tour", "2"]);
