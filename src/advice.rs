@@ -159,6 +159,12 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `n` things, with thousands separated, the noun agreeing: "1 input", "2 inputs",
+/// "1,234 inputs".
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 /// A count in millions with one decimal (or as a plain number below a million).
 fn millions(n: u64) -> String {
     if n >= 1_000_000 {
@@ -198,6 +204,14 @@ mod tests {
             .unwrap()
             .contains("kept as chosen"));
         assert_eq!(broad_note(5000, BroadKind::Sap, true), None);
+    }
+
+    /// The record bar read "1 inputs".
+    #[test]
+    fn one_input_reads_in_the_singular() {
+        assert_eq!(counted(1, "input", "inputs"), "1 input");
+        assert_eq!(counted(0, "input", "inputs"), "0 inputs");
+        assert_eq!(counted(1234, "input", "inputs"), "1,234 inputs");
     }
 
     #[test]

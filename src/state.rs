@@ -104,7 +104,8 @@ pub struct UiState {
     pub toolbar_height: f32,
     /// egui has keyboard focus (keys then go to egui, not the toy).
     pub egui_wants_keys: bool,
-    /// egui has the pointer.
+    /// egui has the pointer (over a panel or window, or dragging): the table's gestures and
+    /// the wheel's zoom leave it alone. Set after every panel and window of egui's pass.
     pub egui_wants_pointer: bool,
     /// Simulated seconds per real second (below 1: slow motion).
     pub time_scale: f32,

@@ -180,6 +180,9 @@ impl Runner {
             raw_gl::flush();
             egui_macroquad::ui(|ctx| tape_cmds = app.panels(ctx, load, &mut cmds));
         }
+        // The pointer after egui's pass of this frame: what egui took this frame (a wheel
+        // turned or a button pressed over a window) never reaches the table.
+        cmds.extend(app.pointer_input());
         app.sync_sound();
         if app.editor.active {
             let fitted = app.fitted();
@@ -267,21 +270,31 @@ impl Runner {
 }
 
 impl App {
-    /// This frame's keys, pinball's held controls and mouse gestures, as commands; the editor
-    /// entered or left as the keys asked, the time scale handed to the stepper.
+    /// This frame's keys and pinball's held controls, as commands; the editor entered or left
+    /// as the keys asked, the time scale handed to the stepper.
     fn frame_input(&mut self) -> Vec<Command> {
         let mut cmds = self.keys();
         self.sync_edit_mode();
         if !self.editor.active {
             cmds.extend(keys::control_commands(&self.world, self.ui.egui_wants_keys));
         }
-        cmds.extend(self.mouse());
         self.stepper.time_scale = self.ui.time_scale as f64;
         cmds
     }
 
+    /// This frame's mouse gestures on the table, as commands, read after egui's pass (see
+    /// [`App::panels`]); paused, the probe follows the pointer.
+    fn pointer_input(&mut self) -> Vec<Command> {
+        let cmds = self.mouse();
+        if self.ui.paused && !self.editor.active {
+            self.probe_while_paused();
+        }
+        cmds
+    }
+
     /// egui's pass: the record bar, the toolbar and side panel, the editor's panel and the
-    /// windows. Adds the panels' commands to `cmds`; returns the record bar's.
+    /// windows. Adds the panels' commands to `cmds`; returns the record bar's. Notes whether
+    /// egui has the pointer, which the table's gestures then leave alone.
     fn panels(&mut self, ctx: &egui::Context, load: Load, cmds: &mut Vec<Command>) -> Vec<TapeCmd> {
         let mut tape_cmds = Vec::new();
         widgets::wheel_scroll(ctx, mouse_wheel().1);
@@ -307,7 +320,10 @@ impl App {
             self.energy.show(ctx, &self.world);
             self.chart.show(ctx);
         }
-        self.editor.wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+        // Once every panel and window has been laid out (one opened or moved this pass
+        // included): whether the pointer is egui's this frame, for the table's gestures.
+        let wants = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+        (self.ui.egui_wants_pointer, self.editor.wants_pointer) = (wants, wants);
         // Last, after every widget: what Tab or a click focused that is not a text field
         // is let go, so Space is the toy's and never presses a button.
         self.text_focus = crate::ui::focus::settle(ctx, self.text_focus);
@@ -316,7 +332,7 @@ impl App {
     }
 
     /// The view's drawing: the world (or the editor's preview) with its overlays, the editor's
-    /// handles or the launch preview, and the PAUSED line.
+    /// handles or the launch preview, the PAUSED line and the start hint.
     fn draw_view(&mut self) {
         let view = self.view();
         self.sync_heat();
@@ -351,6 +367,12 @@ impl App {
             let (line, (x, y, w, _)) = (paused_line(), view.rect());
             let centre = x + (w - screen::text_width(&line, 22.0)) / 2.0;
             screen::label(&line, (centre, y + 8.0), 22.0, ORANGE, view.rect());
+        }
+        if let Some(line) = self.start_hint() {
+            // Across the middle of the empty table.
+            let (x, y, w, h) = view.rect();
+            let left = x + (w - screen::text_width(&line, 22.0)) / 2.0;
+            screen::label(&line, (left, y + 0.4 * h), 22.0, SKYBLUE, view.rect());
         }
         raw_gl::clip_drawing(None);
     }
@@ -410,11 +432,63 @@ fn finish(app: &mut App, frames: u64, start: Instant, physics_ms: (f64, f64), ma
     crate::platform::exit(0);
 }
 
-/// The line over the table while paused: "PAUSED  (P resumes, O steps)".
+/// The line over the table while paused: "PAUSED  (P resumes, O: one step)" ("O steps"
+/// read as "0 steps").
 fn paused_line() -> String {
     let (pause, step) = (
         keymap::keys_of(Action::Pause),
         keymap::keys_of(Action::Step),
     );
-    format!("PAUSED  ({pause} resumes, {step} steps)")
+    format!("PAUSED  ({pause} resumes, {step}: one step)")
+}
+
+/// The hint on the empty table of a first start: "Space launches a ball  (F1: help, F3:
+/// things to try)".
+fn start_line() -> String {
+    let keys = [Action::Launch, Action::Help, Action::Tour].map(keymap::keys_of);
+    format!(
+        "{} launches a ball  ({}: help, {}: things to try)",
+        keys[0], keys[1], keys[2]
+    )
+}
+
+impl App {
+    /// The start hint, until the first ball is in play (launched, filled, dropped by the
+    /// scene); never in a game (its own serve) or in the editor. Once gone it stays gone.
+    fn start_hint(&mut self) -> Option<String> {
+        let w = &self.world;
+        if !w.balls().is_empty() || w.pending_launches() > 0 || w.counters().launched > 0 {
+            self.played = true;
+        }
+        (!self.played && !w.is_game() && !self.editor.active).then(start_line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::paused_line;
+    use crate::command::Command;
+
+    /// "PAUSED (P resumes, O steps)" read as "0 steps".
+    #[test]
+    fn the_paused_line_says_o_takes_one_step() {
+        let line = paused_line();
+        assert!(line.contains("O: one step"), "{line}");
+        assert!(!line.contains("O steps"), "{line}");
+    }
+
+    /// The first start showed an empty table with no hint of what to do: it says which key
+    /// launches a ball until the first launch, and not after (a Clear brings no hint back).
+    #[test]
+    fn an_empty_table_says_space_launches_a_ball_until_the_first_launch() {
+        let mut app = crate::app::tests::app_on(&[]);
+        let hint = app.start_hint().expect("a hint on the empty table");
+        assert!(hint.starts_with("Space launches a ball"), "{hint}");
+        app.apply(Command::Launch(1));
+        assert_eq!(app.start_hint(), None, "launched");
+        app.apply(Command::Clear);
+        assert_eq!(app.start_hint(), None, "cleared: no hint again");
+        let mut field = crate::app::tests::app_on(&["--scene", "field"]);
+        assert_eq!(field.start_hint(), None, "balls from the start");
+    }
 }

@@ -80,6 +80,8 @@ struct App {
     sound: Sound,
     /// Things to try, the probe and the heat map (`teach.rs`).
     teach: teaching::Teach,
+    /// A ball has been in play since the start: the start hint is gone for good.
+    played: bool,
 }
 
 /// One frame's physics on a worker thread, run while the frame is presented (see
@@ -165,6 +167,7 @@ impl App {
             spare: None,
             sound,
             teach: teaching::Teach::default(),
+            played: false,
         };
         app.start_tour_from_args();
         app
@@ -282,6 +285,8 @@ impl App {
 
     /// Step (O, the Step button): one frame's steps at once, on this thread.
     fn step_frame(&mut self) {
+        // The probe's record is of the ball it is on now (as before a frame's physics).
+        self.sync_probe();
         // One whole frame of steps, whatever the accumulator holds.
         for _ in 0..self.world.settings().motion_iterations {
             self.tape.step(&mut self.world);

@@ -7,7 +7,8 @@
 //! - Right click on a ball: delete it. Right or middle drag: pan. Wheel: zoom about the cursor.
 //!
 //! Ball edits are commands the app applies between frames (so runs stay deterministic given
-//! the same commands); nothing fires when egui has the pointer.
+//! the same commands); nothing fires when egui has the pointer (read after egui's pass of the
+//! same frame, so a window opened, moved or reached in that frame counts).
 
 use crate::command::Command;
 use crate::render::screen;
@@ -73,9 +74,10 @@ impl Mouse {
         let at = screen::mouse();
         let view = cx.fitted.with_camera(*cam);
         let p = view.to_world(at);
-        // Outside the view the pointer is over the panels even when egui has not yet seen it
-        // there (egui's own answer is from its last pass, and a move and a wheel turn can
-        // arrive in one frame): the wheel there scrolls them and never zooms the table.
+        // Outside the view the pointer is over the panels; over it, egui's answer of this
+        // frame's pass says whether a window lies under the pointer (a move and a wheel turn
+        // or a press can arrive in one frame): the wheel there scrolls them, a press is
+        // theirs, and neither reaches the table.
         if view.covers(at) && !cx.egui_wants_pointer {
             let wheel = mouse_wheel().1;
             if wheel != 0.0 {

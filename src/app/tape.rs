@@ -31,10 +31,11 @@ impl App {
                 let saved = self.tape.record(&self.world).save(&path);
                 Some(saved.map_err(|e| e.to_string()).map(|_| {
                     let r = self.tape.recorded();
+                    let count = crate::advice::counted;
                     format!(
-                        "{} steps, {} inputs saved",
-                        r.end - r.start.state.steps,
-                        r.inputs.len()
+                        "{}, {} saved",
+                        count(r.end - r.start.state.steps, "step", "steps"),
+                        count(r.inputs.len() as u64, "input", "inputs")
                     )
                 }))
             }

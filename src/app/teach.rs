@@ -53,6 +53,7 @@ impl App {
             self.ui.show.enable(name);
         }
         self.teach.tour.shown = k;
+        self.teach.tour.place();
         self.teach.pinned = None;
         self.ui.message = Some(format!("Things to try {}: {title}", k + 1));
     }
@@ -92,7 +93,28 @@ impl App {
             },
             heat: show.heat,
         });
+        self.teach.asked = ask;
         self.world.set_probe(ask);
+    }
+
+    /// Paused, the probe follows the pointer: when it points at another ball, or pins one,
+    /// the world's last broad-phase call is made again for that ball (`World::probe_again`),
+    /// so its record is shown at once rather than at the next step.
+    pub(super) fn probe_while_paused(&mut self) {
+        let before = self.teach.asked;
+        self.sync_probe();
+        let focus = self.teach.asked.and_then(|a| a.focus);
+        if self.teach.asked != before && focus.is_some() {
+            self.world.probe_again();
+        }
+    }
+
+    /// The probe's record, when it is of the ball the probe is on now (the pinned one, else
+    /// the one under the pointer): a record of another ball is never shown as this one's.
+    fn probe_record(&self) -> Option<&collide::world::ProbeRecord> {
+        let rec = self.world.probe()?;
+        let focus = self.teach.pinned.or(self.teach.hover);
+        (rec.focus.as_ref().map(|f| f.ball) == focus && focus.is_some()).then_some(rec)
     }
 
     /// With the probe on, notes the ball under the pointer, and a left click pins the ball
@@ -154,7 +176,7 @@ impl App {
         if self.ui.show.heat {
             heat::draw(view, rec, world.broad().kind(), &mut self.teach.heat);
         }
-        if self.ui.show.probe {
+        if let Some(rec) = self.probe_record().filter(|_| self.ui.show.probe) {
             let pinned = self.teach.pinned.and_then(|i| world.balls().get(i));
             let near = match pinned {
                 Some(b) => view.pt(b.pos + Vec2::new(b.radius, b.radius)),
@@ -262,12 +284,81 @@ mod tests {
         }
     }
 
+    /// The solver's colours: the pile fell asleep within seconds and its colours went before
+    /// a student had looked; the experiment runs with sleep off, and the pile keeps its
+    /// contacts (with sleep on, the same pile sleeps by then).
+    #[test]
+    fn the_solver_colours_pile_stays_awake_with_its_contacts() {
+        let k = tour::list()
+            .iter()
+            .position(|x| x.title == "The solver's colours")
+            .expect("listed");
+        let run = |sleep: bool| {
+            let mut app = app(&[]);
+            app.apply(Command::Tour(k));
+            if sleep {
+                app.world.edit_settings(|s| s.sleep.enabled = Some(true));
+            }
+            for _ in 0..240 {
+                app.step_frame();
+            }
+            (app.world.asleep_count(), app.world.solver_contacts().len())
+        };
+        let (asleep, contacts) = run(false);
+        assert_eq!(asleep, 0, "set up: nobody sleeps");
+        assert!(contacts > 300, "{contacts} contacts coloured");
+        assert!(run(true).0 > 0, "with sleep on the pile sleeps by then");
+    }
+
     #[test]
     fn tour_n_starts_set_up_with_the_window_open() {
         let app = app(&["--tour", "2"]);
         assert!(app.teach.tour.open);
         assert_eq!(app.world.broad().kind(), collide::BroadKind::Quadtree);
         assert_eq!(app.teach.tour.shown, 1);
+    }
+
+    /// The ball the probe's record is of, as the table would show it.
+    fn shown_ball(app: &App) -> Option<usize> {
+        app.probe_record()
+            .and_then(|r| r.focus.as_ref())
+            .map(|f| f.ball)
+    }
+
+    /// P, then I, then the pointer on a ball, then O: paused, the probe shows the ball under
+    /// the pointer at once, and after O that ball's record of the new step; never the ball
+    /// pointed at before.
+    #[test]
+    fn paused_the_probe_follows_the_pointer_and_o_steps_with_it() {
+        let mut app = app(&["--scene", "field", "--fill", "300"]);
+        for _ in 0..5 {
+            app.sync_probe();
+            app.step_frame();
+        }
+        app.ui.paused = true;
+        app.ui.show.probe = true;
+        app.teach.hover = Some(7);
+        app.probe_while_paused();
+        assert_eq!(shown_ball(&app), Some(7), "shown at once, paused");
+        app.teach.hover = Some(12);
+        assert_eq!(
+            shown_ball(&app),
+            None,
+            "ball 7's record is not shown for 12"
+        );
+        app.probe_while_paused();
+        assert_eq!(shown_ball(&app), Some(12));
+        app.teach.pinned = Some(3);
+        app.probe_while_paused();
+        assert_eq!(shown_ball(&app), Some(3), "a click pins another");
+        let steps = app.world.steps();
+        app.apply(Command::Step);
+        assert!(app.world.steps() > steps, "O stepped");
+        assert_eq!(
+            shown_ball(&app),
+            Some(3),
+            "the step's record is the pinned ball's"
+        );
     }
 
     #[test]

@@ -13,6 +13,8 @@ pub struct Teach {
     pub pinned: Option<usize>,
     /// The ball under the pointer this frame.
     pub hover: Option<usize>,
+    /// What the world was last asked to record (`App::sync_probe`).
+    pub asked: Option<collide::world::ProbeAsk>,
     /// The heat map's places, summed once per simulated second.
     pub heat: HeatCache,
 }

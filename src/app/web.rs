@@ -45,10 +45,11 @@ impl App {
             TapeCmd::SaveRecording(path) => {
                 let text = ron_text(self.tape.record(&self.world));
                 let r = self.tape.recorded();
+                let count = crate::advice::counted;
                 let what = format!(
-                    "{} steps, {} inputs",
-                    r.end - r.start.state.steps,
-                    r.inputs.len()
+                    "{}, {}",
+                    count(r.end - r.start.state.steps, "step", "steps"),
+                    count(r.inputs.len() as u64, "input", "inputs")
                 );
                 text.map(|t| {
                     let name = file_name(path, "recording.ron");

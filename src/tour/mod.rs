@@ -1,6 +1,6 @@
 //! Things to try: the list of short experiments (`things_to_try.ron`, embedded), each a
-//! title, a few sentences on what to look for and a set-up ([`Setup`]) that names only what it
-//! changes; reading and checking the list, and `--tour N` / `--tour list`. The app applies a
+//! title, a few sentences on what to look for, a set-up ([`Setup`]) that names only what it
+//! changes and the corner of the view its window keeps to ([`Corner`]); reading and checking the list, and `--tour N` / `--tour list`. The app applies a
 //! set-up (`app/teach.rs`); the window lists them (`ui/tour.rs`).
 
 use collide::{BroadKind, Solver, Tunnelling};
@@ -20,6 +20,38 @@ pub struct Experiment {
     pub text: String,
     /// What its button sets up.
     pub setup: Setup,
+    /// The corner the window moves to once it is set up, clear of what the text asks to
+    /// watch (the top right, over the side panel's first sections, when not named).
+    #[serde(default)]
+    pub window: Corner,
+}
+
+/// A corner of the screen between the toolbar and the record bar: on the left over the
+/// table's view, on the right over the side panel.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+pub enum Corner {
+    /// Top left: over the table's top left.
+    TopLeft,
+    /// Top right: over the side panel's first sections (the scene, the balls in play), the
+    /// whole table in sight.
+    #[default]
+    TopRight,
+    /// Bottom left: over the table's bottom left.
+    BottomLeft,
+    /// Bottom right: over the side panel's last rows.
+    BottomRight,
+}
+
+impl Corner {
+    /// Whether it is on the right, and at the bottom.
+    pub fn sides(self) -> (bool, bool) {
+        match self {
+            Corner::TopLeft => (false, false),
+            Corner::TopRight => (true, false),
+            Corner::BottomLeft => (false, true),
+            Corner::BottomRight => (true, true),
+        }
+    }
 }
 
 /// What an experiment's button changes; everything left out stays as it is.

@@ -81,13 +81,20 @@ impl Chart {
         self.open = !self.open;
     }
 
-    /// The chart window, while open.
+    /// The chart window, while open: below the toolbar, within the screen, its plots scrolled
+    /// when they are taller than the room there.
     pub fn show(&mut self, ctx: &egui::Context) {
         let mut open = self.open;
+        let area = super::widgets::window_area(ctx);
+        let margin = egui::vec2(60.0, super::widgets::WINDOW_MARGIN);
         egui::Window::new("Chart: broad phase and overlap per frame")
             .open(&mut open)
-            .default_pos(egui::pos2(60.0, 120.0))
+            .default_pos(area.min + margin)
             .default_width(480.0)
+            .constrain_to(area)
+            .default_height(super::widgets::window_content_height(area))
+            .max_height(super::widgets::window_content_height(area))
+            .vscroll(true)
             .resizable(true)
             .show(ctx, |ui| {
                 let iters = self.latest_and_mean(|s| s.iterations).0;
@@ -196,6 +203,55 @@ mod tests {
         assert_eq!(short(0.5, 0.5), "0.5");
         assert_eq!(short(12.0, 5.0), "12");
     }
+    /// The chart window's rectangle after a few passes on a screen of `size` points under a
+    /// toolbar `toolbar` points tall, with ten seconds of samples.
+    fn chart_rect(size: egui::Vec2, toolbar: f32) -> egui::Rect {
+        let ctx = egui::Context::default();
+        let mut chart = Chart {
+            open: true,
+            ..Chart::default()
+        };
+        let w = world();
+        for k in 0..600 {
+            chart.last_total = None;
+            chart.record(k as f64 / 60.0, &w);
+        }
+        for _ in 0..4 {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+                ..Default::default()
+            };
+            let _ = ctx.run(input, |ctx| {
+                egui::TopBottomPanel::top("toolbar")
+                    .exact_height(toolbar)
+                    .show(ctx, |_| {});
+                chart.show(ctx);
+            });
+        }
+        let id = egui::Id::new("Chart: broad phase and overlap per frame");
+        ctx.memory(|m| m.area_rect(id))
+            .expect("the chart was shown")
+    }
+
+    /// It hid the toolbar's Launch … Step and ran off the bottom of an 800 px window, its
+    /// last plot (the candidates that touched) out of reach: now it opens below the toolbar
+    /// and within the screen, and scrolls.
+    #[test]
+    fn the_chart_stays_below_the_toolbar_and_within_the_screen() {
+        for (size, toolbar) in [
+            (egui::vec2(1280.0, 800.0), 44.0),
+            (egui::vec2(1024.0, 600.0), 66.0),
+        ] {
+            let r = chart_rect(size, toolbar);
+            assert!(r.top() >= toolbar, "over the toolbar: {r:?} at {size:?}");
+            assert!(
+                r.bottom() <= size.y - 4.0,
+                "past the bottom of {size:?}: {r:?}"
+            );
+            assert!(r.height() > 300.0, "room for the plots: {r:?}");
+        }
+    }
+
     use collide::world::Launcher;
     use collide::{Aabb, Vec2};
 

@@ -21,12 +21,14 @@ impl HelpWindow {
     /// The window, while open: under the toolbar, no taller than the window, its text
     /// scrolled when it is longer.
     pub fn show(&mut self, ctx: &egui::Context) {
-        let (top, bottom) = (TOP, ctx.screen_rect().height() - MARGIN);
+        let area = super::widgets::window_area(ctx);
+        let margin = egui::vec2(MARGIN, super::widgets::WINDOW_MARGIN);
         egui::Window::new("Help")
             .open(&mut self.open)
             .default_width(460.0)
-            .default_pos([MARGIN, top])
-            .max_height((bottom - top - TITLE).max(100.0))
+            .default_pos(area.min + margin)
+            .constrain_to(area)
+            .max_height(super::widgets::window_content_height(area))
             .vscroll(true)
             .show(ctx, |ui| {
                 ui.strong("Keys");
@@ -48,12 +50,8 @@ impl HelpWindow {
     }
 }
 
-/// Where the window opens below the window's top, past the toolbar (points).
-const TOP: f32 = 60.0;
-/// Room kept free at the window's edges (points).
+/// Room kept free at the window's left (points).
 const MARGIN: f32 = 16.0;
-/// The help window's title bar (points), not part of its scrolled height.
-const TITLE: f32 = 40.0;
 
 /// What each part of the panel means.
 pub(crate) const CONTROLS: &[(&str, &str)] = &[
@@ -82,15 +80,21 @@ mod words;
 mod tests {
     use super::*;
 
-    /// The help window's rectangle on a screen of `size` points, after a few passes.
-    fn help_rect(size: egui::Vec2) -> egui::Rect {
+    /// The help window's rectangle on a screen of `size` points under a toolbar `toolbar`
+    /// points tall, after a few passes.
+    fn help_rect(size: egui::Vec2, toolbar: f32) -> egui::Rect {
         let ctx = egui::Context::default();
         for _ in 0..4 {
             let input = egui::RawInput {
                 screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
                 ..Default::default()
             };
-            let _ = ctx.run(input, |ctx| HelpWindow { open: true }.show(ctx));
+            let _ = ctx.run(input, |ctx| {
+                egui::TopBottomPanel::top("toolbar")
+                    .exact_height(toolbar)
+                    .show(ctx, |_| {});
+                HelpWindow { open: true }.show(ctx)
+            });
         }
         ctx.memory(|m| m.area_rect(egui::Id::new("Help")))
             .expect("the help window was shown")
@@ -98,9 +102,12 @@ mod tests {
 
     #[test]
     fn help_fits_the_window_below_the_toolbar_and_scrolls_the_rest() {
-        for size in [egui::vec2(1280.0, 800.0), egui::vec2(1024.0, 480.0)] {
-            let r = help_rect(size);
-            assert!(r.top() >= TOP - 1.0, "over the toolbar: {r:?}");
+        for (size, toolbar) in [
+            (egui::vec2(1280.0, 800.0), 44.0),
+            (egui::vec2(1024.0, 480.0), 66.0),
+        ] {
+            let r = help_rect(size, toolbar);
+            assert!(r.top() >= toolbar, "over the toolbar: {r:?}");
             assert!(r.bottom() <= size.y, "past the bottom of {size:?}: {r:?}");
         }
     }

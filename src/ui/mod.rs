@@ -7,10 +7,13 @@
 //! - `help.rs`: the help window, from the key map. `chart.rs`, `energy.rs`, `experiment.rs`:
 //!   the chart, energy and experiment windows. `timeline.rs`: the record-and-replay bar.
 //! - `params.rs`: the broad phase's parameters with their rules of thumb, Auto and Sweep.
+//! - `notes.rs`: the lines that come and go by themselves (slow motion, advice, a sweep's
+//!   progress), at the side panel's foot where they move nothing.
 //! - `tour.rs`: Things to try (F3). `share.rs`: the share of brute force and the precision.
 //! - `focus.rs`: who has the keyboard after a pass (only a text field the user clicked).
 //! - `widgets.rs`: the grid rows every panel uses, and egui's set-up for the frame.
 //! - `panel_cache.rs`: the panels kept as pixels between refreshes (software rendering).
+//! - `panel_steady.rs` (tests): the side panel holds still while nobody touches it.
 //!
 //! Every slider of a decimal value fixes its decimals: egui otherwise picks them from the
 //! slider's width in pixels, so one value would read "3.00" at one scale and "3.0" at another.
@@ -21,8 +24,11 @@ pub mod energy;
 pub mod experiment;
 pub mod focus;
 pub mod help;
+pub mod notes;
 pub mod panel;
 pub mod panel_cache;
+#[cfg(test)]
+mod panel_steady;
 pub mod params;
 pub mod scene;
 pub mod share;

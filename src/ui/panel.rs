@@ -58,7 +58,6 @@ impl Panel {
         let mut cmds = Vec::new();
         if st.panels_hidden {
             (st.panel_width, st.toolbar_height) = (0.0, 0.0);
-            st.egui_wants_pointer = false;
             return cmds;
         }
         let top = egui::TopBottomPanel::top("toolbar").show(ctx, |ui| {
@@ -72,22 +71,35 @@ impl Panel {
         let panel = egui::SidePanel::right("controls")
             .resizable(false)
             .exact_width(310.0)
-            .show(ctx, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
-                    ui.spacing_mut().slider_width = 130.0;
-                    self.sections(ui, st, world, load, &mut cmds);
-                });
-            });
+            .show(ctx, |ui| self.side(ui, st, world, load, &mut cmds));
         st.panel_width =
             panel.response.rect.width() * ctx.pixels_per_point() / crate::render::screen::scale();
         self.help.show(ctx);
         self.params.window(ctx);
-        st.egui_wants_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
         cmds
     }
 
-    /// The side panel's sections, top to bottom.
+    /// The side panel's contents: the passing notes at its foot (`notes.rs`), laid over the
+    /// bottom of the sections, which scroll above them.
+    pub(super) fn side(
+        &mut self,
+        ui: &mut egui::Ui,
+        st: &mut UiState,
+        world: &World,
+        load: Load,
+        cmds: &mut Vec<Command>,
+    ) {
+        super::notes::strip(ui, world, (&st.show, &load), &self.params);
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
+            ui.spacing_mut().slider_width = 130.0;
+            self.sections(ui, st, world, load, cmds);
+        });
+    }
+
+    /// The side panel's sections, top to bottom. Whatever comes and goes by itself is in the
+    /// passing notes instead, and the rows a setting brings follow the setting, not the
+    /// counts of the moment: nothing here moves while nobody touches it.
     fn sections(
         &mut self,
         ui: &mut egui::Ui,
@@ -102,7 +114,7 @@ impl Panel {
         }
         super::scene::ui(ui, st, world, cmds);
         balls_section(ui, world);
-        self.fill_section(ui, st, world, cmds);
+        self.fill_section(ui, st, cmds);
         load_section(ui, load, world, st);
         counters_section(ui, world);
         super::share::ui(ui, world);
@@ -123,13 +135,7 @@ impl Panel {
         }
     }
 
-    fn fill_section(
-        &mut self,
-        ui: &mut egui::Ui,
-        st: &mut UiState,
-        world: &World,
-        cmds: &mut Vec<Command>,
-    ) {
+    fn fill_section(&mut self, ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<Command>) {
         ui.separator();
         ui.strong("Fill");
         ui.add(
@@ -156,16 +162,15 @@ impl Panel {
             ui.small(msg);
         }
         if let Some(note) = &st.broad_note {
-            ui.colored_label(egui::Color32::from_rgb(255, 200, 120), note);
+            ui.colored_label(super::notes::ADVICE, note);
         }
-        let n = world.balls().len();
-        if n > crate::render::fx::TRACK_BALLS {
-            ui.small(format!(
-                "With {n} balls: tracks show the first {}, boxes and velocity arrows the first {}.",
-                crate::render::fx::TRACK_BALLS,
-                crate::render::draw::OVERLAY_BALLS
-            ));
-        }
+        // Always there, so that balls arriving past the count move nothing below.
+        let t = |n: usize| crate::advice::thousands(n as u64);
+        ui.small(format!(
+            "Tracks show the first {} balls, boxes and velocity arrows the first {}.",
+            t(crate::render::fx::TRACK_BALLS),
+            t(crate::render::draw::OVERLAY_BALLS)
+        ));
     }
 
     fn quadtree_section(
@@ -216,7 +221,7 @@ fn balls_section(ui: &mut egui::Ui, world: &World) {
 }
 
 fn load_section(ui: &mut egui::Ui, load: Load, world: &World, st: &UiState) {
-    let (show, renderer) = (&st.show, &st.renderer_line);
+    let renderer = &st.renderer_line;
     ui.separator();
     ui.horizontal(|ui| {
         ui.strong("Load");
@@ -236,44 +241,44 @@ fn load_section(ui: &mut egui::Ui, load: Load, world: &World, st: &UiState) {
     if !renderer.is_empty() {
         ui.small(renderer);
     }
-    if let Some(line) = profile_line(world) {
-        ui.small(line).on_hover_text(
-            "Physics time by stage over the last simulated second, ms a frame: the broad \
-             phase and pair cache, then (soft contacts) finding the contacts, preparing and \
-             colouring them, the solve and relax passes, restitution; sleep and the meter",
-        );
-    }
-    if load.slow_motion {
-        ui.small("Slow motion: physics cannot keep up, so each frame simulates 1/60 s.");
-    }
-    let physics = crate::advice::when_slow(world, load.physics_share, load.slow_motion);
-    if let Some(tip) = physics.or_else(|| crate::advice::when_drawing_slow(show, &load)) {
-        ui.colored_label(egui::Color32::from_rgb(255, 200, 120), tip);
-    }
+    // Slow motion and the advice are passing notes (`notes.rs`): here they would move every
+    // section below as they come and go.
+    ui.small(profile_line(world)).on_hover_text(
+        "Physics time by stage over the last simulated second, ms a frame: the broad \
+         phase and pair cache, then (soft contacts) finding the contacts, preparing and \
+         colouring them, the solve and relax passes, restitution; sleep and the meter",
+    );
 }
 
-/// The physics time by stage over the last simulated second, ms a frame; `None` before a
-/// second has passed (all zero) or without a clock.
-fn profile_line(world: &World) -> Option<String> {
+/// The physics time by stage over the last simulated second, ms a frame: the stages of the
+/// solver in use, each always named (so the line keeps its length); before a second has
+/// passed, or without a clock, a line saying so.
+fn profile_line(world: &World) -> String {
     let c = world.counters();
     let (t, p) = (&c.last_second, &c.last_second.stages);
+    if c.last_second == Default::default() {
+        return "Profile (ms a frame): after a simulated second".into();
+    }
     let ms = |ns: u64| ns as f64 / 60.0 / 1.0e6;
-    let stages = [
-        ("pairs", t.broad_nanos),
+    let soft = [
         ("narrow", p.narrow),
         ("prepare", p.prepare),
         ("solve", p.solve),
         ("relax", p.relax),
         ("restitution", p.restitution),
-        ("sleep", p.sleep),
-        ("meter", p.meter),
     ];
-    let shown: Vec<String> = stages
+    let soft = if world.settings().solver == collide::Solver::Soft {
+        &soft[..]
+    } else {
+        &[]
+    };
+    let stages = [("pairs", t.broad_nanos)]
         .iter()
-        .filter(|(_, ns)| *ns > 0)
+        .chain(soft)
+        .chain(&[("sleep", p.sleep), ("meter", p.meter)])
         .map(|(name, ns)| format!("{name} {:.2}", ms(*ns)))
-        .collect();
-    (!shown.is_empty()).then(|| format!("Profile (ms a frame): {}", shown.join(", ")))
+        .collect::<Vec<_>>();
+    format!("Profile (ms a frame): {}", stages.join(", "))
 }
 
 fn next_ball_section(ui: &mut egui::Ui, sim: &mut Settings) {
@@ -304,33 +309,50 @@ fn counters_section(ui: &mut egui::Ui, world: &World) {
     ui.separator();
     ui.strong("Collision detection and response");
     let (s, rate) = per_second(world);
-    let (aabb, pairs, repeats, micros) = s.per_iteration();
+    let (_, pairs, repeats, micros) = s.per_iteration();
     grid(ui, "counters", |ui| {
-        row(ui, "AABB tests / iteration", format!("{aabb:.0}"));
+        row(ui, "AABB tests / iteration", aabb_per_iteration(s));
         row(ui, "AABB tests / s", rate(s.broad.aabb_tests));
         row(ui, "Candidate pairs / iteration", format!("{pairs:.1}"));
         row(ui, "Repeats dropped / iteration", format!("{repeats:.1}"));
         row(ui, "Broad phase µs / iteration", format!("{micros:.1}"));
         row(ui, "Full tests / s", rate(s.full_tests));
         row(ui, "Collisions / s", rate(s.collisions));
-        if s.cache_queries + s.cache_served + s.cache_passed > 0 {
+        // The rows a setting brings are there while it is on, whatever the counts: rows
+        // coming and going with the balls would move every section below.
+        let settings = world.settings();
+        if settings.pair_cache {
             // The pair cache: how often the broad phase ran, and the cache's own tests.
             row(ui, "Pair cache queries / s", rate(s.cache_queries));
             row(ui, "Pair cache answers / s", rate(s.cache_served));
             row(ui, "Pair cache passed on / s", rate(s.cache_passed));
-            if world.pair_cache_resting() {
-                // Most recent calls had to query: the broad phase is asked directly for now.
-                row(ui, "Pair cache", "standing aside");
-            }
+            // Most recent calls had to query: the broad phase is asked directly for now.
+            let resting = world.pair_cache_resting();
+            row(
+                ui,
+                "Pair cache",
+                if resting { "standing aside" } else { "in use" },
+            );
             let per = s.cache_tests as f64 / s.iterations.max(1) as f64;
             row(ui, "Pair cache tests / iteration", format!("{per:.0}"));
         }
-        if s.wall_pass.aabb_tests > 0 || s.wall_pass_tests > 0 {
+        if settings.solver == collide::Solver::PushOut && settings.tunnelling == Tunnelling::Off {
             // The discrete mode's last pass against the obstacles, once per step.
             row(ui, "Wall pass AABB tests / s", rate(s.wall_pass.aabb_tests));
             row(ui, "Wall pass tests / s", rate(s.wall_pass_tests));
         }
     });
+}
+
+/// AABB tests per collision iteration, and why they are 0 when the pair cache answered the
+/// calls in the broad phase's place (balls flying, no box tested: its own tests are below).
+fn aabb_per_iteration(s: &Tally) -> String {
+    let aabb = s.per_iteration().0;
+    if aabb < 0.5 && s.cache_served > 0 {
+        "0 (cache answered)".into()
+    } else {
+        format!("{aabb:.0}")
+    }
 }
 
 fn broad_section(
@@ -601,6 +623,25 @@ fn tunnel_rows(world: &World) -> Vec<(&'static str, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// "AABB tests / iteration 0" while balls flew, because the pair cache answered: the line
+    /// says so.
+    #[test]
+    fn no_aabb_tests_while_balls_fly_say_the_pair_cache_answered() {
+        let mut s = Tally {
+            iterations: 24,
+            cache_served: 24,
+            ..Tally::default()
+        };
+        assert_eq!(aabb_per_iteration(&s), "0 (cache answered)");
+        s.broad.aabb_tests = 24 * 65;
+        assert_eq!(aabb_per_iteration(&s), "65");
+        assert_eq!(
+            aabb_per_iteration(&Tally::default()),
+            "0",
+            "no balls, no calls"
+        );
+    }
 
     #[test]
     fn impact_tests_are_shown_only_when_tunnelling_is_on() {

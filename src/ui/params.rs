@@ -70,13 +70,18 @@ impl ParamsUi {
                 rule_row(ui, &p, &rule, running, cmds);
             }
         }
+    }
+
+    /// The running sweep's progress bar, if one runs (in the panel's passing notes,
+    /// `notes.rs`: it goes when the sweep ends, and moves nothing as it goes).
+    pub fn progress(&self, ui: &mut egui::Ui) {
         if let Some(s) = self.sweep.as_ref().filter(|s| s.worker.is_some()) {
             ui.add(egui::ProgressBar::new(s.progress).text(format!("Sweeping {}", s.title)));
         }
     }
 
     /// Whether a sweep is running.
-    fn running(&self) -> bool {
+    pub fn running(&self) -> bool {
         self.sweep.as_ref().is_some_and(|s| s.worker.is_some())
     }
 
@@ -262,7 +267,6 @@ fn sizes_line(b: &BallSizes) -> String {
 
 /// The balls' sizes in one line.
 fn sizes_of(b: &BallSizes) -> String {
-    let t = |n: usize| crate::advice::thousands(n as u64);
     if b.count == 0 {
         return format!(
             "No balls: the next ball's diameter is {:.1} px",
@@ -271,13 +275,13 @@ fn sizes_of(b: &BallSizes) -> String {
     }
     match b.none_given() {
         true => format!(
-            "{} balls: mean diameter {:.1} px",
-            t(b.count),
+            "{}: mean diameter {:.1} px",
+            crate::advice::counted(b.count as u64, "ball", "balls"),
             b.mean_diameter
         ),
         false => format!(
-            "{} balls: mean diameter {:.1} px, largest box {:.1} px",
-            t(b.count),
+            "{}: mean diameter {:.1} px, largest box {:.1} px",
+            crate::advice::counted(b.count as u64, "ball", "balls"),
             b.mean_diameter,
             b.largest
         ),

@@ -76,12 +76,10 @@ fn rules_rows(ui: &mut egui::Ui, world: &World) {
 fn cradle_rows(ui: &mut egui::Ui, world: &World) {
     let meter = &world.rules().transfer;
     let ci = world.settings().collision_iterations;
-    match meter.current.or(meter.last) {
-        None => {
-            ui.small("Drag an end ball up and let go to measure the impact.");
-        }
-        Some(t) => transfer_grid(ui, &t),
-    }
+    // The grid is there before the first impact too (its values dashes), so the impact's
+    // figures move nothing below them when they come.
+    transfer_grid(ui, meter.current.or(meter.last).as_ref());
+    ui.small("Drag an end ball up and let go to measure the impact.");
     if world.settings().solver == collide::Solver::Soft {
         ui.small(
             "Soft contacts pass about two thirds: they solve the touching row as one block \
@@ -98,7 +96,33 @@ fn cradle_rows(ui: &mut egui::Ui, world: &World) {
     ));
 }
 
-fn transfer_grid(ui: &mut egui::Ui, t: &Transfer) {
+/// The cradle's figures of impact `t`, or dashes before the first.
+fn transfer_grid(ui: &mut egui::Ui, t: Option<&Transfer>) {
+    let values = t.map_or_else(
+        || ["–".to_string(), "–".into(), "–".into(), "–".into()],
+        transfer_values,
+    );
+    let labels = [
+        "Ball in",
+        "Far ball out",
+        "Middle balls, most",
+        "Far ball left",
+    ];
+    egui::Grid::new("cradle")
+        .num_columns(2)
+        .spacing([12.0, 2.0])
+        .show(ui, |ui| {
+            for (label, value) in labels.iter().zip(values) {
+                ui.label(*label);
+                ui.monospace(value);
+                ui.end_row();
+            }
+        });
+}
+
+/// The figures of impact `t`: the speed in, the far ball's out, the middle balls' most, and
+/// when the far ball left.
+fn transfer_values(t: &Transfer) -> [String; 4] {
     let pct = |v: f32| 100.0 * v / t.incoming.max(1e-6);
     let left = match t.steps_to_leave {
         Some(0) => "in the impact step".to_string(),
@@ -106,25 +130,10 @@ fn transfer_grid(ui: &mut egui::Ui, t: &Transfer) {
         Some(k) => format!("{k} steps late"),
         None => "not yet".to_string(),
     };
-    egui::Grid::new("cradle")
-        .num_columns(2)
-        .spacing([12.0, 2.0])
-        .show(ui, |ui| {
-            ui.label("Ball in");
-            ui.monospace(format!("{:.0} px/s", t.incoming));
-            ui.end_row();
-            ui.label("Far ball out");
-            ui.monospace(format!("{:.0} px/s ({:.0}%)", t.outgoing, pct(t.outgoing)));
-            ui.end_row();
-            ui.label("Middle balls, most");
-            ui.monospace(format!(
-                "{:.0} px/s ({:.0}%)",
-                t.middle_peak,
-                pct(t.middle_peak)
-            ));
-            ui.end_row();
-            ui.label("Far ball left");
-            ui.monospace(left);
-            ui.end_row();
-        });
+    [
+        format!("{:.0} px/s", t.incoming),
+        format!("{:.0} px/s ({:.0}%)", t.outgoing, pct(t.outgoing)),
+        format!("{:.0} px/s ({:.0}%)", t.middle_peak, pct(t.middle_peak)),
+        left,
+    ]
 }

@@ -211,10 +211,15 @@ fn hash_row(ui: &mut egui::Ui, tape: &Tape, world: &World) {
                 ),
             );
         }
+        let count = |n: usize, one, many| crate::advice::counted(n as u64, one, many);
         ui.weak(format!(
-            "{} inputs, {} checkpoints",
-            tape.recorded().inputs.len(),
-            tape.recorded().checkpoints.len()
+            "{}, {}",
+            count(tape.recorded().inputs.len(), "input", "inputs"),
+            count(
+                tape.recorded().checkpoints.len(),
+                "checkpoint",
+                "checkpoints"
+            )
         ));
     });
 }

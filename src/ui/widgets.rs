@@ -1,5 +1,6 @@
-//! What every panel shares: the two-column rows of read-outs, and the two calls that set egui
-//! up for the frame (the mouse wheel's scroll, the panels' unpainted fill).
+//! What every panel shares: the two-column rows of read-outs, the two calls that set egui up
+//! for the frame (the mouse wheel's scroll, the panels' unpainted fill), and the part of the
+//! window the toy's windows keep to.
 
 use egui_macroquad::egui;
 
@@ -43,4 +44,24 @@ pub fn grid(ui: &mut egui::Ui, id: &str, add: impl FnOnce(&mut egui::Ui)) {
         .num_columns(2)
         .spacing([12.0, 2.0])
         .show(ui, add);
+}
+
+/// Room kept free between a window and the edges of [`window_area`] (points).
+pub const WINDOW_MARGIN: f32 = 8.0;
+/// A window's title bar and frame, not part of its scrolled contents (points).
+const WINDOW_TITLE: f32 = 48.0;
+
+/// The part of the screen the toy's windows keep to (points): below the toolbar (whatever
+/// its height: it wraps onto more lines in a narrow window), the whole width, down to the
+/// bottom. Read after the toolbar of the pass is laid out.
+pub fn window_area(ctx: &egui::Context) -> egui::Rect {
+    let screen = ctx.screen_rect();
+    let top = ctx.available_rect().top().max(screen.top());
+    egui::Rect::from_min_max(egui::pos2(screen.left(), top), screen.max)
+}
+
+/// The tallest a window's scrolled contents may be in `area` (points), so that the window,
+/// its title bar and margins included, fits in it.
+pub fn window_content_height(area: egui::Rect) -> f32 {
+    (area.height() - WINDOW_TITLE - 2.0 * WINDOW_MARGIN).max(100.0)
 }

@@ -134,3 +134,103 @@ fn the_heat_sums_a_simulated_second() {
     w.set_probe(None);
     assert!(w.probe().is_none());
 }
+
+/// Two copies of a world on `kind`, stepped until the last call is the one to look at, the
+/// first probing ball `focus`, the second ball 7: the second is the world a viewer paused
+/// and then pointed at `focus` in. With the push-out the busy table after 40 steps; with soft
+/// contacts a pile of 400 balls after 800 steps, part of it asleep.
+fn seen_and_pointed(kind: BroadKind, solver: Solver, focus: usize) -> [World; 2] {
+    [focus, 7].map(|asked| {
+        let mut w = match solver {
+            Solver::PushOut => busy_table(3, solver),
+            Solver::Soft => {
+                let mut w = common::table(3);
+                w.edit_settings(|st| st.solver = solver);
+                w.fill_random(400, (2.0, 4.0), 0.0);
+                w
+            }
+        };
+        w.set_broad_phase(kind);
+        w.set_probe(Some(ProbeAsk {
+            focus: Some(asked),
+            heat: true,
+        }));
+        let steps = if solver == Solver::Soft { 800 } else { 40 };
+        for _ in 0..steps {
+            w.step();
+        }
+        w
+    })
+}
+
+/// Paused, the probe follows the pointer: the last call made again for another ball records
+/// what that call did for it (the same tests, places, boxes and candidates as a run probing it
+/// all along), and the run goes on as if nothing had been asked (its state, its counters and
+/// its next calls' records), for every algorithm, with sleepers and without.
+#[test]
+fn paused_the_probe_shows_the_ball_pointed_at_and_changes_nothing() {
+    let cases = BroadKind::ALL
+        .iter()
+        .map(|&k| (k, Solver::PushOut, 40))
+        .chain([BroadKind::Sap, BroadKind::Tree].map(|k| (k, Solver::Soft, 40)));
+    for (kind, solver, focus) in cases {
+        let [mut seen, mut pointed] = seen_and_pointed(kind, solver, focus);
+        let name = format!("{} {}", kind.name(), solver.name());
+        pointed.set_probe(Some(ProbeAsk {
+            focus: Some(focus),
+            heat: true,
+        }));
+        if solver == Solver::Soft {
+            assert!(pointed.asleep_count() > 0, "{name}: some asleep");
+        }
+        assert!(pointed.probe_again(), "{name}: made again");
+        let record = |w: &World| {
+            let r = w.probe().expect("asked");
+            let f = r.focus.clone().expect("the focus is in the call");
+            (
+                r.aabb_tests,
+                r.candidates,
+                f.ball,
+                f.tests,
+                f.visited,
+                f.against,
+                f.candidates,
+            )
+        };
+        assert_eq!(
+            record(&pointed),
+            record(&seen),
+            "{name}: as the call saw it"
+        );
+        for _ in 0..30 {
+            seen.step();
+            pointed.step();
+        }
+        assert_eq!(seen.state_hash(), pointed.state_hash(), "{name}");
+        assert_eq!(seen.counters().total, pointed.counters().total, "{name}");
+        assert_eq!(record(&pointed), record(&seen), "{name}: the calls after");
+    }
+}
+
+#[test]
+fn the_last_call_is_made_again_only_while_probed_and_for_the_same_balls() {
+    let mut w = busy_table(3, Solver::PushOut);
+    for _ in 0..10 {
+        w.step();
+    }
+    assert!(!w.probe_again(), "the probe is off");
+    w.set_probe(Some(ProbeAsk {
+        focus: Some(4),
+        heat: false,
+    }));
+    assert!(
+        w.probe_again(),
+        "turned on while paused: the last call is there"
+    );
+    assert_eq!(
+        w.probe().and_then(|r| r.focus.as_ref()).map(|f| f.ball),
+        Some(4)
+    );
+    w.fill_random(10, (2.0, 3.0), 0.0);
+    assert!(!w.probe_again(), "other balls since the call");
+}

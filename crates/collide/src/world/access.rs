@@ -102,7 +102,7 @@ impl World {
     pub fn largest_ball_box(&self) -> f32 {
         let first_ball = self.shapes().len();
         let boxes = self.last_aabbs().get(first_ball..).unwrap_or(&[]);
-        let sleepers = self.stages.pairs.sleepers();
+        let sleepers = self.stages.sleepers();
         let given = |i: usize| sleepers.binary_search(&(i as u32)).is_err();
         let own = boxes.iter().enumerate().filter(|&(i, _)| given(i));
         let own = own
@@ -321,6 +321,17 @@ impl World {
     /// What the probe recorded, while it is on.
     pub fn probe(&self) -> Option<&ProbeRecord> {
         self.stages.probe()
+    }
+
+    /// Makes the broad phase's last call again, probed as now asked, so that a viewer of a
+    /// world standing still (paused) can point at another ball and read what that call did
+    /// for it. The call's boxes are its own (where each ball was then), the candidates'
+    /// contacts are tested where the balls are now. Changes no simulation, no counter and no
+    /// pair kept. Returns false when the probe is off or the balls changed since the call (a
+    /// ball added or removed): the record is then left as it was, until the next step.
+    pub fn probe_again(&mut self) -> bool {
+        let w = super::context::frame!(self);
+        self.stages.probe_again(&w)
     }
 }
 

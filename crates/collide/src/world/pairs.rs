@@ -10,7 +10,7 @@ use super::cache::PairCache;
 use super::context::{Frame, Query};
 use super::probing::{BoxOwner, ProbeAsk, Probing};
 use super::Tally;
-use crate::broad::{BroadInput, BroadKind, BroadPhase, Pair};
+use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
 use crate::geom::{Aabb, Ball, Shape};
 use crate::response::HitWith;
 
@@ -265,6 +265,76 @@ impl PairsStage {
             tally.extra += extra;
         }
     }
+}
+
+impl PairsStage {
+    /// The last call made again over its own boxes, probed as now asked, for a viewer that
+    /// points at another ball while the world stands still (`World::probe_again`): the same
+    /// boxes, statics and sleepers, so the broad phase's structures end as the call left them
+    /// and the record is the call's as it would have been for that ball. Its pairs and work
+    /// are dropped: the pairs kept, the counters and the simulation are unchanged. False when
+    /// nothing is probed or the balls changed since the call (nothing is repeated then).
+    pub(super) fn probe_again(&mut self, w: &Frame) -> bool {
+        let Some(mut probing) = self.probing.take() else {
+            return false;
+        };
+        let done = self.repeat_probed(&mut probing, w);
+        self.probing = Some(probing);
+        done
+    }
+
+    fn repeat_probed(&mut self, probing: &mut Probing, w: &Frame) -> bool {
+        let (n_shapes, n) = (w.shapes.len(), w.balls.len());
+        let broad = self.broad.as_mut();
+        if self.sleepers.is_empty() {
+            if self.aabbs.len() != n_shapes + n {
+                return false;
+            }
+            let input = BroadInput {
+                aabbs: &self.aabbs,
+                first_moving: w.first_moving,
+                first_dynamic: n_shapes,
+                statics_version: self.statics_version,
+                world: w.bounds,
+            };
+            repeat_call(broad, probing, &input, &AllAwake { shapes: n_shapes }, w);
+            return true;
+        }
+        let z = self.sleepers.len();
+        if z + self.awake.len() != n || self.boxes.len() != n_shapes + n {
+            return false;
+        }
+        let order = SleeperOrder {
+            first_moving: w.first_moving,
+            shapes: n_shapes,
+            sleepers: &self.sleepers,
+            awake: &self.awake,
+        };
+        let input = BroadInput {
+            aabbs: &self.boxes,
+            first_moving: w.first_moving + z,
+            first_dynamic: n_shapes + z,
+            statics_version: self.sleepers_version,
+            world: w.bounds,
+        };
+        repeat_call(broad, probing, &input, &order, w);
+        true
+    }
+}
+
+/// One probed call of `broad` over `input` (its boxes owned as `owners` says), taken in as a
+/// repeat; its pairs and its work are dropped.
+fn repeat_call(
+    broad: &mut dyn BroadPhase,
+    probing: &mut Probing,
+    input: &BroadInput,
+    owners: &dyn BoxOwner,
+    w: &Frame,
+) {
+    let (mut pairs, mut counters) = (Vec::new(), BroadCounters::default());
+    let probe = probing.probe_for(owners, w.balls.len());
+    broad.find_pairs_probed(input, &mut pairs, &mut counters, probe);
+    probing.after_repeat((input, &pairs, counters.aabb_tests), owners, w);
 }
 
 /// Pair `(i, j)`, `i < j`, of the broad phase's number space (obstacles below `n_shapes`, then

@@ -45,7 +45,7 @@ pub struct FocusRecord {
     /// Its candidate pairs: what it may touch, with their boxes.
     pub candidates: Vec<(HitWith, Aabb)>,
     /// For each candidate, whether it touches the focus where the call found them (the
-    /// narrow phase's contact test).
+    /// narrow phase's contact test; in a call made again, where the balls are now).
     pub touching: Vec<bool>,
     /// Candidates it touches.
     pub contacts: u32,
@@ -200,6 +200,22 @@ impl Probing {
         if self.ask.heat {
             add_heat(&mut r.heat, p, owners, w.balls.len(), second);
         }
+    }
+}
+
+impl Probing {
+    /// Takes in the record of the last call made again (`PairsStage::probe_again`): as
+    /// [`Probing::after_call`], but the second's heat, which has that call already, is not
+    /// added to.
+    pub(super) fn after_repeat(
+        &mut self,
+        call: (&BroadInput, &[Pair], u64),
+        owners: &dyn BoxOwner,
+        w: &Frame,
+    ) {
+        let heat = std::mem::replace(&mut self.ask.heat, false);
+        self.after_call(call, owners, w, 0);
+        self.ask.heat = heat;
     }
 }
 

@@ -459,6 +459,16 @@ impl Stages {
         self.pairs.set_probe(ask);
     }
 
+    /// The last broad-phase call made again, probed as now asked (`World::probe_again`).
+    pub(super) fn probe_again(&mut self, w: &Frame) -> bool {
+        self.pairs.probe_again(w)
+    }
+
+    /// The sleepers the last broad-phase call was given as static boxes, by ball index.
+    pub(super) fn sleepers(&self) -> &[u32] {
+        self.pairs.sleepers()
+    }
+
     /// What the probe recorded, while it is on.
     pub(super) fn probe(&self) -> Option<&ProbeRecord> {
         self.pairs.probing.as_ref().map(|p| &p.record)
