@@ -13,7 +13,7 @@ use std::collections::HashMap;
 /// tall enough to show all of it; a text shown more than once is left out.
 fn texts(panel: &mut Panel, world: &World, load: Load) -> HashMap<String, egui::Pos2> {
     let ctx = egui::Context::default();
-    let mut st = UiState::new();
+    let mut st = UiState::new(crate::sound::DEFAULT_VOLUME);
     let mut shapes = Vec::new();
     for _ in 0..3 {
         let size = egui::vec2(320.0, 4000.0);
