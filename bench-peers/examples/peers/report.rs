@@ -122,7 +122,8 @@ pub fn print_scene(plan: &Plan, contenders: &[Contender], figures: &[Vec<Figures
     print_ratios(contenders, &rows);
 }
 
-/// The toy's time over Box2D's on each thread count, and each engine's gain from its threads.
+/// The toy's time over Box2D's on the fewest and the most threads, and each engine's time on
+/// the fewest over its time on the most (its gain from the threads).
 fn print_ratios(contenders: &[Contender], rows: &[Row]) {
     let ms = |engine: &str, threads: usize| {
         let at = contenders
@@ -138,18 +139,14 @@ fn print_ratios(contenders: &[Contender], rows: &[Row]) {
         .filter(|&&t| Some(&t) == lo || Some(&t) == hi)
     {
         if let (Some(toy), Some(b2)) = (ms("toy", t), ms("box2d", t)) {
-            lines.push(format!("toy ÷ Box2D on {t}: {:.2}×", toy / b2));
+            lines.push(format!("toy ÷ Box2D, ×{t}: {:.2}", toy / b2));
         }
     }
     lines.dedup();
     if let (Some(&lo), Some(&hi)) = (lo, hi) {
         for e in ["toy", "box2d", "rapier"].into_iter().filter(|_| lo != hi) {
             if let (Some(a), Some(b)) = (ms(e, lo), ms(e, hi)) {
-                lines.push(format!(
-                    "{} {lo} → {hi} threads: {:.2}× faster",
-                    engine_name(e),
-                    a / b
-                ));
+                lines.push(format!("{} ×{lo} ÷ ×{hi}: {:.2}", engine_name(e), a / b));
             }
         }
     }
