@@ -295,58 +295,46 @@ fn numbers_out_of_the_panels_ranges_are_refused_at_once_naming_the_flag() {
 }
 
 /// `--launch -5`, `--seed -1` and `--threads -1` were taken for unknown flags ("unexpected
-/// argument '-5'"), `--launch 1e9` got "invalid digit", and `--tour 0` and `--tour 17` were
-/// answered in two different words (one past the list, 17, said "1 to 16"). Each now names the flag and its range, as the other
-/// ranged flags do.
+/// argument '-5'"), `--launch 1e9` got "invalid digit", and `--tour 0` and `--tour 17` (one
+/// past the list) were answered in two different words. Each now names the flag and its
+/// range, as the other ranged flags do.
 #[test]
 fn negative_and_written_out_numbers_are_refused_naming_the_range() {
-    let n = tour_count();
-    let (tours, past) = (format!("1..={n}"), (n + 1).to_string());
-    for (args, flag, says) in [
-        (
-            &["--launch", "-5"][..],
-            "--launch <N>",
-            "-5 is not in 0..=1000",
-        ),
-        (
-            &["--seed", "-1"],
-            "--seed <SEED>",
-            "-1 is not in 0..=18446744073709551615",
-        ),
-        (&["--threads", "-1"], "--threads <N>", "-1 is not in 1..=64"),
-        (
-            &["--launch", "1e9"],
-            "--launch <N>",
-            "1e9 is not a whole number in 0..=1000",
-        ),
-        (&["--fill", "-3"], "--fill <N>", "-3 is not in 0..=100000"),
-        (
-            &["--fill-radius", "-1"],
-            "--fill-radius <R>",
-            "-1 is not in 0.5..=20",
-        ),
-        (
-            &["--frames", "-1"],
-            "--frames <N>",
-            "-1 is not in 0..=18446744073709551615",
-        ),
-        (&["--msaa", "-2"], "--msaa <SAMPLES>", "-2 is not in 1..=16"),
-        (
-            &["--tour", "0"],
-            "--tour <N|list>",
-            &format!("0 is not in {tours}"),
-        ),
-        (
-            &["--tour", "17"],
-            "--tour <N|list>",
-            &format!("17 is not in {tours}"),
-        ),
+    let all_u64 = "0..=18446744073709551615";
+    for (flag, value, range) in [
+        ("--launch <N>", "-5", "0..=1000"),
+        ("--seed <SEED>", "-1", all_u64),
+        ("--threads <N>", "-1", "1..=64"),
+        ("--fill <N>", "-3", "0..=100000"),
+        ("--fill-radius <R>", "-1", "0.5..=20"),
+        ("--frames <N>", "-1", all_u64),
+        ("--msaa <SAMPLES>", "-2", "1..=16"),
     ] {
-        let (code, _, err) = run(&[args, &["--headless", "--frames", "1"]].concat());
-        assert_eq!(code, 2, "{args:?}: {err}");
-        let want = format!("for '{flag}': {says}");
-        assert!(err.contains(&want), "{args:?}: {err}");
+        refused_saying(flag, value, &format!("{value} is not in {range}"));
     }
+    refused_saying(
+        "--launch <N>",
+        "1e9",
+        "1e9 is not a whole number in 0..=1000",
+    );
+    let n = tour_count();
+    for value in ["0".to_string(), (n + 1).to_string()] {
+        refused_saying(
+            "--tour <N|list>",
+            &value,
+            &format!("{value} is not in 1..={n}"),
+        );
+    }
+}
+
+/// Runs `FLAG VALUE` (the flag's name before its placeholder) and checks that clap refuses
+/// it with exit 2 and the parser's words `says`.
+fn refused_saying(flag: &str, value: &str, says: &str) {
+    let name = flag.split(' ').next().unwrap();
+    let (code, _, err) = run(&[name, value, "--headless", "--frames", "1"]);
+    assert_eq!(code, 2, "{name} {value}: {err}");
+    let want = format!("for '{flag}': {says}");
+    assert!(err.contains(&want), "{name} {value}: {err}");
 }
 
 /// How many experiments `--tour list` prints.
