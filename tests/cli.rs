@@ -271,7 +271,8 @@ fn edit_mode_needs_a_window() {
 }
 
 /// Numbers on the command line get the panel's ranges: a fill of a hundred million is refused
-/// at once, naming the flag and the range, instead of running for minutes.
+/// by the parser, naming the flag and the range, instead of running for minutes (the refusal
+/// prints no summary line: no frame ran).
 #[test]
 fn numbers_out_of_the_panels_ranges_are_refused_at_once_naming_the_flag() {
     for (args, flag, range) in [
@@ -282,15 +283,10 @@ fn numbers_out_of_the_panels_ranges_are_refused_at_once_naming_the_flag() {
         (&["--scale", "9"], "--scale", "1..=4"),
         (&["--msaa", "64"], "--msaa", "1..=16"),
     ] {
-        let start = std::time::Instant::now();
-        let (code, _, err) = run(&[args, &["--headless", "--frames", "1"]].concat());
+        let (code, out, err) = run(&[args, &["--headless", "--frames", "1"]].concat());
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(err.contains(flag) && err.contains(range), "{args:?}: {err}");
-        assert!(
-            start.elapsed().as_secs() < 5,
-            "{args:?} took {:?}",
-            start.elapsed()
-        );
+        assert!(!out.contains("frames="), "{args:?} ran: {out}");
     }
 }
 
