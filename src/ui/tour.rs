@@ -14,15 +14,15 @@ pub struct TourUi {
     pub open: bool,
     /// The experiment shown (from 0).
     pub shown: usize,
-    /// Passes left in which the window is put in the corner of the view its experiment names,
-    /// its list folded (after a set-up: the fold changes its size, so the corner is found
-    /// again once it has its new size).
+    /// Passes left in which the window is put in the corner its experiment names, its list
+    /// folded (after a set-up: the fold changes its size, so the corner is found again once
+    /// it has its new size).
     placing: u8,
 }
 
 /// The window's width (points): on the right it lies over the side panel (310 points) alone.
 const WIDTH: f32 = 290.0;
-/// Room between the window and the view's edges (points).
+/// Room between the window and the edges of its corner (points).
 const MARGIN: f32 = 8.0;
 /// The window's id (its title).
 const TITLE: &str = "Things to try";
