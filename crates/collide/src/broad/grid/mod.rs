@@ -68,10 +68,10 @@ mod ball_cells;
 pub(crate) mod cells;
 pub(crate) mod obstacles;
 
-/// Why a size was chosen without a ball to fit: the world shows a sleeping ball to the broad
-/// phase as a static box, so when every ball sleeps it is given none.
-pub(crate) const NO_BALLS: &str =
-    "the last call was given no balls (a sleeping ball is a static box to the broad phase)";
+/// Why a size was chosen without a ball to fit: the last call was given none (there is none,
+/// or every ball sleeps: the world shows a sleeping ball to the broad phase as a static box,
+/// which the panel says). Short, so the read-out takes no more lines than with balls.
+pub(crate) const NO_BALLS: &str = "no ball was given";
 
 /// Smallest automatic cell size (px).
 pub(crate) const MIN_AUTO: f64 = 8.0;
