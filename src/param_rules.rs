@@ -443,7 +443,11 @@ pub(crate) mod tests {
         let stat = |k: &str| stats.iter().find(|s| s.0 == k).unwrap().1.clone();
         assert_eq!(stat("cell size"), format!("{} px", r.value.unwrap()));
         assert!(r.auto_why.contains("sleeps"), "{}", r.auto_why);
-        assert!(stat("rule").contains("no ball was given"), "{}", stat("rule"));
+        assert!(
+            stat("rule").contains("no ball was given"),
+            "{}",
+            stat("rule")
+        );
         // Its sweep still tries sizes for the balls as they are when they wake.
         assert!(
             r.sweep.iter().all(|&v| v >= b.largest_ball),

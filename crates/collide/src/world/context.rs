@@ -121,3 +121,11 @@ macro_rules! frame {
     };
 }
 pub(super) use frame;
+
+/// The balls and moving obstacles a saved frame in progress is read against.
+#[derive(Clone, Copy)]
+pub(super) struct FrameOf<'a> {
+    pub(super) balls: &'a crate::balls::BallSet,
+    pub(super) moving: &'a [crate::geom::Shape],
+    pub(super) n_shapes: usize,
+}

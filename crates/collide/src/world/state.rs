@@ -9,9 +9,10 @@
 //! world restored from [`World::save_state`] runs on to the same [`World::state_hash`], bit for
 //! bit, as the world it was saved from.
 
+use super::context::FrameOf;
 use super::context::WorldRng;
 use super::saved::{SavedBall, SavedShape};
-use super::step::{FrameOf, SavedStages};
+use super::step::SavedStages;
 use super::{BallId, BallSet, Settings, World};
 use crate::broad::BroadKind;
 use crate::geom::Group;

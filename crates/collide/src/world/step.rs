@@ -4,7 +4,7 @@
 
 use super::body::{BallIx, BodyPair};
 use super::contacts::{ConstraintColour, SavedFrame, SoftContact};
-use super::context::{frame, Frame, StepContext, WorldRng};
+use super::context::{frame, Frame, FrameOf, StepContext, WorldRng};
 use super::counters::{Counters, Tally};
 use super::launch::{LaunchStage, Launcher};
 use super::meter::{MeterStage, MeterView};
@@ -537,12 +537,4 @@ pub(super) struct SavedStages {
     pub(super) pending_launches: u32,
     pub(super) soft_impulses: Vec<super::KeptImpulse>,
     pub(super) next_sleep_group: u32,
-}
-
-/// The balls and moving obstacles a saved frame in progress is read against.
-#[derive(Clone, Copy)]
-pub(super) struct FrameOf<'a> {
-    pub(super) balls: &'a BallSet,
-    pub(super) moving: &'a [Shape],
-    pub(super) n_shapes: usize,
 }
