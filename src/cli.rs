@@ -143,7 +143,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub quick: bool,
     /// Run only the checks whose name contains this (no-nan, energy, restitution,
-    /// determinism, containment, soak, bad-files).
+    /// determinism, containment, soak, kernels, bad-files; in a page, kernels only).
     #[arg(long, value_name = "NAME")]
     pub only: Option<String>,
 }

@@ -84,6 +84,10 @@ pub fn run(args: &CheckArgs) -> i32 {
             }
         }
     }
+    if wanted("kernels") {
+        let rounds = if args.quick { 20 } else { 200 };
+        note(checks::kernels::run(rounds), Instant::now());
+    }
     if wanted("narrow") {
         for r in checks::narrow::run(sizes.narrow) {
             note(r, Instant::now());

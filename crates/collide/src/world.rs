@@ -64,6 +64,7 @@ pub use launch::Launcher;
 pub use probing::{FocusRecord, ProbeAsk, ProbeRecord};
 pub use saved::{SavedBall, SavedShape};
 pub use settings::{Settings, SleepSettings, SoftSettings, Solver};
+pub use soft::{soft_kernel, soft_kernels_agree, KernelCheck};
 pub use state::{RngState, StateError, WorldState};
 pub use step::World;
 pub use sweep::SweptImpact;

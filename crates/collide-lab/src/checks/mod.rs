@@ -15,6 +15,7 @@
 //! - [`soak`]: memory stays flat over a long run.
 //! - [`bad_files`]: broken scene files give one line, never a panic.
 //! - [`narrow`]: every contact and swept test against an exact f64 reference.
+//! - [`kernels`]: the soft contacts' wide kernels give the scalar kernel's bits.
 //! - [`pile`]: the overlap meter agrees with a direct measurement, and soft contacts hold a
 //!   pile at rest and put it to sleep.
 //!
@@ -26,6 +27,7 @@ pub mod containment;
 pub mod determinism;
 pub mod energy;
 pub mod finite;
+pub mod kernels;
 pub mod narrow;
 pub mod pile;
 pub mod restitution;

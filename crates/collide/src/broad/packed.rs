@@ -26,7 +26,7 @@ pub(crate) fn query_of(p: [f32; 4]) -> [f32; 4] {
 
 /// Bit `k` set when entry `j + k` (`k < 4`) of the stored `lanes` overlaps the query `q`: its
 /// min corner at most `q`'s first two coordinates, its max corner at least `q`'s last two.
-/// With SSE2 (all of x86-64), one 4-wide
+/// With SSE2 (all of x86-64) or WebAssembly's SIMD (`simd128`), one 4-wide
 /// compare per coordinate; glam's `Vec4` cannot be relied on for it (a crate depending on
 /// this one may turn on glam's `scalar-math` feature, as the app's window library does, and
 /// Cargo then builds glam that way for this crate too, making `Vec4` four separate floats).
@@ -54,7 +54,26 @@ pub(crate) unsafe fn hits4(lanes: [&[f32]; 4], j: usize, q: [f32; 4]) -> u32 {
             _mm_movemask_ps(_mm_and_ps(below, above)) as u32
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::{f32x4_ge, f32x4_le, f32x4_splat, i32x4_bitmask, v128_and};
+        use core::arch::wasm32::{v128, v128_load};
+        // SAFETY: the caller vouches for the four entries; `v128_load` needs no alignment.
+        let at = |c: usize| unsafe { v128_load(lanes[c].as_ptr().add(j).cast::<v128>()) };
+        let below = v128_and(
+            f32x4_le(at(0), f32x4_splat(q[0])),
+            f32x4_le(at(1), f32x4_splat(q[1])),
+        );
+        let above = v128_and(
+            f32x4_ge(at(2), f32x4_splat(q[2])),
+            f32x4_ge(at(3), f32x4_splat(q[3])),
+        );
+        i32x4_bitmask(v128_and(below, above)) as u32
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )))]
     {
         (0..4).fold(0, |mask, k| {
             let v = |c: usize| lanes[c][j + k];

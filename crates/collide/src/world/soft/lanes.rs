@@ -433,7 +433,10 @@ pub(super) struct LaneView<'a> {
 
 impl LaneView<'_> {
     /// Lanes in the run.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     pub(super) fn len(&self) -> usize {
         self.a.len()
     }
@@ -517,7 +520,10 @@ impl<'a> Bodies<'a> {
 
     /// State `i` as eight floats (`vx vy w · dx dy · ·`), 32-byte aligned (for the wide
     /// kernel).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     pub(super) fn row(&self, i: u32) -> *mut f32 {
         assert!((i as usize) < self.len);
         // SAFETY: in bounds; the caller keeps the type's rule on who touches state `i`.

@@ -40,13 +40,15 @@
 //! sub-step rate (`Springs`), so no stiffness pushes a ball through a wall.
 //!
 //! The files, one concern each: `find.rs` finds the contacts (narrow phase); `lanes.rs` holds
-//! them as arrays and the balls' velocities as body states, `prepare.rs` fills them; `colour.rs` plans the order the
-//! lanes are solved in (colour by colour); `scalar.rs` is the kernel, `wide.rs` the same
-//! eight lanes at a time (`kernel.rs` picks one); `threads.rs` runs the passes on several
-//! threads, claiming blocks of the lanes `shared.rs` hands out; `finish.rs` restitution and
-//! the swept modes' guard; `frame.rs` keeps a frame's contacts and says when to find them
-//! again; `saved.rs` saves and restores a frame in progress.
+//! them as arrays and the balls' velocities as body states, `prepare.rs` fills them;
+//! `colour.rs` plans the order the lanes are solved in (colour by colour); `scalar.rs` is the
+//! kernel, `wide.rs` the same several lanes at a time (AVX-512, AVX2 or WebAssembly's SIMD;
+//! `kernel.rs` picks one, `agree.rs` holds each to the scalar kernel's bits); `threads.rs`
+//! runs the passes on several threads, claiming blocks of the lanes `shared.rs` hands out;
+//! `finish.rs` restitution and the swept modes' guard; `frame.rs` keeps a frame's contacts
+//! and says when to find them again; `saved.rs` saves and restores a frame in progress.
 
+mod agree;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
@@ -61,8 +63,13 @@ mod prepare;
 pub(super) mod saved;
 mod scalar;
 mod shared;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 mod threads;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 mod wide;
 
 use super::body::{BallIx, BodyPair};
@@ -75,6 +82,7 @@ use crate::balls::BallSet;
 use crate::geom::{clamp_speed, Aabb, Ball};
 use crate::tunnel::Tunnelling;
 use crate::workers;
+pub use agree::{soft_kernel, soft_kernels_agree, KernelCheck};
 use colour::Plan;
 use find::{Finder, NarrowPart};
 use frame::FrameKeep;

@@ -1,0 +1,266 @@
+//! Every wide kernel held to the scalar kernel's bits: seeded runs of random lanes (between
+//! balls and with obstacles, warm and cold, rolling on and off, padding lanes that name the
+//! spare body, impulses of −0) solved by the scalar kernel and by each wide kernel this
+//! machine runs, pass after pass, and compared bit for bit (impulses and velocities).
+//!
+//! The tests run it on the desktop (AVX2, AVX-512); the app's `check` runs it wherever the
+//! app runs, the page included, where it holds WebAssembly's SIMD kernel to the scalar one as
+//! the browser compiled both.
+
+use super::colour::Kind;
+use super::lanes::{Bodies, BodyState, LaneView, Lanes, Pass, Springs, WIDTH};
+use super::scalar;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::ops::Range;
+
+/// One wide kernel of the soft contacts' solver against the scalar kernel
+/// ([`soft_kernels_agree`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelCheck {
+    /// The kernel's instruction set: `AVX-512`, `AVX2` or `simd128` (WebAssembly).
+    pub name: &'static str,
+    /// Lanes it solves at once.
+    pub lanes: usize,
+    /// Whether this machine runs it; a kernel it does not run is not compared.
+    pub present: bool,
+    /// Passes compared, each over a run of 64 or 56 random lanes.
+    pub passes: u64,
+    /// Passes after which an impulse or a velocity differed from the scalar kernel's.
+    pub differing: u64,
+    /// The first difference, in words.
+    pub first: Option<String>,
+}
+
+/// A wide kernel's pass: the lanes `range`, all of one kind.
+type KernelPass = fn(&mut LaneView, &mut Bodies, (Range<usize>, Kind), Pass);
+
+/// The wide kernels compiled in for this target: name, lanes, whether this machine runs it.
+fn kernels() -> Vec<(&'static str, usize, bool, KernelPass)> {
+    #[allow(unused_mut)]
+    let mut list: Vec<(&'static str, usize, bool, KernelPass)> = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        list.push(("AVX-512", 16, super::avx512::avx512(), super::avx512::pass));
+        list.push(("AVX2", 8, super::avx2::avx2(), super::avx2::pass));
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    list.push(("simd128", 4, true, super::simd128::pass));
+    list
+}
+
+/// The kernel the soft contacts' solver uses for a colour on this machine: `AVX-512`,
+/// `AVX2`, `simd128` or `scalar` (the same bits from each).
+pub fn soft_kernel() -> &'static str {
+    match super::kernel::wide() {
+        super::kernel::Width::Sixteen => "AVX-512",
+        super::kernel::Width::Eight => "AVX2",
+        super::kernel::Width::Four => "simd128",
+        super::kernel::Width::Scalar => "scalar",
+    }
+}
+
+/// Every wide kernel compiled in, compared with the scalar kernel over `rounds` runs of random
+/// lanes from `seed` (five passes each: warm start, two solves, two relaxes): the same inputs
+/// must give the same bits. A kernel this machine cannot run is listed, not compared.
+pub fn soft_kernels_agree(seed: u64, rounds: u32) -> Vec<KernelCheck> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    kernels()
+        .into_iter()
+        .map(|(name, lanes, present, kernel)| {
+            let mut check = KernelCheck {
+                name,
+                lanes,
+                present,
+                passes: 0,
+                differing: 0,
+                first: None,
+            };
+            if present {
+                (0..rounds).for_each(|round| compare(&mut check, kernel, &mut rng, round));
+            }
+            check
+        })
+        .collect()
+}
+
+/// One run of random lanes solved by both kernels, pass by pass.
+fn compare(check: &mut KernelCheck, kernel: KernelPass, rng: &mut ChaCha8Rng, round: u32) {
+    let passes = [
+        Pass::Warm,
+        Pass::Solve(60.0, 1.0 / 240.0),
+        Pass::Solve(60.0, 1.0 / 240.0),
+        Pass::Relax(1.0 / 240.0, true),
+        Pass::Relax(1.0 / 240.0, false),
+    ];
+    let two = round % 2 == 0;
+    let kind = if two { Kind::Balls } else { Kind::Obstacles };
+    let (mut l1, mut b1) = random_lanes(rng, two);
+    let (mut l2, mut b2) = (l1.clone(), b1.clone());
+    // Whole vectors of sixteen, and an odd number of blocks of eight.
+    let n = if round % 4 < 2 {
+        l1.len()
+    } else {
+        l1.len() - WIDTH
+    };
+    for p in passes {
+        scalar::pass(&mut l1.view(), &mut Bodies::new(&mut b1), 0..n, p);
+        kernel(&mut l2.view(), &mut Bodies::new(&mut b2), (0..n, kind), p);
+        check.passes += 1;
+        if let Some(at) = first_difference(&bits(&l1, &b1), &bits(&l2, &b2)) {
+            check.differing += 1;
+            check.first.get_or_insert_with(|| {
+                format!("round {round} (seed's run), {p:?}: value {at} differs")
+            });
+        }
+    }
+}
+
+/// Eight blocks of random lanes over distinct bodies per block (the colouring's promise):
+/// between balls (`two`) or with obstacles, warm and cold, rolling on and off, every
+/// seventh lane padding (the spare body, no mass) and every ninth with an impulse of −0.
+fn random_lanes(rng: &mut ChaCha8Rng, two: bool) -> (Lanes, Vec<BodyState>) {
+    let n = 8 * WIDTH;
+    let spare = 2 * n as u32;
+    let mut l = Lanes::default();
+    let mut bodies: Vec<BodyState> = (0..2 * n).map(|_| random_body(rng)).collect();
+    bodies.push(BodyState::default());
+    for k in 0..n {
+        let pad = k % 7 == 6;
+        l.src.push(k as u32);
+        l.a.push(if pad { spare } else { k as u32 });
+        l.b.push(match (pad, two) {
+            (true, _) => spare,
+            (false, true) => (n + k) as u32,
+            (false, false) => super::lanes::NO_BODY,
+        });
+        let mut vals = if pad {
+            [0.0; 20]
+        } else {
+            random_values(rng, k)
+        };
+        if k % 9 == 4 {
+            vals[16] = -0.0;
+        }
+        push_values(&mut l, vals, k % 5 != 0 && !pad);
+    }
+    (l, bodies)
+}
+
+fn random_body(rng: &mut ChaCha8Rng) -> BodyState {
+    BodyState {
+        vx: rng.gen_range(-50.0..50.0),
+        vy: rng.gen_range(-50.0..50.0),
+        w: rng.gen_range(-5.0..5.0),
+        dx: rng.gen_range(-0.1..0.1),
+        dy: rng.gen_range(-0.1..0.1),
+        ..BodyState::default()
+    }
+}
+
+/// A lane's twenty fields, in [`push_values`]'s order.
+fn random_values(rng: &mut ChaCha8Rng, k: usize) -> [f32; 20] {
+    let (sin, cos) = crate::geom::angle::sin_cos(rng.gen_range(0.0..std::f32::consts::TAU));
+    let mut f = |lo: f32, hi: f32| rng.gen_range(lo..hi);
+    [
+        cos,
+        sin,
+        f(-0.5, 0.5),
+        f(0.1, 2.0),
+        f(0.1, 2.0),
+        f(0.1, 2.0),
+        f(1.0, 3.0),
+        f(1.0, 3.0),
+        f(0.1, 1.0),
+        f(0.1, 1.0),
+        f(0.1, 1.0),
+        f(0.1, 1.0),
+        0.6,
+        if k % 3 == 0 { 0.0 } else { 0.15 },
+        f(-5.0, 5.0),
+        f(-5.0, 5.0),
+        if k % 2 == 0 { f(0.0, 3.0) } else { 0.0 },
+        0.0,
+        f(-0.5, 0.5),
+        f(-0.1, 0.1),
+    ]
+}
+
+/// Appends one lane: its twenty fields, whether it is warm, and its spring from its load.
+fn push_values(l: &mut Lanes, v: [f32; 20], warm: bool) {
+    let fields = [
+        &mut l.nx,
+        &mut l.ny,
+        &mut l.sep,
+        &mut l.mass,
+        &mut l.inv_a,
+        &mut l.inv_b,
+        &mut l.ra,
+        &mut l.rb,
+        &mut l.inv_ia,
+        &mut l.inv_ib,
+        &mut l.tangent_mass,
+        &mut l.rolling_mass,
+        &mut l.mu,
+        &mut l.rolling_reach,
+        &mut l.sx,
+        &mut l.sy,
+        &mut l.impulse,
+        &mut l.max_push,
+        &mut l.friction,
+        &mut l.rolling,
+    ];
+    for (f, x) in fields.into_iter().zip(v) {
+        f.push(x);
+    }
+    l.warm.push(if warm { 1.0 } else { 0.0 });
+    // Each lane's spring by its load, some of them made stiffer.
+    let springs = Springs::new(30.0, 1.0, 1.0 / 240.0).resting_below(30.0);
+    let (soft, _) = springs.of((v[16] * 40.0, 0.0), v[3], (v[6], v[7]));
+    l.rate.push(soft.bias_rate);
+    l.give.push(soft.impulse_scale);
+    l.over.push(if v[6] > 0.5 { 1.8 } else { 1.0 });
+}
+
+/// The solved values as bits: the lanes' impulses, then every body's velocity and spin.
+fn bits(l: &Lanes, b: &[BodyState]) -> Vec<u32> {
+    let lanes = [&l.impulse, &l.max_push, &l.friction, &l.rolling];
+    let states = b.iter().flat_map(|s| [s.vx, s.vy, s.w, s.dx, s.dy]);
+    lanes
+        .into_iter()
+        .flatten()
+        .copied()
+        .chain(states)
+        .map(f32::to_bits)
+        .collect()
+}
+
+fn first_difference(a: &[u32], b: &[u32]) -> Option<usize> {
+    a.iter().zip(b).position(|(x, y)| x != y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_wide_kernel_this_machine_runs_gives_the_scalar_kernels_bits() {
+        for check in soft_kernels_agree(5, 20) {
+            if !check.present {
+                eprintln!("{}: not on this CPU, not compared", check.name);
+                continue;
+            }
+            assert_eq!(check.passes, 100, "{}", check.name);
+            assert_eq!(check.differing, 0, "{}: {:?}", check.name, check.first);
+        }
+    }
+
+    #[test]
+    fn a_changed_bit_is_found() {
+        let (l, b) = random_lanes(&mut ChaCha8Rng::seed_from_u64(1), true);
+        let mut other = b.clone();
+        other[3].w = f32::from_bits(other[3].w.to_bits() ^ 1);
+        assert!(first_difference(&bits(&l, &b), &bits(&l, &other)).is_some());
+        assert_eq!(first_difference(&bits(&l, &b), &bits(&l, &b)), None);
+    }
+}

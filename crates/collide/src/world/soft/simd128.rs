@@ -1,0 +1,164 @@
+//! The wide kernel (`wide.rs`) on four lanes with WebAssembly's 128-bit SIMD (`simd128`), in
+//! a module built with it (`-C target-feature=+simd128`, as `web/build.sh` builds the page).
+//! WebAssembly has no run-time check: a browser without SIMD refuses the whole module when it
+//! compiles it, so the page tests for SIMD first and says so in words.
+//!
+//! Each operation rounds as the scalar one does, so the lanes give the scalar kernel's bits:
+//! `+ − × ÷` are IEEE single precision with no fused multiply–add; [`Wide::max`] is
+//! `f32x4.pmax` with its operands swapped (`pmax(b, a)` is `b < a ? a : b`, so `b` on a tie or
+//! a NaN, as `maxps` and Rust's `a.max(b)` as the scalar kernel reads it), [`Wide::min`] is
+//! `pmin` the same way (not `f32x4.max`/`min`, which order −0 below +0 and propagate NaN);
+//! the masks are full lanes from `f32x4.gt` and `f32x4.ne` (`ne` is true for a NaN, as the
+//! scalar `warm == 0.0` test skips only a zero) and a blend is `v128.bitselect`.
+//!
+//! A colour's lanes come in blocks of eight, so a block is two vectors here. A vector's
+//! bodies are gathered as four 32-byte states, the first half of each transposed into velocity
+//! x, y and spin (4 × 4 shuffles), the move (x, y) taken from the second half, and scattered
+//! back the same way.
+
+use super::colour::Kind;
+use super::lanes::{Bodies, LaneView, Pass};
+use super::wide::{self, Wide};
+use core::arch::wasm32::*;
+use std::ops::Range;
+
+/// Lanes in one `v128` of `f32`.
+const LANES: usize = 4;
+
+/// One pass over `range` of lanes of `kind` (`Balls` or `Obstacles`), whole vectors of
+/// four lanes.
+///
+/// # Panics
+/// When the range is not whole vectors or runs past the lanes.
+pub(super) fn pass(
+    l: &mut LaneView,
+    bodies: &mut Bodies,
+    (range, kind): (Range<usize>, Kind),
+    pass: Pass,
+) {
+    assert!(range.len() % LANES == 0 && range.end <= l.len());
+    wide::run::<W4>(l, bodies, (range, kind == Kind::Balls), pass)
+}
+
+/// Four lanes in a `v128`. The module is built with `simd128` (the kernel is compiled in only
+/// then), so every method's instructions are present wherever the module runs.
+#[derive(Clone, Copy)]
+struct W4(v128);
+
+impl Wide for W4 {
+    const LANES: usize = LANES;
+    type Mask = v128;
+
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        W4(f32x4_splat(x))
+    }
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        W4(f32x4_add(self.0, b.0))
+    }
+    #[inline(always)]
+    fn sub(self, b: Self) -> Self {
+        W4(f32x4_sub(self.0, b.0))
+    }
+    #[inline(always)]
+    fn mul(self, b: Self) -> Self {
+        W4(f32x4_mul(self.0, b.0))
+    }
+    #[inline(always)]
+    fn div(self, b: Self) -> Self {
+        W4(f32x4_div(self.0, b.0))
+    }
+    #[inline(always)]
+    fn max(self, b: Self) -> Self {
+        // `b < self ? self : b`: `self` only when strictly greater.
+        W4(f32x4_pmax(b.0, self.0))
+    }
+    #[inline(always)]
+    fn min(self, b: Self) -> Self {
+        // `self < b ? self : b`: `self` only when strictly less.
+        W4(f32x4_pmin(b.0, self.0))
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        W4(f32x4_neg(self.0))
+    }
+    #[inline(always)]
+    fn gt(self, b: Self) -> v128 {
+        f32x4_gt(self.0, b.0)
+    }
+    #[inline(always)]
+    fn ne(self, b: Self) -> v128 {
+        f32x4_ne(self.0, b.0)
+    }
+    #[inline(always)]
+    fn blend(off: Self, on: Self, mask: v128) -> Self {
+        W4(v128_bitselect(on.0, off.0, mask))
+    }
+    #[inline(always)]
+    fn load(v: &[f32], k: usize) -> Self {
+        let s = &v[k..k + LANES];
+        // SAFETY: the slice holds four floats; `v128_load` needs no alignment.
+        W4(unsafe { v128_load(s.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn store(self, v: &mut [f32], k: usize) {
+        let s = &mut v[k..k + LANES];
+        // SAFETY: as in `load`.
+        unsafe { v128_store(s.as_mut_ptr().cast(), self.0) }
+    }
+    #[inline(always)]
+    fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 5] {
+        // `row` checks the slot; a state is eight floats: `vx vy w · dx dy · ·`.
+        let rows: [*mut f32; LANES] = std::array::from_fn(|i| bodies.row(ids[i]));
+        // SAFETY: each row holds eight floats.
+        let front: [v128; LANES] = std::array::from_fn(|i| unsafe { v128_load(rows[i].cast()) });
+        let moves: [v128; LANES] =
+            std::array::from_fn(|i| unsafe { v128_load64_zero(rows[i].add(4).cast()) });
+        let [vx, vy, w, _] = transposed(front);
+        // Pairs `(dx, dy)` side by side, then the x's and the y's picked out.
+        let lo = i64x2_shuffle::<0, 2>(moves[0], moves[1]);
+        let hi = i64x2_shuffle::<0, 2>(moves[2], moves[3]);
+        let dx = i32x4_shuffle::<0, 2, 4, 6>(lo, hi);
+        let dy = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
+        [W4(vx), W4(vy), W4(w), W4(dx), W4(dy)]
+    }
+    #[inline(always)]
+    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 5]) {
+        let [W4(vx), W4(vy), W4(w), W4(dx), W4(dy)] = s;
+        let front = transposed([vx, vy, w, f32x4_splat(0.0)]);
+        // `(dx, dy)` of lanes 0 and 1, then of lanes 2 and 3.
+        let lo = i32x4_shuffle::<0, 4, 1, 5>(dx, dy);
+        let hi = i32x4_shuffle::<2, 6, 3, 7>(dx, dy);
+        let moves = [lo, lo, hi, hi];
+        for (i, row) in front.into_iter().enumerate() {
+            // As in `gather`; no other thread touches the state (`Bodies`). Lanes naming the
+            // same (spare) body are written in lane order.
+            let p = bodies.row(ids[i]);
+            unsafe {
+                v128_store(p.cast(), row);
+                if i % 2 == 0 {
+                    v128_store64_lane::<0>(moves[i], p.add(4).cast());
+                } else {
+                    v128_store64_lane::<1>(moves[i], p.add(4).cast());
+                }
+            }
+        }
+    }
+}
+
+/// The 4 × 4 transpose of `r` (row `i` becomes column `i`).
+#[inline(always)]
+fn transposed(r: [v128; LANES]) -> [v128; LANES] {
+    // Rows interleaved in pairs (`a0 b0 a1 b1`, `a2 b2 a3 b3`), then the pairs' halves joined.
+    let t0 = i32x4_shuffle::<0, 4, 1, 5>(r[0], r[1]);
+    let t1 = i32x4_shuffle::<0, 4, 1, 5>(r[2], r[3]);
+    let t2 = i32x4_shuffle::<2, 6, 3, 7>(r[0], r[1]);
+    let t3 = i32x4_shuffle::<2, 6, 3, 7>(r[2], r[3]);
+    [
+        i64x2_shuffle::<0, 2>(t0, t1),
+        i64x2_shuffle::<1, 3>(t0, t1),
+        i64x2_shuffle::<0, 2>(t2, t3),
+        i64x2_shuffle::<1, 3>(t2, t3),
+    ]
+}
