@@ -93,7 +93,7 @@ fn compare(check: &mut KernelCheck, kernel: KernelPass, rng: &mut ChaCha8Rng, ro
         Pass::Relax(1.0 / 240.0, true),
         Pass::Relax(1.0 / 240.0, false),
     ];
-    let two = round % 2 == 0;
+    let two = round.is_multiple_of(2);
     let kind = if two { Kind::Balls } else { Kind::Obstacles };
     let (mut l1, mut b1) = random_lanes(rng, two);
     let (mut l2, mut b2) = (l1.clone(), b1.clone());
@@ -176,10 +176,14 @@ fn random_values(rng: &mut ChaCha8Rng, k: usize) -> [f32; 20] {
         f(0.1, 1.0),
         f(0.1, 1.0),
         0.6,
-        if k % 3 == 0 { 0.0 } else { 0.15 },
+        if k.is_multiple_of(3) { 0.0 } else { 0.15 },
         f(-5.0, 5.0),
         f(-5.0, 5.0),
-        if k % 2 == 0 { f(0.0, 3.0) } else { 0.0 },
+        if k.is_multiple_of(2) {
+            f(0.0, 3.0)
+        } else {
+            0.0
+        },
         0.0,
         f(-0.5, 0.5),
         f(-0.1, 0.1),
