@@ -21,6 +21,32 @@ fn resident_bytes() -> u64 {
         .map_or(0, |pages| pages * 4096)
 }
 
+/// The checks with one row whatever the solver (the kernels, the narrow phase, bad files), those
+/// `wanted`, each report handed to `note`.
+fn once_checks(
+    quick: bool,
+    sizes: &Sizes,
+    wanted: &dyn Fn(&str) -> bool,
+    note: &mut dyn FnMut(CheckReport),
+) {
+    if wanted("kernels") {
+        note(checks::kernels::run(if quick { 20 } else { 200 }));
+    }
+    if wanted("narrow") {
+        checks::narrow::run(sizes.narrow)
+            .into_iter()
+            .for_each(&mut *note);
+    }
+    if wanted("bad-files") {
+        match bad_files::load_corpus(Path::new(CORPUS)) {
+            Ok(files) => note(bad_files::corpus(&files)),
+            Err(e) => eprintln!("error: cannot read {CORPUS}: {e}"),
+        }
+        let (stride, edits) = sizes.damage;
+        note(bad_files::generated(stride, edits, 1));
+    }
+}
+
 /// Runs every check (or those whose name contains `--only`); returns the exit status.
 pub fn run(args: &CheckArgs) -> i32 {
     let sizes = if args.quick {
@@ -84,23 +110,9 @@ pub fn run(args: &CheckArgs) -> i32 {
             }
         }
     }
-    if wanted("kernels") {
-        let rounds = if args.quick { 20 } else { 200 };
-        note(checks::kernels::run(rounds), Instant::now());
-    }
-    if wanted("narrow") {
-        for r in checks::narrow::run(sizes.narrow) {
-            note(r, Instant::now());
-        }
-    }
-    if wanted("bad-files") {
-        match bad_files::load_corpus(Path::new(CORPUS)) {
-            Ok(files) => note(bad_files::corpus(&files), Instant::now()),
-            Err(e) => eprintln!("error: cannot read {CORPUS}: {e}"),
-        }
-        let (stride, edits) = sizes.damage;
-        note(bad_files::generated(stride, edits, 1), Instant::now());
-    }
+    once_checks(args.quick, &sizes, &wanted, &mut |r| {
+        note(r, Instant::now())
+    });
     println!("{}", checks::report_table(&reports));
     println!("took {:.1} s", start.elapsed().as_secs_f64());
     let failed = reports.iter().any(|r| !r.passed());
