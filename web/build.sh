@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the toy for the web into target/web/: the app itself (the root package, every scene,
-# panel and window) compiled for wasm32-unknown-unknown as collision-math-toy.wasm, the page
-# (index.html, page.js) and macroquad's JS loader (mq_js_bundle.js, copied from the macroquad
-# crate's own sources). Says which toolchain it used:
+# panel and window) compiled for wasm32-unknown-unknown with WebAssembly's SIMD (`simd128`:
+# the soft contacts' four-lane kernel, the grid's box tests) as collision-math-toy.wasm, the
+# page (index.html, page.js) and macroquad's JS loader (mq_js_bundle.js, copied from the
+# macroquad crate's own sources). Says which toolchain it used:
 #  - rustup's, when it has the wasm32-unknown-unknown target (`rustup target add
 #    wasm32-unknown-unknown` adds it);
 #  - else Debian's rustc-web, cargo-web, rust-web-src and lld, installed when missing, with
@@ -10,8 +11,14 @@
 # WEB_TOOLCHAIN=rustup or WEB_TOOLCHAIN=debian picks one; WEB_TARGET_DIR (default
 # target/wasm) holds the build. The release profile is the desktop's but for the page's needs
 # (set here, so Cargo.toml keeps one): no debug info, link-time optimisation, one codegen
-# unit, abort on panic. With binaryen's wasm-opt on PATH (Debian: binaryen) the module is
-# then optimised for size (WEB_WASM_OPT=0 skips it).
+# unit, abort on panic, and optimised for size (opt-level s) but for the physics library
+# (`collide`, opt-level 3). Then, on either route (the tools installed when missing: Debian's
+# binaryen, brotli and python3-fonttools):
+#  - the panels' fonts inside the module are cut to the characters the toy writes
+#    (web/fonts.py);
+#  - binaryen's wasm-opt -O2 optimises it and strips the names (WEB_KEEP_NAMES=1 keeps them,
+#    for a profile with function names);
+#  - every file is precompressed beside itself (.gz, .br) for web/serve.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -19,19 +26,24 @@ out=$root/target/web
 target=wasm32-unknown-unknown
 export CARGO_TARGET_DIR=${WEB_TARGET_DIR:-$root/target/wasm}
 # The imports the JS side provides (miniquad's gl.js, the plugins) are resolved when the page
-# loads the module, not when it is linked.
-export RUSTFLAGS="-C link-arg=--allow-undefined"
+# loads the module, not when it is linked. simd128 for every crate (std too on the Debian
+# route): a browser without WebAssembly SIMD refuses the module, and the page says so in words
+# before loading it (index.html).
+export RUSTFLAGS="-C link-arg=--allow-undefined -C target-feature=+simd128"
 export CARGO_PROFILE_RELEASE_DEBUG=0 CARGO_PROFILE_RELEASE_LTO=true
 export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 CARGO_PROFILE_RELEASE_PANIC=abort
-build_args=(build --release --bin collision-math-toy --target "$target")
+export CARGO_PROFILE_RELEASE_OPT_LEVEL=s
+build_args=(build --release --bin collision-math-toy --target "$target"
+  --config 'profile.release.package.collide.opt-level=3')
 
 rustup_has_target() {
   command -v rustup >/dev/null && rustup target list --installed 2>/dev/null | grep -qx "$target"
 }
 
-debian_packages() {
+# Installs the Debian packages of "$@" that are missing (one `apt-get update` for all).
+apt_install() {
   local missing=() p status
-  for p in rustc-web cargo-web rust-web-src lld; do
+  for p in "$@"; do
     status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
     [ "$status" = "install ok installed" ] || missing+=("$p")
   done
@@ -41,6 +53,10 @@ debian_packages() {
     apt-get update -qq
     apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
+}
+
+debian_packages() {
+  apt_install rustc-web cargo-web rust-web-src lld
   # rustc links wasm with rust-lld, which rust-web-llvm makes a link to an lld of LLVM's
   # version (lld-22 for rustc-web 1.96), a package of its own that `lld` is not.
   local lld
@@ -50,6 +66,11 @@ debian_packages() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$lld" >/dev/null
   fi
 }
+
+# After the module: wasm-opt, brotli and fontTools (for the system's python3).
+apt_install binaryen brotli python3-fonttools
+python=python3
+python3 -c 'import fontTools' 2>/dev/null || python=/usr/bin/python3
 
 choice=${WEB_TOOLCHAIN:-}
 if [ -z "$choice" ]; then
@@ -74,24 +95,37 @@ case $choice in
 esac
 
 # macroquad's loader, from the version Cargo.lock names, in the cargo registry's sources.
-version=$(grep -A1 '^name = "macroquad"$' Cargo.lock | sed -n 's/^version = "\(.*\)"$/\1/p')
-bundle=$(ls "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"macroquad-$version/js/mq_js_bundle.js" | head -n1)
+registry=${CARGO_HOME:-$HOME/.cargo}/registry/src
+locked() { grep -A1 "^name = \"$1\"$" Cargo.lock | sed -n 's/^version = "\(.*\)"$/\1/p'; }
+version=$(locked macroquad)
+bundle=$(ls "$registry"/*/"macroquad-$version/js/mq_js_bundle.js" | head -n1)
 rm -rf "$out"
 mkdir -p "$out"
 wasm=$out/collision-math-toy.wasm
 built=$CARGO_TARGET_DIR/$target/release/collision-math-toy.wasm
 compiled=$(($(date +%s) - start))
-if [ "${WEB_WASM_OPT:-1}" != 0 ] && command -v wasm-opt >/dev/null; then
-  # -O2 keeps the speed; --strip-debug drops the names section, which nothing reads.
-  wasm-opt -O2 --strip-debug --enable-bulk-memory --enable-nontrapping-float-to-int \
-    --enable-sign-ext --enable-mutable-globals "$built" -o "$wasm"
-  opt="wasm-opt -O2 ($(stat -c %s "$built") bytes before)"
-else
-  cp "$built" "$wasm"
-  opt="no wasm-opt"
-fi
+
+# The fonts cut to the characters in the app's, the library's, egui's and egui_plot's sources.
+sources=(src crates)
+for crate in egui egui_plot; do
+  sources+=("$(ls -d "$registry"/*/"$crate-$(locked "$crate")/src" | head -n1)")
+done
+"$python" web/fonts.py "$built" "$out/cut.wasm" Cargo.lock "$registry" "${sources[@]}"
+
+# -O2 keeps the speed; the names section (368 KB) and the producers go unless kept.
+strip=(--strip-debug --strip-producers)
+[ "${WEB_KEEP_NAMES:-0}" = 1 ] && strip=()
+wasm-opt -O2 "${strip[@]}" --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
+  --enable-sign-ext --enable-mutable-globals "$out/cut.wasm" -o "$wasm"
+rm "$out/cut.wasm"
 cp web/index.html web/page.js "$out/"
 cp "$bundle" "$out/"
+
+# Each file precompressed beside itself, as web/serve.sh sends them.
+for f in "$out"/*; do
+  gzip -9 -n -k "$f"
+  brotli -q 11 -k "$f"
+done
 echo "web: compiled in $compiled s, $(($(date +%s) - start)) s in all, into target/web/:" \
-  ".wasm $(stat -c %s "$wasm") bytes, $(gzip -9 -c "$wasm" | wc -c) gzipped ($opt);" \
-  "loader from macroquad $version"
+  ".wasm $(stat -c %s "$wasm") bytes, $(stat -c %s "$wasm.gz") gzipped, $(stat -c %s "$wasm.br")" \
+  "with brotli (wasm-opt -O2 from $(stat -c %s "$built") bytes); loader from macroquad $version"

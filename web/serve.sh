@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Serves target/web/ (built by web/build.sh) on http://127.0.0.1:PORT/ (default 8034).
+# Serves target/web/ (built by web/build.sh) on http://127.0.0.1:PORT/ (default 8034), each
+# file as its precompressed copy (.br, else .gz) with its Content-Encoding where the browser
+# accepts it (web/serve.py).
 set -euo pipefail
-cd "$(dirname "$0")/../target/web"
+cd "$(dirname "$0")/.."
 port=${1:-8034}
 echo "web: http://127.0.0.1:$port/  (headless example: http://127.0.0.1:$port/?launch=50&frames=600&headless)"
-exec python3 -m http.server --bind 127.0.0.1 "$port"
+exec python3 web/serve.py target/web "$port"
