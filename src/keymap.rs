@@ -45,8 +45,12 @@ pub enum Action {
     Screenshot,
     /// The left (the first key) or right flipper, while held.
     Flippers,
-    /// Leave the toy.
+    /// Leave the toy (the desktop's Esc; a page is closed, never quit).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     Quit,
+    /// Close the floating windows (a page's Esc, as browsers' users close a dialog).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    Close,
     /// The editor's undo.
     Undo,
     /// Delete the editor's selection.
@@ -103,6 +107,27 @@ const fn key(keys: &'static [KeyCode], mode: Mode, action: Action, help: &'stati
         help,
     }
 }
+
+/// The screenshot's key and its help: F12, to a file, on the desktop; in a page F12 stays the
+/// browser's (its developer tools), so S, to a download.
+#[cfg(not(target_arch = "wasm32"))]
+const SCREENSHOT: (&[KeyCode], &str) = (
+    &[KeyCode::F12],
+    "screenshot to screenshot-DATE-TIME.png in the current folder",
+);
+#[cfg(target_arch = "wasm32")]
+const SCREENSHOT: (&[KeyCode], &str) =
+    (&[KeyCode::S], "screenshot: the window as a PNG, downloaded");
+
+/// What Esc does while playing: quits on the desktop; in a page (closed, never quit) it closes
+/// the floating windows.
+#[cfg(not(target_arch = "wasm32"))]
+const ESCAPE: (Action, &str) = (Action::Quit, "quit");
+#[cfg(target_arch = "wasm32")]
+const ESCAPE: (Action, &str) = (
+    Action::Close,
+    "close the windows: Help, Things to try, energy, chart, experiment",
+);
 
 /// Every key, in the order the help lists them and the keys are handled within a frame.
 pub const KEYS: &[Binding] = &[
@@ -190,19 +215,14 @@ pub const KEYS: &[Binding] = &[
         Action::Frame,
         "frame the whole scene (undo zoom and pan)",
     ),
-    key(
-        &[KeyCode::F12],
-        Mode::Both,
-        Action::Screenshot,
-        "screenshot to screenshot-DATE-TIME.png in the current folder",
-    ),
+    key(SCREENSHOT.0, Mode::Both, Action::Screenshot, SCREENSHOT.1),
     key(
         &[KeyCode::LeftShift, KeyCode::RightShift],
         Mode::Play,
         Action::Flippers,
         "pinball: raise the left / right flipper while held",
     ),
-    key(&[KeyCode::Escape], Mode::Play, Action::Quit, "quit"),
+    key(&[KeyCode::Escape], Mode::Play, ESCAPE.0, ESCAPE.1),
     Binding {
         ctrl: true,
         ..key(
@@ -294,6 +314,7 @@ pub fn key_name(k: KeyCode) -> &'static str {
         O => "O",
         P => "P",
         R => "R",
+        S => "S",
         T => "T",
         Z => "Z",
         _ => "?",

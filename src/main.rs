@@ -65,6 +65,10 @@ fn run(mut args: cli::Args) {
     if let Some(cli::Command::Check(check_args)) = &args.command {
         platform::exit(commands::check::run(check_args));
     }
+    #[cfg(target_arch = "wasm32")]
+    if let Some(cli::Command::Check(check_args)) = &args.command {
+        platform::exit(web::check::run(check_args));
+    }
     if let Some(path) = &args.replay {
         platform::exit(commands::replay::run(path));
     }
@@ -102,10 +106,15 @@ fn use_last_scene(args: &mut cli::Args, prefs: &prefs::Prefs) {
     if args.scene.is_none() && args.state.is_none() && args.replay.is_none() {
         args.scene = prefs.last_scene.as_ref().map(Into::into);
         if args.scene.is_some() && cli::load_scene(args).is_err() {
-            eprintln!(
-                "warning: the last scene {:?} did not load; the table instead",
-                args.scene
-            );
+            let name = args.scene.as_deref().unwrap_or_else(|| "?".as_ref());
+            let why = match cfg!(target_arch = "wasm32") {
+                true => " (a file chosen in the browser is not kept from one visit to the next)",
+                false => "",
+            };
+            platform::notice(&format!(
+                "warning: the last scene, {}, did not load{why}; the table instead",
+                name.display()
+            ));
             args.scene = None;
         }
     }
@@ -115,7 +124,7 @@ fn use_last_scene(args: &mut cli::Args, prefs: &prefs::Prefs) {
 /// outside the list never gets here (the parser refuses it with the range).
 fn tour_answered(args: &cli::Args) -> bool {
     if let Some(cli::TourArg::List) = args.tour {
-        print!("{}", tour::list_text());
+        platform::show_text(&tour::list_text());
         return true;
     }
     false

@@ -57,9 +57,21 @@ impl App {
             Action::Frame => self.cam = Camera::default(),
             Action::Screenshot => self.shot_pending = true,
             Action::Quit => cmds.push(Command::Quit),
+            Action::Close => self.close_windows(),
             Action::Undo | Action::Delete | Action::Deselect => self.editor.key(action),
             Action::Launch | Action::Step | Action::Scene | Action::Flippers => {}
         }
+    }
+}
+
+impl App {
+    /// Every floating window closed (a page's Esc).
+    fn close_windows(&mut self) {
+        self.panel.help.open = false;
+        self.teach.tour.open = false;
+        self.energy.open = false;
+        self.chart.open = false;
+        self.experiment.close();
     }
 }
 

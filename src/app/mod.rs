@@ -269,14 +269,16 @@ impl App {
             return Vec::new();
         }
         let view = self.view();
-        let over = view.covers(crate::render::screen::mouse()) && !self.ui.egui_wants_pointer;
+        let at = crate::render::screen::mouse();
+        let egui_has = mouse::egui_has_pointer(at);
+        let over = view.covers(at) && !egui_has;
         if self.probe_mouse(&view, over) {
             return Vec::new();
         }
         let cx = mouse::Ctx {
             fitted: self.fitted(),
             world: &self.world,
-            egui_wants_pointer: self.ui.egui_wants_pointer,
+            egui_wants_pointer: egui_has,
             time_scale: self.ui.time_scale,
             now: get_time(),
         };

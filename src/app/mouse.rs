@@ -26,6 +26,28 @@ const CLICK_SLOP: f32 = 4.0;
 /// Zoom factor per wheel notch.
 const WHEEL_ZOOM: f32 = 1.2;
 
+/// Whether egui has the pointer at `at` (logical px, egui's points) now: it is using it (a
+/// drag it started), or `at` is over one of its windows or panels as its last pass laid them
+/// out. egui's own answer (`wants_pointer_input`) reads the pointer where its last pass saw
+/// it, a frame late, so a press arriving with the move from a panel onto the table (the move
+/// and the press in one frame, as after choosing from a drop-down at a low frame rate) would
+/// be taken as egui's and the drag lost.
+pub fn egui_has_pointer(at: Vec2) -> bool {
+    let mut has = false;
+    egui_macroquad::cfg(|ctx| has = egui_has_pointer_in(ctx, at));
+    has
+}
+
+/// [`egui_has_pointer`] in `ctx`.
+fn egui_has_pointer_in(ctx: &egui_macroquad::egui::Context, at: Vec2) -> bool {
+    use egui_macroquad::egui::{pos2, Order};
+    let p = pos2(at.x, at.y);
+    let over = ctx
+        .layer_id_at(p)
+        .is_some_and(|layer| layer.order != Order::Background || !ctx.available_rect().contains(p));
+    ctx.is_using_pointer() || over
+}
+
 /// The gesture in progress.
 #[derive(Clone, Debug)]
 enum Gesture {
@@ -193,6 +215,40 @@ fn trail_velocity(trail: &VecDeque<(f64, Vec2)>) -> Vec2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pass of a window with a side panel, the pointer at `pointer`.
+    fn pass(ctx: &egui_macroquad::egui::Context, pointer: egui_macroquad::egui::Pos2) {
+        use egui_macroquad::egui;
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(1280.0, 800.0),
+            )),
+            events: vec![egui::Event::PointerMoved(pointer)],
+            ..Default::default()
+        };
+        let _ = ctx.run(input, |ctx| {
+            egui::SidePanel::right("controls")
+                .exact_width(310.0)
+                .show(ctx, |ui| {
+                    ui.label("panel");
+                });
+        });
+    }
+
+    #[test]
+    fn a_press_on_the_table_just_after_the_panel_is_not_egui_s() {
+        // The case that found it: a drop-down chosen, then a drag on the table whose press
+        // came with the pointer's move off the panel; egui's last pass still saw the pointer
+        // over the panel, and the drag was lost.
+        let ctx = egui_macroquad::egui::Context::default();
+        for _ in 0..3 {
+            pass(&ctx, egui_macroquad::egui::pos2(1100.0, 100.0));
+        }
+        assert!(ctx.wants_pointer_input() || ctx.is_pointer_over_area());
+        assert!(!egui_has_pointer_in(&ctx, Vec2::new(400.0, 400.0)));
+        assert!(egui_has_pointer_in(&ctx, Vec2::new(1100.0, 400.0)));
+    }
 
     #[test]
     fn launch_speed_grows_with_the_drag() {

@@ -1,13 +1,16 @@
 //! The page's edges of the window app (built for `wasm32-unknown-unknown` only): the record
 //! bar's and the editor's files saved as downloads and loaded from the browser's file
-//! chooser, and the settings kept in the browser's storage as the frames go by (a page is
-//! closed, never quit). A loaded file goes through the same parsing as on the desktop, named
-//! by its file name, so a bad file gets the same message.
+//! chooser, the settings kept in the browser's storage as the frames go by (a page is closed,
+//! never quit; a visit set up by its address keeps them only when the user says so), and what
+//! the window shows handed to the page each frame (`page::facts`, for its checks). A loaded
+//! file goes through the same parsing as on the desktop, named by its file name, so a bad file
+//! gets the same message (in the page's words).
 
 use super::App;
 use crate::start;
 use crate::ui::timeline::TapeCmd;
 use crate::web::page::{self, file::*};
+use crate::web::words::for_page;
 use collide::{Recording, SavedState};
 use std::path::{Path, PathBuf};
 
@@ -27,14 +30,46 @@ fn file_name(path: &Path, default: &str) -> String {
 }
 
 impl App {
-    /// Once a frame: a file the user chose is loaded; the settings are kept now and then.
+    /// Once a frame: a file the user chose is loaded; the settings are kept now and then
+    /// (if this visit keeps them); the page is told what the window shows.
     pub(super) fn web_frame(&mut self, frames: u64) {
         if let Some((kind, name, text)) = page::upload() {
             self.uploaded(kind, name, text);
         }
-        if frames.is_multiple_of(PREFS_EVERY) {
+        if frames.is_multiple_of(PREFS_EVERY) && page::keeps_settings() {
             self.save_prefs();
         }
+        page::facts(&self.facts(frames));
+    }
+
+    /// What the window shows, as JSON: frames run, balls, whether it is paused, the iterations
+    /// (motion, collision), the floating windows open, the experiment's progress, and whether
+    /// the settings are kept (`kept`), offered to be (`visit`: set up by the address) or not
+    /// kept at all (`none`).
+    fn facts(&self, frames: u64) -> String {
+        let settings = match (self.prefs.persist, page::keeps_settings()) {
+            (false, _) => "none",
+            (true, false) => "visit",
+            (true, true) => "kept",
+        };
+        let progress = self
+            .experiment
+            .running()
+            .map_or("null".to_string(), |f| f.to_string());
+        let st = self.world.settings();
+        format!(
+            "{{\"frames\":{frames},\"balls\":{},\"paused\":{},\"iterations\":[{},{}],\
+             \"help\":{},\"tour\":{},\"energy\":{},\"chart\":{},\"experiment\":{progress},\
+             \"settings\":\"{settings}\"}}",
+            self.world.balls().len(),
+            self.ui.paused,
+            st.motion_iterations,
+            st.collision_iterations,
+            self.panel.help.open,
+            self.teach.tour.open,
+            self.energy.open,
+            self.chart.open,
+        )
     }
 
     /// A record bar's file command as a page does it: a save is downloaded at once, a load
@@ -70,7 +105,7 @@ impl App {
             TapeCmd::LoadScene(_) => Ok(choose(SCENE)),
             TapeCmd::Seek(_) | TapeCmd::Step => return Some(cmd),
         };
-        self.show_file_result(Some(note), failure);
+        self.show_file_result(Some(note.map_err(|e| for_page(&e))), failure);
         None
     }
 
@@ -90,7 +125,7 @@ impl App {
             EDITOR_SCENE => return self.editor.uploaded(&name, &text),
             _ => return,
         };
-        self.show_file_result(note, cmd.failure());
+        self.show_file_result(note.map(|n| n.map_err(|e| for_page(&e))), cmd.failure());
     }
 }
 

@@ -1,5 +1,6 @@
 //! `--headless --frames N`: the run without a window, through the same stepper and recorder
-//! as the window's, printing the summary line at the end.
+//! as the window's, printing the summary line at the end, and on standard error where the
+//! physics time went by stage (the page shows it under the summary line).
 
 use crate::cli::{Args, LastFrames};
 use crate::clock::Instant;
@@ -44,6 +45,9 @@ pub fn run(args: &Args, (source, _, mut world): (Source, Scene, World)) {
         "{}",
         crate::cli::summary(frames, &world, fps, (ms, last.mean()))
     );
+    if let Some(line) = profile_line(&world, frames, ms) {
+        eprintln!("{line}");
+    }
     let sound_written = match (&sound, &args.sound_out) {
         (Some(s), Some(path)) => s.write_wav(path),
         _ => Ok(()),
@@ -53,6 +57,39 @@ pub fn run(args: &Args, (source, _, mut world): (Source, Scene, World)) {
         eprintln!("error: {e}");
         crate::platform::exit(2);
     }
+}
+
+/// The physics time of the run by stage, ms a frame (the side panel's Profile line, over the
+/// whole run): the broad phase's pairs, the soft contacts' stages, sleep and the meter, and
+/// the rest of the step; `None` when the world kept no stage times.
+fn profile_line(world: &World, frames: u64, ms: f64) -> Option<String> {
+    let t = &world.counters().total;
+    let p = &t.stages;
+    let stages = [
+        ("pairs", t.broad_nanos),
+        ("narrow", p.narrow),
+        ("prepare", p.prepare),
+        ("solve", p.solve),
+        ("relax", p.relax),
+        ("restitution", p.restitution),
+        ("sleep", p.sleep),
+        ("meter", p.meter),
+    ];
+    let per = |ns: u64| ns as f64 / 1e6 / frames.max(1) as f64;
+    let counted: f64 = stages.iter().map(|(_, ns)| per(*ns)).sum();
+    if counted == 0.0 {
+        return None;
+    }
+    let shown: Vec<String> = stages
+        .iter()
+        .filter(|(_, ns)| *ns > 0)
+        .map(|(name, ns)| format!("{name} {:.2}", per(*ns)))
+        .collect();
+    Some(format!(
+        "profile (ms a frame over the run): {}, other {:.2}",
+        shown.join(", "),
+        (ms - counted).max(0.0)
+    ))
 }
 
 /// A run that takes a while says how far it is on stderr, every [`Progress::EVERY`] seconds,

@@ -1,13 +1,15 @@
 //! The experiment window and its button: runs the toy's Fig. 26–28 sweep (AABB tests per
 //! iteration for 2 … 32 balls on the table, every broad phase;
-//! `collide_lab::experiments::table_sweep`) on a background thread, shows a progress bar while it
-//! runs (the window stays responsive), and plots the result.
+//! `collide_lab::experiments::table_sweep`) off the frame (a thread of its own on the desktop,
+//! one run a frame in a page: `platform::work`), shows a progress bar while it runs (the
+//! window stays responsive), and plots the result.
 
+use crate::platform::Worker;
 use collide::{BroadKind, Scene};
 use collide_lab::experiments::table_sweep::{self, Sweep, SweepConfig};
 use egui_macroquad::egui;
 use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
-use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::mpsc::TryRecvError;
 
 /// What the worker thread reports.
 enum Msg {
@@ -20,7 +22,7 @@ pub struct ExperimentUi {
     open: bool,
     /// Simulated seconds per run (the toy's 60).
     seconds: u32,
-    worker: Option<Receiver<Msg>>,
+    worker: Option<Worker<Msg>>,
     progress: f32,
     result: Option<Sweep>,
 }
@@ -80,27 +82,37 @@ impl ExperimentUi {
         }
     }
 
-    /// Starts the sweep on a new thread.
+    /// Closes the window (a sweep running goes on).
+    pub fn close(&mut self) {
+        self.open = false;
+    }
+
+    /// The fraction of the sweep done while one runs (the page's checks read it).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub fn running(&self) -> Option<f32> {
+        self.worker.as_ref().map(|_| self.progress)
+    }
+
+    /// Starts the sweep off the frame: its progress after each run, then the result.
     fn start(&mut self, scene: &Scene) {
-        let (tx, rx) = mpsc::channel();
-        let scene = scene.clone();
         let config = SweepConfig {
             seconds: self.seconds,
             ..SweepConfig::default()
         };
-        crate::platform::spawn(move || {
-            let progress = tx.clone();
-            let sweep = table_sweep::run(&scene, &config, &mut |f| {
-                let _ = progress.send(Msg::Progress(f));
-            });
-            let _ = tx.send(Msg::Done(sweep));
+        let mut steps = Some(table_sweep::Steps::new(scene.clone(), config));
+        let messages = std::iter::from_fn(move || {
+            let s = steps.as_mut()?;
+            match s.step() {
+                Some(f) => Some(Msg::Progress(f)),
+                None => steps.take().map(|s| Msg::Done(s.sweep)),
+            }
         });
-        (self.worker, self.progress) = (Some(rx), 0.0);
+        (self.worker, self.progress) = (Some(crate::platform::work(messages)), 0.0);
     }
 
     /// Takes the worker's messages without blocking.
     fn poll(&mut self) {
-        let Some(rx) = &self.worker else { return };
+        let Some(rx) = &mut self.worker else { return };
         loop {
             match rx.try_recv() {
                 Ok(Msg::Progress(f)) => self.progress = f,

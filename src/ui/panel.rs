@@ -577,7 +577,8 @@ fn launch_section(
         {
             windows.chart.toggle();
         }
-        if ui.button("Quit").clicked() {
+        // A page is closed, never quit: no Quit there.
+        if cfg!(not(target_arch = "wasm32")) && ui.button("Quit").clicked() {
             cmds.push(Command::Quit);
         }
     });

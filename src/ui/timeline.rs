@@ -177,7 +177,8 @@ fn on_checkpoint(at: u64, start: u64, end: u64) -> u64 {
 }
 
 fn hash_row(ui: &mut egui::Ui, tape: &Tape, world: &World) {
-    ui.horizontal(|ui| {
+    // Wrapped: in a narrow window (800 px) the rest goes on a line below, never off screen.
+    ui.horizontal_wrapped(|ui| {
         let s = world.steps();
         ui.monospace(format!("step {s}  hash {:016x}", world.state_hash()));
         match tape.recorded_hash(s) {
@@ -224,60 +225,86 @@ fn hash_row(ui: &mut egui::Ui, tape: &Tape, world: &World) {
     });
 }
 
-/// One name field per kind of file, each with its buttons, then what the last action did.
+/// Points the files' row needs on one line (the scene's Load at about 840, and a short note).
+const ONE_ROW: f32 = 900.0;
+/// Room for the Experiment button in the bottom left corner (points).
+const BUTTON_ROOM: f32 = 90.0;
+
+/// One name field per kind of file, each with its buttons, then what the last action did: one
+/// row where it fits; in a narrow window (800 px) the scene's part and the note go on a row of
+/// their own, so they stay on screen. The lowest row keeps room for the Experiment button.
 fn files_row(ui: &mut egui::Ui, st: &mut TimelineUi, cmds: &mut Vec<TapeCmd>) {
+    let one_row = ui.available_width() >= ONE_ROW;
     ui.horizontal(|ui| {
-        // Room for the Experiment button in the bottom left corner.
-        ui.add_space(90.0);
-        let field = |ui: &mut egui::Ui, label: &str, name: &mut String| {
-            ui.label(label);
-            ui.add(egui::TextEdit::singleline(name).desired_width(120.0));
-            PathBuf::from(name.trim())
-        };
-        let path = field(ui, "Recording", &mut st.recording);
-        if ui
-            .button("Save")
-            .on_hover_text("Save the recording")
-            .clicked()
-        {
-            cmds.push(TapeCmd::SaveRecording(path.clone()));
-        }
-        if ui
-            .button("Load")
-            .on_hover_text("Load a recording")
-            .clicked()
-        {
-            cmds.push(TapeCmd::LoadRecording(path));
-        }
-        ui.separator();
-        let path = field(ui, "State", &mut st.state);
-        if ui
-            .button("Save")
-            .on_hover_text("Save the state now")
-            .clicked()
-        {
-            cmds.push(TapeCmd::SaveState(path.clone()));
-        }
-        if ui
-            .button("Load")
-            .on_hover_text("Load a saved state")
-            .clicked()
-        {
-            cmds.push(TapeCmd::LoadState(path));
-        }
-        ui.separator();
-        let path = field(ui, "Scene", &mut st.scene);
-        if ui
-            .button("Load")
-            .on_hover_text("Load a scene file")
-            .clicked()
-        {
-            cmds.push(TapeCmd::LoadScene(path));
-        }
-        if let Some(n) = &st.note {
-            ui.weak(n);
+        ui.add_space(BUTTON_ROOM);
+        recording_and_state(ui, st, cmds);
+        if one_row {
+            ui.separator();
+            scene_and_note(ui, st, cmds);
         }
     });
+    if !one_row {
+        ui.horizontal(|ui| {
+            ui.add_space(BUTTON_ROOM);
+            scene_and_note(ui, st, cmds);
+        });
+    }
+}
+
+/// A file's name field; the path it names.
+fn field(ui: &mut egui::Ui, label: &str, name: &mut String) -> PathBuf {
+    ui.label(label);
+    ui.add(egui::TextEdit::singleline(name).desired_width(120.0));
+    PathBuf::from(name.trim())
+}
+
+fn recording_and_state(ui: &mut egui::Ui, st: &mut TimelineUi, cmds: &mut Vec<TapeCmd>) {
+    let path = field(ui, "Recording", &mut st.recording);
+    if ui
+        .button("Save")
+        .on_hover_text("Save the recording")
+        .clicked()
+    {
+        cmds.push(TapeCmd::SaveRecording(path.clone()));
+    }
+    if ui
+        .button("Load")
+        .on_hover_text("Load a recording")
+        .clicked()
+    {
+        cmds.push(TapeCmd::LoadRecording(path));
+    }
+    ui.separator();
+    let path = field(ui, "State", &mut st.state);
+    if ui
+        .button("Save")
+        .on_hover_text("Save the state now")
+        .clicked()
+    {
+        cmds.push(TapeCmd::SaveState(path.clone()));
+    }
+    if ui
+        .button("Load")
+        .on_hover_text("Load a saved state")
+        .clicked()
+    {
+        cmds.push(TapeCmd::LoadState(path));
+    }
+}
+
+fn scene_and_note(ui: &mut egui::Ui, st: &mut TimelineUi, cmds: &mut Vec<TapeCmd>) {
+    let path = field(ui, "Scene", &mut st.scene);
+    if ui
+        .button("Load")
+        .on_hover_text("Load a scene file")
+        .clicked()
+    {
+        cmds.push(TapeCmd::LoadScene(path));
+    }
+    if let Some(n) = &st.note {
+        // Wrapped within the room left, never past the window's edge.
+        ui.add(egui::Label::new(egui::RichText::new(n).weak()).wrap());
+    }
 }
 
 fn error_window(ctx: &egui::Context, error: &mut Option<FileError>) {
@@ -308,6 +335,52 @@ fn error_window(ctx: &egui::Context, error: &mut Option<FileError>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where the files' row (in a bottom panel, as the bar has it) draws the text `word` on a
+    /// screen `width` points wide: the right edges of each of its galleys, after a few passes.
+    fn right_edges_of(word: &str, width: f32) -> Vec<f32> {
+        let (ctx, mut bar) = (egui::Context::default(), TimelineUi::default());
+        bar.note = Some("choose a file in the browser's window".into());
+        let mut edges = Vec::new();
+        for _ in 0..3 {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(width, 600.0),
+                )),
+                ..Default::default()
+            };
+            let out = ctx.run(input, |ctx| {
+                egui::TopBottomPanel::bottom("timeline").show(ctx, |ui| {
+                    files_row(ui, &mut bar, &mut Vec::new());
+                });
+            });
+            edges = out
+                .shapes
+                .iter()
+                .filter_map(|c| match &c.shape {
+                    egui::epaint::Shape::Text(t) if t.galley.text() == word => {
+                        Some(t.pos.x + t.galley.size().x)
+                    }
+                    _ => None,
+                })
+                .collect();
+        }
+        edges
+    }
+
+    #[test]
+    fn the_scene_load_button_is_on_screen_in_an_800_point_window() {
+        // The case that found it: at 800 x 600 the files' row ran past the window's edge, the
+        // scene's Load and its note unreachable (the bar does not scroll).
+        for width in [800.0, 1280.0] {
+            let loads = right_edges_of("Load", width);
+            assert_eq!(loads.len(), 3, "three Load buttons at {width}");
+            assert!(loads.iter().all(|&x| x <= width), "{loads:?} at {width}");
+            let note = right_edges_of("choose a file in the browser's window", width);
+            assert!(note.iter().all(|&x| x <= width), "{note:?} at {width}");
+        }
+    }
 
     #[test]
     fn each_kind_of_file_starts_with_a_name_of_its_own() {

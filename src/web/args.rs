@@ -1,11 +1,13 @@
 //! The page's URL parameters are the command line's flags: `?scene=pinball&fill=10000&
 //! broad-phase=grid` is `--scene pinball --fill 10000 --broad-phase grid`, read by the same
 //! clap definitions (`cli.rs`), so the names, the ranges and the refusals are the desktop's,
-//! word for word. A switch (`headless`, `mute`, `rotate`, ...) is on when named alone or as
-//! `=1`, `=true` or `=on`, off as `=0`, `=false` or `=off`. The flags that read or write files
-//! are refused with what to use instead (a page has no files: the record bar's Save and Load
-//! download and upload them).
+//! written in the page's words (`words.rs`: `'launch=N'` for `'--launch <N>'`). A switch
+//! (`headless`, `mute`, `rotate`, ...) is on when named alone or as `=1`, `=true` or `=on`, off
+//! as `=0`, `=false` or `=off`. The flags that read or write files are refused with what to use
+//! instead (a page has no files: the record bar's Save and Load download and upload them).
+//! `?help` lists the parameters ([`help_text`]), from the same definitions.
 
+use super::words::for_page;
 use crate::cli::Args;
 use clap::{CommandFactory, Parser};
 
@@ -29,7 +31,7 @@ pub const DESKTOP_ONLY: &[(&str, &str)] = &[
     ),
     (
         "screenshot",
-        "writes a file; in a page F12 downloads the picture",
+        "writes a file; in a page the screenshot key (Help lists it) downloads the picture",
     ),
     ("sound-out", "writes a WAV file, which a page cannot"),
 ];
@@ -37,10 +39,12 @@ pub const DESKTOP_ONLY: &[(&str, &str)] = &[
 /// The program's name, first in the argument list as on a command line.
 const PROGRAM: &str = "collision-math-toy";
 
-/// The command line a query string stands for (`?` optional).
+/// The command line a query string stands for (`?` optional); `check=NAME` is the `check`
+/// subcommand with `--only NAME`, after the flags.
 pub fn argv(query: &str) -> Result<Vec<String>, String> {
     let cmd = Args::command();
     let mut argv = vec![PROGRAM.to_string()];
+    let mut subcommand = Vec::new();
     let query = query.strip_prefix('?').unwrap_or(query);
     for pair in query.split('&').filter(|s| !s.is_empty()) {
         let (key, value) = match pair.split_once('=') {
@@ -49,6 +53,16 @@ pub fn argv(query: &str) -> Result<Vec<String>, String> {
         };
         if let Some((_, why)) = DESKTOP_ONLY.iter().find(|(k, _)| *k == key) {
             return Err(format!("error: the parameter '{key}' {why}"));
+        }
+        if key == "check" {
+            subcommand = vec!["check".to_string()];
+            subcommand.extend(
+                value
+                    .map(|v| ["--only".to_string(), v])
+                    .into_iter()
+                    .flatten(),
+            );
+            continue;
         }
         let switch = cmd
             .get_arguments()
@@ -69,13 +83,15 @@ pub fn argv(query: &str) -> Result<Vec<String>, String> {
             }
         }
     }
+    argv.extend(subcommand);
     Ok(argv)
 }
 
-/// The flags of a query string, or the message refusing them (clap's, as on the desktop).
+/// The flags of a query string, or the message refusing them (clap's, as on the desktop, in
+/// the page's words).
 pub fn parse(query: &str) -> Result<Args, String> {
     let args = Args::try_parse_from(argv(query)?)
-        .map_err(|e| e.render().to_string().trim_end().to_string())?;
+        .map_err(|e| for_page(e.render().to_string().trim_end()))?;
     if args.threads > 1 {
         return Err(format!(
             "error: the parameter 'threads' asks for {} threads; a page runs on one (threads=1)",
@@ -83,6 +99,58 @@ pub fn parse(query: &str) -> Result<Args, String> {
         ));
     }
     Ok(args)
+}
+
+/// Whether the query asks for the list of parameters (`?help`).
+pub fn asks_help(query: &str) -> bool {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    query
+        .split('&')
+        .any(|pair| decoded(pair.split('=').next().unwrap_or("")) == "help")
+}
+
+/// The parameters a page takes, one paragraph each (name, value, what it does), from the
+/// command line's definitions; the flags a page refuses and the subcommands are left out.
+pub fn help_text() -> String {
+    let cmd = Args::command();
+    let mut out = String::from(
+        "Collision Math Toy in a browser: the parameters of its address\n\n\
+         The address sets the toy up as the command line's flags do on the desktop, for \
+         example ?scene=pinball&show=aabbs&broad-phase=grid or \
+         ?launch=50&frames=600&headless. A switch is on when named alone or as name=1, off as \
+         name=0. In the toy, F1 (or the Help button) lists the keys and the mouse.\n",
+    );
+    for a in cmd.get_arguments() {
+        let Some(name) = a.get_long() else { continue };
+        let refused = DESKTOP_ONLY.iter().any(|(k, _)| *k == name);
+        if refused || a.is_hide_set() || matches!(name, "help" | "version" | "threads") {
+            continue;
+        }
+        let value = a
+            .get_value_names()
+            .and_then(|v| v.first())
+            .map(|v| v.to_string());
+        let takes = a.get_action().takes_values();
+        let shown = match (takes, value) {
+            (true, Some(v)) => format!("{name}={v}"),
+            (true, None) => format!("{name}=VALUE"),
+            (false, _) => name.to_string(),
+        };
+        let what = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+        out.push_str(&format!("\n{shown}\n    {}\n", for_page(&what)));
+    }
+    let refused: Vec<&str> = DESKTOP_ONLY.iter().map(|(k, _)| *k).collect();
+    out.push_str(
+        "\ncheck=kernels\n    Holds the physics' SIMD kernel to the scalar kernel's bits, as \
+         this browser runs them, and prints the check's table (the desktop's check command \
+         runs the others).\n",
+    );
+    out.push_str(&format!(
+        "\nOnly on the desktop: {} (a page has no files: the record bar's Save and Load \
+         download and upload them), threads (a page runs on one), and the bench command.\n",
+        refused.join(", ")
+    ));
+    out
 }
 
 /// A URL component decoded: `%XX` bytes and `+` for a space.
@@ -130,14 +198,33 @@ mod tests {
     }
 
     #[test]
-    fn a_value_out_of_range_is_refused_with_the_desktops_message() {
+    fn a_value_out_of_range_is_refused_with_the_desktops_message_in_parameters() {
         let web = parse("?launch=5000").unwrap_err();
         let desktop = Args::try_parse_from([PROGRAM, "--launch", "5000"]).unwrap_err();
-        assert_eq!(web, desktop.render().to_string().trim_end());
+        assert_eq!(web, for_page(desktop.render().to_string().trim_end()));
         assert!(
-            web.contains("'--launch <N>'") && web.contains("0..=1000"),
+            web.contains("'launch=N'") && web.contains("0..=1000"),
             "{web}"
         );
+        assert!(!web.contains("--"), "{web}");
+    }
+
+    #[test]
+    fn help_lists_the_parameters_a_page_takes_in_its_words() {
+        assert!(asks_help("?help") && asks_help("?scene=pool&help") && !asks_help("?helps=1"));
+        let help = help_text();
+        for shown in [
+            "scene=NAME|FILE",
+            "launch=N",
+            "\nheadless\n",
+            "show=LIST",
+            "tour=N|list",
+        ] {
+            assert!(help.contains(shown), "{shown} missing from:\n{help}");
+        }
+        assert!(!help.contains("--"), "{help}");
+        assert!(!help.contains("\nreplay="), "{help}");
+        assert!(!help.contains("\nscreenshot="), "{help}");
     }
 
     #[test]
@@ -159,7 +246,7 @@ mod tests {
     #[test]
     fn an_unknown_parameter_is_refused_by_name() {
         let e = parse("?lunch=5").unwrap_err();
-        assert!(e.contains("--lunch"), "{e}");
+        assert!(e.contains("'lunch'"), "{e}");
     }
 
     #[test]
@@ -174,6 +261,16 @@ mod tests {
         assert!(e.contains("'threads'") && e.contains("one"), "{e}");
         assert_eq!(parse("?threads=1").unwrap().threads, 1);
         assert!(parse("?threads=0").unwrap_err().contains("threads"));
+    }
+
+    #[test]
+    fn check_is_the_subcommand_after_the_flags() {
+        let argv = argv("?check=kernels&seed=3").unwrap();
+        assert_eq!(argv[1..], ["--seed", "3", "check", "--only", "kernels"]);
+        let a = parse("?check=kernels").unwrap();
+        assert!(
+            matches!(a.command, Some(crate::cli::Command::Check(c)) if c.only.as_deref() == Some("kernels"))
+        );
     }
 
     #[test]

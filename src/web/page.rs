@@ -17,6 +17,7 @@ extern "C" {
     fn cmt_upload() -> i32;
     fn cmt_audio_ahead() -> f64;
     fn cmt_audio_push(ptr: *const f32, len: u32, rate: u32);
+    fn cmt_facts(ptr: *const u8, len: u32);
 }
 
 /// The plugin version `page.js` checks (miniquad's plugin convention).
@@ -33,14 +34,59 @@ pub enum Kind {
     Out = 0,
     /// A line of standard error: the console.
     Err = 1,
-    /// A refusal or failure shown in words in the page's `#status`.
+    /// A refusal or failure, shown in the page as readable text in place of the toy.
     Error = 2,
+    /// Text that answers the run (`?help`, `?tour=list`), shown in the page as readable text.
+    Text = 3,
+    /// A warning shown over the canvas until dismissed (the last scene did not load).
+    Notice = 4,
 }
 
-/// Sends a line to the page.
+/// Sends a line to the page; standard error, refusals and notices in the page's words
+/// (parameters, not flags: `words.rs`).
 pub fn report(kind: Kind, text: &str) {
+    let words;
+    let text = match kind {
+        Kind::Err | Kind::Error | Kind::Notice => {
+            words = super::words::for_page(text);
+            &words
+        }
+        Kind::Out | Kind::Text => text,
+    };
     // SAFETY: page.js reads `len` bytes at `ptr` during the call only.
     unsafe { cmt_report(kind as u32, text.as_ptr(), text.len() as u32) }
+}
+
+/// Hands the page what the window shows, as JSON (`window.cmt_facts`, read by the page's
+/// checks in `web/test.sh`).
+pub fn facts(json: &str) {
+    // SAFETY: page.js reads `len` bytes at `ptr` during the call only.
+    unsafe { cmt_facts(json.as_ptr(), json.len() as u32) }
+}
+
+/// Whether this visit keeps its settings in the browser's storage: a visit whose address has
+/// no parameters does, one set up by its address (a shared link, `?tour=3`) does not until
+/// the user says so with the page's Keep button ([`cmt_keep_settings`]).
+pub fn keeps_settings() -> bool {
+    use std::sync::atomic::Ordering;
+    match KEEP.load(Ordering::Relaxed) {
+        UNASKED => {
+            let plain = query().trim_start_matches('?').is_empty();
+            KEEP.store(u8::from(plain), Ordering::Relaxed);
+            plain
+        }
+        k => k == 1,
+    }
+}
+
+/// [`keeps_settings`]: not yet asked, then 0 or 1.
+static KEEP: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(UNASKED);
+const UNASKED: u8 = 2;
+
+/// The page's Keep button: this visit's settings are kept from now on.
+#[no_mangle]
+pub extern "C" fn cmt_keep_settings() {
+    KEEP.store(1, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Copies out the text a call left in the page's slot (`len` bytes; none when negative).

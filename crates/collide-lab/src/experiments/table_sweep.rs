@@ -146,18 +146,53 @@ pub struct KindSummary {
 
 /// Runs the sweep on `scene`; `progress` gets the fraction done.
 pub fn run(scene: &Scene, config: &SweepConfig, progress: &mut dyn FnMut(f32)) -> Sweep {
-    let counts: Vec<u32> = (config.min_balls..=config.max_balls).collect();
-    let total = (counts.len() * config.kinds.len()).max(1) as f32;
-    let mut sweep = Sweep::default();
-    for (ni, &n) in counts.iter().enumerate() {
-        for (ki, &kind) in config.kinds.iter().enumerate() {
-            let (row, leaf) = run_one(scene, config, kind, n);
-            sweep.rows.push(row);
-            sweep.leaf_rows.extend(leaf);
-            progress((ni * config.kinds.len() + ki + 1) as f32 / total);
+    let mut steps = Steps::new(scene.clone(), config.clone());
+    while let Some(done) = steps.step() {
+        progress(done);
+    }
+    steps.sweep
+}
+
+/// The sweep one run at a time: each [`Steps::step`] runs the next algorithm at the next
+/// ball count (ball counts in turn, every algorithm at each), so a caller without threads (a
+/// page) can run it between frames and show its progress.
+pub struct Steps {
+    scene: Scene,
+    config: SweepConfig,
+    /// Runs done.
+    done: usize,
+    /// What they measured.
+    pub sweep: Sweep,
+}
+
+impl Steps {
+    /// The sweep of `config` on `scene`, nothing run yet.
+    pub fn new(scene: Scene, config: SweepConfig) -> Self {
+        Self {
+            scene,
+            config,
+            done: 0,
+            sweep: Sweep::default(),
         }
     }
-    sweep
+
+    /// Runs the next run and returns the fraction of the sweep done, or `None` when every run
+    /// is done.
+    pub fn step(&mut self) -> Option<f32> {
+        let kinds = self.config.kinds.len();
+        let counts = (self.config.min_balls..=self.config.max_balls).count();
+        let total = counts * kinds;
+        if self.done >= total {
+            return None;
+        }
+        let n = self.config.min_balls + (self.done / kinds) as u32;
+        let kind = self.config.kinds[self.done % kinds];
+        let (row, leaf) = run_one(&self.scene, &self.config, kind, n);
+        self.sweep.rows.push(row);
+        self.sweep.leaf_rows.extend(leaf);
+        self.done += 1;
+        Some(self.done as f32 / total as f32)
+    }
 }
 
 /// A world of `n` balls of the configured radius, launched and in play, with `kind`.
