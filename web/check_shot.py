@@ -105,4 +105,5 @@ def main():
         sys.exit("the screenshot does not show the table with balls")
 
 
-main()
+if __name__ == "__main__":
+    main()
