@@ -66,7 +66,8 @@
       page(title, rest.join("\n").trimStart(), false);
     } else if (kind === 4) {
       console.warn(words);
-      el("notice").querySelector("span").textContent = words.replace(/^warning: /, "");
+      const said = words.replace(/^warning: /, "");
+      el("notice").querySelector("span").textContent = said.charAt(0).toUpperCase() + said.slice(1);
       el("notice").hidden = false;
     }
   };

@@ -11,10 +11,11 @@
 //! the masks are full lanes from `f32x4.gt` and `f32x4.ne` (`ne` is true for a NaN, as the
 //! scalar `warm == 0.0` test skips only a zero) and a blend is `v128.bitselect`.
 //!
-//! A colour's lanes come in blocks of eight, so a block is two vectors here. A vector's
-//! bodies are gathered as four 32-byte states, the first half of each transposed into velocity
-//! x, y and spin (4 × 4 shuffles), the move (x, y) taken from the second half, and scattered
-//! back the same way.
+//! A colour's lanes come in blocks of eight, solved as one block of two vectors ([`W4x2`]:
+//! every operation on both, two chains of work side by side for the engine to overlap, and the
+//! loop's bookkeeping once per eight lanes). A vector's bodies are gathered as four 32-byte
+//! states, the first half of each transposed into velocity x, y and spin (4 × 4 shuffles), the
+//! move (x, y) taken from the second half, and scattered back the same way.
 
 use super::colour::Kind;
 use super::lanes::{Bodies, LaneView, Pass};
@@ -25,19 +26,19 @@ use std::ops::Range;
 /// Lanes in one `v128` of `f32`.
 const LANES: usize = 4;
 
-/// One pass over `range` of lanes of `kind` (`Balls` or `Obstacles`), whole vectors of
-/// four lanes.
+/// One pass over `range` of lanes of `kind` (`Balls` or `Obstacles`), whole blocks of eight
+/// lanes.
 ///
 /// # Panics
-/// When the range is not whole vectors or runs past the lanes.
+/// When the range is not whole blocks or runs past the lanes.
 pub(super) fn pass(
     l: &mut LaneView,
     bodies: &mut Bodies,
     (range, kind): (Range<usize>, Kind),
     pass: Pass,
 ) {
-    assert!(range.len() % LANES == 0 && range.end <= l.len());
-    wide::run::<W4>(l, bodies, (range, kind == Kind::Balls), pass)
+    assert!(range.len() % (2 * LANES) == 0 && range.end <= l.len());
+    wide::run::<W4x2>(l, bodies, (range, kind == Kind::Balls), pass)
 }
 
 /// Four lanes in a `v128`. The module is built with `simd128` (the kernel is compiled in only
@@ -161,4 +162,91 @@ fn transposed(r: [v128; LANES]) -> [v128; LANES] {
         i64x2_shuffle::<0, 2>(t2, t3),
         i64x2_shuffle::<1, 3>(t2, t3),
     ]
+}
+
+/// Eight lanes as two [`W4`]s, lanes 0–3 and 4–7: each operation on both.
+#[derive(Clone, Copy)]
+struct W4x2(W4, W4);
+
+impl W4x2 {
+    #[inline(always)]
+    fn both(self, b: Self, f: impl Fn(W4, W4) -> W4) -> Self {
+        W4x2(f(self.0, b.0), f(self.1, b.1))
+    }
+}
+
+impl Wide for W4x2 {
+    const LANES: usize = 2 * LANES;
+    type Mask = (v128, v128);
+
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        W4x2(W4::splat(x), W4::splat(x))
+    }
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        self.both(b, W4::add)
+    }
+    #[inline(always)]
+    fn sub(self, b: Self) -> Self {
+        self.both(b, W4::sub)
+    }
+    #[inline(always)]
+    fn mul(self, b: Self) -> Self {
+        self.both(b, W4::mul)
+    }
+    #[inline(always)]
+    fn div(self, b: Self) -> Self {
+        self.both(b, W4::div)
+    }
+    #[inline(always)]
+    fn max(self, b: Self) -> Self {
+        self.both(b, W4::max)
+    }
+    #[inline(always)]
+    fn min(self, b: Self) -> Self {
+        self.both(b, W4::min)
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        W4x2(self.0.neg(), self.1.neg())
+    }
+    #[inline(always)]
+    fn gt(self, b: Self) -> (v128, v128) {
+        (self.0.gt(b.0), self.1.gt(b.1))
+    }
+    #[inline(always)]
+    fn ne(self, b: Self) -> (v128, v128) {
+        (self.0.ne(b.0), self.1.ne(b.1))
+    }
+    #[inline(always)]
+    fn blend(off: Self, on: Self, mask: (v128, v128)) -> Self {
+        W4x2(
+            W4::blend(off.0, on.0, mask.0),
+            W4::blend(off.1, on.1, mask.1),
+        )
+    }
+    #[inline(always)]
+    fn load(v: &[f32], k: usize) -> Self {
+        W4x2(W4::load(v, k), W4::load(v, k + LANES))
+    }
+    #[inline(always)]
+    fn store(self, v: &mut [f32], k: usize) {
+        self.0.store(v, k);
+        self.1.store(v, k + LANES);
+    }
+    #[inline(always)]
+    fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 5] {
+        let (lo, hi) = (
+            W4::gather(bodies, &ids[..LANES]),
+            W4::gather(bodies, &ids[LANES..]),
+        );
+        std::array::from_fn(|i| W4x2(lo[i], hi[i]))
+    }
+    #[inline(always)]
+    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 5]) {
+        // Lanes 0–3 first, then 4–7: in lane order, as the padding's spare body needs.
+        W4::scatter(bodies, &ids[..LANES], s.map(|w| w.0));
+        W4::scatter(bodies, &ids[LANES..], s.map(|w| w.1));
+    }
 }

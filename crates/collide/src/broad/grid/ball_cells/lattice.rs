@@ -78,7 +78,10 @@ impl Lattice {
 
     /// [`Lattice::cells`] of box `b`.
     #[inline(always)]
-    #[cfg_attr(target_arch = "x86_64", allow(dead_code))] // `place` does it there (and tests)
+    #[cfg_attr(
+        any(target_arch = "x86_64", target_feature = "simd128"),
+        allow(dead_code)
+    )] // `place` does it there (and tests)
     pub(super) fn box_cells(&self, b: &Aabb) -> [i32; 4] {
         self.cells(Vec4::new(b.min.x, b.min.y, b.max.x, b.max.y))
     }
@@ -120,7 +123,7 @@ impl Lattice {
     /// [`Placed`] of box `b` in a lattice of row stride `stride`: the same as
     /// [`Lattice::box_cells`] then [`cell_code`] and [`within_two`], with the spans' tests
     /// done on all four lanes at once on x86-64 (SSE2: one subtract and two compares where the
-    /// lanes were taken out one by one).
+    /// lanes were taken out one by one) and with WebAssembly's SIMD (the cell function too).
     #[inline(always)]
     pub(super) fn place(&self, b: &Aabb, stride: usize) -> Placed {
         #[cfg(target_arch = "x86_64")]
@@ -147,7 +150,32 @@ impl Lattice {
                 }
             }
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        {
+            use core::arch::wasm32::*;
+            let v = |a: Vec4| f32x4(a.x, a.y, a.z, a.w);
+            let corners = f32x4(b.min.x, b.min.y, b.max.x, b.max.y);
+            // `t4` lane by lane: `pmax(0, t)` is `0 < t ? t : 0` (0 for a NaN) and
+            // `pmin(last, t)` is `t < last ? t : last`, as `Axis::t`; then truncated (exact
+            // in range, as in `cells`).
+            let t = f32x4_mul(f32x4_sub(corners, v(self.origin)), v(self.inv));
+            let t = f32x4_pmin(v(self.last), f32x4_pmax(f32x4_splat(0.0), t));
+            let k = i32x4_trunc_sat_f32x4(t);
+            // Lanes 0 and 1: columns and rows spanned past the first, `[c1 − c0, r1 − r0]`.
+            let d = i32x4_sub(i32x4_shuffle::<2, 3, 2, 3>(k, k), k);
+            let far = i32x4_bitmask(i32x4_gt(d, i32x4_splat(1))) as u32 & 3;
+            let reach = i32x4_bitmask(i32x4_gt(d, i32x4_splat(0))) as u32 & 3;
+            let (c0, r0) = (i32x4_extract_lane::<0>(k), i32x4_extract_lane::<1>(k));
+            Placed {
+                code: (r0 as usize * stride + c0 as usize + 1) as u32 | reach << 30,
+                row: r0 as u32,
+                within_two: far == 0,
+            }
+        }
+        #[cfg(not(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        )))]
         {
             let spans = self.box_cells(b);
             Placed {
@@ -163,7 +191,10 @@ impl Lattice {
 /// most two cells on each axis. Signed: a box whose max lies before its min (a NaN corner
 /// clamped to 0) spans none.
 #[inline(always)]
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))] // `place` does it there (and tests)
+#[cfg_attr(
+    any(target_arch = "x86_64", target_feature = "simd128"),
+    allow(dead_code)
+)] // `place` does it there (and tests)
 pub(super) fn within_two(k: [i32; 4]) -> bool {
     (k[2] - k[0] <= 1) & (k[3] - k[1] <= 1)
 }
