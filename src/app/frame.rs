@@ -364,15 +364,13 @@ impl App {
         if self.ui.paused && !self.editor.active {
             // At the top of the view, centred, on a backdrop: clear of the table's corners
             // (the table's arc), and readable over whatever it covers.
-            let (line, (x, y, w, _)) = (paused_line(), view.rect());
-            let centre = x + (w - screen::text_width(&line, 22.0)) / 2.0;
-            screen::label(&line, (centre, y + 8.0), 22.0, ORANGE, view.rect());
+            let (_, y, _, _) = view.rect();
+            screen::centred_label(&paused_line(), y + 8.0, HINT, ORANGE, view.rect());
         }
         if let Some(line) = self.start_hint() {
             // Across the middle of the empty table.
-            let (x, y, w, h) = view.rect();
-            let left = x + (w - screen::text_width(&line, 22.0)) / 2.0;
-            screen::label(&line, (left, y + 0.4 * h), 22.0, SKYBLUE, view.rect());
+            let (_, y, _, h) = view.rect();
+            screen::centred_label(&line, y + 0.4 * h, HINT, SKYBLUE, view.rect());
         }
         raw_gl::clip_drawing(None);
     }
@@ -431,6 +429,13 @@ fn finish(app: &mut App, frames: u64, start: Instant, physics_ms: (f64, f64), ma
     }
     crate::platform::exit(0);
 }
+
+/// The size of the lines over the table (the pause, the start hint), and the least they
+/// shrink to in a narrow view before breaking into lines.
+const HINT: screen::Sizes = screen::Sizes {
+    size: 22.0,
+    least: 15.0,
+};
 
 /// The line over the table while paused: "PAUSED  (P resumes, O: one step)" ("O steps"
 /// read as "0 steps").

@@ -158,6 +158,26 @@ pub fn label(text: &str, (x, y): (f32, f32), size: f32, color: Color, area: (f32
     text_at(text, x + pad, y + pad + size * 0.78, size, color);
 }
 
+/// A line centred across `area` (x, y, w, h) at `top` px from the screen's top, on
+/// [`label`]'s backdrop: at `size`, or smaller down to `least`, or broken into lines, so that
+/// none of it runs past the area's sides (a narrow window's view).
+pub fn centred_label(text: &str, top: f32, sizes: Sizes, color: Color, area: (f32, f32, f32, f32)) {
+    let (x, _, w, _) = area;
+    let (size, lines) = fitted(text, sizes.size, sizes.least, w - 24.0);
+    for (k, line) in lines.iter().enumerate() {
+        let left = x + (w - text_width(line, size)) / 2.0;
+        let at = (left, top + k as f32 * size * 1.5);
+        label(line, at, size, color, area);
+    }
+}
+
+/// The size a text is set at where it fits, and the least it may shrink to (logical px).
+#[derive(Clone, Copy, Debug)]
+pub struct Sizes {
+    pub size: f32,
+    pub least: f32,
+}
+
 /// `text` laid out to fit `width` logical px: at `size` on one line when it fits, else at the
 /// size that fits down to `least`, else at `least` broken at spaces into lines that fit (a
 /// word wider than `width` alone on its line). Returns the size and the lines.
