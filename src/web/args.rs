@@ -228,7 +228,7 @@ mod tests {
     }
 
     #[test]
-    fn a_negative_value_is_refused_with_the_range_as_on_the_desktop() {
+    fn a_negative_value_is_refused_with_the_range_as_on_the_desktop_in_parameters() {
         for (query, flag, value) in [
             ("?launch=-5", "--launch", "-5"),
             ("?seed=-1", "--seed", "-1"),
@@ -236,7 +236,7 @@ mod tests {
         ] {
             let web = parse(query).unwrap_err();
             let desktop = Args::try_parse_from([PROGRAM, flag, value]).unwrap_err();
-            assert_eq!(web, desktop.render().to_string().trim_end());
+            assert_eq!(web, for_page(desktop.render().to_string().trim_end()));
             assert!(web.contains(&format!("{value} is not")), "{web}");
             assert!(web.contains("..="), "{web}");
         }
