@@ -37,14 +37,14 @@ impl App {
             Command::LaunchAt(pos, vel) => {
                 self.input_shown(Input::LaunchAt { pos, vel });
             }
-            Command::MoveBall(id, pos, vel) => match self.world.ball_index(id) {
+            Command::MoveBall(id, pos, vel) => match self.sim.world().ball_index(id) {
                 Ok(i) => {
                     let ball = i as u32;
                     self.input_shown(Input::MoveBall { ball, pos, vel });
                 }
                 Err(stale) => self.ui.message = Some(format!("Refused: {stale}")),
             },
-            Command::RemoveBall(id) => match self.world.ball_index(id) {
+            Command::RemoveBall(id) => match self.sim.world().ball_index(id) {
                 Ok(i) => self.input_shown(Input::RemoveBall(i as u32)),
                 Err(stale) => self.ui.message = Some(format!("Refused: {stale}")),
             },
@@ -57,9 +57,11 @@ impl App {
                 self.restart();
             }
             Command::Tour(k) => self.start_tour(k),
-            Command::SweepParam(name) => self.panel.params.start(name, &self.scene, &self.world),
+            Command::SweepParam(name) => {
+                self.panel.params.start(name, &self.scene, self.sim.world())
+            }
             // egui may lay the panel out twice in a frame: the second copy changes nothing.
-            Command::Settings(settings) if settings == *self.world.settings() => {}
+            Command::Settings(settings) if settings == *self.sim.world().settings() => {}
             Command::Settings(settings) => self.input_shown(Input::Settings(settings)),
         }
     }
@@ -87,7 +89,7 @@ impl App {
                 self.ui.scene_fill = scene.fill.map(|f| f.count);
                 self.scene = scene;
                 let mut sim = self.built().settings().clone();
-                let old = self.world.settings();
+                let old = self.sim.world().settings();
                 (sim.tunnelling, sim.linear_fractions) = (old.tunnelling, old.linear_fractions);
                 (sim.verify, sim.rotate) = (old.verify, old.rotate);
                 sim.pair_cache = old.pair_cache;
@@ -117,13 +119,13 @@ impl App {
             speed: FILL_SPEED,
         };
         self.input_shown(fill);
-        self.ui.fill_message = fill_message(n, r, self.world.last_fill());
+        self.ui.fill_message = fill_message(n, r, self.sim.world().last_fill());
     }
 
     /// Sets the broad phase for `balls` balls unless the user chose one, and the panel's note
     /// for it (a chosen brute force gets a note when it will be slow).
     fn suit_broad_phase(&mut self, balls: usize) {
-        let (kind, chosen) = (self.world.broad().kind(), self.ui.broad_chosen);
+        let (kind, chosen) = (self.sim.world().broad().kind(), self.ui.broad_chosen);
         let want = advice::broad_for(balls, chosen.then_some(kind));
         if want != kind {
             self.input_shown(Input::SetBroad(want.name().to_string()));
@@ -142,8 +144,8 @@ impl App {
     fn suit_solver(&mut self, balls: usize) {
         let want = advice::solver_for_fill(balls, self.ui.solver_chosen);
         self.ui.solver_note = want.map(|_| advice::soft_fill_note(balls));
-        if let Some(solver) = want.filter(|&s| s != self.world.settings().solver) {
-            let mut sim = self.world.settings().clone();
+        if let Some(solver) = want.filter(|&s| s != self.sim.world().settings().solver) {
+            let mut sim = self.sim.world().settings().clone();
             sim.solver = solver;
             self.input_shown(Input::Settings(sim));
         }
@@ -152,23 +154,24 @@ impl App {
     /// Reloads the scene, keeping the settings and the broad phase the user chose (else the
     /// one for the balls of the scene's own fill).
     pub(super) fn restart(&mut self) {
-        self.restart_with(self.world.settings().clone());
+        self.restart_with(self.sim.world().settings().clone());
     }
 
     /// Reloads the scene as [`App::restart`] does, with `settings`.
     fn restart_with(&mut self, settings: collide::Settings) {
         let chosen = self.ui.broad_chosen;
         let balls = self.scene.fill.and(self.ui.scene_fill).unwrap_or(0) as usize;
-        let kind = advice::broad_for(balls, chosen.then(|| self.world.broad().kind()));
+        let kind = advice::broad_for(balls, chosen.then(|| self.sim.world().broad().kind()));
         self.ui.broad_note = advice::broad_note(balls, kind, chosen);
-        self.world = self.built();
-        self.world.set_broad_phase(kind);
-        self.world.set_clock(crate::clock::nanos);
-        self.world.set_settings(settings);
+        let mut world = self.built();
+        world.set_broad_phase(kind);
+        world.set_clock(crate::clock::nanos);
+        world.set_settings(settings);
+        let tape = self.source.tape(&world);
+        self.sim = super::Sim::new(world, tape);
         self.stepper = Stepper::default();
         self.fx.reset();
         self.mouse.forget();
-        self.tape = self.source.tape(&self.world);
     }
 
     /// A fresh world of the scene, with the ball count chosen for its own fill.

@@ -276,7 +276,10 @@ impl App {
         let mut cmds = self.keys();
         self.sync_edit_mode();
         if !self.editor.active {
-            cmds.extend(keys::control_commands(&self.world, self.ui.egui_wants_keys));
+            cmds.extend(keys::control_commands(
+                self.sim.world(),
+                self.ui.egui_wants_keys,
+            ));
         }
         self.stepper.time_scale = self.ui.time_scale as f64;
         cmds
@@ -299,9 +302,9 @@ impl App {
         let mut tape_cmds = Vec::new();
         widgets::wheel_scroll(ctx, mouse_wheel().1);
         if !self.ui.panels_hidden {
-            tape_cmds = self
-                .timeline
-                .show(ctx, &self.tape, &self.world, &mut self.ui.paused);
+            tape_cmds =
+                self.timeline
+                    .show(ctx, self.sim.tape(), self.sim.world(), &mut self.ui.paused);
         }
         let windows = Windows {
             energy: &mut self.energy,
@@ -309,7 +312,7 @@ impl App {
         };
         cmds.extend(
             self.panel
-                .show(ctx, (&mut self.ui, windows), &self.world, load),
+                .show(ctx, (&mut self.ui, windows), self.sim.world(), load),
         );
         if self.editor.active && !self.ui.panels_hidden && self.editor.show(ctx) {
             self.ui.editing = false;
@@ -317,7 +320,7 @@ impl App {
         if !self.ui.panels_hidden {
             cmds.extend(self.tour_window(ctx));
             self.experiment.show(ctx, &self.scene);
-            self.energy.show(ctx, &self.world);
+            self.energy.show(ctx, self.sim.world());
             self.chart.show(ctx);
         }
         // Once every panel and window has been laid out (one opened or moved this pass
@@ -339,7 +342,7 @@ impl App {
         let shown = if self.editor.active {
             &self.editor.preview
         } else {
-            &self.world
+            self.sim.world()
         };
         // The world's drawing stays in the view: the panels around it are transparent over
         // the window's clear, and kept as pixels between refreshes (`panel_cache.rs`), so a
@@ -359,7 +362,8 @@ impl App {
         if self.editor.active {
             self.editor.draw(&view);
         } else {
-            self.mouse.draw(&view, self.world.settings().ball_radius);
+            self.mouse
+                .draw(&view, self.sim.world().settings().ball_radius);
         }
         if self.ui.paused && !self.editor.active {
             // At the top of the view, centred, on a backdrop: clear of the table's corners
@@ -418,8 +422,9 @@ fn finish(app: &mut App, frames: u64, start: Instant, physics_ms: (f64, f64), ma
     );
     let secs = start.elapsed().as_secs_f64();
     let fps = frames as f64 / secs.max(1e-9);
-    println!("{}", cli::summary(frames, &app.world, fps, physics_ms));
-    let written = crate::start::write_outputs(&app.args, &app.source, &mut app.tape, &app.world);
+    println!("{}", cli::summary(frames, app.sim.world(), fps, physics_ms));
+    let held = app.sim.held();
+    let written = crate::start::write_outputs(&app.args, &app.source, &mut held.tape, &held.world);
     let sound = app
         .args
         .sound_out
@@ -456,7 +461,7 @@ impl App {
     /// The start hint, until the first ball is in play (launched, filled, dropped by the
     /// scene); never in a game (its own serve) or in the editor. Once gone it stays gone.
     fn start_hint(&mut self) -> Option<String> {
-        let w = &self.world;
+        let w = self.sim.world();
         if !w.balls().is_empty() || w.pending_launches() > 0 || w.counters().launched > 0 {
             self.played = true;
         }

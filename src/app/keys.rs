@@ -39,7 +39,7 @@ impl App {
         let ui = &mut self.ui;
         match action {
             // In a game Space is the plunger, held (see `control_commands`).
-            Action::Launch if !self.world.is_game() => cmds.push(Command::Launch(1)),
+            Action::Launch if !self.sim.world().is_game() => cmds.push(Command::Launch(1)),
             Action::Pause => ui.paused = !ui.paused,
             Action::Step if ui.paused => cmds.push(Command::Step),
             Action::Restart => cmds.push(Command::Restart),

@@ -16,6 +16,7 @@ mod keys;
 mod load_meter;
 mod mouse;
 mod screenshot;
+mod sim;
 mod tape;
 mod teach;
 mod teaching;
@@ -40,15 +41,17 @@ use crate::ui::experiment::ExperimentUi;
 use crate::ui::panel::Panel;
 use crate::ui::timeline::TimelineUi;
 use collide::{Input, Scene, Stepper, Vec2, World};
-use collide_replay::Tape;
 use macroquad::prelude::get_time;
 use mouse::Mouse;
+use sim::Sim;
 
 /// Everything the window keeps between frames.
 struct App {
     args: Args,
     scene: Scene,
-    world: World,
+    /// The world and the tape that records every change and step, here or on the physics
+    /// thread (`sim.rs`).
+    sim: Sim,
     stepper: Stepper,
     ui: UiState,
     /// The side panel's own settings.
@@ -70,12 +73,8 @@ struct App {
     paused_before_edit: bool,
     /// What the world was built from (for recordings and saved states).
     source: Source,
-    /// Records every change and step; replays when rewound.
-    tape: Tape,
     timeline: TimelineUi,
     prefs: Prefs,
-    /// A stand-in world and tape, held here while the real ones are on the physics thread.
-    spare: Option<(World, Tape)>,
     /// The impacts heard (`sound/`).
     sound: Sound,
     /// Things to try, the probe and the heat map (`teach.rs`).
@@ -87,7 +86,7 @@ struct App {
 /// One frame's physics on a worker thread, run while the frame is presented (see
 /// [`frame::run`]).
 struct InFlight {
-    handle: crate::platform::Handle<(World, Tape, Stepper, f64)>,
+    handle: crate::platform::Handle<(Box<sim::Held>, Stepper, f64)>,
     /// Steps of the world before them.
     steps: u64,
 }
@@ -143,7 +142,7 @@ impl App {
         let mut app = Self {
             args,
             scene,
-            world,
+            sim: Sim::new(world, tape),
             stepper: Stepper::default(),
             panel,
             ui,
@@ -161,10 +160,8 @@ impl App {
             editor,
             paused_before_edit: false,
             source,
-            tape,
             timeline: TimelineUi::default(),
             prefs,
-            spare: None,
             sound,
             teach: teaching::Teach::default(),
             played: false,
@@ -173,27 +170,21 @@ impl App {
         app
     }
 
-    /// Starts this frame's physics (the stepper fed `dt` s) on a worker thread: the world,
-    /// the tape and the stepper move there, stand-ins take their place until [`App::land`]
-    /// brings them back. Nothing reads the world in between (what is left of the frame is
-    /// drawn from what was laid out before, and presented), so the steps are those the main
-    /// thread would run, in the same order.
+    /// Starts this frame's physics (the stepper fed `dt` s) on a worker thread: the world and
+    /// the tape go there and [`App::sim`] says they are away until [`App::land`] brings them
+    /// back. Nothing reads the world in between (what is left of the frame is drawn from what
+    /// was laid out before, and presented), so the steps are those the main thread would run,
+    /// in the same order.
     fn launch(&mut self, dt: f64) -> InFlight {
         self.sync_probe();
-        let launcher = self.world.launcher();
-        let (world, tape) = self.spare.take().unwrap_or_else(|| {
-            let w = World::new(Vec::new(), Default::default(), 0).with_launcher(launcher);
-            let t = Tape::recording("", "", 0, &w);
-            (w, t)
-        });
-        let steps = self.world.steps();
-        let mut world = std::mem::replace(&mut self.world, world);
-        let mut tape = std::mem::replace(&mut self.tape, tape);
+        let steps = self.sim.world().steps();
+        let mut held = self.sim.send();
         let mut stepper = self.stepper.clone();
         let handle = crate::platform::spawn(move || {
             let t0 = Instant::now();
-            stepper.advance_with(dt, &mut world, |w| tape.step(w));
-            (world, tape, stepper, t0.elapsed().as_secs_f64())
+            let sim::Held { world, tape } = &mut *held;
+            stepper.advance_with(dt, world, |w| tape.step(w));
+            (held, stepper, t0.elapsed().as_secs_f64())
         });
         InFlight { handle, steps }
     }
@@ -203,17 +194,15 @@ impl App {
     /// this thread waited for them (s).
     fn land(&mut self, job: InFlight, frame_time: f64) -> (f64, f64) {
         let wait = Instant::now();
-        let (world, tape, stepper, secs) = match job.handle.join() {
+        let (held, stepper, secs) = match job.handle.join() {
             Ok(done) => done,
             Err(panic) => std::panic::resume_unwind(panic),
         };
         let waited = wait.elapsed().as_secs_f64();
-        let world = std::mem::replace(&mut self.world, world);
-        let tape = std::mem::replace(&mut self.tape, tape);
-        self.spare = Some((world, tape));
+        self.sim.land(held);
         self.stepper = stepper;
-        let simulated =
-            self.world.steps().saturating_sub(job.steps) as f64 * self.world.step_seconds();
+        let world = self.sim.world();
+        let simulated = world.steps().saturating_sub(job.steps) as f64 * world.step_seconds();
         self.adapt_catch_up(secs, simulated);
         self.after_physics(frame_time);
         (secs, waited)
@@ -222,19 +211,20 @@ impl App {
     /// What follows a frame's steps (grabs and tracks follow balls by id, so a drained or
     /// pocketed ball takes only its own with it).
     fn after_physics(&mut self, frame_time: f64) {
-        self.chart.record(get_time(), &self.world);
+        self.chart.record(get_time(), self.sim.world());
         self.fx
-            .update(&mut self.world, frame_time as f32, self.ui.show.tracks);
-        self.energy.update(&self.world, &self.fx.frame_hits);
+            .update(self.sim.world_mut(), frame_time as f32, self.ui.show.tracks);
+        self.energy.update(self.sim.world(), &self.fx.frame_hits);
         let time_scale = self.ui.time_scale as f64;
         self.sound
-            .hear(&self.world, &self.fx.frame_hits, time_scale);
+            .hear(self.sim.world(), &self.fx.frame_hits, time_scale);
     }
 
     /// Applies a change to the world through the tape, so the recording sees everything.
     fn input(&mut self, input: Input) -> Result<(), String> {
-        self.tape
-            .input(&mut self.world, input)
+        let held = self.sim.held();
+        held.tape
+            .input(&mut held.world, input)
             .map_err(|e| e.to_string())
     }
 
@@ -258,7 +248,7 @@ impl App {
         if self.editor.active {
             &self.editor.preview
         } else {
-            &self.world
+            self.sim.world()
         }
     }
 
@@ -277,7 +267,7 @@ impl App {
         }
         let cx = mouse::Ctx {
             fitted: self.fitted(),
-            world: &self.world,
+            world: self.sim.world(),
             egui_wants_pointer: egui_has,
             time_scale: self.ui.time_scale,
             now: get_time(),
@@ -290,8 +280,9 @@ impl App {
         // The probe's record is of the ball it is on now (as before a frame's physics).
         self.sync_probe();
         // One whole frame of steps, whatever the accumulator holds.
-        for _ in 0..self.world.settings().motion_iterations {
-            self.tape.step(&mut self.world);
+        let held = self.sim.held();
+        for _ in 0..held.world.settings().motion_iterations {
+            held.tape.step(&mut held.world);
         }
     }
 
@@ -341,8 +332,9 @@ impl App {
     fn save_prefs(&mut self) {
         let p = &mut self.prefs;
         p.show = Prefs::shown(&self.ui.show);
-        p.motion_iterations = self.world.settings().motion_iterations;
-        p.collision_iterations = self.world.settings().collision_iterations;
+        let settings = self.sim.world().settings();
+        p.motion_iterations = settings.motion_iterations;
+        p.collision_iterations = settings.collision_iterations;
         let (w, h) = screen::physical_size();
         p.window = (w as i32, h as i32);
         (p.muted, p.volume) = (self.ui.muted, self.ui.volume);
@@ -389,22 +381,22 @@ mod tests {
     #[test]
     fn settings_from_the_panel_are_the_worlds_and_a_restart_keeps_them() {
         let mut app = app();
-        let mut edited = app.world.settings().clone();
+        let mut edited = app.sim.world().settings().clone();
         (edited.gravity, edited.rotate) = (123.0, !edited.rotate);
         app.apply(Command::Settings(edited.clone()));
-        assert_eq!(*app.world.settings(), edited);
-        let inputs = app.tape.recorded().inputs.len();
+        assert_eq!(*app.sim.world().settings(), edited);
+        let inputs = app.sim.tape().recorded().inputs.len();
         app.apply(Command::Settings(edited.clone()));
-        let again = app.tape.recorded().inputs.len();
+        let again = app.sim.tape().recorded().inputs.len();
         assert_eq!(
             again, inputs,
             "the same settings again (egui's second pass) record nothing"
         );
         app.apply(Command::Restart);
-        assert_eq!(*app.world.settings(), edited, "a restart keeps them");
+        assert_eq!(*app.sim.world().settings(), edited, "a restart keeps them");
         app.apply(Command::LoadScene(0));
         assert_eq!(
-            app.world.settings().rotate,
+            app.sim.world().settings().rotate,
             edited.rotate,
             "a scene load keeps rotation"
         );
@@ -444,20 +436,38 @@ mod tests {
     #[test]
     fn removing_a_ball_leaves_the_others_strings_grab_and_track_on_their_balls() {
         let mut app = app_on(&["--scene", "cradle"]);
-        let id = |app: &App, i: usize| app.world.ball_id(i).expect("a ball");
+        let id = |app: &App, i: usize| app.sim.world().ball_id(i).expect("a ball");
         let (first, held) = (id(&app, 0), id(&app, 3));
-        let strung: Vec<_> = app.world.rules().tethers.iter().map(|t| t.ball).collect();
+        let strung: Vec<_> = app
+            .sim
+            .world()
+            .rules()
+            .tethers
+            .iter()
+            .map(|t| t.ball)
+            .collect();
         assert!(strung.contains(&held), "the cradle's balls hang on strings");
         for _ in 0..3 {
-            app.fx.update(&mut app.world, 1.0 / 60.0, true);
+            app.fx.update(app.sim.world_mut(), 1.0 / 60.0, true);
         }
         let track = app.fx.tracks[&held].clone();
         app.apply(Command::RemoveBall(first));
         assert_eq!(app.ui.message, None);
-        assert_eq!(app.world.ball_index(held), Ok(2), "the list closed up");
-        let after: Vec<_> = app.world.rules().tethers.iter().map(|t| t.ball).collect();
+        assert_eq!(
+            app.sim.world().ball_index(held),
+            Ok(2),
+            "the list closed up"
+        );
+        let after: Vec<_> = app
+            .sim
+            .world()
+            .rules()
+            .tethers
+            .iter()
+            .map(|t| t.ball)
+            .collect();
         assert_eq!(after, strung[1..], "every other string kept its ball");
-        app.fx.update(&mut app.world, 1.0 / 60.0, true);
+        app.fx.update(app.sim.world_mut(), 1.0 / 60.0, true);
         assert_eq!(
             app.fx.tracks[&held].len(),
             track.len() + 1,
@@ -472,7 +482,7 @@ mod tests {
         // A grab holds its ball by id: the move lands on it, not on whatever is now at 3.
         let to = collide::Vec2::new(400.0, 300.0);
         app.apply(Command::MoveBall(held, to, collide::Vec2::ZERO));
-        assert_eq!(app.world.ball(held).unwrap().pos, to);
+        assert_eq!(app.sim.world().ball(held).unwrap().pos, to);
         // The removed ball's id is stale: refused and shown, never a panic.
         app.apply(Command::RemoveBall(first));
         let shown = app.ui.message.clone().expect("a message");

@@ -19,7 +19,8 @@ impl App {
         let note = match cmd {
             TapeCmd::Seek(step) => {
                 self.ui.paused = true;
-                self.tape.seek(&mut self.world, step);
+                let held = self.sim.held();
+                held.tape.seek(&mut held.world, step);
                 self.after_jump();
                 None
             }
@@ -28,9 +29,10 @@ impl App {
                 None
             }
             TapeCmd::SaveRecording(path) => {
-                let saved = self.tape.record(&self.world).save(&path);
+                let held = self.sim.held();
+                let saved = held.tape.record(&held.world).save(&path);
                 Some(saved.map_err(|e| e.to_string()).map(|_| {
-                    let r = self.tape.recorded();
+                    let r = self.sim.tape().recorded();
                     let count = crate::advice::counted;
                     format!(
                         "{}, {} saved",
@@ -41,10 +43,10 @@ impl App {
             }
             TapeCmd::SaveState(path) => Some(
                 self.source
-                    .saved(&self.world)
+                    .saved(self.sim.world())
                     .save(&path)
                     .map_err(|e| e.to_string())
-                    .map(|_| format!("state at step {} saved", self.world.steps())),
+                    .map(|_| format!("state at step {} saved", self.sim.world().steps())),
             ),
             TapeCmd::LoadRecording(path) => self.load_recording(&path),
             TapeCmd::LoadState(path) => self.load_state(&path),
@@ -88,7 +90,8 @@ impl App {
         Some(
             loaded
                 .map(|(source, scene, world, tape)| {
-                    (self.source, self.scene, self.world, self.tape) = (source, scene, world, tape);
+                    (self.source, self.scene) = (source, scene);
+                    self.sim = super::Sim::new(world, tape);
                     self.ui.paused = true;
                     self.after_jump();
                     "recording loaded: press Play or drag the slider".to_string()
@@ -109,10 +112,11 @@ impl App {
         Some(
             loaded
                 .map(|(source, scene, world)| {
-                    (self.source, self.scene, self.world) = (source, scene, world);
-                    self.tape = self.source.tape(&self.world);
+                    let tape = source.tape(&world);
+                    (self.source, self.scene) = (source, scene);
+                    self.sim = super::Sim::new(world, tape);
                     self.after_jump();
-                    format!("state at step {} loaded", self.world.steps())
+                    format!("state at step {} loaded", self.sim.world().steps())
                 })
                 .map_err(|e| e.to_string()),
         )

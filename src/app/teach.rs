@@ -38,9 +38,9 @@ impl App {
             self.apply(Command::SetBroad(kind));
         }
         self.set_params(setup);
-        let mut sim = self.world.settings().clone();
+        let mut sim = self.sim.world().settings().clone();
         edit_settings(&mut sim, setup, &names);
-        if sim != *self.world.settings() {
+        if sim != *self.sim.world().settings() {
             self.input_shown(Input::Settings(sim));
         }
         if let Some((n, r)) = setup.fill {
@@ -61,7 +61,7 @@ impl App {
     /// The set-up's broad-phase parameters, by the names the broad phase gives them.
     fn set_params(&mut self, setup: &Setup) {
         for (name, v) in &setup.params {
-            let params = self.world.broad().params();
+            let params = self.sim.world().broad().params();
             match params.iter().find(|p| p.name == name) {
                 Some(p) => self.apply(Command::SetParam(p.name, *v)),
                 None => self.ui.param_message = Some(format!("no parameter {name:?}")),
@@ -94,7 +94,7 @@ impl App {
             heat: show.heat,
         });
         self.teach.asked = ask;
-        self.world.set_probe(ask);
+        self.sim.world_mut().set_probe(ask);
     }
 
     /// Paused, the probe follows the pointer: when it points at another ball, or pins one,
@@ -105,14 +105,14 @@ impl App {
         self.sync_probe();
         let focus = self.teach.asked.and_then(|a| a.focus);
         if self.teach.asked != before && focus.is_some() {
-            self.world.probe_again();
+            self.sim.world_mut().probe_again();
         }
     }
 
     /// The probe's record, when it is of the ball the probe is on now (the pinned one, else
     /// the one under the pointer): a record of another ball is never shown as this one's.
     fn probe_record(&self) -> Option<&collide::world::ProbeRecord> {
-        let rec = self.world.probe()?;
+        let rec = self.sim.world().probe()?;
         let focus = self.teach.pinned.or(self.teach.hover);
         (rec.focus.as_ref().map(|f| f.ball) == focus && focus.is_some()).then_some(rec)
     }
@@ -127,7 +127,7 @@ impl App {
         }
         let p = view.to_world(screen::mouse());
         // The nearest ball within a generous reach: small balls are hard to point at.
-        let under = self.world.ball_at(p, PROBE_REACH / view.scale());
+        let under = self.sim.world().ball_at(p, PROBE_REACH / view.scale());
         self.teach.hover = under;
         if !is_mouse_button_pressed(MouseButton::Left) {
             return false;
@@ -142,19 +142,19 @@ impl App {
     /// The colour seeds of the balls while the heat map shows on them (algorithms without
     /// places to colour).
     pub(super) fn heat_tints(&self) -> Option<Vec<u32>> {
-        let kind = self.world.broad().kind();
+        let kind = self.sim.world().broad().kind();
         if !self.ui.show.heat || self.editor.active || heat::on_places(kind) {
             return None;
         }
-        let rec = self.world.probe()?;
-        Some(heat::ball_tints(rec, self.world.balls().len()))
+        let rec = self.sim.world().probe()?;
+        Some(heat::ball_tints(rec, self.sim.world().balls().len()))
     }
 
     /// Hands the balls' drawing the heat map's places to draw under them, or none.
     pub(super) fn sync_heat(&mut self) {
-        let kind = self.world.broad().kind();
+        let kind = self.sim.world().broad().kind();
         let wanted = self.ui.show.heat && !self.editor.active;
-        let grid = match self.world.probe() {
+        let grid = match self.sim.world().probe() {
             Some(rec) if wanted => self.teach.heat.grid(rec, kind, get_time()),
             _ => None,
         };
@@ -166,7 +166,7 @@ impl App {
         if self.editor.active {
             return;
         }
-        let world = &self.world;
+        let world = self.sim.world();
         if self.ui.show.impulses {
             solver_view::draw(view, world, self.ui.show.colouring);
         }
@@ -238,9 +238,9 @@ mod tests {
         for (k, x) in tour::list().iter().enumerate() {
             let mut app = app(&[]);
             // Named by no set-up, kept by a scene load: must stay.
-            app.world.edit_settings(|s| s.rotate = true);
+            app.sim.world_mut().edit_settings(|s| s.rotate = true);
             app.apply(Command::Tour(k));
-            let (s, names, w) = (&x.setup, x.setup.resolved().unwrap(), &app.world);
+            let (s, names, w) = (&x.setup, x.setup.resolved().unwrap(), app.sim.world());
             let name = &x.title;
             if let Some(scene) = &s.scene {
                 assert_eq!(&app.ui.scene_name, scene, "{name}");
@@ -297,12 +297,17 @@ mod tests {
             let mut app = app(&[]);
             app.apply(Command::Tour(k));
             if sleep {
-                app.world.edit_settings(|s| s.sleep.enabled = Some(true));
+                app.sim
+                    .world_mut()
+                    .edit_settings(|s| s.sleep.enabled = Some(true));
             }
             for _ in 0..240 {
                 app.step_frame();
             }
-            (app.world.asleep_count(), app.world.solver_contacts().len())
+            (
+                app.sim.world().asleep_count(),
+                app.sim.world().solver_contacts().len(),
+            )
         };
         let (asleep, contacts) = run(false);
         assert_eq!(asleep, 0, "set up: nobody sleeps");
@@ -314,7 +319,7 @@ mod tests {
     fn tour_n_starts_set_up_with_the_window_open() {
         let app = app(&["--tour", "2"]);
         assert!(app.teach.tour.open);
-        assert_eq!(app.world.broad().kind(), collide::BroadKind::Quadtree);
+        assert_eq!(app.sim.world().broad().kind(), collide::BroadKind::Quadtree);
         assert_eq!(app.teach.tour.shown, 1);
     }
 
@@ -351,9 +356,9 @@ mod tests {
         app.teach.pinned = Some(3);
         app.probe_while_paused();
         assert_eq!(shown_ball(&app), Some(3), "a click pins another");
-        let steps = app.world.steps();
+        let steps = app.sim.world().steps();
         app.apply(Command::Step);
-        assert!(app.world.steps() > steps, "O stepped");
+        assert!(app.sim.world().steps() > steps, "O stepped");
         assert_eq!(
             shown_ball(&app),
             Some(3),
@@ -372,8 +377,12 @@ mod tests {
                 app.sync_probe();
                 app.step_frame();
             }
-            let rec = app.world.probe().map(|r| r.focus.as_ref().map(|f| f.ball));
-            (app.world.state_hash(), rec)
+            let rec = app
+                .sim
+                .world()
+                .probe()
+                .map(|r| r.focus.as_ref().map(|f| f.ball));
+            (app.sim.world().state_hash(), rec)
         };
         let (plain, none) = run(false);
         let (probed, focus) = run(true);

@@ -56,12 +56,12 @@ impl App {
             .experiment
             .running()
             .map_or("null".to_string(), |f| f.to_string());
-        let st = self.world.settings();
+        let st = self.sim.world().settings();
         format!(
             "{{\"frames\":{frames},\"balls\":{},\"paused\":{},\"iterations\":[{},{}],\
              \"help\":{},\"tour\":{},\"energy\":{},\"chart\":{},\"experiment\":{progress},\
              \"settings\":\"{settings}\"}}",
-            self.world.balls().len(),
+            self.sim.world().balls().len(),
             self.ui.paused,
             st.motion_iterations,
             st.collision_iterations,
@@ -78,8 +78,9 @@ impl App {
         let failure = cmd.failure();
         let note = match &cmd {
             TapeCmd::SaveRecording(path) => {
-                let text = ron_text(self.tape.record(&self.world));
-                let r = self.tape.recorded();
+                let held = self.sim.held();
+                let text = ron_text(held.tape.record(&held.world));
+                let r = self.sim.tape().recorded();
                 let count = crate::advice::counted;
                 let what = format!(
                     "{}, {}",
@@ -92,12 +93,12 @@ impl App {
                     format!("{what} saved as a download, {name}")
                 })
             }
-            TapeCmd::SaveState(path) => ron_text(&self.source.saved(&self.world)).map(|t| {
+            TapeCmd::SaveState(path) => ron_text(&self.source.saved(self.sim.world())).map(|t| {
                 let name = file_name(path, "state.ron");
                 page::download(&name, t.as_bytes());
                 format!(
                     "state at step {} saved as a download, {name}",
-                    self.world.steps()
+                    self.sim.world().steps()
                 )
             }),
             TapeCmd::LoadRecording(_) => Ok(choose(RECORDING)),
