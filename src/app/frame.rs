@@ -312,7 +312,7 @@ impl App {
         };
         cmds.extend(
             self.panel
-                .show(ctx, (&mut self.ui, windows), self.sim.world(), load),
+                .show(ctx, &mut self.ui, windows, self.sim.world(), load),
         );
         if self.editor.active && !self.ui.panels_hidden && self.editor.show(ctx) {
             self.ui.editing = false;
@@ -354,7 +354,11 @@ impl App {
         draw::world(
             &view,
             shown,
-            (&self.fx, &self.ui.show, tints.as_deref()),
+            draw::Looks {
+                fx: &self.fx,
+                show: &self.ui.show,
+                tints: tints.as_deref(),
+            },
             time,
             &mut self.sprites,
         );

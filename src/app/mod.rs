@@ -92,8 +92,8 @@ struct InFlight {
 }
 
 impl App {
-    fn new(args: Args, (source, scene, world): (Source, Scene, World), prefs: Prefs) -> Self {
-        let mut world = world;
+    fn new(args: Args, start: (Source, Scene, World), prefs: Prefs) -> Self {
+        let (source, scene, mut world) = start;
         // A saved state keeps its own iterations (they are part of its future).
         if prefs.persist && args.state.is_none() {
             world.edit_settings(|st| st.motion_iterations = prefs.motion_iterations);

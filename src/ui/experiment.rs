@@ -181,7 +181,7 @@ pub struct PlotLine {
 pub fn line_plot(
     ui: &mut egui::Ui,
     id: &str,
-    (x, y): (&str, &str),
+    axes: (&str, &str),
     lines: Vec<PlotLine>,
     marks: &[(String, f64, egui::Color32)],
     height: Option<f32>,
@@ -192,8 +192,8 @@ pub fn line_plot(
         None => plot,
     };
     plot.legend(Legend::default())
-        .x_axis_label(x)
-        .y_axis_label(y)
+        .x_axis_label(axes.0)
+        .y_axis_label(axes.1)
         .show(ui, |plot_ui| {
             for l in lines {
                 let line = Line::new(PlotPoints::from(l.points))

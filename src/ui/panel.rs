@@ -51,7 +51,8 @@ impl Panel {
     pub fn show(
         &mut self,
         ctx: &egui::Context,
-        (st, windows): (&mut UiState, Windows),
+        st: &mut UiState,
+        windows: Windows,
         world: &World,
         load: Load,
     ) -> Vec<Command> {
@@ -63,7 +64,7 @@ impl Panel {
         let top = egui::TopBottomPanel::top("toolbar").show(ctx, |ui| {
             ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
             let help = &mut self.help;
-            launch_section(ui, (st, windows, help), &mut self.launch_count, &mut cmds);
+            launch_section(ui, st, windows, help, &mut self.launch_count, &mut cmds);
             show_section(ui, &mut st.show);
         });
         st.toolbar_height =
@@ -89,7 +90,7 @@ impl Panel {
         load: Load,
         cmds: &mut Vec<Command>,
     ) {
-        super::notes::strip(ui, world, (&st.show, &load), &self.params);
+        super::notes::strip(ui, world, &st.show, &load, &self.params);
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
             ui.spacing_mut().slider_width = 130.0;
@@ -124,7 +125,7 @@ impl Panel {
             (st.solver_chosen, st.solver_note) = (true, None);
         }
         tunnelling_section(ui, &mut sim, world);
-        broad_section(ui, (st, &mut sim), world, &mut self.params, cmds);
+        broad_section(ui, st, &mut sim, world, &mut self.params, cmds);
         self.quadtree_section(ui, st, world, cmds);
         iterations_section(ui, &mut sim);
         next_ball_section(ui, &mut sim);
@@ -357,7 +358,8 @@ fn aabb_per_iteration(s: &Tally) -> String {
 
 fn broad_section(
     ui: &mut egui::Ui,
-    (st, sim): (&mut UiState, &mut Settings),
+    st: &mut UiState,
+    sim: &mut Settings,
     world: &World,
     params: &mut super::params::ParamsUi,
     cmds: &mut Vec<Command>,
@@ -534,7 +536,9 @@ pub struct Windows<'a> {
 
 fn launch_section(
     ui: &mut egui::Ui,
-    (st, windows, help): (&mut UiState, Windows, &mut HelpWindow),
+    st: &mut UiState,
+    windows: Windows,
+    help: &mut HelpWindow,
     count: &mut u32,
     cmds: &mut Vec<Command>,
 ) {
