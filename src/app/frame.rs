@@ -13,10 +13,10 @@ use crate::render::renderer::Renderer;
 use crate::render::{draw, raw_gl, screen};
 use crate::start::Source;
 use crate::state::Load;
-use crate::ui::panel::Windows;
 use crate::ui::panel_cache::{self, PanelCache};
 use crate::ui::timeline::TapeCmd;
 use crate::ui::widgets;
+use crate::ui::windows::Seen;
 use collide::{Scene, World};
 use egui_macroquad::egui;
 use macroquad::prelude::*;
@@ -306,10 +306,7 @@ impl App {
                 self.timeline
                     .show(ctx, self.sim.tape(), self.sim.world(), &mut self.ui.paused);
         }
-        let windows = Windows {
-            energy: &mut self.energy,
-            chart: &mut self.chart,
-        };
+        let windows = &mut self.windows;
         cmds.extend(
             self.panel
                 .show(ctx, &mut self.ui, windows, self.sim.world(), load),
@@ -318,10 +315,11 @@ impl App {
             self.ui.editing = false;
         }
         if !self.ui.panels_hidden {
-            cmds.extend(self.tour_window(ctx));
-            self.experiment.show(ctx, &self.scene);
-            self.energy.show(ctx, self.sim.world());
-            self.chart.show(ctx);
+            let seen = Seen {
+                world: self.sim.world(),
+                scene: &self.scene,
+            };
+            self.windows.show(ctx, &seen, cmds);
         }
         // Once every panel and window has been laid out (one opened or moved this pass
         // included): whether the pointer is egui's this frame, for the table's gestures.

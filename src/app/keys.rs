@@ -11,6 +11,7 @@ use crate::cli;
 use crate::command::Command;
 use crate::keymap::{self, Action, Mode, KEYS};
 use crate::render::view::Camera;
+use crate::ui::{energy, help, tour};
 use collide::{Control, World};
 
 impl App {
@@ -44,11 +45,11 @@ impl App {
             Action::Step if ui.paused => cmds.push(Command::Step),
             Action::Restart => cmds.push(Command::Restart),
             Action::Scene if k < cli::BUILT_IN.len() => cmds.push(Command::LoadScene(k)),
-            Action::Help => self.panel.help.toggle(),
-            Action::Tour => self.teach.tour.toggle(),
+            Action::Help => self.windows.toggle(help::NAME),
+            Action::Tour => self.windows.toggle(tour::NAME),
             Action::Probe => ui.show.probe = !ui.show.probe,
             Action::Editor => ui.editing = !ui.editing,
-            Action::Energy => self.energy.toggle(),
+            Action::Energy => self.windows.toggle(energy::NAME),
             Action::Mute => ui.muted = !ui.muted,
             Action::Timeline => self.timeline.open = !self.timeline.open,
             Action::Panels => ui.panels_hidden = !ui.panels_hidden,
@@ -57,21 +58,10 @@ impl App {
             Action::Frame => self.cam = Camera::default(),
             Action::Screenshot => self.shot_pending = true,
             Action::Quit => cmds.push(Command::Quit),
-            Action::Close => self.close_windows(),
+            Action::Close => self.windows.close_all(),
             Action::Undo | Action::Delete | Action::Deselect => self.editor.key(action),
             Action::Launch | Action::Step | Action::Scene | Action::Flippers => {}
         }
-    }
-}
-
-impl App {
-    /// Every floating window closed (a page's Esc).
-    fn close_windows(&mut self) {
-        self.panel.help.open = false;
-        self.teach.tour.open = false;
-        self.energy.open = false;
-        self.chart.open = false;
-        self.experiment.close();
     }
 }
 

@@ -35,11 +35,9 @@ use crate::render::view::{Camera, View};
 use crate::sound::Sound;
 use crate::start::Source;
 use crate::state::{Load, UiState};
-use crate::ui::chart::Chart;
-use crate::ui::energy::EnergyUi;
-use crate::ui::experiment::ExperimentUi;
 use crate::ui::panel::Panel;
 use crate::ui::timeline::TimelineUi;
+use crate::ui::windows::Windows;
 use collide::{Input, Scene, Stepper, Vec2, World};
 use macroquad::prelude::get_time;
 use mouse::Mouse;
@@ -58,13 +56,12 @@ struct App {
     panel: Panel,
     fx: Fx,
     sprites: Sprites,
-    chart: Chart,
     load: Load,
     quit: bool,
-    experiment: ExperimentUi,
+    /// The floating windows and which are open (`ui/windows.rs`).
+    windows: Windows,
     mouse: Mouse,
     cam: Camera,
-    energy: EnergyUi,
     shot_pending: bool,
     /// The text field that has the keyboard (`ui/focus.rs`), if any.
     text_focus: Option<egui_macroquad::egui::Id>,
@@ -148,13 +145,11 @@ impl App {
             ui,
             fx: Fx::default(),
             sprites: Sprites::default(),
-            chart: Chart::default(),
             load: Load::default(),
             quit: false,
-            experiment: Default::default(),
+            windows: Windows::default(),
             mouse: Mouse::default(),
             cam: Camera::default(),
-            energy: EnergyUi::default(),
             shot_pending: false,
             text_focus: None,
             editor,
@@ -211,10 +206,11 @@ impl App {
     /// What follows a frame's steps (grabs and tracks follow balls by id, so a drained or
     /// pocketed ball takes only its own with it).
     fn after_physics(&mut self, frame_time: f64) {
-        self.chart.record(get_time(), self.sim.world());
+        self.windows.chart.record(get_time(), self.sim.world());
         self.fx
             .update(self.sim.world_mut(), frame_time as f32, self.ui.show.tracks);
-        self.energy.update(self.sim.world(), &self.fx.frame_hits);
+        let hits = &self.fx.frame_hits;
+        self.windows.energy.update(self.sim.world(), hits);
         let time_scale = self.ui.time_scale as f64;
         self.sound
             .hear(self.sim.world(), &self.fx.frame_hits, time_scale);
@@ -358,6 +354,7 @@ mod tests {
     use crate::command::Command;
     use crate::keymap::Action;
     use crate::prefs::Prefs;
+    use crate::ui::{energy, help, tour};
     use clap::Parser;
 
     /// An app on the default scene, muted, as a `--frames` run builds it.
@@ -405,13 +402,15 @@ mod tests {
     #[test]
     fn each_window_keeps_its_own_open_flag_and_its_key_toggles_it() {
         let mut app = app();
-        assert!(!app.panel.help.open && !app.energy.open && !app.teach.tour.open);
+        let names = [help::NAME, energy::NAME, tour::NAME];
+        assert!(names.iter().all(|n| !app.windows.is_open(n)));
         for action in [Action::Help, Action::Energy, Action::Tour] {
             app.key(action, 0, &mut Vec::new());
         }
-        assert!(app.panel.help.open && app.energy.open && app.teach.tour.open);
+        assert!(names.iter().all(|n| app.windows.is_open(n)));
         app.key(Action::Help, 0, &mut Vec::new());
-        assert!(!app.panel.help.open, "pressed again, it closes");
+        assert!(!app.windows.is_open(help::NAME), "pressed again, it closes");
+        assert!(app.windows.is_open(energy::NAME), "the others stay open");
     }
 
     #[test]

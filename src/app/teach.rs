@@ -52,8 +52,8 @@ impl App {
         for name in &setup.show {
             self.ui.show.enable(name);
         }
-        self.teach.tour.shown = k;
-        self.teach.tour.place();
+        self.windows.tour.shown = k;
+        self.windows.tour.place();
         self.teach.pinned = None;
         self.ui.message = Some(format!("Things to try {}: {title}", k + 1));
     }
@@ -72,14 +72,9 @@ impl App {
     /// `--tour N`: the window open on experiment N, the toy set up for it.
     pub(super) fn start_tour_from_args(&mut self) {
         if let Some(crate::cli::TourArg::Start(k)) = self.args.tour {
-            self.teach.tour.open = true;
+            self.windows.set_open(crate::ui::tour::NAME, true);
             self.start_tour(k);
         }
-    }
-
-    /// The Things to try window; its button's set-up as a command.
-    pub(super) fn tour_window(&mut self, ctx: &egui_macroquad::egui::Context) -> Option<Command> {
-        self.teach.tour.show(ctx).map(Command::Tour)
     }
 
     /// Asks the world for the probe's record while the probe or the heat map is shown.
@@ -318,9 +313,9 @@ mod tests {
     #[test]
     fn tour_n_starts_set_up_with_the_window_open() {
         let app = app(&["--tour", "2"]);
-        assert!(app.teach.tour.open);
+        assert!(app.windows.is_open(crate::ui::tour::NAME));
         assert_eq!(app.sim.world().broad().kind(), collide::BroadKind::Quadtree);
-        assert_eq!(app.teach.tour.shown, 1);
+        assert_eq!(app.windows.tour.shown, 1);
     }
 
     /// The ball the probe's record is of, as the table would show it.

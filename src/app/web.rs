@@ -53,6 +53,7 @@ impl App {
             (true, true) => "kept",
         };
         let progress = self
+            .windows
             .experiment
             .running()
             .map_or("null".to_string(), |f| f.to_string());
@@ -65,10 +66,10 @@ impl App {
             self.ui.paused,
             st.motion_iterations,
             st.collision_iterations,
-            self.panel.help.open,
-            self.teach.tour.open,
-            self.energy.open,
-            self.chart.open,
+            self.windows.is_open(crate::ui::help::NAME),
+            self.windows.is_open(crate::ui::tour::NAME),
+            self.windows.is_open(crate::ui::energy::NAME),
+            self.windows.is_open(crate::ui::chart::NAME),
         )
     }
 

@@ -4,8 +4,11 @@
 //! - `panel.rs`: the toolbar and the side panel, after the original toy's dialog; its sections
 //!   `scene.rs` (the scene list and what a scene adds) and `contacts.rs` (the contact solver,
 //!   sleep, the overlap meter).
+//! - `windows.rs`: the floating windows behind one trait (`Window`: a name, `show(ctx, open)`)
+//!   and the one list of them with which are open (`Windows`).
 //! - `help.rs`: the help window, from the key map. `chart.rs`, `energy.rs`, `experiment.rs`:
-//!   the chart, energy and experiment windows. `timeline.rs`: the record-and-replay bar.
+//!   the chart, energy and experiment windows; `tour.rs` below. `timeline.rs`: the
+//!   record-and-replay bar.
 //! - `params.rs`: the broad phase's parameters with their rules of thumb, Auto and Sweep.
 //! - `notes.rs`: the lines that come and go by themselves (slow motion, advice, a sweep's
 //!   progress), at the side panel's foot where they move nothing.
@@ -35,3 +38,4 @@ pub mod share;
 pub mod timeline;
 pub mod tour;
 pub mod widgets;
+pub mod windows;

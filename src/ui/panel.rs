@@ -2,10 +2,9 @@
 //! to [`UiState`] and to the panel's own settings ([`Panel`]) and return [`Command`]s; they
 //! never touch the simulation itself.
 
-use super::chart::Chart;
-use super::energy::EnergyUi;
-use super::help::HelpWindow;
 use super::widgets::{grid, row};
+use super::windows::Windows;
+use super::{chart, energy, help};
 use crate::command::Command;
 use crate::keymap::{self, Action};
 use crate::state::{Colouring, Load, Show, UiState};
@@ -23,8 +22,6 @@ pub struct Panel {
     fill_radius: f32,
     /// Broad phase in use before the quadtree was ticked (to go back to).
     broad_before_quadtree: BroadKind,
-    /// The help window (drawn with the panel; F1 toggles it too).
-    pub help: HelpWindow,
     /// The broad phase's parameters, their rules and sweeps.
     pub params: super::params::ParamsUi,
 }
@@ -41,18 +38,17 @@ impl Panel {
             } else {
                 broad
             },
-            help: HelpWindow::default(),
             params: Default::default(),
         }
     }
 
-    /// Draws the toolbar, the side panel and the help window; returns the commands. The
-    /// toolbar opens and closes `windows`.
+    /// Draws the toolbar and the side panel; returns the commands. The toolbar opens and
+    /// closes `windows`.
     pub fn show(
         &mut self,
         ctx: &egui::Context,
         st: &mut UiState,
-        windows: Windows,
+        windows: &mut Windows,
         world: &World,
         load: Load,
     ) -> Vec<Command> {
@@ -63,8 +59,7 @@ impl Panel {
         }
         let top = egui::TopBottomPanel::top("toolbar").show(ctx, |ui| {
             ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
-            let help = &mut self.help;
-            launch_section(ui, st, windows, help, &mut self.launch_count, &mut cmds);
+            launch_section(ui, st, windows, &mut self.launch_count, &mut cmds);
             show_section(ui, &mut st.show);
         });
         st.toolbar_height =
@@ -75,7 +70,6 @@ impl Panel {
             .show(ctx, |ui| self.side(ui, st, world, load, &mut cmds));
         st.panel_width =
             panel.response.rect.width() * ctx.pixels_per_point() / crate::render::screen::scale();
-        self.help.show(ctx);
         self.params.window(ctx);
         cmds
     }
@@ -526,19 +520,10 @@ fn colouring_choice(ui: &mut egui::Ui, how: &mut Colouring) {
         });
 }
 
-/// The windows the toolbar opens and closes; each keeps its own open flag.
-pub struct Windows<'a> {
-    /// The energy window.
-    pub energy: &'a mut EnergyUi,
-    /// The chart window.
-    pub chart: &'a mut Chart,
-}
-
 fn launch_section(
     ui: &mut egui::Ui,
     st: &mut UiState,
-    windows: Windows,
-    help: &mut HelpWindow,
+    windows: &mut Windows,
     count: &mut u32,
     cmds: &mut Vec<Command>,
 ) {
@@ -569,17 +554,20 @@ fn launch_section(
                 "Scene editor ({}): pauses the balls; leaving restarts from the edited scene",
                 keymap::keys_of(Action::Editor)
             ));
-        ui.toggle_value(&mut windows.energy.open, "Energy");
-        if ui.button("Help").clicked() {
-            help.toggle();
+        let mut energy_open = windows.is_open(energy::NAME);
+        if ui.toggle_value(&mut energy_open, energy::NAME).changed() {
+            windows.set_open(energy::NAME, energy_open);
         }
-        let chart = egui::Button::new("Chart").selected(windows.chart.open);
+        if ui.button(help::NAME).clicked() {
+            windows.toggle(help::NAME);
+        }
+        let chart = egui::Button::new(chart::NAME).selected(windows.is_open(chart::NAME));
         if ui
             .add(chart)
             .on_hover_text("AABB tests, pairs and broad-phase time per frame, last 10 s")
             .clicked()
         {
-            windows.chart.toggle();
+            windows.toggle(chart::NAME);
         }
         // A page is closed, never quit: no Quit there.
         if cfg!(not(target_arch = "wasm32")) && ui.button("Quit").clicked() {
