@@ -3,14 +3,17 @@
 //!
 //! - `frame.rs`: the window's main loop, one frame at a time.
 //! - `keys.rs`: the keys, read from the key map (`keymap.rs`), and pinball's held controls.
-//! - `mouse.rs`: the mouse's gestures. Keys, mouse and panels make [`Command`]s.
-//! - `commands.rs`: the commands applied to the world, through the recorder.
-//! - `tape.rs`: the record-and-replay bar's commands (seek, files).
+//! - `mouse.rs`: the mouse's gestures. Keys, mouse, panels, windows and the record bar make
+//!   [`Message`]s.
+//! - `apply.rs`: the one place messages are applied: the world's changes through the
+//!   recorder, the app's own around them, the user's choices.
+//! - `tape.rs`: the record-and-replay bar's messages (seek, files).
+//! - `sim.rs`: where the world is, here or on the physics thread.
 //! - `screenshot.rs`: F12.
 
 pub mod frame;
 
-mod commands;
+mod apply;
 mod frame_log;
 mod keys;
 mod load_meter;
@@ -23,10 +26,10 @@ mod teaching;
 #[cfg(target_arch = "wasm32")]
 mod web;
 
-use crate::cli::{self, Args};
+use crate::cli::Args;
 use crate::clock::Instant;
-use crate::command::Command;
 use crate::editor::Editor;
+use crate::message::Message;
 use crate::prefs::Prefs;
 use crate::render::fx::Fx;
 use crate::render::screen;
@@ -34,7 +37,7 @@ use crate::render::sprites::Sprites;
 use crate::render::view::{Camera, View};
 use crate::sound::Sound;
 use crate::start::Source;
-use crate::state::{Load, UiState};
+use crate::state::{Choices, Feedback, Load, Notes};
 use crate::ui::panel::Panel;
 use crate::ui::timeline::TimelineUi;
 use crate::ui::windows::Windows;
@@ -51,7 +54,10 @@ struct App {
     /// thread (`sim.rs`).
     sim: Sim,
     stepper: Stepper,
-    ui: UiState,
+    /// What the user chose beside the world (`state.rs`).
+    choices: Choices,
+    /// What the frames measured and said (`state.rs`).
+    feedback: Feedback,
     /// The side panel's own settings.
     panel: Panel,
     fx: Fx,
@@ -97,39 +103,17 @@ impl App {
             world.edit_settings(|st| st.collision_iterations = prefs.collision_iterations);
         }
         let editor = Editor::new(&scene, args.seed);
-        let mut ui = UiState::new(prefs.volume);
-        ui.broad_chosen = args.broad_phase.is_some();
-        ui.solver_chosen = args.solver.is_some();
-        if crate::start::fill_took_soft(&args, &scene) {
-            ui.solver_note = Some(crate::advice::soft_fill_note(args.fill as usize));
-        }
-        let balls = crate::start::start_balls(&args, &scene);
-        ui.broad_note = crate::advice::broad_note(balls, world.broad().kind(), ui.broad_chosen);
-        // A start whose fill fell short says why, as a Fill from the panel does.
-        let short = world.last_fill().filter(|f| f.short.is_some());
-        ui.fill_message = crate::start::fill_message(balls as u32, 0.0, short);
-        if prefs.persist {
-            prefs.apply_show(&mut ui.show);
-        }
-        for name in &args.show {
-            ui.show.enable(name);
-        }
-        // The first frame enters edit mode (see `sync_edit_mode`).
-        ui.editing = args.edit;
-        ui.scene_name = scene.name.clone();
-        ui.scene_index = cli::BUILT_IN.iter().position(|(n, _)| *n == scene.name);
-        ui.scene_fill = scene
-            .fill
-            .map(|f| if args.fill > 0 { args.fill } else { f.count });
-        ui.muted = args.mute || (prefs.persist && prefs.muted);
-        let mut sound = Sound::new(ui.muted, ui.volume);
-        // Runs with --frames (tests, scripts) play nothing; --sound-out writes what they would.
-        if args.frames.is_none() {
-            sound.open_device();
-        }
-        if args.sound_out.is_some() {
-            sound.record();
-        }
+        let choices = start_choices(&args, &prefs);
+        let feedback = Feedback {
+            notes: start_notes(&args, &scene, &world, choices.broad_chosen),
+            ..Feedback::default()
+        };
+        // A chosen count for the scene's own fill (rain, field) is the scene's from now on.
+        let scene = match scene.fill {
+            Some(_) if args.fill > 0 => scene.with_fill_count(args.fill),
+            _ => scene,
+        };
+        let sound = start_sound(&args, &prefs);
         let tape = source.tape(&world);
         let panel = Panel::new(world.broad().kind());
         let mut prefs = prefs;
@@ -142,7 +126,8 @@ impl App {
             sim: Sim::new(world, tape),
             stepper: Stepper::default(),
             panel,
-            ui,
+            choices,
+            feedback,
             fx: Fx::default(),
             sprites: Sprites::default(),
             load: Load::default(),
@@ -207,11 +192,14 @@ impl App {
     /// pocketed ball takes only its own with it).
     fn after_physics(&mut self, frame_time: f64) {
         self.windows.chart.record(get_time(), self.sim.world());
-        self.fx
-            .update(self.sim.world_mut(), frame_time as f32, self.ui.show.tracks);
+        self.fx.update(
+            self.sim.world_mut(),
+            frame_time as f32,
+            self.choices.show.tracks,
+        );
         let hits = &self.fx.frame_hits;
         self.windows.energy.update(self.sim.world(), hits);
-        let time_scale = self.ui.time_scale as f64;
+        let time_scale = self.choices.time_scale as f64;
         self.sound
             .hear(self.sim.world(), &self.fx.frame_hits, time_scale);
     }
@@ -228,15 +216,8 @@ impl App {
     /// the panel's heading, never dropped.
     fn input_shown(&mut self, input: Input) {
         if let Err(e) = self.input(input) {
-            self.ui.message = Some(format!("Refused: {e}"));
+            self.feedback.notes.message = Some(format!("Refused: {e}"));
         }
-    }
-
-    /// Mute and volume from the panel to the sound; where the sound goes back to the panel.
-    fn sync_sound(&mut self) {
-        self.sound.set(self.ui.muted, self.ui.volume);
-        self.ui.sound_status = self.sound.status();
-        self.ui.sound_why = self.sound.silent_because().map(str::to_string);
     }
 
     /// The world on screen: the editor's preview in edit mode, else the running world.
@@ -248,8 +229,8 @@ impl App {
         }
     }
 
-    /// Mouse gestures: camera moves now, ball edits as commands.
-    fn mouse(&mut self) -> Vec<Command> {
+    /// Mouse gestures as messages: ball edits and camera moves.
+    fn mouse(&mut self) -> Vec<Message> {
         if self.editor.active {
             // The editor reads the mouse after the panels (see `run`).
             return Vec::new();
@@ -265,10 +246,13 @@ impl App {
             fitted: self.fitted(),
             world: self.sim.world(),
             egui_wants_pointer: egui_has,
-            time_scale: self.ui.time_scale,
+            time_scale: self.choices.time_scale,
             now: get_time(),
         };
-        self.mouse.update(&cx, &mut self.cam)
+        let mut cam = self.cam;
+        let mut msgs = self.mouse.update(&cx, &mut cam);
+        msgs.extend((cam != self.cam).then_some(Message::Camera(cam)));
+        msgs
     }
 
     /// Step (O, the Step button): one frame's steps at once, on this thread.
@@ -298,16 +282,16 @@ impl App {
 
     /// The view fitted to the free area, before zoom and pan.
     fn fitted(&self) -> View {
-        let left = if self.editor.active && !self.ui.panels_hidden {
+        let left = if self.editor.active && !self.choices.panels_hidden {
             self.editor.panel_width.min(screen::size().0 - 100.0)
         } else {
             0.0
         };
         let (width, height) = screen::size();
-        let right = (width - self.ui.panel_width).max(left + 50.0);
-        let top = self.ui.toolbar_height.min(height - 50.0);
+        let right = (width - self.feedback.panel_width).max(left + 50.0);
+        let top = self.feedback.toolbar_height.min(height - 50.0);
         // Tab hides the record/replay bar too (its last height stays in `timeline`).
-        let bar = if self.ui.panels_hidden {
+        let bar = if self.choices.panels_hidden {
             0.0
         } else {
             self.timeline.height
@@ -327,15 +311,61 @@ impl App {
     /// Remembers the overlays, iterations and window size (the last scene is kept as loaded).
     fn save_prefs(&mut self) {
         let p = &mut self.prefs;
-        p.show = Prefs::shown(&self.ui.show);
+        p.show = Prefs::shown(&self.choices.show);
         let settings = self.sim.world().settings();
         p.motion_iterations = settings.motion_iterations;
         p.collision_iterations = settings.collision_iterations;
         let (w, h) = screen::physical_size();
         p.window = (w as i32, h as i32);
-        (p.muted, p.volume) = (self.ui.muted, self.ui.volume);
+        (p.muted, p.volume) = (self.sound.muted(), self.sound.volume());
         p.save();
     }
+}
+
+/// What the user chose at the start: the broad phase and solver on the command line, the
+/// overlays saved and asked for, edit mode (the first frame enters it, see `sync_edit_mode`).
+fn start_choices(args: &Args, prefs: &Prefs) -> Choices {
+    let mut choices = Choices {
+        broad_chosen: args.broad_phase.is_some(),
+        solver_chosen: args.solver.is_some(),
+        editing: args.edit,
+        ..Choices::default()
+    };
+    if prefs.persist {
+        prefs.apply_show(&mut choices.show);
+    }
+    for name in &args.show {
+        choices.show.enable(name);
+    }
+    choices
+}
+
+/// What the panel says of the start: the solver a fill took, the broad phase picked, a fill
+/// that fell short (as a Fill from the panel does).
+fn start_notes(args: &Args, scene: &Scene, world: &World, broad_chosen: bool) -> Notes {
+    let balls = crate::start::start_balls(args, scene);
+    let short = world.last_fill().filter(|f| f.short.is_some());
+    Notes {
+        solver_note: crate::start::fill_took_soft(args, scene)
+            .then(|| crate::advice::soft_fill_note(args.fill as usize)),
+        broad_note: crate::advice::broad_note(balls, world.broad().kind(), broad_chosen),
+        fill_message: crate::start::fill_message(balls as u32, 0.0, short),
+        ..Notes::default()
+    }
+}
+
+/// The sound, muted by `--mute` or the saved settings, at the saved volume; runs with
+/// `--frames` (tests, scripts) play nothing, `--sound-out` writes what they would.
+fn start_sound(args: &Args, prefs: &Prefs) -> Sound {
+    let muted = args.mute || (prefs.persist && prefs.muted);
+    let mut sound = Sound::new(muted, prefs.volume);
+    if args.frames.is_none() {
+        sound.open_device();
+    }
+    if args.sound_out.is_some() {
+        sound.record();
+    }
+    sound
 }
 
 /// Whether the next frame runs in slow motion (see [`App::adapt_catch_up`]), from whether this
@@ -351,11 +381,12 @@ const CATCH_UP: f64 = 0.1;
 mod tests {
     use super::{slow_motion, App};
     use crate::cli::Args;
-    use crate::command::Command;
     use crate::keymap::Action;
+    use crate::message::Message;
     use crate::prefs::Prefs;
     use crate::ui::{energy, help, tour};
     use clap::Parser;
+    use collide::Input;
 
     /// An app on the default scene, muted, as a `--frames` run builds it.
     fn app() -> App {
@@ -380,18 +411,18 @@ mod tests {
         let mut app = app();
         let mut edited = app.sim.world().settings().clone();
         (edited.gravity, edited.rotate) = (123.0, !edited.rotate);
-        app.apply(Command::Settings(edited.clone()));
+        app.apply(Message::World(Input::Settings(edited.clone())));
         assert_eq!(*app.sim.world().settings(), edited);
         let inputs = app.sim.tape().recorded().inputs.len();
-        app.apply(Command::Settings(edited.clone()));
+        app.apply(Message::World(Input::Settings(edited.clone())));
         let again = app.sim.tape().recorded().inputs.len();
         assert_eq!(
             again, inputs,
             "the same settings again (egui's second pass) record nothing"
         );
-        app.apply(Command::Restart);
+        app.apply(Message::Restart);
         assert_eq!(*app.sim.world().settings(), edited, "a restart keeps them");
-        app.apply(Command::LoadScene(0));
+        app.apply(Message::LoadScene(0));
         assert_eq!(
             app.sim.world().settings().rotate,
             edited.rotate,
@@ -405,10 +436,12 @@ mod tests {
         let names = [help::NAME, energy::NAME, tour::NAME];
         assert!(names.iter().all(|n| !app.windows.is_open(n)));
         for action in [Action::Help, Action::Energy, Action::Tour] {
-            app.key(action, 0, &mut Vec::new());
+            let msg = app.key(action, 0).expect("a message");
+            app.apply(msg);
         }
         assert!(names.iter().all(|n| app.windows.is_open(n)));
-        app.key(Action::Help, 0, &mut Vec::new());
+        let msg = app.key(Action::Help, 0).expect("a message");
+        app.apply(msg);
         assert!(!app.windows.is_open(help::NAME), "pressed again, it closes");
         assert!(app.windows.is_open(energy::NAME), "the others stay open");
     }
@@ -416,18 +449,24 @@ mod tests {
     #[test]
     fn a_refused_broad_phase_parameter_is_shown_under_the_sliders() {
         let mut app = app();
-        app.apply(Command::SetParam("no such parameter", 1.0));
-        let shown = app.ui.param_message.clone().expect("a message");
+        app.apply(Message::World(Input::SetParam {
+            name: "no such parameter".to_string(),
+            value: 1.0,
+        }));
+        let shown = app.feedback.notes.param_message.clone().expect("a message");
         assert!(shown.contains("no such parameter"), "{shown}");
     }
 
     #[test]
     fn a_launch_at_a_place_that_is_not_finite_is_shown_not_dropped() {
         let mut app = app();
-        assert_eq!(app.ui.message, None);
+        assert_eq!(app.feedback.notes.message, None);
         let nowhere = collide::Vec2::new(f32::NAN, 0.0);
-        app.apply(Command::LaunchAt(nowhere, collide::Vec2::ZERO));
-        let shown = app.ui.message.clone().expect("a message");
+        app.apply(Message::World(Input::LaunchAt {
+            pos: nowhere,
+            vel: collide::Vec2::ZERO,
+        }));
+        let shown = app.feedback.notes.message.clone().expect("a message");
         assert!(shown.starts_with("Refused: "), "{shown}");
         assert!(shown.contains("pos/vel"), "{shown}");
     }
@@ -450,8 +489,8 @@ mod tests {
             app.fx.update(app.sim.world_mut(), 1.0 / 60.0, true);
         }
         let track = app.fx.tracks[&held].clone();
-        app.apply(Command::RemoveBall(first));
-        assert_eq!(app.ui.message, None);
+        app.apply(Message::RemoveBall(first));
+        assert_eq!(app.feedback.notes.message, None);
         assert_eq!(
             app.sim.world().ball_index(held),
             Ok(2),
@@ -480,12 +519,67 @@ mod tests {
         assert_eq!(kept, Vec::from(track), "and kept its past");
         // A grab holds its ball by id: the move lands on it, not on whatever is now at 3.
         let to = collide::Vec2::new(400.0, 300.0);
-        app.apply(Command::MoveBall(held, to, collide::Vec2::ZERO));
+        app.apply(Message::MoveBall {
+            ball: held,
+            pos: to,
+            vel: collide::Vec2::ZERO,
+        });
         assert_eq!(app.sim.world().ball(held).unwrap().pos, to);
         // The removed ball's id is stale: refused and shown, never a panic.
-        app.apply(Command::RemoveBall(first));
-        let shown = app.ui.message.clone().expect("a message");
+        app.apply(Message::RemoveBall(first));
+        let shown = app.feedback.notes.message.clone().expect("a message");
         assert!(shown.contains("no longer in the world"), "{shown}");
+    }
+
+    /// Keys once flipped the state themselves, beside the panel's own route: now a key asks
+    /// for the other value and only `apply` changes it.
+    #[test]
+    fn a_key_changes_nothing_until_its_message_is_applied() {
+        let mut app = app();
+        let state = |app: &App| {
+            (
+                app.choices.paused,
+                app.sound.muted(),
+                app.choices.show.probe,
+            )
+        };
+        let before = state(&app);
+        for action in [Action::Pause, Action::Mute, Action::Probe] {
+            let now = state(&app);
+            let msg = app.key(action, 0).expect("a message");
+            assert_eq!(state(&app), now, "{action:?} changed something itself");
+            app.apply(msg);
+        }
+        assert_eq!(state(&app), (!before.0, !before.1, !before.2));
+        assert_eq!(app.key(Action::Pause, 0), Some(Message::Pause(before.0)));
+    }
+
+    /// Mute was kept by the panel, the sound and the saved settings: the sound keeps it, the
+    /// key and the panel's box ask it, and the settings read it when saved.
+    #[test]
+    fn mute_is_kept_by_the_sound_alone() {
+        let mut app = app_on(&[]);
+        assert!(app.sound.muted(), "--mute");
+        assert_eq!(app.key(Action::Mute, 0), Some(Message::Mute(false)));
+        app.apply(Message::Mute(false));
+        assert!(!app.sound.muted());
+        app.apply(Message::Volume(0.25));
+        assert_eq!((app.sound.muted(), app.sound.volume()), (false, 0.25));
+        assert_eq!(app.key(Action::Mute, 0), Some(Message::Mute(true)));
+    }
+
+    /// The Scene section's ball count was a copy beside the scene: a reload with another count
+    /// is the scene's own count, which Restart keeps.
+    #[test]
+    fn a_scene_reloaded_with_another_count_keeps_it_through_a_restart() {
+        let mut app = app_on(&["--scene", "rain"]);
+        let count = |app: &App| app.scene.fill.map(|f| f.count);
+        let first = count(&app).expect("rain fills");
+        app.apply(Message::SceneFill(first + 7));
+        assert_eq!(count(&app), Some(first + 7));
+        app.apply(Message::Restart);
+        assert_eq!(count(&app), Some(first + 7), "a restart keeps it");
+        assert_eq!(app.scene.name, "rain");
     }
 
     #[test]

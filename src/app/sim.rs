@@ -75,3 +75,36 @@ impl Sim {
         *self = Sim::Here(held);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Sim;
+    use collide::World;
+    use collide_replay::Tape;
+
+    fn sim() -> Sim {
+        let world = World::new(Vec::new(), Default::default(), 1);
+        let tape = Tape::recording("", "", 1, &world);
+        Sim::new(world, tape)
+    }
+
+    /// The world once stood in for by an empty one while the physics ran: a read then
+    /// answered "no balls" without a word. Away, a read says where the world is.
+    #[test]
+    #[should_panic(expected = "the world is on the physics thread")]
+    fn a_read_of_the_world_while_it_is_away_says_so() {
+        let mut sim = sim();
+        let _held = sim.send();
+        let _ = sim.world().balls().len();
+    }
+
+    #[test]
+    fn the_world_sent_away_comes_back_as_it_went() {
+        let mut sim = sim();
+        let mut held = sim.send();
+        assert!(matches!(sim, Sim::Away));
+        held.world.launch(3);
+        sim.land(held);
+        assert_eq!(sim.world().pending_launches(), 3);
+    }
+}

@@ -1,11 +1,12 @@
-//! The record-and-replay bar's commands: seeking in the recording, and saving and loading
+//! The record-and-replay bar's messages: seeking in the recording, and saving and loading
 //! recordings, states and scenes by path.
 
 use super::App;
-use crate::command::Command;
+use crate::message::Message;
+use crate::message::TapeCmd;
 use crate::render::view::Camera;
 use crate::start::Source;
-use crate::ui::timeline::{FileError, TapeCmd};
+use crate::ui::timeline::FileError;
 use collide::{Scene, Stepper};
 
 impl App {
@@ -18,14 +19,18 @@ impl App {
         let failure = cmd.failure();
         let note = match cmd {
             TapeCmd::Seek(step) => {
-                self.ui.paused = true;
+                self.choices.paused = true;
                 let held = self.sim.held();
                 held.tape.seek(&mut held.world, step);
                 self.after_jump();
                 None
             }
             TapeCmd::Step => {
-                self.apply(Command::Step);
+                self.apply(Message::Step);
+                None
+            }
+            TapeCmd::Pause(paused) => {
+                self.apply(Message::Pause(paused));
                 None
             }
             TapeCmd::SaveRecording(path) => {
@@ -92,7 +97,7 @@ impl App {
                 .map(|(source, scene, world, tape)| {
                     (self.source, self.scene) = (source, scene);
                     self.sim = super::Sim::new(world, tape);
-                    self.ui.paused = true;
+                    self.choices.paused = true;
                     self.after_jump();
                     "recording loaded: press Play or drag the slider".to_string()
                 })

@@ -2,11 +2,11 @@
 //! probe's focus (the ball under the pointer, or one pinned by a click) asked of the world
 //! before each frame's steps, and the probe, heat map and solver view drawn over the table
 //! (`render/probe.rs`, `render/heat.rs`, `render/solver_view.rs`). None changes the
-//! simulation: a set-up goes through the commands like any panel's, and the probe is a
+//! simulation: a set-up goes through the messages like any panel's, and the probe is a
 //! request for a record.
 
 use super::App;
-use crate::command::Command;
+use crate::message::Message;
 use crate::render::heat;
 use crate::render::view::View;
 use crate::render::{probe, screen, solver_view};
@@ -18,7 +18,7 @@ use macroquad::prelude::{get_time, is_mouse_button_pressed, MouseButton};
 impl App {
     /// Sets the toy up for experiment `k` of Things to try: what its set-up names, in the
     /// order a person would (scene, broad phase and parameters, settings, balls, overlays),
-    /// through the same commands as the panel; nothing else changes.
+    /// through the same messages as the panel; nothing else changes.
     pub(super) fn start_tour(&mut self, k: usize) {
         let Some(x) = tour::list().get(k) else {
             return;
@@ -28,14 +28,13 @@ impl App {
             return; // the shipped list resolves (tested)
         };
         if let Some(scene) = names.scene {
-            self.apply(Command::LoadScene(scene));
+            self.apply(Message::LoadScene(scene));
         }
         if let Some(n) = setup.scene_fill {
-            self.apply(Command::SceneFill(n));
+            self.apply(Message::SceneFill(n));
         }
         if let Some(kind) = names.broad {
-            (self.ui.broad_chosen, self.ui.broad_note) = (true, None);
-            self.apply(Command::SetBroad(kind));
+            self.apply(Message::ChooseBroad(kind));
         }
         self.set_params(setup);
         let mut sim = self.sim.world().settings().clone();
@@ -44,18 +43,21 @@ impl App {
             self.input_shown(Input::Settings(sim));
         }
         if let Some((n, r)) = setup.fill {
-            self.apply(Command::Fill(n, r));
+            let (radius, speed) = (crate::start::fill_radii(r), crate::start::FILL_SPEED);
+            self.apply(Message::World(Input::Fill { n, radius, speed }));
         }
         if let Some(n) = setup.launch {
-            self.apply(Command::Launch(n));
+            self.apply(Message::World(Input::Launch(n)));
         }
+        let mut show = self.choices.show.clone();
         for name in &setup.show {
-            self.ui.show.enable(name);
+            show.enable(name);
         }
+        self.apply(Message::Show(show));
         self.windows.tour.shown = k;
         self.windows.tour.place();
         self.teach.pinned = None;
-        self.ui.message = Some(format!("Things to try {}: {title}", k + 1));
+        self.feedback.notes.message = Some(format!("Things to try {}: {title}", k + 1));
     }
 
     /// The set-up's broad-phase parameters, by the names the broad phase gives them.
@@ -63,8 +65,11 @@ impl App {
         for (name, v) in &setup.params {
             let params = self.sim.world().broad().params();
             match params.iter().find(|p| p.name == name) {
-                Some(p) => self.apply(Command::SetParam(p.name, *v)),
-                None => self.ui.param_message = Some(format!("no parameter {name:?}")),
+                Some(p) => self.apply(Message::World(Input::SetParam {
+                    name: p.name.to_string(),
+                    value: *v,
+                })),
+                None => self.feedback.notes.param_message = Some(format!("no parameter {name:?}")),
             }
         }
     }
@@ -79,7 +84,7 @@ impl App {
 
     /// Asks the world for the probe's record while the probe or the heat map is shown.
     pub(super) fn sync_probe(&mut self) {
-        let show = &self.ui.show;
+        let show = &self.choices.show;
         let ask = (show.probe || show.heat).then(|| ProbeAsk {
             focus: if show.probe {
                 self.teach.pinned.or(self.teach.hover)
@@ -116,7 +121,7 @@ impl App {
     /// under it (or, on the empty field, lets go of the pinned one). Returns true when the
     /// click was the probe's (no other gesture starts from it).
     pub(super) fn probe_mouse(&mut self, view: &View, over_table: bool) -> bool {
-        if !self.ui.show.probe || !over_table {
+        if !self.choices.show.probe || !over_table {
             self.teach.hover = None;
             return false;
         }
@@ -138,7 +143,7 @@ impl App {
     /// places to colour).
     pub(super) fn heat_tints(&self) -> Option<Vec<u32>> {
         let kind = self.sim.world().broad().kind();
-        if !self.ui.show.heat || self.editor.active || heat::on_places(kind) {
+        if !self.choices.show.heat || self.editor.active || heat::on_places(kind) {
             return None;
         }
         let rec = self.sim.world().probe()?;
@@ -148,7 +153,7 @@ impl App {
     /// Hands the balls' drawing the heat map's places to draw under them, or none.
     pub(super) fn sync_heat(&mut self) {
         let kind = self.sim.world().broad().kind();
-        let wanted = self.ui.show.heat && !self.editor.active;
+        let wanted = self.choices.show.heat && !self.editor.active;
         let grid = match self.sim.world().probe() {
             Some(rec) if wanted => self.teach.heat.grid(rec, kind, get_time()),
             _ => None,
@@ -162,16 +167,16 @@ impl App {
             return;
         }
         let world = self.sim.world();
-        if self.ui.show.impulses {
-            solver_view::draw(view, world, self.ui.show.colouring);
+        if self.choices.show.impulses {
+            solver_view::draw(view, world, self.choices.show.colouring);
         }
         let Some(rec) = world.probe() else {
             return;
         };
-        if self.ui.show.heat {
+        if self.choices.show.heat {
             heat::draw(view, rec, world.broad().kind(), &mut self.teach.heat);
         }
-        if let Some(rec) = self.probe_record().filter(|_| self.ui.show.probe) {
+        if let Some(rec) = self.probe_record().filter(|_| self.choices.show.probe) {
             let pinned = self.teach.pinned.and_then(|i| world.balls().get(i));
             let near = match pinned {
                 Some(b) => view.pt(b.pos + Vec2::new(b.radius, b.radius)),
@@ -220,7 +225,7 @@ fn edit_settings(sim: &mut Settings, setup: &Setup, names: &tour::Resolved) {
 #[cfg(test)]
 mod tests {
     use super::App;
-    use crate::command::Command;
+    use crate::message::Message;
     use crate::tour;
 
     /// An app as a `--frames` run builds it, with these extra flags.
@@ -234,11 +239,11 @@ mod tests {
             let mut app = app(&[]);
             // Named by no set-up, kept by a scene load: must stay.
             app.sim.world_mut().edit_settings(|s| s.rotate = true);
-            app.apply(Command::Tour(k));
+            app.apply(Message::Tour(k));
             let (s, names, w) = (&x.setup, x.setup.resolved().unwrap(), app.sim.world());
             let name = &x.title;
             if let Some(scene) = &s.scene {
-                assert_eq!(&app.ui.scene_name, scene, "{name}");
+                assert_eq!(&app.scene.name, scene, "{name}");
             }
             if let Some(kind) = names.broad {
                 assert_eq!(w.broad().kind(), kind, "{name}");
@@ -270,11 +275,11 @@ mod tests {
             if let Some((n, _)) = s.fill {
                 assert_eq!(w.balls().len(), n as usize, "{name}");
             }
-            let shown = crate::prefs::Prefs::shown(&app.ui.show);
+            let shown = crate::prefs::Prefs::shown(&app.choices.show);
             for o in s.show.iter().filter(|o| *o != "probe") {
                 assert!(shown.contains(o), "{name}: {o} shown");
             }
-            let message = app.ui.message.clone().unwrap_or_default();
+            let message = app.feedback.notes.message.clone().unwrap_or_default();
             assert!(message.contains(name.as_str()), "{message}");
         }
     }
@@ -290,7 +295,7 @@ mod tests {
             .expect("listed");
         let run = |sleep: bool| {
             let mut app = app(&[]);
-            app.apply(Command::Tour(k));
+            app.apply(Message::Tour(k));
             if sleep {
                 app.sim
                     .world_mut()
@@ -335,8 +340,8 @@ mod tests {
             app.sync_probe();
             app.step_frame();
         }
-        app.ui.paused = true;
-        app.ui.show.probe = true;
+        app.choices.paused = true;
+        app.choices.show.probe = true;
         app.teach.hover = Some(7);
         app.probe_while_paused();
         assert_eq!(shown_ball(&app), Some(7), "shown at once, paused");
@@ -352,7 +357,7 @@ mod tests {
         app.probe_while_paused();
         assert_eq!(shown_ball(&app), Some(3), "a click pins another");
         let steps = app.sim.world().steps();
-        app.apply(Command::Step);
+        app.apply(Message::Step);
         assert!(app.sim.world().steps() > steps, "O stepped");
         assert_eq!(
             shown_ball(&app),
@@ -365,8 +370,8 @@ mod tests {
     fn the_probe_is_asked_while_shown_and_changes_no_simulation() {
         let run = |probe: bool| {
             let mut app = app(&["--tour", "15"]);
-            app.ui.show.probe = probe;
-            app.ui.show.heat = probe;
+            app.choices.show.probe = probe;
+            app.choices.show.heat = probe;
             app.teach.pinned = Some(5);
             for _ in 0..30 {
                 app.sync_probe();

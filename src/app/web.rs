@@ -7,8 +7,8 @@
 //! gets the same message (in the page's words).
 
 use super::App;
+use crate::message::TapeCmd;
 use crate::start;
-use crate::ui::timeline::TapeCmd;
 use crate::web::page::{self, file::*};
 use crate::web::words::for_page;
 use collide::{Recording, SavedState};
@@ -63,7 +63,7 @@ impl App {
              \"help\":{},\"tour\":{},\"energy\":{},\"chart\":{},\"experiment\":{progress},\
              \"settings\":\"{settings}\"}}",
             self.sim.world().balls().len(),
-            self.ui.paused,
+            self.choices.paused,
             st.motion_iterations,
             st.collision_iterations,
             self.windows.is_open(crate::ui::help::NAME),
@@ -105,7 +105,7 @@ impl App {
             TapeCmd::LoadRecording(_) => Ok(choose(RECORDING)),
             TapeCmd::LoadState(_) => Ok(choose(STATE)),
             TapeCmd::LoadScene(_) => Ok(choose(SCENE)),
-            TapeCmd::Seek(_) | TapeCmd::Step => return Some(cmd),
+            TapeCmd::Seek(_) | TapeCmd::Step | TapeCmd::Pause(_) => return Some(cmd),
         };
         self.show_file_result(Some(note.map_err(|e| for_page(&e))), failure);
         None

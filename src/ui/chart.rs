@@ -3,8 +3,8 @@
 //! total (`counters().total`) across the frame, so every step of the frame counts, however
 //! many the stepper ran. Frames without a step (paused) add no sample.
 
-use super::windows::{Seen, Window};
-use crate::command::Command;
+use super::window::{Seen, Window};
+use crate::message::Message;
 use collide::world::Tally;
 use collide::World;
 use egui_macroquad::egui;
@@ -47,7 +47,7 @@ impl Window for Chart {
         NAME
     }
 
-    fn show(&mut self, ctx: &egui::Context, open: &mut bool, _: &Seen, _: &mut Vec<Command>) {
+    fn show(&mut self, ctx: &egui::Context, open: &mut bool, _: &Seen, _: &mut Vec<Message>) {
         self.window(ctx, open);
     }
 }

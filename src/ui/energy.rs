@@ -2,8 +2,8 @@
 //! chart of the last [`HISTORY`] simulated seconds (egui_plot), and for the last impact the
 //! measured coefficient of restitution (rebound over approach normal speed) beside the set one.
 
-use super::windows::{Seen, Window};
-use crate::command::Command;
+use super::window::{Seen, Window};
+use crate::message::Message;
 use collide::world::{Hit, HitWith};
 use collide::{Energy, World};
 use egui_macroquad::egui;
@@ -39,7 +39,7 @@ impl Window for EnergyUi {
         NAME
     }
 
-    fn show(&mut self, ctx: &egui::Context, open: &mut bool, seen: &Seen, _: &mut Vec<Command>) {
+    fn show(&mut self, ctx: &egui::Context, open: &mut bool, seen: &Seen, _: &mut Vec<Message>) {
         self.window(ctx, open, seen.world);
     }
 }

@@ -4,8 +4,8 @@
 //! one run a frame in a page: `platform::work`), shows a progress bar while it runs (the
 //! window stays responsive), and plots the result.
 
-use super::windows::{Seen, Window};
-use crate::command::Command;
+use super::window::{Seen, Window};
+use crate::message::Message;
 use crate::platform::Worker;
 use collide::{BroadKind, Scene};
 use collide_lab::experiments::table_sweep::{self, Sweep, SweepConfig};
@@ -47,7 +47,7 @@ impl Window for ExperimentUi {
         NAME
     }
 
-    fn show(&mut self, ctx: &egui::Context, open: &mut bool, seen: &Seen, _: &mut Vec<Command>) {
+    fn show(&mut self, ctx: &egui::Context, open: &mut bool, seen: &Seen, _: &mut Vec<Message>) {
         self.window_and_button(ctx, open, seen.scene);
     }
 }

@@ -2,9 +2,9 @@
 //! (`keymap.rs`), and what each control of the panel means.
 
 use super::widgets::{grid, row};
-use super::windows::{Seen, Window};
-use crate::command::Command;
+use super::window::{Seen, Window};
 use crate::keymap::{self, KEYS, MOUSE};
+use crate::message::Message;
 use egui_macroquad::egui;
 
 /// The help window (F1 and the toolbar open and close it, by its [`NAME`]).
@@ -19,7 +19,7 @@ impl Window for HelpWindow {
         NAME
     }
 
-    fn show(&mut self, ctx: &egui::Context, open: &mut bool, _: &Seen, _: &mut Vec<Command>) {
+    fn show(&mut self, ctx: &egui::Context, open: &mut bool, _: &Seen, _: &mut Vec<Message>) {
         self.window(ctx, open);
     }
 }

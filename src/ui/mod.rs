@@ -1,11 +1,12 @@
-//! The panels and windows (egui). Each binds its widgets to a plain struct and returns
-//! commands; none touches the world, which is why a replay is exact.
+//! The panels and windows (egui). Each reads what it shows from its owner (`seen.rs`) and
+//! returns messages (`message.rs`); none changes the world or the app's state, which is why
+//! a replay is exact.
 //!
 //! - `panel.rs`: the toolbar and the side panel, after the original toy's dialog; its sections
 //!   `scene.rs` (the scene list and what a scene adds) and `contacts.rs` (the contact solver,
 //!   sleep, the overlap meter).
-//! - `windows.rs`: the floating windows behind one trait (`Window`: a name, `show(ctx, open)`)
-//!   and the one list of them with which are open (`Windows`).
+//! - `window.rs`: the floating windows' one trait (`Window`: a name, `show(ctx, open)`);
+//!   `windows.rs`: the one list of them with the names of the open ones (`Windows`).
 //! - `help.rs`: the help window, from the key map. `chart.rs`, `energy.rs`, `experiment.rs`:
 //!   the chart, energy and experiment windows; `tour.rs` below. `timeline.rs`: the
 //!   record-and-replay bar.
@@ -34,8 +35,10 @@ pub mod panel_cache;
 mod panel_steady;
 pub mod params;
 pub mod scene;
+pub mod seen;
 pub mod share;
 pub mod timeline;
 pub mod tour;
 pub mod widgets;
+pub mod window;
 pub mod windows;

@@ -4,8 +4,8 @@
 //! the window then folds its list and moves to the corner the experiment names, clear of
 //! what it asks to watch.
 
-use super::windows::{Seen, Window};
-use crate::command::Command;
+use super::window::{Seen, Window};
+use crate::message::Message;
 use crate::tour::{self, Corner, Experiment};
 use egui_macroquad::egui;
 
@@ -33,8 +33,8 @@ impl Window for TourUi {
         NAME
     }
 
-    fn show(&mut self, ctx: &egui::Context, open: &mut bool, _: &Seen, out: &mut Vec<Command>) {
-        out.extend(self.window(ctx, open).map(Command::Tour));
+    fn show(&mut self, ctx: &egui::Context, open: &mut bool, _: &Seen, out: &mut Vec<Message>) {
+        out.extend(self.window(ctx, open).map(Message::Tour));
     }
 }
 

@@ -1,37 +1,17 @@
-//! The floating windows behind one trait, as egui's demo registers its demos: each window is
-//! a type that names itself ([`Window::name`]) and draws itself while open
-//! ([`Window::show`]); [`Windows`] holds them and which are open, and lists them in one place
-//! ([`Windows::list`]). A key, the toolbar and a page's Esc open and close a window by its
-//! name; a new window is a type and a line in that list.
+//! The floating windows, as egui's demo registers its demos: [`Windows`] holds each window
+//! (a type behind the one trait, `window.rs`) and the names of the open ones, and lists them
+//! in one place ([`Windows::list`]). A key, the toolbar and a page's Esc open and close a
+//! window by its name; a new window is a type and a line in that list.
 
 use super::chart::Chart;
 use super::energy::EnergyUi;
 use super::experiment::ExperimentUi;
 use super::help::HelpWindow;
 use super::tour::TourUi;
-use crate::command::Command;
-use collide::{Scene, World};
+pub use super::window::{Seen, Window};
+use crate::message::Message;
 use egui_macroquad::egui;
 use std::collections::BTreeSet;
-
-/// What a window may read while it draws itself.
-pub struct Seen<'a> {
-    /// The world in play.
-    pub world: &'a World,
-    /// The scene it was built from.
-    pub scene: &'a Scene,
-}
-
-/// A floating window.
-pub trait Window {
-    /// Its name: how the keys, the toolbar and [`Windows`] call it.
-    fn name(&self) -> &'static str;
-
-    /// Draws it while `open` (its close button clears `open`); what it asks of the app goes
-    /// to `out`. Called every frame the panels are drawn, open or not, so a window may keep
-    /// something of its own on screen (the experiment's button) or work while closed.
-    fn show(&mut self, ctx: &egui::Context, open: &mut bool, seen: &Seen, out: &mut Vec<Command>);
-}
 
 /// The windows, and which of them are open.
 #[derive(Default)]
@@ -63,7 +43,7 @@ impl Windows {
     }
 
     /// Draws every window (each shows itself only while open); their requests go to `out`.
-    pub fn show(&mut self, ctx: &egui::Context, seen: &Seen, out: &mut Vec<Command>) {
+    pub fn show(&mut self, ctx: &egui::Context, seen: &Seen, out: &mut Vec<Message>) {
         let mut open = std::mem::take(&mut self.open);
         for w in self.list() {
             let name = w.name();
@@ -84,7 +64,9 @@ impl Windows {
         set(&mut self.open, name, open);
     }
 
-    /// Opens the window called `name` when closed, closes it when open.
+    /// Opens the window called `name` when closed, closes it when open (tests; the keys
+    /// and the toolbar ask with a message).
+    #[cfg(test)]
     pub fn toggle(&mut self, name: &'static str) {
         let open = !self.is_open(name);
         self.set_open(name, open);
