@@ -627,6 +627,77 @@ pub struct Measured {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sound::Sound;
+    use crate::state::Notes;
+
+    /// The toolbar laid out by egui alone, with a click (pressed one pass, let go the next)
+    /// on the text `label`: what it returned.
+    fn toolbar_click(label: &str, choices: &Choices, sound: &Sound) -> Vec<Message> {
+        let scene = collide::Scene::parse(crate::cli::TABLE_RON, "table").unwrap();
+        let world = scene.build(1);
+        let notes = Notes::default();
+        let seen = Seen {
+            world: &world,
+            scene: &scene,
+            choices,
+            notes: &notes,
+            sound,
+            renderer: "",
+            load: Load::default(),
+        };
+        let windows = Windows::default();
+        let ctx = egui::Context::default();
+        let mut at = None;
+        let mut out = Vec::new();
+        let pass = |events: Vec<egui::Event>, out: &mut Vec<Message>| {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    [1280.0, 200.0].into(),
+                )),
+                events,
+                ..Default::default()
+            };
+            ctx.run(input, |ctx| {
+                egui::CentralPanel::default().show(ctx, |ui| {
+                    launch_section(ui, &seen, &windows, &mut 10, out);
+                });
+            })
+        };
+        for shape in pass(Vec::new(), &mut out).shapes {
+            if let egui::Shape::Text(t) = shape.shape {
+                if t.galley.text() == label {
+                    at = Some(t.pos + t.galley.size() / 2.0);
+                }
+            }
+        }
+        let at = at.expect("the label laid out");
+        let button = |pressed| egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Default::default(),
+        };
+        out.clear();
+        pass(vec![egui::Event::PointerMoved(at), button(true)], &mut out);
+        pass(vec![button(false)], &mut out);
+        out
+    }
+
+    /// The toolbar once flipped pause and mute in the state it was handed (one of four routes
+    /// by which the state changed): now it is handed the state to read and asks for a change.
+    #[test]
+    fn the_toolbar_asks_for_each_change_as_a_message() {
+        let sound = Sound::new(false, 0.5);
+        let choices = Choices::default();
+        let asked = |label| toolbar_click(label, &choices, &sound);
+        assert_eq!(asked("Pause"), [Message::Pause(true)]);
+        assert_eq!(asked("Mute"), [Message::Mute(true)]);
+        assert_eq!(asked("Edit"), [Message::Edit(true)]);
+        assert_eq!(asked("Help"), [Message::Window(help::NAME, true)]);
+        assert_eq!(asked("Clear"), [Message::World(Input::Clear)]);
+        assert!(!sound.muted() && !choices.paused, "nothing changed");
+    }
 
     /// "AABB tests / iteration 0" while balls flew, because the pair cache answered: the line
     /// says so.
