@@ -70,6 +70,8 @@ pub enum Message {
     Timeline(bool),
     /// Look through this camera (the mouse's pans and zooms; the default frames the table).
     Camera(crate::render::view::Camera),
+    /// Pin the probe on this ball (its place in the world's list), or let go of the pinned one.
+    Pin(Option<usize>),
     /// Write a screenshot after this frame.
     Screenshot,
     /// An editor key (undo, delete, deselect).

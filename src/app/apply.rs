@@ -60,6 +60,7 @@ impl App {
             Message::CloseWindows => self.windows.close_all(),
             Message::Timeline(open) => self.timeline.open = open,
             Message::Camera(cam) => self.cam = cam,
+            Message::Pin(ball) => self.teach.pinned = ball,
             Message::Screenshot => self.shot_pending = true,
             Message::EditorKey(action) => self.editor.key(action),
         }

@@ -239,8 +239,8 @@ impl App {
         let at = crate::render::screen::mouse();
         let egui_has = mouse::egui_has_pointer(at);
         let over = view.covers(at) && !egui_has;
-        if self.probe_mouse(&view, over) {
-            return Vec::new();
+        if let Some(pin) = self.probe_mouse(&view, over) {
+            return vec![pin];
         }
         let cx = mouse::Ctx {
             fitted: self.fitted(),

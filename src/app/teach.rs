@@ -117,26 +117,25 @@ impl App {
         (rec.focus.as_ref().map(|f| f.ball) == focus && focus.is_some()).then_some(rec)
     }
 
-    /// With the probe on, notes the ball under the pointer, and a left click pins the ball
-    /// under it (or, on the empty field, lets go of the pinned one). Returns true when the
-    /// click was the probe's (no other gesture starts from it).
-    pub(super) fn probe_mouse(&mut self, view: &View, over_table: bool) -> bool {
+    /// With the probe on, notes the ball under the pointer, and a left click asks to pin the
+    /// ball under it (or, on the empty field, to let go of the pinned one). Returns the click's
+    /// message when it was the probe's (no other gesture starts from it).
+    pub(super) fn probe_mouse(&mut self, view: &View, over_table: bool) -> Option<Message> {
         if !self.choices.show.probe || !over_table {
             self.teach.hover = None;
-            return false;
+            return None;
         }
         let p = view.to_world(screen::mouse());
         // The nearest ball within a generous reach: small balls are hard to point at.
         let under = self.sim.world().ball_at(p, PROBE_REACH / view.scale());
         self.teach.hover = under;
         if !is_mouse_button_pressed(MouseButton::Left) {
-            return false;
+            return None;
         }
-        self.teach.pinned = match (under, self.teach.pinned) {
+        Some(Message::Pin(match (under, self.teach.pinned) {
             (Some(b), Some(p)) if b == p => None,
             (under, _) => under,
-        };
-        true
+        }))
     }
 
     /// The colour seeds of the balls while the heat map shows on them (algorithms without
