@@ -401,7 +401,7 @@ mod tests {
         for p in parts.map(str::trim).filter(|p| !p.is_empty()) {
             match p.split_once(" … ") {
                 Some((a, b)) => {
-                    let (a, b): (u8, u8) = (a.parse().unwrap(), b.parse().unwrap());
+                    let (a, b) = (a.parse::<u8>().unwrap(), b.parse::<u8>().unwrap());
                     out.extend((a..=b).map(|d| d.to_string()));
                 }
                 None => out.push(p.to_string()),

@@ -11,10 +11,10 @@ mod advice;
 mod app;
 mod cli;
 mod clock;
-mod command;
 mod commands;
 mod editor;
 mod keymap;
+mod message;
 mod param_rules;
 mod platform;
 mod prefs;
@@ -169,7 +169,8 @@ fn software_rasterizer_threads() {
     }
 }
 
-fn window_conf(msaa: i32, (width, height): (i32, i32)) -> macroquad::conf::Conf {
+fn window_conf(msaa: i32, size: (i32, i32)) -> macroquad::conf::Conf {
+    let (width, height) = size;
     macroquad::conf::Conf {
         miniquad_conf: macroquad::miniquad::conf::Conf {
             window_title: "Collision Math Toy".to_string(),

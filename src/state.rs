@@ -1,8 +1,9 @@
-//! The state the window's parts share: the overlays to draw ([`Show`]), what the panels edit
-//! and the app reads beside the world ([`UiState`]), and the read-outs of the frame's load
-//! ([`Load`]). The world's settings and broad phase are not copied here: the panels read them
-//! from the world each frame and return commands that change them; each window keeps its own
-//! open flag.
+//! The state the window's parts share: the overlays to draw ([`Show`]), what the user chose
+//! beside the world ([`Choices`]), what each frame measured and said ([`Feedback`]), and the
+//! read-outs of the frame's load ([`Load`]). The world's settings and broad phase, the sound's
+//! mute and volume and the scene's name are not copied here: the panels read them from their
+//! owners each frame and return messages that change them; the windows' open flags are the
+//! windows' (`ui/windows.rs`).
 
 /// The Show toggles: the overlays drawn over the world.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -77,27 +78,53 @@ impl Show {
     }
 }
 
-/// What the panels edit and the app reads (the side panel keeps its own: `ui/panel.rs`).
+/// What the user chose beside the world's settings: the overlays (saved with the
+/// preferences, `prefs.rs`), pause, the time scale, hidden panels, edit mode, and whether the
+/// broad phase and the solver were chosen by hand. Changed only by [`crate::message::Message`]s,
+/// in `App::apply`. Mute and the volume are the sound's (`sound/`), the scene's name and
+/// its fill's ball count the scene's: they are read from their owners.
 #[derive(Clone, Debug)]
-pub struct UiState {
+pub struct Choices {
     /// Overlays.
     pub show: Show,
     /// The user chose the broad phase (the panel, `--broad-phase`): Fill and Restart keep it.
     /// Otherwise they pick one for the ball count (`advice.rs`).
     pub broad_chosen: bool,
-    /// Why the toy picked the broad phase it did, or why the chosen one is slow for a Fill.
-    pub broad_note: Option<String>,
     /// The user chose the contact solver (the panel, `--solver`): a Fill keeps it. Otherwise
     /// a Fill of many balls takes soft contacts (`advice.rs`).
     pub solver_chosen: bool,
-    /// Why the toy picked soft contacts for a Fill.
-    pub solver_note: Option<String>,
     /// Simulation paused.
     pub paused: bool,
-    /// What the last fill did, when worth saying.
-    pub fill_message: Option<String>,
-    /// Last refusal of a parameter change, shown under the sliders.
-    pub param_message: Option<String>,
+    /// Simulated seconds per real second (below 1: slow motion).
+    pub time_scale: f32,
+    /// Tab hid the panels and windows.
+    pub panels_hidden: bool,
+    /// Edit mode asked for (toolbar Edit, F2); the app enters or leaves it to match.
+    pub editing: bool,
+}
+
+impl Default for Choices {
+    fn default() -> Self {
+        Self {
+            show: Show {
+                lights: true,
+                sweeps: true,
+                ..Show::default()
+            },
+            broad_chosen: false,
+            solver_chosen: false,
+            paused: false,
+            time_scale: 1.0,
+            panels_hidden: false,
+            editing: false,
+        }
+    }
+}
+
+/// What a frame measured and said, for the frames after it: where the panels ended, whether
+/// egui has the keyboard or the pointer, how the frame is drawn, and the notes.
+#[derive(Clone, Debug)]
+pub struct Feedback {
     /// Width the panel took last frame (px), so the table fits beside it.
     pub panel_width: f32,
     /// Height the toolbar took last frame (px).
@@ -107,66 +134,38 @@ pub struct UiState {
     /// egui has the pointer (over a panel or window, or dragging): the table's gestures and
     /// the wheel's zoom leave it alone. Set after every panel and window of egui's pass.
     pub egui_wants_pointer: bool,
-    /// Simulated seconds per real second (below 1: slow motion).
-    pub time_scale: f32,
-    /// Tab hid the panels and windows.
-    pub panels_hidden: bool,
-    /// A note for the user (screenshot written, scene loaded), shown under the heading.
-    pub message: Option<String>,
-    /// Edit mode asked for (toolbar Edit, F2); the app enters or leaves it to match.
-    pub editing: bool,
-    /// Index of the scene in [`crate::cli::BUILT_IN`], if it is a built-in one.
-    pub scene_index: Option<usize>,
-    /// Name of the scene shown.
-    pub scene_name: String,
-    /// Balls of the scene's own fill (rain, field), when it has one.
-    pub scene_fill: Option<u32>,
-    /// Sound muted (the Mute box, M).
-    pub muted: bool,
-    /// Sound volume (0..=1).
-    pub volume: f32,
-    /// Where the sound goes, or that there is none, and why (set by the app each frame).
-    pub sound_status: String,
-    pub sound_why: Option<String>,
     /// How the frame is drawn (set by the app): the path and the GL renderer.
     pub renderer_line: String,
+    /// What the panel says about the last changes.
+    pub notes: Notes,
 }
 
-impl UiState {
-    /// Defaults, with the sound at `volume` (0–1; the saved settings' or the sound's default,
-    /// which the app reads from its settings).
-    pub fn new(volume: f32) -> Self {
+impl Default for Feedback {
+    fn default() -> Self {
         Self {
-            show: Show {
-                lights: true,
-                sweeps: true,
-                ..Show::default()
-            },
-            broad_chosen: false,
-            broad_note: None,
-            solver_chosen: false,
-            solver_note: None,
-            paused: false,
-            fill_message: None,
-            param_message: None,
             panel_width: 320.0,
             toolbar_height: 60.0,
             egui_wants_keys: false,
             egui_wants_pointer: false,
-            time_scale: 1.0,
-            panels_hidden: false,
-            message: None,
-            editing: false,
-            scene_index: None,
-            scene_name: String::new(),
-            scene_fill: None,
-            muted: false,
-            volume,
-            sound_status: String::new(),
-            sound_why: None,
             renderer_line: String::new(),
+            notes: Notes::default(),
         }
     }
+}
+
+/// The panel's words about what the last changes did.
+#[derive(Clone, Debug, Default)]
+pub struct Notes {
+    /// A note for the user (screenshot written, scene loaded, a refusal), under the heading.
+    pub message: Option<String>,
+    /// Why the toy picked the broad phase it did, or why the chosen one is slow for a Fill.
+    pub broad_note: Option<String>,
+    /// Why the toy picked soft contacts for a Fill.
+    pub solver_note: Option<String>,
+    /// What the last fill did, when worth saying.
+    pub fill_message: Option<String>,
+    /// Last refusal of a parameter change, shown under the sliders.
+    pub param_message: Option<String>,
 }
 
 /// Read-outs the panel shows (measured by the app).

@@ -6,27 +6,26 @@ use super::load_meter::LoadMeter;
 use super::{keys, App, InFlight, CATCH_UP};
 use crate::cli::{self, Args, LastFrames};
 use crate::clock::Instant;
-use crate::command::Command;
 use crate::keymap::{self, Action};
+use crate::message::Message;
 use crate::prefs::Prefs;
 use crate::render::renderer::Renderer;
 use crate::render::{draw, raw_gl, screen};
 use crate::start::Source;
 use crate::state::Load;
-use crate::ui::panel::Windows;
 use crate::ui::panel_cache::{self, PanelCache};
-use crate::ui::timeline::TapeCmd;
 use crate::ui::widgets;
+use crate::ui::windows::Seen;
 use collide::{Scene, World};
 use egui_macroquad::egui;
 use macroquad::prelude::*;
 
 /// The window's main loop. Each frame lays out the panels and the draw calls of the world as
-/// the last frame's physics left it, applies the frame's commands, then runs this frame's
+/// the last frame's physics left it, applies the frame's messages, then runs this frame's
 /// physics on a worker thread ([`App::launch`]) while the rest of the frame, which reads
 /// nothing of the world (the canvas of balls, the panels' painting), is drawn and presented
 /// (in software rendering, most of a frame), and takes the world back at the next frame's
-/// start. Commands from this frame's input are applied before its physics, so a run is the
+/// start. Messages from this frame's input are applied before its physics, so a run is the
 /// same as stepping on the main thread (the hashes of `--frames` runs match `--headless`).
 pub async fn run(args: Args, start: (Source, Scene, World), prefs: Prefs) {
     let mut runner = Runner::new(App::new(args, start, prefs));
@@ -62,8 +61,6 @@ struct Runner {
 
 /// What one frame laid out, for the rest of it.
 struct Laid {
-    cmds: Vec<Command>,
-    tape_cmds: Vec<TapeCmd>,
     /// egui drew the panels afresh this frame.
     egui_runs: bool,
     /// The last frame of `--frames`.
@@ -81,7 +78,7 @@ impl Runner {
         let renderer = Renderer::choose(app.args.renderer);
         app.sprites.set_path(renderer.path, renderer.blits);
         panel_cache.set_path(renderer.path, renderer.blits);
-        app.ui.renderer_line = renderer.line();
+        app.feedback.renderer_line = renderer.line();
         Self {
             frames_limit: app.args.frames,
             app,
@@ -100,7 +97,7 @@ impl Runner {
     }
 
     /// One frame: the last frame's physics landed, the panels and the world laid out, the
-    /// commands applied and this frame's physics started, the rest drawn and presented.
+    /// messages applied and this frame's physics started, the rest drawn and presented.
     async fn frame(&mut self) {
         // Colour writes were turned off at the end of the last frame, so macroquad's clear at
         // the start of this one wrote nothing (see there).
@@ -119,7 +116,7 @@ impl Runner {
         let waited = self.land(dt);
         let laid = self.lay_out();
         if !laid.last {
-            self.apply_and_launch(laid.cmds, laid.tape_cmds, dt);
+            self.launch(dt);
         }
         self.draw_rest(laid.egui_runs);
         if laid.last {
@@ -156,12 +153,13 @@ impl Runner {
         waited
     }
 
-    /// This frame's input and panels as commands, and the world's draw calls.
+    /// This frame's input and panels as messages, applied (but on the last frame of
+    /// `--frames`), and the world's draw calls.
     fn lay_out(&mut self) -> Laid {
         let app = &mut self.app;
-        let mut cmds = app.frame_input();
+        let mut msgs = app.frame_input();
         let load = app.load;
-        let mut tape_cmds = Vec::new();
+        let mut tape_msgs = Vec::new();
         // The last frame of `--frames`: drawn as it is, the world after `frames` frames of
         // physics, then the summary.
         let last = self.frames_limit.is_some_and(|n| self.frames >= n);
@@ -178,43 +176,40 @@ impl Runner {
             egui_macroquad::cfg(|ctx| panels = widgets::panel_fill(ctx));
             raw_gl::clear_colour(panels);
             raw_gl::flush();
-            egui_macroquad::ui(|ctx| tape_cmds = app.panels(ctx, load, &mut cmds));
+            egui_macroquad::ui(|ctx| tape_msgs = app.panels(ctx, load, &mut msgs));
         }
         // The pointer after egui's pass of this frame: what egui took this frame (a wheel
         // turned or a button pressed over a window) never reaches the table.
-        cmds.extend(app.pointer_input());
-        app.sync_sound();
+        msgs.extend(app.pointer_input());
         if app.editor.active {
-            let fitted = app.fitted();
-            app.editor.mouse(fitted, &mut app.cam);
+            let (fitted, mut cam) = (app.fitted(), app.cam);
+            app.editor.mouse(fitted, &mut cam);
+            msgs.extend((cam != app.cam).then_some(Message::Camera(cam)));
+        }
+        // The record bar's last, as they have always come.
+        msgs.extend(tape_msgs);
+        if !last {
+            for msg in msgs {
+                app.apply(msg);
+            }
+        }
+        if app.editor.active {
             app.editor.update();
         }
         app.draw_view();
-        Laid {
-            cmds,
-            tape_cmds,
-            egui_runs,
-            last,
-        }
+        Laid { egui_runs, last }
     }
 
-    /// Applies the frame's commands, leaves if asked, and starts this frame's physics (`dt` s)
-    /// unless editing or paused.
-    fn apply_and_launch(&mut self, cmds: Vec<Command>, tape_cmds: Vec<TapeCmd>, dt: f64) {
+    /// Leaves if asked, and starts this frame's physics (`dt` s) unless editing or paused.
+    fn launch(&mut self, dt: f64) {
         let app = &mut self.app;
-        for c in cmds {
-            app.apply(c);
-        }
-        for c in tape_cmds {
-            app.apply_tape(c);
-        }
         #[cfg(target_arch = "wasm32")]
         app.web_frame(self.frames);
         if app.quit || is_quit_requested() {
             app.save_prefs();
             crate::platform::exit(0);
         }
-        if app.editor.active || app.ui.paused {
+        if app.editor.active || app.choices.paused {
             self.physics = 0.0;
             self.frames += 1;
         } else {
@@ -237,7 +232,9 @@ impl Runner {
         } else {
             self.panel_cache.put(canvas);
         }
-        if std::mem::take(&mut app.shot_pending) {
+        // Taken once the panels were drawn afresh (a frame that kept them asks the next to
+        // draw them, `lay_out`).
+        if egui_runs && std::mem::take(&mut app.shot_pending) {
             app.screenshot();
         }
     }
@@ -270,65 +267,66 @@ impl Runner {
 }
 
 impl App {
-    /// This frame's keys and pinball's held controls, as commands; the editor entered or left
-    /// as the keys asked, the time scale handed to the stepper.
-    fn frame_input(&mut self) -> Vec<Command> {
-        let mut cmds = self.keys();
+    /// This frame's keys and pinball's held controls, as messages; the editor entered as the
+    /// command line asked (the first frame), the time scale handed to the stepper.
+    fn frame_input(&mut self) -> Vec<Message> {
         self.sync_edit_mode();
+        self.stepper.time_scale = self.choices.time_scale as f64;
+        let mut msgs = self.keys();
         if !self.editor.active {
-            cmds.extend(keys::control_commands(&self.world, self.ui.egui_wants_keys));
+            let world = self.sim.world();
+            msgs.extend(keys::control_messages(world, self.feedback.egui_wants_keys));
         }
-        self.stepper.time_scale = self.ui.time_scale as f64;
-        cmds
+        msgs
     }
 
-    /// This frame's mouse gestures on the table, as commands, read after egui's pass (see
+    /// This frame's mouse gestures on the table, as messages, read after egui's pass (see
     /// [`App::panels`]); paused, the probe follows the pointer.
-    fn pointer_input(&mut self) -> Vec<Command> {
+    fn pointer_input(&mut self) -> Vec<Message> {
         let cmds = self.mouse();
-        if self.ui.paused && !self.editor.active {
+        if self.choices.paused && !self.editor.active {
             self.probe_while_paused();
         }
         cmds
     }
 
     /// egui's pass: the record bar, the toolbar and side panel, the editor's panel and the
-    /// windows. Adds the panels' commands to `cmds`; returns the record bar's. Notes whether
-    /// egui has the pointer, which the table's gestures then leave alone.
-    fn panels(&mut self, ctx: &egui::Context, load: Load, cmds: &mut Vec<Command>) -> Vec<TapeCmd> {
-        let mut tape_cmds = Vec::new();
+    /// windows. Adds the panels' messages to `msgs`; returns the record bar's. Notes where the
+    /// panels ended and whether egui has the pointer, which the table's gestures then leave
+    /// alone.
+    fn panels(&mut self, ctx: &egui::Context, load: Load, msgs: &mut Vec<Message>) -> Vec<Message> {
         widgets::wheel_scroll(ctx, mouse_wheel().1);
-        if !self.ui.panels_hidden {
-            tape_cmds = self
-                .timeline
-                .show(ctx, &self.tape, &self.world, &mut self.ui.paused);
-        }
-        let windows = Windows {
-            energy: &mut self.energy,
-            chart: &mut self.chart,
+        let hidden = self.choices.panels_hidden;
+        let seen = Seen {
+            world: self.sim.world(),
+            scene: &self.scene,
+            choices: &self.choices,
+            notes: &self.feedback.notes,
+            sound: &self.sound,
+            renderer: &self.feedback.renderer_line,
+            load,
         };
-        cmds.extend(
-            self.panel
-                .show(ctx, (&mut self.ui, windows), &self.world, load),
-        );
-        if self.editor.active && !self.ui.panels_hidden && self.editor.show(ctx) {
-            self.ui.editing = false;
+        let (tape, paused) = (self.sim.tape(), self.choices.paused);
+        let bar = (!hidden).then(|| self.timeline.show(ctx, tape, seen.world, paused));
+        let measured = self.panel.show(ctx, &seen, &self.windows, msgs);
+        if self.editor.active && !hidden && self.editor.show(ctx) {
+            msgs.push(Message::Edit(false));
         }
-        if !self.ui.panels_hidden {
-            cmds.extend(self.tour_window(ctx));
-            self.experiment.show(ctx, &self.scene);
-            self.energy.show(ctx, &self.world);
-            self.chart.show(ctx);
+        if !hidden {
+            self.windows.show(ctx, &seen, msgs);
         }
+        self.feedback.panel_width = measured.panel_width;
+        self.feedback.toolbar_height = measured.toolbar_height;
         // Once every panel and window has been laid out (one opened or moved this pass
         // included): whether the pointer is egui's this frame, for the table's gestures.
         let wants = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
-        (self.ui.egui_wants_pointer, self.editor.wants_pointer) = (wants, wants);
+        (self.feedback.egui_wants_pointer, self.editor.wants_pointer) = (wants, wants);
         // Last, after every widget: what Tab or a click focused that is not a text field
         // is let go, so Space is the toy's and never presses a button.
         self.text_focus = crate::ui::focus::settle(ctx, self.text_focus);
-        self.ui.egui_wants_keys = self.text_focus.is_some();
-        tape_cmds
+        self.feedback.egui_wants_keys = self.text_focus.is_some();
+        let tape_msgs = bar.unwrap_or_default().into_iter();
+        tape_msgs.map(Message::Tape).collect()
     }
 
     /// The view's drawing: the world (or the editor's preview) with its overlays, the editor's
@@ -339,7 +337,7 @@ impl App {
         let shown = if self.editor.active {
             &self.editor.preview
         } else {
-            &self.world
+            self.sim.world()
         };
         // The world's drawing stays in the view: the panels around it are transparent over
         // the window's clear, and kept as pixels between refreshes (`panel_cache.rs`), so a
@@ -351,7 +349,11 @@ impl App {
         draw::world(
             &view,
             shown,
-            (&self.fx, &self.ui.show, tints.as_deref()),
+            draw::Looks {
+                fx: &self.fx,
+                show: &self.choices.show,
+                tints: tints.as_deref(),
+            },
             time,
             &mut self.sprites,
         );
@@ -359,9 +361,10 @@ impl App {
         if self.editor.active {
             self.editor.draw(&view);
         } else {
-            self.mouse.draw(&view, self.world.settings().ball_radius);
+            self.mouse
+                .draw(&view, self.sim.world().settings().ball_radius);
         }
-        if self.ui.paused && !self.editor.active {
+        if self.choices.paused && !self.editor.active {
             // At the top of the view, centred, on a backdrop: clear of the table's corners
             // (the table's arc), and readable over whatever it covers.
             let (_, y, _, _) = view.rect();
@@ -416,8 +419,9 @@ fn finish(app: &mut App, frames: u64, start: Instant, physics_ms: (f64, f64), ma
     );
     let secs = start.elapsed().as_secs_f64();
     let fps = frames as f64 / secs.max(1e-9);
-    println!("{}", cli::summary(frames, &app.world, fps, physics_ms));
-    let written = crate::start::write_outputs(&app.args, &app.source, &mut app.tape, &app.world);
+    println!("{}", cli::summary(frames, app.sim.world(), fps, physics_ms));
+    let held = app.sim.held();
+    let written = crate::start::write_outputs(&app.args, &app.source, &mut held.tape, &held.world);
     let sound = app
         .args
         .sound_out
@@ -461,7 +465,7 @@ impl App {
     /// The start hint, until the first ball is in play (launched, filled, dropped by the
     /// scene); never in a game (its own serve) or in the editor. Once gone it stays gone.
     fn start_hint(&mut self) -> Option<String> {
-        let w = &self.world;
+        let w = self.sim.world();
         if !w.balls().is_empty() || w.pending_launches() > 0 || w.counters().launched > 0 {
             self.played = true;
         }
@@ -472,7 +476,7 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::paused_line;
-    use crate::command::Command;
+    use crate::message::Message;
 
     /// "PAUSED (P resumes, O steps)" read as "0 steps".
     #[test]
@@ -489,9 +493,9 @@ mod tests {
         let mut app = crate::app::tests::app_on(&[]);
         let hint = app.start_hint().expect("a hint on the empty table");
         assert!(hint.starts_with("Space launches a ball"), "{hint}");
-        app.apply(Command::Launch(1));
+        app.apply(Message::World(collide::Input::Launch(1)));
         assert_eq!(app.start_hint(), None, "launched");
-        app.apply(Command::Clear);
+        app.apply(Message::World(collide::Input::Clear));
         assert_eq!(app.start_hint(), None, "cleared: no hint again");
         let mut field = crate::app::tests::app_on(&["--scene", "field"]);
         assert_eq!(field.start_hint(), None, "balls from the start");

@@ -1,77 +1,73 @@
 //! The keys: each frame the key map (`keymap.rs`) is read line by line, in its order, and
-//! each key pressed where it works does its action: a command, or a change of the window's
-//! own state (a window opened, the camera reset).
+//! each key pressed where it works asks for its action as a [`Message`] (a toggle asks for
+//! the other value of what it toggles); `App::apply` makes the change.
 //!
 //! Pinball's controls are held, not pressed: each frame the held keys are compared with the
-//! controls the world holds, and a difference becomes a [`Command::Control`], so a recording
-//! of commands replays the game. Keys never touch the world.
+//! controls the world holds, and a difference becomes an [`Input::Control`], so a recording
+//! replays the game. Keys change nothing themselves.
 
 use super::App;
 use crate::cli;
-use crate::command::Command;
 use crate::keymap::{self, Action, Mode, KEYS};
+use crate::message::Message;
 use crate::render::view::Camera;
-use collide::{Control, World};
+use crate::state::Show;
+use crate::ui::{energy, help, tour};
+use collide::{Control, Input, World};
 
 impl App {
-    /// This frame's keys as commands, and what they change in the window. In the editor only
-    /// the keys of [`Mode::Edit`] and [`Mode::Both`] work; while a text field has the keyboard,
-    /// only those of [`Mode::Always`].
-    pub(super) fn keys(&mut self) -> Vec<Command> {
-        let mut cmds = Vec::new();
+    /// This frame's keys as messages. In the editor only the keys of [`Mode::Edit`] and
+    /// [`Mode::Both`] work; while a text field has the keyboard, only those of [`Mode::Always`].
+    pub(super) fn keys(&self) -> Vec<Message> {
+        let mut msgs = Vec::new();
         let editing = self.editor.active;
         for b in KEYS {
-            if !b.mode.works(editing) || (self.ui.egui_wants_keys && b.mode != Mode::Always) {
+            let text = self.feedback.egui_wants_keys && b.mode != Mode::Always;
+            if !b.mode.works(editing) || text {
                 continue;
             }
             let mut pressed = keymap::pressed(b);
             if by_place(b.action) {
-                pressed.for_each(|k| self.key(b.action, k, &mut cmds));
+                msgs.extend(pressed.filter_map(|k| self.key(b.action, k)));
             } else if let Some(k) = pressed.next() {
-                self.key(b.action, k, &mut cmds);
+                msgs.extend(self.key(b.action, k));
             }
         }
-        cmds
+        msgs
     }
 
-    /// What `action` does, pressed by the key at place `k` of its line.
-    pub(super) fn key(&mut self, action: Action, k: usize, cmds: &mut Vec<Command>) {
-        let ui = &mut self.ui;
-        match action {
-            // In a game Space is the plunger, held (see `control_commands`).
-            Action::Launch if !self.world.is_game() => cmds.push(Command::Launch(1)),
-            Action::Pause => ui.paused = !ui.paused,
-            Action::Step if ui.paused => cmds.push(Command::Step),
-            Action::Restart => cmds.push(Command::Restart),
-            Action::Scene if k < cli::BUILT_IN.len() => cmds.push(Command::LoadScene(k)),
-            Action::Help => self.panel.help.toggle(),
-            Action::Tour => self.teach.tour.toggle(),
-            Action::Probe => ui.show.probe = !ui.show.probe,
-            Action::Editor => ui.editing = !ui.editing,
-            Action::Energy => self.energy.toggle(),
-            Action::Mute => ui.muted = !ui.muted,
-            Action::Timeline => self.timeline.open = !self.timeline.open,
-            Action::Panels => ui.panels_hidden = !ui.panels_hidden,
-            Action::TimeScale if k == 0 => ui.time_scale = (ui.time_scale * 0.5).max(0.02),
-            Action::TimeScale => ui.time_scale = (ui.time_scale * 2.0).min(2.0),
-            Action::Frame => self.cam = Camera::default(),
-            Action::Screenshot => self.shot_pending = true,
-            Action::Quit => cmds.push(Command::Quit),
-            Action::Close => self.close_windows(),
-            Action::Undo | Action::Delete | Action::Deselect => self.editor.key(action),
-            Action::Launch | Action::Step | Action::Scene | Action::Flippers => {}
-        }
-    }
-}
-
-impl App {
-    /// Every floating window closed (a page's Esc).
-    fn close_windows(&mut self) {
-        self.panel.help.open = false;
-        self.teach.tour.open = false;
-        self.energy.open = false;
-        self.chart.open = false;
-        self.experiment.close();
+    /// What `action` asks for, pressed by the key at place `k` of its line, read against the
+    /// state it changes (a toggle asks for the other value).
+    pub(super) fn key(&self, action: Action, k: usize) -> Option<Message> {
+        let c = &self.choices;
+        let window = |name: &'static str| Message::Window(name, !self.windows.is_open(name));
+        Some(match action {
+            // In a game Space is the plunger, held (see `control_messages`).
+            Action::Launch if !self.sim.world().is_game() => Message::World(Input::Launch(1)),
+            Action::Pause => Message::Pause(!c.paused),
+            Action::Step if c.paused => Message::Step,
+            Action::Restart => Message::Restart,
+            Action::Scene if k < cli::BUILT_IN.len() => Message::LoadScene(k),
+            Action::Help => window(help::NAME),
+            Action::Tour => window(tour::NAME),
+            Action::Energy => window(energy::NAME),
+            Action::Probe => Message::Show(Show {
+                probe: !c.show.probe,
+                ..c.show.clone()
+            }),
+            Action::Editor => Message::Edit(!c.editing),
+            Action::Mute => Message::Mute(!self.sound.muted()),
+            Action::Timeline => Message::Timeline(!self.timeline.open),
+            Action::Panels => Message::HidePanels(!c.panels_hidden),
+            Action::TimeScale if k == 0 => Message::TimeScale((c.time_scale * 0.5).max(0.02)),
+            Action::TimeScale => Message::TimeScale((c.time_scale * 2.0).min(2.0)),
+            Action::Frame => Message::Camera(Camera::default()),
+            Action::Screenshot => Message::Screenshot,
+            Action::Quit => Message::Quit,
+            Action::Close => Message::CloseWindows,
+            Action::Undo | Action::Delete | Action::Deselect => Message::EditorKey(action),
+            Action::Launch | Action::Step | Action::Scene | Action::Flippers => return None,
+        })
     }
 }
 
@@ -81,9 +77,9 @@ fn by_place(action: Action) -> bool {
     matches!(action, Action::Scene | Action::TimeScale)
 }
 
-/// Commands that bring the world's held controls in line with the held keys (none when the
+/// Messages that bring the world's held controls in line with the held keys (none when the
 /// world is not a game; every control let go while egui has the keyboard).
-pub(super) fn control_commands(world: &World, egui_wants_keys: bool) -> Vec<Command> {
+pub(super) fn control_messages(world: &World, egui_wants_keys: bool) -> Vec<Message> {
     if !world.is_game() {
         return Vec::new();
     }
@@ -92,7 +88,7 @@ pub(super) fn control_commands(world: &World, egui_wants_keys: bool) -> Vec<Comm
         .into_iter()
         .filter_map(|c| {
             let down = !egui_wants_keys && control_held(c);
-            (down != held[c.index()]).then_some(Command::Control(c, down))
+            (down != held[c.index()]).then_some(Message::World(Input::Control { control: c, down }))
         })
         .collect()
 }

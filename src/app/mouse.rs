@@ -1,4 +1,4 @@
-//! Hands on: the mouse's gestures, turned into [`Command`]s and camera moves.
+//! Hands on: the mouse's gestures, turned into [`Message`]s: ball edits and camera moves.
 //!
 //! - Left drag from empty field: launch a ball from the press point along the drag, at
 //!   [`LAUNCH_GAIN`] × the drag length (a preview line shows direction and speed).
@@ -6,14 +6,14 @@
 //!   speed of the last [`THROW_WINDOW`] s on release.
 //! - Right click on a ball: delete it. Right or middle drag: pan. Wheel: zoom about the cursor.
 //!
-//! Ball edits are commands the app applies between frames (so runs stay deterministic given
-//! the same commands); nothing fires when egui has the pointer (read after egui's pass of the
+//! Ball edits are messages the app applies between frames (so runs stay deterministic given
+//! the same messages); nothing fires when egui has the pointer (read after egui's pass of the
 //! same frame, so a window opened, moved or reached in that frame counts).
 
-use crate::command::Command;
+use crate::message::Message;
 use crate::render::screen;
 use crate::render::view::{Camera, View};
-use collide::{BallId, Vec2, World};
+use collide::{BallId, Input, Vec2, World};
 use macroquad::prelude::*;
 use std::collections::VecDeque;
 
@@ -90,8 +90,8 @@ impl Mouse {
         self.gesture = None;
     }
 
-    /// One frame of mouse input: moves the camera, returns the ball commands.
-    pub fn update(&mut self, cx: &Ctx, cam: &mut Camera) -> Vec<Command> {
+    /// One frame of mouse input: moves `cam` (the caller's copy), returns the ball edits.
+    pub fn update(&mut self, cx: &Ctx, cam: &mut Camera) -> Vec<Message> {
         let mut cmds = Vec::new();
         let at = screen::mouse();
         let view = cx.fitted.with_camera(*cam);
@@ -111,7 +111,7 @@ impl Mouse {
         cmds
     }
 
-    fn press(&mut self, cx: &Ctx, view: &View, at: Vec2, p: Vec2, cmds: &mut Vec<Command>) {
+    fn press(&mut self, cx: &Ctx, view: &View, at: Vec2, p: Vec2, cmds: &mut Vec<Message>) {
         if self.gesture.is_some() {
             return;
         }
@@ -129,7 +129,7 @@ impl Mouse {
             });
         } else if is_mouse_button_pressed(MouseButton::Right) {
             match under {
-                Some(ball) => cmds.push(Command::RemoveBall(ball)),
+                Some(ball) => cmds.push(Message::RemoveBall(ball)),
                 None => self.gesture = Some(Gesture::Pan { last: at }),
             }
         } else if is_mouse_button_pressed(MouseButton::Middle) {
@@ -137,7 +137,7 @@ impl Mouse {
         }
     }
 
-    fn drag(&mut self, cx: &Ctx, cam: &mut Camera, at: Vec2, p: Vec2, cmds: &mut Vec<Command>) {
+    fn drag(&mut self, cx: &Ctx, cam: &mut Camera, at: Vec2, p: Vec2, cmds: &mut Vec<Message>) {
         let left_up = !is_mouse_button_down(MouseButton::Left);
         match &mut self.gesture {
             None => {}
@@ -145,7 +145,7 @@ impl Mouse {
             Some(Gesture::Launch { from }) => {
                 let vel = launch_velocity(*from, p);
                 if vel.length() * (cx.fitted.scale() * cam.zoom) > CLICK_SLOP * LAUNCH_GAIN {
-                    cmds.push(Command::LaunchAt(*from, vel));
+                    cmds.push(Message::World(Input::LaunchAt { pos: *from, vel }));
                 }
                 self.gesture = None;
             }
@@ -160,7 +160,11 @@ impl Mouse {
                     trail.pop_front();
                 }
                 let vel = trail_velocity(trail) / cx.time_scale.max(1e-3);
-                cmds.push(Command::MoveBall(*ball, p + *grip, vel));
+                cmds.push(Message::MoveBall {
+                    ball: *ball,
+                    pos: p + *grip,
+                    vel,
+                });
                 if left_up {
                     self.gesture = None;
                 }

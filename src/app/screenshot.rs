@@ -12,7 +12,7 @@ impl App {
         // A page has no folder: the picture is downloaded (`web.rs`).
         #[cfg(target_arch = "wasm32")]
         let name = self.download_png(get_screen_data(), name);
-        self.ui.message = Some(format!("Screenshot written: {name}"));
+        self.feedback.notes.message = Some(format!("Screenshot written: {name}"));
     }
 }
 

@@ -1,11 +1,12 @@
-//! The record-and-replay bar's commands: seeking in the recording, and saving and loading
+//! The record-and-replay bar's messages: seeking in the recording, and saving and loading
 //! recordings, states and scenes by path.
 
 use super::App;
-use crate::command::Command;
+use crate::message::Message;
+use crate::message::TapeCmd;
 use crate::render::view::Camera;
 use crate::start::Source;
-use crate::ui::timeline::{FileError, TapeCmd};
+use crate::ui::timeline::FileError;
 use collide::{Scene, Stepper};
 
 impl App {
@@ -18,19 +19,25 @@ impl App {
         let failure = cmd.failure();
         let note = match cmd {
             TapeCmd::Seek(step) => {
-                self.ui.paused = true;
-                self.tape.seek(&mut self.world, step);
+                self.choices.paused = true;
+                let held = self.sim.held();
+                held.tape.seek(&mut held.world, step);
                 self.after_jump();
                 None
             }
             TapeCmd::Step => {
-                self.apply(Command::Step);
+                self.apply(Message::Step);
+                None
+            }
+            TapeCmd::Pause(paused) => {
+                self.apply(Message::Pause(paused));
                 None
             }
             TapeCmd::SaveRecording(path) => {
-                let saved = self.tape.record(&self.world).save(&path);
+                let held = self.sim.held();
+                let saved = held.tape.record(&held.world).save(&path);
                 Some(saved.map_err(|e| e.to_string()).map(|_| {
-                    let r = self.tape.recorded();
+                    let r = self.sim.tape().recorded();
                     let count = crate::advice::counted;
                     format!(
                         "{}, {} saved",
@@ -41,10 +48,10 @@ impl App {
             }
             TapeCmd::SaveState(path) => Some(
                 self.source
-                    .saved(&self.world)
+                    .saved(self.sim.world())
                     .save(&path)
                     .map_err(|e| e.to_string())
-                    .map(|_| format!("state at step {} saved", self.world.steps())),
+                    .map(|_| format!("state at step {} saved", self.sim.world().steps())),
             ),
             TapeCmd::LoadRecording(path) => self.load_recording(&path),
             TapeCmd::LoadState(path) => self.load_state(&path),
@@ -88,8 +95,9 @@ impl App {
         Some(
             loaded
                 .map(|(source, scene, world, tape)| {
-                    (self.source, self.scene, self.world, self.tape) = (source, scene, world, tape);
-                    self.ui.paused = true;
+                    (self.source, self.scene) = (source, scene);
+                    self.sim = super::Sim::new(world, tape);
+                    self.choices.paused = true;
                     self.after_jump();
                     "recording loaded: press Play or drag the slider".to_string()
                 })
@@ -109,10 +117,11 @@ impl App {
         Some(
             loaded
                 .map(|(source, scene, world)| {
-                    (self.source, self.scene, self.world) = (source, scene, world);
-                    self.tape = self.source.tape(&self.world);
+                    let tape = source.tape(&world);
+                    (self.source, self.scene) = (source, scene);
+                    self.sim = super::Sim::new(world, tape);
                     self.after_jump();
-                    format!("state at step {} loaded", self.world.steps())
+                    format!("state at step {} loaded", self.sim.world().steps())
                 })
                 .map_err(|e| e.to_string()),
         )

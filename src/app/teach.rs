@@ -2,11 +2,11 @@
 //! probe's focus (the ball under the pointer, or one pinned by a click) asked of the world
 //! before each frame's steps, and the probe, heat map and solver view drawn over the table
 //! (`render/probe.rs`, `render/heat.rs`, `render/solver_view.rs`). None changes the
-//! simulation: a set-up goes through the commands like any panel's, and the probe is a
+//! simulation: a set-up goes through the messages like any panel's, and the probe is a
 //! request for a record.
 
 use super::App;
-use crate::command::Command;
+use crate::message::Message;
 use crate::render::heat;
 use crate::render::view::View;
 use crate::render::{probe, screen, solver_view};
@@ -18,7 +18,7 @@ use macroquad::prelude::{get_time, is_mouse_button_pressed, MouseButton};
 impl App {
     /// Sets the toy up for experiment `k` of Things to try: what its set-up names, in the
     /// order a person would (scene, broad phase and parameters, settings, balls, overlays),
-    /// through the same commands as the panel; nothing else changes.
+    /// through the same messages as the panel; nothing else changes.
     pub(super) fn start_tour(&mut self, k: usize) {
         let Some(x) = tour::list().get(k) else {
             return;
@@ -28,43 +28,48 @@ impl App {
             return; // the shipped list resolves (tested)
         };
         if let Some(scene) = names.scene {
-            self.apply(Command::LoadScene(scene));
+            self.apply(Message::LoadScene(scene));
         }
         if let Some(n) = setup.scene_fill {
-            self.apply(Command::SceneFill(n));
+            self.apply(Message::SceneFill(n));
         }
         if let Some(kind) = names.broad {
-            (self.ui.broad_chosen, self.ui.broad_note) = (true, None);
-            self.apply(Command::SetBroad(kind));
+            self.apply(Message::ChooseBroad(kind));
         }
         self.set_params(setup);
-        let mut sim = self.world.settings().clone();
+        let mut sim = self.sim.world().settings().clone();
         edit_settings(&mut sim, setup, &names);
-        if sim != *self.world.settings() {
+        if sim != *self.sim.world().settings() {
             self.input_shown(Input::Settings(sim));
         }
         if let Some((n, r)) = setup.fill {
-            self.apply(Command::Fill(n, r));
+            let (radius, speed) = (crate::start::fill_radii(r), crate::start::FILL_SPEED);
+            self.apply(Message::World(Input::Fill { n, radius, speed }));
         }
         if let Some(n) = setup.launch {
-            self.apply(Command::Launch(n));
+            self.apply(Message::World(Input::Launch(n)));
         }
+        let mut show = self.choices.show.clone();
         for name in &setup.show {
-            self.ui.show.enable(name);
+            show.enable(name);
         }
-        self.teach.tour.shown = k;
-        self.teach.tour.place();
+        self.apply(Message::Show(show));
+        self.windows.tour.shown = k;
+        self.windows.tour.place();
         self.teach.pinned = None;
-        self.ui.message = Some(format!("Things to try {}: {title}", k + 1));
+        self.feedback.notes.message = Some(format!("Things to try {}: {title}", k + 1));
     }
 
     /// The set-up's broad-phase parameters, by the names the broad phase gives them.
     fn set_params(&mut self, setup: &Setup) {
         for (name, v) in &setup.params {
-            let params = self.world.broad().params();
+            let params = self.sim.world().broad().params();
             match params.iter().find(|p| p.name == name) {
-                Some(p) => self.apply(Command::SetParam(p.name, *v)),
-                None => self.ui.param_message = Some(format!("no parameter {name:?}")),
+                Some(p) => self.apply(Message::World(Input::SetParam {
+                    name: p.name.to_string(),
+                    value: *v,
+                })),
+                None => self.feedback.notes.param_message = Some(format!("no parameter {name:?}")),
             }
         }
     }
@@ -72,19 +77,14 @@ impl App {
     /// `--tour N`: the window open on experiment N, the toy set up for it.
     pub(super) fn start_tour_from_args(&mut self) {
         if let Some(crate::cli::TourArg::Start(k)) = self.args.tour {
-            self.teach.tour.open = true;
+            self.windows.set_open(crate::ui::tour::NAME, true);
             self.start_tour(k);
         }
     }
 
-    /// The Things to try window; its button's set-up as a command.
-    pub(super) fn tour_window(&mut self, ctx: &egui_macroquad::egui::Context) -> Option<Command> {
-        self.teach.tour.show(ctx).map(Command::Tour)
-    }
-
     /// Asks the world for the probe's record while the probe or the heat map is shown.
     pub(super) fn sync_probe(&mut self) {
-        let show = &self.ui.show;
+        let show = &self.choices.show;
         let ask = (show.probe || show.heat).then(|| ProbeAsk {
             focus: if show.probe {
                 self.teach.pinned.or(self.teach.hover)
@@ -94,7 +94,7 @@ impl App {
             heat: show.heat,
         });
         self.teach.asked = ask;
-        self.world.set_probe(ask);
+        self.sim.world_mut().set_probe(ask);
     }
 
     /// Paused, the probe follows the pointer: when it points at another ball, or pins one,
@@ -105,56 +105,55 @@ impl App {
         self.sync_probe();
         let focus = self.teach.asked.and_then(|a| a.focus);
         if self.teach.asked != before && focus.is_some() {
-            self.world.probe_again();
+            self.sim.world_mut().probe_again();
         }
     }
 
     /// The probe's record, when it is of the ball the probe is on now (the pinned one, else
     /// the one under the pointer): a record of another ball is never shown as this one's.
     fn probe_record(&self) -> Option<&collide::world::ProbeRecord> {
-        let rec = self.world.probe()?;
+        let rec = self.sim.world().probe()?;
         let focus = self.teach.pinned.or(self.teach.hover);
         (rec.focus.as_ref().map(|f| f.ball) == focus && focus.is_some()).then_some(rec)
     }
 
-    /// With the probe on, notes the ball under the pointer, and a left click pins the ball
-    /// under it (or, on the empty field, lets go of the pinned one). Returns true when the
-    /// click was the probe's (no other gesture starts from it).
-    pub(super) fn probe_mouse(&mut self, view: &View, over_table: bool) -> bool {
-        if !self.ui.show.probe || !over_table {
+    /// With the probe on, notes the ball under the pointer, and a left click asks to pin the
+    /// ball under it (or, on the empty field, to let go of the pinned one). Returns the click's
+    /// message when it was the probe's (no other gesture starts from it).
+    pub(super) fn probe_mouse(&mut self, view: &View, over_table: bool) -> Option<Message> {
+        if !self.choices.show.probe || !over_table {
             self.teach.hover = None;
-            return false;
+            return None;
         }
         let p = view.to_world(screen::mouse());
         // The nearest ball within a generous reach: small balls are hard to point at.
-        let under = self.world.ball_at(p, PROBE_REACH / view.scale());
+        let under = self.sim.world().ball_at(p, PROBE_REACH / view.scale());
         self.teach.hover = under;
         if !is_mouse_button_pressed(MouseButton::Left) {
-            return false;
+            return None;
         }
-        self.teach.pinned = match (under, self.teach.pinned) {
+        Some(Message::Pin(match (under, self.teach.pinned) {
             (Some(b), Some(p)) if b == p => None,
             (under, _) => under,
-        };
-        true
+        }))
     }
 
     /// The colour seeds of the balls while the heat map shows on them (algorithms without
     /// places to colour).
     pub(super) fn heat_tints(&self) -> Option<Vec<u32>> {
-        let kind = self.world.broad().kind();
-        if !self.ui.show.heat || self.editor.active || heat::on_places(kind) {
+        let kind = self.sim.world().broad().kind();
+        if !self.choices.show.heat || self.editor.active || heat::on_places(kind) {
             return None;
         }
-        let rec = self.world.probe()?;
-        Some(heat::ball_tints(rec, self.world.balls().len()))
+        let rec = self.sim.world().probe()?;
+        Some(heat::ball_tints(rec, self.sim.world().balls().len()))
     }
 
     /// Hands the balls' drawing the heat map's places to draw under them, or none.
     pub(super) fn sync_heat(&mut self) {
-        let kind = self.world.broad().kind();
-        let wanted = self.ui.show.heat && !self.editor.active;
-        let grid = match self.world.probe() {
+        let kind = self.sim.world().broad().kind();
+        let wanted = self.choices.show.heat && !self.editor.active;
+        let grid = match self.sim.world().probe() {
             Some(rec) if wanted => self.teach.heat.grid(rec, kind, get_time()),
             _ => None,
         };
@@ -166,17 +165,17 @@ impl App {
         if self.editor.active {
             return;
         }
-        let world = &self.world;
-        if self.ui.show.impulses {
-            solver_view::draw(view, world, self.ui.show.colouring);
+        let world = self.sim.world();
+        if self.choices.show.impulses {
+            solver_view::draw(view, world, self.choices.show.colouring);
         }
         let Some(rec) = world.probe() else {
             return;
         };
-        if self.ui.show.heat {
+        if self.choices.show.heat {
             heat::draw(view, rec, world.broad().kind(), &mut self.teach.heat);
         }
-        if let Some(rec) = self.probe_record().filter(|_| self.ui.show.probe) {
+        if let Some(rec) = self.probe_record().filter(|_| self.choices.show.probe) {
             let pinned = self.teach.pinned.and_then(|i| world.balls().get(i));
             let near = match pinned {
                 Some(b) => view.pt(b.pos + Vec2::new(b.radius, b.radius)),
@@ -225,7 +224,7 @@ fn edit_settings(sim: &mut Settings, setup: &Setup, names: &tour::Resolved) {
 #[cfg(test)]
 mod tests {
     use super::App;
-    use crate::command::Command;
+    use crate::message::Message;
     use crate::tour;
 
     /// An app as a `--frames` run builds it, with these extra flags.
@@ -238,12 +237,12 @@ mod tests {
         for (k, x) in tour::list().iter().enumerate() {
             let mut app = app(&[]);
             // Named by no set-up, kept by a scene load: must stay.
-            app.world.edit_settings(|s| s.rotate = true);
-            app.apply(Command::Tour(k));
-            let (s, names, w) = (&x.setup, x.setup.resolved().unwrap(), &app.world);
+            app.sim.world_mut().edit_settings(|s| s.rotate = true);
+            app.apply(Message::Tour(k));
+            let (s, names, w) = (&x.setup, x.setup.resolved().unwrap(), app.sim.world());
             let name = &x.title;
             if let Some(scene) = &s.scene {
-                assert_eq!(&app.ui.scene_name, scene, "{name}");
+                assert_eq!(&app.scene.name, scene, "{name}");
             }
             if let Some(kind) = names.broad {
                 assert_eq!(w.broad().kind(), kind, "{name}");
@@ -275,11 +274,11 @@ mod tests {
             if let Some((n, _)) = s.fill {
                 assert_eq!(w.balls().len(), n as usize, "{name}");
             }
-            let shown = crate::prefs::Prefs::shown(&app.ui.show);
+            let shown = crate::prefs::Prefs::shown(&app.choices.show);
             for o in s.show.iter().filter(|o| *o != "probe") {
                 assert!(shown.contains(o), "{name}: {o} shown");
             }
-            let message = app.ui.message.clone().unwrap_or_default();
+            let message = app.feedback.notes.message.clone().unwrap_or_default();
             assert!(message.contains(name.as_str()), "{message}");
         }
     }
@@ -295,14 +294,19 @@ mod tests {
             .expect("listed");
         let run = |sleep: bool| {
             let mut app = app(&[]);
-            app.apply(Command::Tour(k));
+            app.apply(Message::Tour(k));
             if sleep {
-                app.world.edit_settings(|s| s.sleep.enabled = Some(true));
+                app.sim
+                    .world_mut()
+                    .edit_settings(|s| s.sleep.enabled = Some(true));
             }
             for _ in 0..240 {
                 app.step_frame();
             }
-            (app.world.asleep_count(), app.world.solver_contacts().len())
+            (
+                app.sim.world().asleep_count(),
+                app.sim.world().solver_contacts().len(),
+            )
         };
         let (asleep, contacts) = run(false);
         assert_eq!(asleep, 0, "set up: nobody sleeps");
@@ -313,9 +317,9 @@ mod tests {
     #[test]
     fn tour_n_starts_set_up_with_the_window_open() {
         let app = app(&["--tour", "2"]);
-        assert!(app.teach.tour.open);
-        assert_eq!(app.world.broad().kind(), collide::BroadKind::Quadtree);
-        assert_eq!(app.teach.tour.shown, 1);
+        assert!(app.windows.is_open(crate::ui::tour::NAME));
+        assert_eq!(app.sim.world().broad().kind(), collide::BroadKind::Quadtree);
+        assert_eq!(app.windows.tour.shown, 1);
     }
 
     /// The ball the probe's record is of, as the table would show it.
@@ -335,8 +339,8 @@ mod tests {
             app.sync_probe();
             app.step_frame();
         }
-        app.ui.paused = true;
-        app.ui.show.probe = true;
+        app.choices.paused = true;
+        app.choices.show.probe = true;
         app.teach.hover = Some(7);
         app.probe_while_paused();
         assert_eq!(shown_ball(&app), Some(7), "shown at once, paused");
@@ -351,9 +355,9 @@ mod tests {
         app.teach.pinned = Some(3);
         app.probe_while_paused();
         assert_eq!(shown_ball(&app), Some(3), "a click pins another");
-        let steps = app.world.steps();
-        app.apply(Command::Step);
-        assert!(app.world.steps() > steps, "O stepped");
+        let steps = app.sim.world().steps();
+        app.apply(Message::Step);
+        assert!(app.sim.world().steps() > steps, "O stepped");
         assert_eq!(
             shown_ball(&app),
             Some(3),
@@ -365,15 +369,19 @@ mod tests {
     fn the_probe_is_asked_while_shown_and_changes_no_simulation() {
         let run = |probe: bool| {
             let mut app = app(&["--tour", "15"]);
-            app.ui.show.probe = probe;
-            app.ui.show.heat = probe;
+            app.choices.show.probe = probe;
+            app.choices.show.heat = probe;
             app.teach.pinned = Some(5);
             for _ in 0..30 {
                 app.sync_probe();
                 app.step_frame();
             }
-            let rec = app.world.probe().map(|r| r.focus.as_ref().map(|f| f.ball));
-            (app.world.state_hash(), rec)
+            let rec = app
+                .sim
+                .world()
+                .probe()
+                .map(|r| r.focus.as_ref().map(|f| f.ball));
+            (app.sim.world().state_hash(), rec)
         };
         let (plain, none) = run(false);
         let (probed, focus) = run(true);

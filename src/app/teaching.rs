@@ -1,14 +1,11 @@
-//! The teaching tools' state between frames (`teach.rs` is what they do): the Things to try
-//! window, the probe's pinned and hovered balls, the heat map's places.
+//! The teaching tools' state between frames (`teach.rs` is what they do): the probe's
+//! pinned and hovered balls, the heat map's places.
 
 use crate::render::heat::HeatCache;
-use crate::ui::tour::TourUi;
 
 /// The teaching tools' state between frames.
 #[derive(Default)]
 pub struct Teach {
-    /// The Things to try window.
-    pub tour: TourUi,
     /// The ball pinned by a click (else the probe follows the pointer).
     pub pinned: Option<usize>,
     /// The ball under the pointer this frame.

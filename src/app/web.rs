@@ -7,8 +7,8 @@
 //! gets the same message (in the page's words).
 
 use super::App;
+use crate::message::TapeCmd;
 use crate::start;
-use crate::ui::timeline::TapeCmd;
 use crate::web::page::{self, file::*};
 use crate::web::words::for_page;
 use collide::{Recording, SavedState};
@@ -53,22 +53,23 @@ impl App {
             (true, true) => "kept",
         };
         let progress = self
+            .windows
             .experiment
             .running()
             .map_or("null".to_string(), |f| f.to_string());
-        let st = self.world.settings();
+        let st = self.sim.world().settings();
         format!(
             "{{\"frames\":{frames},\"balls\":{},\"paused\":{},\"iterations\":[{},{}],\
              \"help\":{},\"tour\":{},\"energy\":{},\"chart\":{},\"experiment\":{progress},\
              \"settings\":\"{settings}\"}}",
-            self.world.balls().len(),
-            self.ui.paused,
+            self.sim.world().balls().len(),
+            self.choices.paused,
             st.motion_iterations,
             st.collision_iterations,
-            self.panel.help.open,
-            self.teach.tour.open,
-            self.energy.open,
-            self.chart.open,
+            self.windows.is_open(crate::ui::help::NAME),
+            self.windows.is_open(crate::ui::tour::NAME),
+            self.windows.is_open(crate::ui::energy::NAME),
+            self.windows.is_open(crate::ui::chart::NAME),
         )
     }
 
@@ -78,8 +79,9 @@ impl App {
         let failure = cmd.failure();
         let note = match &cmd {
             TapeCmd::SaveRecording(path) => {
-                let text = ron_text(self.tape.record(&self.world));
-                let r = self.tape.recorded();
+                let held = self.sim.held();
+                let text = ron_text(held.tape.record(&held.world));
+                let r = self.sim.tape().recorded();
                 let count = crate::advice::counted;
                 let what = format!(
                     "{}, {}",
@@ -92,18 +94,18 @@ impl App {
                     format!("{what} saved as a download, {name}")
                 })
             }
-            TapeCmd::SaveState(path) => ron_text(&self.source.saved(&self.world)).map(|t| {
+            TapeCmd::SaveState(path) => ron_text(&self.source.saved(self.sim.world())).map(|t| {
                 let name = file_name(path, "state.ron");
                 page::download(&name, t.as_bytes());
                 format!(
                     "state at step {} saved as a download, {name}",
-                    self.world.steps()
+                    self.sim.world().steps()
                 )
             }),
             TapeCmd::LoadRecording(_) => Ok(choose(RECORDING)),
             TapeCmd::LoadState(_) => Ok(choose(STATE)),
             TapeCmd::LoadScene(_) => Ok(choose(SCENE)),
-            TapeCmd::Seek(_) | TapeCmd::Step => return Some(cmd),
+            TapeCmd::Seek(_) | TapeCmd::Step | TapeCmd::Pause(_) => return Some(cmd),
         };
         self.show_file_result(Some(note.map_err(|e| for_page(&e))), failure);
         None

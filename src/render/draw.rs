@@ -35,18 +35,24 @@ fn play_area(view: &View, world: &World) -> (Vec2, Vec2) {
 /// balls only: one `draw_line` each is too slow for tens of thousands in software rendering.
 pub const OVERLAY_BALLS: usize = 2000;
 
+/// What the world is drawn with besides itself: the effects of its impacts, the overlays
+/// asked for, and the heat map's tints when it is on.
+pub struct Looks<'a> {
+    /// Tracks, hit points, lights.
+    pub fx: &'a Fx,
+    /// The overlays to draw.
+    pub show: &'a Show,
+    /// A hue seed a ball, in place of its own colour (the heat map).
+    pub tints: Option<&'a [u32]>,
+}
+
 /// Draws everything the Show toggles ask for, in back-to-front order; with many balls, lays
 /// out the canvas of balls under everything else, for the caller to draw with
 /// [`Sprites::draw_canvas`] before macroquad draws anything queued here. `tints`, when given,
 /// colours each ball by that hue seed instead of its own (the heat map); the heat map's places
 /// set on `sprites` ([`Sprites::set_heat`]) colour the balls and the backdrop under them.
-pub fn world(
-    view: &View,
-    world: &World,
-    (fx, show, tints): (&Fx, &Show, Option<&[u32]>),
-    time: f32,
-    sprites: &mut Sprites,
-) {
+pub fn world(view: &View, world: &World, looks: Looks, time: f32, sprites: &mut Sprites) {
+    let Looks { fx, show, tints } = looks;
     let field = play_area(view, world);
     let tinted: Vec<collide::world::Ball>;
     let balls = match tints {
@@ -73,7 +79,7 @@ pub fn world(
         heat.as_ref().map_or(c, |h| h.ball_colour(c))
     };
     let rings = with_rings(balls, |i| world.asleep(i));
-    sprites.prepare(view, &rings, colour, field, (FIELD, BACKGROUND));
+    sprites.prepare(view, &rings, colour, field, FIELD, BACKGROUND);
     if show.sectors {
         arc_sectors(view, world);
     }

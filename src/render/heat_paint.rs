@@ -151,7 +151,8 @@ impl HeatGrid {
     pub fn underlay(
         &self,
         view: &View,
-        (at, s): (Vec2, f32),
+        at: Vec2,
+        s: f32,
         size: (usize, usize),
         back: impl Fn(usize, usize) -> u32,
     ) -> Option<Underlay> {
@@ -252,7 +253,7 @@ mod tests {
         let view = View::fit(g.area(), Vec2::ZERO, Vec2::new(224.0, 134.0));
         let grey = u32::from_le_bytes([40, 40, 40, 255]);
         let u = g
-            .underlay(&view, (Vec2::ZERO, 1.0), (224, 134), |_, _| grey)
+            .underlay(&view, Vec2::ZERO, 1.0, (224, 134), |_, _| grey)
             .unwrap();
         let (x0, y0, w, h) = u.rect;
         assert_eq!(u.pixels.len(), w * h);

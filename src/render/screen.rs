@@ -74,7 +74,8 @@ pub fn mouse() -> Vec2 {
 
 /// A rectangle (left, top, width, height) of logical pixels in physical pixels, `s` per
 /// logical pixel: the edges rounded, so rectangles that meet still meet.
-pub fn to_physical((x, y, w, h): (i32, i32, i32, i32), s: f32) -> (i32, i32, i32, i32) {
+pub fn to_physical(rect: (i32, i32, i32, i32), s: f32) -> (i32, i32, i32, i32) {
+    let (x, y, w, h) = rect;
     let at = |v: i32| (v as f32 * s).round() as i32;
     let (x0, y0) = (at(x), at(y));
     (x0, y0, at(x + w) - x0, at(y + h) - y0)
@@ -140,7 +141,8 @@ fn text_at(text: &str, x: f32, y: f32, size: f32, color: Color) {
 
 /// Where a label `w` × `h` (logical px) asked at top-left `(x, y)` goes: moved inside
 /// `area` (x, y, w, h) so the view's edge never cuts it (at its top-left when it is larger).
-pub fn label_at((x, y): (f32, f32), (w, h): (f32, f32), area: (f32, f32, f32, f32)) -> (f32, f32) {
+pub fn label_at(at: (f32, f32), size: (f32, f32), area: (f32, f32, f32, f32)) -> (f32, f32) {
+    let ((x, y), (w, h)) = (at, size);
     let (ax, ay, aw, ah) = area;
     let x = x.min(ax + aw - w).max(ax);
     let y = y.min(ay + ah - h).max(ay);
@@ -150,7 +152,8 @@ pub fn label_at((x, y): (f32, f32), (w, h): (f32, f32), area: (f32, f32, f32, f3
 /// A label over the view: `text` at `size` on a dark backdrop, its top-left at `(x, y)` moved
 /// inside `area` (see [`label_at`]). Drawn over the table, it stays readable whatever lies
 /// under it (an arc, a wall, a kinematic bar).
-pub fn label(text: &str, (x, y): (f32, f32), size: f32, color: Color, area: (f32, f32, f32, f32)) {
+pub fn label(text: &str, at: (f32, f32), size: f32, color: Color, area: (f32, f32, f32, f32)) {
+    let (x, y) = at;
     let pad = size * 0.25;
     let (w, h) = (text_width(text, size) + 2.0 * pad, size + 2.0 * pad);
     let (x, y) = label_at((x, y), (w, h), area);
@@ -188,10 +191,11 @@ pub fn fitted(text: &str, size: f32, least: f32, width: f32) -> (f32, Vec<String
 /// [`fitted`] with the width of a text at a size given by `measure`.
 pub fn fitted_by(
     text: &str,
-    (size, least): (f32, f32),
+    sizes: (f32, f32),
     width: f32,
     measure: impl Fn(&str, f32) -> f32,
 ) -> (f32, Vec<String>) {
+    let (size, least) = sizes;
     let whole = measure(text, size);
     if whole <= width {
         return (size, vec![text.to_string()]);

@@ -32,7 +32,7 @@ pub fn draw(view: &View, world: &World, how: Colouring) {
     if most <= 0.0 {
         return;
     }
-    let (line, colour): (String, ContactColour) = match how {
+    let lined: (String, ContactColour) = match how {
         Colouring::Kind => (
             "white: ball–ball, orange: ball–obstacle".into(),
             Box::new(by_kind),
@@ -46,6 +46,7 @@ pub fn draw(view: &View, world: &World, how: Colouring) {
             (line, Box::new(colour))
         }
     };
+    let (line, colour) = lined;
     let balls = world.balls();
     for c in contacts
         .iter()

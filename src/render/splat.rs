@@ -397,12 +397,13 @@ impl Canvas {
     /// the discs keep their order; a disc over one of an earlier strip is drawn after it too.
     pub fn discs(
         &mut self,
-        (w, h): (usize, usize),
+        size: (usize, usize),
         back: Backdrop,
         discs: &[Disc],
         order: &mut Vec<u32>,
         starts: &mut Vec<u32>,
     ) {
+        let (w, h) = size;
         self.start(w, h, back);
         let strips = h.div_ceil(STRIP_ROWS).max(1);
         let strip = |d: &Disc| {
@@ -457,7 +458,8 @@ impl Canvas {
     }
 
     /// Draws `stamp` (its `texels`) with its top-left texel at `(x, y)`, clipped.
-    fn put(&mut self, (x, y): (i32, i32), stamp: Stamp, texels: &[u32], rgba: [u8; 4]) {
+    fn put(&mut self, at: (i32, i32), stamp: Stamp, texels: &[u32], rgba: [u8; 4]) {
+        let (x, y) = at;
         let (w, h) = (self.size.0 as i32, self.size.1 as i32);
         let (x0, x1) = (x.max(0), (x + stamp.w as i32).min(w));
         let (y0, y1) = (y.max(0), (y + stamp.rows as i32).min(h));

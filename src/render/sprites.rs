@@ -124,7 +124,7 @@ impl Sprites {
             return;
         }
         let back = self.backdrop;
-        let under = heat.underlay(view, (at, s), size, |x, y| back.pixel(x, y));
+        let under = heat.underlay(view, at, s, size, |x, y| back.pixel(x, y));
         self.canvas.set_underlay(under);
         self.underlay_for = Some(key);
     }
@@ -141,7 +141,8 @@ impl Sprites {
         balls: &[Ball],
         color: impl Fn(&Ball) -> Color,
         field: (Vec2, Vec2),
-        (inside, outside): (Color, Color),
+        inside: Color,
+        outside: Color,
     ) {
         self.ensure_textures();
         self.used.iter_mut().for_each(|u| *u = 0);

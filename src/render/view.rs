@@ -75,7 +75,8 @@ impl View {
     /// The whole pixels of the area within a window of `screen` (width, height px): left,
     /// top, width, height, never negative. The canvas of balls covers them, and the world's
     /// drawing is clipped to them.
-    pub fn pixels(&self, (sw, sh): (f32, f32)) -> (i32, i32, i32, i32) {
+    pub fn pixels(&self, screen: (f32, f32)) -> (i32, i32, i32, i32) {
+        let (sw, sh) = screen;
         let (lo, hi) = self.area;
         let (x0, y0) = (lo.x.floor().clamp(0.0, sw), lo.y.floor().clamp(0.0, sh));
         let (x1, y1) = (hi.x.ceil().clamp(x0, sw), hi.y.ceil().clamp(y0, sh));

@@ -106,6 +106,17 @@ impl Sound {
         }
     }
 
+    /// Whether the sound is muted: the one place mute is kept (the panel, M and the saved
+    /// settings read it here).
+    pub fn muted(&self) -> bool {
+        self.muted
+    }
+
+    /// The volume (0..=1).
+    pub fn volume(&self) -> f32 {
+        self.volume
+    }
+
     /// One line for the panel: where the sound goes, or why there is none.
     pub fn status(&self) -> String {
         if let Some(why) = self.output.as_ref().and_then(device::Output::failure) {

@@ -3,6 +3,8 @@
 //! total (`counters().total`) across the frame, so every step of the frame counts, however
 //! many the stepper ran. Frames without a step (paused) add no sample.
 
+use super::window::{Seen, Window};
+use crate::message::Message;
 use collide::world::Tally;
 use collide::World;
 use egui_macroquad::egui;
@@ -33,10 +35,21 @@ struct Sample {
 /// The chart's ring buffer of per-frame samples.
 #[derive(Default)]
 pub struct Chart {
-    /// Whether the window is shown (the toolbar's Chart).
-    pub open: bool,
     samples: VecDeque<Sample>,
     last_total: Option<Tally>,
+}
+
+/// The window's name.
+pub const NAME: &str = "Chart";
+
+impl Window for Chart {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn show(&mut self, ctx: &egui::Context, open: &mut bool, _: &Seen, _: &mut Vec<Message>) {
+        self.window(ctx, open);
+    }
 }
 
 impl Chart {
@@ -76,19 +89,13 @@ impl Chart {
         }
     }
 
-    /// Opens it when closed, closes it when open.
-    pub fn toggle(&mut self) {
-        self.open = !self.open;
-    }
-
     /// The chart window, while open: below the toolbar, within the screen, its plots scrolled
     /// when they are taller than the room there.
-    pub fn show(&mut self, ctx: &egui::Context) {
-        let mut open = self.open;
+    fn window(&mut self, ctx: &egui::Context, open: &mut bool) {
         let area = super::widgets::window_area(ctx);
         let margin = egui::vec2(60.0, super::widgets::WINDOW_MARGIN);
         egui::Window::new("Chart: broad phase and overlap per frame")
-            .open(&mut open)
+            .open(open)
             .default_pos(area.min + margin)
             .default_width(480.0)
             .constrain_to(area)
@@ -207,10 +214,7 @@ mod tests {
     /// toolbar `toolbar` points tall, with ten seconds of samples.
     fn chart_rect(size: egui::Vec2, toolbar: f32) -> egui::Rect {
         let ctx = egui::Context::default();
-        let mut chart = Chart {
-            open: true,
-            ..Chart::default()
-        };
+        let mut chart = Chart::default();
         let w = world();
         for k in 0..600 {
             chart.last_total = None;
@@ -225,7 +229,7 @@ mod tests {
                 egui::TopBottomPanel::top("toolbar")
                     .exact_height(toolbar)
                     .show(ctx, |_| {});
-                chart.show(ctx);
+                chart.window(ctx, &mut true);
             });
         }
         let id = egui::Id::new("Chart: broad phase and overlap per frame");

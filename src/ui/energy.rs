@@ -2,6 +2,8 @@
 //! chart of the last [`HISTORY`] simulated seconds (egui_plot), and for the last impact the
 //! measured coefficient of restitution (rebound over approach normal speed) beside the set one.
 
+use super::window::{Seen, Window};
+use crate::message::Message;
 use collide::world::{Hit, HitWith};
 use collide::{Energy, World};
 use egui_macroquad::egui;
@@ -22,13 +24,24 @@ struct Sample {
 /// The window's state, fed once a frame.
 #[derive(Default)]
 pub struct EnergyUi {
-    /// Whether the window is shown (the toolbar's Energy, E).
-    pub open: bool,
     samples: VecDeque<Sample>,
     sim_time: f64,
     last_steps: u64,
     /// The last impact recorded (any speed above the hit threshold).
     last_hit: Option<Hit>,
+}
+
+/// The window's name and title.
+pub const NAME: &str = "Energy";
+
+impl Window for EnergyUi {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn show(&mut self, ctx: &egui::Context, open: &mut bool, seen: &Seen, _: &mut Vec<Message>) {
+        self.window(ctx, open, seen.world);
+    }
 }
 
 impl EnergyUi {
@@ -60,23 +73,16 @@ impl EnergyUi {
         }
     }
 
-    /// Opens it when closed, closes it when open.
-    pub fn toggle(&mut self) {
-        self.open = !self.open;
-    }
-
     /// The window, while open.
-    pub fn show(&mut self, ctx: &egui::Context, world: &World) {
-        let mut open = self.open;
-        egui::Window::new("Energy")
-            .open(&mut open)
+    fn window(&mut self, ctx: &egui::Context, open: &mut bool, world: &World) {
+        egui::Window::new(NAME)
+            .open(open)
             .default_width(420.0)
             .default_pos([20.0, 120.0])
             .show(ctx, |ui| {
                 readouts(ui, world.energy(), self.last_hit.as_ref());
                 self.chart(ui);
             });
-        self.open = open;
     }
 
     fn chart(&self, ui: &mut egui::Ui) {

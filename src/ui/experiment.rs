@@ -4,6 +4,8 @@
 //! one run a frame in a page: `platform::work`), shows a progress bar while it runs (the
 //! window stays responsive), and plots the result.
 
+use super::window::{Seen, Window};
+use crate::message::Message;
 use crate::platform::Worker;
 use collide::{BroadKind, Scene};
 use collide_lab::experiments::table_sweep::{self, Sweep, SweepConfig};
@@ -19,7 +21,6 @@ enum Msg {
 
 /// The experiment's window state.
 pub struct ExperimentUi {
-    open: bool,
     /// Simulated seconds per run (the toy's 60).
     seconds: u32,
     worker: Option<Worker<Msg>>,
@@ -30,7 +31,6 @@ pub struct ExperimentUi {
 impl Default for ExperimentUi {
     fn default() -> Self {
         Self {
-            open: false,
             seconds: 60,
             worker: None,
             progress: 0.0,
@@ -39,25 +39,36 @@ impl Default for ExperimentUi {
     }
 }
 
+/// The window's name.
+pub const NAME: &str = "Experiment";
+
+impl Window for ExperimentUi {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn show(&mut self, ctx: &egui::Context, open: &mut bool, seen: &Seen, _: &mut Vec<Message>) {
+        self.window_and_button(ctx, open, seen.scene);
+    }
+}
+
 impl ExperimentUi {
     /// Draws the button (bottom left) and, when open, the window; polls the worker.
-    pub fn show(&mut self, ctx: &egui::Context, scene: &Scene) {
+    fn window_and_button(&mut self, ctx: &egui::Context, open: &mut bool, scene: &Scene) {
         self.poll();
         egui::Area::new(egui::Id::new("experiment_button"))
             .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0])
             .show(ctx, |ui| {
                 let hint =
                     "AABB tests per iteration for 2-32 balls, every broad phase (Fig. 26-28)";
-                if ui.button("Experiment").on_hover_text(hint).clicked() {
-                    self.open = true;
+                if ui.button(NAME).on_hover_text(hint).clicked() {
+                    *open = true;
                 }
             });
-        let mut open = self.open;
         egui::Window::new("Experiment: Fig. 26-28 on the table")
-            .open(&mut open)
+            .open(open)
             .default_size([640.0, 480.0])
             .show(ctx, |ui| self.window(ui, scene));
-        self.open = open;
     }
 
     fn window(&mut self, ui: &mut egui::Ui, scene: &Scene) {
@@ -80,11 +91,6 @@ impl ExperimentUi {
         if let Some(sweep) = &self.result {
             plot(ui, sweep);
         }
-    }
-
-    /// Closes the window (a sweep running goes on).
-    pub fn close(&mut self) {
-        self.open = false;
     }
 
     /// The fraction of the sweep done while one runs (the page's checks read it).
@@ -181,7 +187,7 @@ pub struct PlotLine {
 pub fn line_plot(
     ui: &mut egui::Ui,
     id: &str,
-    (x, y): (&str, &str),
+    axes: (&str, &str),
     lines: Vec<PlotLine>,
     marks: &[(String, f64, egui::Color32)],
     height: Option<f32>,
@@ -192,8 +198,8 @@ pub fn line_plot(
         None => plot,
     };
     plot.legend(Legend::default())
-        .x_axis_label(x)
-        .y_axis_label(y)
+        .x_axis_label(axes.0)
+        .y_axis_label(axes.1)
         .show(ui, |plot_ui| {
             for l in lines {
                 let line = Line::new(PlotPoints::from(l.points))

@@ -2,29 +2,36 @@
 //! (`keymap.rs`), and what each control of the panel means.
 
 use super::widgets::{grid, row};
+use super::window::{Seen, Window};
 use crate::keymap::{self, KEYS, MOUSE};
+use crate::message::Message;
 use egui_macroquad::egui;
 
-/// The help window, with its open flag (F1 and the toolbar toggle it).
+/// The help window (F1 and the toolbar open and close it, by its [`NAME`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct HelpWindow {
-    /// Whether it is shown.
-    pub open: bool,
+pub struct HelpWindow;
+
+/// The window's name and title.
+pub const NAME: &str = "Help";
+
+impl Window for HelpWindow {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn show(&mut self, ctx: &egui::Context, open: &mut bool, _: &Seen, _: &mut Vec<Message>) {
+        self.window(ctx, open);
+    }
 }
 
 impl HelpWindow {
-    /// Opens it when closed, closes it when open.
-    pub fn toggle(&mut self) {
-        self.open = !self.open;
-    }
-
     /// The window, while open: under the toolbar, no taller than the window, its text
     /// scrolled when it is longer.
-    pub fn show(&mut self, ctx: &egui::Context) {
+    pub fn window(&mut self, ctx: &egui::Context, open: &mut bool) {
         let area = super::widgets::window_area(ctx);
         let margin = egui::vec2(MARGIN, super::widgets::WINDOW_MARGIN);
-        egui::Window::new("Help")
-            .open(&mut self.open)
+        egui::Window::new(NAME)
+            .open(open)
             .default_width(460.0)
             .default_pos(area.min + margin)
             .constrain_to(area)
@@ -93,7 +100,7 @@ mod tests {
                 egui::TopBottomPanel::top("toolbar")
                     .exact_height(toolbar)
                     .show(ctx, |_| {});
-                HelpWindow { open: true }.show(ctx)
+                HelpWindow.window(ctx, &mut true)
             });
         }
         ctx.memory(|m| m.area_rect(egui::Id::new("Help")))

@@ -1,11 +1,15 @@
-//! The panels and windows (egui). Each binds its widgets to a plain struct and returns
-//! commands; none touches the world, which is why a replay is exact.
+//! The panels and windows (egui). Each reads what it shows from its owner (`seen.rs`) and
+//! returns messages (`message.rs`); none changes the world or the app's state, which is why
+//! a replay is exact.
 //!
 //! - `panel.rs`: the toolbar and the side panel, after the original toy's dialog; its sections
 //!   `scene.rs` (the scene list and what a scene adds) and `contacts.rs` (the contact solver,
 //!   sleep, the overlap meter).
+//! - `window.rs`: the floating windows' one trait (`Window`: a name, `show(ctx, open)`);
+//!   `windows.rs`: the one list of them with the names of the open ones (`Windows`).
 //! - `help.rs`: the help window, from the key map. `chart.rs`, `energy.rs`, `experiment.rs`:
-//!   the chart, energy and experiment windows. `timeline.rs`: the record-and-replay bar.
+//!   the chart, energy and experiment windows; `tour.rs` below. `timeline.rs`: the
+//!   record-and-replay bar.
 //! - `params.rs`: the broad phase's parameters with their rules of thumb, Auto and Sweep.
 //! - `notes.rs`: the lines that come and go by themselves (slow motion, advice, a sweep's
 //!   progress), at the side panel's foot where they move nothing.
@@ -31,7 +35,10 @@ pub mod panel_cache;
 mod panel_steady;
 pub mod params;
 pub mod scene;
+pub mod seen;
 pub mod share;
 pub mod timeline;
 pub mod tour;
 pub mod widgets;
+pub mod window;
+pub mod windows;

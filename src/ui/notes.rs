@@ -26,7 +26,7 @@ pub fn lines(world: &World, show: &Show, load: &Load) -> Vec<String> {
 
 /// The strip at the foot of the side panel, while it has something to say: call inside the
 /// side panel before its scrolled sections, which it then leaves the rest of the room to.
-pub fn strip(ui: &mut egui::Ui, world: &World, (show, load): (&Show, &Load), params: &ParamsUi) {
+pub fn strip(ui: &mut egui::Ui, world: &World, show: &Show, load: &Load, params: &ParamsUi) {
     let lines = lines(world, show, load);
     if lines.is_empty() && !params.running() {
         return;

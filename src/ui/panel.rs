@@ -1,16 +1,17 @@
-//! The toolbar and the side panel (egui), after the original toy's dialog. They bind widgets
-//! to [`UiState`] and to the panel's own settings ([`Panel`]) and return [`Command`]s; they
-//! never touch the simulation itself.
+//! The toolbar and the side panel (egui), after the original toy's dialog. They read what
+//! they show from its owners ([`Seen`]), bind widgets to the panel's own settings ([`Panel`])
+//! and to copies, and return a [`Message`] for each change; they never change the simulation
+//! or the app's state themselves.
 
-use super::chart::Chart;
-use super::energy::EnergyUi;
-use super::help::HelpWindow;
+use super::seen::Seen;
 use super::widgets::{grid, row};
-use crate::command::Command;
+use super::windows::Windows;
+use super::{chart, energy, help};
 use crate::keymap::{self, Action};
-use crate::state::{Colouring, Load, Show, UiState};
+use crate::message::Message;
+use crate::state::{Choices, Colouring, Load, Show};
 use collide::world::Tally;
-use collide::{BroadKind, Settings, Tunnelling, World};
+use collide::{BroadKind, Input, Settings, Tunnelling, World};
 use egui_macroquad::egui;
 
 /// The panel's own settings: what its widgets hold for the next click.
@@ -23,10 +24,10 @@ pub struct Panel {
     fill_radius: f32,
     /// Broad phase in use before the quadtree was ticked (to go back to).
     broad_before_quadtree: BroadKind,
-    /// The help window (drawn with the panel; F1 toggles it too).
-    pub help: HelpWindow,
     /// The broad phase's parameters, their rules and sweeps.
     pub params: super::params::ParamsUi,
+    /// The Scene section's ball count for the next Reload.
+    scene_fill: super::scene::FillPick,
 }
 
 impl Panel {
@@ -41,101 +42,85 @@ impl Panel {
             } else {
                 broad
             },
-            help: HelpWindow::default(),
             params: Default::default(),
+            scene_fill: Default::default(),
         }
     }
 
-    /// Draws the toolbar, the side panel and the help window; returns the commands. The
-    /// toolbar opens and closes `windows`.
+    /// Draws the toolbar and the side panel; their changes go to `out`. The toolbar opens
+    /// and closes `windows`. Returns where they ended.
     pub fn show(
         &mut self,
         ctx: &egui::Context,
-        (st, windows): (&mut UiState, Windows),
-        world: &World,
-        load: Load,
-    ) -> Vec<Command> {
-        let mut cmds = Vec::new();
-        if st.panels_hidden {
-            (st.panel_width, st.toolbar_height) = (0.0, 0.0);
-            return cmds;
+        seen: &Seen,
+        windows: &Windows,
+        out: &mut Vec<Message>,
+    ) -> Measured {
+        if seen.choices.panels_hidden {
+            return Measured::default();
         }
         let top = egui::TopBottomPanel::top("toolbar").show(ctx, |ui| {
             ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
-            let help = &mut self.help;
-            launch_section(ui, (st, windows, help), &mut self.launch_count, &mut cmds);
-            show_section(ui, &mut st.show);
+            launch_section(ui, seen, windows, &mut self.launch_count, out);
+            show_section(ui, &seen.choices.show, out);
         });
-        st.toolbar_height =
-            top.response.rect.height() * ctx.pixels_per_point() / crate::render::screen::scale();
         let panel = egui::SidePanel::right("controls")
             .resizable(false)
             .exact_width(310.0)
-            .show(ctx, |ui| self.side(ui, st, world, load, &mut cmds));
-        st.panel_width =
-            panel.response.rect.width() * ctx.pixels_per_point() / crate::render::screen::scale();
-        self.help.show(ctx);
+            .show(ctx, |ui| self.side(ui, seen, out));
         self.params.window(ctx);
-        cmds
+        let px = |points: f32| points * ctx.pixels_per_point() / crate::render::screen::scale();
+        Measured {
+            panel_width: px(panel.response.rect.width()),
+            toolbar_height: px(top.response.rect.height()),
+        }
     }
 
     /// The side panel's contents: the passing notes at its foot (`notes.rs`), laid over the
     /// bottom of the sections, which scroll above them.
-    pub(super) fn side(
-        &mut self,
-        ui: &mut egui::Ui,
-        st: &mut UiState,
-        world: &World,
-        load: Load,
-        cmds: &mut Vec<Command>,
-    ) {
-        super::notes::strip(ui, world, (&st.show, &load), &self.params);
+    pub(super) fn side(&mut self, ui: &mut egui::Ui, seen: &Seen, out: &mut Vec<Message>) {
+        let show = &seen.choices.show;
+        super::notes::strip(ui, seen.world, show, &seen.load, &self.params);
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
             ui.spacing_mut().slider_width = 130.0;
-            self.sections(ui, st, world, load, cmds);
+            self.sections(ui, seen, out);
         });
     }
 
     /// The side panel's sections, top to bottom. Whatever comes and goes by itself is in the
     /// passing notes instead, and the rows a setting brings follow the setting, not the
     /// counts of the moment: nothing here moves while nobody touches it.
-    fn sections(
-        &mut self,
-        ui: &mut egui::Ui,
-        st: &mut UiState,
-        world: &World,
-        load: Load,
-        cmds: &mut Vec<Command>,
-    ) {
+    fn sections(&mut self, ui: &mut egui::Ui, seen: &Seen, out: &mut Vec<Message>) {
+        let (world, notes) = (seen.world, seen.notes);
         ui.heading("Collision Math Toy");
-        if let Some(m) = &st.message {
+        if let Some(m) = &notes.message {
             ui.colored_label(egui::Color32::LIGHT_GREEN, m);
         }
-        super::scene::ui(ui, st, world, cmds);
+        super::scene::ui(ui, seen.scene, world, &mut self.scene_fill, out);
         balls_section(ui, world);
-        self.fill_section(ui, st, cmds);
-        load_section(ui, load, world, st);
+        self.fill_section(ui, seen, out);
+        load_section(ui, seen.load, world, seen.renderer);
         counters_section(ui, world);
         super::share::ui(ui, world);
-        // The widgets edit a copy of the world's settings; a change is a command.
+        // The widgets edit a copy of the world's settings; a change is a message.
         let mut sim = world.settings().clone();
-        if super::contacts::ui(ui, &mut sim, world, st.solver_note.as_deref()) {
-            (st.solver_chosen, st.solver_note) = (true, None);
+        if super::contacts::ui(ui, &mut sim, world, notes.solver_note.as_deref()) {
+            out.push(Message::SolverChosen);
         }
         tunnelling_section(ui, &mut sim, world);
-        broad_section(ui, (st, &mut sim), world, &mut self.params, cmds);
-        self.quadtree_section(ui, st, world, cmds);
+        broad_section(ui, seen, &mut sim, &mut self.params, out);
+        self.quadtree_section(ui, world, out);
         iterations_section(ui, &mut sim);
         next_ball_section(ui, &mut sim);
-        other_section(ui, st, &mut sim);
-        sound_section(ui, st);
+        other_section(ui, seen.choices, &mut sim, out);
+        sound_section(ui, seen, out);
         if sim != *world.settings() {
-            cmds.push(Command::Settings(sim));
+            out.push(Message::World(Input::Settings(sim)));
         }
     }
 
-    fn fill_section(&mut self, ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<Command>) {
+    fn fill_section(&mut self, ui: &mut egui::Ui, seen: &Seen, cmds: &mut Vec<Message>) {
         ui.separator();
         ui.strong("Fill");
         ui.add(
@@ -156,12 +141,14 @@ impl Panel {
             )
             .clicked()
         {
-            cmds.push(Command::Fill(self.fill_count, self.fill_radius));
+            let radius = crate::start::fill_radii(self.fill_radius);
+            let (n, speed) = (self.fill_count, crate::start::FILL_SPEED);
+            cmds.push(Message::World(Input::Fill { n, radius, speed }));
         }
-        if let Some(msg) = &st.fill_message {
+        if let Some(msg) = &seen.notes.fill_message {
             ui.small(msg);
         }
-        if let Some(note) = &st.broad_note {
+        if let Some(note) = &seen.notes.broad_note {
             ui.colored_label(super::notes::ADVICE, note);
         }
         // Always there, so that balls arriving past the count move nothing below.
@@ -173,13 +160,7 @@ impl Panel {
         ));
     }
 
-    fn quadtree_section(
-        &mut self,
-        ui: &mut egui::Ui,
-        st: &mut UiState,
-        world: &World,
-        cmds: &mut Vec<Command>,
-    ) {
+    fn quadtree_section(&mut self, ui: &mut egui::Ui, world: &World, cmds: &mut Vec<Message>) {
         ui.separator();
         let mut active = world.broad().kind() == BroadKind::Quadtree;
         if ui
@@ -192,8 +173,7 @@ impl Panel {
             } else {
                 self.broad_before_quadtree
             };
-            (st.broad_chosen, st.broad_note) = (true, None);
-            cmds.push(Command::SetBroad(to));
+            cmds.push(Message::ChooseBroad(to));
         }
         if active {
             self.params.ui(ui, world, cmds);
@@ -220,8 +200,7 @@ fn balls_section(ui: &mut egui::Ui, world: &World) {
     });
 }
 
-fn load_section(ui: &mut egui::Ui, load: Load, world: &World, st: &UiState) {
-    let renderer = &st.renderer_line;
+fn load_section(ui: &mut egui::Ui, load: Load, world: &World, renderer: &str) {
     ui.separator();
     ui.horizontal(|ui| {
         ui.strong("Load");
@@ -357,11 +336,12 @@ fn aabb_per_iteration(s: &Tally) -> String {
 
 fn broad_section(
     ui: &mut egui::Ui,
-    (st, sim): (&mut UiState, &mut Settings),
-    world: &World,
+    seen: &Seen,
+    sim: &mut Settings,
     params: &mut super::params::ParamsUi,
-    cmds: &mut Vec<Command>,
+    cmds: &mut Vec<Message>,
 ) {
+    let world = seen.world;
     ui.separator();
     ui.strong("Broad phase");
     let before = world.broad().kind();
@@ -374,8 +354,7 @@ fn broad_section(
             }
         });
     if kind != before {
-        cmds.push(Command::SetBroad(kind));
-        (st.broad_chosen, st.broad_note) = (true, None);
+        cmds.push(Message::ChooseBroad(kind));
     }
     ui.checkbox(&mut sim.pair_cache, "Keep pairs between iterations")
         .on_hover_text(
@@ -406,7 +385,7 @@ fn broad_section(
         params.ui(ui, world, cmds);
         stats_grid(ui, "broad-stats", world);
     }
-    if let Some(msg) = &st.param_message {
+    if let Some(msg) = &seen.notes.param_message {
         ui.colored_label(egui::Color32::from_rgb(255, 170, 80), msg);
     }
 }
@@ -431,7 +410,7 @@ fn iterations_section(ui: &mut egui::Ui, sim: &mut Settings) {
     ));
 }
 
-fn other_section(ui: &mut egui::Ui, st: &mut UiState, sim: &mut Settings) {
+fn other_section(ui: &mut egui::Ui, choices: &Choices, sim: &mut Settings, out: &mut Vec<Message>) {
     ui.separator();
     ui.strong("Other");
     ui.checkbox(&mut sim.rotate, "Rotate (kinematic shapes turn)");
@@ -445,28 +424,32 @@ fn other_section(ui: &mut egui::Ui, st: &mut UiState, sim: &mut Settings) {
             .fixed_decimals(2)
             .text("elasticity ×"),
     );
-    ui.add(
-        egui::Slider::new(&mut st.time_scale, 0.02..=2.0)
-            .logarithmic(true)
-            .fixed_decimals(2)
-            .text(format!(
-                "time scale ({})",
-                keymap::keys_of(Action::TimeScale)
-            )),
-    );
+    let mut time_scale = choices.time_scale;
+    let slider = egui::Slider::new(&mut time_scale, 0.02..=2.0)
+        .logarithmic(true)
+        .fixed_decimals(2)
+        .text(format!(
+            "time scale ({})",
+            keymap::keys_of(Action::TimeScale)
+        ));
+    if ui.add(slider).changed() {
+        out.push(Message::TimeScale(time_scale));
+    }
 }
 
 /// Mute, volume and where the sound goes (or why there is none).
-fn sound_section(ui: &mut egui::Ui, st: &mut UiState) {
+fn sound_section(ui: &mut egui::Ui, seen: &Seen, out: &mut Vec<Message>) {
+    let sound = seen.sound;
     ui.separator();
     ui.horizontal(|ui| {
         ui.strong("Sound");
-        ui.checkbox(
-            &mut st.muted,
-            format!("Mute ({})", keymap::keys_of(Action::Mute)),
-        );
+        let mut muted = sound.muted();
+        let mute = format!("Mute ({})", keymap::keys_of(Action::Mute));
+        if ui.checkbox(&mut muted, mute).changed() {
+            out.push(Message::Mute(muted));
+        }
     });
-    let mut percent = (st.volume * 100.0).round();
+    let mut percent = (sound.volume() * 100.0).round();
     if ui
         .add(
             egui::Slider::new(&mut percent, 0.0..=100.0)
@@ -475,15 +458,16 @@ fn sound_section(ui: &mut egui::Ui, st: &mut UiState) {
         )
         .changed()
     {
-        st.volume = percent / 100.0;
+        out.push(Message::Volume(percent / 100.0));
     }
-    let line = ui.small(&st.sound_status);
-    if let Some(why) = &st.sound_why {
+    let line = ui.small(sound.status());
+    if let Some(why) = sound.silent_because() {
         line.on_hover_text(why);
     }
 }
 
-fn show_section(ui: &mut egui::Ui, show: &mut Show) {
+fn show_section(ui: &mut egui::Ui, shown: &Show, out: &mut Vec<Message>) {
+    let mut show = shown.clone();
     ui.horizontal_wrapped(|ui| {
         ui.strong("Show");
         ui.checkbox(&mut show.hit_points, "hit points");
@@ -505,6 +489,9 @@ fn show_section(ui: &mut egui::Ui, show: &mut Show) {
             colouring_choice(ui, &mut show.colouring);
         }
     });
+    if show != *shown {
+        out.push(Message::Show(show));
+    }
 }
 
 fn colouring_choice(ui: &mut egui::Ui, how: &mut Colouring) {
@@ -524,62 +511,69 @@ fn colouring_choice(ui: &mut egui::Ui, how: &mut Colouring) {
         });
 }
 
-/// The windows the toolbar opens and closes; each keeps its own open flag.
-pub struct Windows<'a> {
-    /// The energy window.
-    pub energy: &'a mut EnergyUi,
-    /// The chart window.
-    pub chart: &'a mut Chart,
-}
-
 fn launch_section(
     ui: &mut egui::Ui,
-    (st, windows, help): (&mut UiState, Windows, &mut HelpWindow),
+    seen: &Seen,
+    windows: &Windows,
     count: &mut u32,
-    cmds: &mut Vec<Command>,
+    cmds: &mut Vec<Message>,
 ) {
     ui.horizontal_wrapped(|ui| {
         ui.strong("Launch");
         ui.add(egui::Slider::new(count, 1..=1000).logarithmic(true));
         if ui.button("Launch").clicked() {
-            cmds.push(Command::Launch(*count));
+            cmds.push(Message::World(Input::Launch(*count)));
         }
         if ui.button("Clear").clicked() {
-            cmds.push(Command::Clear);
+            cmds.push(Message::World(Input::Clear));
         }
         if ui.button("Restart").clicked() {
-            cmds.push(Command::Restart);
+            cmds.push(Message::Restart);
         }
         ui.separator();
-        ui.checkbox(&mut st.paused, "Pause");
-        ui.checkbox(&mut st.muted, "Mute").on_hover_text(format!(
+        let choices = seen.choices;
+        let mut paused = choices.paused;
+        if ui.checkbox(&mut paused, "Pause").changed() {
+            cmds.push(Message::Pause(paused));
+        }
+        let mut muted = seen.sound.muted();
+        let mute = ui.checkbox(&mut muted, "Mute").on_hover_text(format!(
             "Sound of the impacts off ({}); volume in the panel's Sound section",
             keymap::keys_of(Action::Mute)
         ));
+        if mute.changed() {
+            cmds.push(Message::Mute(muted));
+        }
         if ui.button("Step").clicked() {
-            cmds.push(Command::Step);
+            cmds.push(Message::Step);
         }
         ui.separator();
-        ui.toggle_value(&mut st.editing, "Edit")
-            .on_hover_text(format!(
-                "Scene editor ({}): pauses the balls; leaving restarts from the edited scene",
-                keymap::keys_of(Action::Editor)
-            ));
-        ui.toggle_value(&mut windows.energy.open, "Energy");
-        if ui.button("Help").clicked() {
-            help.toggle();
+        let mut editing = choices.editing;
+        let edit = ui.toggle_value(&mut editing, "Edit").on_hover_text(format!(
+            "Scene editor ({}): pauses the balls; leaving restarts from the edited scene",
+            keymap::keys_of(Action::Editor)
+        ));
+        if edit.changed() {
+            cmds.push(Message::Edit(editing));
         }
-        let chart = egui::Button::new("Chart").selected(windows.chart.open);
+        let mut energy_open = windows.is_open(energy::NAME);
+        if ui.toggle_value(&mut energy_open, energy::NAME).changed() {
+            cmds.push(Message::Window(energy::NAME, energy_open));
+        }
+        if ui.button(help::NAME).clicked() {
+            cmds.push(Message::Window(help::NAME, !windows.is_open(help::NAME)));
+        }
+        let chart = egui::Button::new(chart::NAME).selected(windows.is_open(chart::NAME));
         if ui
             .add(chart)
             .on_hover_text("AABB tests, pairs and broad-phase time per frame, last 10 s")
             .clicked()
         {
-            windows.chart.toggle();
+            cmds.push(Message::Window(chart::NAME, !windows.is_open(chart::NAME)));
         }
         // A page is closed, never quit: no Quit there.
         if cfg!(not(target_arch = "wasm32")) && ui.button("Quit").clicked() {
-            cmds.push(Command::Quit);
+            cmds.push(Message::Quit);
         }
     });
 }
@@ -621,9 +615,89 @@ fn tunnel_rows(world: &World) -> Vec<(&'static str, u64)> {
         .collect()
 }
 
+/// Where the toolbar and the side panel ended (px; none while hidden).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Measured {
+    /// The side panel's width.
+    pub panel_width: f32,
+    /// The toolbar's height.
+    pub toolbar_height: f32,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sound::Sound;
+    use crate::state::Notes;
+
+    /// The toolbar laid out by egui alone, with a click (pressed one pass, let go the next)
+    /// on the text `label`: what it returned.
+    fn toolbar_click(label: &str, choices: &Choices, sound: &Sound) -> Vec<Message> {
+        let scene = collide::Scene::parse(crate::cli::TABLE_RON, "table").unwrap();
+        let world = scene.build(1);
+        let notes = Notes::default();
+        let seen = Seen {
+            world: &world,
+            scene: &scene,
+            choices,
+            notes: &notes,
+            sound,
+            renderer: "",
+            load: Load::default(),
+        };
+        let windows = Windows::default();
+        let ctx = egui::Context::default();
+        let mut at = None;
+        let mut out = Vec::new();
+        let pass = |events: Vec<egui::Event>, out: &mut Vec<Message>| {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    [1280.0, 200.0].into(),
+                )),
+                events,
+                ..Default::default()
+            };
+            ctx.run(input, |ctx| {
+                egui::CentralPanel::default().show(ctx, |ui| {
+                    launch_section(ui, &seen, &windows, &mut 10, out);
+                });
+            })
+        };
+        for shape in pass(Vec::new(), &mut out).shapes {
+            if let egui::Shape::Text(t) = shape.shape {
+                if t.galley.text() == label {
+                    at = Some(t.pos + t.galley.size() / 2.0);
+                }
+            }
+        }
+        let at = at.expect("the label laid out");
+        let button = |pressed| egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Default::default(),
+        };
+        out.clear();
+        pass(vec![egui::Event::PointerMoved(at), button(true)], &mut out);
+        pass(vec![button(false)], &mut out);
+        out
+    }
+
+    /// The toolbar once flipped pause and mute in the state it was handed (one of four routes
+    /// by which the state changed): now it is handed the state to read and asks for a change.
+    #[test]
+    fn the_toolbar_asks_for_each_change_as_a_message() {
+        let sound = Sound::new(false, 0.5);
+        let choices = Choices::default();
+        let asked = |label| toolbar_click(label, &choices, &sound);
+        assert_eq!(asked("Pause"), [Message::Pause(true)]);
+        assert_eq!(asked("Mute"), [Message::Mute(true)]);
+        assert_eq!(asked("Edit"), [Message::Edit(true)]);
+        assert_eq!(asked("Help"), [Message::Window(help::NAME, true)]);
+        assert_eq!(asked("Clear"), [Message::World(Input::Clear)]);
+        assert!(!sound.muted() && !choices.paused, "nothing changed");
+    }
 
     /// "AABB tests / iteration 0" while balls flew, because the pair cache answered: the line
     /// says so.

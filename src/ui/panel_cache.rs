@@ -63,8 +63,9 @@ fn window_size() -> (usize, usize) {
 }
 
 /// The window outside `canvas`, as four bands (some possibly empty): above, below, left, right.
-pub fn bands((x, y, w, h): Rect, (win_w, win_h): (usize, usize)) -> [Rect; 4] {
-    let (win_w, win_h) = (win_w as i32, win_h as i32);
+pub fn bands(canvas: Rect, window: (usize, usize)) -> [Rect; 4] {
+    let (x, y, w, h) = canvas;
+    let (win_w, win_h) = (window.0 as i32, window.1 as i32);
     [
         (0, 0, win_w, y),
         (0, y + h, win_w, win_h - y - h),

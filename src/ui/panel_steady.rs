@@ -4,7 +4,9 @@
 //! holds every text found in both layouts to one place.
 
 use super::panel::Panel;
-use crate::state::{Load, UiState};
+use super::seen::Seen;
+use crate::sound::Sound;
+use crate::state::{Choices, Load, Notes};
 use collide::{BroadKind, Scene, World};
 use egui_macroquad::egui;
 use std::collections::HashMap;
@@ -13,7 +15,18 @@ use std::collections::HashMap;
 /// tall enough to show all of it; a text shown more than once is left out.
 fn texts(panel: &mut Panel, world: &World, load: Load) -> HashMap<String, egui::Pos2> {
     let ctx = egui::Context::default();
-    let mut st = UiState::new(crate::sound::DEFAULT_VOLUME);
+    let scene = Scene::parse(crate::cli::TABLE_RON, "table").unwrap();
+    let sound = Sound::new(false, crate::sound::DEFAULT_VOLUME);
+    let (choices, notes) = (Choices::default(), Notes::default());
+    let seen = Seen {
+        world,
+        scene: &scene,
+        choices: &choices,
+        notes: &notes,
+        sound: &sound,
+        renderer: "",
+        load,
+    };
     let mut shapes = Vec::new();
     for _ in 0..3 {
         let size = egui::vec2(320.0, 4000.0);
@@ -24,9 +37,7 @@ fn texts(panel: &mut Panel, world: &World, load: Load) -> HashMap<String, egui::
         let out = ctx.run(input, |ctx| {
             egui::SidePanel::right("controls")
                 .exact_width(310.0)
-                .show(ctx, |ui| {
-                    panel.side(ui, &mut st, world, load, &mut Vec::new())
-                });
+                .show(ctx, |ui| panel.side(ui, &seen, &mut Vec::new()));
         });
         shapes = out.shapes;
     }

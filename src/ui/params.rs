@@ -7,10 +7,10 @@
 //! the one in play is not touched.
 
 use super::experiment::{line_plot, PlotLine};
-use crate::command::Command;
+use crate::message::Message;
 use crate::param_rules::{self, BallSizes, Rule};
 use collide::broad::Param;
-use collide::{Scene, World};
+use collide::{Input, Scene, World};
 use collide_lab::experiments::param_sweep::{self, ParamPoint, ParamSweepConfig};
 use egui_macroquad::egui;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
@@ -48,7 +48,7 @@ pub struct ParamsUi {
 impl ParamsUi {
     /// The broad phase's parameters in the panel: the balls' sizes once, then each slider
     /// with its help, its rule of thumb, "Auto" and "Sweep".
-    pub fn ui(&mut self, ui: &mut egui::Ui, world: &World, cmds: &mut Vec<Command>) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, world: &World, cmds: &mut Vec<Message>) {
         let params = world.broad().params();
         if params.is_empty() {
             return;
@@ -310,7 +310,7 @@ fn asleep_note(b: &BallSizes) -> Option<String> {
 }
 
 /// One parameter's slider (a log scale for wide ranges of sizes).
-fn slider(ui: &mut egui::Ui, p: &Param, cmds: &mut Vec<Command>) {
+fn slider(ui: &mut egui::Ui, p: &Param, cmds: &mut Vec<Message>) {
     let mut v = p.value;
     let slider = egui::Slider::new(&mut v, p.min..=p.max).text(p.name);
     let slider = if p.integer {
@@ -321,19 +321,25 @@ fn slider(ui: &mut egui::Ui, p: &Param, cmds: &mut Vec<Command>) {
     // Wide ranges (sizes in px) are easier to set on a log scale.
     let slider = slider.logarithmic(!p.integer && p.max > 100.0 * p.min.max(1.0));
     if ui.add(slider).on_hover_text(&p.help).changed() {
-        cmds.push(Command::SetParam(p.name, v));
+        cmds.push(Message::World(Input::SetParam {
+            name: p.name.to_string(),
+            value: v,
+        }));
     }
 }
 
 /// The rule of thumb under a slider, with "Auto" and "Sweep".
-fn rule_row(ui: &mut egui::Ui, p: &Param, rule: &Rule, running: bool, cmds: &mut Vec<Command>) {
+fn rule_row(ui: &mut egui::Ui, p: &Param, rule: &Rule, running: bool, cmds: &mut Vec<Message>) {
     ui.small(format!("Rule of thumb: {} ({}).", rule.says, rule.source));
     ui.horizontal_wrapped(|ui| {
         let auto = ui
             .button("Auto")
             .on_hover_text(format!("Sets {} from the rule", p.name));
         if auto.clicked() {
-            cmds.push(Command::SetParam(p.name, rule.auto));
+            cmds.push(Message::World(Input::SetParam {
+                name: p.name.to_string(),
+                value: rule.auto,
+            }));
         }
         let hint = format!(
             "Measures AABB tests per iteration for {} = {:?} on these balls",
@@ -341,7 +347,7 @@ fn rule_row(ui: &mut egui::Ui, p: &Param, rule: &Rule, running: bool, cmds: &mut
         );
         let sweep = ui.add_enabled(!running, egui::Button::new("Sweep"));
         if sweep.on_hover_text(hint).clicked() {
-            cmds.push(Command::SweepParam(p.name));
+            cmds.push(Message::SweepParam(p.name));
         }
         ui.small(format!("Auto: {}", rule.auto_why));
     });

@@ -4,34 +4,57 @@
 //! row of balls (collision iterations; Parberry, Collision Math Toy, Fig. 16).
 
 use crate::cli::BUILT_IN;
-use crate::command::Command;
 use crate::keymap;
-use crate::state::UiState;
+use crate::message::Message;
 use collide::rules::Transfer;
-use collide::World;
+use collide::{Scene, World};
 use egui_macroquad::egui;
 
-/// Draws the section; returns commands through `cmds`.
-pub fn ui(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut Vec<Command>) {
+/// The ball count the section's slider holds for the next Reload: the scene's own until the
+/// user moves it, and again whenever the scene's changes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FillPick {
+    /// The scene's count the slider was last set to.
+    of: u32,
+    /// The slider's value.
+    balls: u32,
+}
+
+/// Draws the section for `scene`; returns messages through `cmds`.
+pub fn ui(
+    ui: &mut egui::Ui,
+    scene: &Scene,
+    world: &World,
+    pick: &mut FillPick,
+    cmds: &mut Vec<Message>,
+) {
     ui.separator();
     ui.horizontal(|ui| {
         ui.strong("Scene");
-        let mut pick = st.scene_index;
+        let index = BUILT_IN.iter().position(|(n, _)| *n == scene.name);
+        let mut pick = index;
         egui::ComboBox::from_id_salt("scene")
-            .selected_text(&st.scene_name)
+            .selected_text(&scene.name)
             .show_ui(ui, |ui| {
                 for (k, (name, _)) in BUILT_IN.iter().enumerate() {
                     let key = keymap::scene_key(k).map_or("   ".into(), |d| format!("{d}  "));
                     ui.selectable_value(&mut pick, Some(k), format!("{key}{name}"));
                 }
             });
-        if pick != st.scene_index {
+        if pick != index {
             if let Some(k) = pick {
-                cmds.push(Command::LoadScene(k));
+                cmds.push(Message::LoadScene(k));
             }
         }
     });
-    if let Some(n) = &mut st.scene_fill {
+    if let Some(count) = scene.fill.map(|f| f.count) {
+        if pick.of != count {
+            *pick = FillPick {
+                of: count,
+                balls: count,
+            };
+        }
+        let n = &mut pick.balls;
         ui.horizontal(|ui| {
             ui.add(
                 egui::Slider::new(n, 10..=100_000)
@@ -43,7 +66,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut UiState, world: &World, cmds: &mut Vec<Com
                 .on_hover_text("Reload the scene with this many balls")
                 .clicked()
             {
-                cmds.push(Command::SceneFill(*n));
+                cmds.push(Message::SceneFill(*n));
             }
         });
     }

@@ -2,8 +2,9 @@
 //! pause, a frame back and forward and a scrub slider; the state hash beside the recorded
 //! one (green when they match, red on a divergence); the files, each kind (recording, state,
 //! scene) with a name of its own; and the error window for a file that would not load or
-//! save, while the scene runs on. Like the panel, it only returns commands.
+//! save, while the scene runs on. Like the panel, it only returns what it asks for.
 
+use crate::message::TapeCmd;
 use collide::scene::FileKind;
 use collide::World;
 use collide_replay::Tape;
@@ -11,49 +12,10 @@ use collide_replay::CHECK_EVERY;
 use egui_macroquad::egui;
 use std::path::PathBuf;
 
-/// What the bar asked for.
-#[derive(Clone, Debug, PartialEq)]
-pub enum TapeCmd {
-    /// Put the world at this step of the recording.
-    Seek(u64),
-    /// One frame forward (as the Step button).
-    Step,
-    /// Write the recording so far.
-    SaveRecording(PathBuf),
-    /// Load a recording (at its start, ready to replay).
-    LoadRecording(PathBuf),
-    /// Write the state now.
-    SaveState(PathBuf),
-    /// Load a state (a new recording starts from it).
-    LoadState(PathBuf),
-    /// Load a scene file.
-    LoadScene(PathBuf),
-}
-
-impl TapeCmd {
-    /// For a file command that failed: the error window's title and the status line's words.
-    pub fn failure(&self) -> Option<(&'static str, String)> {
-        let (title, what, path) = match self {
-            TapeCmd::SaveRecording(p) => (SAVE_FAILED, "saving the recording to", p),
-            TapeCmd::LoadRecording(p) => (LOAD_FAILED, "loading the recording", p),
-            TapeCmd::SaveState(p) => (SAVE_FAILED, "saving the state to", p),
-            TapeCmd::LoadState(p) => (LOAD_FAILED, "loading the state", p),
-            TapeCmd::LoadScene(p) => (LOAD_FAILED, "loading the scene", p),
-            TapeCmd::Seek(_) | TapeCmd::Step => return None,
-        };
-        Some((title, format!("{what} {} failed", path.display())))
-    }
-}
-
-/// The error window's title for a file that would not save.
-pub const SAVE_FAILED: &str = "Could not save";
-/// The error window's title for a file that would not load.
-pub const LOAD_FAILED: &str = "Could not load";
-
 /// A file that would not load or save: the window's title and the message.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FileError {
-    /// [`SAVE_FAILED`] or [`LOAD_FAILED`].
+    /// [`crate::message::SAVE_FAILED`] or [`crate::message::LOAD_FAILED`].
     pub title: &'static str,
     /// The error, naming the file.
     pub message: String,
@@ -78,13 +40,13 @@ pub struct TimelineUi {
 }
 
 impl TimelineUi {
-    /// Draws the bar and the error window; returns the commands.
+    /// Draws the bar and the error window; returns what it asks for.
     pub fn show(
         &mut self,
         ctx: &egui::Context,
         tape: &Tape,
         world: &World,
-        paused: &mut bool,
+        paused: bool,
     ) -> Vec<TapeCmd> {
         let mut cmds = Vec::new();
         error_window(ctx, &mut self.error);
@@ -125,7 +87,7 @@ fn transport_row(
     ui: &mut egui::Ui,
     tape: &Tape,
     world: &World,
-    paused: &mut bool,
+    paused: bool,
     cmds: &mut Vec<TapeCmd>,
 ) {
     ui.horizontal(|ui| {
@@ -142,9 +104,9 @@ fn transport_row(
         if ui.button("◀").on_hover_text("one frame back").clicked() {
             cmds.push(TapeCmd::Seek(world.steps().saturating_sub(frame)));
         }
-        let label = if *paused { "▶ Play" } else { "⏸ Pause" };
+        let label = if paused { "▶ Play" } else { "⏸ Pause" };
         if ui.button(label).clicked() {
-            *paused = !*paused;
+            cmds.push(TapeCmd::Pause(!paused));
         }
         if ui.button("▶|").on_hover_text("one frame forward").clicked() {
             cmds.push(TapeCmd::Step);
@@ -335,6 +297,7 @@ fn error_window(ctx: &egui::Context, error: &mut Option<FileError>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::message::{LOAD_FAILED, SAVE_FAILED};
 
     /// Where the files' row (in a bottom panel, as the bar has it) draws the text `word` on a
     /// screen `width` points wide: the right edges of each of its galleys, after a few passes.

@@ -4,14 +4,15 @@
 //! the window then folds its list and moves to the corner the experiment names, clear of
 //! what it asks to watch.
 
+use super::window::{Seen, Window};
+use crate::message::Message;
 use crate::tour::{self, Corner, Experiment};
 use egui_macroquad::egui;
 
-/// The window's own state: whether it is open, the experiment shown.
+/// The window's own state: the experiment shown (F3 and `--tour N` open it, by its
+/// [`NAME`]).
 #[derive(Default)]
 pub struct TourUi {
-    /// Whether it is shown (F3, `--tour N`).
-    pub open: bool,
     /// The experiment shown (from 0).
     pub shown: usize,
     /// Passes left in which the window is put in the corner its experiment names, its list
@@ -24,15 +25,20 @@ pub struct TourUi {
 const WIDTH: f32 = 290.0;
 /// Room between the window and the edges of its corner (points).
 const MARGIN: f32 = 8.0;
-/// The window's id (its title).
-const TITLE: &str = "Things to try";
+/// The window's name and id (its title).
+pub const NAME: &str = "Things to try";
 
-impl TourUi {
-    /// Opens it when closed, closes it when open.
-    pub fn toggle(&mut self) {
-        self.open = !self.open;
+impl Window for TourUi {
+    fn name(&self) -> &'static str {
+        NAME
     }
 
+    fn show(&mut self, ctx: &egui::Context, open: &mut bool, _: &Seen, out: &mut Vec<Message>) {
+        out.extend(self.window(ctx, open).map(Message::Tour));
+    }
+}
+
+impl TourUi {
     /// Moves the window to the corner the experiment shown names (`placed`), its list
     /// folded, so that it leaves clear what the experiment asks to watch (after a set-up).
     pub fn place(&mut self) {
@@ -40,18 +46,17 @@ impl TourUi {
     }
 
     /// Draws the window while open; returns the experiment whose button was pressed.
-    pub fn show(&mut self, ctx: &egui::Context) -> Option<usize> {
+    pub fn window(&mut self, ctx: &egui::Context, open: &mut bool) -> Option<usize> {
         let list = tour::list();
         let mut chosen = None;
-        let mut open = self.open;
         self.shown = self.shown.min(list.len().saturating_sub(1));
         let view = ctx.available_rect();
-        let mut window = egui::Window::new(TITLE)
-            .open(&mut open)
+        let fold = self.placing > 0 && *open;
+        let mut window = egui::Window::new(NAME)
+            .open(open)
             .default_width(WIDTH)
             .default_pos(placed(ctx, view, Corner::default()))
             .constrain_to(super::widgets::window_area(ctx));
-        let fold = self.placing > 0 && self.open;
         if fold {
             self.placing -= 1;
             let corner = list.get(self.shown).map(|x| x.window).unwrap_or_default();
@@ -64,7 +69,6 @@ impl TourUi {
             ui.separator();
             self.titles(ui, list, fold);
         });
-        self.open = open;
         chosen
     }
 
@@ -125,7 +129,7 @@ fn placed(ctx: &egui::Context, view: egui::Rect, corner: Corner) -> egui::Pos2 {
     let screen = ctx.screen_rect();
     let view = egui::Rect::from_x_y_ranges(screen.x_range(), view.y_range());
     let size = ctx
-        .memory(|m| m.area_rect(egui::Id::new(TITLE)))
+        .memory(|m| m.area_rect(egui::Id::new(NAME)))
         .map_or(egui::vec2(WIDTH, 200.0), |r| r.size());
     let (right, bottom) = corner.sides();
     let x = if right {
@@ -150,7 +154,6 @@ mod tests {
     fn set_up(k: usize, size: egui::Vec2) -> (egui::Rect, egui::Rect) {
         let ctx = egui::Context::default();
         let mut tour = TourUi {
-            open: true,
             shown: k,
             ..TourUi::default()
         };
@@ -172,10 +175,10 @@ mod tests {
                     .exact_width(310.0)
                     .show(ctx, |_| {});
                 view = ctx.available_rect();
-                tour.show(ctx);
+                tour.window(ctx, &mut true);
             });
         }
-        let window = ctx.memory(|m| m.area_rect(egui::Id::new(TITLE)));
+        let window = ctx.memory(|m| m.area_rect(egui::Id::new(NAME)));
         (window.expect("the window was shown"), view)
     }
 
