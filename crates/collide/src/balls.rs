@@ -13,11 +13,15 @@
 //! inputs give the same ids. A world built afresh (a scene, a restored state) gives its balls
 //! slots `0, 1, 2, …` in order at generation 0, which is how saved strings name balls.
 //!
-//! Beside each ball the set keeps its [`Rest`], the sleep stage's state for it
-//! (`world/sleep.rs`): a column of the table rather than fields of the ball, so the ball stays
-//! a body (`geom`) and the rest follows it through every addition and removal.
+//! The set is the world's ball table: every per-ball fact is a column of it, in the balls'
+//! order: the ball (a body, `geom`), its id, its [`Rest`] (the sleep stage's state for it,
+//! `world/sleep.rs`) and where it began the step (read by the push-out, the soft contacts,
+//! the swept modes and sleep). A column follows its ball through every addition and
+//! removal. Removing a ball is one [`BallSet::remove`], which returns the [`Removed`] remap:
+//! each stage that keeps something by ball index outside the table applies it once.
 
 use crate::geom::Ball;
+use glam::Vec2;
 use std::ops::{Deref, DerefMut};
 
 /// A ball that stays the same ball while others come and go (see the module notes).
@@ -87,6 +91,9 @@ pub(crate) struct BallSet {
     balls: Vec<Ball>,
     /// Each ball's rest, in the balls' order.
     rest: Vec<Rest>,
+    /// Where each ball began the step (px), in the balls' order; a ball added since, where
+    /// it was added.
+    start: Vec<Vec2>,
     /// The id of each ball of `balls`, in the same order.
     ids: Vec<BallId>,
     slots: Vec<Slot>,
@@ -111,6 +118,17 @@ impl BallSet {
         set
     }
 
+    /// Where each ball began the step (px), in the balls' order.
+    pub(crate) fn starts(&self) -> &[Vec2] {
+        &self.start
+    }
+
+    /// Records where each ball begins the step, before it moves.
+    pub(crate) fn mark_starts(&mut self) {
+        self.start.clear();
+        self.start.extend(self.balls.iter().map(|b| b.pos));
+    }
+
     /// Each ball's rest, in the balls' order.
     pub(crate) fn rests(&self) -> &[Rest] {
         &self.rest
@@ -124,6 +142,15 @@ impl BallSet {
     /// Whether any ball sleeps.
     pub(crate) fn any_asleep(&self) -> bool {
         self.rest.iter().any(|r| r.asleep)
+    }
+
+    /// The balls and their rests to change, with where each began the step.
+    pub(crate) fn columns_mut(&mut self) -> Columns<'_> {
+        Columns {
+            balls: &mut self.balls,
+            rests: &mut self.rest,
+            starts: &self.start,
+        }
     }
 
     /// The balls and their rests, both to change.
@@ -150,20 +177,23 @@ impl BallSet {
         };
         self.balls.push(ball);
         self.rest.push(Rest::default());
+        self.start.push(ball.pos);
         self.ids.push(id);
         id
     }
 
-    /// Removes ball `i`, keeping the others' order; returns the ball and the id it had.
-    pub(crate) fn remove(&mut self, i: usize) -> (Ball, BallId) {
-        let ball = self.balls.remove(i);
+    /// Removes ball `i` with every column of it, keeping the others' order; returns the
+    /// remap the stages apply (the id it had, and where the others moved).
+    pub(crate) fn remove(&mut self, i: usize) -> Removed {
+        self.balls.remove(i);
         self.rest.remove(i);
+        self.start.remove(i);
         let id = self.ids.remove(i);
         self.release(id.slot);
         for (k, later) in self.ids.iter().enumerate().skip(i) {
             self.slots[later.slot as usize].at = Some(k as u32);
         }
-        (ball, id)
+        Removed { index: i, id }
     }
 
     /// Removes every ball; every id handed out so far goes stale.
@@ -173,6 +203,7 @@ impl BallSet {
         }
         self.balls.clear();
         self.rest.clear();
+        self.start.clear();
     }
 
     fn release(&mut self, slot: u32) {
@@ -195,6 +226,38 @@ impl BallSet {
                 at: Some(at),
             }) if *generation == id.generation => Ok(*at as usize),
             _ => Err(StaleBall(id)),
+        }
+    }
+}
+
+/// The table's columns at once: the balls and their rests to change, the starts to read.
+pub(crate) struct Columns<'a> {
+    /// The balls.
+    pub(crate) balls: &'a mut [Ball],
+    /// Each ball's rest.
+    pub(crate) rests: &'a mut [Rest],
+    /// Where each ball began the step (px).
+    pub(crate) starts: &'a [Vec2],
+}
+
+/// What one [`BallSet::remove`] did, the remap every stage that keeps something by ball
+/// index applies once: ball `index` left and every later ball moved down one place (the
+/// others keep their order, so lists sorted by ball stay sorted).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Removed {
+    /// The place the ball had.
+    pub(crate) index: usize,
+    /// The id it had (stale from now on).
+    pub(crate) id: BallId,
+}
+
+impl Removed {
+    /// Where the ball that was at `old` is now; `None` for the ball that left.
+    pub(crate) fn moved(&self, old: usize) -> Option<usize> {
+        match old.cmp(&self.index) {
+            std::cmp::Ordering::Less => Some(old),
+            std::cmp::Ordering::Equal => None,
+            std::cmp::Ordering::Greater => Some(old - 1),
         }
     }
 }
@@ -248,8 +311,11 @@ mod tests {
     fn removing_a_ball_keeps_every_other_id_and_the_order() {
         let mut set = BallSet::default();
         let ids: Vec<BallId> = (0..5).map(|k| set.push(ball(k as f32))).collect();
-        let (gone, id) = set.remove(1);
-        assert_eq!((gone.pos.x, id), (1.0, ids[1]));
+        let gone = set.remove(1);
+        assert_eq!((gone.index, gone.id), (1, ids[1]));
+        assert_eq!(set.starts()[1].x, 2.0, "the start column follows its ball");
+        let moved: Vec<_> = (0..5).map(|k| gone.moved(k)).collect();
+        assert_eq!(moved, [Some(0), None, Some(1), Some(2), Some(3)]);
         let xs: Vec<f32> = set.iter().map(|b| b.pos.x).collect();
         assert_eq!(xs, [0.0, 2.0, 3.0, 4.0]);
         for (k, id) in ids.iter().enumerate().filter(|(k, _)| *k != 1) {

@@ -302,7 +302,7 @@ impl World {
 
     /// Each ball's position at the start of the last step (in every mode).
     pub fn step_starts(&self) -> &[Vec2] {
-        self.stages.step_starts()
+        self.balls.starts()
     }
 
     /// The impacts answered in the last step, in order (swept modes only).

@@ -8,7 +8,7 @@ use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
 use super::sleepers::Wakes;
 use super::Tally;
-use crate::balls::{BallSet, Rest};
+use crate::balls::{BallSet, Columns, Rest};
 use crate::geom::{clamp_speed, Ball, Geometry, Group, Shape};
 use crate::narrow::{contact_ball_ball, contact_ball_obstacle, keep_side, GroupTests};
 use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
@@ -27,13 +27,13 @@ pub(super) fn move_balls(balls: &mut BallSet, cx: &StepContext) {
 /// One discrete collision iteration: each pair of `bodies` tested and answered in order;
 /// `starts` are where the balls began the step (a wall keeps a ball on that side), sleepers
 /// touched wake through `wakes`.
-pub(super) fn iterate(
-    w: &mut Frame,
-    (bodies, starts): (&[BodyPair], &[Vec2]),
-    wakes: &mut Wakes,
-    cx: &mut StepContext,
-) {
-    let ((balls, rests), obstacles) = (w.balls.with_rests(), (w.shapes, w.groups));
+pub(super) fn iterate(w: &mut Frame, bodies: &[BodyPair], wakes: &mut Wakes, cx: &mut StepContext) {
+    let obstacles = (w.shapes, w.groups);
+    let Columns {
+        balls,
+        rests,
+        starts,
+    } = w.balls.columns_mut();
     // The rests are read only while someone sleeps (nobody falls asleep here).
     let mut rests = rests.iter().any(|r| r.asleep).then_some(rests);
     for p in bodies {
@@ -63,7 +63,7 @@ pub(super) fn iterate(
 /// like an iteration's, apart; with no ball there is nothing to count.
 pub(super) fn walls_last(
     w: &mut Frame,
-    (bodies, starts): (&[BodyPair], &[Vec2]),
+    bodies: &[BodyPair],
     mut pass: Tally,
     cx: &mut StepContext,
 ) {
@@ -71,7 +71,8 @@ pub(super) fn walls_last(
         return;
     }
     let mut tests = GroupTests::default();
-    let (balls, obstacles) = (w.balls.with_rests().0, (w.shapes, w.groups));
+    let obstacles = (w.shapes, w.groups);
+    let Columns { balls, starts, .. } = w.balls.columns_mut();
     for p in bodies {
         let Some(s) = p.shape() else {
             break;

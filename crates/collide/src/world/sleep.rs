@@ -108,16 +108,11 @@ impl SleepStage {
     /// After a step: wakes the sleepers something moved (from `starts`, where the balls
     /// began the step), then each awake ball's still time, and every so often the groups of
     /// the last pairs (`bodies`) that sleep.
-    pub(super) fn after_step(
-        &mut self,
-        w: &mut Frame,
-        (bodies, starts): (&[BodyPair], &[Vec2]),
-        cx: &StepContext,
-    ) {
+    pub(super) fn after_step(&mut self, w: &mut Frame, bodies: &[BodyPair], cx: &StepContext) {
         // A sleeper that something moved (a push-out, the settling pass) wakes.
         for i in 0..w.balls.len() {
             let b = &w.balls[i];
-            let start = starts.get(i).copied().unwrap_or(b.pos);
+            let start = w.balls.starts().get(i).copied().unwrap_or(b.pos);
             let moved = b.vel != Vec2::ZERO || b.spin != 0.0 || b.pos != start;
             if w.balls.asleep(i) && moved {
                 self.wakes.wake_ball(w.balls, i);

@@ -2,7 +2,7 @@
 //! `crate::world`): `step()` is the list of the stages it runs, in order; each stage owns its
 //! state in its own file and is called from here only.
 
-use super::body::{BallIx, BodyPair};
+use super::body::BodyPair;
 use super::contacts::{ConstraintColour, SavedFrame, SoftContact};
 use super::context::{frame, Frame, FrameOf, StepContext, WorldRng};
 use super::counters::{Counters, Tally};
@@ -85,11 +85,11 @@ impl Stages {
     pub(super) fn take_ball(&mut self, balls: &mut BallSet, i: usize, n_shapes: usize) -> BallId {
         let b = balls[i];
         self.sleep.wakes.wake_near(balls, b.pos, b.radius, b.radius);
-        let (_, id) = balls.remove(i);
-        self.soft.ball_left(BallIx::of(i));
-        self.pairs.ball_left(i, n_shapes);
-        self.sweep.ball_left(i);
-        id
+        let gone = balls.remove(i);
+        self.soft.ball_left(&gone);
+        self.pairs.ball_left(&gone, n_shapes);
+        self.sweep.ball_left(&gone);
+        gone.id
     }
 }
 
@@ -183,7 +183,8 @@ impl World {
         let st = &mut self.stages;
         // Obstacles move only above (turning, flippers and plungers): box them once per step.
         st.pairs.box_shapes(&self.shapes);
-        st.sweep.begin(&self.balls, dt);
+        self.balls.mark_starts();
+        st.sweep.begin(self.balls.starts(), dt);
         st.sleep.before_step(&mut frame!(self), &mut cx);
         if cx.settings.solver == Solver::Soft {
             let find = st.soft.must_find(&frame!(self), &cx);
@@ -195,8 +196,8 @@ impl World {
                 st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
             }
             cx.tally.iterations += 1;
-            let pairs = (st.pairs.bodies(), st.sweep.starts(), find);
-            st.soft.solve(&mut w, pairs, &mut st.sleep.wakes, &mut cx);
+            let (pairs, wakes) = (st.pairs.bodies(), &mut st.sleep.wakes);
+            st.soft.solve(&mut w, pairs, find, wakes, &mut cx);
             self.rules_at(Moment::Moved, &mut cx);
         } else {
             push_out::move_balls(&mut self.balls, &cx);
@@ -207,7 +208,7 @@ impl World {
                 st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
                 cx.tally.iterations += 1;
                 if mode == Tunnelling::Off {
-                    let pairs = (st.pairs.bodies(), st.sweep.starts());
+                    let pairs = st.pairs.bodies();
                     push_out::iterate(&mut w, pairs, &mut st.sleep.wakes, &mut cx);
                 } else if !st.sweep.iterate(&mut w, st.pairs.bodies(), &mut cx) {
                     break; // no path changed
@@ -219,8 +220,7 @@ impl World {
                 let mut pass = Tally::default();
                 st.pairs
                     .find(&w, |_, b| b.aabb(), cx.query(true), &mut pass);
-                let pairs = (st.pairs.bodies(), st.sweep.starts());
-                push_out::walls_last(&mut w, pairs, pass, &mut cx);
+                push_out::walls_last(&mut w, st.pairs.bodies(), pass, &mut cx);
             } else if w.balls.len() >= 2 {
                 let boxes = |_, b: &Ball| SettleStage::ball_box(b);
                 st.pairs.find(&w, boxes, cx.query(false), &mut cx.tally);
@@ -236,9 +236,9 @@ impl World {
             &mut cx,
         );
         let st = &mut self.stages;
-        let pairs = (st.pairs.bodies(), st.sweep.starts());
         let t0 = cx.now();
-        st.sleep.after_step(&mut frame!(self), pairs, &cx);
+        st.sleep
+            .after_step(&mut frame!(self), st.pairs.bodies(), &cx);
         let (sleep_ns, t0) = cx.lap(t0);
         cx.tally.stages.sleep += sleep_ns;
         let woke = self.count_after_step(cx.tally);
@@ -477,11 +477,6 @@ impl Stages {
     /// The wakes, for a hand that moves balls.
     pub(super) fn wakes(&mut self) -> &mut Wakes {
         &mut self.sleep.wakes
-    }
-
-    /// Each ball's position at the start of the last step.
-    pub(super) fn step_starts(&self) -> &[Vec2] {
-        self.sweep.starts()
     }
 
     /// The impacts the swept modes answered in the last step, in order.

@@ -18,6 +18,7 @@
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
 use super::Ball;
+use crate::balls::Removed;
 use crate::geom::{Aabb, Geometry};
 use crate::narrow::{
     impact_ball_obstacle, normalized_or, toi_ball_ball, Contact, GroupTests, Impact,
@@ -44,7 +45,6 @@ pub(super) struct SweepStage {
     rest: Vec<f32>,
     changed: Vec<bool>,
     best: Vec<Option<Best>>,
-    starts: Vec<Vec2>,
     impacts: Vec<SweptImpact>,
 }
 
@@ -60,36 +60,30 @@ struct Best {
 }
 
 impl SweepStage {
-    /// Where each ball began the step.
-    pub(super) fn starts(&self) -> &[Vec2] {
-        &self.starts
-    }
-
     /// The impacts answered in the last step, in order.
     pub(super) fn impacts(&self) -> &[SweptImpact] {
         &self.impacts
     }
 
-    /// Ball `i` left: its start and its impacts go, the later balls' move down one.
-    pub(super) fn ball_left(&mut self, i: usize) {
-        if i < self.starts.len() {
-            self.starts.remove(i);
-        }
-        let gone = i as u32;
-        self.impacts.retain(|h| h.ball != gone);
-        for h in self.impacts.iter_mut().filter(|h| h.ball > gone) {
-            h.ball -= 1;
-        }
+    /// Applies the remap of a removal: the gone ball's impacts go, the later balls' move
+    /// down one.
+    pub(super) fn ball_left(&mut self, gone: &Removed) {
+        self.impacts
+            .retain_mut(|h| match gone.moved(h.ball as usize) {
+                Some(b) => {
+                    h.ball = b as u32;
+                    true
+                }
+                None => false,
+            });
     }
 
-    /// Records where each ball starts the step, before it moves.
-    pub(super) fn begin(&mut self, balls: &[Ball], dt: f32) {
-        let n = balls.len();
-        self.starts.clear();
-        self.starts.extend(balls.iter().map(|b| b.pos));
+    /// Starts the step's paths where the ball table says each ball `starts` it.
+    pub(super) fn begin(&mut self, starts: &[Vec2], dt: f32) {
+        let n = starts.len();
         self.impacts.clear();
         self.from.clear();
-        self.from.extend_from_slice(&self.starts);
+        self.from.extend_from_slice(starts);
         self.rest.clear();
         self.rest.resize(n, dt);
         self.changed.clear();

@@ -20,7 +20,6 @@ use crate::response::{Hit, HIT_SPEED};
 use crate::tunnel::impact_ball_shape;
 use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
-use glam::Vec2;
 
 /// Restitution over the lanes (see the module notes): `threshold` (px/s), `passes`.
 pub(super) fn restitute(
@@ -91,7 +90,7 @@ fn record_hit(c: &SoftContact, cx: &mut StepContext) {
 
 /// The swept modes' guard: a ball whose move this step reaches an obstacle stops at the
 /// first impact the mode's search finds (its velocity is left to the next step's contact).
-pub(super) fn continuous(f: &mut Finder, starts: &[Vec2]) {
+pub(super) fn continuous(f: &mut Finder) {
     let mode = f.cx.settings.tunnelling;
     let fractions = f.cx.settings.linear_fractions.clamp(1, 64);
     for k in 0..f.bodies.len() {
@@ -100,7 +99,7 @@ pub(super) fn continuous(f: &mut Finder, starts: &[Vec2]) {
             break;
         };
         let bi = p.ball.ix();
-        let start = starts.get(bi).copied().unwrap_or(f.balls[bi].pos);
+        let start = f.balls.starts().get(bi).copied().unwrap_or(f.balls[bi].pos);
         let ball = f.balls[bi];
         let d = ball.pos - start;
         // Moves shorter than the speculative reach are the contacts' business.

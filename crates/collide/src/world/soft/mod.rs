@@ -72,13 +72,13 @@ mod threads;
 ))]
 mod wide;
 
-use super::body::{BallIx, BodyPair};
+use super::body::BodyPair;
 use super::contacts::SavedFrame;
 use super::contacts::{ConstraintColour, Kept, SoftContact};
 use super::context::{Frame, FrameOf, StepContext};
 use super::settings::{Settings, SoftSettings};
 use super::sleepers::Wakes;
-use crate::balls::BallSet;
+use crate::balls::{BallSet, Removed};
 use crate::geom::{clamp_speed, Aabb, Ball};
 use crate::tunnel::Tunnelling;
 use crate::workers;
@@ -135,9 +135,10 @@ impl SoftStage {
         self.kept.clear();
     }
 
-    /// Forgets ball `gone`'s kept impulses and renumbers the later balls' (they keep their
-    /// order, so the list stays sorted by pair): the other contacts keep their warm start.
-    pub(super) fn ball_left(&mut self, gone: BallIx) {
+    /// Applies the remap of a removal: the gone ball's kept impulses go and the later balls'
+    /// are renumbered (they keep their order, so the list stays sorted by pair): the other
+    /// contacts keep their warm start.
+    pub(super) fn ball_left(&mut self, gone: &Removed) {
         self.kept.retain_mut(|k| match k.pair.without(gone) {
             Some(pair) => {
                 k.pair = pair;
@@ -244,7 +245,8 @@ impl SoftStage {
     pub(super) fn solve(
         &mut self,
         w: &mut Frame,
-        (bodies, starts, find): (&[BodyPair], &[Vec2], bool),
+        bodies: &[BodyPair],
+        find: bool,
         wakes: &mut Wakes,
         cx: &mut StepContext,
     ) {
@@ -289,7 +291,7 @@ impl SoftStage {
         finish::restitute((l, states), &mut self.contacts, at, f.cx);
         lanes::store_bodies(&self.states, f.balls);
         if f.cx.settings.tunnelling != Tunnelling::Off {
-            finish::continuous(&mut f, starts);
+            finish::continuous(&mut f);
         }
         self.lanes.kept(&self.contacts, &mut self.kept);
         if self.keep.sub_step_done(f.balls, moving) {
