@@ -305,6 +305,14 @@ impl World {
         self.balls.starts()
     }
 
+    /// The contact list: the contacts the solver answered in the last step, each with its
+    /// collision iteration, in the order answered (with the push-out, every iteration's in
+    /// pair order, then the walls' last word; with soft contacts, those of the frame's
+    /// search; empty in the swept modes, see [`World::step_impacts`]), for a viewer to draw.
+    pub fn contacts(&self) -> &[super::PairContact] {
+        self.stages.contacts()
+    }
+
     /// The impacts answered in the last step, in order (swept modes only).
     pub fn step_impacts(&self) -> &[SweptImpact] {
         self.stages.step_impacts()

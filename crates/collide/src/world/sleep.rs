@@ -29,11 +29,11 @@
 
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
+use super::narrow_stage::{touches_obstacle, Disc};
 use super::settings::Solver;
 use super::sleepers::Wakes;
 use crate::balls::{BallSet, Rest};
 use crate::geom::{Ball, Motion, Shape};
-use crate::narrow::{contact_ball_obstacle, GroupTests};
 use glam::Vec2;
 
 /// Two balls closer than their radii plus this fraction of the smaller radius touch.
@@ -282,8 +282,12 @@ fn touching_shape(w: &Frame, b: BallIx, si: ShapeIx, rotating: bool) -> bool {
     let (ball, shape) = (&w.balls[b.ix()], &w.shapes[si.ix()]);
     let r = ball.radius * (1.0 + TOUCH_RADII);
     let v = ball.vel - shape.velocity_at(ball.pos, rotating);
-    let mut scratch = GroupTests::default();
-    contact_ball_obstacle((ball.pos, r, v), shape, w.groups, &mut scratch).is_some()
+    let disc = Disc {
+        centre: ball.pos,
+        radius: r,
+        vel: v,
+    };
+    touches_obstacle(disc, shape, w.groups)
 }
 
 pub(super) fn find(parent: &mut [u32], mut i: u32) -> u32 {

@@ -8,6 +8,7 @@ use super::context::{frame, Frame, FrameOf, StepContext, WorldRng};
 use super::counters::{Counters, Tally};
 use super::launch::{LaunchStage, Launcher};
 use super::meter::{MeterStage, MeterView};
+use super::narrow_stage::{NarrowStage, PairContact};
 use super::pairs::PairsStage;
 use super::probing::{ProbeAsk, ProbeRecord};
 use super::push_out;
@@ -65,6 +66,8 @@ pub(super) struct Stages {
     pub(super) launch: LaunchStage,
     /// `pairs.rs`: the broad phase, the pair cache, the sleepers' order, the last pairs.
     pub(super) pairs: PairsStage,
+    /// `narrow_stage.rs`: the contact list.
+    pub(super) narrow: NarrowStage,
     /// `sleep.rs`: the wakes and the search for groups that sleep.
     pub(super) sleep: SleepStage,
     /// `sweep.rs`: where each ball began the step, and the swept iterations' paths.
@@ -87,6 +90,7 @@ impl Stages {
         self.sleep.wakes.wake_near(balls, b.pos, b.radius, b.radius);
         let gone = balls.remove(i);
         self.soft.ball_left(&gone);
+        self.narrow.ball_left(&gone);
         self.pairs.ball_left(&gone, n_shapes);
         self.sweep.ball_left(&gone);
         gone.id
@@ -176,7 +180,7 @@ impl World {
         self.rules_at(Moment::Start, &mut cx);
         let st = &mut self.stages;
         st.launch
-            .run((&mut self.balls, &mut self.rng), &cx, &mut self.counters);
+            .run(&mut self.balls, &mut self.rng, &cx, &mut self.counters);
         self.rules_at(Moment::Launched, &mut cx);
         self.turn_kinematics(&cx);
         self.rules_at(Moment::Turned, &mut cx);
@@ -197,19 +201,21 @@ impl World {
             }
             cx.tally.iterations += 1;
             let (pairs, wakes) = (st.pairs.bodies(), &mut st.sleep.wakes);
-            st.soft.solve(&mut w, pairs, find, wakes, &mut cx);
+            st.soft
+                .solve(&mut w, (pairs, find), (wakes, &mut st.narrow), &mut cx);
             self.rules_at(Moment::Moved, &mut cx);
         } else {
             push_out::move_balls(&mut self.balls, &cx);
             self.rules_at(Moment::Moved, &mut cx);
             let (st, mut w) = (&mut self.stages, frame!(self));
-            for _ in 0..cx.iterations() {
+            for k in 0..cx.iterations() {
                 let boxes = |i, b: &Ball| st.sweep.ball_box(mode, i, b);
                 st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
                 cx.tally.iterations += 1;
+                st.narrow.begin_iteration(k);
                 if mode == Tunnelling::Off {
-                    let pairs = st.pairs.bodies();
-                    push_out::iterate(&mut w, pairs, &mut st.sleep.wakes, &mut cx);
+                    let (pairs, narrow) = (st.pairs.bodies(), &mut st.narrow);
+                    push_out::iterate(&mut w, pairs, narrow, &mut st.sleep.wakes, &mut cx);
                 } else if !st.sweep.iterate(&mut w, st.pairs.bodies(), &mut cx) {
                     break; // no path changed
                 }
@@ -220,7 +226,8 @@ impl World {
                 let mut pass = Tally::default();
                 st.pairs
                     .find(&w, |_, b| b.aabb(), cx.query(true), &mut pass);
-                push_out::walls_last(&mut w, st.pairs.bodies(), pass, &mut cx);
+                let (pairs, narrow) = (st.pairs.bodies(), &mut st.narrow);
+                push_out::walls_last(&mut w, pairs, narrow, pass, &mut cx);
             } else if w.balls.len() >= 2 {
                 let boxes = |_, b: &Ball| SettleStage::ball_box(b);
                 st.pairs.find(&w, boxes, cx.query(false), &mut cx.tally);
@@ -229,12 +236,8 @@ impl World {
             }
         }
         self.measure_rebounds(&mut cx);
-        self.rules_at(
-            Moment::Collided {
-                first_hit: cx.first_hit,
-            },
-            &mut cx,
-        );
+        let first_hit = cx.first_hit;
+        self.rules_at(Moment::Collided { first_hit }, &mut cx);
         let st = &mut self.stages;
         let t0 = cx.now();
         st.sleep
@@ -410,6 +413,7 @@ impl Stages {
         self.launch.pending = 0;
         self.soft.forget_impulses();
         self.pairs.forget_pairs();
+        self.narrow.forget();
     }
 
     /// The broad phase in use.
@@ -479,6 +483,11 @@ impl Stages {
         &mut self.sleep.wakes
     }
 
+    /// The contact list: the contacts the solver answered in the last step.
+    pub(super) fn contacts(&self) -> &[PairContact] {
+        self.narrow.contacts()
+    }
+
     /// The impacts the swept modes answered in the last step, in order.
     pub(super) fn step_impacts(&self) -> &[SweptImpact] {
         self.sweep.impacts()
@@ -524,6 +533,7 @@ impl Stages {
         self.pairs.forget_all();
         self.sweep = Default::default();
         self.soft.forget_frame();
+        self.narrow.forget();
     }
 }
 

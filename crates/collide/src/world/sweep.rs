@@ -17,14 +17,14 @@
 
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
+use super::narrow_stage::{
+    impact_balls, impact_geometry, impact_obstacle, unit_or, Contact, GroupTests, Impact, Move,
+};
 use super::Ball;
 use crate::balls::Removed;
 use crate::geom::{Aabb, Geometry};
-use crate::narrow::{
-    impact_ball_obstacle, normalized_or, toi_ball_ball, Contact, GroupTests, Impact,
-};
 use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
-use crate::tunnel::{impact_ball_shape, Tunnelling};
+use crate::tunnel::Tunnelling;
 use glam::Vec2;
 
 /// One answered impact of the last step, for drawing swept paths.
@@ -157,16 +157,20 @@ impl Sweep<'_, '_> {
         let (from, rest) = (self.st.from[bi], self.st.rest[bi]);
         let u = shape.velocity_at(from, self.cx.settings.rotate);
         // Relative motion: the shape held still, the ball moving by the difference.
-        let path = (from, ball.radius, ball.pos - from - u * rest, ball.vel - u);
+        let path = Move {
+            centre: from,
+            radius: ball.radius,
+            by: ball.pos - from - u * rest,
+            vel: ball.vel - u,
+        };
         let (mode, n) = (
             self.cx.settings.tunnelling,
             self.cx.settings.linear_fractions,
         );
         let mut tests = GroupTests::default();
         let mut members = 0;
-        let impact = |g: &Geometry| impact_ball_shape(mode, n, path, g, &mut members);
-        let (c, r, d, _) = path;
-        let found = impact_ball_obstacle((c, r, d), shape, self.w.groups, &mut tests, impact);
+        let groups = self.w.groups;
+        let found = impact_obstacle(mode, n, path, shape, groups, &mut tests, &mut members);
         self.cx.tally.add_group(tests);
         self.cx.tally.impact_tests += members;
         if let Some((impact, elasticity)) = found {
@@ -193,16 +197,21 @@ impl Sweep<'_, '_> {
         let mode = self.cx.settings.tunnelling;
         let found = if mode == Tunnelling::Exact {
             self.cx.tally.impact_tests += 1;
-            toi_ball_ball(ci, bi.radius, di, cj, bj.radius, dj)
+            impact_balls(ci, bi.radius, di, cj, bj.radius, dj)
         } else {
             // Ball j held still at its window start, ball i moving by the difference.
             let still = Geometry::Circle {
                 c: cj,
                 r: bj.radius,
             };
-            let path = (ci, bi.radius, di - dj, bi.vel - bj.vel);
+            let path = Move {
+                centre: ci,
+                radius: bi.radius,
+                by: di - dj,
+                vel: bi.vel - bj.vel,
+            };
             let n = self.cx.settings.linear_fractions;
-            impact_ball_shape(mode, n, path, &still, &mut self.cx.tally.impact_tests)
+            impact_geometry(mode, n, path, &still, &mut self.cx.tally.impact_tests)
         };
         if let Some(impact) = found {
             let left = w * (1.0 - impact.t);
@@ -294,7 +303,7 @@ impl Sweep<'_, '_> {
         let (lo, hi) = self.w.balls.split_at_mut(j);
         let (a, b) = (&mut lo[i], &mut hi[0]);
         (a.pos, b.pos) = (pi, pj);
-        let normal = normalized_or(pi - pj, best.impact.contact.normal);
+        let normal = unit_or(pi - pj, best.impact.contact.normal);
         let contact = Contact {
             point: pj + normal * b.radius,
             normal,

@@ -11,11 +11,11 @@
 use super::lanes::SPECULATIVE_RADII;
 use crate::balls::{BallSet, Rest};
 use crate::geom::{Ball, Group, Shape};
-use crate::narrow::{contact_ball_ball, contact_ball_obstacle_fine, Contact, GroupTests};
 use crate::workers;
 use crate::world::body::{BallIx, Body, BodyPair, ShapeIx};
 use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
+use crate::world::narrow_stage::{ball_ball, ball_obstacle_fine, Contact, Disc, GroupTests};
 use crate::world::settings::SoftSettings;
 use crate::world::sleepers::Wakes;
 use glam::Vec2;
@@ -195,7 +195,7 @@ impl Reads<'_> {
     ) -> Option<(SoftContact, bool)> {
         let (a, b) = (self.balls[bi.ix()], self.balls[bj.ix()]);
         let reach = reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
-        let c = contact_ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
+        let c = ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
         let e = a.elasticity * b.elasticity * self.elasticity_scale;
         let approach = (a.vel - b.vel).dot(c.normal);
         let asleep = (self.rests[bi.ix()].asleep, self.rests[bj.ix()].asleep);
@@ -246,8 +246,12 @@ impl Reads<'_> {
         r: f32,
         tests: &mut GroupTests,
     ) -> Option<(Contact, f32)> {
-        let v = ball.vel - shape.velocity_at(ball.pos, self.rotate);
-        contact_ball_obstacle_fine((ball.pos, r, v), shape, self.groups, tests)
+        let disc = Disc {
+            centre: ball.pos,
+            radius: r,
+            vel: ball.vel - shape.velocity_at(ball.pos, self.rotate),
+        };
+        ball_obstacle_fine(disc, shape, self.groups, tests)
     }
 }
 

@@ -15,11 +15,10 @@
 
 use super::find::Finder;
 use super::lanes::{BodyState, Lanes, NO_BODY, SPECULATIVE_RADII};
-use crate::narrow::parts_of;
 use crate::response::{Hit, HIT_SPEED};
-use crate::tunnel::impact_ball_shape;
 use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
+use crate::world::narrow_stage::{impact_geometry, members, Move};
 
 /// Restitution over the lanes (see the module notes): `threshold` (px/s), `passes`.
 pub(super) fn restitute(
@@ -109,11 +108,15 @@ pub(super) fn continuous(f: &mut Finder) {
         let shape = &f.shapes[si.ix()];
         let v = ball.vel - shape.velocity_at(start, f.cx.settings.rotate);
         let tests = &mut f.cx.tally.impact_tests;
-        let hit = parts_of(shape, f.groups)
+        let sweep = Move {
+            centre: start,
+            radius: ball.radius,
+            by: d,
+            vel: v,
+        };
+        let hit = members(shape, f.groups)
             .iter()
-            .filter_map(|m| {
-                impact_ball_shape(mode, fractions, (start, ball.radius, d, v), &m.geom, tests)
-            })
+            .filter_map(|m| impact_geometry(mode, fractions, sweep, &m.geom, tests))
             // Only a move into the surface deeper than the speculative reach: a ball
             // resting or sliding on a surface meets it at once, and is the contacts'.
             .filter(|i| {

@@ -76,6 +76,7 @@ use super::body::BodyPair;
 use super::contacts::SavedFrame;
 use super::contacts::{ConstraintColour, Kept, SoftContact};
 use super::context::{Frame, FrameOf, StepContext};
+use super::narrow_stage::{NarrowStage, PairContact};
 use super::settings::{Settings, SoftSettings};
 use super::sleepers::Wakes;
 use crate::balls::{BallSet, Removed};
@@ -146,6 +147,19 @@ impl SoftStage {
             }
             None => false,
         });
+    }
+
+    /// The contacts of the frame's search as the contact list shows them (iteration 0, the
+    /// depth the negated separation).
+    pub(super) fn found_contacts(&self) -> impl Iterator<Item = PairContact> + '_ {
+        self.contacts.iter().map(|c| PairContact {
+            iteration: 0,
+            ball: c.ball.0,
+            with: c.other.into(),
+            point: c.point,
+            normal: c.normal,
+            depth: -c.sep,
+        })
     }
 
     /// The last step's contacts, each with the normal impulse it was solved to.
@@ -240,14 +254,14 @@ impl SoftStage {
     }
 
     /// One sub-step with soft contacts over the step's pairs `bodies` (see the module
-    /// notes), after [`SoftStage::accelerate`] and, when `find`, the broad phase; `starts`
-    /// are where the balls began the step; sleepers touched wake through `wakes`.
+    /// notes), after [`SoftStage::accelerate`] and, when `find`, the broad phase (whose
+    /// contacts then become the contact list, `narrow`); sleepers touched wake through
+    /// `wakes`.
     pub(super) fn solve(
         &mut self,
         w: &mut Frame,
-        bodies: &[BodyPair],
-        find: bool,
-        wakes: &mut Wakes,
+        (bodies, find): (&[BodyPair], bool),
+        (wakes, narrow): (&mut Wakes, &mut NarrowStage),
         cx: &mut StepContext,
     ) {
         let dt = cx.dt;
@@ -294,6 +308,9 @@ impl SoftStage {
             finish::continuous(&mut f);
         }
         self.lanes.kept(&self.contacts, &mut self.kept);
+        if find {
+            narrow.keep_found(self.found_contacts());
+        }
         if self.keep.sub_step_done(f.balls, moving) {
             f.cx.tally.soft_strays += 1;
         }

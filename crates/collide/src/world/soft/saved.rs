@@ -8,9 +8,9 @@
 use super::find::new_contact;
 use super::frame::FrameKeep;
 use crate::balls::BallSet;
-use crate::narrow::Contact;
 use crate::world::body::{Body, BodyPair};
 use crate::world::contacts::{Kept, KeptImpulse, SavedContact, SavedFrame, SoftContact};
+use crate::world::narrow_stage::Contact;
 use crate::world::pairs::{decode, encode};
 use crate::world::settings::SoftSettings;
 
