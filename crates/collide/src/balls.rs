@@ -19,6 +19,13 @@
 //! the swept modes and sleep). A column follows its ball through every addition and
 //! removal. Removing a ball is one [`BallSet::remove`], which returns the [`Removed`] remap:
 //! each stage that keeps something by ball index outside the table applies it once.
+//!
+//! The table also owns the waking of sleepers ([`Wakes`]): a ball woken now, its group at
+//! the end of the step, and the count of balls woken since the last step's count. The
+//! stages that meet a sleeper (the push-out, the soft contacts, sleep itself), a removal
+//! and the hand's edits between steps all wake through the table's `wake_*` methods (the
+//! push-out and the soft contacts through [`Columns::wakes`] while they hold the columns);
+//! `world/sleep.rs` puts groups to sleep.
 
 use crate::geom::Ball;
 use glam::Vec2;
@@ -99,6 +106,8 @@ pub(crate) struct BallSet {
     slots: Vec<Slot>,
     /// Free slots, the last freed on top.
     free: Vec<u32>,
+    /// The sleepers woken this step and the count since the last step's.
+    wakes: Wakes,
 }
 
 impl BallSet {
@@ -144,13 +153,54 @@ impl BallSet {
         self.rest.iter().any(|r| r.asleep)
     }
 
-    /// The balls and their rests to change, with where each began the step.
+    /// The balls and their rests to change, with where each began the step and the wakes.
     pub(crate) fn columns_mut(&mut self) -> Columns<'_> {
         Columns {
             balls: &mut self.balls,
             rests: &mut self.rest,
             starts: &self.start,
+            wakes: &mut self.wakes,
         }
+    }
+
+    /// Wakes ball `i` now and its group at the end of the step.
+    pub(crate) fn wake_ball(&mut self, i: usize) {
+        if let Some(r) = self.rest.get_mut(i) {
+            self.wakes.wake(r);
+        }
+    }
+
+    /// Wakes the sleepers within `reach` px of the disc at `p` of radius `r`, with their
+    /// groups.
+    pub(crate) fn wake_near(&mut self, p: Vec2, r: f32, reach: f32) {
+        for i in 0..self.balls.len() {
+            let b = &self.balls[i];
+            let d = b.radius + r + reach;
+            if self.asleep(i) && (b.pos - p).length_squared() <= d * d {
+                self.wake_ball(i);
+            }
+        }
+        self.flush_wakes();
+    }
+
+    /// Wakes every ball.
+    pub(crate) fn wake_all(&mut self) {
+        self.wakes.wake_all(&mut self.rest);
+    }
+
+    /// Wakes the rest of the groups woken this step.
+    pub(crate) fn flush_wakes(&mut self) {
+        self.wakes.flush(&mut self.rest);
+    }
+
+    /// The balls woken since the last call (the step's count).
+    pub(crate) fn take_wake_count(&mut self) -> u64 {
+        std::mem::take(&mut self.wakes.count)
+    }
+
+    /// Keeps the count of balls woken that `old` had not yet counted (a restored table).
+    pub(crate) fn keep_wake_count(&mut self, old: &BallSet) {
+        self.wakes.count = old.wakes.count;
     }
 
     /// The balls and their rests, both to change.
@@ -238,6 +288,8 @@ pub(crate) struct Columns<'a> {
     pub(crate) rests: &'a mut [Rest],
     /// Where each ball began the step (px).
     pub(crate) starts: &'a [Vec2],
+    /// The table's wakes, for waking through the rests above.
+    pub(crate) wakes: &'a mut Wakes,
 }
 
 /// What one [`BallSet::remove`] did, the remap every stage that keeps something by ball
@@ -259,6 +311,68 @@ impl Removed {
             std::cmp::Ordering::Equal => None,
             std::cmp::Ordering::Greater => Some(old - 1),
         }
+    }
+}
+
+/// The groups woken during this step (flushed at its end) and the balls woken since the
+/// last count.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Wakes {
+    groups: Vec<u32>,
+    /// Balls woken since the last step's count.
+    count: u64,
+}
+
+impl Wakes {
+    /// Wakes whichever of two touching balls sleeps (its group at the end of the step);
+    /// `rests` are the balls' rests (the table's, through [`Columns`]).
+    pub(crate) fn wake_pair(&mut self, rests: &mut [Rest], i: usize, j: usize) {
+        for k in [i, j] {
+            if let Some(r) = rests.get_mut(k) {
+                self.wake(r);
+            }
+        }
+    }
+
+    /// Wakes the ball resting as `r` now, and its group at the end of the step.
+    fn wake(&mut self, r: &mut Rest) {
+        if r.asleep {
+            r.asleep = false;
+            r.slow_for = 0.0;
+            self.count += 1;
+            self.groups.push(r.group);
+        }
+    }
+
+    /// Wakes every ball of `rests`.
+    fn wake_all(&mut self, rests: &mut [Rest]) {
+        let mut n = 0;
+        for r in rests {
+            n += r.asleep as u64;
+            r.asleep = false;
+            r.slow_for = 0.0;
+        }
+        self.count += n;
+        self.groups.clear();
+    }
+
+    /// Wakes the rest of the groups woken this step.
+    fn flush(&mut self, rests: &mut [Rest]) {
+        let groups = &mut self.groups;
+        if groups.is_empty() {
+            return;
+        }
+        groups.sort_unstable();
+        groups.dedup();
+        let mut n = 0;
+        let woken = |r: &Rest| r.asleep && groups.binary_search(&r.group).is_ok();
+        for r in rests.iter_mut().filter(|r| woken(r)) {
+            r.asleep = false;
+            r.slow_for = 0.0;
+            n += 1;
+        }
+        self.count += n;
+        groups.clear();
     }
 }
 

@@ -47,7 +47,6 @@ mod saved;
 mod settings;
 mod settle;
 mod sleep;
-mod sleepers;
 mod soft;
 mod state;
 mod step;

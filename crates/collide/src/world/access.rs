@@ -297,7 +297,7 @@ impl World {
 
     /// Wakes every ball.
     pub(crate) fn wake_all(&mut self) {
-        self.stages.wakes().wake_all(&mut self.balls);
+        self.balls.wake_all();
     }
 
     /// Each ball's position at the start of the last step (in every mode).

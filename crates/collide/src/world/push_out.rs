@@ -7,9 +7,8 @@
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
 use super::narrow_stage::{ball_ball, ball_obstacle, kept_side, Disc, GroupTests, NarrowStage};
-use super::sleepers::Wakes;
 use super::Tally;
-use crate::balls::{BallSet, Columns, Rest};
+use crate::balls::{BallSet, Columns, Rest, Wakes};
 use crate::geom::{clamp_speed, Ball, Geometry, Group, Shape};
 use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
 use glam::Vec2;
@@ -26,18 +25,19 @@ pub(super) fn move_balls(balls: &mut BallSet, cx: &StepContext) {
 
 /// One discrete collision iteration: each pair of `bodies` tested and answered in order,
 /// each contact answered added to the contact list (`narrow`, as this iteration's); a wall keeps a ball on the
-/// side it began the step on (the ball table's start), sleepers touched wake through `wakes`.
+/// side it began the step on (the ball table's start), sleepers touched wake through the
+/// ball table.
 pub(super) fn iterate(
     w: &mut Frame,
     bodies: &[BodyPair],
     narrow: &mut NarrowStage,
-    wakes: &mut Wakes,
     cx: &mut StepContext,
 ) {
     let Columns {
         balls,
         rests,
         starts,
+        wakes,
     } = w.balls.columns_mut();
     // The rests are read only while someone sleeps (nobody falls asleep here).
     let mut rests = rests.iter().any(|r| r.asleep).then_some(rests);

@@ -31,7 +31,6 @@ use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
 use super::narrow_stage::{touches_obstacle, Disc};
 use super::settings::Solver;
-use super::sleepers::Wakes;
 use crate::balls::{BallSet, Rest};
 use crate::geom::{Ball, Motion, Shape};
 use glam::Vec2;
@@ -50,7 +49,6 @@ pub const CHECK_EVERY: u64 = 4;
 /// scratch of the search for groups, kept between steps to avoid allocating.
 #[derive(Clone, Debug, Default)]
 pub(super) struct SleepStage {
-    pub(super) wakes: Wakes,
     pub(super) next_group: u32,
     parent: Vec<u32>,
     blocked: Vec<bool>,
@@ -69,10 +67,7 @@ impl SleepStage {
     /// A stage that numbers the next sleeping group `next_group`, keeping the count of
     /// balls woken since the last step's count.
     pub(super) fn restored(&self, next_group: u32) -> Self {
-        let mut wakes = Wakes::default();
-        wakes.count = self.wakes.count;
         Self {
-            wakes,
             next_group,
             ..Self::default()
         }
@@ -83,7 +78,7 @@ impl SleepStage {
     pub(super) fn before_step(&mut self, w: &mut Frame, cx: &mut StepContext) {
         if !cx.settings.sleep_on() {
             if w.balls.any_asleep() {
-                self.wakes.wake_all(w.balls);
+                w.balls.wake_all();
             }
             return;
         }
@@ -97,12 +92,12 @@ impl SleepStage {
                 if w.balls.asleep(i) {
                     cx.tally.sleep_tests += 1;
                     if reach.overlaps(&w.balls[i].aabb()) {
-                        self.wakes.wake_ball(w.balls, i);
+                        w.balls.wake_ball(i);
                     }
                 }
             }
         }
-        self.wakes.flush(w.balls);
+        w.balls.flush_wakes();
     }
 
     /// After a step: wakes the sleepers something moved (from `starts`, where the balls
@@ -115,10 +110,10 @@ impl SleepStage {
             let start = w.balls.starts().get(i).copied().unwrap_or(b.pos);
             let moved = b.vel != Vec2::ZERO || b.spin != 0.0 || b.pos != start;
             if w.balls.asleep(i) && moved {
-                self.wakes.wake_ball(w.balls, i);
+                w.balls.wake_ball(i);
             }
         }
-        self.wakes.flush(w.balls);
+        w.balls.flush_wakes();
         if !cx.settings.sleep_on() {
             return;
         }

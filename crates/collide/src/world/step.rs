@@ -15,7 +15,6 @@ use super::push_out;
 use super::settings::{Settings, Solver};
 use super::settle::SettleStage;
 use super::sleep::SleepStage;
-use super::sleepers::Wakes;
 use super::soft::SoftStage;
 use super::sweep::{SweepStage, SweptImpact};
 use crate::balls::{BallId, BallSet};
@@ -68,7 +67,7 @@ pub(super) struct Stages {
     pub(super) pairs: PairsStage,
     /// `narrow_stage.rs`: the contact list.
     pub(super) narrow: NarrowStage,
-    /// `sleep.rs`: the wakes and the search for groups that sleep.
+    /// `sleep.rs`: the search for groups that sleep (the wakes are the ball table's).
     pub(super) sleep: SleepStage,
     /// `sweep.rs`: where each ball began the step, and the swept iterations' paths.
     pub(super) sweep: SweepStage,
@@ -87,7 +86,7 @@ impl Stages {
     /// id it had.
     pub(super) fn take_ball(&mut self, balls: &mut BallSet, i: usize, n_shapes: usize) -> BallId {
         let b = balls[i];
-        self.sleep.wakes.wake_near(balls, b.pos, b.radius, b.radius);
+        balls.wake_near(b.pos, b.radius, b.radius);
         let gone = balls.remove(i);
         self.soft.ball_left(&gone);
         self.narrow.ball_left(&gone);
@@ -200,9 +199,8 @@ impl World {
                 st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
             }
             cx.tally.iterations += 1;
-            let (pairs, wakes) = (st.pairs.bodies(), &mut st.sleep.wakes);
             st.soft
-                .solve(&mut w, (pairs, find), (wakes, &mut st.narrow), &mut cx);
+                .solve(&mut w, st.pairs.bodies(), find, &mut st.narrow, &mut cx);
             self.rules_at(Moment::Moved, &mut cx);
         } else {
             push_out::move_balls(&mut self.balls, &cx);
@@ -215,7 +213,7 @@ impl World {
                 st.narrow.begin_iteration(k);
                 if mode == Tunnelling::Off {
                     let (pairs, narrow) = (st.pairs.bodies(), &mut st.narrow);
-                    push_out::iterate(&mut w, pairs, narrow, &mut st.sleep.wakes, &mut cx);
+                    push_out::iterate(&mut w, pairs, narrow, &mut cx);
                 } else if !st.sweep.iterate(&mut w, st.pairs.bodies(), &mut cx) {
                     break; // no path changed
                 }
@@ -307,7 +305,7 @@ impl World {
     /// The counters after a step: its tally into the step, second and total figures, and
     /// the strays and sleepers now; true when a ball woke during the step.
     fn count_after_step(&mut self, mut tally: Tally) -> bool {
-        tally.wakeups = std::mem::take(&mut self.stages.sleep.wakes.count);
+        tally.wakeups = self.balls.take_wake_count();
         let per_second = self.steps_per_second();
         let c = &mut self.counters;
         c.last_step = tally;
@@ -476,11 +474,6 @@ impl Stages {
     /// What the probe recorded, while it is on.
     pub(super) fn probe(&self) -> Option<&ProbeRecord> {
         self.pairs.probing.as_ref().map(|p| &p.record)
-    }
-
-    /// The wakes, for a hand that moves balls.
-    pub(super) fn wakes(&mut self) -> &mut Wakes {
-        &mut self.sleep.wakes
     }
 
     /// The contact list: the contacts the solver answered in the last step.

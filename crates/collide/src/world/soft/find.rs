@@ -9,7 +9,7 @@
 //! the step's threads.
 
 use super::lanes::SPECULATIVE_RADII;
-use crate::balls::{BallSet, Rest};
+use crate::balls::{BallSet, Columns, Rest};
 use crate::geom::{Ball, Group, Shape};
 use crate::workers;
 use crate::world::body::{BallIx, Body, BodyPair, ShapeIx};
@@ -17,17 +17,15 @@ use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
 use crate::world::narrow_stage::{ball_ball, ball_obstacle_fine, Contact, Disc, GroupTests};
 use crate::world::settings::SoftSettings;
-use crate::world::sleepers::Wakes;
 use glam::Vec2;
 
 /// One sub-step's view of the world: the balls and obstacles, the step's pairs, where the
-/// balls began the step, the wakes, and the step's context.
+/// balls began the step, and the step's context.
 pub(super) struct Finder<'a> {
     pub(super) balls: &'a mut BallSet,
     pub(super) shapes: &'a [Shape],
     pub(super) groups: &'a [Group],
     pub(super) bodies: &'a [BodyPair],
-    pub(super) wakes: &'a mut Wakes,
     pub(super) cx: &'a mut StepContext,
 }
 
@@ -114,10 +112,10 @@ impl Finder<'_> {
             }
             self.cx.tally.add_group(p.tests);
         }
-        let rests = self.balls.with_rests().1;
+        let Columns { rests, wakes, .. } = self.balls.columns_mut();
         let mut woke = false;
         for &(i, j) in parts.iter().flat_map(|p| &p.wakes) {
-            self.wakes.wake_pair(rests, i.ix(), j.ix());
+            wakes.wake_pair(rests, i.ix(), j.ix());
             woke = true;
         }
         if woke {

@@ -78,7 +78,6 @@ use super::contacts::{ConstraintColour, Kept, SoftContact};
 use super::context::{Frame, FrameOf, StepContext};
 use super::narrow_stage::{NarrowStage, PairContact};
 use super::settings::{Settings, SoftSettings};
-use super::sleepers::Wakes;
 use crate::balls::{BallSet, Removed};
 use crate::geom::{clamp_speed, Aabb, Ball};
 use crate::tunnel::Tunnelling;
@@ -255,13 +254,14 @@ impl SoftStage {
 
     /// One sub-step with soft contacts over the step's pairs `bodies` (see the module
     /// notes), after [`SoftStage::accelerate`] and, when `find`, the broad phase (whose
-    /// contacts then become the contact list, `narrow`); sleepers touched wake through
-    /// `wakes`.
+    /// contacts then become the contact list, `narrow`); sleepers touched wake through the
+    /// ball table.
     pub(super) fn solve(
         &mut self,
         w: &mut Frame,
-        (bodies, find): (&[BodyPair], bool),
-        (wakes, narrow): (&mut Wakes, &mut NarrowStage),
+        bodies: &[BodyPair],
+        find: bool,
+        narrow: &mut NarrowStage,
         cx: &mut StepContext,
     ) {
         let dt = cx.dt;
@@ -272,7 +272,6 @@ impl SoftStage {
             shapes: w.shapes,
             groups: w.groups,
             bodies,
-            wakes,
             cx,
         };
         let t0 = f.cx.now();
