@@ -350,13 +350,16 @@ impl World {
         if self.settings.solver != Solver::Soft {
             return Vec::new();
         }
-        let view = |(c, impulse, colour): (&super::contacts::SoftContact, f32, _)| SolverContact {
-            ball: c.ball.ix(),
-            other: c.other.into(),
-            point: c.point,
-            normal: c.normal,
-            impulse,
-            colour,
+        let view = |solved: (&super::contacts::SoftContact, f32, _)| {
+            let c = solved.0;
+            SolverContact {
+                ball: c.ball.ix(),
+                other: c.other.into(),
+                point: c.point,
+                normal: c.normal,
+                impulse: solved.1,
+                colour: solved.2,
+            }
         };
         self.stages.soft_contacts().map(view).collect()
     }

@@ -282,7 +282,8 @@ fn largest_region(cells: &Cells, open: &[bool]) -> Vec<usize> {
 }
 
 /// `(lo, hi)` finite, positive and ordered.
-fn sane_radii((a, b): (f32, f32)) -> (f32, f32) {
+fn sane_radii(radius: (f32, f32)) -> (f32, f32) {
+    let (a, b) = radius;
     let fix = |r: f32| {
         if r.is_finite() {
             r.clamp(0.05, 1.0e4)

@@ -97,7 +97,8 @@ impl MeterStage {
         v: &MeterView,
         bodies: &[BodyPair],
         push_out: bool,
-        (woke, frame_end): (bool, bool),
+        woke: bool,
+        frame_end: bool,
     ) -> Option<OverlapMeter> {
         self.woke |= woke;
         if !frame_end {

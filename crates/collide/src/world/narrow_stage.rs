@@ -207,7 +207,7 @@ pub(super) fn impact_obstacle(
     members: &mut u64,
 ) -> Option<(Impact, f32)> {
     let impact = |g: &Geometry| impact_geometry(mode, fractions, s, g, members);
-    narrow::impact_ball_obstacle((s.centre, s.radius, s.by), shape, groups, tests, impact)
+    narrow::impact_ball_obstacle(s.centre, s.radius, s.by, shape, groups, tests, impact)
 }
 
 /// The exact time of impact of two moving balls: the one at `a` of radius `ra` moving by

@@ -140,18 +140,12 @@ impl Answer<'_, '_> {
         if let (Geometry::Segment { a, b }, false) = (shape.geom, shape.is_kinematic()) {
             c = kept_side(c, ball.radius, start, ball.pos, a, b);
         }
-        let how = (self.cx.settings.elasticity_scale, rotate);
-        let (speed, e) = answer_ball_obstacle(ball, shape, &c, shape_e, how);
+        let scale = self.cx.settings.elasticity_scale;
+        let (speed, e) = answer_ball_obstacle(ball, shape, &c, shape_e, scale, rotate);
         let with = HitWith::Shape(si.0);
         self.narrow.add(bi.0, with, &c);
         let cx = &mut *self.cx;
-        cx.record(Hit::new(
-            (c.point, c.normal),
-            speed,
-            e,
-            (bi.0, with),
-            cx.step,
-        ));
+        cx.record(Hit::new(c.point, c.normal, speed, e, bi.0, with, cx.step));
         true
     }
 
@@ -180,13 +174,7 @@ impl Answer<'_, '_> {
         let with = HitWith::Ball(bj.0);
         self.narrow.add(bi.0, with, &c);
         let cx = &mut *self.cx;
-        cx.record(Hit::new(
-            (c.point, c.normal),
-            speed,
-            e,
-            (bi.0, with),
-            cx.step,
-        ));
+        cx.record(Hit::new(c.point, c.normal, speed, e, bi.0, with, cx.step));
         true
     }
 }

@@ -137,7 +137,15 @@ impl Settle<'_, '_> {
                 }
                 let touch = walls
                     .iter()
-                    .filter_map(|&si| self.first_touch(si as usize, (at, ball.radius, d), tally))
+                    .filter_map(|&si| {
+                        let path = Move {
+                            centre: at,
+                            radius: ball.radius,
+                            by: d,
+                            vel: d,
+                        };
+                        self.first_touch(si as usize, path, tally)
+                    })
                     .reduce(earlier);
                 let Some(touch) = touch else {
                     at += d;
@@ -180,18 +188,7 @@ impl Settle<'_, '_> {
 
     /// When a ball at `c` of radius `r` moved by `d` first touches obstacle `si` (its members,
     /// for a group), as a fraction of the move.
-    fn first_touch(
-        &self,
-        si: usize,
-        (c, r, d): (Vec2, f32, Vec2),
-        tally: &mut Tally,
-    ) -> Option<Impact> {
-        let sweep = Move {
-            centre: c,
-            radius: r,
-            by: d,
-            vel: d,
-        };
+    fn first_touch(&self, si: usize, sweep: Move, tally: &mut Tally) -> Option<Impact> {
         members(&self.w.shapes[si], self.w.groups)
             .iter()
             .filter_map(|m| {

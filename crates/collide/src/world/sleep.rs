@@ -63,6 +63,15 @@ pub(super) struct SleepStage {
     ids: Vec<u32>,
 }
 
+/// How [`SleepStage::find_groups`] joins balls: whether kinematic shapes turn, the time a
+/// ball must be still (s), and whether a group splits off its fringe (soft contacts).
+#[derive(Clone, Copy)]
+struct Grouping {
+    rotating: bool,
+    time: f32,
+    split: bool,
+}
+
 impl SleepStage {
     /// A stage that numbers the next sleeping group `next_group`, keeping the count of
     /// balls woken since the last step's count.
@@ -134,7 +143,11 @@ impl SleepStage {
             // Only soft contacts hold an awake ball on a sleeper: with the push-out, a
             // touch wakes it, so a group sleeps whole (any ball not settled blocks it).
             let split = cx.settings.solver == Solver::Soft;
-            let how = (cx.settings.rotate, time, split);
+            let how = Grouping {
+                rotating: cx.settings.rotate,
+                time,
+                split,
+            };
             self.find_groups(w, bodies, how, &mut blocked);
             self.put_groups_to_sleep(w.balls, &blocked, time);
             self.blocked_balls = blocked;
@@ -149,9 +162,14 @@ impl SleepStage {
         &mut self,
         w: &Frame,
         bodies: &[BodyPair],
-        (rotating, time, split): (bool, f32, bool),
+        how: Grouping,
         blocked_balls: &mut Vec<u32>,
     ) {
+        let Grouping {
+            rotating,
+            time,
+            split,
+        } = how;
         let n = w.balls.len();
         self.parent.clear();
         self.parent.extend(0..n as u32);

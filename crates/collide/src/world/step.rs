@@ -194,8 +194,8 @@ impl World {
             SoftStage::accelerate(&mut self.balls, &cx);
             let mut w = frame!(self);
             if find {
-                let span = (cx.settings.contact_sub_steps(), dt);
-                let boxes = |_, b: &Ball| SoftStage::ball_box(b, span);
+                let sub_steps = cx.settings.contact_sub_steps();
+                let boxes = |_, b: &Ball| SoftStage::ball_box(b, sub_steps, dt);
                 st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
             }
             cx.tally.iterations += 1;
@@ -261,7 +261,7 @@ impl World {
         let push_out = cx.settings.solver == Solver::PushOut;
         if let Some(m) = st
             .meter
-            .measure(&view, st.pairs.bodies(), push_out, (woke, frame_end))
+            .measure(&view, st.pairs.bodies(), push_out, woke, frame_end)
         {
             c.overlap = m;
         }

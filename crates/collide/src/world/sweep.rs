@@ -262,14 +262,17 @@ impl Sweep<'_, '_> {
                 let shape = &self.w.shapes[si.ix()];
                 let contact = &best.impact.contact;
                 let s = &self.cx.settings;
-                let how = (s.elasticity_scale, s.rotate);
-                let (speed, e) = answer_ball_obstacle(ball, shape, contact, best.elasticity, how);
+                let (scale, rotate) = (s.elasticity_scale, s.rotate);
+                let e = best.elasticity;
+                let (speed, e) = answer_ball_obstacle(ball, shape, contact, e, scale, rotate);
                 let with = (b as u32, HitWith::Shape(si.0));
                 let hit = Hit::new(
-                    (contact.point, contact.normal),
+                    contact.point,
+                    contact.normal,
                     speed,
                     e,
-                    with,
+                    with.0,
+                    with.1,
                     self.cx.step,
                 );
                 self.cx.record(hit);
@@ -313,10 +316,12 @@ impl Sweep<'_, '_> {
         let speed = answer_ball_ball(a, b, &contact, e);
         let with = (i as u32, HitWith::Ball(j as u32));
         let hit = Hit::new(
-            (contact.point, contact.normal),
+            contact.point,
+            contact.normal,
             speed,
             e,
-            with,
+            with.0,
+            with.1,
             self.cx.step,
         );
         self.cx.record(hit);

@@ -78,10 +78,12 @@ fn record_hit(c: &SoftContact, cx: &mut StepContext) {
         return;
     }
     let hit = Hit::new(
-        (c.point, c.normal),
+        c.point,
+        c.normal,
         -c.approach,
         c.e,
-        (c.ball.0, c.other.into()),
+        c.ball.0,
+        c.other.into(),
         cx.step,
     );
     cx.record(hit);

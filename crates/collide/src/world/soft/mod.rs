@@ -183,7 +183,7 @@ impl SoftStage {
     /// A ball's box for the step's broad-phase call: grown along its motion over the
     /// `sub_steps` of `dt` s its contacts serve and by the speculative reach, and when they
     /// serve more than one, by the drift they allow (`frame.rs`).
-    pub(super) fn ball_box(b: &Ball, (sub_steps, dt): (u32, f32)) -> Aabb {
+    pub(super) fn ball_box(b: &Ball, sub_steps: u32, dt: f32) -> Aabb {
         let r = b.radius.max(0.0);
         let drift = if sub_steps > 1 {
             frame::DRIFT_RADII
@@ -278,7 +278,7 @@ impl SoftStage {
         let springs = Springs::new(soft.hertz, soft.damping, dt);
         let springs = springs.resting_below(soft.restitution_speed);
         let t0 = if find {
-            self.find(&mut f, (&soft, &springs), t0)
+            self.find(&mut f, &soft, &springs, t0)
         } else {
             frame::approach_again(&mut self.contacts, f.balls);
             self.lanes.rearm(&springs, &self.contacts);
@@ -326,7 +326,7 @@ impl SoftStage {
     /// Finds the contacts of the step's pairs (the narrow phase), plans their order and
     /// prepares the lanes, to serve the sub-steps of a frame (or one); the clock from `t0`
     /// goes to the narrow phase, and the time it ends is returned.
-    fn find(&mut self, f: &mut Finder, (soft, springs): (&SoftSettings, &Springs), t0: u64) -> u64 {
+    fn find(&mut self, f: &mut Finder, soft: &SoftSettings, springs: &Springs, t0: u64) -> u64 {
         let sub_steps = f.cx.settings.contact_sub_steps();
         let span = f.cx.dt * sub_steps as f32;
         f.soft_contacts(&mut self.contacts, &mut self.parts, (span, soft));
@@ -351,7 +351,7 @@ impl SoftStage {
         self.lanes.match_kept(&self.contacts, &self.kept);
         for (k, c) in self.contacts.iter_mut().enumerate() {
             let load = self.lanes.kept_load(k, &self.kept);
-            c.firm = springs.firm((load, c.speed), c.mass, (c.ra, c.rb));
+            c.firm = springs.firm(load, c.speed, c.mass, (c.ra, c.rb));
         }
         self.plan.coloured(&self.contacts, f.balls.len());
         let threads = f.cx.settings.threads;
