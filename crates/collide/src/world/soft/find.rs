@@ -189,8 +189,9 @@ impl Reads<'_> {
         &self,
         bi: BallIx,
         bj: BallIx,
-        (dt, soft): (f32, &SoftSettings),
+        at: (f32, &SoftSettings),
     ) -> Option<(SoftContact, bool)> {
+        let (dt, soft) = at;
         let (a, b) = (self.balls[bi.ix()], self.balls[bj.ix()]);
         let reach = reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
         let c = ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
@@ -213,9 +214,10 @@ impl Reads<'_> {
         &self,
         bi: BallIx,
         si: ShapeIx,
-        (dt, soft): (f32, &SoftSettings),
+        at: (f32, &SoftSettings),
         tests: &mut GroupTests,
     ) -> Option<SoftContact> {
+        let (dt, soft) = at;
         let ball = self.balls[bi.ix()];
         let shape = &self.shapes[si.ix()];
         let surface_at_ball = shape.velocity_at(ball.pos, self.rotate);

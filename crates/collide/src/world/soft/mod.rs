@@ -205,8 +205,13 @@ impl SoftStage {
         if self.keep.must_find(w.balls, w.moving, settings) {
             return None;
         }
-        let pairs = (pairs, w.n_shapes);
-        Some(saved::saved_frame(&self.contacts, &self.keep, pairs))
+        let n_shapes = w.n_shapes;
+        Some(saved::saved_frame(
+            &self.contacts,
+            &self.keep,
+            pairs,
+            n_shapes,
+        ))
     }
 
     /// Restores frame `f` (checked by [`frame_problem`]) over `balls` and the kinematic
@@ -219,8 +224,8 @@ impl SoftStage {
     ) -> Vec<BodyPair> {
         let (balls, moving) = (w.balls, w.moving);
         let soft = settings.soft.sanitized();
-        let at = (&soft, w.n_shapes);
-        let pairs = saved::restored_contacts(f, balls, at, &mut self.contacts);
+        let n_shapes = w.n_shapes;
+        let pairs = saved::restored_contacts(f, balls, &soft, n_shapes, &mut self.contacts);
         self.plan.coloured(&self.contacts, balls.len());
         self.lanes.match_kept(&self.contacts, &self.kept);
         let spare = balls.len() as u32;
@@ -235,8 +240,10 @@ impl SoftStage {
             (&self.kept, spare),
             threads,
         );
-        let saved = (f.left, &f.found_at[..], &f.paths[..]);
-        self.keep.restore(saved, (balls, moving), settings);
+        let (found_at, paths) = (&f.found_at[..], &f.paths[..]);
+        let left = f.left;
+        self.keep
+            .restore(left, found_at, paths, balls, moving, settings);
         pairs
     }
 
@@ -361,7 +368,7 @@ impl SoftStage {
             (&self.kept, spare),
             threads,
         );
-        self.keep.found(f.balls, (sub_steps, span), &f.cx.settings);
+        self.keep.found(f.balls, sub_steps, span, &f.cx.settings);
         f.cx.tally.soft_finds += 1;
         t0
     }

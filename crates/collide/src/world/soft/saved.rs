@@ -19,7 +19,8 @@ use crate::world::settings::SoftSettings;
 pub(super) fn saved_frame(
     contacts: &[SoftContact],
     keep: &FrameKeep,
-    (pairs, n_shapes): (&[BodyPair], usize),
+    pairs: &[BodyPair],
+    n_shapes: usize,
 ) -> SavedFrame {
     let n = n_shapes as u32;
     let (left, found_at, paths) = keep.saved();
@@ -47,7 +48,8 @@ pub(super) fn saved_frame(
 pub(super) fn restored_contacts(
     f: &SavedFrame,
     balls: &BallSet,
-    (soft, n_shapes): (&SoftSettings, usize),
+    soft: &SoftSettings,
+    n_shapes: usize,
     out: &mut Vec<SoftContact>,
 ) -> Vec<BodyPair> {
     let n = n_shapes as u32;
