@@ -20,11 +20,14 @@ use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
 use crate::world::narrow_stage::{impact_geometry, members, Move};
 
-/// Restitution over the lanes (see the module notes): `threshold` (px/s), `passes`.
+/// Restitution over the lanes `l` and the body states `bodies` (see the module notes):
+/// `threshold` (px/s), `passes`.
 pub(super) fn restitute(
-    (l, bodies): (&mut Lanes, &mut [BodyState]),
+    l: &mut Lanes,
+    bodies: &mut [BodyState],
     contacts: &mut [SoftContact],
-    (threshold, passes): (f32, u32),
+    threshold: f32,
+    passes: u32,
     cx: &mut StepContext,
 ) {
     // The contacts read in their own order (one pass through the list), each's lane only

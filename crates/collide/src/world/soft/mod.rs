@@ -307,8 +307,8 @@ impl SoftStage {
         f.cx.tally.stages.relax += ns;
         self.jobs = jobs;
         let (l, states) = (&mut self.lanes, &mut self.states[..]);
-        let at = (soft.restitution_speed, iterations);
-        finish::restitute((l, states), &mut self.contacts, at, f.cx);
+        let (speed, contacts) = (soft.restitution_speed, &mut self.contacts);
+        finish::restitute(l, states, contacts, speed, iterations, f.cx);
         lanes::store_bodies(&self.states, f.balls);
         if f.cx.settings.tunnelling != Tunnelling::Off {
             finish::continuous(&mut f);
