@@ -13,11 +13,22 @@
 //! inputs give the same ids. A world built afresh (a scene, a restored state) gives its balls
 //! slots `0, 1, 2, …` in order at generation 0, which is how saved strings name balls.
 //!
-//! Beside each ball the set keeps its [`Rest`], the sleep stage's state for it
-//! (`world/sleep.rs`): a column of the table rather than fields of the ball, so the ball stays
-//! a body (`geom`) and the rest follows it through every addition and removal.
+//! The set is the world's ball table: every per-ball fact is a column of it, in the balls'
+//! order: the ball (a body, `geom`), its id, its [`Rest`] (the sleep stage's state for it,
+//! `world/sleep.rs`) and where it began the step (read by the push-out, the soft contacts,
+//! the swept modes and sleep). A column follows its ball through every addition and
+//! removal. Removing a ball is one [`BallSet::remove`], which returns the [`Removed`] remap:
+//! each stage that keeps something by ball index outside the table applies it once.
+//!
+//! The table also owns the waking of sleepers ([`Wakes`]): a ball woken now, its group at
+//! the end of the step, and the count of balls woken since the last step's count. The
+//! stages that meet a sleeper (the push-out, the soft contacts, sleep itself), a removal
+//! and the hand's edits between steps all wake through the table's `wake_*` methods (the
+//! push-out and the soft contacts through [`Columns::wakes`] while they hold the columns);
+//! `world/sleep.rs` puts groups to sleep.
 
 use crate::geom::Ball;
+use glam::Vec2;
 use std::ops::{Deref, DerefMut};
 
 /// A ball that stays the same ball while others come and go (see the module notes).
@@ -87,11 +98,16 @@ pub(crate) struct BallSet {
     balls: Vec<Ball>,
     /// Each ball's rest, in the balls' order.
     rest: Vec<Rest>,
+    /// Where each ball began the step (px), in the balls' order; a ball added since, where
+    /// it was added.
+    start: Vec<Vec2>,
     /// The id of each ball of `balls`, in the same order.
     ids: Vec<BallId>,
     slots: Vec<Slot>,
     /// Free slots, the last freed on top.
     free: Vec<u32>,
+    /// The sleepers woken this step and the count since the last step's.
+    wakes: Wakes,
 }
 
 impl BallSet {
@@ -111,6 +127,17 @@ impl BallSet {
         set
     }
 
+    /// Where each ball began the step (px), in the balls' order.
+    pub(crate) fn starts(&self) -> &[Vec2] {
+        &self.start
+    }
+
+    /// Records where each ball begins the step, before it moves.
+    pub(crate) fn mark_starts(&mut self) {
+        self.start.clear();
+        self.start.extend(self.balls.iter().map(|b| b.pos));
+    }
+
     /// Each ball's rest, in the balls' order.
     pub(crate) fn rests(&self) -> &[Rest] {
         &self.rest
@@ -124,6 +151,56 @@ impl BallSet {
     /// Whether any ball sleeps.
     pub(crate) fn any_asleep(&self) -> bool {
         self.rest.iter().any(|r| r.asleep)
+    }
+
+    /// The balls and their rests to change, with where each began the step and the wakes.
+    pub(crate) fn columns_mut(&mut self) -> Columns<'_> {
+        Columns {
+            balls: &mut self.balls,
+            rests: &mut self.rest,
+            starts: &self.start,
+            wakes: &mut self.wakes,
+        }
+    }
+
+    /// Wakes ball `i` now and its group at the end of the step.
+    pub(crate) fn wake_ball(&mut self, i: usize) {
+        if let Some(r) = self.rest.get_mut(i) {
+            self.wakes.wake(r);
+        }
+    }
+
+    /// Wakes the sleepers within `reach` px of the disc at `p` of radius `r`, with their
+    /// groups.
+    pub(crate) fn wake_near(&mut self, p: Vec2, r: f32, reach: f32) {
+        for i in 0..self.balls.len() {
+            let b = &self.balls[i];
+            let d = b.radius + r + reach;
+            if self.asleep(i) && (b.pos - p).length_squared() <= d * d {
+                self.wake_ball(i);
+            }
+        }
+        self.flush_wakes();
+    }
+
+    /// Wakes every ball.
+    pub(crate) fn wake_all(&mut self) {
+        self.wakes.wake_all(&mut self.rest);
+    }
+
+    /// Wakes the rest of the groups woken this step.
+    pub(crate) fn flush_wakes(&mut self) {
+        self.wakes.flush(&mut self.rest);
+    }
+
+    /// The balls woken since the last call (the step's count).
+    pub(crate) fn take_wake_count(&mut self) -> u64 {
+        std::mem::take(&mut self.wakes.count)
+    }
+
+    /// Keeps the count of balls woken that `old` had not yet counted (a restored table).
+    pub(crate) fn keep_wake_count(&mut self, old: &BallSet) {
+        self.wakes.count = old.wakes.count;
     }
 
     /// The balls and their rests, both to change.
@@ -150,20 +227,23 @@ impl BallSet {
         };
         self.balls.push(ball);
         self.rest.push(Rest::default());
+        self.start.push(ball.pos);
         self.ids.push(id);
         id
     }
 
-    /// Removes ball `i`, keeping the others' order; returns the ball and the id it had.
-    pub(crate) fn remove(&mut self, i: usize) -> (Ball, BallId) {
-        let ball = self.balls.remove(i);
+    /// Removes ball `i` with every column of it, keeping the others' order; returns the
+    /// remap the stages apply (the id it had, and where the others moved).
+    pub(crate) fn remove(&mut self, i: usize) -> Removed {
+        self.balls.remove(i);
         self.rest.remove(i);
+        self.start.remove(i);
         let id = self.ids.remove(i);
         self.release(id.slot);
         for (k, later) in self.ids.iter().enumerate().skip(i) {
             self.slots[later.slot as usize].at = Some(k as u32);
         }
-        (ball, id)
+        Removed { index: i, id }
     }
 
     /// Removes every ball; every id handed out so far goes stale.
@@ -173,6 +253,7 @@ impl BallSet {
         }
         self.balls.clear();
         self.rest.clear();
+        self.start.clear();
     }
 
     fn release(&mut self, slot: u32) {
@@ -196,6 +277,102 @@ impl BallSet {
             }) if *generation == id.generation => Ok(*at as usize),
             _ => Err(StaleBall(id)),
         }
+    }
+}
+
+/// The table's columns at once: the balls and their rests to change, the starts to read.
+pub(crate) struct Columns<'a> {
+    /// The balls.
+    pub(crate) balls: &'a mut [Ball],
+    /// Each ball's rest.
+    pub(crate) rests: &'a mut [Rest],
+    /// Where each ball began the step (px).
+    pub(crate) starts: &'a [Vec2],
+    /// The table's wakes, for waking through the rests above.
+    pub(crate) wakes: &'a mut Wakes,
+}
+
+/// What one [`BallSet::remove`] did, the remap every stage that keeps something by ball
+/// index applies once: ball `index` left and every later ball moved down one place (the
+/// others keep their order, so lists sorted by ball stay sorted).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Removed {
+    /// The place the ball had.
+    pub(crate) index: usize,
+    /// The id it had (stale from now on).
+    pub(crate) id: BallId,
+}
+
+impl Removed {
+    /// Where the ball that was at `old` is now; `None` for the ball that left.
+    pub(crate) fn moved(&self, old: usize) -> Option<usize> {
+        match old.cmp(&self.index) {
+            std::cmp::Ordering::Less => Some(old),
+            std::cmp::Ordering::Equal => None,
+            std::cmp::Ordering::Greater => Some(old - 1),
+        }
+    }
+}
+
+/// The groups woken during this step (flushed at its end) and the balls woken since the
+/// last count.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Wakes {
+    groups: Vec<u32>,
+    /// Balls woken since the last step's count.
+    count: u64,
+}
+
+impl Wakes {
+    /// Wakes whichever of two touching balls sleeps (its group at the end of the step);
+    /// `rests` are the balls' rests (the table's, through [`Columns`]).
+    pub(crate) fn wake_pair(&mut self, rests: &mut [Rest], i: usize, j: usize) {
+        for k in [i, j] {
+            if let Some(r) = rests.get_mut(k) {
+                self.wake(r);
+            }
+        }
+    }
+
+    /// Wakes the ball resting as `r` now, and its group at the end of the step.
+    fn wake(&mut self, r: &mut Rest) {
+        if r.asleep {
+            r.asleep = false;
+            r.slow_for = 0.0;
+            self.count += 1;
+            self.groups.push(r.group);
+        }
+    }
+
+    /// Wakes every ball of `rests`.
+    fn wake_all(&mut self, rests: &mut [Rest]) {
+        let mut n = 0;
+        for r in rests {
+            n += r.asleep as u64;
+            r.asleep = false;
+            r.slow_for = 0.0;
+        }
+        self.count += n;
+        self.groups.clear();
+    }
+
+    /// Wakes the rest of the groups woken this step.
+    fn flush(&mut self, rests: &mut [Rest]) {
+        let groups = &mut self.groups;
+        if groups.is_empty() {
+            return;
+        }
+        groups.sort_unstable();
+        groups.dedup();
+        let mut n = 0;
+        let woken = |r: &Rest| r.asleep && groups.binary_search(&r.group).is_ok();
+        for r in rests.iter_mut().filter(|r| woken(r)) {
+            r.asleep = false;
+            r.slow_for = 0.0;
+            n += 1;
+        }
+        self.count += n;
+        groups.clear();
     }
 }
 
@@ -248,8 +425,11 @@ mod tests {
     fn removing_a_ball_keeps_every_other_id_and_the_order() {
         let mut set = BallSet::default();
         let ids: Vec<BallId> = (0..5).map(|k| set.push(ball(k as f32))).collect();
-        let (gone, id) = set.remove(1);
-        assert_eq!((gone.pos.x, id), (1.0, ids[1]));
+        let gone = set.remove(1);
+        assert_eq!((gone.index, gone.id), (1, ids[1]));
+        assert_eq!(set.starts()[1].x, 2.0, "the start column follows its ball");
+        let moved: Vec<_> = (0..5).map(|k| gone.moved(k)).collect();
+        assert_eq!(moved, [Some(0), None, Some(1), Some(2), Some(3)]);
         let xs: Vec<f32> = set.iter().map(|b| b.pos.x).collect();
         assert_eq!(xs, [0.0, 2.0, 3.0, 4.0]);
         for (k, id) in ids.iter().enumerate().filter(|(k, _)| *k != 1) {

@@ -57,7 +57,8 @@ pub(crate) fn answer_ball_obstacle(
     shape: &Shape,
     contact: &Contact,
     shape_e: f32,
-    (scale, rotating): (f32, bool),
+    scale: f32,
+    rotating: bool,
 ) -> (f32, f32) {
     let e = ball.elasticity * shape_e * scale;
     let surface = shape.velocity_at(contact.point, rotating);
@@ -162,10 +163,12 @@ impl Hit {
     /// `speed` px/s, answered with elasticity `e` in step `step`; its rebound is measured at
     /// the end of the step.
     pub fn new(
-        (point, normal): (Vec2, Vec2),
+        point: Vec2,
+        normal: Vec2,
         speed: f32,
         e: f32,
-        (ball, with): (u32, HitWith),
+        ball: u32,
+        with: HitWith,
         step: u64,
     ) -> Self {
         Self {

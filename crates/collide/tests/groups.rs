@@ -139,7 +139,7 @@ fn a_group_touches_as_its_deepest_member() {
     let mut tests = GroupTests::default();
     let (c, r) = (Vec2::new(0.0, 3.0), 4.0);
     let contact = |g: &Geometry| contact_ball_shape(c, r, Vec2::ZERO, g);
-    let (c, e) = contact_ball_group((c, r), &hull, &members, &mut tests, contact).expect("touches");
+    let (c, e) = contact_ball_group(c, r, &hull, &members, &mut tests, contact).expect("touches");
     assert_eq!(
         e, 0.75,
         "the upper floor, listed second, is the deeper contact"
@@ -154,7 +154,7 @@ fn a_group_is_hit_first_by_its_earliest_member() {
     let mut tests = GroupTests::default();
     let (c, r, d) = (Vec2::new(0.0, 20.0), 4.0, Vec2::new(0.0, -30.0));
     let impact = |g: &Geometry| toi_ball_shape(c, r, d, d, g);
-    let (hit, e) = impact_ball_group((c, r, d), &hull, &members, &mut tests, impact).expect("hits");
+    let (hit, e) = impact_ball_group(c, r, d, &hull, &members, &mut tests, impact).expect("hits");
     assert_eq!(e, 0.75, "the upper floor is met first");
     assert!((c.y + d.y * hit.t - 6.0).abs() < 1e-3);
 }
@@ -165,6 +165,6 @@ fn a_ball_missing_the_hull_tests_no_member() {
     let mut tests = GroupTests::default();
     let (c, r) = (Vec2::new(0.0, 100.0), 4.0);
     let contact = |g: &Geometry| contact_ball_shape(c, r, Vec2::ZERO, g);
-    assert!(contact_ball_group((c, r), &hull, &members, &mut tests, contact).is_none());
+    assert!(contact_ball_group(c, r, &hull, &members, &mut tests, contact).is_none());
     assert_eq!((tests.hulls, tests.rejections, tests.members), (1, 1, 0));
 }

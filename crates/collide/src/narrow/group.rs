@@ -32,7 +32,8 @@ pub(crate) fn parts_of<'a>(shape: &'a Shape, groups: &'a [Group]) -> &'a [Shape]
 /// `hull`, `contact` answering each member: the deepest member contact (the first on a tie)
 /// and that member's elasticity.
 pub fn contact_ball_group(
-    (c, r): (Vec2, f32),
+    c: Vec2,
+    r: f32,
     hull: &Hull,
     members: &[Shape],
     tests: &mut GroupTests,
@@ -55,7 +56,9 @@ pub fn contact_ball_group(
 /// wrapped in `hull`: the hull is tested against the envelope of the whole move, then
 /// `impact` answers each member; the earliest (the first on a tie) with its elasticity.
 pub fn impact_ball_group(
-    (c, r, d): (Vec2, f32, Vec2),
+    c: Vec2,
+    r: f32,
+    d: Vec2,
     hull: &Hull,
     members: &[Shape],
     tests: &mut GroupTests,
@@ -77,7 +80,9 @@ pub fn impact_ball_group(
 /// `impact` finds it for one geometry, a group answered by its earliest member (see
 /// [`impact_ball_group`]); with the elasticity of what it hits.
 pub(crate) fn impact_ball_obstacle(
-    (c, r, d): (Vec2, f32, Vec2),
+    c: Vec2,
+    r: f32,
+    d: Vec2,
     shape: &Shape,
     groups: &[Group],
     tests: &mut GroupTests,
@@ -85,7 +90,7 @@ pub(crate) fn impact_ball_obstacle(
 ) -> Option<(Impact, f32)> {
     match shape.geom {
         Geometry::Group { hull, .. } => {
-            impact_ball_group((c, r, d), &hull, parts_of(shape, groups), tests, impact)
+            impact_ball_group(c, r, d, &hull, parts_of(shape, groups), tests, impact)
         }
         ref g => impact(g).map(|i| (i, shape.elasticity)),
     }

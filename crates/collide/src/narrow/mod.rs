@@ -212,16 +212,17 @@ pub(crate) fn contact_ball_obstacle_fine(
 type ContactTest = fn(Vec2, f32, Vec2, &Geometry) -> Option<Contact>;
 
 fn contact_ball_obstacle_by(
-    (c, r, v): (Vec2, f32, Vec2),
+    ball: (Vec2, f32, Vec2),
     shape: &Shape,
     groups: &[Group],
     tests: &mut GroupTests,
     test: ContactTest,
 ) -> Option<(Contact, f32)> {
+    let (c, r, v) = ball;
     match shape.geom {
         Geometry::Group { hull, .. } => {
             let contact = |g: &Geometry| test(c, r, v, g);
-            contact_ball_group((c, r), &hull, parts_of(shape, groups), tests, contact)
+            contact_ball_group(c, r, &hull, parts_of(shape, groups), tests, contact)
         }
         ref g => test(c, r, v, g).map(|k| (k, shape.elasticity)),
     }

@@ -297,12 +297,20 @@ impl World {
 
     /// Wakes every ball.
     pub(crate) fn wake_all(&mut self) {
-        self.stages.wakes().wake_all(&mut self.balls);
+        self.balls.wake_all();
     }
 
     /// Each ball's position at the start of the last step (in every mode).
     pub fn step_starts(&self) -> &[Vec2] {
-        self.stages.step_starts()
+        self.balls.starts()
+    }
+
+    /// The contact list: the contacts the solver answered in the last step, each with its
+    /// collision iteration, in the order answered (with the push-out, every iteration's in
+    /// pair order, then the walls' last word; with soft contacts, those of the frame's
+    /// search; empty in the swept modes, see [`World::step_impacts`]), for a viewer to draw.
+    pub fn contacts(&self) -> &[super::PairContact] {
+        self.stages.contacts()
     }
 
     /// The impacts answered in the last step, in order (swept modes only).
@@ -342,13 +350,16 @@ impl World {
         if self.settings.solver != Solver::Soft {
             return Vec::new();
         }
-        let view = |(c, impulse, colour): (&super::contacts::SoftContact, f32, _)| SolverContact {
-            ball: c.ball.ix(),
-            other: c.other.into(),
-            point: c.point,
-            normal: c.normal,
-            impulse,
-            colour,
+        let view = |solved: (&super::contacts::SoftContact, f32, _)| {
+            let c = solved.0;
+            SolverContact {
+                ball: c.ball.ix(),
+                other: c.other.into(),
+                point: c.point,
+                normal: c.normal,
+                impulse: solved.1,
+                colour: solved.2,
+            }
         };
         self.stages.soft_contacts().map(view).collect()
     }

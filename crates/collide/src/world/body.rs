@@ -3,6 +3,7 @@
 //! The broad phase works in one number space (obstacles, then balls); the pairs stage
 //! (`pairs.rs`) turns its pairs into these once, and every later stage reads them.
 
+use crate::balls::Removed;
 use crate::response::HitWith;
 
 /// An obstacle, by index into the world's shapes.
@@ -58,12 +59,8 @@ pub(super) struct BodyPair {
 impl BodyPair {
     /// The pair once ball `gone` has left and every later ball moved down one place, or
     /// `None` when it was one of the two. The order of the pairs kept is kept.
-    pub(super) fn without(self, gone: BallIx) -> Option<Self> {
-        let moved = |b: BallIx| match b.cmp(&gone) {
-            std::cmp::Ordering::Less => Some(b),
-            std::cmp::Ordering::Equal => None,
-            std::cmp::Ordering::Greater => Some(BallIx(b.0 - 1)),
-        };
+    pub(super) fn without(self, gone: &Removed) -> Option<Self> {
+        let moved = |b: BallIx| gone.moved(b.ix()).map(BallIx::of);
         let other = match self.other {
             Body::Shape(s) => Body::Shape(s),
             Body::Ball(o) => Body::Ball(moved(o)?),

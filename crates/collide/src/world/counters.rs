@@ -100,7 +100,7 @@ impl std::ops::AddAssign for StageNanos {
 
 impl Tally {
     /// Adds the hull and member tests of group queries.
-    pub(super) fn add_group(&mut self, t: crate::narrow::GroupTests) {
+    pub(super) fn add_group(&mut self, t: super::narrow_stage::GroupTests) {
         self.hull_tests += t.hulls;
         self.hull_rejections += t.rejections;
         self.impact_tests += t.members;

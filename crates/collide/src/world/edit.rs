@@ -40,10 +40,9 @@ impl World {
         b.pos = pos;
         b.vel = clamp_speed(vel);
         // A hand wakes the ball and the sleepers it leaves or reaches.
-        let wakes = self.stages.wakes();
-        wakes.wake_ball(&mut self.balls, i);
-        wakes.wake_near(&mut self.balls, was.0, was.1, was.1);
-        wakes.wake_near(&mut self.balls, pos, was.1, was.1);
+        self.balls.wake_ball(i);
+        self.balls.wake_near(was.0, was.1, was.1);
+        self.balls.wake_near(pos, was.1, was.1);
         // A hand moved a ball: no impact is measured across the move.
         self.rules.scene.transfer.forget();
         true

@@ -16,10 +16,10 @@
 //! Deterministic: the same world, seed history and arguments give the same balls.
 
 use super::filled::{Filled, Shortfall};
+use super::narrow_stage::disc_touches;
 use super::{Ball, World};
 use crate::geom::angle;
 use crate::geom::{Aabb, Motion, Shape};
-use crate::narrow::contact_ball_shape;
 use glam::Vec2;
 use rand::Rng;
 use std::f32::consts::TAU;
@@ -128,7 +128,7 @@ fn blocks(s: &Shape, p: Vec2, r: f32) -> bool {
         return (p - pivot).length_squared() < (reach + r) * (reach + r);
     }
     // Early-out on the box grown by r, then the exact test.
-    s.aabb().expanded(r).contains(p) && contact_ball_shape(p, r, Vec2::ZERO, &s.geom).is_some()
+    s.aabb().expanded(r).contains(p) && disc_touches(p, r, &s.geom)
 }
 
 impl World {
@@ -282,7 +282,8 @@ fn largest_region(cells: &Cells, open: &[bool]) -> Vec<usize> {
 }
 
 /// `(lo, hi)` finite, positive and ordered.
-fn sane_radii((a, b): (f32, f32)) -> (f32, f32) {
+fn sane_radii(radius: (f32, f32)) -> (f32, f32) {
+    let (a, b) = radius;
     let fix = |r: f32| {
         if r.is_finite() {
             r.clamp(0.05, 1.0e4)

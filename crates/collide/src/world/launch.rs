@@ -48,7 +48,8 @@ impl LaunchStage {
     /// elasticity from the step's settings, a little spread and the colour from `rng`.
     pub(super) fn run(
         &mut self,
-        (balls, rng): (&mut BallSet, &mut WorldRng),
+        balls: &mut BallSet,
+        rng: &mut WorldRng,
         cx: &StepContext,
         counters: &mut Counters,
     ) {

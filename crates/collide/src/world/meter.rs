@@ -19,11 +19,11 @@
 
 use super::body::{Body, BodyPair};
 
+use super::narrow_stage::{ball_obstacle, Disc, GroupTests};
 use super::pairs::{next_statics_version, SleeperOrder};
 use super::OverlapMeter;
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
 use crate::geom::{Aabb, Ball, Group, Shape};
-use crate::narrow::{contact_ball_obstacle, GroupTests};
 
 /// What the meter reads at the end of a step: the balls and obstacles, whether kinematic
 /// shapes turn, and the last broad-phase call's sleepers and obstacles' version.
@@ -97,7 +97,8 @@ impl MeterStage {
         v: &MeterView,
         bodies: &[BodyPair],
         push_out: bool,
-        (woke, frame_end): (bool, bool),
+        woke: bool,
+        frame_end: bool,
     ) -> Option<OverlapMeter> {
         self.woke |= woke;
         if !frame_end {
@@ -220,7 +221,12 @@ fn pair_overlap(v: &MeterView, p: &BodyPair) -> f32 {
     let (b, shape) = (&v.balls[p.ball.ix()], &v.shapes[si.ix()]);
     let vel = b.vel - shape.velocity_at(b.pos, v.rotating);
     let mut scratch = GroupTests::default();
-    let contact = contact_ball_obstacle((b.pos, b.radius, vel), shape, v.groups, &mut scratch);
+    let disc = Disc {
+        centre: b.pos,
+        radius: b.radius,
+        vel,
+    };
+    let contact = ball_obstacle(disc, shape, v.groups, &mut scratch);
     match contact {
         Some((c, _)) if b.radius > 0.0 => c.depth / b.radius,
         _ => 0.0,

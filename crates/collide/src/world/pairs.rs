@@ -10,6 +10,7 @@ use super::cache::PairCache;
 use super::context::{Frame, Query};
 use super::probing::{BoxOwner, ProbeAsk, Probing};
 use super::Tally;
+use crate::balls::Removed;
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
 use crate::geom::{Aabb, Ball, Shape};
 use crate::response::HitWith;
@@ -78,15 +79,21 @@ impl PairsStage {
         &self.sleepers
     }
 
-    /// Ball `i` left: its pairs go and the later balls' numbers move down one, so a pass or
-    /// a drawing reading the last pairs never joins two different balls.
-    pub(super) fn ball_left(&mut self, i: usize, n_shapes: usize) {
-        let k = (n_shapes + i) as u32;
-        self.pairs.retain(|&(a, b)| a != k && b != k);
-        let shifted = |x: u32| if x > k { x - 1 } else { x };
-        for p in self.pairs.iter_mut() {
-            *p = (shifted(p.0), shifted(p.1));
-        }
+    /// Applies the remap of a removal: the gone ball's pairs go and the later balls'
+    /// numbers move down one, so a pass or a drawing reading the last pairs never joins two
+    /// different balls.
+    pub(super) fn ball_left(&mut self, gone: &Removed, n_shapes: usize) {
+        let moved = |x: u32| match (x as usize).checked_sub(n_shapes) {
+            Some(ball) => gone.moved(ball).map(|b| (n_shapes + b) as u32),
+            None => Some(x),
+        };
+        self.pairs.retain_mut(|p| match (moved(p.0), moved(p.1)) {
+            (Some(a), Some(b)) => {
+                *p = (a, b);
+                true
+            }
+            _ => false,
+        });
         decode_all(&self.pairs, n_shapes, &mut self.bodies);
     }
 

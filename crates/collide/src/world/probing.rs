@@ -13,9 +13,9 @@
 //! [`BroadPhase::find_pairs_probed`]: crate::broad::BroadPhase::find_pairs_probed
 
 use super::context::Frame;
+use super::narrow_stage::{balls_touch, touches_obstacle, Disc};
 use crate::broad::{BroadInput, Heat, Pair, Probe, Visit};
 use crate::geom::{Aabb, Ball};
-use crate::narrow::{contact_ball_ball, contact_ball_obstacle, GroupTests};
 use crate::response::HitWith;
 
 /// What a viewer asks the broad phase to record.
@@ -257,14 +257,14 @@ fn focus_record(
 fn touches(w: &Frame, i: usize, other: HitWith) -> bool {
     let b: &Ball = &w.balls[i];
     match other {
-        HitWith::Ball(j) => {
-            let o = &w.balls[j as usize];
-            contact_ball_ball(b.pos, b.radius, o.pos, o.radius).is_some()
-        }
+        HitWith::Ball(j) => balls_touch(b, &w.balls[j as usize]),
         HitWith::Shape(s) => {
-            let ball = (b.pos, b.radius, b.vel);
-            let mut tests = GroupTests::default();
-            contact_ball_obstacle(ball, &w.shapes[s as usize], w.groups, &mut tests).is_some()
+            let disc = Disc {
+                centre: b.pos,
+                radius: b.radius,
+                vel: b.vel,
+            };
+            touches_obstacle(disc, &w.shapes[s as usize], w.groups)
         }
     }
 }

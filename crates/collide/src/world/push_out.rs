@@ -6,11 +6,10 @@
 
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
-use super::sleepers::Wakes;
+use super::narrow_stage::{ball_ball, ball_obstacle, kept_side, Disc, GroupTests, NarrowStage};
 use super::Tally;
-use crate::balls::{BallSet, Rest};
+use crate::balls::{BallSet, Columns, Rest, Wakes};
 use crate::geom::{clamp_speed, Ball, Geometry, Group, Shape};
-use crate::narrow::{contact_ball_ball, contact_ball_obstacle, keep_side, GroupTests};
 use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
 use glam::Vec2;
 
@@ -24,34 +23,45 @@ pub(super) fn move_balls(balls: &mut BallSet, cx: &StepContext) {
     }
 }
 
-/// One discrete collision iteration: each pair of `bodies` tested and answered in order;
-/// `starts` are where the balls began the step (a wall keeps a ball on that side), sleepers
-/// touched wake through `wakes`.
+/// One discrete collision iteration: each pair of `bodies` tested and answered in order,
+/// each contact answered added to the contact list (`narrow`, as this iteration's); a wall keeps a ball on the
+/// side it began the step on (the ball table's start), sleepers touched wake through the
+/// ball table.
 pub(super) fn iterate(
     w: &mut Frame,
-    (bodies, starts): (&[BodyPair], &[Vec2]),
-    wakes: &mut Wakes,
+    bodies: &[BodyPair],
+    narrow: &mut NarrowStage,
     cx: &mut StepContext,
 ) {
-    let ((balls, rests), obstacles) = (w.balls.with_rests(), (w.shapes, w.groups));
+    let Columns {
+        balls,
+        rests,
+        starts,
+        wakes,
+    } = w.balls.columns_mut();
     // The rests are read only while someone sleeps (nobody falls asleep here).
     let mut rests = rests.iter().any(|r| r.asleep).then_some(rests);
+    let mut a = Answer {
+        balls,
+        starts,
+        shapes: w.shapes,
+        groups: w.groups,
+        narrow,
+        cx,
+    };
     for p in bodies {
-        cx.tally.full_tests += 1;
-        cx.tally.impact_tests += 1;
+        a.cx.tally.full_tests += 1;
+        a.cx.tally.impact_tests += 1;
         let hit = match p.other {
             Body::Shape(s) => {
                 let mut tests = GroupTests::default();
-                let at = (p.ball, s);
-                let hit = collide_ball_shape((balls, obstacles), at, starts, &mut tests, cx);
-                cx.tally.add_group(tests);
+                let hit = a.ball_shape(p.ball, s, &mut tests);
+                a.cx.tally.add_group(tests);
                 hit
             }
-            Body::Ball(o) => {
-                collide_ball_ball((balls, rests.as_deref_mut()), (p.ball, o), wakes, cx)
-            }
+            Body::Ball(o) => a.ball_ball(p.ball, o, rests.as_deref_mut(), wakes),
         };
-        cx.tally.collisions += hit as u64;
+        a.cx.tally.collisions += hit as u64;
     }
 }
 
@@ -59,11 +69,13 @@ pub(super) fn iterate(
 /// more broad-phase call (its work in `pass`) finds the balls touching obstacles where the
 /// balls are now, and those pairs (`bodies`) are tested once more, so a ball that the crowd's
 /// push-outs carried into a wall in the last iteration ends the step outside it (on the side
-/// it started the step on, see [`keep_side`]). Its broad-phase work and tests are counted
-/// like an iteration's, apart; with no ball there is nothing to count.
+/// it started the step on, see [`kept_side`]); their contacts follow the iterations' in the
+/// contact list, numbered after the last. Its broad-phase work and tests are counted like an iteration's,
+/// apart; with no ball there is nothing to count.
 pub(super) fn walls_last(
     w: &mut Frame,
-    (bodies, starts): (&[BodyPair], &[Vec2]),
+    bodies: &[BodyPair],
+    narrow: &mut NarrowStage,
     mut pass: Tally,
     cx: &mut StepContext,
 ) {
@@ -71,14 +83,23 @@ pub(super) fn walls_last(
         return;
     }
     let mut tests = GroupTests::default();
-    let (balls, obstacles) = (w.balls.with_rests().0, (w.shapes, w.groups));
+    narrow.begin_iteration(cx.iterations());
+    let Columns { balls, starts, .. } = w.balls.columns_mut();
+    let mut a = Answer {
+        balls,
+        starts,
+        shapes: w.shapes,
+        groups: w.groups,
+        narrow,
+        cx,
+    };
     for p in bodies {
         let Some(s) = p.shape() else {
             break;
         };
         pass.full_tests += 1;
-        let hit = collide_ball_shape((balls, obstacles), (p.ball, s), starts, &mut tests, cx);
-        cx.tally.collisions += hit as u64;
+        let hit = a.ball_shape(p.ball, s, &mut tests);
+        a.cx.tally.collisions += hit as u64;
     }
     let tally = &mut cx.tally;
     tally.wall_pass += pass.broad;
@@ -88,53 +109,72 @@ pub(super) fn walls_last(
     tally.extra += pass.extra;
 }
 
-fn collide_ball_shape(
-    (balls, (shapes, groups)): (&mut [Ball], (&[Shape], &[Group])),
-    (bi, si): (BallIx, ShapeIx),
-    starts: &[Vec2],
-    tests: &mut GroupTests,
-    cx: &mut StepContext,
-) -> bool {
-    let (shape, ball) = (&shapes[si.ix()], &mut balls[bi.ix()]);
-    let start = starts.get(bi.ix()).copied().unwrap_or(ball.pos);
-    // The gate judges the ball's speed relative to the gate's own motion.
-    let v = ball.vel - shape.velocity_at(ball.pos, cx.settings.rotate);
-    let found = contact_ball_obstacle((ball.pos, ball.radius, v), shape, groups, tests);
-    let Some((mut c, shape_e)) = found else {
-        return false;
-    };
-    // A wall keeps a ball on the side it started the step on (a crowd's push-outs can
-    // carry a centre over a wall between two tests).
-    if let (Geometry::Segment { a, b }, false) = (shape.geom, shape.is_kinematic()) {
-        c = keep_side(c, ball.radius, start, ball.pos, a, b);
-    }
-    let how = (cx.settings.elasticity_scale, cx.settings.rotate);
-    let (speed, e) = answer_ball_obstacle(ball, shape, &c, shape_e, how);
-    let with = (bi.0, HitWith::Shape(si.0));
-    cx.record(Hit::new((c.point, c.normal), speed, e, with, cx.step));
-    true
+/// What answering one pair reads and writes: the balls and where they began the step, the
+/// obstacles, the contact list and the step's context.
+struct Answer<'a, 'w> {
+    balls: &'w mut [Ball],
+    starts: &'w [Vec2],
+    shapes: &'w [Shape],
+    groups: &'w [Group],
+    narrow: &'a mut NarrowStage,
+    cx: &'a mut StepContext,
 }
 
-fn collide_ball_ball(
-    (balls, rests): (&mut [Ball], Option<&mut [Rest]>),
-    (bi, bj): (BallIx, BallIx),
-    wakes: &mut Wakes,
-    cx: &mut StepContext,
-) -> bool {
-    let (i, j) = (bi.ix(), bj.ix());
-    let (a, b) = (&balls[i], &balls[j]);
-    // Normal from the higher-indexed ball to the lower one.
-    let Some(c) = contact_ball_ball(a.pos, a.radius, b.pos, b.radius) else {
-        return false;
-    };
-    if let Some(rests) = rests {
-        wakes.wake_pair(rests, i, j);
+impl Answer<'_, '_> {
+    /// Tests ball `bi` against obstacle `si` and answers a contact; true when they touched.
+    fn ball_shape(&mut self, bi: BallIx, si: ShapeIx, tests: &mut GroupTests) -> bool {
+        let (shape, ball) = (&self.shapes[si.ix()], &mut self.balls[bi.ix()]);
+        let start = self.starts.get(bi.ix()).copied().unwrap_or(ball.pos);
+        let rotate = self.cx.settings.rotate;
+        // The gate judges the ball's speed relative to the gate's own motion.
+        let disc = Disc {
+            centre: ball.pos,
+            radius: ball.radius,
+            vel: ball.vel - shape.velocity_at(ball.pos, rotate),
+        };
+        let Some((mut c, shape_e)) = ball_obstacle(disc, shape, self.groups, tests) else {
+            return false;
+        };
+        // A wall keeps a ball on the side it started the step on (a crowd's push-outs can
+        // carry a centre over a wall between two tests).
+        if let (Geometry::Segment { a, b }, false) = (shape.geom, shape.is_kinematic()) {
+            c = kept_side(c, ball.radius, start, ball.pos, a, b);
+        }
+        let scale = self.cx.settings.elasticity_scale;
+        let (speed, e) = answer_ball_obstacle(ball, shape, &c, shape_e, scale, rotate);
+        let with = HitWith::Shape(si.0);
+        self.narrow.add(bi.0, with, &c);
+        let cx = &mut *self.cx;
+        cx.record(Hit::new(c.point, c.normal, speed, e, bi.0, with, cx.step));
+        true
     }
-    let (lo, hi) = balls.split_at_mut(j);
-    let (a, b) = (&mut lo[i], &mut hi[0]);
-    let e = a.elasticity * b.elasticity * cx.settings.elasticity_scale;
-    let speed = answer_ball_ball(a, b, &c, e);
-    let with = (bi.0, HitWith::Ball(bj.0));
-    cx.record(Hit::new((c.point, c.normal), speed, e, with, cx.step));
-    true
+
+    /// Tests balls `bi` and `bj` and answers a contact, waking a sleeper touched (`rests`
+    /// given while someone sleeps); true when they touched.
+    fn ball_ball(
+        &mut self,
+        bi: BallIx,
+        bj: BallIx,
+        rests: Option<&mut [Rest]>,
+        wakes: &mut Wakes,
+    ) -> bool {
+        let (i, j) = (bi.ix(), bj.ix());
+        let (a, b) = (&self.balls[i], &self.balls[j]);
+        // Normal from the higher-indexed ball to the lower one.
+        let Some(c) = ball_ball(a.pos, a.radius, b.pos, b.radius) else {
+            return false;
+        };
+        if let Some(rests) = rests {
+            wakes.wake_pair(rests, i, j);
+        }
+        let (lo, hi) = self.balls.split_at_mut(j);
+        let (a, b) = (&mut lo[i], &mut hi[0]);
+        let e = a.elasticity * b.elasticity * self.cx.settings.elasticity_scale;
+        let speed = answer_ball_ball(a, b, &c, e);
+        let with = HitWith::Ball(bj.0);
+        self.narrow.add(bi.0, with, &c);
+        let cx = &mut *self.cx;
+        cx.record(Hit::new(c.point, c.normal, speed, e, bi.0, with, cx.step));
+        true
+    }
 }

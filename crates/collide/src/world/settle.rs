@@ -17,10 +17,10 @@
 
 use super::body::BodyPair;
 use super::context::Frame;
+use super::narrow_stage::{impact_shape, members, unit_or, Impact, Move};
 use super::Tally;
 use crate::geom::angle;
 use crate::geom::{Aabb, Ball};
-use crate::narrow::{normalized_or, parts_of, toi_ball_shape, Impact};
 use crate::response::push_shares;
 use glam::Vec2;
 
@@ -104,7 +104,7 @@ impl Settle<'_, '_> {
                 continue;
             }
             any = true;
-            let normal = normalized_or(m, parting_direction(i, j));
+            let normal = unit_or(m, parting_direction(i, j));
             let (wa, wb) = push_shares(a.mass, b.mass);
             st.push[i] += normal * (depth * wa);
             st.push[j] -= normal * (depth * wb);
@@ -137,7 +137,15 @@ impl Settle<'_, '_> {
                 }
                 let touch = walls
                     .iter()
-                    .filter_map(|&si| self.first_touch(si as usize, (at, ball.radius, d), tally))
+                    .filter_map(|&si| {
+                        let path = Move {
+                            centre: at,
+                            radius: ball.radius,
+                            by: d,
+                            vel: d,
+                        };
+                        self.first_touch(si as usize, path, tally)
+                    })
                     .reduce(earlier);
                 let Some(touch) = touch else {
                     at += d;
@@ -180,17 +188,12 @@ impl Settle<'_, '_> {
 
     /// When a ball at `c` of radius `r` moved by `d` first touches obstacle `si` (its members,
     /// for a group), as a fraction of the move.
-    fn first_touch(
-        &self,
-        si: usize,
-        (c, r, d): (Vec2, f32, Vec2),
-        tally: &mut Tally,
-    ) -> Option<Impact> {
-        parts_of(&self.w.shapes[si], self.w.groups)
+    fn first_touch(&self, si: usize, sweep: Move, tally: &mut Tally) -> Option<Impact> {
+        members(&self.w.shapes[si], self.w.groups)
             .iter()
             .filter_map(|m| {
                 tally.impact_tests += 1;
-                toi_ball_shape(c, r, d, d, &m.geom)
+                impact_shape(sweep, &m.geom)
             })
             .reduce(earlier)
     }

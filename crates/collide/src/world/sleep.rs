@@ -29,11 +29,10 @@
 
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
+use super::narrow_stage::{touches_obstacle, Disc};
 use super::settings::Solver;
-use super::sleepers::Wakes;
 use crate::balls::{BallSet, Rest};
 use crate::geom::{Ball, Motion, Shape};
-use crate::narrow::{contact_ball_obstacle, GroupTests};
 use glam::Vec2;
 
 /// Two balls closer than their radii plus this fraction of the smaller radius touch.
@@ -50,7 +49,6 @@ pub const CHECK_EVERY: u64 = 4;
 /// scratch of the search for groups, kept between steps to avoid allocating.
 #[derive(Clone, Debug, Default)]
 pub(super) struct SleepStage {
-    pub(super) wakes: Wakes,
     pub(super) next_group: u32,
     parent: Vec<u32>,
     blocked: Vec<bool>,
@@ -65,14 +63,20 @@ pub(super) struct SleepStage {
     ids: Vec<u32>,
 }
 
+/// How [`SleepStage::find_groups`] joins balls: whether kinematic shapes turn, the time a
+/// ball must be still (s), and whether a group splits off its fringe (soft contacts).
+#[derive(Clone, Copy)]
+struct Grouping {
+    rotating: bool,
+    time: f32,
+    split: bool,
+}
+
 impl SleepStage {
     /// A stage that numbers the next sleeping group `next_group`, keeping the count of
     /// balls woken since the last step's count.
     pub(super) fn restored(&self, next_group: u32) -> Self {
-        let mut wakes = Wakes::default();
-        wakes.count = self.wakes.count;
         Self {
-            wakes,
             next_group,
             ..Self::default()
         }
@@ -83,7 +87,7 @@ impl SleepStage {
     pub(super) fn before_step(&mut self, w: &mut Frame, cx: &mut StepContext) {
         if !cx.settings.sleep_on() {
             if w.balls.any_asleep() {
-                self.wakes.wake_all(w.balls);
+                w.balls.wake_all();
             }
             return;
         }
@@ -97,33 +101,28 @@ impl SleepStage {
                 if w.balls.asleep(i) {
                     cx.tally.sleep_tests += 1;
                     if reach.overlaps(&w.balls[i].aabb()) {
-                        self.wakes.wake_ball(w.balls, i);
+                        w.balls.wake_ball(i);
                     }
                 }
             }
         }
-        self.wakes.flush(w.balls);
+        w.balls.flush_wakes();
     }
 
     /// After a step: wakes the sleepers something moved (from `starts`, where the balls
     /// began the step), then each awake ball's still time, and every so often the groups of
     /// the last pairs (`bodies`) that sleep.
-    pub(super) fn after_step(
-        &mut self,
-        w: &mut Frame,
-        (bodies, starts): (&[BodyPair], &[Vec2]),
-        cx: &StepContext,
-    ) {
+    pub(super) fn after_step(&mut self, w: &mut Frame, bodies: &[BodyPair], cx: &StepContext) {
         // A sleeper that something moved (a push-out, the settling pass) wakes.
         for i in 0..w.balls.len() {
             let b = &w.balls[i];
-            let start = starts.get(i).copied().unwrap_or(b.pos);
+            let start = w.balls.starts().get(i).copied().unwrap_or(b.pos);
             let moved = b.vel != Vec2::ZERO || b.spin != 0.0 || b.pos != start;
             if w.balls.asleep(i) && moved {
-                self.wakes.wake_ball(w.balls, i);
+                w.balls.wake_ball(i);
             }
         }
-        self.wakes.flush(w.balls);
+        w.balls.flush_wakes();
         if !cx.settings.sleep_on() {
             return;
         }
@@ -144,7 +143,11 @@ impl SleepStage {
             // Only soft contacts hold an awake ball on a sleeper: with the push-out, a
             // touch wakes it, so a group sleeps whole (any ball not settled blocks it).
             let split = cx.settings.solver == Solver::Soft;
-            let how = (cx.settings.rotate, time, split);
+            let how = Grouping {
+                rotating: cx.settings.rotate,
+                time,
+                split,
+            };
             self.find_groups(w, bodies, how, &mut blocked);
             self.put_groups_to_sleep(w.balls, &blocked, time);
             self.blocked_balls = blocked;
@@ -159,9 +162,14 @@ impl SleepStage {
         &mut self,
         w: &Frame,
         bodies: &[BodyPair],
-        (rotating, time, split): (bool, f32, bool),
+        how: Grouping,
         blocked_balls: &mut Vec<u32>,
     ) {
+        let Grouping {
+            rotating,
+            time,
+            split,
+        } = how;
         let n = w.balls.len();
         self.parent.clear();
         self.parent.extend(0..n as u32);
@@ -287,8 +295,12 @@ fn touching_shape(w: &Frame, b: BallIx, si: ShapeIx, rotating: bool) -> bool {
     let (ball, shape) = (&w.balls[b.ix()], &w.shapes[si.ix()]);
     let r = ball.radius * (1.0 + TOUCH_RADII);
     let v = ball.vel - shape.velocity_at(ball.pos, rotating);
-    let mut scratch = GroupTests::default();
-    contact_ball_obstacle((ball.pos, r, v), shape, w.groups, &mut scratch).is_some()
+    let disc = Disc {
+        centre: ball.pos,
+        radius: r,
+        vel: v,
+    };
+    touches_obstacle(disc, shape, w.groups)
 }
 
 pub(super) fn find(parent: &mut [u32], mut i: u32) -> u32 {

@@ -223,7 +223,9 @@ impl World {
         let (shapes, plays) = s.shapes.iter().map(SavedShape::parts).unzip();
         self.shapes = shapes;
         self.groups = s.groups.clone();
-        self.balls = BallSet::from_resting(s.balls.iter().map(SavedBall::parts));
+        let restored = BallSet::from_resting(s.balls.iter().map(SavedBall::parts));
+        let old = std::mem::replace(&mut self.balls, restored);
+        self.balls.keep_wake_count(&old);
         self.counters = Default::default();
         self.counters.launched = s.launched;
         self.rules.play = s.play.clone();

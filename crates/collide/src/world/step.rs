@@ -2,19 +2,19 @@
 //! `crate::world`): `step()` is the list of the stages it runs, in order; each stage owns its
 //! state in its own file and is called from here only.
 
-use super::body::{BallIx, BodyPair};
+use super::body::BodyPair;
 use super::contacts::{ConstraintColour, SavedFrame, SoftContact};
 use super::context::{frame, Frame, FrameOf, StepContext, WorldRng};
 use super::counters::{Counters, Tally};
 use super::launch::{LaunchStage, Launcher};
 use super::meter::{MeterStage, MeterView};
+use super::narrow_stage::{NarrowStage, PairContact};
 use super::pairs::PairsStage;
 use super::probing::{ProbeAsk, ProbeRecord};
 use super::push_out;
 use super::settings::{Settings, Solver};
 use super::settle::SettleStage;
 use super::sleep::SleepStage;
-use super::sleepers::Wakes;
 use super::soft::SoftStage;
 use super::sweep::{SweepStage, SweptImpact};
 use crate::balls::{BallId, BallSet};
@@ -65,7 +65,9 @@ pub(super) struct Stages {
     pub(super) launch: LaunchStage,
     /// `pairs.rs`: the broad phase, the pair cache, the sleepers' order, the last pairs.
     pub(super) pairs: PairsStage,
-    /// `sleep.rs`: the wakes and the search for groups that sleep.
+    /// `narrow_stage.rs`: the contact list.
+    pub(super) narrow: NarrowStage,
+    /// `sleep.rs`: the search for groups that sleep (the wakes are the ball table's).
     pub(super) sleep: SleepStage,
     /// `sweep.rs`: where each ball began the step, and the swept iterations' paths.
     pub(super) sweep: SweepStage,
@@ -84,12 +86,13 @@ impl Stages {
     /// id it had.
     pub(super) fn take_ball(&mut self, balls: &mut BallSet, i: usize, n_shapes: usize) -> BallId {
         let b = balls[i];
-        self.sleep.wakes.wake_near(balls, b.pos, b.radius, b.radius);
-        let (_, id) = balls.remove(i);
-        self.soft.ball_left(BallIx::of(i));
-        self.pairs.ball_left(i, n_shapes);
-        self.sweep.ball_left(i);
-        id
+        balls.wake_near(b.pos, b.radius, b.radius);
+        let gone = balls.remove(i);
+        self.soft.ball_left(&gone);
+        self.narrow.ball_left(&gone);
+        self.pairs.ball_left(&gone, n_shapes);
+        self.sweep.ball_left(&gone);
+        gone.id
     }
 }
 
@@ -176,39 +179,41 @@ impl World {
         self.rules_at(Moment::Start, &mut cx);
         let st = &mut self.stages;
         st.launch
-            .run((&mut self.balls, &mut self.rng), &cx, &mut self.counters);
+            .run(&mut self.balls, &mut self.rng, &cx, &mut self.counters);
         self.rules_at(Moment::Launched, &mut cx);
         self.turn_kinematics(&cx);
         self.rules_at(Moment::Turned, &mut cx);
         let st = &mut self.stages;
         // Obstacles move only above (turning, flippers and plungers): box them once per step.
         st.pairs.box_shapes(&self.shapes);
-        st.sweep.begin(&self.balls, dt);
+        self.balls.mark_starts();
+        st.sweep.begin(self.balls.starts(), dt);
         st.sleep.before_step(&mut frame!(self), &mut cx);
         if cx.settings.solver == Solver::Soft {
             let find = st.soft.must_find(&frame!(self), &cx);
             SoftStage::accelerate(&mut self.balls, &cx);
             let mut w = frame!(self);
             if find {
-                let span = (cx.settings.contact_sub_steps(), dt);
-                let boxes = |_, b: &Ball| SoftStage::ball_box(b, span);
+                let sub_steps = cx.settings.contact_sub_steps();
+                let boxes = |_, b: &Ball| SoftStage::ball_box(b, sub_steps, dt);
                 st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
             }
             cx.tally.iterations += 1;
-            let pairs = (st.pairs.bodies(), st.sweep.starts(), find);
-            st.soft.solve(&mut w, pairs, &mut st.sleep.wakes, &mut cx);
+            st.soft
+                .solve(&mut w, st.pairs.bodies(), find, &mut st.narrow, &mut cx);
             self.rules_at(Moment::Moved, &mut cx);
         } else {
             push_out::move_balls(&mut self.balls, &cx);
             self.rules_at(Moment::Moved, &mut cx);
             let (st, mut w) = (&mut self.stages, frame!(self));
-            for _ in 0..cx.iterations() {
+            for k in 0..cx.iterations() {
                 let boxes = |i, b: &Ball| st.sweep.ball_box(mode, i, b);
                 st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
                 cx.tally.iterations += 1;
+                st.narrow.begin_iteration(k);
                 if mode == Tunnelling::Off {
-                    let pairs = (st.pairs.bodies(), st.sweep.starts());
-                    push_out::iterate(&mut w, pairs, &mut st.sleep.wakes, &mut cx);
+                    let (pairs, narrow) = (st.pairs.bodies(), &mut st.narrow);
+                    push_out::iterate(&mut w, pairs, narrow, &mut cx);
                 } else if !st.sweep.iterate(&mut w, st.pairs.bodies(), &mut cx) {
                     break; // no path changed
                 }
@@ -219,8 +224,8 @@ impl World {
                 let mut pass = Tally::default();
                 st.pairs
                     .find(&w, |_, b| b.aabb(), cx.query(true), &mut pass);
-                let pairs = (st.pairs.bodies(), st.sweep.starts());
-                push_out::walls_last(&mut w, pairs, pass, &mut cx);
+                let (pairs, narrow) = (st.pairs.bodies(), &mut st.narrow);
+                push_out::walls_last(&mut w, pairs, narrow, pass, &mut cx);
             } else if w.balls.len() >= 2 {
                 let boxes = |_, b: &Ball| SettleStage::ball_box(b);
                 st.pairs.find(&w, boxes, cx.query(false), &mut cx.tally);
@@ -229,16 +234,12 @@ impl World {
             }
         }
         self.measure_rebounds(&mut cx);
-        self.rules_at(
-            Moment::Collided {
-                first_hit: cx.first_hit,
-            },
-            &mut cx,
-        );
+        let first_hit = cx.first_hit;
+        self.rules_at(Moment::Collided { first_hit }, &mut cx);
         let st = &mut self.stages;
-        let pairs = (st.pairs.bodies(), st.sweep.starts());
         let t0 = cx.now();
-        st.sleep.after_step(&mut frame!(self), pairs, &cx);
+        st.sleep
+            .after_step(&mut frame!(self), st.pairs.bodies(), &cx);
         let (sleep_ns, t0) = cx.lap(t0);
         cx.tally.stages.sleep += sleep_ns;
         let woke = self.count_after_step(cx.tally);
@@ -260,7 +261,7 @@ impl World {
         let push_out = cx.settings.solver == Solver::PushOut;
         if let Some(m) = st
             .meter
-            .measure(&view, st.pairs.bodies(), push_out, (woke, frame_end))
+            .measure(&view, st.pairs.bodies(), push_out, woke, frame_end)
         {
             c.overlap = m;
         }
@@ -304,7 +305,7 @@ impl World {
     /// The counters after a step: its tally into the step, second and total figures, and
     /// the strays and sleepers now; true when a ball woke during the step.
     fn count_after_step(&mut self, mut tally: Tally) -> bool {
-        tally.wakeups = std::mem::take(&mut self.stages.sleep.wakes.count);
+        tally.wakeups = self.balls.take_wake_count();
         let per_second = self.steps_per_second();
         let c = &mut self.counters;
         c.last_step = tally;
@@ -410,6 +411,7 @@ impl Stages {
         self.launch.pending = 0;
         self.soft.forget_impulses();
         self.pairs.forget_pairs();
+        self.narrow.forget();
     }
 
     /// The broad phase in use.
@@ -474,14 +476,9 @@ impl Stages {
         self.pairs.probing.as_ref().map(|p| &p.record)
     }
 
-    /// The wakes, for a hand that moves balls.
-    pub(super) fn wakes(&mut self) -> &mut Wakes {
-        &mut self.sleep.wakes
-    }
-
-    /// Each ball's position at the start of the last step.
-    pub(super) fn step_starts(&self) -> &[Vec2] {
-        self.sweep.starts()
+    /// The contact list: the contacts the solver answered in the last step.
+    pub(super) fn contacts(&self) -> &[PairContact] {
+        self.narrow.contacts()
     }
 
     /// The impacts the swept modes answered in the last step, in order.
@@ -529,6 +526,7 @@ impl Stages {
         self.pairs.forget_all();
         self.sweep = Default::default();
         self.soft.forget_frame();
+        self.narrow.forget();
     }
 }
 

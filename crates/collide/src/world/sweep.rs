@@ -17,13 +17,14 @@
 
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
-use super::Ball;
-use crate::geom::{Aabb, Geometry};
-use crate::narrow::{
-    impact_ball_obstacle, normalized_or, toi_ball_ball, Contact, GroupTests, Impact,
+use super::narrow_stage::{
+    impact_balls, impact_geometry, impact_obstacle, unit_or, Contact, GroupTests, Impact, Move,
 };
+use super::Ball;
+use crate::balls::Removed;
+use crate::geom::{Aabb, Geometry};
 use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
-use crate::tunnel::{impact_ball_shape, Tunnelling};
+use crate::tunnel::Tunnelling;
 use glam::Vec2;
 
 /// One answered impact of the last step, for drawing swept paths.
@@ -44,7 +45,6 @@ pub(super) struct SweepStage {
     rest: Vec<f32>,
     changed: Vec<bool>,
     best: Vec<Option<Best>>,
-    starts: Vec<Vec2>,
     impacts: Vec<SweptImpact>,
 }
 
@@ -60,36 +60,30 @@ struct Best {
 }
 
 impl SweepStage {
-    /// Where each ball began the step.
-    pub(super) fn starts(&self) -> &[Vec2] {
-        &self.starts
-    }
-
     /// The impacts answered in the last step, in order.
     pub(super) fn impacts(&self) -> &[SweptImpact] {
         &self.impacts
     }
 
-    /// Ball `i` left: its start and its impacts go, the later balls' move down one.
-    pub(super) fn ball_left(&mut self, i: usize) {
-        if i < self.starts.len() {
-            self.starts.remove(i);
-        }
-        let gone = i as u32;
-        self.impacts.retain(|h| h.ball != gone);
-        for h in self.impacts.iter_mut().filter(|h| h.ball > gone) {
-            h.ball -= 1;
-        }
+    /// Applies the remap of a removal: the gone ball's impacts go, the later balls' move
+    /// down one.
+    pub(super) fn ball_left(&mut self, gone: &Removed) {
+        self.impacts
+            .retain_mut(|h| match gone.moved(h.ball as usize) {
+                Some(b) => {
+                    h.ball = b as u32;
+                    true
+                }
+                None => false,
+            });
     }
 
-    /// Records where each ball starts the step, before it moves.
-    pub(super) fn begin(&mut self, balls: &[Ball], dt: f32) {
-        let n = balls.len();
-        self.starts.clear();
-        self.starts.extend(balls.iter().map(|b| b.pos));
+    /// Starts the step's paths where the ball table says each ball `starts` it.
+    pub(super) fn begin(&mut self, starts: &[Vec2], dt: f32) {
+        let n = starts.len();
         self.impacts.clear();
         self.from.clear();
-        self.from.extend_from_slice(&self.starts);
+        self.from.extend_from_slice(starts);
         self.rest.clear();
         self.rest.resize(n, dt);
         self.changed.clear();
@@ -163,16 +157,20 @@ impl Sweep<'_, '_> {
         let (from, rest) = (self.st.from[bi], self.st.rest[bi]);
         let u = shape.velocity_at(from, self.cx.settings.rotate);
         // Relative motion: the shape held still, the ball moving by the difference.
-        let path = (from, ball.radius, ball.pos - from - u * rest, ball.vel - u);
+        let path = Move {
+            centre: from,
+            radius: ball.radius,
+            by: ball.pos - from - u * rest,
+            vel: ball.vel - u,
+        };
         let (mode, n) = (
             self.cx.settings.tunnelling,
             self.cx.settings.linear_fractions,
         );
         let mut tests = GroupTests::default();
         let mut members = 0;
-        let impact = |g: &Geometry| impact_ball_shape(mode, n, path, g, &mut members);
-        let (c, r, d, _) = path;
-        let found = impact_ball_obstacle((c, r, d), shape, self.w.groups, &mut tests, impact);
+        let groups = self.w.groups;
+        let found = impact_obstacle(mode, n, path, shape, groups, &mut tests, &mut members);
         self.cx.tally.add_group(tests);
         self.cx.tally.impact_tests += members;
         if let Some((impact, elasticity)) = found {
@@ -199,16 +197,21 @@ impl Sweep<'_, '_> {
         let mode = self.cx.settings.tunnelling;
         let found = if mode == Tunnelling::Exact {
             self.cx.tally.impact_tests += 1;
-            toi_ball_ball(ci, bi.radius, di, cj, bj.radius, dj)
+            impact_balls(ci, bi.radius, di, cj, bj.radius, dj)
         } else {
             // Ball j held still at its window start, ball i moving by the difference.
             let still = Geometry::Circle {
                 c: cj,
                 r: bj.radius,
             };
-            let path = (ci, bi.radius, di - dj, bi.vel - bj.vel);
+            let path = Move {
+                centre: ci,
+                radius: bi.radius,
+                by: di - dj,
+                vel: bi.vel - bj.vel,
+            };
             let n = self.cx.settings.linear_fractions;
-            impact_ball_shape(mode, n, path, &still, &mut self.cx.tally.impact_tests)
+            impact_geometry(mode, n, path, &still, &mut self.cx.tally.impact_tests)
         };
         if let Some(impact) = found {
             let left = w * (1.0 - impact.t);
@@ -259,14 +262,17 @@ impl Sweep<'_, '_> {
                 let shape = &self.w.shapes[si.ix()];
                 let contact = &best.impact.contact;
                 let s = &self.cx.settings;
-                let how = (s.elasticity_scale, s.rotate);
-                let (speed, e) = answer_ball_obstacle(ball, shape, contact, best.elasticity, how);
+                let (scale, rotate) = (s.elasticity_scale, s.rotate);
+                let e = best.elasticity;
+                let (speed, e) = answer_ball_obstacle(ball, shape, contact, e, scale, rotate);
                 let with = (b as u32, HitWith::Shape(si.0));
                 let hit = Hit::new(
-                    (contact.point, contact.normal),
+                    contact.point,
+                    contact.normal,
                     speed,
                     e,
-                    with,
+                    with.0,
+                    with.1,
                     self.cx.step,
                 );
                 self.cx.record(hit);
@@ -300,7 +306,7 @@ impl Sweep<'_, '_> {
         let (lo, hi) = self.w.balls.split_at_mut(j);
         let (a, b) = (&mut lo[i], &mut hi[0]);
         (a.pos, b.pos) = (pi, pj);
-        let normal = normalized_or(pi - pj, best.impact.contact.normal);
+        let normal = unit_or(pi - pj, best.impact.contact.normal);
         let contact = Contact {
             point: pj + normal * b.radius,
             normal,
@@ -310,10 +316,12 @@ impl Sweep<'_, '_> {
         let speed = answer_ball_ball(a, b, &contact, e);
         let with = (i as u32, HitWith::Ball(j as u32));
         let hit = Hit::new(
-            (contact.point, contact.normal),
+            contact.point,
+            contact.normal,
             speed,
             e,
-            with,
+            with.0,
+            with.1,
             self.cx.step,
         );
         self.cx.record(hit);

@@ -9,25 +9,23 @@
 //! the step's threads.
 
 use super::lanes::SPECULATIVE_RADII;
-use crate::balls::{BallSet, Rest};
+use crate::balls::{BallSet, Columns, Rest};
 use crate::geom::{Ball, Group, Shape};
-use crate::narrow::{contact_ball_ball, contact_ball_obstacle_fine, Contact, GroupTests};
 use crate::workers;
 use crate::world::body::{BallIx, Body, BodyPair, ShapeIx};
 use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
+use crate::world::narrow_stage::{ball_ball, ball_obstacle_fine, Contact, Disc, GroupTests};
 use crate::world::settings::SoftSettings;
-use crate::world::sleepers::Wakes;
 use glam::Vec2;
 
 /// One sub-step's view of the world: the balls and obstacles, the step's pairs, where the
-/// balls began the step, the wakes, and the step's context.
+/// balls began the step, and the step's context.
 pub(super) struct Finder<'a> {
     pub(super) balls: &'a mut BallSet,
     pub(super) shapes: &'a [Shape],
     pub(super) groups: &'a [Group],
     pub(super) bodies: &'a [BodyPair],
-    pub(super) wakes: &'a mut Wakes,
     pub(super) cx: &'a mut StepContext,
 }
 
@@ -114,10 +112,10 @@ impl Finder<'_> {
             }
             self.cx.tally.add_group(p.tests);
         }
-        let rests = self.balls.with_rests().1;
+        let Columns { rests, wakes, .. } = self.balls.columns_mut();
         let mut woke = false;
         for &(i, j) in parts.iter().flat_map(|p| &p.wakes) {
-            self.wakes.wake_pair(rests, i.ix(), j.ix());
+            wakes.wake_pair(rests, i.ix(), j.ix());
             woke = true;
         }
         if woke {
@@ -191,11 +189,12 @@ impl Reads<'_> {
         &self,
         bi: BallIx,
         bj: BallIx,
-        (dt, soft): (f32, &SoftSettings),
+        at: (f32, &SoftSettings),
     ) -> Option<(SoftContact, bool)> {
+        let (dt, soft) = at;
         let (a, b) = (self.balls[bi.ix()], self.balls[bj.ix()]);
         let reach = reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
-        let c = contact_ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
+        let c = ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
         let e = a.elasticity * b.elasticity * self.elasticity_scale;
         let approach = (a.vel - b.vel).dot(c.normal);
         let asleep = (self.rests[bi.ix()].asleep, self.rests[bj.ix()].asleep);
@@ -215,9 +214,10 @@ impl Reads<'_> {
         &self,
         bi: BallIx,
         si: ShapeIx,
-        (dt, soft): (f32, &SoftSettings),
+        at: (f32, &SoftSettings),
         tests: &mut GroupTests,
     ) -> Option<SoftContact> {
+        let (dt, soft) = at;
         let ball = self.balls[bi.ix()];
         let shape = &self.shapes[si.ix()];
         let surface_at_ball = shape.velocity_at(ball.pos, self.rotate);
@@ -246,8 +246,12 @@ impl Reads<'_> {
         r: f32,
         tests: &mut GroupTests,
     ) -> Option<(Contact, f32)> {
-        let v = ball.vel - shape.velocity_at(ball.pos, self.rotate);
-        contact_ball_obstacle_fine((ball.pos, r, v), shape, self.groups, tests)
+        let disc = Disc {
+            centre: ball.pos,
+            radius: r,
+            vel: ball.vel - shape.velocity_at(ball.pos, self.rotate),
+        };
+        ball_obstacle_fine(disc, shape, self.groups, tests)
     }
 }
 

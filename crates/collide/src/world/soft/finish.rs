@@ -15,18 +15,19 @@
 
 use super::find::Finder;
 use super::lanes::{BodyState, Lanes, NO_BODY, SPECULATIVE_RADII};
-use crate::narrow::parts_of;
 use crate::response::{Hit, HIT_SPEED};
-use crate::tunnel::impact_ball_shape;
 use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
-use glam::Vec2;
+use crate::world::narrow_stage::{impact_geometry, members, Move};
 
-/// Restitution over the lanes (see the module notes): `threshold` (px/s), `passes`.
+/// Restitution over the lanes `l` and the body states `bodies` (see the module notes):
+/// `threshold` (px/s), `passes`.
 pub(super) fn restitute(
-    (l, bodies): (&mut Lanes, &mut [BodyState]),
+    l: &mut Lanes,
+    bodies: &mut [BodyState],
     contacts: &mut [SoftContact],
-    (threshold, passes): (f32, u32),
+    threshold: f32,
+    passes: u32,
     cx: &mut StepContext,
 ) {
     // The contacts read in their own order (one pass through the list), each's lane only
@@ -80,10 +81,12 @@ fn record_hit(c: &SoftContact, cx: &mut StepContext) {
         return;
     }
     let hit = Hit::new(
-        (c.point, c.normal),
+        c.point,
+        c.normal,
         -c.approach,
         c.e,
-        (c.ball.0, c.other.into()),
+        c.ball.0,
+        c.other.into(),
         cx.step,
     );
     cx.record(hit);
@@ -91,7 +94,7 @@ fn record_hit(c: &SoftContact, cx: &mut StepContext) {
 
 /// The swept modes' guard: a ball whose move this step reaches an obstacle stops at the
 /// first impact the mode's search finds (its velocity is left to the next step's contact).
-pub(super) fn continuous(f: &mut Finder, starts: &[Vec2]) {
+pub(super) fn continuous(f: &mut Finder) {
     let mode = f.cx.settings.tunnelling;
     let fractions = f.cx.settings.linear_fractions.clamp(1, 64);
     for k in 0..f.bodies.len() {
@@ -100,7 +103,7 @@ pub(super) fn continuous(f: &mut Finder, starts: &[Vec2]) {
             break;
         };
         let bi = p.ball.ix();
-        let start = starts.get(bi).copied().unwrap_or(f.balls[bi].pos);
+        let start = f.balls.starts().get(bi).copied().unwrap_or(f.balls[bi].pos);
         let ball = f.balls[bi];
         let d = ball.pos - start;
         // Moves shorter than the speculative reach are the contacts' business.
@@ -110,11 +113,15 @@ pub(super) fn continuous(f: &mut Finder, starts: &[Vec2]) {
         let shape = &f.shapes[si.ix()];
         let v = ball.vel - shape.velocity_at(start, f.cx.settings.rotate);
         let tests = &mut f.cx.tally.impact_tests;
-        let hit = parts_of(shape, f.groups)
+        let sweep = Move {
+            centre: start,
+            radius: ball.radius,
+            by: d,
+            vel: v,
+        };
+        let hit = members(shape, f.groups)
             .iter()
-            .filter_map(|m| {
-                impact_ball_shape(mode, fractions, (start, ball.radius, d, v), &m.geom, tests)
-            })
+            .filter_map(|m| impact_geometry(mode, fractions, sweep, &m.geom, tests))
             // Only a move into the surface deeper than the speculative reach: a ball
             // resting or sliding on a surface meets it at once, and is the contacts'.
             .filter(|i| {

@@ -97,7 +97,8 @@ pub(super) struct FrameKeep {
     settings: Option<Settings>,
 }
 
-fn left_of((b, r): (&Ball, &Rest)) -> Left {
+/// What a ball left at the end of a sub-step, bit for bit: its motion and whether it sleeps.
+fn left_of(b: &Ball, r: &Rest) -> Left {
     let bits = [b.pos.x, b.pos.y, b.vel.x, b.vel.y, b.spin, b.radius, b.mass].map(f32::to_bits);
     (bits, r.asleep)
 }
@@ -121,17 +122,12 @@ impl FrameKeep {
                 .iter()
                 .zip(balls.rests())
                 .zip(&self.balls)
-                .any(|(b, l)| left_of(b) != *l)
+                .any(|((b, r), l)| left_of(b, r) != *l)
     }
 
     /// Contacts were found where `balls` are now, for their paths over `span` s, to serve
     /// `sub_steps` sub-steps.
-    pub(super) fn found(
-        &mut self,
-        balls: &[Ball],
-        (sub_steps, span): (u32, f32),
-        settings: &Settings,
-    ) {
+    pub(super) fn found(&mut self, balls: &[Ball], sub_steps: u32, span: f32, settings: &Settings) {
         self.left = sub_steps;
         self.found_at.clear();
         self.found_at.extend(balls.iter().map(|b| b.pos));
@@ -170,7 +166,7 @@ impl FrameKeep {
     fn remember(&mut self, balls: &BallSet, moving: &[Shape]) {
         self.balls.clear();
         self.balls
-            .extend(balls.iter().zip(balls.rests()).map(left_of));
+            .extend(balls.iter().zip(balls.rests()).map(|(b, r)| left_of(b, r)));
         self.moving.clear();
         self.moving.extend_from_slice(moving);
     }
@@ -185,8 +181,11 @@ impl FrameKeep {
     /// `moving` shapes and `settings`.
     pub(super) fn restore(
         &mut self,
-        (left, found_at, paths): (u32, &[Vec2], &[Aabb]),
-        (balls, moving): (&BallSet, &[Shape]),
+        left: u32,
+        found_at: &[Vec2],
+        paths: &[Aabb],
+        balls: &BallSet,
+        moving: &[Shape],
         settings: &Settings,
     ) {
         self.left = left;
@@ -218,7 +217,7 @@ mod tests {
         );
         let mut k = FrameKeep::default();
         assert!(k.must_find(&balls, &[], &s));
-        k.found(&balls, (2, 0.01), &s);
+        k.found(&balls, 2, 0.01, &s);
         k.sub_step_done(&balls, &[]);
         assert!(!k.must_find(&balls, &[], &s));
         let mut threads = s.clone();
@@ -244,7 +243,7 @@ mod tests {
         );
         balls[0].vel = Vec2::new(100.0, 0.0);
         let mut k = FrameKeep::default();
-        k.found(&balls, (4, 0.01), &s);
+        k.found(&balls, 4, 0.01, &s);
         balls[0].pos.x += 0.9; // within its path (1 px over the span)
         assert!(!k.sub_step_done(&balls, &[]));
         assert!(!k.must_find(&balls, &[], &s));

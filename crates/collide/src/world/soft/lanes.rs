@@ -112,7 +112,8 @@ impl Springs {
 
     /// A contact's own spring (between balls or with an obstacle, `rb` zero) and the load
     /// that would sink it [`FIRM_RADII`] of the smaller radius at an `ω²` of one.
-    fn spring_of(&self, mass: f32, (ra, rb): (f32, f32)) -> (&Spring, f32) {
+    fn spring_of(&self, mass: f32, radii: (f32, f32)) -> (&Spring, f32) {
+        let (ra, rb) = radii;
         let (spring, small) = match rb > 0.0 {
             true => (&self.balls, ra.min(rb)),
             false => (&self.walls, ra),
@@ -121,7 +122,7 @@ impl Springs {
     }
 
     /// Whether a contact is firm (see [`Springs::of`]).
-    pub(super) fn firm(&self, (load, speed): (f32, f32), mass: f32, radii: (f32, f32)) -> bool {
+    pub(super) fn firm(&self, load: f32, speed: f32, mass: f32, radii: (f32, f32)) -> bool {
         let (spring, held) = self.spring_of(mass, radii);
         speed < self.slow && held > 0.0 && held.is_finite() && load > held * spring.omega2
     }
@@ -158,7 +159,7 @@ impl Springs {
     /// a hit's brief load stiffens nothing, and a stirred pile carries a jolt no further than
     /// it did.
     pub(super) fn of(&self, load: (f32, f32), mass: f32, radii: (f32, f32)) -> (Softness, bool) {
-        let firm = self.firm(load, mass, radii);
+        let firm = self.firm(load.0, load.1, mass, radii);
         (self.softness(firm, load.0, mass, radii), firm)
     }
 

@@ -72,13 +72,13 @@ mod threads;
 ))]
 mod wide;
 
-use super::body::{BallIx, BodyPair};
+use super::body::BodyPair;
 use super::contacts::SavedFrame;
 use super::contacts::{ConstraintColour, Kept, SoftContact};
 use super::context::{Frame, FrameOf, StepContext};
+use super::narrow_stage::{NarrowStage, PairContact};
 use super::settings::{Settings, SoftSettings};
-use super::sleepers::Wakes;
-use crate::balls::BallSet;
+use crate::balls::{BallSet, Removed};
 use crate::geom::{clamp_speed, Aabb, Ball};
 use crate::tunnel::Tunnelling;
 use crate::workers;
@@ -135,9 +135,10 @@ impl SoftStage {
         self.kept.clear();
     }
 
-    /// Forgets ball `gone`'s kept impulses and renumbers the later balls' (they keep their
-    /// order, so the list stays sorted by pair): the other contacts keep their warm start.
-    pub(super) fn ball_left(&mut self, gone: BallIx) {
+    /// Applies the remap of a removal: the gone ball's kept impulses go and the later balls'
+    /// are renumbered (they keep their order, so the list stays sorted by pair): the other
+    /// contacts keep their warm start.
+    pub(super) fn ball_left(&mut self, gone: &Removed) {
         self.kept.retain_mut(|k| match k.pair.without(gone) {
             Some(pair) => {
                 k.pair = pair;
@@ -145,6 +146,19 @@ impl SoftStage {
             }
             None => false,
         });
+    }
+
+    /// The contacts of the frame's search as the contact list shows them (iteration 0, the
+    /// depth the negated separation).
+    pub(super) fn found_contacts(&self) -> impl Iterator<Item = PairContact> + '_ {
+        self.contacts.iter().map(|c| PairContact {
+            iteration: 0,
+            ball: c.ball.0,
+            with: c.other.into(),
+            point: c.point,
+            normal: c.normal,
+            depth: -c.sep,
+        })
     }
 
     /// The last step's contacts, each with the normal impulse it was solved to.
@@ -169,7 +183,7 @@ impl SoftStage {
     /// A ball's box for the step's broad-phase call: grown along its motion over the
     /// `sub_steps` of `dt` s its contacts serve and by the speculative reach, and when they
     /// serve more than one, by the drift they allow (`frame.rs`).
-    pub(super) fn ball_box(b: &Ball, (sub_steps, dt): (u32, f32)) -> Aabb {
+    pub(super) fn ball_box(b: &Ball, sub_steps: u32, dt: f32) -> Aabb {
         let r = b.radius.max(0.0);
         let drift = if sub_steps > 1 {
             frame::DRIFT_RADII
@@ -191,8 +205,13 @@ impl SoftStage {
         if self.keep.must_find(w.balls, w.moving, settings) {
             return None;
         }
-        let pairs = (pairs, w.n_shapes);
-        Some(saved::saved_frame(&self.contacts, &self.keep, pairs))
+        let n_shapes = w.n_shapes;
+        Some(saved::saved_frame(
+            &self.contacts,
+            &self.keep,
+            pairs,
+            n_shapes,
+        ))
     }
 
     /// Restores frame `f` (checked by [`frame_problem`]) over `balls` and the kinematic
@@ -205,8 +224,8 @@ impl SoftStage {
     ) -> Vec<BodyPair> {
         let (balls, moving) = (w.balls, w.moving);
         let soft = settings.soft.sanitized();
-        let at = (&soft, w.n_shapes);
-        let pairs = saved::restored_contacts(f, balls, at, &mut self.contacts);
+        let n_shapes = w.n_shapes;
+        let pairs = saved::restored_contacts(f, balls, &soft, n_shapes, &mut self.contacts);
         self.plan.coloured(&self.contacts, balls.len());
         self.lanes.match_kept(&self.contacts, &self.kept);
         let spare = balls.len() as u32;
@@ -221,8 +240,10 @@ impl SoftStage {
             (&self.kept, spare),
             threads,
         );
-        let saved = (f.left, &f.found_at[..], &f.paths[..]);
-        self.keep.restore(saved, (balls, moving), settings);
+        let (found_at, paths) = (&f.found_at[..], &f.paths[..]);
+        let left = f.left;
+        self.keep
+            .restore(left, found_at, paths, balls, moving, settings);
         pairs
     }
 
@@ -239,13 +260,15 @@ impl SoftStage {
     }
 
     /// One sub-step with soft contacts over the step's pairs `bodies` (see the module
-    /// notes), after [`SoftStage::accelerate`] and, when `find`, the broad phase; `starts`
-    /// are where the balls began the step; sleepers touched wake through `wakes`.
+    /// notes), after [`SoftStage::accelerate`] and, when `find`, the broad phase (whose
+    /// contacts then become the contact list, `narrow`); sleepers touched wake through the
+    /// ball table.
     pub(super) fn solve(
         &mut self,
         w: &mut Frame,
-        (bodies, starts, find): (&[BodyPair], &[Vec2], bool),
-        wakes: &mut Wakes,
+        bodies: &[BodyPair],
+        find: bool,
+        narrow: &mut NarrowStage,
         cx: &mut StepContext,
     ) {
         let dt = cx.dt;
@@ -256,14 +279,13 @@ impl SoftStage {
             shapes: w.shapes,
             groups: w.groups,
             bodies,
-            wakes,
             cx,
         };
         let t0 = f.cx.now();
         let springs = Springs::new(soft.hertz, soft.damping, dt);
         let springs = springs.resting_below(soft.restitution_speed);
         let t0 = if find {
-            self.find(&mut f, (&soft, &springs), t0)
+            self.find(&mut f, &soft, &springs, t0)
         } else {
             frame::approach_again(&mut self.contacts, f.balls);
             self.lanes.rearm(&springs, &self.contacts);
@@ -285,13 +307,16 @@ impl SoftStage {
         f.cx.tally.stages.relax += ns;
         self.jobs = jobs;
         let (l, states) = (&mut self.lanes, &mut self.states[..]);
-        let at = (soft.restitution_speed, iterations);
-        finish::restitute((l, states), &mut self.contacts, at, f.cx);
+        let (speed, contacts) = (soft.restitution_speed, &mut self.contacts);
+        finish::restitute(l, states, contacts, speed, iterations, f.cx);
         lanes::store_bodies(&self.states, f.balls);
         if f.cx.settings.tunnelling != Tunnelling::Off {
-            finish::continuous(&mut f, starts);
+            finish::continuous(&mut f);
         }
         self.lanes.kept(&self.contacts, &mut self.kept);
+        if find {
+            narrow.keep_found(self.found_contacts());
+        }
         if self.keep.sub_step_done(f.balls, moving) {
             f.cx.tally.soft_strays += 1;
         }
@@ -308,7 +333,7 @@ impl SoftStage {
     /// Finds the contacts of the step's pairs (the narrow phase), plans their order and
     /// prepares the lanes, to serve the sub-steps of a frame (or one); the clock from `t0`
     /// goes to the narrow phase, and the time it ends is returned.
-    fn find(&mut self, f: &mut Finder, (soft, springs): (&SoftSettings, &Springs), t0: u64) -> u64 {
+    fn find(&mut self, f: &mut Finder, soft: &SoftSettings, springs: &Springs, t0: u64) -> u64 {
         let sub_steps = f.cx.settings.contact_sub_steps();
         let span = f.cx.dt * sub_steps as f32;
         f.soft_contacts(&mut self.contacts, &mut self.parts, (span, soft));
@@ -333,7 +358,7 @@ impl SoftStage {
         self.lanes.match_kept(&self.contacts, &self.kept);
         for (k, c) in self.contacts.iter_mut().enumerate() {
             let load = self.lanes.kept_load(k, &self.kept);
-            c.firm = springs.firm((load, c.speed), c.mass, (c.ra, c.rb));
+            c.firm = springs.firm(load, c.speed, c.mass, (c.ra, c.rb));
         }
         self.plan.coloured(&self.contacts, f.balls.len());
         let threads = f.cx.settings.threads;
@@ -343,7 +368,7 @@ impl SoftStage {
             (&self.kept, spare),
             threads,
         );
-        self.keep.found(f.balls, (sub_steps, span), &f.cx.settings);
+        self.keep.found(f.balls, sub_steps, span, &f.cx.settings);
         f.cx.tally.soft_finds += 1;
         t0
     }

@@ -8,9 +8,9 @@
 use super::find::new_contact;
 use super::frame::FrameKeep;
 use crate::balls::BallSet;
-use crate::narrow::Contact;
 use crate::world::body::{Body, BodyPair};
 use crate::world::contacts::{Kept, KeptImpulse, SavedContact, SavedFrame, SoftContact};
+use crate::world::narrow_stage::Contact;
 use crate::world::pairs::{decode, encode};
 use crate::world::settings::SoftSettings;
 
@@ -19,7 +19,8 @@ use crate::world::settings::SoftSettings;
 pub(super) fn saved_frame(
     contacts: &[SoftContact],
     keep: &FrameKeep,
-    (pairs, n_shapes): (&[BodyPair], usize),
+    pairs: &[BodyPair],
+    n_shapes: usize,
 ) -> SavedFrame {
     let n = n_shapes as u32;
     let (left, found_at, paths) = keep.saved();
@@ -47,7 +48,8 @@ pub(super) fn saved_frame(
 pub(super) fn restored_contacts(
     f: &SavedFrame,
     balls: &BallSet,
-    (soft, n_shapes): (&SoftSettings, usize),
+    soft: &SoftSettings,
+    n_shapes: usize,
     out: &mut Vec<SoftContact>,
 ) -> Vec<BodyPair> {
     let n = n_shapes as u32;

@@ -109,7 +109,8 @@ pub(super) fn run(
 }
 
 /// The stages of `jobs` over `ranges` (every colour's, and their firm lanes'), in order.
-fn schedule(jobs: &[Job], (all, firm): (&[LaneRange], &[LaneRange])) -> Vec<Stage> {
+fn schedule(jobs: &[Job], ranges: (&[LaneRange], &[LaneRange])) -> Vec<Stage> {
+    let (all, firm) = ranges;
     let mut stages = Vec::with_capacity(jobs.len() * all.len());
     for job in jobs {
         match *job {
