@@ -152,9 +152,8 @@ pub fn from_state_file(path: &Path) -> Result<(Source, Scene, World), SceneError
 }
 
 /// A saved state's world, read from a file or a page's upload, with its scene and source.
-pub fn from_state(
-    (saved, mut world): (SavedState, World),
-) -> Result<(Source, Scene, World), SceneError> {
+pub fn from_state(loaded: (SavedState, World)) -> Result<(Source, Scene, World), SceneError> {
+    let (saved, mut world) = loaded;
     let scene = saved.scene()?;
     world.set_clock(crate::clock::nanos);
     let source = Source {
@@ -173,8 +172,9 @@ pub fn from_recording_file(path: &Path) -> Result<(Source, Scene, World, Tape), 
 /// A recording's start world, read from a file or a page's upload, with its scene, source
 /// and the tape at its start.
 pub fn from_recording(
-    (rec, mut world): (Recording, World),
+    loaded: (Recording, World),
 ) -> Result<(Source, Scene, World, Tape), SceneError> {
+    let (rec, mut world) = loaded;
     let scene = rec.start.scene()?;
     world.set_clock(crate::clock::nanos);
     let source = Source {

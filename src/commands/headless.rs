@@ -10,7 +10,8 @@ use collide::{Scene, Stepper, World};
 
 /// `--headless --frames N`: N frames of 1/60 s through the same stepper and the recorder,
 /// no window.
-pub fn run(args: &Args, (source, _, mut world): (Source, Scene, World)) {
+pub fn run(args: &Args, start: (Source, Scene, World)) {
+    let (source, _, mut world) = start;
     let frames = args.frames.unwrap_or(0);
     let mut tape = source.tape(&world);
     let mut stepper = Stepper::default();

@@ -8,7 +8,7 @@
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::cache::PairCache;
 use super::context::{Frame, Query};
-use super::probing::{BoxOwner, ProbeAsk, Probing};
+use super::probing::{BoxOwner, Call, ProbeAsk, Probing};
 use super::Tally;
 use crate::balls::Removed;
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
@@ -182,7 +182,7 @@ impl PairsStage {
                 world: w.bounds,
             };
             let owners = AllAwake { shapes: n_shapes };
-            self.run_broad(&input, (w, &owners), query, tally);
+            self.run_broad(&input, w, &owners, query, tally);
             self.aabbs = aabbs;
             return;
         }
@@ -220,7 +220,7 @@ impl PairsStage {
             statics_version: self.sleepers_version,
             world: w.bounds,
         };
-        self.run_broad(&input, (w, &order), query, tally);
+        self.run_broad(&input, w, &order, query, tally);
         order.pairs_to_world(&mut self.pairs);
         // Mapped back, the broad phase's sorted pairs are a few sorted runs (those of the
         // statics, of the sleepers, of the awake balls): the stable sort merges runs in about
@@ -236,7 +236,8 @@ impl PairsStage {
     fn run_broad(
         &mut self,
         input: &BroadInput,
-        (w, owners): (&Frame, &dyn BoxOwner),
+        w: &Frame,
+        owners: &dyn BoxOwner,
         query: Query,
         tally: &mut Tally,
     ) {
@@ -247,7 +248,11 @@ impl PairsStage {
             let probe = probing.probe_for(owners, w.balls.len());
             self.broad
                 .find_pairs_probed(input, &mut self.pairs, &mut tally.broad, probe);
-            let call = (input, &self.pairs[..], tally.broad.aabb_tests - before);
+            let call = Call {
+                input,
+                pairs: &self.pairs[..],
+                aabb_tests: tally.broad.aabb_tests - before,
+            };
             probing.after_call(call, owners, w, query.second);
             self.probing = Some(probing);
         } else if query.cached && query.pair_cache {
@@ -341,7 +346,12 @@ fn repeat_call(
     let (mut pairs, mut counters) = (Vec::new(), BroadCounters::default());
     let probe = probing.probe_for(owners, w.balls.len());
     broad.find_pairs_probed(input, &mut pairs, &mut counters, probe);
-    probing.after_repeat((input, &pairs, counters.aabb_tests), owners, w);
+    let call = Call {
+        input,
+        pairs: &pairs,
+        aabb_tests: counters.aabb_tests,
+    };
+    probing.after_repeat(call, owners, w);
 }
 
 /// Pair `(i, j)`, `i < j`, of the broad phase's number space (obstacles below `n_shapes`, then

@@ -177,13 +177,12 @@ impl Probing {
 
     /// Takes in the record of a call over `input` that returned `pairs` (in its numbering),
     /// counted `aabb_tests`, in simulated second `second`.
-    pub(super) fn after_call(
-        &mut self,
-        (input, pairs, aabb_tests): (&BroadInput, &[Pair], u64),
-        owners: &dyn BoxOwner,
-        w: &Frame,
-        second: u64,
-    ) {
+    pub(super) fn after_call(&mut self, call: Call, owners: &dyn BoxOwner, w: &Frame, second: u64) {
+        let Call {
+            input,
+            pairs,
+            aabb_tests,
+        } = call;
         let p = &self.probe;
         let fd = input.first_dynamic;
         let r = &mut self.record;
@@ -194,9 +193,7 @@ impl Probing {
         (r.boxes, r.first_dynamic) = (input.aabbs.len(), fd);
         r.candidates = pairs.len() as u64;
         r.calls += 1;
-        r.focus = p
-            .focus
-            .map(|k| focus_record(k, (input, pairs, p), owners, w));
+        r.focus = p.focus.map(|k| focus_record(k, &call, p, owners, w));
         if self.ask.heat {
             add_heat(&mut r.heat, p, owners, w.balls.len(), second);
         }
@@ -207,25 +204,25 @@ impl Probing {
     /// Takes in the record of the last call made again (`PairsStage::probe_again`): as
     /// [`Probing::after_call`], but the second's heat, which has that call already, is not
     /// added to.
-    pub(super) fn after_repeat(
-        &mut self,
-        call: (&BroadInput, &[Pair], u64),
-        owners: &dyn BoxOwner,
-        w: &Frame,
-    ) {
+    pub(super) fn after_repeat(&mut self, call: Call, owners: &dyn BoxOwner, w: &Frame) {
         let heat = std::mem::replace(&mut self.ask.heat, false);
         self.after_call(call, owners, w, 0);
         self.ask.heat = heat;
     }
 }
 
-/// The focus's record from the probe `p` of a call over `input` with `pairs`.
-fn focus_record(
-    k: u32,
-    (input, pairs, p): (&BroadInput, &[Pair], &Probe),
-    owners: &dyn BoxOwner,
-    w: &Frame,
-) -> FocusRecord {
+/// One broad-phase call: over `input`, it returned `pairs` (in its numbering) and counted
+/// `aabb_tests`.
+#[derive(Clone, Copy)]
+pub(super) struct Call<'a> {
+    pub input: &'a BroadInput<'a>,
+    pub pairs: &'a [Pair],
+    pub aabb_tests: u64,
+}
+
+/// The focus's record from the probe `p` of `call`.
+fn focus_record(k: u32, call: &Call, p: &Probe, owners: &dyn BoxOwner, w: &Frame) -> FocusRecord {
+    let (input, pairs) = (call.input, call.pairs);
     let with_box = |j: u32| (owners.owner(j), input.aabbs[j as usize]);
     let partners = pairs
         .iter()

@@ -33,7 +33,7 @@ pub struct KernelCheck {
 }
 
 /// A wide kernel's pass: the lanes `range`, all of one kind.
-type KernelPass = fn(&mut LaneView, &mut Bodies, (Range<usize>, Kind), Pass);
+type KernelPass = fn(&mut LaneView, &mut Bodies, Range<usize>, Kind, Pass);
 
 /// The wide kernels compiled in for this target: name, lanes, whether this machine runs it.
 fn kernels() -> Vec<(&'static str, usize, bool, KernelPass)> {
@@ -105,7 +105,7 @@ fn compare(check: &mut KernelCheck, kernel: KernelPass, rng: &mut ChaCha8Rng, ro
     };
     for p in passes {
         scalar::pass(&mut l1.view(), &mut Bodies::new(&mut b1), 0..n, p);
-        kernel(&mut l2.view(), &mut Bodies::new(&mut b2), (0..n, kind), p);
+        kernel(&mut l2.view(), &mut Bodies::new(&mut b2), 0..n, kind, p);
         check.passes += 1;
         if let Some(at) = first_difference(&bits(&l1, &b1), &bits(&l2, &b2)) {
             check.differing += 1;

@@ -32,23 +32,25 @@ pub(super) fn avx2() -> bool {
 pub(super) fn pass(
     l: &mut LaneView,
     bodies: &mut Bodies,
-    (range, kind): (Range<usize>, Kind),
+    range: Range<usize>,
+    kind: Kind,
     pass: Pass,
 ) {
-    assert!(avx2() && range.len() % LANES == 0 && range.end <= l.len());
+    assert!(avx2() && range.len().is_multiple_of(LANES) && range.end <= l.len());
     // SAFETY: AVX2 is present (asserted); every lane of the range exists (asserted) and
     // names a body slot in `bodies` (the lanes' promise).
-    unsafe { pass_avx2(l, bodies, (range, kind == Kind::Balls), pass) }
+    unsafe { pass_avx2(l, bodies, range, kind == Kind::Balls, pass) }
 }
 
 #[target_feature(enable = "avx2")]
 unsafe fn pass_avx2(
     l: &mut LaneView,
     bodies: &mut Bodies,
-    (range, two): (Range<usize>, bool),
+    range: Range<usize>,
+    two: bool,
     pass: Pass,
 ) {
-    wide::run::<W8>(l, bodies, (range, two), pass)
+    wide::run::<W8>(l, bodies, range, two, pass)
 }
 
 /// Eight lanes in an AVX2 register. Made only inside [`pass_avx2`] and the AVX-512 kernel,

@@ -39,25 +39,27 @@ pub(super) fn avx512() -> bool {
 pub(super) fn pass(
     l: &mut LaneView,
     bodies: &mut Bodies,
-    (range, kind): (Range<usize>, Kind),
+    range: Range<usize>,
+    kind: Kind,
     pass: Pass,
 ) {
-    assert!(avx512() && range.len() % avx2::LANES == 0 && range.end <= l.len());
+    assert!(avx512() && range.len().is_multiple_of(avx2::LANES) && range.end <= l.len());
     // SAFETY: AVX-512 F and AVX2 are present (asserted); every lane of the range exists
     // (asserted) and names a body slot in `bodies` (the lanes' promise).
-    unsafe { pass_avx512(l, bodies, (range, kind == Kind::Balls), pass) }
+    unsafe { pass_avx512(l, bodies, range, kind == Kind::Balls, pass) }
 }
 
 #[target_feature(enable = "avx512f,avx2")]
 unsafe fn pass_avx512(
     l: &mut LaneView,
     bodies: &mut Bodies,
-    (range, two): (Range<usize>, bool),
+    range: Range<usize>,
+    two: bool,
     pass: Pass,
 ) {
     let split = range.start + range.len() / LANES * LANES;
-    wide::run::<W16>(l, bodies, (range.start..split, two), pass);
-    wide::run::<W8>(l, bodies, (split..range.end, two), pass);
+    wide::run::<W16>(l, bodies, range.start..split, two, pass);
+    wide::run::<W8>(l, bodies, split..range.end, two, pass);
 }
 
 /// Sixteen lanes in an AVX-512 register. Made only inside [`pass_avx512`], after the

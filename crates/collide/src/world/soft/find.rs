@@ -200,13 +200,18 @@ impl Reads<'_> {
         let asleep = (self.rests[bi.ix()].asleep, self.rests[bj.ix()].asleep);
         let hit = (asleep.0 || asleep.1) && approach < -self.wake_speed;
         let still = (asleep.0 && !hit, asleep.1 && !hit);
-        let contact = new_contact(
-            (bi, Body::Ball(bj)),
-            (&c, reach - c.depth, approach),
-            ((&a, still.0), Some((&b, still.1))),
-            (e, soft),
-            Vec2::ZERO,
-        );
+        let meeting = Meeting {
+            ball: bi,
+            other: Body::Ball(bj),
+            found: &c,
+            sep: reach - c.depth,
+            approach,
+            a: Held::new(&a, still.0),
+            b: Some(Held::new(&b, still.1)),
+            e,
+            surface: Vec2::ZERO,
+        };
+        let contact = new_contact(&meeting, soft);
         Some((contact, hit))
     }
 
@@ -226,13 +231,18 @@ impl Reads<'_> {
         let surface = shape.velocity_at(c.point, self.rotate);
         let approach = (ball.vel - surface).dot(c.normal);
         let e = ball.elasticity * shape_e * self.elasticity_scale;
-        Some(new_contact(
-            (bi, Body::Shape(si)),
-            (&c, reach - c.depth, approach),
-            ((&ball, false), None),
-            (e, soft),
+        let meeting = Meeting {
+            ball: bi,
+            other: Body::Shape(si),
+            found: &c,
+            sep: reach - c.depth,
+            approach,
+            a: Held::new(&ball, false),
+            b: None,
+            e,
             surface,
-        ))
+        };
+        Some(new_contact(&meeting, soft))
     }
 
     /// The contact of `ball`, grown to radius `r`, with obstacle `shape` (a group's deepest
@@ -255,19 +265,42 @@ impl Reads<'_> {
     }
 }
 
-/// A contact of ball `a` (`ids.0`) with ball `b` or an obstacle (`None`), `ids.1` being
-/// the other; each ball comes with whether it sleeps (a sleeper's side has no inverse mass:
-/// the solver holds the other ball on it and never moves it).
-pub(super) fn new_contact(
-    ids: (BallIx, Body),
-    (c, sep, approach): (&Contact, f32, f32),
-    (a, b): ((&Ball, bool), Option<(&Ball, bool)>),
-    (e, soft): (f32, &SoftSettings),
-    surface: Vec2,
-) -> SoftContact {
+/// A ball of a contact, with whether it sleeps (a sleeper's side has no inverse mass: the
+/// solver holds the other ball on it and never moves it).
+#[derive(Clone, Copy)]
+pub(super) struct Held<'a> {
+    pub ball: &'a Ball,
+    pub asleep: bool,
+}
+
+impl<'a> Held<'a> {
+    pub(super) fn new(ball: &'a Ball, asleep: bool) -> Self {
+        Held { ball, asleep }
+    }
+}
+
+/// What a soft contact is made from: ball `ball` met `other`, the narrow phase's `found`
+/// contact at separation `sep` (px) closing at `approach` (px/s); its balls `a` and `b`
+/// (`None` for an obstacle), restitution `e` and the surface's velocity there (px/s).
+pub(super) struct Meeting<'a> {
+    pub ball: BallIx,
+    pub other: Body,
+    pub found: &'a Contact,
+    pub sep: f32,
+    pub approach: f32,
+    pub a: Held<'a>,
+    pub b: Option<Held<'a>>,
+    pub e: f32,
+    pub surface: Vec2,
+}
+
+/// The soft contact of meeting `m`.
+pub(super) fn new_contact(m: &Meeting, soft: &SoftSettings) -> SoftContact {
+    let (c, sep, approach, e, surface) = (m.found, m.sep, m.approach, m.e, m.surface);
+    let (a, b) = (m.a, m.b);
     let mut contact = SoftContact {
-        ball: ids.0,
-        other: ids.1,
+        ball: m.ball,
+        other: m.other,
         normal: c.normal,
         point: c.point,
         sep,
@@ -285,23 +318,24 @@ pub(super) fn new_contact(
         approach,
         e,
         surface,
-        speed: a.0.vel.length().max(b.map_or(0.0, |b| b.0.vel.length())),
+        speed: a
+            .ball
+            .vel
+            .length()
+            .max(b.map_or(0.0, |b| b.ball.vel.length())),
         firm: false,
     };
-    set_masses(&mut contact, (a, b), soft);
+    set_masses(&mut contact, a, b, soft);
     contact
 }
 
 /// Sets contact `c`'s masses, lever arms and rolling reach from its balls (`b` `None` for
 /// an obstacle), each with whether it sleeps.
-fn set_masses(
-    c: &mut SoftContact,
-    (a, b): ((&Ball, bool), Option<(&Ball, bool)>),
-    soft: &SoftSettings,
-) {
-    let inverses = |(b, asleep): (&Ball, bool)| match asleep {
-        true => (0.0, b.radius, 0.0),
+fn set_masses(c: &mut SoftContact, a: Held, b: Option<Held>, soft: &SoftSettings) {
+    let inverses = |h: Held| match h.asleep {
+        true => (0.0, h.ball.radius, 0.0),
         false => {
+            let b = h.ball;
             let inertia = 0.5 * b.mass * b.radius * b.radius;
             (1.0 / b.mass, b.radius, 1.0 / inertia.max(1e-12))
         }
@@ -325,7 +359,8 @@ fn woken_masses(contacts: &mut [SoftContact], balls: &BallSet, soft: &SoftSettin
         let (i, j) = (c.ball.ix(), o.ix());
         let (a, b) = (balls.asleep(i), balls.asleep(j));
         if (c.inv_a == 0.0 && !a) || (c.inv_b == 0.0 && !b) {
-            set_masses(c, ((&balls[i], a), Some((&balls[j], b))), soft);
+            let held = (Held::new(&balls[i], a), Held::new(&balls[j], b));
+            set_masses(c, held.0, Some(held.1), soft);
         }
     }
 }

@@ -42,25 +42,32 @@ pub(super) fn wide() -> Width {
     }
 }
 
-/// One pass over the run's lanes `range`, of `kind`, with kernel `width` for a colour.
-pub(super) fn pass(
-    l: &mut LaneView,
-    bodies: &mut Bodies,
-    (range, kind, width): (Range<usize>, Kind, Width),
-    pass: Pass,
-) {
+/// Which lanes a pass solves, and with which kernel.
+#[derive(Clone, Debug)]
+pub(super) struct At {
+    /// The run's lanes.
+    pub range: Range<usize>,
+    /// What their bodies are.
+    pub kind: Kind,
+    /// The kernel a colour's lanes take.
+    pub width: Width,
+}
+
+/// One pass over the lanes `at.range`, of `at.kind`, with kernel `at.width` for a colour.
+pub(super) fn pass(l: &mut LaneView, bodies: &mut Bodies, at: At, pass: Pass) {
+    let (kind, width) = (at.kind, at.width);
     #[cfg(target_arch = "x86_64")]
     if kind != Kind::Mixed {
         match width {
-            Width::Sixteen => return super::avx512::pass(l, bodies, (range, kind), pass),
-            Width::Eight => return super::avx2::pass(l, bodies, (range, kind), pass),
+            Width::Sixteen => return super::avx512::pass(l, bodies, at.range, at.kind, pass),
+            Width::Eight => return super::avx2::pass(l, bodies, at.range, at.kind, pass),
             Width::Four | Width::Scalar => {}
         }
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     if kind != Kind::Mixed && width == Width::Four {
-        return super::simd128::pass(l, bodies, (range, kind), pass);
+        return super::simd128::pass(l, bodies, at.range, at.kind, pass);
     }
     let _ = (width, kind);
-    scalar::pass(l, bodies, range, pass);
+    scalar::pass(l, bodies, at.range, pass);
 }

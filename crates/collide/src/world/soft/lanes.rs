@@ -229,7 +229,8 @@ pub(super) fn load_bodies(states: &mut Vec<BodyState>, balls: &[Ball], found_at:
 /// since the contacts were found (at `found_at`).
 pub(super) fn integrate_states(
     states: &mut Bodies,
-    (balls, found_at): (&mut BallSet, &[Vec2]),
+    balls: &mut BallSet,
+    found_at: &[Vec2],
     dt: f32,
 ) {
     let (balls, rests) = balls.with_rests();

@@ -235,9 +235,11 @@ impl SoftStage {
         let springs =
             Springs::new(soft.hertz, soft.damping, h).resting_below(soft.restitution_speed);
         self.lanes.prepare(
-            (&self.contacts, &springs),
+            &self.contacts,
+            &springs,
             &self.plan.order,
-            (&self.kept, spare),
+            &self.kept,
+            spare,
             threads,
         );
         let (found_at, paths) = (&f.found_at[..], &f.paths[..]);
@@ -363,9 +365,11 @@ impl SoftStage {
         self.plan.coloured(&self.contacts, f.balls.len());
         let threads = f.cx.settings.threads;
         self.lanes.prepare(
-            (&self.contacts, springs),
+            &self.contacts,
+            springs,
             &self.plan.order,
-            (&self.kept, spare),
+            &self.kept,
+            spare,
             threads,
         );
         self.keep.found(f.balls, sub_steps, span, &f.cx.settings);
@@ -395,9 +399,9 @@ impl SoftStage {
     fn run_jobs(&mut self, jobs: &[Job], balls: &mut BallSet, threads: usize) {
         let found_at = &self.keep.found_at[..];
         if threads > 1 {
-            let lanes = (&mut self.lanes, &mut self.states[..]);
             let ranges = (&self.plan.ranges[..], &self.plan.firm[..]);
-            return threads::run(lanes, ranges, (balls, found_at), (jobs, threads));
+            let (lanes, states) = (&mut self.lanes, &mut self.states[..]);
+            return threads::run(lanes, states, ranges, balls, found_at, jobs, threads);
         }
         for job in jobs {
             match *job {
@@ -409,13 +413,17 @@ impl SoftStage {
                         _ => &self.plan.ranges,
                     };
                     for r in ranges {
-                        let at = (r.lanes.clone(), r.kind, wide);
+                        let at = kernel::At {
+                            range: r.lanes.clone(),
+                            kind: r.kind,
+                            width: wide,
+                        };
                         kernel::pass(&mut l, &mut states, at, pass);
                     }
                 }
                 Job::Integrate(dt) => {
                     let mut states = Bodies::new(&mut self.states);
-                    lanes::integrate_states(&mut states, (balls, found_at), dt)
+                    lanes::integrate_states(&mut states, balls, found_at, dt)
                 }
             }
         }

@@ -53,9 +53,11 @@ impl Lanes {
     /// kept load; `spare` is the spare body's slot; the fill runs on up to `threads` threads.
     pub(super) fn prepare(
         &mut self,
-        (contacts, springs): (&[SoftContact], &Springs),
+        contacts: &[SoftContact],
+        springs: &Springs,
         order: &[u32],
-        (kept, spare): (&[Kept], u32),
+        kept: &[Kept],
+        spare: u32,
         threads: usize,
     ) {
         let n = order.len();
@@ -72,7 +74,15 @@ impl Lanes {
             false => 1,
         };
         let fill_run = |_: usize, run: &mut Run| {
-            fill(run, (contacts, order), (kept, &kept_of), (spare, springs))
+            let from = Filling {
+                contacts,
+                order,
+                kept,
+                kept_of: &kept_of,
+                spare,
+                springs,
+            };
+            fill(run, &from)
         };
         let whole = self.whole(n);
         if threads == 1 {
@@ -171,13 +181,29 @@ fn match_kept(contacts: &[SoftContact], kept: &[Kept], out: &mut Vec<u32>) {
     }));
 }
 
+/// What the lanes are filled from: the contacts (pair order) in the order `order` names them,
+/// the impulses `kept` for them (`kept_of`: each contact's, as last matched), the spare
+/// body's slot and the springs.
+#[derive(Clone, Copy)]
+struct Filling<'a> {
+    contacts: &'a [SoftContact],
+    order: &'a [u32],
+    kept: &'a [Kept],
+    kept_of: &'a [u32],
+    spare: u32,
+    springs: &'a Springs,
+}
+
 /// Writes every lane of `run`: its contact's values and kept impulses, or a padding lane.
-fn fill(
-    run: &mut Run,
-    (contacts, order): (&[SoftContact], &[u32]),
-    (kept, kept_of): (&[Kept], &[u32]),
-    (spare, springs): (u32, &Springs),
-) {
+fn fill(run: &mut Run, from: &Filling) {
+    let Filling {
+        contacts,
+        order,
+        kept,
+        kept_of,
+        spare,
+        springs,
+    } = *from;
     for i in 0..run.ids[0].len() {
         let k = order[run.start + i];
         let contact = contacts.get(k as usize);
@@ -299,7 +325,7 @@ mod tests {
         let springs = Springs::new(240.0, 10.0, 1.0 / 240.0);
         let mut one = Lanes::default();
         one.match_kept(&contacts, &kept);
-        one.prepare((&contacts, &springs), &order, (&kept, n + 1), 1);
+        one.prepare(&contacts, &springs, &order, &kept, n + 1, 1);
         let l = one.lane_of[9] as usize;
         assert_eq!(
             (one.a[l], one.b[l], one.impulse[l], one.warm[l]),
@@ -311,13 +337,15 @@ mod tests {
             // Stale values of a longer step before, all overwritten.
             many.match_kept(&contacts, &[]);
             many.prepare(
-                (&contacts, &springs),
+                &contacts,
+                &springs,
                 &(0..n + 40).collect::<Vec<_>>(),
-                (&[], n + 1),
+                &[],
+                n + 1,
                 1,
             );
             many.match_kept(&contacts, &kept);
-            many.prepare((&contacts, &springs), &order, (&kept, n + 1), threads);
+            many.prepare(&contacts, &springs, &order, &kept, n + 1, threads);
             assert!(many == one, "{threads} threads");
         }
     }

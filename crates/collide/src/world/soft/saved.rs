@@ -5,7 +5,7 @@
 //! the saved one would have, bit for bit. The masses and lanes come again from the balls,
 //! and the impulses from the kept ones (which the lanes held after the last sub-step).
 
-use super::find::new_contact;
+use super::find::{new_contact, Held, Meeting};
 use super::frame::FrameKeep;
 use crate::balls::BallSet;
 use crate::world::body::{Body, BodyPair};
@@ -56,9 +56,9 @@ pub(super) fn restored_contacts(
     out.clear();
     for c in &f.contacts {
         let Some(p) = decode(c.pair, n) else { continue };
-        let a = (&balls[p.ball.ix()], balls.asleep(p.ball.ix()));
+        let a = Held::new(&balls[p.ball.ix()], balls.asleep(p.ball.ix()));
         let b = match p.other {
-            Body::Ball(o) => Some((&balls[o.ix()], balls.asleep(o.ix()))),
+            Body::Ball(o) => Some(Held::new(&balls[o.ix()], balls.asleep(o.ix()))),
             Body::Shape(_) => None,
         };
         let found = Contact {
@@ -66,8 +66,18 @@ pub(super) fn restored_contacts(
             normal: c.normal,
             depth: 0.0,
         };
-        let at = (&found, c.sep, c.approach);
-        let mut contact = new_contact((p.ball, p.other), at, (a, b), (c.e, soft), c.surface);
+        let meeting = Meeting {
+            ball: p.ball,
+            other: p.other,
+            found: &found,
+            sep: c.sep,
+            approach: c.approach,
+            a,
+            b,
+            e: c.e,
+            surface: c.surface,
+        };
+        let mut contact = new_contact(&meeting, soft);
         contact.firm = c.firm;
         out.push(contact);
     }

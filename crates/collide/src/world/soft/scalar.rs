@@ -19,12 +19,57 @@ pub(super) fn pass(l: &mut LaneView, bodies: &mut Bodies, range: Range<usize>, p
     for k in range {
         match pass {
             Pass::Warm => warm_lane(l, bodies, k),
-            Pass::Solve(push, h) => solve_lane(l, bodies, k, (Some(push), h, 1.0)),
+            Pass::Solve(push, h) => solve_lane(
+                l,
+                bodies,
+                k,
+                Solving {
+                    push: Some(push),
+                    h,
+                    over: 1.0,
+                },
+            ),
             Pass::Relax(h, over) => {
                 let over = if over { l.over[k] } else { 1.0 };
-                solve_lane(l, bodies, k, (None, h, over))
+                solve_lane(
+                    l,
+                    bodies,
+                    k,
+                    Solving {
+                        push: None,
+                        h,
+                        over,
+                    },
+                )
             }
         }
+    }
+}
+
+/// A lane's two bodies: the ball `a`, and `b`, another ball's state (`ball`) or the
+/// obstacle's surface.
+struct Sides {
+    a: BodyState,
+    b: BodyState,
+    ball: bool,
+}
+
+/// How a lane is solved: with the soft bias and its most push-out speed (`push`, px/s) or
+/// without (relax), over sub-step `h` (s), each normal impulse moving `over` times its step.
+#[derive(Clone, Copy)]
+struct Solving {
+    push: Option<f32>,
+    h: f32,
+    over: f32,
+}
+
+/// Lane `k`'s two bodies as they stand.
+fn sides(l: &LaneView, bodies: &Bodies, k: usize) -> Sides {
+    let (b, ball) = other(l, bodies, k);
+    Sides {
+        a: bodies.get(l.a[k]),
+        b,
+        ball,
     }
 }
 
@@ -44,10 +89,10 @@ fn other(l: &LaneView, bodies: &Bodies, k: usize) -> (BodyState, bool) {
 }
 
 /// Writes lane `k`'s two sides back.
-fn put(bodies: &mut Bodies, l: &LaneView, k: usize, (a, b, ball): (BodyState, BodyState, bool)) {
-    bodies.set(l.a[k], a);
-    if ball {
-        bodies.set(l.b[k], b);
+fn put(bodies: &mut Bodies, l: &LaneView, k: usize, ab: &Sides) {
+    bodies.set(l.a[k], ab.a);
+    if ab.ball {
+        bodies.set(l.b[k], ab.b);
     }
 }
 
@@ -56,80 +101,54 @@ fn warm_lane(l: &mut LaneView, bodies: &mut Bodies, k: usize) {
     if l.warm[k] == 0.0 {
         return;
     }
-    let mut a = bodies.get(l.a[k]);
-    let (mut b, ball) = other(l, bodies, k);
+    let mut ab = sides(l, bodies, k);
     let (nx, ny) = (l.nx[k], l.ny[k]);
-    push_normal(
-        l,
-        k,
-        (&mut a, &mut b, ball),
-        (nx * l.impulse[k], ny * l.impulse[k]),
-    );
-    push_tangent(l, k, (&mut a, &mut b, ball), l.friction[k]);
-    push_rolling(l, k, (&mut a, &mut b, ball), l.rolling[k]);
-    put(bodies, l, k, (a, b, ball));
+    push_normal(l, k, &mut ab, (nx * l.impulse[k], ny * l.impulse[k]));
+    push_tangent(l, k, &mut ab, l.friction[k]);
+    push_rolling(l, k, &mut ab, l.rolling[k]);
+    put(bodies, l, k, &ab);
 }
 
 /// Adds impulse `p` (along the normal, onto the ball) to both sides of lane `k`.
-fn push_normal(
-    l: &LaneView,
-    k: usize,
-    (a, b, ball): (&mut BodyState, &mut BodyState, bool),
-    p: (f32, f32),
-) {
-    a.vx += p.0 * l.inv_a[k];
-    a.vy += p.1 * l.inv_a[k];
-    if ball {
-        b.vx -= p.0 * l.inv_b[k];
-        b.vy -= p.1 * l.inv_b[k];
+fn push_normal(l: &LaneView, k: usize, ab: &mut Sides, p: (f32, f32)) {
+    ab.a.vx += p.0 * l.inv_a[k];
+    ab.a.vy += p.1 * l.inv_a[k];
+    if ab.ball {
+        ab.b.vx -= p.0 * l.inv_b[k];
+        ab.b.vy -= p.1 * l.inv_b[k];
     }
 }
 
 /// Adds tangent impulse `dl` (along `perp(n)`, onto the ball at its contact point).
-fn push_tangent(
-    l: &LaneView,
-    k: usize,
-    (a, b, ball): (&mut BodyState, &mut BodyState, bool),
-    dl: f32,
-) {
+fn push_tangent(l: &LaneView, k: usize, ab: &mut Sides, dl: f32) {
     let (px, py) = (-l.ny[k] * dl, l.nx[k] * dl);
-    a.vx += px * l.inv_a[k];
-    a.vy += py * l.inv_a[k];
-    a.w -= l.ra[k] * dl * l.inv_ia[k];
-    if ball {
-        b.vx -= px * l.inv_b[k];
-        b.vy -= py * l.inv_b[k];
-        b.w -= l.rb[k] * dl * l.inv_ib[k];
+    ab.a.vx += px * l.inv_a[k];
+    ab.a.vy += py * l.inv_a[k];
+    ab.a.w -= l.ra[k] * dl * l.inv_ia[k];
+    if ab.ball {
+        ab.b.vx -= px * l.inv_b[k];
+        ab.b.vy -= py * l.inv_b[k];
+        ab.b.w -= l.rb[k] * dl * l.inv_ib[k];
     }
 }
 
 /// Adds angular impulse `dl` against the ball's roll (the other ball gets the opposite).
-fn push_rolling(
-    l: &LaneView,
-    k: usize,
-    (a, b, ball): (&mut BodyState, &mut BodyState, bool),
-    dl: f32,
-) {
-    a.w += dl * l.inv_ia[k];
-    if ball {
-        b.w -= dl * l.inv_ib[k];
+fn push_rolling(l: &LaneView, k: usize, ab: &mut Sides, dl: f32) {
+    ab.a.w += dl * l.inv_ia[k];
+    if ab.ball {
+        ab.b.w -= dl * l.inv_ib[k];
     }
 }
 
 /// One lane's normal, friction and rolling solve, with the soft bias or without (relax).
-fn solve_lane(
-    l: &mut LaneView,
-    bodies: &mut Bodies,
-    k: usize,
-    (bias, h, over): (Option<f32>, f32, f32),
-) {
-    let mut a = bodies.get(l.a[k]);
-    let (mut b, ball) = other(l, bodies, k);
+fn solve_lane(l: &mut LaneView, bodies: &mut Bodies, k: usize, how: Solving) {
+    let mut ab = sides(l, bodies, k);
+    let (bias, h, over) = (how.push, how.h, how.over);
     let (nx, ny) = (l.nx[k], l.ny[k]);
-    let (dx, dy) = if ball {
-        (a.dx - b.dx, a.dy - b.dy)
+    let (dx, dy) = if ab.ball {
+        (ab.a.dx - ab.b.dx, ab.a.dy - ab.b.dy)
     } else {
-        (a.dx, a.dy)
+        (ab.a.dx, ab.a.dy)
     };
     let s = l.sep[k] + (dx * nx + dy * ny);
     let (bias, mass_scale, impulse_scale) = match bias {
@@ -138,36 +157,33 @@ fn solve_lane(
         Some(push) => ((l.rate[k] * s).max(-push), 1.0 - l.give[k], l.give[k]),
         None => (0.0, 1.0, 0.0),
     };
-    let vn = (a.vx - b.vx) * nx + (a.vy - b.vy) * ny;
+    let vn = (ab.a.vx - ab.b.vx) * nx + (ab.a.vy - ab.b.vy) * ny;
     let d = -l.mass[k] * mass_scale * (vn + bias) - impulse_scale * l.impulse[k];
     let new = (l.impulse[k] + d * over).max(0.0);
     let applied = new - l.impulse[k];
     l.impulse[k] = new;
     l.max_push[k] = l.max_push[k].max(applied);
-    push_normal(l, k, (&mut a, &mut b, ball), (nx * applied, ny * applied));
-    solve_friction(l, k, (&mut a, &mut b, ball));
-    put(bodies, l, k, (a, b, ball));
+    push_normal(l, k, &mut ab, (nx * applied, ny * applied));
+    solve_friction(l, k, &mut ab);
+    put(bodies, l, k, &ab);
 }
 
 /// Friction and rolling resistance of lane `k`, bounded by its normal impulse.
-fn solve_friction(
-    l: &mut LaneView,
-    k: usize,
-    (a, b, ball): (&mut BodyState, &mut BodyState, bool),
-) {
+fn solve_friction(l: &mut LaneView, k: usize, ab: &mut Sides) {
     let limit = l.mu[k] * l.impulse[k];
     let (tx, ty) = (-l.ny[k], l.nx[k]);
-    let vt = ((a.vx - b.vx) * tx + (a.vy - b.vy) * ty) - a.w * l.ra[k] - b.w * l.rb[k];
+    let vt =
+        ((ab.a.vx - ab.b.vx) * tx + (ab.a.vy - ab.b.vy) * ty) - ab.a.w * l.ra[k] - ab.b.w * l.rb[k];
     let new = (l.friction[k] - l.tangent_mass[k] * vt).clamp(-limit, limit);
     let dl = new - l.friction[k];
     l.friction[k] = new;
-    push_tangent(l, k, (a, b, ball), dl);
+    push_tangent(l, k, ab, dl);
     if l.rolling_reach[k] <= 0.0 {
         return;
     }
     let limit = l.rolling_reach[k] * l.impulse[k];
-    let new = (l.rolling[k] - l.rolling_mass[k] * (a.w - b.w)).clamp(-limit, limit);
+    let new = (l.rolling[k] - l.rolling_mass[k] * (ab.a.w - ab.b.w)).clamp(-limit, limit);
     let dl = new - l.rolling[k];
     l.rolling[k] = new;
-    push_rolling(l, k, (a, b, ball), dl);
+    push_rolling(l, k, ab, dl);
 }

@@ -34,11 +34,12 @@ const LANES: usize = 4;
 pub(super) fn pass(
     l: &mut LaneView,
     bodies: &mut Bodies,
-    (range, kind): (Range<usize>, Kind),
+    range: Range<usize>,
+    kind: Kind,
     pass: Pass,
 ) {
-    assert!(range.len() % (2 * LANES) == 0 && range.end <= l.len());
-    wide::run::<W4x2>(l, bodies, (range, kind == Kind::Balls), pass)
+    assert!(range.len().is_multiple_of(2 * LANES) && range.end <= l.len());
+    wide::run::<W4x2>(l, bodies, range, kind == Kind::Balls, pass)
 }
 
 /// Four lanes in a `v128`. The module is built with `simd128` (the kernel is compiled in only

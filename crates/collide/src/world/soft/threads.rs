@@ -44,16 +44,19 @@ pub(super) enum Job {
     Integrate(f32),
 }
 
+/// A pass over range `range` of the plan (of its firm ranges if `firm`), in `blocks` blocks.
+#[derive(Clone, Copy)]
+struct RangeStage {
+    pass: Pass,
+    range: (usize, bool),
+    blocks: usize,
+}
+
 /// One stage of the schedule: a pass over one range of lanes, or the move.
 #[derive(Clone, Copy)]
 enum Stage {
-    /// The pass over range `range` of the plan (of its firm ranges if `firm`), in `blocks`
-    /// blocks.
-    Range {
-        pass: Pass,
-        range: (usize, bool),
-        blocks: usize,
-    },
+    /// A pass over one range of the plan.
+    Range(RangeStage),
     /// The move, each thread its run of the balls.
     Integrate(f32),
 }
@@ -73,10 +76,13 @@ struct Counters {
 /// Runs `jobs` over `lanes` in the order of `ranges` (every colour's, and their firm lanes')
 /// on `threads` threads (at least 2).
 pub(super) fn run(
-    (lanes, states): (&mut Lanes, &mut [BodyState]),
+    lanes: &mut Lanes,
+    states: &mut [BodyState],
     ranges: (&[LaneRange], &[LaneRange]),
-    balls: (&mut BallSet, &[Vec2]),
-    (jobs, threads): (&[Job], usize),
+    balls: &mut BallSet,
+    found_at: &[Vec2],
+    jobs: &[Job],
+    threads: usize,
 ) {
     let stages = schedule(jobs, ranges);
     let counters: Vec<Counters> = stages
@@ -88,8 +94,8 @@ pub(super) fn run(
         .collect();
     let shared = SharedLanes::new(lanes);
     let bodies = Bodies::new(states);
-    let (all, rests) = balls.0.with_rests();
-    let runs: Vec<Mutex<BallRun>> = BallRun::whole(all, rests, balls.1)
+    let (all, rests) = balls.with_rests();
+    let runs: Vec<Mutex<BallRun>> = BallRun::whole(all, rests, found_at)
         .cut(threads)
         .into_iter()
         .map(Mutex::new)
@@ -124,11 +130,11 @@ fn schedule(jobs: &[Job], ranges: (&[LaneRange], &[LaneRange])) -> Vec<Stage> {
                         Kind::Mixed => 1,
                         _ => r.lanes.len().div_ceil(WIDTH),
                     };
-                    Stage::Range {
+                    Stage::Range(RangeStage {
                         pass,
                         range: (range, firm),
                         blocks,
-                    }
+                    })
                 }))
             }
             Job::Integrate(dt) => stages.push(Stage::Integrate(dt)),
@@ -156,17 +162,13 @@ impl Plan<'_> {
     fn work(&self, me: usize, mut bodies: Bodies) {
         for (stage, c) in self.stages.iter().zip(self.counters) {
             match *stage {
-                Stage::Range {
-                    pass,
-                    range,
-                    blocks,
-                } => {
+                Stage::Range(at) => {
                     let runs = c.next.len();
                     for k in 0..runs {
                         let run = (me + k) % runs;
-                        self.claim(&mut bodies, (pass, range, blocks), (c, run));
+                        self.claim(&mut bodies, at, c, run);
                     }
-                    wait_for(&c.done.0, blocks);
+                    wait_for(&c.done.0, at.blocks);
                 }
                 Stage::Integrate(dt) => {
                     self.integrate(&mut bodies, c, dt);
@@ -191,12 +193,12 @@ impl Plan<'_> {
     }
 
     /// Solves blocks of run `run` of range `range` while any are left to claim.
-    fn claim(
-        &self,
-        bodies: &mut Bodies,
-        (pass, range, blocks): (Pass, (usize, bool), usize),
-        (c, run): (&Counters, usize),
-    ) {
+    fn claim(&self, bodies: &mut Bodies, at: RangeStage, c: &Counters, run: usize) {
+        let RangeStage {
+            pass,
+            range,
+            blocks,
+        } = at;
         let r = match range {
             (k, false) => &self.ranges.0[k],
             (k, true) => &self.ranges.1[k],
@@ -223,7 +225,12 @@ impl Plan<'_> {
             };
             // SAFETY: these blocks are this thread's alone (claimed once, see `shared.rs`).
             let mut view = unsafe { self.lanes.view(lanes.clone()) };
-            kernel::pass(&mut view, bodies, (0..lanes.len(), r.kind, self.wide), pass);
+            let at = kernel::At {
+                range: 0..lanes.len(),
+                kind: r.kind,
+                width: self.wide,
+            };
+            kernel::pass(&mut view, bodies, at, pass);
             c.done.0.fetch_add(last - first, Ordering::Release);
         }
     }

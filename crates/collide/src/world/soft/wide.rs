@@ -59,7 +59,8 @@ pub(super) trait Wide: Copy {
 pub(super) fn run<V: Wide>(
     l: &mut LaneView,
     bodies: &mut Bodies,
-    (range, two): (Range<usize>, bool),
+    range: Range<usize>,
+    two: bool,
     pass: Pass,
 ) {
     let n = V::LANES;
@@ -74,7 +75,15 @@ pub(super) fn run<V: Wide>(
         match pass {
             Pass::Warm => {
                 let on = V::load(l.warm, k).ne(V::splat(0.0));
-                warm(&c, (&mut a, &mut b, two), on)
+                warm(
+                    &c,
+                    &mut Sides {
+                        a: &mut a,
+                        b: &mut b,
+                        two,
+                    },
+                    on,
+                )
             }
             Pass::Solve(push, h) => {
                 let give = V::load(l.give, k);
@@ -87,7 +96,15 @@ pub(super) fn run<V: Wide>(
                     over: V::splat(1.0),
                     on: true,
                 };
-                solve(&mut c, (&mut a, &mut b, two), &bias);
+                solve(
+                    &mut c,
+                    &mut Sides {
+                        a: &mut a,
+                        b: &mut b,
+                        two,
+                    },
+                    &bias,
+                );
             }
             Pass::Relax(h, over) => {
                 let bias = Bias {
@@ -103,7 +120,15 @@ pub(super) fn run<V: Wide>(
                     },
                     on: false,
                 };
-                solve(&mut c, (&mut a, &mut b, two), &bias);
+                solve(
+                    &mut c,
+                    &mut Sides {
+                        a: &mut a,
+                        b: &mut b,
+                        two,
+                    },
+                    &bias,
+                );
             }
         }
         c.store(l, k);
@@ -218,16 +243,24 @@ struct Bias<V> {
     on: bool,
 }
 
+/// The two bodies of a vector of lanes: `a`, and `b`, a ball's when `two`, else the
+/// surface's (which no push moves).
+struct Sides<'s, V: Wide> {
+    a: &'s mut Side<V>,
+    b: &'s mut Side<V>,
+    two: bool,
+}
+
 /// The kept impulses, applied where `on` is set.
 #[inline(always)]
-fn warm<V: Wide>(c: &Block<V>, (a, b, two): (&mut Side<V>, &mut Side<V>, bool), on: V::Mask) {
-    let (a0, b0) = (*a, *b);
+fn warm<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, on: V::Mask) {
+    let (a0, b0) = (*sides.a, *sides.b);
     let p = (c.nx.mul(c.impulse), c.ny.mul(c.impulse));
-    push_normal(c, (a, b, two), p);
-    push_tangent(c, (a, b, two), c.friction);
-    push_rolling(c, (a, b, two), c.rolling);
-    *a = blend_side(&a0, a, on);
-    *b = blend_side(&b0, b, on);
+    push_normal(c, sides, p);
+    push_tangent(c, sides, c.friction);
+    push_rolling(c, sides, c.rolling);
+    *sides.a = blend_side(&a0, sides.a, on);
+    *sides.b = blend_side(&b0, sides.b, on);
 }
 
 /// `on` where the mask is set, else `off`, for velocity and spin.
@@ -242,48 +275,44 @@ fn blend_side<V: Wide>(off: &Side<V>, on: &Side<V>, mask: V::Mask) -> Side<V> {
 }
 
 #[inline(always)]
-fn push_normal<V: Wide>(c: &Block<V>, (a, b, two): (&mut Side<V>, &mut Side<V>, bool), p: (V, V)) {
-    a.vx = a.vx.add(p.0.mul(c.inv_a));
-    a.vy = a.vy.add(p.1.mul(c.inv_a));
-    if two {
-        b.vx = b.vx.sub(p.0.mul(c.inv_b));
-        b.vy = b.vy.sub(p.1.mul(c.inv_b));
+fn push_normal<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, p: (V, V)) {
+    sides.a.vx = sides.a.vx.add(p.0.mul(c.inv_a));
+    sides.a.vy = sides.a.vy.add(p.1.mul(c.inv_a));
+    if sides.two {
+        sides.b.vx = sides.b.vx.sub(p.0.mul(c.inv_b));
+        sides.b.vy = sides.b.vy.sub(p.1.mul(c.inv_b));
     }
 }
 
 #[inline(always)]
-fn push_tangent<V: Wide>(c: &Block<V>, (a, b, two): (&mut Side<V>, &mut Side<V>, bool), dl: V) {
+fn push_tangent<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, dl: V) {
     let (px, py) = (c.ny.neg().mul(dl), c.nx.mul(dl));
-    a.vx = a.vx.add(px.mul(c.inv_a));
-    a.vy = a.vy.add(py.mul(c.inv_a));
-    a.w = a.w.sub(c.ra.mul(dl).mul(c.inv_ia));
-    if two {
-        b.vx = b.vx.sub(px.mul(c.inv_b));
-        b.vy = b.vy.sub(py.mul(c.inv_b));
-        b.w = b.w.sub(c.rb.mul(dl).mul(c.inv_ib));
+    sides.a.vx = sides.a.vx.add(px.mul(c.inv_a));
+    sides.a.vy = sides.a.vy.add(py.mul(c.inv_a));
+    sides.a.w = sides.a.w.sub(c.ra.mul(dl).mul(c.inv_ia));
+    if sides.two {
+        sides.b.vx = sides.b.vx.sub(px.mul(c.inv_b));
+        sides.b.vy = sides.b.vy.sub(py.mul(c.inv_b));
+        sides.b.w = sides.b.w.sub(c.rb.mul(dl).mul(c.inv_ib));
     }
 }
 
 #[inline(always)]
-fn push_rolling<V: Wide>(c: &Block<V>, (a, b, two): (&mut Side<V>, &mut Side<V>, bool), dl: V) {
-    a.w = a.w.add(dl.mul(c.inv_ia));
-    if two {
-        b.w = b.w.sub(dl.mul(c.inv_ib));
+fn push_rolling<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, dl: V) {
+    sides.a.w = sides.a.w.add(dl.mul(c.inv_ia));
+    if sides.two {
+        sides.b.w = sides.b.w.sub(dl.mul(c.inv_ib));
     }
 }
 
 /// The normal solve of a vector of lanes, then their friction (see `scalar.rs`).
 #[inline(always)]
-fn solve<V: Wide>(
-    c: &mut Block<V>,
-    (a, b, two): (&mut Side<V>, &mut Side<V>, bool),
-    bias: &Bias<V>,
-) {
+fn solve<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>, bias: &Bias<V>) {
     let zero = V::splat(0.0);
-    let (dx, dy) = if two {
-        (a.dx.sub(b.dx), a.dy.sub(b.dy))
+    let (dx, dy) = if sides.two {
+        (sides.a.dx.sub(sides.b.dx), sides.a.dy.sub(sides.b.dy))
     } else {
-        (a.dx, a.dy)
+        (sides.a.dx, sides.a.dy)
     };
     let s = c.sep.add(dx.mul(c.nx).add(dy.mul(c.ny)));
     let gap = s.gt(zero);
@@ -295,7 +324,12 @@ fn solve<V: Wide>(
     let b_n = V::blend(soft, s.div(bias.h), gap);
     let mass_scale = V::blend(bias.mass_scale, V::splat(1.0), gap);
     let impulse_scale = V::blend(bias.impulse_scale, zero, gap);
-    let vn = a.vx.sub(b.vx).mul(c.nx).add(a.vy.sub(b.vy).mul(c.ny));
+    let vn = sides
+        .a
+        .vx
+        .sub(sides.b.vx)
+        .mul(c.nx)
+        .add(sides.a.vy.sub(sides.b.vy).mul(c.ny));
     let d = c
         .mass
         .neg()
@@ -307,31 +341,39 @@ fn solve<V: Wide>(
     c.impulse = new;
     c.max_push = applied.max(c.max_push);
     let p = (c.nx.mul(applied), c.ny.mul(applied));
-    push_normal(c, (a, b, two), p);
-    friction(c, (a, b, two));
+    push_normal(c, sides, p);
+    friction(c, sides);
 }
 
 /// Friction and rolling resistance of a vector of lanes, bounded by their normal impulses.
 #[inline(always)]
-fn friction<V: Wide>(c: &mut Block<V>, (a, b, two): (&mut Side<V>, &mut Side<V>, bool)) {
+fn friction<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>) {
     let zero = V::splat(0.0);
     let limit = c.mu.mul(c.impulse);
     let (tx, ty) = (c.ny.neg(), c.nx);
-    let dot = a.vx.sub(b.vx).mul(tx).add(a.vy.sub(b.vy).mul(ty));
-    let vt = dot.sub(a.w.mul(c.ra)).sub(b.w.mul(c.rb));
+    let dot = sides
+        .a
+        .vx
+        .sub(sides.b.vx)
+        .mul(tx)
+        .add(sides.a.vy.sub(sides.b.vy).mul(ty));
+    let vt = dot.sub(sides.a.w.mul(c.ra)).sub(sides.b.w.mul(c.rb));
     let new = clamp(c.friction.sub(c.tangent_mass.mul(vt)), limit);
     let dl = new.sub(c.friction);
     c.friction = new;
-    push_tangent(c, (a, b, two), dl);
+    push_tangent(c, sides, dl);
     let rolls = c.rolling_reach.gt(zero);
     let limit = c.rolling_reach.mul(c.impulse);
-    let new = clamp(c.rolling.sub(c.rolling_mass.mul(a.w.sub(b.w))), limit);
+    let new = clamp(
+        c.rolling.sub(c.rolling_mass.mul(sides.a.w.sub(sides.b.w))),
+        limit,
+    );
     let dl = new.sub(c.rolling);
     c.rolling = V::blend(c.rolling, new, rolls);
-    let (wa, wb) = (a.w, b.w);
-    push_rolling(c, (a, b, two), dl);
-    a.w = V::blend(wa, a.w, rolls);
-    b.w = V::blend(wb, b.w, rolls);
+    let (wa, wb) = (sides.a.w, sides.b.w);
+    push_rolling(c, sides, dl);
+    sides.a.w = V::blend(wa, sides.a.w, rolls);
+    sides.b.w = V::blend(wb, sides.b.w, rolls);
 }
 
 /// Rust's `x.clamp(-limit, limit)`.
