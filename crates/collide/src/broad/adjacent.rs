@@ -188,8 +188,8 @@ impl Adjacent {
                 };
                 pairs_within_first(&self.block, &self.block_boxes, pairs, counters, first);
                 if let Some(p) = probe.as_deref_mut() {
-                    let at = (self.block_box(c, r), self.range.cell_box(c, r));
-                    probe_within(&self.block, p, Place::Block, at);
+                    let (rect, heat_at) = (self.block_box(c, r), self.range.cell_box(c, r));
+                    probe_within(&self.block, p, Place::Block, rect, heat_at);
                 }
             }
         }
@@ -283,7 +283,8 @@ impl BroadPhase for Adjacent {
                 "rule",
                 rule_text(
                     self.size,
-                    (self.working, self.largest),
+                    self.working,
+                    self.largest,
                     self.choice,
                     self.ball_ids.len(),
                 ),

@@ -442,7 +442,7 @@ impl Rdc {
         let ball_tests = self.test_found_statics(input, w, first, count, pairs);
         self.stats.static_ball_tests += ball_tests;
         if let Some(p) = probe {
-            self.probe_statics(input, w, (first, count), tree_tests, p);
+            self.probe_statics(input, w, first, count, tree_tests, p);
         }
         tree_tests + ball_tests
     }
@@ -453,7 +453,8 @@ impl Rdc {
         &self,
         input: &BroadInput,
         w: Work,
-        (first, count): (u32, usize),
+        first: u32,
+        count: usize,
         tree_tests: u64,
         p: &mut Probe,
     ) {

@@ -117,7 +117,8 @@ pub(crate) fn chosen_size(
 /// The "rule" line of the stats panel for a sector size, after a call given `balls` balls.
 pub(crate) fn rule_text(
     set: f32,
-    (working, largest): (f64, f64),
+    working: f64,
+    largest: f64,
     choice: SizeChoice,
     balls: usize,
 ) -> String {
@@ -237,7 +238,7 @@ const OFFSETS: [(u32, u32); 4] = [(0, 0), (0, 1), (1, 0), (1, 1)];
 
 /// Whether two balls share a sector of the shift with half-sector offsets `(ox, oy)`.
 #[inline(always)]
-fn share(a: Halves, b: Halves, (ox, oy): (u32, u32)) -> bool {
+fn share(a: Halves, b: Halves, ox: u32, oy: u32) -> bool {
     (a[0] + ox) >> 1 == (b[0] + ox) >> 1 && (a[1] + oy) >> 1 == (b[1] + oy) >> 1
 }
 
@@ -408,14 +409,14 @@ impl Sectors {
             let first = |a: usize, b: usize| {
                 OFFSETS[..k]
                     .iter()
-                    .all(|&o| !share(coords[a], coords[b], o))
+                    .all(|&(ox, oy)| !share(coords[a], coords[b], ox, oy))
             };
             pairs_within_first(&block, &boxes, pairs, c, first);
             if let Some(p) = probe.as_deref_mut() {
                 let (c0, c1, r0, r1) = span;
                 let h = &self.halves;
                 let rect = h.cell_box(c0, r0).merged(&h.cell_box(c1, r1));
-                probe_within(&block, p, Place::Sector(k as u8), (rect, rect));
+                probe_within(&block, p, Place::Sector(k as u8), rect, rect);
             }
         }
         (self.block, self.block_boxes, self.block_coords) = (block, boxes, coords);
@@ -524,7 +525,8 @@ impl BroadPhase for Sectors {
                 "rule",
                 rule_text(
                     self.size,
-                    (self.working, self.largest),
+                    self.working,
+                    self.largest,
                     self.choice,
                     self.balls.len(),
                 ),

@@ -241,14 +241,11 @@ impl AabbTree {
             return;
         };
         self.buckets.copy(&self.tree, root, &mut self.stack);
-        let kinematic = (
-            self.first_dynamic as u32,
-            self.first_moving < self.first_dynamic,
-        );
+        let fd = self.first_dynamic as u32;
+        let kinematic = self.first_moving < self.first_dynamic;
         let probe = self.probe.as_mut();
-        self.stats.self_tests = self
-            .buckets
-            .self_pairs(kinematic, &mut self.stack, pairs, probe);
+        self.stats.self_tests =
+            (self.buckets).self_pairs(fd, kinematic, &mut self.stack, pairs, probe);
     }
 
     /// Static–ball pairs by one traversal of the dynamic tree against the static tree.

@@ -23,7 +23,7 @@ use crate::narrow::{
     impact_ball_obstacle, normalized_or, toi_ball_ball, Contact, GroupTests, Impact,
 };
 use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
-use crate::tunnel::{impact_ball_shape, Tunnelling};
+use crate::tunnel::{impact_ball_shape, SweptBall, Tunnelling};
 use glam::Vec2;
 
 /// One answered impact of the last step, for drawing swept paths.
@@ -163,7 +163,12 @@ impl Sweep<'_, '_> {
         let (from, rest) = (self.st.from[bi], self.st.rest[bi]);
         let u = shape.velocity_at(from, self.cx.settings.rotate);
         // Relative motion: the shape held still, the ball moving by the difference.
-        let path = (from, ball.radius, ball.pos - from - u * rest, ball.vel - u);
+        let path = SweptBall {
+            start: from,
+            radius: ball.radius,
+            moved: ball.pos - from - u * rest,
+            vel: ball.vel - u,
+        };
         let (mode, n) = (
             self.cx.settings.tunnelling,
             self.cx.settings.linear_fractions,
@@ -171,7 +176,7 @@ impl Sweep<'_, '_> {
         let mut tests = GroupTests::default();
         let mut members = 0;
         let impact = |g: &Geometry| impact_ball_shape(mode, n, path, g, &mut members);
-        let (c, r, d, _) = path;
+        let (c, r, d) = (path.start, path.radius, path.moved);
         let found = impact_ball_obstacle((c, r, d), shape, self.w.groups, &mut tests, impact);
         self.cx.tally.add_group(tests);
         self.cx.tally.impact_tests += members;
@@ -206,7 +211,12 @@ impl Sweep<'_, '_> {
                 c: cj,
                 r: bj.radius,
             };
-            let path = (ci, bi.radius, di - dj, bi.vel - bj.vel);
+            let path = SweptBall {
+                start: ci,
+                radius: bi.radius,
+                moved: di - dj,
+                vel: bi.vel - bj.vel,
+            };
             let n = self.cx.settings.linear_fractions;
             impact_ball_shape(mode, n, path, &still, &mut self.cx.tally.impact_tests)
         };

@@ -310,9 +310,8 @@ impl Grid {
         let threads = self.balls.search_threads();
         match probe {
             None if threads > 1 => {
-                let at = (&mut *pairs, &mut *counters);
                 let parts = &mut self.obstacle_parts;
-                self.obstacles.query_on_threads(input, at, threads, parts);
+                (self.obstacles).query_on_threads(input, pairs, counters, threads, parts);
             }
             probe => self.obstacles.query(input, pairs, counters, probe),
         }

@@ -355,7 +355,7 @@ impl Sap {
                         p.against.extend(obstacles.iter().map(|a| a.item));
                     }
                 }
-                let t = visit(self.axis, me, ball, (obstacles, balls), keep, pairs);
+                let t = visit(self.axis, me, ball, obstacles, balls, keep, pairs);
                 tests += t;
                 if let Some(p) = probe.as_mut().filter(|_| PROBE) {
                     probe_arrival(p, self.axis, &me, t, bands.span(band, across));
@@ -406,17 +406,14 @@ impl Sap {
 fn probe_arrival(p: &mut Probe, axis: usize, me: &Active, t: u64, across: (f32, f32)) {
     p.test(me.item, t);
     if p.is_focus(me.item) {
-        p.visit(
-            me.item,
-            Place::Interval,
-            interval_box(axis, &me.b, across),
-            t,
-        );
+        let (from, to) = across;
+        let rect = interval_box(axis, &me.b, from, to);
+        p.visit(me.item, Place::Interval, rect, t);
     }
 }
 
-/// The box of interval `b` on the sweep axis `axis` across `(from, to)` on the other.
-fn interval_box(axis: usize, b: &Aabb, (from, to): (f32, f32)) -> Aabb {
+/// The box of interval `b` on the sweep axis `axis` across `from..to` on the other.
+fn interval_box(axis: usize, b: &Aabb, from: f32, to: f32) -> Aabb {
     if axis == 0 {
         Aabb::new(Vec2::new(b.min.x, from), Vec2::new(b.max.x, to))
     } else {
@@ -430,7 +427,8 @@ fn visit(
     axis: usize,
     me: Active,
     ball: bool,
-    (obstacles, balls): (&mut Vec<Active>, &mut Vec<Active>),
+    obstacles: &mut Vec<Active>,
+    balls: &mut Vec<Active>,
     keep: Keep,
     pairs: &mut Vec<Pair>,
 ) -> u64 {

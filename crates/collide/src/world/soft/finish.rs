@@ -17,7 +17,7 @@ use super::find::Finder;
 use super::lanes::{BodyState, Lanes, NO_BODY, SPECULATIVE_RADII};
 use crate::narrow::parts_of;
 use crate::response::{Hit, HIT_SPEED};
-use crate::tunnel::impact_ball_shape;
+use crate::tunnel::{impact_ball_shape, SweptBall};
 use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
 use glam::Vec2;
@@ -113,7 +113,14 @@ pub(super) fn continuous(f: &mut Finder, starts: &[Vec2]) {
         let hit = parts_of(shape, f.groups)
             .iter()
             .filter_map(|m| {
-                impact_ball_shape(mode, fractions, (start, ball.radius, d, v), &m.geom, tests)
+                let (radius, moved, vel) = (ball.radius, d, v);
+                let path = SweptBall {
+                    start,
+                    radius,
+                    moved,
+                    vel,
+                };
+                impact_ball_shape(mode, fractions, path, &m.geom, tests)
             })
             // Only a move into the surface deeper than the speculative reach: a ball
             // resting or sliding on a surface meets it at once, and is the contacts'.
