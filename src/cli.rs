@@ -394,7 +394,8 @@ pub fn load_scene(args: &Args) -> Result<Scene, SceneError> {
 /// the run, `physics_ms_last` over its last 60 frames. The library writes it, so the web page
 /// prints the same text.
 pub fn summary(frames: u64, world: &collide::World, fps: f64, physics_ms: (f64, f64)) -> String {
-    collide::summary(frames, world, fps, physics_ms)
+    let (mean, last) = physics_ms;
+    collide::summary(frames, world, fps, mean, last)
 }
 
 /// The mean of the last (up to) 60 frame times kept by a run (ms).

@@ -23,12 +23,10 @@ use macroquad::prelude::*;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// Whether `kind`'s heat is drawn on its places (else on the balls).
+/// Whether `kind`'s heat is drawn on its places (else on the balls): whether it declares
+/// places (`BroadInfo::places`).
 pub fn on_places(kind: BroadKind) -> bool {
-    matches!(
-        kind,
-        BroadKind::Quadtree | BroadKind::Sectors | BroadKind::Adjacent | BroadKind::Grid
-    )
+    kind.describe().places.is_some()
 }
 
 /// The places to draw, summed, for the heat last read.
@@ -83,11 +81,7 @@ impl HeatCache {
         self.places = by_rect.into_values().collect();
         self.places.sort_by_key(|p| p.1);
         self.hottest = self.places.last().map_or(0, |p| p.1);
-        let alpha = if kind == BroadKind::Sectors {
-            0.45
-        } else {
-            0.5
-        };
+        let alpha = kind.describe().places.map_or(0.5, |p| p.heat_alpha);
         let coloured: Vec<(Aabb, Color)> = (self.places.iter())
             .map(|&(r, t)| (r, ramp(level(t, self.hottest), 1.0)))
             .collect();
@@ -144,13 +138,9 @@ pub fn draw(view: &View, rec: &ProbeRecord, kind: BroadKind, cache: &mut HeatCac
     } else {
         "so far"
     };
-    if on_places(kind) {
+    if let Some(places) = kind.describe().places {
         cache.update(rec, kind, get_time());
-        let place = match kind {
-            BroadKind::Quadtree => "leaf",
-            BroadKind::Grid => "cell",
-            _ => "sector",
-        };
+        let place = places.word;
         let mut lines = vec![format!(
             "Heat: box tests per {place}, {per}; hottest {}",
             crate::advice::thousands(cache.hottest)

@@ -1,5 +1,5 @@
 //! The broad phase's parameters with their reasons: each slider with its rule of thumb and
-//! source (`param_rules.rs`) and the balls' mean diameter; "Auto", which sets the value the
+//! source (declared by the broad phase, `BroadKind::rule`) and the balls' mean diameter; "Auto", which sets the value the
 //! rule gives; and "Sweep", which measures AABB tests per collision iteration against the
 //! parameter on the balls as they stand (`collide_lab::experiments::param_sweep`, on a
 //! background thread: the window stays responsive) and plots them with the experiment
@@ -8,7 +8,7 @@
 
 use super::experiment::{line_plot, PlotLine};
 use crate::message::Message;
-use crate::param_rules::{self, BallSizes, Rule};
+use crate::param_rules::{ball_sizes, BallSizes, Rule};
 use collide::broad::Param;
 use collide::{Input, Scene, World};
 use collide_lab::experiments::param_sweep::{self, ParamPoint, ParamSweepConfig};
@@ -54,7 +54,7 @@ impl ParamsUi {
             return;
         }
         let kind = world.broad().kind();
-        let sizes = BallSizes::of(world);
+        let sizes = ball_sizes(world);
         ui.small(sizes_line(&sizes));
         if world.settings().pair_cache {
             ui.small(
@@ -66,7 +66,7 @@ impl ParamsUi {
         for p in params {
             slider(ui, &p, cmds);
             ui.small(&p.help);
-            if let Some(rule) = param_rules::rule(kind, p.name, &sizes) {
+            if let Some(rule) = kind.rule(p.name, &sizes) {
                 rule_row(ui, &p, &rule, running, cmds);
             }
         }
@@ -89,10 +89,10 @@ impl ParamsUi {
     /// is running; opens the window.
     pub fn start(&mut self, param: &str, scene: &Scene, world: &World) {
         let kind = world.broad().kind();
-        let sizes = BallSizes::of(world);
+        let sizes = ball_sizes(world);
         let (Some(p), Some(rule)) = (
             world.broad().params().into_iter().find(|p| p.name == param),
-            param_rules::rule(kind, param, &sizes),
+            kind.rule(param, &sizes),
         ) else {
             return;
         };
@@ -417,7 +417,7 @@ mod tests {
             said.contains("All 120 balls asleep") && said.contains("no tests"),
             "{said}"
         );
-        let panel = sizes_line(&BallSizes::of(&world));
+        let panel = sizes_line(&ball_sizes(&world));
         assert!(panel.contains("asleep"), "{panel}");
     }
 
@@ -432,7 +432,7 @@ mod tests {
         }
         let mut ui = ParamsUi::default();
         ui.start("sector size", &scene, &world);
-        let rule = param_rules::rule(BroadKind::Sectors, "sector size", &BallSizes::of(&world));
+        let rule = BroadKind::Sectors.rule("sector size", &ball_sizes(&world));
         let sweep = ui.sweep.as_mut().expect("started");
         let rx = sweep.worker.take().expect("a worker");
         let points = loop {

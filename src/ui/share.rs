@@ -23,10 +23,11 @@ pub fn brute_per_call(world: &World) -> u64 {
 pub fn share_of(world: &World, s: &Tally) -> Share {
     let iterations = s.iterations.max(1);
     let shapes = world.shapes().len();
-    let boxes = (shapes + world.balls().len(), shapes);
+    let boxes = shapes + world.balls().len();
     let per = |x: u64| (x as f64 / iterations as f64).round() as u64;
     brute_force_share(
         boxes,
+        shapes,
         per(box_tests(s)),
         // The collisions count the wall pass's contacts too (discrete mode), so its tests
         // join the full tests.

@@ -173,13 +173,13 @@ fn brute_force_tests_are_what_brute_force_counts() {
 
 #[test]
 fn share_of_brute_force_and_precision() {
-    let share = brute_force_share((7, 3), 9, 4, Some(1));
+    let share = brute_force_share(7, 3, 9, 4, Some(1));
     assert_eq!(share.brute, 18);
     assert_eq!(share.percent, 50.0);
     assert_eq!(share.precision(), Some(25.0));
-    assert_eq!(brute_force_share((7, 3), 9, 0, Some(0)).precision(), None);
-    assert_eq!(brute_force_share((7, 3), 9, 4, None).precision(), None);
-    assert_eq!(brute_force_share((2, 2), 0, 0, None).percent, 0.0);
+    assert_eq!(brute_force_share(7, 3, 9, 0, Some(0)).precision(), None);
+    assert_eq!(brute_force_share(7, 3, 9, 4, None).precision(), None);
+    assert_eq!(brute_force_share(2, 2, 0, 0, None).percent, 0.0);
 }
 
 #[test]

@@ -10,7 +10,7 @@ mod common;
 use collide::narrow::{
     binary_min_move, contact_ball_ball, contact_ball_shape, toi_ball_ball, Impact,
 };
-use collide::tunnel::impact_ball_shape;
+use collide::tunnel::{impact_ball_shape, SweptBall};
 use collide::world::Ball;
 use collide::{Aabb, Geometry, Motion, Scene, Shape, Tunnelling, Vec2, World};
 use collide_lab::shots::{fire, Target};
@@ -251,11 +251,11 @@ fn ends(g: &Geometry) -> Vec<Geometry> {
     ps.into_iter().map(|p| Geometry::Point { p }).collect()
 }
 
-/// The earliest impact with the obstacle and its end points, found by `mode`.
-fn earliest(mode: Tunnelling, (c, r, d): (Vec2, f32, Vec2), g: &Geometry) -> Option<Impact> {
+/// The earliest impact of `ball` with the obstacle and its end points, found by `mode`.
+fn earliest(mode: Tunnelling, ball: SweptBall, g: &Geometry) -> Option<Impact> {
     std::iter::once(*g)
         .chain(ends(g))
-        .filter_map(|g| impact_ball_shape(mode, 8, (c, r, d, Vec2::ZERO), &g, &mut 0))
+        .filter_map(|g| impact_ball_shape(mode, 8, ball, &g, &mut 0))
         .reduce(|a, b| if b.t < a.t { b } else { a })
 }
 
@@ -267,8 +267,15 @@ fn binary_search_agrees_with_exact_within_its_tolerance() {
         let r: f32 = [0.0, 0.5, 5.0, 20.0][rng.gen_range(0..4)];
         let g = obstacle(&mut rng, r.max(1.0));
         let (c, d) = shot(&mut rng, r.max(1.0), &g);
-        let exact = earliest(Tunnelling::Exact, (c, r, d), &g);
-        let binary = earliest(Tunnelling::Binary, (c, r, d), &g);
+        let (start, radius, moved) = (c, r, d);
+        let ball = SweptBall {
+            start,
+            radius,
+            moved,
+            vel: Vec2::ZERO,
+        };
+        let exact = earliest(Tunnelling::Exact, ball, &g);
+        let binary = earliest(Tunnelling::Binary, ball, &g);
         let m = binary_min_move(r);
         let len = d.length();
         let slack = 1e-3 * (r + len + 1.0);
@@ -365,7 +372,12 @@ fn swept_ball_ball_agrees_with_the_two_moving_balls_sampled() {
         let b = impact_ball_shape(
             Tunnelling::Binary,
             8,
-            (c1, r1, d1 - d2, Vec2::ZERO),
+            SweptBall {
+                start: c1,
+                radius: r1,
+                moved: d1 - d2,
+                vel: Vec2::ZERO,
+            },
             &still,
             &mut 0,
         );
@@ -405,7 +417,14 @@ fn no_nan_for_zero_moves_zero_radii_or_balls_starting_in_contact() {
         };
         for &mode in Tunnelling::ALL {
             let mut tests = 0;
-            if let Some(h) = impact_ball_shape(mode, 8, (c, r, d, d), &g, &mut tests) {
+            let (start, radius, moved, vel) = (c, r, d, d);
+            let ball = SweptBall {
+                start,
+                radius,
+                moved,
+                vel,
+            };
+            if let Some(h) = impact_ball_shape(mode, 8, ball, &g, &mut tests) {
                 let k = h.contact;
                 assert!(
                     (0.0..=1.0).contains(&h.t),
@@ -453,7 +472,12 @@ fn zero_length_moves_never_hit_and_resting_contacts_are_not_impacts() {
             let got = impact_ball_shape(
                 mode,
                 8,
-                (v(0.0, 0.5), 1.0, Vec2::ZERO, Vec2::ZERO),
+                SweptBall {
+                    start: v(0.0, 0.5),
+                    radius: 1.0,
+                    moved: Vec2::ZERO,
+                    vel: Vec2::ZERO,
+                },
                 &g,
                 &mut 0,
             );

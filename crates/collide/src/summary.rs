@@ -12,7 +12,8 @@ pub fn summary(
     frames: u64,
     world: &World,
     fps: f64,
-    (physics_ms, physics_ms_last): (f64, f64),
+    physics_ms: f64,
+    physics_ms_last: f64,
 ) -> String {
     let c = world.counters();
     let threads = match world.settings().threads {
@@ -42,7 +43,7 @@ mod tests {
     #[test]
     fn the_summary_of_an_empty_table_names_its_fields_in_order_and_ends_with_the_hash() {
         let world = Scene::builtin("table").expect("built in").build(1);
-        let line = summary(0, &world, 0.0, (0.0, 0.0));
+        let line = summary(0, &world, 0.0, 0.0, 0.0);
         let keys: Vec<&str> = line
             .split(' ')
             .map(|f| f.split('=').next().unwrap())

@@ -71,16 +71,35 @@ impl Tunnelling {
     }
 }
 
-/// The first impact of a ball (start `c`, radius `r`, move `d` px, velocity `v` relative to
-/// the obstacle px/s) with one obstacle, found the way `mode` says; adds the tests run to
-/// `tests` (one per sample, envelope or closed form). `Off` tests only the end of the move.
+/// A ball's move over a step, as a swept test reads it, relative to the obstacle tested.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweptBall {
+    /// Where its centre starts (px).
+    pub start: Vec2,
+    /// Its radius (px).
+    pub radius: f32,
+    /// The move of its centre (px).
+    pub moved: Vec2,
+    /// Its velocity relative to the obstacle (px/s).
+    pub vel: Vec2,
+}
+
+/// The first impact of `ball`'s move with one obstacle, found the way `mode` says; adds the
+/// tests run to `tests` (one per sample, envelope or closed form). `Off` tests only the end
+/// of the move.
 pub fn impact_ball_shape(
     mode: Tunnelling,
     fractions: u32,
-    (c, r, d, v): (Vec2, f32, Vec2, Vec2),
+    ball: SweptBall,
     geom: &Geometry,
     tests: &mut u64,
 ) -> Option<Impact> {
+    let SweptBall {
+        start: c,
+        radius: r,
+        moved: d,
+        vel: v,
+    } = ball;
     let mut contact = |p: Vec2| contact_ball_shape(p, r, v, geom);
     match mode {
         Tunnelling::Off => {

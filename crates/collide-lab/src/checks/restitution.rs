@@ -398,7 +398,7 @@ fn fired(
                         target.name,
                         mode.name()
                     );
-                    let got = no_panic(|| fire(&target, start, vel, (be, se), mode, solver))
+                    let got = no_panic(|| fire(&target, start, vel, be, se, mode, solver))
                         .ok()
                         .flatten();
                     let grazing = target.round.is_some() && angle > 45.0;
@@ -421,12 +421,13 @@ fn fire(
     target: &Target,
     start: Vec2,
     vel: Vec2,
-    (be, se): (f32, f32),
+    ball_e: f32,
+    shape_e: f32,
     mode: Tunnelling,
     solver: Solver,
 ) -> Option<Bounce> {
-    let mut w = with_elasticity(world_of(target, mode, solver, 0.0), se);
-    w.add_ball(Ball::new(start, vel, RADIUS, be, 0));
+    let mut w = with_elasticity(world_of(target, mode, solver, 0.0), shape_e);
+    w.add_ball(Ball::new(start, vel, RADIUS, ball_e, 0));
     measure(w, target, round_normal(mode, solver), 10)
 }
 
@@ -453,7 +454,8 @@ pub fn fired_case(
     let th = angle_deg.to_radians();
     let vel = (-n * th.cos() + n.perp() * th.sin()) * speed;
     let start = target.p + target.n * RADIUS - vel * (2.999 / 240.0);
-    fire(&target, start, vel, elasticities, mode, solver).map(|b| b.e)
+    let (ball_e, shape_e) = elasticities;
+    fire(&target, start, vel, ball_e, shape_e, mode, solver).map(|b| b.e)
 }
 
 /// Direction (rad) of the normal of every fired target: not along an axis.

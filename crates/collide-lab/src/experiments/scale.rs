@@ -136,15 +136,12 @@ pub fn scale_boxes(n: usize, seed: u64) -> (Vec<Aabb>, Aabb) {
 
 /// A fresh broad phase of `kind` set up as the module docs say.
 pub fn scale_broad(kind: BroadKind) -> Box<dyn BroadPhase> {
-    let mut broad = kind.create();
-    let result = match kind {
-        BroadKind::Sectors | BroadKind::Adjacent => {
-            broad.set_param("sector size", super::sectors_1994::SECTOR_SIZE)
-        }
-        BroadKind::Quadtree => broad.set_param("levels", 0.0), // automatic
-        _ => Ok(()),
-    };
-    result.expect("scale parameters are in range");
+    // Sectors of the 1994 post's 64 px, as its harness sets them.
+    let mut broad = super::sectors_1994::harness_broad(kind);
+    if kind == BroadKind::Quadtree {
+        let automatic = broad.set_param("levels", 0.0);
+        automatic.expect("scale parameters are in range");
+    }
     broad
 }
 

@@ -36,9 +36,10 @@ use super::grid::cells::{
 };
 use super::grid::obstacles::ObstacleCells;
 use super::pair_keys::PairKeys;
-use super::sectors::{checked_size, chosen_size, rule_text, size_param, SizeChoice, DEFAULT_SIZE};
+use super::sectors::{checked_size, chosen_size, rule_text, size_param, SizeChoice};
+use super::sectors::{DEFAULT_SIZE, SIZE};
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
-use super::{Place, Probe};
+use super::{BroadInfo, Place, Places, Probe};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 
@@ -72,6 +73,19 @@ pub struct Adjacent {
     /// The pairs' radix sort.
     keys: PairKeys,
 }
+
+/// What adjacent sectors declare: the sector size and its rule are the four shifts'.
+pub(crate) const DESCRIPTION: BroadInfo = BroadInfo {
+    name: "adjacent",
+    label: "Adjacent sectors",
+    colour: [120, 170, 240],
+    places: Some(Places {
+        word: "sector",
+        heat_alpha: 0.5,
+    }),
+    params: &[SIZE],
+    create: || Box::new(Adjacent::default()),
+};
 
 impl Default for Adjacent {
     fn default() -> Self {
@@ -174,8 +188,8 @@ impl Adjacent {
                 };
                 pairs_within_first(&self.block, &self.block_boxes, pairs, counters, first);
                 if let Some(p) = probe.as_deref_mut() {
-                    let at = (self.block_box(c, r), self.range.cell_box(c, r));
-                    probe_within(&self.block, p, Place::Block, at);
+                    let (rect, heat_at) = (self.block_box(c, r), self.range.cell_box(c, r));
+                    probe_within(&self.block, p, Place::Block, rect, heat_at);
                 }
             }
         }
@@ -269,7 +283,8 @@ impl BroadPhase for Adjacent {
                 "rule",
                 rule_text(
                     self.size,
-                    (self.working, self.largest),
+                    self.working,
+                    self.largest,
                     self.choice,
                     self.ball_ids.len(),
                 ),

@@ -8,7 +8,17 @@
 //! before it, so ball `j` costs `j` tests (`first_dynamic` obstacles and the earlier balls).
 //! Nothing belongs to the structure; no place is visited.
 
-use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Probe};
+use super::{BroadCounters, BroadInfo, BroadInput, BroadKind, BroadPhase, Pair, Probe};
+
+/// What brute force declares: no places, no parameters.
+pub(crate) const DESCRIPTION: BroadInfo = BroadInfo {
+    name: "brute",
+    label: "Brute force",
+    colour: [215, 38, 38],
+    places: None,
+    params: &[],
+    create: || Box::new(BruteForce),
+};
 
 /// The reference broad phase.
 #[derive(Default, Debug)]

@@ -13,6 +13,7 @@
 mod adjacent;
 mod brute;
 mod grid;
+mod info;
 mod packed;
 mod pair_keys;
 mod phase;
@@ -20,28 +21,70 @@ mod probe;
 mod quadtree;
 mod radix;
 mod rdc;
+mod rule;
 mod sap;
 mod sectors;
 mod tree;
 
 pub use brute::brute_pairs;
+pub use info::{BroadInfo, ParamInfo, Places};
 pub use phase::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
 pub use probe::{brute_force_share, brute_force_tests, Heat, Place, Probe, Share, Visit};
+pub use rule::{BallSizes, Rule, RuleValues};
 
-// The menu of algorithms is read by every algorithm (`BroadPhase::kind`); making one is here,
-// beside the algorithms.
+// The list of kinds: every algorithm's declaration, read by every algorithm
+// (`BroadPhase::kind`) and by whatever names, colours or sizes one.
 impl BroadKind {
+    /// Every algorithm, in menu order.
+    pub const ALL: &'static [BroadKind] = &[
+        BroadKind::Brute,
+        BroadKind::Quadtree,
+        BroadKind::Sectors,
+        BroadKind::Adjacent,
+        BroadKind::Grid,
+        BroadKind::Rdc,
+        BroadKind::Sap,
+        BroadKind::Tree,
+    ];
+
+    /// What the algorithm declares about itself, in its own file.
+    pub fn describe(self) -> &'static BroadInfo {
+        match self {
+            BroadKind::Brute => &brute::DESCRIPTION,
+            BroadKind::Quadtree => &quadtree::DESCRIPTION,
+            BroadKind::Sectors => &sectors::DESCRIPTION,
+            BroadKind::Adjacent => &adjacent::DESCRIPTION,
+            BroadKind::Grid => &grid::DESCRIPTION,
+            BroadKind::Rdc => &rdc::DESCRIPTION,
+            BroadKind::Sap => &sap::DESCRIPTION,
+            BroadKind::Tree => &tree::DESCRIPTION,
+        }
+    }
+
     /// A new instance with default parameters.
     pub fn create(self) -> Box<dyn BroadPhase> {
-        match self {
-            BroadKind::Brute => Box::new(brute::BruteForce),
-            BroadKind::Quadtree => Box::new(quadtree::QuadTree::default()),
-            BroadKind::Sectors => Box::new(sectors::Sectors::default()),
-            BroadKind::Adjacent => Box::new(adjacent::Adjacent::default()),
-            BroadKind::Grid => Box::new(grid::Grid::default()),
-            BroadKind::Rdc => Box::new(rdc::Rdc::default()),
-            BroadKind::Sap => Box::new(sap::Sap::default()),
-            BroadKind::Tree => Box::new(tree::AabbTree::default()),
-        }
+        (self.describe().create)()
+    }
+
+    /// Command-line name (also the name in files).
+    pub fn name(self) -> &'static str {
+        self.describe().name
+    }
+
+    /// Menu label.
+    pub fn label(self) -> &'static str {
+        self.describe().label
+    }
+
+    /// Looks up a command-line name.
+    pub fn from_name(name: &str) -> Option<BroadKind> {
+        Self::ALL.iter().copied().find(|k| k.name() == name)
+    }
+
+    /// The rule of thumb of the parameter `param` for the balls `b`; `None` for a parameter
+    /// this algorithm does not have.
+    pub fn rule(self, param: &str, b: &BallSizes) -> Option<Rule> {
+        let info = self.describe().params.iter().find(|p| p.name == param);
+        info.map(|p| p.rule(b))
     }
 }

@@ -191,7 +191,9 @@ impl std::fmt::Display for ParamError {
 
 impl std::error::Error for ParamError {}
 
-/// The algorithms, for menus and the command line.
+/// The algorithms, for menus and the command line. What each says about itself (name,
+/// label, colour, parameters) is its declaration, [`BroadKind::describe`]; the list of
+/// them is [`BroadKind::ALL`] (`broad/mod.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BroadKind {
     /// Every ball against every shape.
@@ -210,51 +212,4 @@ pub enum BroadKind {
     Sap,
     /// A dynamic AABB tree of fattened boxes, refit incrementally.
     Tree,
-}
-
-impl BroadKind {
-    /// Every algorithm, in menu order.
-    pub const ALL: &'static [BroadKind] = &[
-        BroadKind::Brute,
-        BroadKind::Quadtree,
-        BroadKind::Sectors,
-        BroadKind::Adjacent,
-        BroadKind::Grid,
-        BroadKind::Rdc,
-        BroadKind::Sap,
-        BroadKind::Tree,
-    ];
-
-    /// Command-line name.
-    pub fn name(self) -> &'static str {
-        match self {
-            BroadKind::Brute => "brute",
-            BroadKind::Quadtree => "quadtree",
-            BroadKind::Sectors => "sectors",
-            BroadKind::Adjacent => "adjacent",
-            BroadKind::Grid => "grid",
-            BroadKind::Rdc => "rdc",
-            BroadKind::Sap => "sap",
-            BroadKind::Tree => "tree",
-        }
-    }
-
-    /// Menu label.
-    pub fn label(self) -> &'static str {
-        match self {
-            BroadKind::Brute => "Brute force",
-            BroadKind::Quadtree => "Quadtree",
-            BroadKind::Sectors => "Sectors (four shifts)",
-            BroadKind::Adjacent => "Adjacent sectors",
-            BroadKind::Grid => "Uniform grid",
-            BroadKind::Rdc => "Recursive dimensional clustering",
-            BroadKind::Sap => "Sweep and prune",
-            BroadKind::Tree => "AABB tree",
-        }
-    }
-
-    /// Looks up a command-line name.
-    pub fn from_name(name: &str) -> Option<BroadKind> {
-        Self::ALL.iter().copied().find(|k| k.name() == name)
-    }
 }

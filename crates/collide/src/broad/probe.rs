@@ -240,7 +240,8 @@ impl Share {
 /// on `boxes` boxes, balls from `first_dynamic` on; `contacts` the candidates the narrow phase
 /// confirmed, if known.
 pub fn brute_force_share(
-    (boxes, first_dynamic): (usize, usize),
+    boxes: usize,
+    first_dynamic: usize,
     tests: u64,
     candidates: u64,
     contacts: Option<u64>,

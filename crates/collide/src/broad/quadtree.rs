@@ -46,8 +46,8 @@
 //! in the leaves its clamped box overlaps, once each, lists ascending.
 
 use super::pair_keys::PairKeys;
+use super::{BallSizes, BroadInfo, ParamInfo, Place, Places, Probe, RuleValues};
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
-use super::{Place, Probe};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use glam::Vec2;
@@ -228,6 +228,68 @@ pub(crate) fn auto_levels(n: usize) -> u32 {
         levels += 1;
     }
     levels
+}
+
+/// The levels: leaves about a ball across; the course's 60 × 44 px leaves for balls of
+/// 42 px hold at most four balls (Parberry, Collision Math Toy, §5.4.5).
+const LEVELS: ParamInfo = ParamInfo {
+    name: "levels",
+    unit: "levels",
+    min: 0.0,
+    max: MAX_LEVELS as f32,
+    integer: true,
+    says: "Leaves about a ball across: the course's 60 x 44 px leaves for balls of 42 px \
+           hold at most four balls each; deeper, every ball pays more node tests on its way \
+           down",
+    source: "Parberry, Collision Math Toy, §5.4.5",
+    rule: levels_rule,
+};
+
+/// What the quadtree declares.
+pub(crate) const DESCRIPTION: BroadInfo = BroadInfo {
+    name: "quadtree",
+    label: "Quadtree",
+    colour: [30, 150, 60],
+    places: Some(Places {
+        word: "leaf",
+        heat_alpha: 0.5,
+    }),
+    params: &[LEVELS],
+    create: || Box::new(QuadTree::default()),
+};
+
+/// The deepest quadtree over `world` whose leaves are at least `d` px on their shorter side
+/// (1 at least, 12 at most).
+pub(crate) fn levels_for_leaf(world: &Aabb, d: f32) -> u32 {
+    let side = world.size().min_element();
+    let mut levels = 1;
+    while levels < 12 && side / (1u32 << levels) as f32 >= d {
+        levels += 1;
+    }
+    levels
+}
+
+/// The levels' rule for the balls `b`: leaves a mean diameter across, as deep as the slider
+/// goes; automatic where the balls want more and are many.
+fn levels_rule(b: &BallSizes) -> RuleValues {
+    let want = levels_for_leaf(&b.world, b.mean_diameter.max(1e-3));
+    let leaf = b.world.size() / (1u32 << (want - 1)) as f32;
+    let (auto, note) = if want <= MAX_LEVELS {
+        (want as f32, String::new())
+    } else if auto_levels(b.given) > MAX_LEVELS {
+        (0.0, "; deeper than the slider: automatic".to_string())
+    } else {
+        (MAX_LEVELS as f32, "; the slider stops at 5".to_string())
+    };
+    RuleValues {
+        auto,
+        value: Some(want as f32),
+        auto_why: format!(
+            "{want} levels: {:.0} x {:.0} px leaves for a mean diameter of {:.1} px{note}",
+            leaf.x, leaf.y, b.mean_diameter
+        ),
+        sweep: (1..=MAX_LEVELS).map(|l| l as f32).collect(),
+    }
 }
 
 /// The original toy's array quadtree.
@@ -577,18 +639,11 @@ impl BroadPhase for QuadTree {
         } else {
             ""
         };
-        vec![Param {
-            name: "levels",
-            value: if self.auto { 0.0 } else { self.levels as f32 },
-            min: 0.0,
-            max: MAX_LEVELS as f32,
-            integer: true,
-            help: format!(
-                "Levels counting the root: L levels give a 2^(L-1) square leaf grid \
-                 (now {side} x {side} leaves{auto}); 0 = automatic, leaves about half the \
-                 moving shapes"
-            ),
-        }]
+        let help = format!(
+            "Levels counting the root: L levels give a 2^(L-1) square leaf grid (now {side} x \
+             {side} leaves{auto}); 0 = automatic, leaves about half the moving shapes"
+        );
+        vec![LEVELS.param(if self.auto { 0.0 } else { self.levels as f32 }, help)]
     }
 
     fn set_param(&mut self, name: &str, value: f32) -> Result<(), ParamError> {

@@ -64,7 +64,7 @@ use super::pair_keys::PairKeys;
 use super::probe::held_during;
 use super::tree::StaticTree;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
-use super::{Place, Probe};
+use super::{BroadInfo, ParamInfo, Place, Probe, RuleValues};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 
@@ -129,6 +129,35 @@ struct RdcStats {
     /// Static boxes tested against a group's balls.
     static_ball_tests: u64,
 }
+
+/// The threshold: groups of about 5 to 10 objects left to brute force (Rabin 2001, as
+/// retold by the polygonal labs blog).
+const THRESHOLD: ParamInfo = ParamInfo {
+    name: "threshold",
+    unit: "balls",
+    min: 1.0,
+    max: MAX_THRESHOLD as f32,
+    integer: true,
+    says: "Stop splitting at groups of about 5 to 10 balls: lower splits deeper (more \
+           sorting), higher leaves larger groups to brute force",
+    source: "Rabin 2001, Recursive Dimensional Clustering (as retold by polygonal labs)",
+    rule: |_| RuleValues {
+        auto: 8.0,
+        value: Some(8.0),
+        auto_why: "8 balls, the middle of the range".into(),
+        sweep: [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0].to_vec(),
+    },
+};
+
+/// What recursive dimensional clustering declares: no fixed places.
+pub(crate) const DESCRIPTION: BroadInfo = BroadInfo {
+    name: "rdc",
+    label: "Recursive dimensional clustering",
+    colour: [230, 140, 20],
+    places: None,
+    params: &[THRESHOLD],
+    create: || Box::new(Rdc::default()),
+};
 
 /// Recursive dimensional clustering broad phase.
 #[derive(Debug)]
@@ -413,7 +442,7 @@ impl Rdc {
         let ball_tests = self.test_found_statics(input, w, first, count, pairs);
         self.stats.static_ball_tests += ball_tests;
         if let Some(p) = probe {
-            self.probe_statics(input, w, (first, count), tree_tests, p);
+            self.probe_statics(input, w, first, count, tree_tests, p);
         }
         tree_tests + ball_tests
     }
@@ -424,7 +453,8 @@ impl Rdc {
         &self,
         input: &BroadInput,
         w: Work,
-        (first, count): (u32, usize),
+        first: u32,
+        count: usize,
         tree_tests: u64,
         p: &mut Probe,
     ) {
@@ -555,14 +585,8 @@ impl BroadPhase for Rdc {
     }
 
     fn params(&self) -> Vec<Param> {
-        vec![Param {
-            name: "threshold",
-            value: self.threshold as f32,
-            min: 1.0,
-            max: MAX_THRESHOLD as f32,
-            integer: true,
-            help: "Largest group left to brute force (≥ 1); lower splits deeper".into(),
-        }]
+        let help = "Largest group left to brute force (≥ 1); lower splits deeper";
+        vec![THRESHOLD.param(self.threshold as f32, help.into())]
     }
 
     fn set_param(&mut self, name: &str, value: f32) -> Result<(), ParamError> {

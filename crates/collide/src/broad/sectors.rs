@@ -61,8 +61,9 @@ use super::grid::cells::{
 };
 use super::grid::obstacles::ObstacleCells;
 use super::pair_keys::PairKeys;
+use super::rule::{multiples, power_of_two_at_least, NONE_GIVEN};
+use super::{BallSizes, BroadInfo, ParamInfo, Place, Places, Probe, RuleValues};
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
-use super::{Place, Probe};
 use crate::debug_draw::{DebugDraw, Rgba};
 use crate::geom::Aabb;
 use std::ops::Range;
@@ -116,7 +117,8 @@ pub(crate) fn chosen_size(
 /// The "rule" line of the stats panel for a sector size, after a call given `balls` balls.
 pub(crate) fn rule_text(
     set: f32,
-    (working, largest): (f64, f64),
+    working: f64,
+    largest: f64,
     choice: SizeChoice,
     balls: usize,
 ) -> String {
@@ -147,18 +149,62 @@ pub(crate) fn checked_size(value: f32) -> Result<f32, ParamError> {
 /// Largest sector size accepted (px).
 pub(crate) const MAX_SIZE: f32 = 2048.0;
 
-/// The "sector size" slider.
+/// The "sector size" slider at `value`.
 pub(crate) fn size_param(value: f32) -> Param {
-    Param {
-        name: "sector size",
-        value,
-        min: 4.0,
-        max: MAX_SIZE,
-        integer: true,
-        help: "sector side (px); must exceed 2 × the largest ball side, else raised per call"
-            .into(),
+    let help = "sector side (px); must exceed 2 × the largest ball side, else raised per call";
+    SIZE.param(value, help.into())
+}
+
+/// The sector size, shared with adjacent sectors (the same grid): more than twice the
+/// largest side, "if your objects are 30x30 … 64 would be an excellent choice" (Moertel
+/// 1994): the power of two above twice the largest ball.
+pub(crate) const SIZE: ParamInfo = ParamInfo {
+    name: "sector size",
+    unit: "px",
+    min: 4.0,
+    max: MAX_SIZE,
+    integer: true,
+    says: "More than twice the largest ball side, or a pair straddling sector lines is \
+           lost; a power of two just above it (\"if your objects are 30x30 … 64 would be an \
+           excellent choice\")",
+    source: "Moertel 1994, Collision Detection – How?",
+    rule: sector_size,
+};
+
+/// The sector size's rule for the balls `b`.
+fn sector_size(b: &BallSizes) -> RuleValues {
+    // Strictly above twice the largest side, as a power of two: 30 px objects give 64.
+    let base = b.sweep_base();
+    let s = power_of_two_at_least(2.0 * base + 1.0, 4.0);
+    let of = match b.none_given() {
+        true => format!("the largest ball; {NONE_GIVEN}"),
+        false => "the largest box".to_string(),
+    };
+    RuleValues {
+        auto: s,
+        value: Some(s),
+        auto_why: format!(
+            "{s} px: the power of two above 2 × {base:.1} px ({of}), {:.1} mean diameters",
+            s / b.mean_diameter.max(1e-3)
+        ),
+        // Strictly above twice the largest ball.
+        sweep: multiples(base, &[2.0, 2.5, 3.0, 4.0, 6.0, 8.0], |x| x.floor() + 1.0),
     }
 }
+
+/// What sectors with four shifts declare.
+pub(crate) const DESCRIPTION: BroadInfo = BroadInfo {
+    name: "sectors",
+    label: "Sectors (four shifts)",
+    colour: [31, 100, 200],
+    places: Some(Places {
+        word: "sector",
+        // The four shifts' sectors overlap: lighter.
+        heat_alpha: 0.45,
+    }),
+    params: &[SIZE],
+    create: || Box::new(Sectors::default()),
+};
 
 /// Half-sector column (or row) of coordinate `v` for sectors of side `s`: `floor(v / (s/2))`.
 /// The sector of offset 0 holding it is `h >> 1`, that of offset ½ is `(h + 1) >> 1` (the
@@ -192,7 +238,7 @@ const OFFSETS: [(u32, u32); 4] = [(0, 0), (0, 1), (1, 0), (1, 1)];
 
 /// Whether two balls share a sector of the shift with half-sector offsets `(ox, oy)`.
 #[inline(always)]
-fn share(a: Halves, b: Halves, (ox, oy): (u32, u32)) -> bool {
+fn share(a: Halves, b: Halves, ox: u32, oy: u32) -> bool {
     (a[0] + ox) >> 1 == (b[0] + ox) >> 1 && (a[1] + oy) >> 1 == (b[1] + oy) >> 1
 }
 
@@ -363,14 +409,14 @@ impl Sectors {
             let first = |a: usize, b: usize| {
                 OFFSETS[..k]
                     .iter()
-                    .all(|&o| !share(coords[a], coords[b], o))
+                    .all(|&(ox, oy)| !share(coords[a], coords[b], ox, oy))
             };
             pairs_within_first(&block, &boxes, pairs, c, first);
             if let Some(p) = probe.as_deref_mut() {
                 let (c0, c1, r0, r1) = span;
                 let h = &self.halves;
                 let rect = h.cell_box(c0, r0).merged(&h.cell_box(c1, r1));
-                probe_within(&block, p, Place::Sector(k as u8), (rect, rect));
+                probe_within(&block, p, Place::Sector(k as u8), rect, rect);
             }
         }
         (self.block, self.block_boxes, self.block_coords) = (block, boxes, coords);
@@ -479,7 +525,8 @@ impl BroadPhase for Sectors {
                 "rule",
                 rule_text(
                     self.size,
-                    (self.working, self.largest),
+                    self.working,
+                    self.largest,
                     self.choice,
                     self.balls.len(),
                 ),

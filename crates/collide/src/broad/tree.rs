@@ -65,8 +65,8 @@ pub use static_tree::StaticTree;
 
 use super::pair_keys::PairKeys;
 use super::probe::held_during;
+use super::{BallSizes, BroadInfo, ParamInfo, Place, Probe, RuleValues};
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
-use super::{Place, Probe};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use buckets::Buckets;
@@ -87,6 +87,48 @@ struct TreeStats {
     self_tests: u64,
     static_tests: u64,
     insert_steps: u64,
+}
+
+/// The margin: Box2D 2.x grows a box by 0.1 m all round (`b2_aabbExtension`, for bodies of
+/// about a metre) and by twice the step's displacement ahead (`b2_aabbMultiplier`) (Catto,
+/// Box2D): here a tenth of a diameter plus twice a step's motion.
+const MARGIN: ParamInfo = ParamInfo {
+    name: "margin",
+    unit: "px",
+    min: 0.0,
+    max: MAX_MARGIN,
+    integer: false,
+    says: "A fat box a little larger than the ball: a tenth of its size plus twice its motion \
+           in one step, so that a moving ball is reinserted only every few steps; larger \
+           margins loosen every node above it",
+    source: "Catto, Box2D 2.x: b2_aabbExtension 0.1 m for bodies of about 1 m, \
+             b2_aabbMultiplier 2 × the step's displacement",
+    rule: margin_rule,
+};
+
+/// What the AABB tree declares: no fixed places.
+pub(crate) const DESCRIPTION: BroadInfo = BroadInfo {
+    name: "tree",
+    label: "AABB tree",
+    colour: [110, 80, 40],
+    places: None,
+    params: &[MARGIN],
+    create: || Box::new(AabbTree::default()),
+};
+
+/// The margin's rule for the balls `b` (half pixels, within the slider's 0..=64).
+fn margin_rule(b: &BallSizes) -> RuleValues {
+    let m = 0.1 * b.mean_diameter + 2.0 * b.mean_step;
+    let auto = ((m * 2.0).round() / 2.0).clamp(0.0, MAX_MARGIN);
+    RuleValues {
+        auto,
+        value: Some(auto),
+        auto_why: format!(
+            "{auto} px: 0.1 × {:.1} px + 2 × {:.2} px a step",
+            b.mean_diameter, b.mean_step
+        ),
+        sweep: [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0].to_vec(),
+    }
 }
 
 /// Two-tree AABB tree broad phase.
@@ -199,14 +241,11 @@ impl AabbTree {
             return;
         };
         self.buckets.copy(&self.tree, root, &mut self.stack);
-        let kinematic = (
-            self.first_dynamic as u32,
-            self.first_moving < self.first_dynamic,
-        );
+        let fd = self.first_dynamic as u32;
+        let kinematic = self.first_moving < self.first_dynamic;
         let probe = self.probe.as_mut();
-        self.stats.self_tests = self
-            .buckets
-            .self_pairs(kinematic, &mut self.stack, pairs, probe);
+        self.stats.self_tests =
+            (self.buckets).self_pairs(fd, kinematic, &mut self.stack, pairs, probe);
     }
 
     /// Static–ball pairs by one traversal of the dynamic tree against the static tree.
@@ -341,14 +380,8 @@ impl BroadPhase for AabbTree {
     }
 
     fn params(&self) -> Vec<Param> {
-        vec![Param {
-            name: "margin",
-            value: self.margin,
-            min: 0.0,
-            max: MAX_MARGIN,
-            integer: false,
-            help: "Fat-box margin (px, ≥ 0): larger means fewer reinserts, looser nodes".into(),
-        }]
+        let help = "Fat-box margin (px, ≥ 0): larger means fewer reinserts, looser nodes";
+        vec![MARGIN.param(self.margin, help.into())]
     }
 
     fn set_param(&mut self, name: &str, value: f32) -> Result<(), ParamError> {

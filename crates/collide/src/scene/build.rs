@@ -16,7 +16,7 @@ impl Scene {
     pub fn build(&self, seed: u64) -> World {
         let (mut shapes, mut plays, mut groups) = (Vec::new(), Vec::new(), Vec::new());
         for d in &self.shapes {
-            d.push_shapes((&mut shapes, &mut plays), &mut groups);
+            d.push_shapes(&mut shapes, &mut plays, &mut groups);
         }
         let launcher = Launcher {
             pos: self.launch.pos,
@@ -63,7 +63,8 @@ impl ShapeDesc {
     /// score.
     pub(super) fn push_shapes(
         &self,
-        (out, plays): (&mut Vec<Shape>, &mut Vec<ShapePlay>),
+        out: &mut Vec<Shape>,
+        plays: &mut Vec<ShapePlay>,
         groups: &mut Vec<Group>,
     ) {
         let first = out.len();
@@ -190,7 +191,7 @@ fn push_group(
     let mut members = Vec::new();
     for d in descs {
         // A hit on a group is the group's: what its members are worth is never read.
-        d.push_shapes((&mut members, &mut Vec::new()), groups);
+        d.push_shapes(&mut members, &mut Vec::new(), groups);
     }
     add_guard_points(&mut members);
     for m in &mut members {

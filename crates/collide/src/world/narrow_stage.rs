@@ -177,8 +177,13 @@ pub(super) struct Move {
 }
 
 impl Move {
-    fn path(self) -> (Vec2, f32, Vec2, Vec2) {
-        (self.centre, self.radius, self.by, self.vel)
+    fn path(self) -> tunnel::SweptBall {
+        tunnel::SweptBall {
+            start: self.centre,
+            radius: self.radius,
+            moved: self.by,
+            vel: self.vel,
+        }
     }
 }
 

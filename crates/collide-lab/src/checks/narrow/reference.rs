@@ -85,7 +85,7 @@ pub fn nearest(shape: &Shape64, p: DVec2, slack: f64) -> Option<Near> {
         Shape64::Circle(q, cr) => Some(from_point(p, q, cr, slack)),
         Shape64::Segment(a, b) if a == b => Some(from_point(p, a, 0.0, slack)),
         Shape64::Segment(a, b) => segment_near(p, a, b, slack),
-        Shape64::Arc(c, r, s, e, closed) => arc_near(p, c, r, (s, e, closed), slack),
+        Shape64::Arc(c, r, s, e, closed) => arc_near(p, c, r, Sweep::of(s, e, closed), slack),
         Shape64::Rect(min, max) => Some(box_near(p, min, max, slack)),
         Shape64::Oriented(c, half, rot) => {
             let near = box_near(unrotate(rot, p - c), -half.abs(), half.abs(), slack);
@@ -129,7 +129,9 @@ pub fn first_touch(shape: &Shape64, c: DVec2, r: f64, d: DVec2, slack: f64) -> O
         Shape64::Circle(q, cr) => front(circle_entry(c - q, d, big + cr)),
         Shape64::Segment(a, b) if a == b => front(circle_entry(c - a, d, big)),
         Shape64::Segment(a, b) => slab_entry(c, d, a, b, big, slack),
-        Shape64::Arc(ac, ar, s, e, closed) => arc_entry(c - ac, d, ar, big, (s, e, closed), slack),
+        Shape64::Arc(ac, ar, s, e, closed) => {
+            arc_entry(c - ac, d, ar, big, Sweep::of(s, e, closed), slack)
+        }
         Shape64::Rect(min, max) => front(box_entry(c, d, min, max, big)),
         Shape64::Oriented(rc, half, rot) => front(box_entry(
             unrotate(rot, c - rc),
@@ -213,14 +215,29 @@ fn segment_near(p: DVec2, a: DVec2, b: DVec2, slack: f64) -> Option<Near> {
     })
 }
 
+/// An arc's sweep: from `start` counter-clockwise to `end` (rad), or the whole circle when
+/// `closed`.
+#[derive(Clone, Copy, Debug)]
+struct Sweep {
+    start: f64,
+    end: f64,
+    closed: bool,
+}
+
+impl Sweep {
+    fn of(start: f64, end: f64, closed: bool) -> Self {
+        Sweep { start, end, closed }
+    }
+}
+
 /// The arc's feature, when `p` lies in its sweep grown by `slack`.
-fn arc_near(p: DVec2, c: DVec2, r: f64, sweep: (f64, f64, bool), slack: f64) -> Option<Near> {
+fn arc_near(p: DVec2, c: DVec2, r: f64, sweep: Sweep, slack: f64) -> Option<Near> {
     let m = p - c;
     if !in_sweep(m, sweep, slack) {
         return None;
     }
     let len = m.length();
-    let mid = DVec2::from_angle(0.5 * (sweep.0 + sweep.1));
+    let mid = DVec2::from_angle(0.5 * (sweep.start + sweep.end));
     let dir = if len > 0.0 { m / len } else { mid };
     let outside = len >= r;
     Some(Near {
@@ -231,9 +248,10 @@ fn arc_near(p: DVec2, c: DVec2, r: f64, sweep: (f64, f64, bool), slack: f64) -> 
     })
 }
 
-/// Whether direction `m` lies in the sweep `(start, end, closed)`, grown by `slack` px: the
+/// Whether direction `m` lies in `sweep`, grown by `slack` px: the
 /// distance from `m` to the sweep's boundary rays decides near them.
-fn in_sweep(m: DVec2, (start, end, closed): (f64, f64, bool), slack: f64) -> bool {
+fn in_sweep(m: DVec2, sweep: Sweep, slack: f64) -> bool {
+    let Sweep { start, end, closed } = sweep;
     if closed {
         return true;
     }
@@ -347,7 +365,7 @@ fn arc_entry(
     d: DVec2,
     ar: f64,
     big: f64,
-    sweep: (f64, f64, bool),
+    sweep: Sweep,
     slack: f64,
 ) -> Option<(f64, bool)> {
     let outer = crossings(m, d, ar + big).map(|(t, _)| t);
@@ -362,12 +380,12 @@ fn arc_entry(
         .filter(|t| (0.0..=1.0).contains(t) && in_sweep(m + d * *t, sweep, slack))
         .map(|t| (t, false));
     let in_ring = |p: DVec2| (p.length() - ar).abs() < big;
-    let rays = [sweep.0, sweep.1].into_iter().filter_map(|phi| {
+    let rays = [sweep.start, sweep.end].into_iter().filter_map(|phi| {
         let u = DVec2::from_angle(phi);
         let t = -u.perp_dot(m) / u.perp_dot(d);
         let p = m + d * t;
         let on_ray = (0.0..=1.0).contains(&t) && p.dot(u) >= 0.0 && in_ring(p);
-        (slack > 0.0 && !sweep.2 && on_ray).then_some((t, true))
+        (slack > 0.0 && !sweep.closed && on_ray).then_some((t, true))
     });
     earliest(front.chain(rays))
 }

@@ -381,7 +381,8 @@ pub(crate) fn probe_within(
     list: &[u32],
     probe: &mut Probe,
     place: Place,
-    (rect, heat_at): (Aabb, Aabb),
+    rect: Aabb,
+    heat_at: Aabb,
 ) {
     let n = list.len() as u64;
     for (k, &i) in list.iter().enumerate() {

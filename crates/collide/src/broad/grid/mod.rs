@@ -57,16 +57,32 @@
 
 use super::pair_keys::PairKeys;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
-use super::{Place, Probe};
+use super::{BroadInfo, Place, Places, Probe};
 use crate::debug_draw::{DebugDraw, Prim, Rgba};
 use crate::geom::Aabb;
 use ball_cells::{BallCells, Extent, MAX_STORED_CELLS};
 use cells::CellRange;
 use obstacles::ObstacleCells;
 
+mod about;
 mod ball_cells;
 pub(crate) mod cells;
 pub(crate) mod obstacles;
+
+use about::{checked_size, CELL_SIZE};
+
+/// What the uniform grid declares.
+pub(crate) const DESCRIPTION: BroadInfo = BroadInfo {
+    name: "grid",
+    label: "Uniform grid",
+    colour: [150, 80, 200],
+    places: Some(Places {
+        word: "cell",
+        heat_alpha: 0.5,
+    }),
+    params: &[CELL_SIZE],
+    create: || Box::new(Grid::default()),
+};
 
 /// Why a size was chosen without a ball to fit: the last call was given none (there is none,
 /// or every ball sleeps: the world shows a sleeping ball to the broad phase as a static box,
@@ -272,19 +288,6 @@ fn fitted_range(region: &Aabb, working: f64, n: usize) -> CellRange {
     range
 }
 
-/// Largest cell size accepted (px).
-const MAX_CELL: f32 = 2048.0;
-
-/// The checked cell-size parameter: 0 (automatic) or a positive number of px.
-fn checked_size(value: f32) -> Result<f32, ParamError> {
-    if !value.is_finite() || !(0.0..=MAX_CELL).contains(&value) {
-        return Err(ParamError::Invalid(format!(
-            "cell size must be 0 (automatic) or a positive number of px up to {MAX_CELL}, not {value}"
-        )));
-    }
-    Ok(value)
-}
-
 impl Grid {
     /// One call; the obstacle tests go to `probe` when given (the balls' through
     /// `BallCells::record`).
@@ -307,9 +310,8 @@ impl Grid {
         let threads = self.balls.search_threads();
         match probe {
             None if threads > 1 => {
-                let at = (&mut *pairs, &mut *counters);
                 let parts = &mut self.obstacle_parts;
-                self.obstacles.query_on_threads(input, at, threads, parts);
+                (self.obstacles).query_on_threads(input, pairs, counters, threads, parts);
             }
             probe => self.obstacles.query(input, pairs, counters, probe),
         }
@@ -391,15 +393,8 @@ impl BroadPhase for Grid {
     }
 
     fn params(&self) -> Vec<Param> {
-        vec![Param {
-            name: "cell size",
-            value: self.size,
-            min: 0.0,
-            max: MAX_CELL,
-            integer: true,
-            help: "cell side (px), 0 = automatic; at least the largest ball side, else raised"
-                .into(),
-        }]
+        let help = "cell side (px), 0 = automatic; at least the largest ball side, else raised";
+        vec![CELL_SIZE.param(self.size, help.into())]
     }
 
     fn set_param(&mut self, name: &str, value: f32) -> Result<(), ParamError> {

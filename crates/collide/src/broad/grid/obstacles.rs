@@ -98,7 +98,8 @@ impl ObstacleCells {
     pub(crate) fn query_on_threads(
         &self,
         input: &BroadInput,
-        (pairs, counters): (&mut Vec<Pair>, &mut BroadCounters),
+        pairs: &mut Vec<Pair>,
+        counters: &mut BroadCounters,
         threads: usize,
         parts: &mut Vec<(Vec<Pair>, BroadCounters)>,
     ) {
@@ -138,7 +139,7 @@ impl ObstacleCells {
             for col in c0..=c1 {
                 let cell = self.range.index(col, row);
                 if let Some(p) = probe.as_deref_mut() {
-                    self.probe_cell(p, ball as u32, cell, (col, row));
+                    self.probe_cell(p, ball as u32, cell, col, row);
                 }
                 for list in [self.statics.cell(cell), self.kinematic.cell(cell)] {
                     for &o in list {
@@ -162,7 +163,7 @@ impl ObstacleCells {
     /// Gives the tests ball `ball` makes in cell `cell` at `(col, row)` (one per obstacle
     /// listed there, as `query_ball` counts them) to it, to the cell's heat, and for the focus
     /// the cell and the obstacles.
-    fn probe_cell(&self, p: &mut Probe, ball: u32, cell: usize, (col, row): (usize, usize)) {
+    fn probe_cell(&self, p: &mut Probe, ball: u32, cell: usize, col: usize, row: usize) {
         let lists = [self.statics.cell(cell), self.kinematic.cell(cell)];
         let t = (lists[0].len() + lists[1].len()) as u64;
         let rect = self.range.cell_box(col, row);

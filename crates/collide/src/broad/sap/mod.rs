@@ -51,7 +51,7 @@
 use super::pair_keys::PairKeys;
 use super::probe::held_during;
 use super::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair, Param, ParamError};
-use super::{Place, Probe};
+use super::{BroadInfo, ParamInfo, Place, Probe, RuleValues};
 use crate::debug_draw::DebugDraw;
 use crate::geom::Aabb;
 use glam::Vec2;
@@ -59,6 +59,52 @@ use sorted::Sorted;
 
 mod draw;
 mod sorted;
+
+/// The sweep axis: the sweep's own automatic choice, the axis of larger spread.
+const AXIS: ParamInfo = ParamInfo {
+    name: "axis",
+    unit: "",
+    min: 0.0,
+    max: 2.0,
+    integer: true,
+    says: "Sweep along the axis on which the balls' centres spread more: fewer intervals \
+           overlap there",
+    source: "the sweep's own automatic choice",
+    rule: |_| RuleValues {
+        auto: 0.0,
+        value: None,
+        auto_why: "automatic: the axis of larger spread, with hysteresis".into(),
+        sweep: [1.0, 2.0].to_vec(),
+    },
+};
+
+/// The bands: the sweep's own automatic choice, about 8 balls active per band.
+const BANDS: ParamInfo = ParamInfo {
+    name: "bands",
+    unit: "bands",
+    min: 0.0,
+    max: MAX_BANDS as f32,
+    integer: true,
+    says: "About 8 balls active at once in each band: more bands keep fewer intervals open, \
+           but a ball across a band line is swept in both",
+    source: "the sweep's own automatic choice (bands: Terdiman, box pruning)",
+    rule: |_| RuleValues {
+        auto: 0.0,
+        value: None,
+        auto_why: "automatic: about 8 balls active per band".into(),
+        sweep: [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0].to_vec(),
+    },
+};
+
+/// What sweep and prune declares: no fixed places.
+pub(crate) const DESCRIPTION: BroadInfo = BroadInfo {
+    name: "sap",
+    label: "Sweep and prune",
+    colour: [20, 170, 170],
+    places: None,
+    params: &[AXIS, BANDS],
+    create: || Box::new(Sap::default()),
+};
 
 /// How much larger (×) the other axis's spread must be before auto mode switches to it.
 const HYSTERESIS: f64 = 1.25;
@@ -309,7 +355,7 @@ impl Sap {
                         p.against.extend(obstacles.iter().map(|a| a.item));
                     }
                 }
-                let t = visit(self.axis, me, ball, (obstacles, balls), keep, pairs);
+                let t = visit(self.axis, me, ball, obstacles, balls, keep, pairs);
                 tests += t;
                 if let Some(p) = probe.as_mut().filter(|_| PROBE) {
                     probe_arrival(p, self.axis, &me, t, bands.span(band, across));
@@ -360,17 +406,14 @@ impl Sap {
 fn probe_arrival(p: &mut Probe, axis: usize, me: &Active, t: u64, across: (f32, f32)) {
     p.test(me.item, t);
     if p.is_focus(me.item) {
-        p.visit(
-            me.item,
-            Place::Interval,
-            interval_box(axis, &me.b, across),
-            t,
-        );
+        let (from, to) = across;
+        let rect = interval_box(axis, &me.b, from, to);
+        p.visit(me.item, Place::Interval, rect, t);
     }
 }
 
-/// The box of interval `b` on the sweep axis `axis` across `(from, to)` on the other.
-fn interval_box(axis: usize, b: &Aabb, (from, to): (f32, f32)) -> Aabb {
+/// The box of interval `b` on the sweep axis `axis` across `from..to` on the other.
+fn interval_box(axis: usize, b: &Aabb, from: f32, to: f32) -> Aabb {
     if axis == 0 {
         Aabb::new(Vec2::new(b.min.x, from), Vec2::new(b.max.x, to))
     } else {
@@ -384,7 +427,8 @@ fn visit(
     axis: usize,
     me: Active,
     ball: bool,
-    (obstacles, balls): (&mut Vec<Active>, &mut Vec<Active>),
+    obstacles: &mut Vec<Active>,
+    balls: &mut Vec<Active>,
     keep: Keep,
     pairs: &mut Vec<Pair>,
 ) -> u64 {
@@ -503,28 +547,15 @@ impl BroadPhase for Sap {
     }
 
     fn params(&self) -> Vec<Param> {
+        let axis = "Sweep axis: 0 auto (larger spread of centres, with hysteresis), 1 x, 2 y";
+        let bands = format!(
+            "Bands across the sweep axis, each swept with its own active lists: 0 auto (about \
+             {ACTIVE_PER_BAND} balls active per band), 1 the classic single sweep, up to \
+             {MAX_BANDS}"
+        );
         vec![
-            Param {
-                name: "axis",
-                value: self.axis_mode as f32,
-                min: 0.0,
-                max: 2.0,
-                integer: true,
-                help: "Sweep axis: 0 auto (larger spread of centres, with hysteresis), 1 x, 2 y"
-                    .into(),
-            },
-            Param {
-                name: "bands",
-                value: self.bands_mode as f32,
-                min: 0.0,
-                max: MAX_BANDS as f32,
-                integer: true,
-                help: format!(
-                    "Bands across the sweep axis, each swept with its own active lists: \
-                     0 auto (about {ACTIVE_PER_BAND} balls active per band), 1 the classic \
-                     single sweep, up to {MAX_BANDS}"
-                ),
-            },
+            AXIS.param(self.axis_mode as f32, axis.into()),
+            BANDS.param(self.bands_mode as f32, bands),
         ]
     }
 

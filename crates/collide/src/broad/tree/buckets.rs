@@ -152,7 +152,8 @@ impl Buckets {
     #[inline(always)]
     fn pairs_with(
         &self,
-        (a, b): (&Slot, &Slot),
+        a: &Slot,
+        b: &Slot,
         fd: u32,
         kinematic: bool,
         same: bool,
@@ -200,7 +201,8 @@ impl Buckets {
     /// [`Buckets::probe_pairs_with`]) and each node pair's to the structure.
     pub(crate) fn self_pairs(
         &self,
-        (fd, kinematic): (u32, bool),
+        fd: u32,
+        kinematic: bool,
         stack: &mut Vec<(u32, u32)>,
         pairs: &mut Vec<Pair>,
         mut probe: Option<&mut Probe>,
@@ -215,10 +217,10 @@ impl Buckets {
             let (na, nb) = (&nodes[a as usize], &nodes[b as usize]);
             if a == b {
                 if na.is_bucket() {
-                    let t = self.pairs_with((na, na), fd, kinematic, true, pairs);
+                    let t = self.pairs_with(na, na, fd, kinematic, true, pairs);
                     (tests, leaf_tests) = (tests + t, leaf_tests + t);
                     if let Some(p) = probe.as_deref_mut() {
-                        self.probe_pairs_with((na, na), fd, true, p);
+                        self.probe_pairs_with(na, na, fd, true, p);
                     }
                 } else {
                     let [c, d] = na.kids;
@@ -232,10 +234,10 @@ impl Buckets {
             }
             match (na.is_bucket(), nb.is_bucket()) {
                 (true, true) => {
-                    let t = self.pairs_with((na, nb), fd, kinematic, false, pairs);
+                    let t = self.pairs_with(na, nb, fd, kinematic, false, pairs);
                     (tests, leaf_tests) = (tests + t, leaf_tests + t);
                     if let Some(p) = probe.as_deref_mut() {
-                        self.probe_pairs_with((na, nb), fd, false, p);
+                        self.probe_pairs_with(na, nb, fd, false, p);
                     }
                 }
                 (false, true) => stack.extend(na.kids.map(|c| (c, b))),
@@ -258,7 +260,7 @@ impl Buckets {
     /// Gives the leaf-pair tests of [`Buckets::pairs_with`] to the probe: each leaf of `a` the
     /// tests against the leaves of `b` (the later ones when `same`) where one of the two is a
     /// ball (`≥ fd`), which is what `pairs_with` counts; the focus visits bucket `b`.
-    fn probe_pairs_with(&self, (a, b): (&Slot, &Slot), fd: u32, same: bool, p: &mut Probe) {
+    fn probe_pairs_with(&self, a: &Slot, b: &Slot, fd: u32, same: bool, p: &mut Probe) {
         let ((ea, ca), (eb, cb)) = (a.entries(), b.entries());
         for e in ea..ea + ca {
             let i = self.items[e];

@@ -32,6 +32,16 @@ use std::ops::Range;
 /// Most bands of the first counting sort (see the module docs).
 const MAX_BANDS: usize = 256;
 
+/// Where the first sort puts a ball: the lattice of cells, its row stride, the shift from a
+/// row to its band, and the id of the first ball.
+#[derive(Clone, Copy)]
+struct Banding {
+    lattice: Lattice,
+    stride: usize,
+    shift: u32,
+    first: usize,
+}
+
 /// The first sort's loop ([`BallCells::build_hinted`], [`BallCells::build`]): each ball's
 /// entry written at its band's cursor in `band_end` while the cursor is below the band's limit
 /// in `limits`, the region and largest side gathered. Returns them with whether every ball
@@ -41,11 +51,17 @@ const MAX_BANDS: usize = 256;
 #[inline(never)]
 fn scatter(
     balls: &[Aabb],
-    (lattice, stride, shift, first): (Lattice, usize, u32, usize),
+    banding: Banding,
     by_band: &mut [Entry],
     band_end: &mut [u32],
     limits: &[u32],
 ) -> (Extent, bool, bool) {
+    let Banding {
+        lattice,
+        stride,
+        shift,
+        first,
+    } = banding;
     let (mut extent, mut spans_ok, mut fits) = (Extent::default(), true, true);
     // Every band index below is a row of the lattice (clamped to its last row) shifted: at
     // most the last row's band. Checked once here, with every limit within `by_band`, so the
@@ -138,7 +154,12 @@ impl BallCells {
         self.band_end.extend_from_slice(&self.band_start[..bands]);
         scatter(
             balls,
-            (self.lattice, self.stride, self.band_shift(), self.first),
+            Banding {
+                lattice: self.lattice,
+                stride: self.stride,
+                shift: self.band_shift(),
+                first: self.first,
+            },
             &mut self.by_band,
             &mut self.band_end,
             &self.band_start[1..],
