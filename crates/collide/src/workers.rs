@@ -1,27 +1,39 @@
-//! The worker threads the step's parallel stages share (the grid's pair search, the soft
-//! contacts' narrow phase, lanes and passes): for `threads` threads, a pool of
-//! `threads − 1` workers (rayon's), kept for the next call, with the calling thread as the
-//! first. A stage cuts its work into one part a thread and hands [`each`] the parts; the call
-//! returns when every part is done. Nothing a part computes may depend on which thread ran it
-//! or when: the stages using this keep the one thread's bits (`world/soft/threads.rs`,
-//! `world/soft/find.rs`, `world/soft/prepare.rs`, `broad/grid/ball_cells/sort.rs`).
+//! The worker threads the step's parallel stages share (the grid's pair search and obstacle
+//! query, the soft contacts' narrow phase, lanes and passes): for `threads` threads, a pool
+//! of `threads − 1` workers (rayon's), kept for the next call, with the calling thread as
+//! the first. A stage cuts its work into parts and hands [`each`] the parts; the call returns
+//! when every part is done. Nothing a part computes may depend on which thread ran it or
+//! when: the stages using this keep the one thread's bits (`world/soft/threads.rs`,
+//! `world/soft/find.rs`, `world/soft/prepare.rs`, `broad/grid/ball_cells/search.rs`).
 //!
-//! Every world of the process shares these pools, so a part may start late, after another
-//! world's parts queued before it, or only once the call's other parts are done. A part may
-//! therefore never wait for another part to start: it may only wait for work that another
-//! part has claimed (and so begun), and the calling thread must be able to finish all the
-//! call's work alone (`world/soft/threads.rs` claims even the move of the balls).
+//! **No thread waits for one that has not started.** The parts are claimed, one at a time,
+//! from a counter, by the caller and by every worker that has started; the caller claims
+//! until none is left, then closes the call and waits only for the parts claimed (and so
+//! begun) by workers. A worker that starts after the close finds the call closed and leaves
+//! without touching it. So a worker that is late (descheduled, or busy with another world's
+//! step: every world of the process shares these pools) costs its share of the speed and
+//! nothing more, and the caller alone can finish a call's every part (as Box2D v3's worker 0
+//! can). Several worlds may call at once, each on any number of threads.
 //!
 //! The pools of the last few thread counts are kept (a slider dragged over the counts starts
 //! a handful of threads, not one pool a count). WebAssembly has no threads here: there, and
 //! wherever a pool cannot be started, the parts run one after another on the caller, which
 //! gives the same bits.
+//!
+//! Each call can say how its parts were spread ([`Spread`]): the time each thread was busy
+//! with them, by the clock it is given.
 
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::{Arc, Mutex};
 
 /// Most threads a stage runs on.
 pub(crate) const MAX_THREADS: usize = 64;
+
+/// Threads a [`Spread`] tells apart: the caller, then the pool's workers; the last slot also
+/// holds every worker beyond it.
+pub const SLOTS: usize = 8;
 
 /// Pools kept, the most recently used first.
 #[cfg(not(target_arch = "wasm32"))]
@@ -36,26 +48,212 @@ pub(crate) fn usable(threads: usize) -> usize {
     }
 }
 
-/// Runs `work(t, &mut parts[t])` for every part, part 0 on the calling thread and the others
-/// on the pool's workers, and returns when all are done.
-pub(crate) fn each<T: Send>(parts: &mut [T], work: impl Fn(usize, &mut T) + Sync) {
-    #[cfg(not(target_arch = "wasm32"))]
-    if parts.len() > 1 {
-        if let Some(pool) = pool(parts.len()) {
-            let work = &work;
-            let (first, rest) = parts.split_at_mut(1);
-            pool.in_place_scope(|s| {
-                for (t, part) in rest.iter_mut().enumerate() {
-                    s.spawn(move |_| work(t + 1, part));
-                }
-                work(0, &mut first[0]);
-            });
-            return;
+/// How a call's parts were spread over the threads: each thread's busy time (ns by the
+/// clock given, zero without one) and parts run. Slot 0 is the caller, slot `k` the pool's
+/// `k`-th worker (the last slot holds every worker beyond).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spread {
+    /// Time each thread spent running parts (ns).
+    pub busy: [u64; SLOTS],
+    /// Parts each thread ran.
+    pub parts: [u32; SLOTS],
+}
+
+impl Spread {
+    /// All of `ns` on the caller, as a stage that runs on one thread.
+    pub fn caller(ns: u64) -> Self {
+        let mut s = Spread::default();
+        s.busy[0] = ns;
+        s.parts[0] = 1;
+        s
+    }
+}
+
+impl std::ops::AddAssign for Spread {
+    fn add_assign(&mut self, o: Self) {
+        for k in 0..SLOTS {
+            self.busy[k] += o.busy[k];
+            self.parts[k] += o.parts[k];
         }
     }
-    for (t, part) in parts.iter_mut().enumerate() {
-        work(t, part);
+}
+
+/// Runs `work(k, &mut parts[k])` for every part on up to `threads` threads (the caller and
+/// `threads − 1` of the pool's workers, whichever claim it first), and returns when all are
+/// done, with how they were spread (timed by `clock`, when given).
+pub(crate) fn each<T: Send>(
+    threads: usize,
+    parts: &mut [T],
+    clock: Option<fn() -> u64>,
+    work: impl Fn(usize, &mut T) + Sync,
+) -> Spread {
+    #[cfg(not(target_arch = "wasm32"))]
+    if threads > 1 && parts.len() > 1 {
+        if let Some(pool) = pool(threads) {
+            return on_pool(&pool, threads, parts, clock, &work);
+        }
     }
+    let t0 = clock.map_or(0, |c| c());
+    for (k, part) in parts.iter_mut().enumerate() {
+        work(k, part);
+    }
+    let mut spread = Spread::caller(clock.map_or(0, |c| c()).saturating_sub(t0));
+    spread.parts[0] = parts.len() as u32;
+    spread
+}
+
+/// What the threads of one call share, kept alive by every worker that holds it, so that a
+/// worker starting after the caller returned reads the closed call and nothing else.
+#[cfg(not(target_arch = "wasm32"))]
+struct Call {
+    /// The next part to claim.
+    next: AtomicUsize,
+    /// Workers inside the call, and [`CLOSED`] once the caller closed it.
+    inside: AtomicUsize,
+    parts: usize,
+    clock: Option<fn() -> u64>,
+    busy: [AtomicU64; SLOTS],
+    ran: [AtomicU64; SLOTS],
+    /// The call's parts, run by number; valid while the call is open or a worker is inside.
+    run: Erased,
+}
+
+/// Set in [`Call::inside`] once the caller has closed the call.
+#[cfg(not(target_arch = "wasm32"))]
+const CLOSED: usize = 1 << (usize::BITS - 1);
+
+/// The call's `run(k)`, its lifetime erased; see [`Call::run`].
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Clone, Copy)]
+struct Erased(*const (dyn Fn(usize) + Sync));
+
+// SAFETY: the closure behind it is `Sync`, and it is only called while the call is open or
+// by a worker inside it, both of which keep the caller (who owns it) waiting.
+#[cfg(not(target_arch = "wasm32"))]
+unsafe impl Send for Erased {}
+// SAFETY: as above.
+#[cfg(not(target_arch = "wasm32"))]
+unsafe impl Sync for Erased {}
+
+/// The raw pointer to `parts`, handed to whichever thread claims a part.
+#[cfg(not(target_arch = "wasm32"))]
+struct PartsPtr<T>(*mut T);
+
+// SAFETY: each part is claimed once (a counter), so no two threads ever reach one part.
+#[cfg(not(target_arch = "wasm32"))]
+unsafe impl<T: Send> Sync for PartsPtr<T> {}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Call {
+    /// Claims and runs parts while any are left, timing them on `slot`.
+    fn claim(&self, slot: usize) {
+        let slot = slot.min(SLOTS - 1);
+        let t0 = self.clock.map_or(0, |c| c());
+        let mut ran = 0;
+        loop {
+            let k = self.next.fetch_add(1, Ordering::Relaxed);
+            if k >= self.parts {
+                break;
+            }
+            // SAFETY: see `Call::run`: the call is open or this thread is inside it.
+            unsafe { (*self.run.0)(k) };
+            ran += 1;
+        }
+        if ran > 0 {
+            let ns = self.clock.map_or(0, |c| c()).saturating_sub(t0);
+            self.busy[slot].fetch_add(ns, Ordering::Relaxed);
+            self.ran[slot].fetch_add(ran, Ordering::Relaxed);
+        }
+    }
+
+    /// A worker's part of the call: enters unless the call is closed, claims, leaves.
+    fn work(&self, slot: usize) {
+        let mut inside = self.inside.load(Ordering::Relaxed);
+        loop {
+            if inside & CLOSED != 0 {
+                return;
+            }
+            match self.inside.compare_exchange_weak(
+                inside,
+                inside + 1,
+                Ordering::Acquire,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => break,
+                Err(now) => inside = now,
+            }
+        }
+        // Leaves even if a part panics, so the caller never waits for it forever.
+        struct Leave<'a>(&'a AtomicUsize);
+        impl Drop for Leave<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, Ordering::Release);
+            }
+        }
+        let _leave = Leave(&self.inside);
+        self.claim(slot);
+    }
+
+    /// Closes the call and waits for the workers inside it to leave: the parts they
+    /// claimed are then done.
+    fn close(&self) {
+        self.inside.fetch_or(CLOSED, Ordering::AcqRel);
+        let mut spins = 0u32;
+        while self.inside.load(Ordering::Acquire) != CLOSED {
+            spins += 1;
+            if spins < 200 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
+/// [`each`] on `pool`'s workers and the caller.
+#[cfg(not(target_arch = "wasm32"))]
+fn on_pool<T: Send>(
+    pool: &rayon::ThreadPool,
+    threads: usize,
+    parts: &mut [T],
+    clock: Option<fn() -> u64>,
+    work: &(impl Fn(usize, &mut T) + Sync),
+) -> Spread {
+    let ptr = PartsPtr(parts.as_mut_ptr());
+    let n = parts.len();
+    let run = |k: usize| {
+        let ptr = &ptr;
+        // SAFETY: `k < n` and each part is claimed once (`Call::claim`).
+        work(k, unsafe { &mut *ptr.0.add(k) })
+    };
+    let run: &(dyn Fn(usize) + Sync) = &run;
+    // SAFETY: only the lifetime is erased; the closure outlives every call of it, since the
+    // caller does not return before the call is closed and every worker inside has left.
+    let run: &'static (dyn Fn(usize) + Sync) = unsafe { std::mem::transmute(run) };
+    let call = Arc::new(Call {
+        next: AtomicUsize::new(0),
+        inside: AtomicUsize::new(0),
+        parts: n,
+        clock,
+        busy: Default::default(),
+        ran: Default::default(),
+        run: Erased(run),
+    });
+    for _ in 1..threads.min(n) {
+        let call = Arc::clone(&call);
+        pool.spawn(move || {
+            let slot = rayon::current_thread_index().map_or(SLOTS - 1, |i| i + 1);
+            call.work(slot);
+        });
+    }
+    call.claim(0);
+    call.close();
+    let mut spread = Spread::default();
+    for k in 0..SLOTS {
+        spread.busy[k] = call.busy[k].load(Ordering::Relaxed);
+        spread.parts[k] = call.ran[k].load(Ordering::Relaxed) as u32;
+    }
+    spread
 }
 
 /// The pool for `threads` threads (`threads − 1` workers), started on first use.
@@ -88,14 +286,36 @@ mod tests {
     #[test]
     fn every_part_runs_once_with_its_number() {
         for threads in [1, 2, 3, 5] {
-            let mut parts: Vec<(usize, u32)> = vec![(usize::MAX, 0); threads];
-            each(&mut parts, |t, p| {
-                p.0 = t;
-                p.1 += 1;
-            });
-            for (t, p) in parts.iter().enumerate() {
-                assert_eq!(*p, (t, 1));
+            for n in [1, threads, 3 * threads + 1] {
+                let mut parts: Vec<(usize, u32)> = vec![(usize::MAX, 0); n];
+                let spread = each(threads, &mut parts, None, |k, p| {
+                    p.0 = k;
+                    p.1 += 1;
+                });
+                for (k, p) in parts.iter().enumerate() {
+                    assert_eq!(*p, (k, 1));
+                }
+                assert_eq!(spread.parts.iter().sum::<u32>() as usize, n);
             }
         }
+    }
+
+    #[test]
+    fn the_caller_finishes_alone_when_every_worker_is_busy_elsewhere() {
+        // Hold the 3-thread pool's two workers until the caller is done: the call must not
+        // wait for them, and they find it closed when they start.
+        let pool = pool(3).expect("a pool");
+        let release = Arc::new(std::sync::Barrier::new(3));
+        for _ in 0..2 {
+            let release = Arc::clone(&release);
+            pool.spawn(move || {
+                release.wait();
+            });
+        }
+        let mut parts = vec![0u32; 12];
+        let spread = each(3, &mut parts, None, |k, p| *p = k as u32 + 1);
+        assert_eq!(parts, (1..=12).collect::<Vec<u32>>());
+        assert_eq!(spread.parts[0], 12, "the caller ran every part");
+        release.wait();
     }
 }

@@ -111,7 +111,7 @@ pub(super) fn run(
     // SAFETY: the threads touch one state only within one stage's blocks or one run of the
     // balls, each claimed once, and a stage begins when the one before is done (see `Bodies`).
     let mut parts: Vec<Bodies> = (0..threads).map(|_| unsafe { bodies.share() }).collect();
-    workers::each(&mut parts, |t, b| plan.work(t, *b));
+    workers::each(threads, &mut parts, None, |t, b| plan.work(t, *b));
 }
 
 /// The stages of `jobs` over `ranges` (every colour's, and their firm lanes'), in order.
