@@ -48,6 +48,9 @@ pub fn run(args: &Args, start: (Source, Scene, World)) {
     );
     if let Some(line) = profile_line(&world, frames, ms) {
         eprintln!("{line}");
+        if let Some(line) = threads_line(&world, frames) {
+            eprintln!("{line}");
+        }
     }
     let sound_written = match (&sound, &args.sound_out) {
         (Some(s), Some(path)) => s.write_wav(path),
@@ -64,33 +67,47 @@ pub fn run(args: &Args, start: (Source, Scene, World)) {
 /// whole run): the broad phase's pairs, the soft contacts' stages, sleep and the meter, and
 /// the rest of the step; `None` when the world kept no stage times.
 fn profile_line(world: &World, frames: u64, ms: f64) -> Option<String> {
-    let t = &world.counters().total;
-    let p = &t.stages;
-    let stages = [
-        ("pairs", t.broad_nanos),
-        ("narrow", p.narrow),
-        ("prepare", p.prepare),
-        ("solve", p.solve),
-        ("relax", p.relax),
-        ("restitution", p.restitution),
-        ("sleep", p.sleep),
-        ("meter", p.meter),
-    ];
+    let stages = world.counters().total.profile();
     let per = |ns: u64| ns as f64 / 1e6 / frames.max(1) as f64;
-    let counted: f64 = stages.iter().map(|(_, ns)| per(*ns)).sum();
+    let counted: f64 = stages.iter().map(|s| per(s.nanos)).sum();
     if counted == 0.0 {
         return None;
     }
     let shown: Vec<String> = stages
         .iter()
-        .filter(|(_, ns)| *ns > 0)
-        .map(|(name, ns)| format!("{name} {:.2}", per(*ns)))
+        .filter(|s| s.nanos > 0)
+        .map(|s| format!("{} {:.2}", s.name, per(s.nanos)))
         .collect();
     Some(format!(
         "profile (ms a frame over the run): {}, other {:.2}",
         shown.join(", "),
         (ms - counted).max(0.0)
     ))
+}
+
+/// The run's stages by thread, when it ran on more than one: each thread's busy time and
+/// its time waiting for the others or absent, ms a frame.
+fn threads_line(world: &World, frames: u64) -> Option<String> {
+    let t = &world.counters().total;
+    let threads = t.profiled_threads();
+    if threads < 2 {
+        return None;
+    }
+    let stages = t.profile();
+    let per = |ns: u64| ns as f64 / 1e6 / frames.max(1) as f64;
+    let each: Vec<String> = (0..threads)
+        .map(|k| {
+            let busy: u64 = stages.iter().map(|s| s.spread.busy[k]).sum();
+            let idle: u64 = stages.iter().map(|s| s.spread.idle[k] + s.absent(k)).sum();
+            let who = if k == 0 {
+                "caller".into()
+            } else {
+                format!("worker {k}")
+            };
+            format!("{who} {:.2} busy / {:.2} waiting", per(busy), per(idle))
+        })
+        .collect();
+    Some(format!("by thread (ms a frame): {}", each.join(", ")))
 }
 
 /// A run that takes a while says how far it is on stderr, every [`Progress::EVERY`] seconds,

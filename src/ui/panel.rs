@@ -227,6 +227,7 @@ fn load_section(ui: &mut egui::Ui, load: Load, world: &World, renderer: &str) {
          phase and pair cache, then (soft contacts) finding the contacts, preparing and \
          colouring them, the solve and relax passes, restitution; sleep and the meter",
     );
+    threads_section(ui, world);
 }
 
 /// The physics time by stage over the last simulated second, ms a frame: the stages of the
@@ -234,30 +235,65 @@ fn load_section(ui: &mut egui::Ui, load: Load, world: &World, renderer: &str) {
 /// passed, or without a clock, a line saying so.
 fn profile_line(world: &World) -> String {
     let c = world.counters();
-    let (t, p) = (&c.last_second, &c.last_second.stages);
     if c.last_second == Default::default() {
         return "Profile (ms a frame): after a simulated second".into();
     }
-    let ms = |ns: u64| ns as f64 / 60.0 / 1.0e6;
-    let soft = [
-        ("narrow", p.narrow),
-        ("prepare", p.prepare),
-        ("solve", p.solve),
-        ("relax", p.relax),
-        ("restitution", p.restitution),
-    ];
-    let soft = if world.settings().solver == collide::Solver::Soft {
-        &soft[..]
-    } else {
-        &[]
-    };
-    let stages = [("pairs", t.broad_nanos)]
+    let soft = world.settings().solver == collide::Solver::Soft;
+    let stages = c
+        .last_second
+        .profile()
         .iter()
-        .chain(soft)
-        .chain(&[("sleep", p.sleep), ("meter", p.meter)])
-        .map(|(name, ns)| format!("{name} {:.2}", ms(*ns)))
+        .filter(|s| soft || !s.soft)
+        .map(|s| format!("{} {:.2}", s.name, ms_a_frame(s.nanos)))
         .collect::<Vec<_>>();
     format!("Profile (ms a frame): {}", stages.join(", "))
+}
+
+/// `ns` over a simulated second as ms a frame.
+fn ms_a_frame(ns: u64) -> f64 {
+    ns as f64 / 60.0 / 1.0e6
+}
+
+/// The last second's stages by thread, when the step ran on more than one: each thread's
+/// busy time a frame, and below, the time it waited for the others or was absent.
+fn threads_section(ui: &mut egui::Ui, world: &World) {
+    let t = &world.counters().last_second;
+    let threads = t.profiled_threads();
+    if threads < 2 {
+        return;
+    }
+    egui::CollapsingHeader::new(format!("Profile by thread ({threads})"))
+        .id_salt("profile by thread")
+        .show(ui, |ui| {
+            let stages = t.profile();
+            egui::Grid::new("by thread").striped(true).show(ui, |ui| {
+                ui.label("ms a frame");
+                for k in 0..threads {
+                    ui.label(if k == 0 {
+                        "caller".into()
+                    } else {
+                        format!("worker {k}")
+                    });
+                }
+                ui.end_row();
+                for s in stages.iter().filter(|s| s.nanos > 0) {
+                    ui.label(s.name);
+                    for k in 0..threads {
+                        ui.monospace(format!("{:5.2}", ms_a_frame(s.spread.busy[k])));
+                    }
+                    ui.end_row();
+                }
+                ui.label("waiting").on_hover_text(
+                    "Time within the stages a thread spent waiting for the others, or \
+                     absent (a worker that started late or not at all)",
+                );
+                for k in 0..threads {
+                    let idle: u64 = stages.iter().map(|s| s.spread.idle[k] + s.absent(k)).sum();
+                    ui.monospace(format!("{:5.2}", ms_a_frame(idle)));
+                }
+                ui.end_row();
+            });
+        });
 }
 
 fn next_ball_section(ui: &mut egui::Ui, sim: &mut Settings) {

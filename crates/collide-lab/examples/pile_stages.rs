@@ -91,4 +91,22 @@ fn main() {
         line += &format!(" {:6.2}", v / f64::from(seconds));
     }
     println!("{line}");
+    by_thread(&w.counters().total, 60 * seconds);
+}
+
+/// The whole run's stages by thread, ms a frame: each thread's busy / idle (waiting for the
+/// others within the stage) / absent (not in the stage at all) time.
+fn by_thread(total: &collide::world::Tally, frames: u32) {
+    let frames = f64::from(frames);
+    let ms = |ns: u64| ns as f64 / 1e6 / frames;
+    let threads = total.profiled_threads().max(1);
+    println!("\nby thread, ms a frame: busy / idle / absent");
+    for s in total.profile() {
+        let mut line = format!("{:>12} {:6.2} ", s.name, ms(s.nanos));
+        for k in 0..threads {
+            let (b, i) = (s.spread.busy[k], s.spread.idle[k]);
+            line += &format!(" | {:5.2} {:5.2} {:5.2}", ms(b), ms(i), ms(s.absent(k)));
+        }
+        println!("{line}");
+    }
 }

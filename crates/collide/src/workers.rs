@@ -53,19 +53,20 @@ pub(crate) fn usable(threads: usize) -> usize {
 /// `k`-th worker (the last slot holds every worker beyond).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Spread {
-    /// Time each thread spent running parts (ns).
+    /// Time each thread spent working (ns).
     pub busy: [u64; SLOTS],
+    /// Time each thread spent waiting for others, within the stage (ns).
+    pub idle: [u64; SLOTS],
     /// Parts each thread ran.
     pub parts: [u32; SLOTS],
 }
 
 impl Spread {
-    /// All of `ns` on the caller, as a stage that runs on one thread.
-    pub fn caller(ns: u64) -> Self {
-        let mut s = Spread::default();
-        s.busy[0] = ns;
-        s.parts[0] = 1;
-        s
+    /// Threads that took part: those busy or waiting for a while.
+    pub fn threads(&self) -> usize {
+        (0..SLOTS)
+            .filter(|&k| self.busy[k] + self.idle[k] > 0 || self.parts[k] > 0)
+            .count()
     }
 }
 
@@ -73,6 +74,7 @@ impl std::ops::AddAssign for Spread {
     fn add_assign(&mut self, o: Self) {
         for k in 0..SLOTS {
             self.busy[k] += o.busy[k];
+            self.idle[k] += o.idle[k];
             self.parts[k] += o.parts[k];
         }
     }
@@ -81,25 +83,104 @@ impl std::ops::AddAssign for Spread {
 /// Runs `work(k, &mut parts[k])` for every part on up to `threads` threads (the caller and
 /// `threads − 1` of the pool's workers, whichever claim it first), and returns when all are
 /// done, with how they were spread (timed by `clock`, when given).
-pub(crate) fn each<T: Send>(
-    threads: usize,
-    parts: &mut [T],
-    clock: Option<fn() -> u64>,
-    work: impl Fn(usize, &mut T) + Sync,
-) -> Spread {
+pub(crate) fn each<T: Send>(threads: usize, parts: &mut [T], work: impl Fn(usize, &mut T) + Sync) {
+    let clock = TIMING.with(|t| t.get().clock);
     #[cfg(not(target_arch = "wasm32"))]
     if threads > 1 && parts.len() > 1 {
         if let Some(pool) = pool(threads) {
-            return on_pool(&pool, threads, parts, clock, &work);
+            let spread = on_pool(&pool, threads, parts, clock, &work);
+            return TIMING.with(|t| t.set(t.get().with(spread)));
         }
     }
-    let t0 = clock.map_or(0, |c| c());
     for (k, part) in parts.iter_mut().enumerate() {
         work(k, part);
     }
-    let mut spread = Spread::caller(clock.map_or(0, |c| c()).saturating_sub(t0));
-    spread.parts[0] = parts.len() as u32;
+    if clock.is_some() {
+        let mut spread = Spread::default();
+        spread.parts[0] = parts.len() as u32;
+        TIMING.with(|t| t.set(t.get().with(spread)));
+    }
+}
+
+/// What a thread's timing keeps: the clock of the step it times ([`start_timing`]) (or of the call
+/// whose part it runs), the spread of the calls made so far, and its time waiting.
+#[derive(Clone, Copy, Default)]
+struct Timing {
+    clock: Option<fn() -> u64>,
+    spread: Spread,
+    idle: u64,
+}
+
+impl Timing {
+    fn with(mut self, spread: Spread) -> Self {
+        self.spread += spread;
+        self
+    }
+}
+
+thread_local! {
+    static TIMING: std::cell::Cell<Timing> = const { std::cell::Cell::new(Timing {
+        clock: None,
+        spread: Spread { busy: [0; SLOTS], idle: [0; SLOTS], parts: [0; SLOTS] },
+        idle: 0,
+    }) };
+}
+
+/// Starts timing a step's stages on the calling thread by `clock` (nothing is timed
+/// without one): each stage then ends with [`spread_of`].
+pub(crate) fn start_timing(clock: Option<fn() -> u64>) {
+    TIMING.with(|t| {
+        t.set(Timing {
+            clock,
+            ..Timing::default()
+        })
+    });
+}
+
+/// How the stage that took `wall` ns on the calling thread, ended now, spread over the
+/// threads: the caller busy all of it but the time it waited for the workers, each worker
+/// busy with the parts it ran; zero without a clock. The next stage starts from nothing.
+pub(crate) fn spread_of(wall: u64) -> Spread {
+    let mine = TIMING.with(|t| {
+        let now = t.get();
+        t.set(Timing {
+            clock: now.clock,
+            ..Timing::default()
+        });
+        now
+    });
+    if mine.clock.is_none() {
+        return Spread::default();
+    }
+    let mut spread = mine.spread;
+    spread.idle[0] += mine.idle;
+    spread.busy[0] = wall.saturating_sub(spread.idle[0]);
     spread
+}
+
+/// Waits until `ready()`, spinning, then yielding while it waits long; the time counts as
+/// the thread's idle time in the stage's [`Spread`].
+pub(crate) fn wait_until(ready: impl Fn() -> bool) {
+    if ready() {
+        return;
+    }
+    let clock = TIMING.with(|t| t.get().clock);
+    let t0 = clock.map_or(0, |c| c());
+    let mut spins = 0u32;
+    while !ready() {
+        spins += 1;
+        if spins < 200 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+    let ns = clock.map_or(0, |c| c()).saturating_sub(t0);
+    TIMING.with(|t| {
+        let mut now = t.get();
+        now.idle += ns;
+        t.set(now);
+    });
 }
 
 /// What the threads of one call share, kept alive by every worker that holds it, so that a
@@ -113,6 +194,7 @@ struct Call {
     parts: usize,
     clock: Option<fn() -> u64>,
     busy: [AtomicU64; SLOTS],
+    idle: [AtomicU64; SLOTS],
     ran: [AtomicU64; SLOTS],
     /// The call's parts, run by number; valid while the call is open or a worker is inside.
     run: Erased,
@@ -159,11 +241,14 @@ impl Call {
             unsafe { (*self.run.0)(k) };
             ran += 1;
         }
-        if ran > 0 {
+        if ran > 0 && slot > 0 {
+            // A worker's waits within its parts are its idle time, the rest busy.
+            let idle = TIMING.with(|t| t.replace(Timing::default()).idle);
             let ns = self.clock.map_or(0, |c| c()).saturating_sub(t0);
-            self.busy[slot].fetch_add(ns, Ordering::Relaxed);
-            self.ran[slot].fetch_add(ran, Ordering::Relaxed);
+            self.busy[slot].fetch_add(ns.saturating_sub(idle), Ordering::Relaxed);
+            self.idle[slot].fetch_add(idle, Ordering::Relaxed);
         }
+        self.ran[slot].fetch_add(ran, Ordering::Relaxed);
     }
 
     /// A worker's part of the call: enters unless the call is closed, claims, leaves.
@@ -191,6 +276,12 @@ impl Call {
             }
         }
         let _leave = Leave(&self.inside);
+        TIMING.with(|t| {
+            t.set(Timing {
+                clock: self.clock,
+                ..Timing::default()
+            })
+        });
         self.claim(slot);
     }
 
@@ -198,15 +289,7 @@ impl Call {
     /// claimed are then done.
     fn close(&self) {
         self.inside.fetch_or(CLOSED, Ordering::AcqRel);
-        let mut spins = 0u32;
-        while self.inside.load(Ordering::Acquire) != CLOSED {
-            spins += 1;
-            if spins < 200 {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
+        wait_until(|| self.inside.load(Ordering::Acquire) == CLOSED);
     }
 }
 
@@ -236,6 +319,7 @@ fn on_pool<T: Send>(
         parts: n,
         clock,
         busy: Default::default(),
+        idle: Default::default(),
         ran: Default::default(),
         run: Erased(run),
     });
@@ -249,8 +333,11 @@ fn on_pool<T: Send>(
     call.claim(0);
     call.close();
     let mut spread = Spread::default();
-    for k in 0..SLOTS {
+    for k in 1..SLOTS {
         spread.busy[k] = call.busy[k].load(Ordering::Relaxed);
+        spread.idle[k] = call.idle[k].load(Ordering::Relaxed);
+    }
+    for k in 0..SLOTS {
         spread.parts[k] = call.ran[k].load(Ordering::Relaxed) as u32;
     }
     spread
@@ -288,10 +375,12 @@ mod tests {
         for threads in [1, 2, 3, 5] {
             for n in [1, threads, 3 * threads + 1] {
                 let mut parts: Vec<(usize, u32)> = vec![(usize::MAX, 0); n];
-                let spread = each(threads, &mut parts, None, |k, p| {
+                start_timing(Some(|| 0));
+                each(threads, &mut parts, |k, p| {
                     p.0 = k;
                     p.1 += 1;
                 });
+                let spread = spread_of(0);
                 for (k, p) in parts.iter().enumerate() {
                     assert_eq!(*p, (k, 1));
                 }
@@ -313,7 +402,9 @@ mod tests {
             });
         }
         let mut parts = vec![0u32; 12];
-        let spread = each(3, &mut parts, None, |k, p| *p = k as u32 + 1);
+        start_timing(Some(|| 0));
+        each(3, &mut parts, |k, p| *p = k as u32 + 1);
+        let spread = spread_of(0);
         assert_eq!(parts, (1..=12).collect::<Vec<u32>>());
         assert_eq!(spread.parts[0], 12, "the caller ran every part");
         release.wait();

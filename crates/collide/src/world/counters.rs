@@ -3,6 +3,7 @@
 //! was loaded, and the state of the balls the panel shows ([`Counters`]: launched,
 //! co-located, overlap, asleep, strays).
 
+use super::profile::{StageThreads, StageTime, SLOTS};
 use crate::broad::BroadCounters;
 
 /// Work counts of one period (a step, or one simulated second).
@@ -62,6 +63,8 @@ pub struct Tally {
     pub soft_strays: u64,
     /// Time by stage (ns), when a clock is set: the physics profile.
     pub stages: StageNanos,
+    /// The stages' work by thread, when a clock is set ([`Tally::profile`]).
+    pub threads: StageThreads,
 }
 
 /// Time spent in each stage of the step (ns), when the world has a clock
@@ -126,6 +129,7 @@ impl std::ops::AddAssign for Tally {
         self.soft_finds += o.soft_finds;
         self.soft_strays += o.soft_strays;
         self.stages += o.stages;
+        self.threads += o.threads;
         self.add_cache(&o);
     }
 }
@@ -228,5 +232,37 @@ impl OverlapMeter {
         self.over_1pct += o.over_1pct;
         self.over_10pct += o.over_10pct;
         self
+    }
+}
+
+impl Tally {
+    /// The stages in the step's order, each with its wall time and its spread.
+    pub fn profile(&self) -> [StageTime; 8] {
+        let (n, t) = (&self.stages, &self.threads);
+        let stage = |name, soft, nanos, spread| StageTime {
+            name,
+            soft,
+            nanos,
+            spread,
+        };
+        [
+            stage("pairs", false, self.broad_nanos, t.pairs),
+            stage("narrow", true, n.narrow, t.narrow),
+            stage("prepare", true, n.prepare, t.prepare),
+            stage("solve", true, n.solve, t.solve),
+            stage("relax", true, n.relax, t.relax),
+            stage("restitution", true, n.restitution, t.restitution),
+            stage("sleep", false, n.sleep, t.sleep),
+            stage("meter", false, n.meter, t.meter),
+        ]
+    }
+
+    /// Threads that took part in any stage.
+    pub fn profiled_threads(&self) -> usize {
+        let p = self.profile();
+        (0..SLOTS)
+            .rev()
+            .find(|&k| p.iter().any(|s| s.spread.busy[k] + s.spread.idle[k] > 0))
+            .map_or(0, |k| k + 1)
     }
 }

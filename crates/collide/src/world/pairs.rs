@@ -269,7 +269,9 @@ impl PairsStage {
                 .find_pairs(input, &mut self.pairs, &mut tally.broad);
         }
         if let (Some(c), Some(t0)) = (query.clock, t0) {
-            tally.broad_nanos += c().saturating_sub(t0);
+            let ns = c().saturating_sub(t0);
+            tally.broad_nanos += ns;
+            tally.threads.pairs += crate::workers::spread_of(ns);
         }
         if query.verify {
             let (missed, extra) = verified(input, &self.pairs, &mut self.verify_scratch);

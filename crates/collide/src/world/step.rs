@@ -175,6 +175,7 @@ impl World {
         let dt = self.step_seconds() as f32;
         let mut cx = StepContext::new(dt, self.settings.clone(), self.steps, hits);
         cx.clock = self.clock;
+        crate::workers::start_timing(self.clock);
         let mode = cx.settings.tunnelling;
         self.rules_at(Moment::Start, &mut cx);
         let st = &mut self.stages;
@@ -242,6 +243,7 @@ impl World {
             .after_step(&mut frame!(self), st.pairs.bodies(), &cx);
         let (sleep_ns, t0) = cx.lap(t0);
         cx.tally.stages.sleep += sleep_ns;
+        cx.tally.threads.sleep += crate::workers::spread_of(sleep_ns);
         let woke = self.count_after_step(cx.tally);
         self.measure(&cx, woke, t0);
         self.hits = cx.hits;
@@ -266,8 +268,10 @@ impl World {
             c.overlap = m;
         }
         let meter_ns = cx.lap(t0).0;
+        let spread = crate::workers::spread_of(meter_ns);
         for t in [&mut c.last_step, &mut c.total, &mut c.current_second] {
             t.stages.meter += meter_ns;
+            t.threads.meter += spread;
         }
     }
 

@@ -109,7 +109,7 @@ impl ObstacleCells {
         parts.resize_with(threads, Default::default);
         let balls = input.first_dynamic.min(input.aabbs.len())..input.aabbs.len();
         let n = balls.len();
-        workers::each(threads, &mut parts[..threads], None, |t, (found, c)| {
+        workers::each(threads, &mut parts[..threads], |t, (found, c)| {
             found.clear();
             *c = BroadCounters::default();
             let run = balls.start + t * n / threads..balls.start + (t + 1) * n / threads;

@@ -102,7 +102,7 @@ impl Finder<'_> {
             for (t, p) in rest.iter_mut().enumerate() {
                 jobs.push((&mut p.contacts, &mut p.wakes, &mut p.tests, run(t + 1)));
             }
-            workers::each(threads, &mut jobs, None, |_, (out, wakes, tests, pairs)| {
+            workers::each(threads, &mut jobs, |_, (out, wakes, tests, pairs)| {
                 reads.contacts_of(pairs, at, (out, wakes, tests));
             });
         }

@@ -298,15 +298,18 @@ impl SoftStage {
         let jobs = self.jobs_of(&soft, f.cx);
         let (ns, t0) = f.cx.lap(t0);
         f.cx.tally.stages.prepare += ns;
+        f.cx.tally.threads.prepare += workers::spread_of(ns);
         let threads = workers::usable(f.cx.settings.threads);
         let relaxing = jobs.iter().position(|j| matches!(j, Job::Integrate(_)));
         let relaxing = relaxing.unwrap_or(jobs.len());
         self.run_jobs(&jobs[..relaxing], f.balls, threads);
         let (ns, t0) = f.cx.lap(t0);
         f.cx.tally.stages.solve += ns;
+        f.cx.tally.threads.solve += workers::spread_of(ns);
         self.run_jobs(&jobs[relaxing..], f.balls, threads);
         let (ns, t0) = f.cx.lap(t0);
         f.cx.tally.stages.relax += ns;
+        f.cx.tally.threads.relax += workers::spread_of(ns);
         self.jobs = jobs;
         let (l, states) = (&mut self.lanes, &mut self.states[..]);
         let (speed, contacts) = (soft.restitution_speed, &mut self.contacts);
@@ -329,7 +332,9 @@ impl SoftStage {
             let pushed = self.lanes.max_push.iter().filter(|&&p| p > 0.0).count();
             f.cx.tally.collisions += pushed as u64;
         }
-        f.cx.tally.stages.restitution += f.cx.lap(t0).0;
+        let ns = f.cx.lap(t0).0;
+        f.cx.tally.stages.restitution += ns;
+        f.cx.tally.threads.restitution += workers::spread_of(ns);
     }
 
     /// Finds the contacts of the step's pairs (the narrow phase), plans their order and
@@ -356,6 +361,7 @@ impl SoftStage {
         };
         let (ns, t0) = f.cx.lap(t0);
         f.cx.tally.stages.narrow += ns;
+        f.cx.tally.threads.narrow += workers::spread_of(ns);
         let spare = f.balls.len() as u32;
         self.lanes.match_kept(&self.contacts, &self.kept);
         for (k, c) in self.contacts.iter_mut().enumerate() {

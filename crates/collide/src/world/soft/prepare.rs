@@ -90,7 +90,7 @@ impl Lanes {
             fill_run(0, &mut { whole });
         } else {
             let mut runs = cut_runs(whole, threads);
-            workers::each(threads, &mut runs, None, fill_run);
+            workers::each(threads, &mut runs, fill_run);
         }
         self.kept_of = kept_of;
     }

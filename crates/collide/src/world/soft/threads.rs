@@ -111,7 +111,7 @@ pub(super) fn run(
     // SAFETY: the threads touch one state only within one stage's blocks or one run of the
     // balls, each claimed once, and a stage begins when the one before is done (see `Bodies`).
     let mut parts: Vec<Bodies> = (0..threads).map(|_| unsafe { bodies.share() }).collect();
-    workers::each(threads, &mut parts, None, |t, b| plan.work(t, *b));
+    workers::each(threads, &mut parts, |t, b| plan.work(t, *b));
 }
 
 /// The stages of `jobs` over `ranges` (every colour's, and their firm lanes'), in order.
@@ -168,11 +168,11 @@ impl Plan<'_> {
                         let run = (me + k) % runs;
                         self.claim(&mut bodies, at, c, run);
                     }
-                    wait_for(&c.done.0, at.blocks);
+                    workers::wait_until(|| c.done.0.load(Ordering::Acquire) >= at.blocks);
                 }
                 Stage::Integrate(dt) => {
                     self.integrate(&mut bodies, c, dt);
-                    wait_for(&c.done.0, self.runs.len());
+                    workers::wait_until(|| c.done.0.load(Ordering::Acquire) >= self.runs.len());
                 }
             }
         }
@@ -232,19 +232,6 @@ impl Plan<'_> {
             };
             kernel::pass(&mut view, bodies, at, pass);
             c.done.0.fetch_add(last - first, Ordering::Release);
-        }
-    }
-}
-
-/// Returns once `done` reaches `blocks`, spinning, then yielding while it waits long.
-fn wait_for(done: &AtomicUsize, blocks: usize) {
-    let mut spins = 0u32;
-    while done.load(Ordering::Acquire) < blocks {
-        spins += 1;
-        if spins < 200 {
-            std::hint::spin_loop();
-        } else {
-            std::thread::yield_now();
         }
     }
 }

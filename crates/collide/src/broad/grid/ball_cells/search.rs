@@ -48,7 +48,7 @@ impl BallCells {
         let mut parts = std::mem::take(&mut self.parts);
         parts.resize_with(threads, Default::default);
         let (n, this) = (self.count, &*self);
-        workers::each(threads, &mut parts[..threads], None, |t, (part, tests)| {
+        workers::each(threads, &mut parts[..threads], |t, (part, tests)| {
             part.clear(0);
             let run = t * n / threads..(t + 1) * n / threads;
             *tests = this.pairs_in(run, &mut part.writer(), None);
