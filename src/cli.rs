@@ -31,10 +31,14 @@ pub struct Args {
     #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
     pub sleep: Option<bool>,
     /// Threads the step runs on (the grid's pair search from 8,192 balls; the soft contacts' narrow phase, preparing, passes
-    /// and move; 1-64): the same simulation on any number,
+    /// and move; 1-64; default: the machine's cores, at most 8): the same simulation on any number,
     /// only faster (the summary line names the count when it is more than 1).
-    #[arg(long, default_value_t = 1, value_name = "N", allow_negative_numbers = true, value_parser = parse_threads)]
-    pub threads: u32,
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_threads)]
+    pub threads: Option<u32>,
+    /// Balls in play from which a step uses its threads (default 4096: below it one thread
+    /// is faster; 0 always uses them).
+    #[arg(long, value_name = "BALLS", allow_negative_numbers = true, value_parser = parse_parallel_from)]
+    pub parallel_from: Option<u32>,
     /// Seed of the world's random numbers (launch spread, ball colours).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_seed)]
     pub seed: u64,
@@ -240,6 +244,19 @@ fn parse_whole(s: &str, lo: i128, hi: i128) -> Result<i128, String> {
 fn parse_threads(s: &str) -> Result<u32, String> {
     parse_whole(s, 1, 64).map(|v| v as u32)
 }
+
+fn parse_parallel_from(s: &str) -> Result<u32, String> {
+    parse_whole(s, 0, u32::MAX as i128).map(|v| v as u32)
+}
+
+/// Threads when `--threads` is not given: the machine's cores, at most [`DEFAULT_THREADS_MAX`].
+pub fn default_threads() -> u32 {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.min(DEFAULT_THREADS_MAX) as u32
+}
+
+/// Most threads a run takes unless told: beyond, the box pile's step gains little.
+pub const DEFAULT_THREADS_MAX: usize = 8;
 
 fn parse_seed(s: &str) -> Result<u64, String> {
     parse_whole(s, 0, u64::MAX as i128).map(|v| v as u64)

@@ -59,7 +59,11 @@ pub fn new_world(args: &Args, scene: &Scene) -> World {
     } else if fill_took_soft(args, scene) {
         world.edit_settings(|st| st.solver = collide::Solver::Soft);
     }
-    world.edit_settings(|st| st.threads = args.threads as usize);
+    let threads = args.threads.unwrap_or_else(crate::cli::default_threads);
+    world.edit_settings(|st| st.threads = threads as usize);
+    if let Some(from) = args.parallel_from {
+        world.edit_settings(|st| st.parallel_from = from as usize);
+    }
     if let Some(on) = args.sleep {
         world.edit_settings(|st| st.sleep.enabled = Some(on));
     }

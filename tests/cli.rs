@@ -356,7 +356,8 @@ fn soft_contacts_give_the_same_hash_on_every_kernel_width_and_any_thread_count()
     // The widest kernel the CPU has (16 lanes with AVX-512, 8 with AVX2), 8, or 1 (scalar).
     let out = |threads: &str, lanes: u32, broad: &str| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_collision-math-toy"));
-        cmd.args(args).args([broad, "--threads", threads]);
+        cmd.args(args)
+            .args([broad, "--threads", threads, "--parallel-from", "0"]);
         cmd.env(
             "CMT_CONFIG_DIR",
             std::env::temp_dir().join("cmt-cli-kernels"),

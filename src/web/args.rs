@@ -92,13 +92,12 @@ pub fn argv(query: &str) -> Result<Vec<String>, String> {
 pub fn parse(query: &str) -> Result<Args, String> {
     let args = Args::try_parse_from(argv(query)?)
         .map_err(|e| for_page(e.render().to_string().trim_end()))?;
-    if args.threads > 1 {
-        return Err(format!(
-            "error: the parameter 'threads' asks for {} threads; a page runs on one (threads=1)",
-            args.threads
-        ));
+    match args.threads {
+        Some(n) if n > 1 => Err(format!(
+            "error: the parameter 'threads' asks for {n} threads; a page runs on one (threads=1)"
+        )),
+        _ => Ok(args),
     }
-    Ok(args)
 }
 
 /// Whether the query asks for the list of parameters (`?help`).
@@ -259,7 +258,7 @@ mod tests {
     fn more_than_one_thread_is_refused_and_one_is_taken() {
         let e = parse("?fill=2000&threads=2").unwrap_err();
         assert!(e.contains("'threads'") && e.contains("one"), "{e}");
-        assert_eq!(parse("?threads=1").unwrap().threads, 1);
+        assert_eq!(parse("?threads=1").unwrap().threads, Some(1));
         assert!(parse("?threads=0").unwrap_err().contains("threads"));
     }
 

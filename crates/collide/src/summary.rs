@@ -4,7 +4,8 @@
 use crate::World;
 
 /// The summary line after `frames` frames: balls, the counters, the broad phase and solver,
-/// the threads when more than one (`threads=N`; the hash is the same on any number), the
+/// the threads when the step runs on more than one (`threads=N`: set, and at least
+/// `Settings::parallel_from` balls in play; the hash is the same on any number), the
 /// run's timings (`fps`; `physics_ms`, the mean physics time a frame over the run, and
 /// `physics_ms_last`, over its last 60 frames) and the world's state hash. Only the timings
 /// differ between two runs of the same simulation.
@@ -16,8 +17,9 @@ pub fn summary(
     physics_ms_last: f64,
 ) -> String {
     let c = world.counters();
-    let threads = match world.settings().threads {
-        n if n > 1 => format!(" threads={n}"),
+    let st = world.settings();
+    let threads = match st.threads {
+        n if n > 1 && world.balls().len() >= st.parallel_from => format!(" threads={n}"),
         _ => String::new(),
     };
     format!(

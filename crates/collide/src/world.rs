@@ -66,7 +66,7 @@ pub use narrow_stage::PairContact;
 pub use probing::{FocusRecord, ProbeAsk, ProbeRecord};
 pub use profile::{Spread, StageThreads, StageTime, SLOTS};
 pub use saved::{SavedBall, SavedShape};
-pub use settings::{Settings, SleepSettings, SoftSettings, Solver};
+pub use settings::{Settings, SleepSettings, SoftSettings, Solver, PARALLEL_FROM};
 pub use soft::{soft_kernel, soft_kernels_agree, KernelCheck};
 pub use state::{RngState, StateError, WorldState};
 pub use step::World;

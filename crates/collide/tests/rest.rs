@@ -428,7 +428,10 @@ fn pile_on_threads(threads: usize) -> (u64, u32) {
     let mut w = boxed(Solver::Soft);
     w.set_broad_phase(BroadKind::Grid);
     w.fill_random(1500, (2.1, 3.0), 50.0);
-    w.edit_settings(|st| st.threads = threads);
+    w.edit_settings(|st| {
+        st.threads = threads;
+        st.parallel_from = 0;
+    });
     for _ in 0..2 * w.steps_per_second() {
         w.step();
     }

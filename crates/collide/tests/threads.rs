@@ -15,6 +15,7 @@ fn busy_table(seed: u64, n: u32, threads: usize) -> World {
         st.solver = Solver::Soft;
         st.sleep.enabled = Some(false);
         st.threads = threads;
+        st.parallel_from = 0;
     });
     w.fill_random(n, (2.1, 3.0), 100.0);
     w

@@ -50,6 +50,20 @@ pub struct Settings {
     /// on any number; only the time differs.
     #[serde(default = "one")]
     pub threads: usize,
+    /// Balls in play from which a step uses its [`Settings::threads`]: below, sharing the
+    /// work costs more than it saves, and the step keeps to the calling thread (the same
+    /// bits either way). [`PARALLEL_FROM`] unless set.
+    #[serde(default = "parallel_from")]
+    pub parallel_from: usize,
+}
+
+/// Balls in play from which a step uses more than one thread, unless set
+/// ([`Settings::parallel_from`]): the crossover measured on the box pile
+/// (`collide-lab`'s `threads_crossover`, `docs/benchmarks.md`).
+pub const PARALLEL_FROM: usize = 4096;
+
+fn parallel_from() -> usize {
+    PARALLEL_FROM
 }
 
 fn one() -> usize {
@@ -114,6 +128,7 @@ impl Default for Settings {
             soft: SoftSettings::default(),
             sleep: SleepSettings::default(),
             threads: 1,
+            parallel_from: PARALLEL_FROM,
         }
     }
 }

@@ -174,6 +174,9 @@ impl World {
         let hits = std::mem::take(&mut self.hits);
         let dt = self.step_seconds() as f32;
         let mut cx = StepContext::new(dt, self.settings.clone(), self.steps, hits);
+        if self.balls.len() < cx.settings.parallel_from {
+            cx.settings.threads = 1;
+        }
         cx.clock = self.clock;
         crate::workers::start_timing(self.clock);
         let mode = cx.settings.tunnelling;

@@ -103,10 +103,11 @@ fn left_of(b: &Ball, r: &Rest) -> Left {
     (bits, r.asleep)
 }
 
-/// The settings that shape the motion: all but the thread count.
+/// The settings that shape the motion: all but the threads.
 fn motion_settings(s: &Settings) -> Settings {
     let mut s = s.clone();
     s.threads = 1;
+    s.parallel_from = 0;
     s
 }
 
@@ -222,6 +223,7 @@ mod tests {
         assert!(!k.must_find(&balls, &[], &s));
         let mut threads = s.clone();
         threads.threads = 4;
+        threads.parallel_from = 1;
         assert!(!k.must_find(&balls, &[], &threads));
         let mut moved = balls.clone();
         moved[1].pos.x += 0.5;
