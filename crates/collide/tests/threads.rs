@@ -68,3 +68,55 @@ fn a_world_stepped_beside_others_gives_the_bits_it_gives_alone() {
     // busy_table(2, …) is the second world's.
     assert_eq!(together[1], alone.state_hash());
 }
+
+fn nanos() -> u64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_nanos() as u64
+}
+
+#[test]
+fn the_profile_by_thread_accounts_for_each_stage_within_its_wall_time() {
+    for threads in [1, 2, 3] {
+        let mut w = busy_table(3, 600, threads);
+        w.set_clock(nanos);
+        for _ in 0..40 {
+            w.step();
+        }
+        let total = w.counters().total;
+        let stages = total.profile();
+        for s in &stages {
+            let sp = &s.spread;
+            // The caller is busy all of a stage but what it waits: exactly its wall time.
+            assert_eq!(sp.busy[0] + sp.idle[0], s.nanos, "{}: the caller", s.name);
+            // A worker's parts lie within the stage.
+            for k in 1..collide::world::SLOTS {
+                assert!(sp.busy[k] + sp.idle[k] <= s.nanos, "{} worker {k}", s.name);
+            }
+        }
+        let names: Vec<&str> = stages.iter().map(|s| s.name).collect();
+        assert_eq!(
+            names,
+            [
+                "pairs",
+                "narrow",
+                "prepare",
+                "solve",
+                "relax",
+                "restitution",
+                "sleep",
+                "meter"
+            ]
+        );
+        assert!(
+            stages.iter().all(|s| s.nanos > 0),
+            "every stage ran and was timed"
+        );
+        // On threads, the passes are cut into parts, run on the threads asked or fewer.
+        let parts: u32 = stages.iter().flat_map(|s| s.spread.parts).sum();
+        assert_eq!(parts > 0, threads > 1, "{threads} threads");
+        assert!(total.profiled_threads() <= threads, "{threads} threads");
+    }
+}
