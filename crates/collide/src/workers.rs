@@ -39,6 +39,18 @@ pub const SLOTS: usize = 8;
 #[cfg(not(target_arch = "wasm32"))]
 const POOLS_KEPT: usize = 3;
 
+/// Parts a thread's share of a stage is cut into: a worker that is late, or descheduled in
+/// the middle of its work, then holds up only a small part, which another thread takes.
+const PARTS_PER_THREAD: usize = 4;
+
+/// The parts a stage on `threads` threads cuts its work into (one on one thread).
+pub(crate) fn parts(threads: usize) -> usize {
+    match threads {
+        0 | 1 => 1,
+        n => n * PARTS_PER_THREAD,
+    }
+}
+
 /// The threads a stage may use for `threads` asked (1 on WebAssembly).
 pub(crate) fn usable(threads: usize) -> usize {
     if cfg!(target_arch = "wasm32") {

@@ -91,8 +91,8 @@ impl ObstacleCells {
         }
     }
 
-    /// [`ObstacleCells::query`] without a probe on `threads` threads: the balls cut into one
-    /// run a thread, each run's pairs and counts into `parts` (kept by the caller), then
+    /// [`ObstacleCells::query`] without a probe on `threads` threads: the balls cut into
+    /// runs (a few a thread), each run's pairs and counts into `parts` (kept by the caller), then
     /// appended in order: the same pairs in the same order, and the same counts, as one
     /// thread gives.
     pub(crate) fn query_on_threads(
@@ -106,18 +106,19 @@ impl ObstacleCells {
         if threads <= 1 || self.statics.entries() + self.kinematic.entries() == 0 {
             return self.query(input, pairs, counters, None);
         }
-        parts.resize_with(threads, Default::default);
+        let cuts = workers::parts(threads);
+        parts.resize_with(cuts, Default::default);
         let balls = input.first_dynamic.min(input.aabbs.len())..input.aabbs.len();
         let n = balls.len();
-        workers::each(threads, &mut parts[..threads], |t, (found, c)| {
+        workers::each(threads, &mut parts[..cuts], |t, (found, c)| {
             found.clear();
             *c = BroadCounters::default();
-            let run = balls.start + t * n / threads..balls.start + (t + 1) * n / threads;
+            let run = balls.start + t * n / cuts..balls.start + (t + 1) * n / cuts;
             for ball in run {
                 self.query_ball(input.aabbs, ball, found, c, None);
             }
         });
-        for (found, c) in &parts[..threads] {
+        for (found, c) in &parts[..cuts] {
             pairs.extend_from_slice(found);
             counters.aabb_tests += c.aabb_tests;
             counters.repeats_dropped += c.repeats_dropped;

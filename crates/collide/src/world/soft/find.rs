@@ -59,7 +59,7 @@ struct Reads<'a> {
 
 impl Finder<'_> {
     /// The contacts of the step's pairs, woken sleepers included, into `contacts`, in pair
-    /// order. The pairs are cut into one run a thread (`parts`, one a thread); each run's
+    /// order. The pairs are cut into runs (`parts`, a few a thread, `workers::parts`); each run's
     /// contacts follow the one before's, and the sleepers they hit are woken afterwards in
     /// the same order, so any thread count gives the one thread's list.
     pub(super) fn soft_contacts(
@@ -74,7 +74,8 @@ impl Finder<'_> {
             true => workers::usable(self.cx.settings.threads),
             false => 1,
         };
-        parts.resize_with(threads, NarrowPart::default);
+        let cuts = workers::parts(threads);
+        parts.resize_with(cuts, NarrowPart::default);
         for p in parts.iter_mut() {
             p.contacts.clear();
             p.wakes.clear();
@@ -96,8 +97,8 @@ impl Finder<'_> {
             let found = (&mut *contacts, &mut first.wakes, &mut first.tests);
             reads.contacts_of(self.bodies, at, found);
         } else {
-            let run = |t: usize| &self.bodies[t * n / threads..(t + 1) * n / threads];
-            let mut jobs = Vec::with_capacity(threads);
+            let run = |t: usize| &self.bodies[t * n / cuts..(t + 1) * n / cuts];
+            let mut jobs = Vec::with_capacity(cuts);
             jobs.push((&mut *contacts, &mut first.wakes, &mut first.tests, run(0)));
             for (t, p) in rest.iter_mut().enumerate() {
                 jobs.push((&mut p.contacts, &mut p.wakes, &mut p.tests, run(t + 1)));

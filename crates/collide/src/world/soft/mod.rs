@@ -106,7 +106,7 @@ const FIRM_PER_SOLVE: u32 = 2;
 #[derive(Clone, Debug, Default)]
 pub(super) struct SoftStage {
     contacts: Vec<SoftContact>,
-    /// The narrow phase's runs after the first, one a thread.
+    /// The narrow phase's runs after the first (a few a thread).
     parts: Vec<NarrowPart>,
     plan: Plan,
     lanes: Lanes,

@@ -30,11 +30,11 @@ struct Run<'a> {
     floats: [&'a mut [f32]; FLOATS],
 }
 
-/// `whole` (every lane) cut into `threads` runs of whole lanes.
-fn cut_runs(mut whole: Run, threads: usize) -> Vec<Run> {
+/// `whole` (every lane) cut into `cuts` runs of whole lanes.
+fn cut_runs(mut whole: Run, cuts: usize) -> Vec<Run> {
     let n = whole.ids[0].len();
-    let cut = |t: usize| t * n / threads;
-    (0..threads)
+    let cut = |t: usize| t * n / cuts;
+    (0..cuts)
         .map(|t| {
             let len = cut(t + 1) - cut(t);
             Run {
@@ -89,7 +89,7 @@ impl Lanes {
             // One run of every lane, with nothing to allocate.
             fill_run(0, &mut { whole });
         } else {
-            let mut runs = cut_runs(whole, threads);
+            let mut runs = cut_runs(whole, workers::parts(threads));
             workers::each(threads, &mut runs, fill_run);
         }
         self.kept_of = kept_of;

@@ -40,21 +40,22 @@ impl BallCells {
     }
 
     /// [`BallCells::pairs`] on `threads` threads, the entries all sorted: the balls in cell
-    /// order cut into one run a thread, each searched into keys of its own, then appended to
+    /// order cut into runs (a few a thread), each searched into keys of its own, then appended to
     /// `keys` in order; returns the box tests. The same keys as one thread finds (a run's
     /// search reads only the sorted cells), so the same pairs and counts on any number.
     pub(super) fn pairs_on_threads(&mut self, keys: &mut PairKeys, threads: usize) -> u64 {
         assert!(self.holds_all(), "pairs searched after a windowed build");
         let mut parts = std::mem::take(&mut self.parts);
-        parts.resize_with(threads, Default::default);
+        let cuts = workers::parts(threads);
+        parts.resize_with(cuts, Default::default);
         let (n, this) = (self.count, &*self);
-        workers::each(threads, &mut parts[..threads], |t, (part, tests)| {
+        workers::each(threads, &mut parts[..cuts], |t, (part, tests)| {
             part.clear(0);
-            let run = t * n / threads..(t + 1) * n / threads;
+            let run = t * n / cuts..(t + 1) * n / cuts;
             *tests = this.pairs_in(run, &mut part.writer(), None);
         });
         let mut tests = 0;
-        for (part, t) in &parts[..threads] {
+        for (part, t) in &parts[..cuts] {
             keys.append(part);
             tests += t;
         }
