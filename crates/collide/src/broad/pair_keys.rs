@@ -16,8 +16,12 @@
 //! itself ([`KeyWriter::take`]). The buffers only grow, so a steady state allocates (and
 //! clears) nothing.
 //!
+//! On several threads the passes are cut into parts (`threads.rs`), with the same result.
+//!
 //! Used by the broad phases that find pairs in spatial order (cells) rather than in index
 //! order, in place of a comparison sort of the pair list.
+
+mod threads;
 
 use super::radix::index_bits;
 use super::Pair;

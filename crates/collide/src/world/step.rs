@@ -171,14 +171,8 @@ impl World {
     /// assert_eq!(run().state_hash(), world.state_hash());
     /// ```
     pub fn step(&mut self) {
-        let hits = std::mem::take(&mut self.hits);
-        let dt = self.step_seconds() as f32;
-        let mut cx = StepContext::new(dt, self.settings.clone(), self.steps, hits);
-        if self.balls.len() < cx.settings.parallel_from {
-            cx.settings.threads = 1;
-        }
-        cx.clock = self.clock;
-        crate::workers::start_timing(self.clock);
+        let mut cx = self.step_context();
+        let dt = cx.dt;
         let mode = cx.settings.tunnelling;
         self.rules_at(Moment::Start, &mut cx);
         let st = &mut self.stages;
@@ -251,6 +245,20 @@ impl World {
         self.measure(&cx, woke, t0);
         self.hits = cx.hits;
         self.steps += 1;
+    }
+
+    /// The step's context: its settings (on one thread below `parallel_from` balls), the
+    /// hits kept since the last drain, and the clock, which starts timing the stages.
+    fn step_context(&mut self) -> StepContext {
+        let hits = std::mem::take(&mut self.hits);
+        let dt = self.step_seconds() as f32;
+        let mut cx = StepContext::new(dt, self.settings.clone(), self.steps, hits);
+        if self.balls.len() < cx.settings.parallel_from {
+            cx.settings.threads = 1;
+        }
+        cx.clock = self.clock;
+        crate::workers::start_timing(self.clock);
+        cx
     }
 
     /// The meter stage: co-located balls at every step, and the overlap meter at the end of

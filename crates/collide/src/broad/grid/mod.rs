@@ -316,7 +316,7 @@ impl Grid {
             probe => self.obstacles.query(input, pairs, counters, probe),
         }
         self.keys.extend(pairs);
-        counters.repeats_dropped += self.keys.sorted_into(pairs);
+        counters.repeats_dropped += self.keys.sorted_into_on(pairs, threads);
         counters.pairs += pairs.len() as u64;
     }
 

@@ -1,0 +1,173 @@
+//! The pair keys' radix sort on several threads: the same two LSD passes as
+//! [`PairKeys::sorted_into`], each cut into parts of the keys. A part counts its digits, the
+//! counts of all parts become each part's first slot of each bucket (bucket by bucket, part
+//! by part in order, so equal digits keep their order as one thread keeps them), and each
+//! part scatters its keys to its own slots. The result is the one thread's, key for key:
+//! a sort has one answer, and the passes stay stable. The last pass (partners in order,
+//! repeats dropped) stays on the calling thread.
+
+use super::{partners_in_order, prefetch, PairKeys, LOW};
+use crate::broad::Pair;
+use crate::workers;
+
+/// Keys from which the sort runs on several threads: below, one thread sorts them in less
+/// time than it takes to hand out the parts.
+pub(crate) const PARALLEL_KEYS: usize = 1 << 15;
+
+/// Where the parts scatter their keys: every slot is written by one part once (the counts
+/// give each part its own slots of each bucket).
+struct Slots(*mut u64);
+
+// SAFETY: see `Slots`: no two parts write one slot, and no part reads another's.
+unsafe impl Sync for Slots {}
+
+impl PairKeys {
+    /// [`PairKeys::sorted_into`] on up to `threads` threads: the same pairs and the same
+    /// count of repeats dropped.
+    pub(crate) fn sorted_into_on(&mut self, pairs: &mut Vec<Pair>, threads: usize) -> u64 {
+        let n = self.len;
+        let threads = workers::usable(threads);
+        if threads <= 1 || n < PARALLEL_KEYS {
+            return self.sorted_into(pairs);
+        }
+        if self.spare.len() < n {
+            self.spare.resize(n, 0);
+        }
+        let d0 = self.bits.div_ceil(2);
+        let (b0, b1) = (1usize << d0, 1usize << (self.bits - d0));
+        let (s1, m0) = (32 + d0, (b0 - 1) as u64);
+        let cuts = workers::parts(threads);
+        let keys = &mut self.keys[..n];
+        let spare = &mut self.spare[..n];
+        // Pass one: the first index's low digit, keys to spare (canonical order first).
+        let first = |k: u64| ((k >> 32) & m0) as usize;
+        let mut counts = vec![0u32; cuts * b0];
+        count(threads, keys, &mut counts, b0, |k: &mut u64| {
+            let (a, b) = (*k >> 32, *k & LOW);
+            *k = a.min(b) << 32 | a.max(b);
+            first(*k)
+        });
+        scatter(threads, keys, spare, &mut counts, b0, first);
+        // Pass two: its high digit, spare back to keys.
+        let second = |k: u64| (k >> s1) as usize;
+        let mut counts = vec![0u32; cuts * b1];
+        count(threads, spare, &mut counts, b1, |k: &mut u64| second(*k));
+        scatter(threads, spare, keys, &mut counts, b1, second);
+        let kept = partners_in_order(keys, &mut self.spare);
+        pairs.clear();
+        pairs.extend(kept.iter().map(|&k| ((k >> 32) as u32, k as u32)));
+        (n - kept.len()) as u64
+    }
+}
+
+/// Counts each part's digits (`digit` may rewrite the key first) into its `buckets` counts,
+/// one row of `counts` a part.
+fn count(
+    threads: usize,
+    keys: &mut [u64],
+    counts: &mut [u32],
+    buckets: usize,
+    digit: impl Fn(&mut u64) -> usize + Sync,
+) {
+    let cuts = counts.len() / buckets;
+    let mut parts = cut(keys, cuts)
+        .into_iter()
+        .zip(counts.chunks_mut(buckets))
+        .collect::<Vec<_>>();
+    workers::each(threads, &mut parts, |_, (keys, counts)| {
+        for k in keys.iter_mut() {
+            counts[digit(k)] += 1;
+        }
+    });
+}
+
+/// Turns the parts' counts into each part's first slot of each bucket (bucket by bucket,
+/// part by part), then scatters each part's keys from `from` to its slots of `to`.
+fn scatter(
+    threads: usize,
+    from: &mut [u64],
+    to: &mut [u64],
+    counts: &mut [u32],
+    buckets: usize,
+    digit: impl Fn(u64) -> usize + Sync,
+) {
+    let cuts = counts.len() / buckets;
+    let mut sum = 0;
+    for b in 0..buckets {
+        for p in 0..cuts {
+            let c = &mut counts[p * buckets + b];
+            (*c, sum) = (sum, sum + *c);
+        }
+    }
+    let n = to.len();
+    let slots = Slots(to.as_mut_ptr());
+    let mut parts = cut(from, cuts)
+        .into_iter()
+        .zip(counts.chunks_mut(buckets))
+        .collect::<Vec<_>>();
+    workers::each(threads, &mut parts, |_, (keys, at)| {
+        let slots = &slots;
+        for &k in keys.iter() {
+            let slot = &mut at[digit(k)];
+            let i = *slot as usize;
+            assert!(i < n);
+            prefetch(slots.0.wrapping_add(i + 16));
+            // SAFETY: `i < n`, and slot `i` is this part's alone (see `Slots`).
+            unsafe { slots.0.add(i).write(k) };
+            *slot += 1;
+        }
+    });
+}
+
+/// `keys` cut into `cuts` runs of nearly equal length, in order.
+fn cut(mut keys: &mut [u64], cuts: usize) -> Vec<&mut [u64]> {
+    let n = keys.len();
+    let mut runs = Vec::with_capacity(cuts);
+    for p in 0..cuts {
+        let len = (p + 1) * n / cuts - p * n / cuts;
+        let (run, rest) = keys.split_at_mut(len);
+        runs.push(run);
+        keys = rest;
+    }
+    runs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn the_sort_on_threads_gives_the_one_threads_pairs() {
+        let mut rng = StdRng::seed_from_u64(9);
+        for (n, len) in [
+            (50_000usize, PARALLEL_KEYS + 1),
+            (1 << 20, 3 * PARALLEL_KEYS),
+        ] {
+            let raw: Vec<u64> = (0..len)
+                .map(|_| {
+                    let (a, b) = (rng.gen_range(0..n as u64), rng.gen_range(0..n as u64));
+                    a << 32 | b
+                })
+                .collect();
+            let sorted = |threads: usize| {
+                let mut keys = PairKeys::default();
+                keys.clear(n);
+                let mut out = keys.writer();
+                for &k in &raw {
+                    out.push(k);
+                }
+                drop(out);
+                let mut got = Vec::new();
+                let dropped = keys.sorted_into_on(&mut got, threads);
+                (got, dropped)
+            };
+            let one = sorted(1);
+            assert!(one.0.windows(2).all(|w| w[0] < w[1]));
+            for threads in [2, 3, 4] {
+                assert_eq!(sorted(threads), one, "{threads} threads, n = {n}");
+            }
+        }
+    }
+}
