@@ -81,6 +81,16 @@ impl ShapeDesc {
         }
     }
 
+    /// The obstacles this description builds into, as a world would hold them but without
+    /// the guard points the world adds at the ends of top-level shapes, and the groups its
+    /// group shapes name (numbered from 0; a group's members carry their guard points). What
+    /// a viewer draws a description with.
+    pub fn built(&self) -> (Vec<Shape>, Vec<Group>) {
+        let (mut shapes, mut groups) = (Vec::new(), Vec::new());
+        self.push_unscored(&mut shapes, &mut groups);
+        (shapes, groups)
+    }
+
     /// The shapes of the kind, with this description's elasticity and motion.
     fn push_unscored(&self, out: &mut Vec<Shape>, groups: &mut Vec<Group>) {
         let (e, motion) = (self.elasticity, self.motion.built());
