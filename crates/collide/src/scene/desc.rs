@@ -1,10 +1,12 @@
 //! The obstacles of a scene: [`ShapeDesc`], a [`ShapeKind`] with the fields every kind
-//! shares (elasticity, motion, score), and its [`MotionDesc`]. Angles are in degrees;
-//! `build.rs` turns them into the library's shapes (radians). Files write each shape as one
-//! variant carrying all its fields (`Segment(a: …, b: …, elasticity: 0.9)`, a scoring shape
-//! wrapped in `Scored(…)`); `text.rs` is that written form.
+//! shares (elasticity, motion, score), and its [`MotionDesc`]. Angles are in degrees; each
+//! kind says here what shapes of the library it builds into (radians), and `build.rs` builds
+//! a world from them. Files write each shape as one variant carrying all its fields
+//! (`Segment(a: …, b: …, elasticity: 0.9)`, a scoring shape wrapped in `Scored(…)`);
+//! `text.rs` is that written form.
 
-use crate::geom::{Control, HullKind};
+use crate::geom::angle;
+use crate::geom::{add_guard_points, Control, Geometry, Group, HullKind, Motion, Shape};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -217,4 +219,135 @@ impl ShapeKind {
             ShapeKind::Group { .. } => "Group",
         }
     }
+}
+
+impl ShapeKind {
+    /// The library's shapes of this kind, each with elasticity `e` and `motion` (a gate and a
+    /// teardrop's parts static), appended to `out`; a group's members go into `groups`.
+    /// Degrees become radians (`f32::to_radians`, the one conversion a scene's angles get),
+    /// a gate's normal is made unit length, polylines and teardrops become segments, arcs and
+    /// points.
+    pub(super) fn push_built(
+        &self,
+        e: f32,
+        motion: Motion,
+        out: &mut Vec<Shape>,
+        groups: &mut Vec<Group>,
+    ) {
+        let mut push = |geom| out.push(Shape::new(geom, e, motion));
+        match self {
+            ShapeKind::Point { p } => push(Geometry::Point { p: *p }),
+            ShapeKind::Segment { a, b } => push(Geometry::Segment { a: *a, b: *b }),
+            ShapeKind::Polyline { points } => {
+                for w in points.windows(2) {
+                    push(Geometry::Segment { a: w[0], b: w[1] });
+                }
+            }
+            ShapeKind::Circle { centre, radius } => push(Geometry::Circle {
+                c: *centre,
+                r: *radius,
+            }),
+            ShapeKind::Arc {
+                centre,
+                radius,
+                start,
+                end,
+            } => push(Geometry::Arc {
+                c: *centre,
+                r: *radius,
+                start: start.to_radians(),
+                end: end.to_radians(),
+            }),
+            ShapeKind::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+            } => {
+                let geom = Geometry::Gate {
+                    a: *a,
+                    b: *b,
+                    normal: normal.normalize(),
+                    threshold: *threshold,
+                };
+                out.push(Shape::new(geom, e, Motion::Static))
+            }
+            ShapeKind::Teardrop {
+                centre,
+                radius,
+                tip,
+            } => push_teardrop(*centre, *radius, *tip, e, out),
+            ShapeKind::Rect { min, max } => push(Geometry::Rect {
+                min: *min,
+                max: *max,
+            }),
+            ShapeKind::OrientedRect {
+                centre,
+                half_extents,
+                angle,
+            } => push(Geometry::OrientedRect {
+                c: *centre,
+                half: *half_extents,
+                angle: angle.to_radians(),
+            }),
+            ShapeKind::Group { shapes, hull } => push_group(shapes, *hull, motion, out, groups),
+        }
+    }
+}
+
+/// Builds the members (with their guard points) moving as the group, the group itself, and
+/// one obstacle standing for it.
+fn push_group(
+    descs: &[ShapeDesc],
+    hull_kind: HullKind,
+    motion: Motion,
+    out: &mut Vec<Shape>,
+    groups: &mut Vec<Group>,
+) {
+    let mut members = Vec::new();
+    for d in descs {
+        // A hit on a group is the group's: what its members are worth is never read.
+        d.push_shapes(&mut members, &mut Vec::new(), groups);
+    }
+    add_guard_points(&mut members);
+    for m in &mut members {
+        m.motion = motion;
+    }
+    let group = Group { members, hull_kind };
+    let geom = Geometry::Group {
+        id: groups.len() as u32,
+        hull: group.hull(),
+    };
+    groups.push(group);
+    out.push(Shape::new(geom, 1.0, motion));
+}
+
+/// Arc round the back plus two segments tangent to it meeting at the tip, plus the tip point.
+fn push_teardrop(c: Vec2, r: f32, tip: Vec2, e: f32, out: &mut Vec<Shape>) {
+    let d = tip - c;
+    let dist = d.length();
+    let toward = angle::atan2(d.y, d.x);
+    // The tangent points sit at ±acos(r / dist) from the direction to the tip.
+    let half = angle::acos(r / dist);
+    let (t1, t2) = (toward + half, toward - half);
+    let p1 = c + angle::from_angle(t1) * r;
+    let p2 = c + angle::from_angle(t2) * r;
+    let arc = Geometry::Arc {
+        c,
+        r,
+        start: t1,
+        end: t2 + std::f32::consts::TAU,
+    };
+    out.push(Shape::new(arc, e, Motion::Static));
+    out.push(Shape::new(
+        Geometry::Segment { a: p1, b: tip },
+        e,
+        Motion::Static,
+    ));
+    out.push(Shape::new(
+        Geometry::Segment { a: tip, b: p2 },
+        e,
+        Motion::Static,
+    ));
+    out.push(Shape::new(Geometry::Point { p: tip }, e, Motion::Static));
 }
