@@ -1,10 +1,12 @@
 //! The obstacles of a scene: [`ShapeDesc`], a [`ShapeKind`] with the fields every kind
-//! shares (elasticity, motion, score), and its [`MotionDesc`]. Angles are in degrees; each
-//! kind says here what shapes of the library it builds into (radians), and `build.rs` builds
-//! a world from them. Files write each shape as one variant carrying all its fields
+//! shares (elasticity, motion, score), and its [`MotionDesc`]. Angles are in degrees. Each
+//! kind says here what its fields must be (its checks, the messages naming the field) and
+//! what shapes of the library it builds into (radians); `validate.rs` checks a scene and
+//! `build.rs` builds a world with them. Files write each shape as one variant carrying all its fields
 //! (`Segment(a: …, b: …, elasticity: 0.9)`, a scoring shape wrapped in `Scored(…)`);
 //! `text.rs` is that written form.
 
+use super::check::{check_direction, check_num, check_vec};
 use crate::geom::angle;
 use crate::geom::{add_guard_points, Control, Geometry, Group, HullKind, Motion, Shape};
 use glam::Vec2;
@@ -350,4 +352,152 @@ fn push_teardrop(c: Vec2, r: f32, tip: Vec2, e: f32, out: &mut Vec<Shape>) {
         Motion::Static,
     ));
     out.push(Shape::new(Geometry::Point { p: tip }, e, Motion::Static));
+}
+
+impl ShapeKind {
+    /// Checks the kind's own fields.
+    pub(super) fn validate(&self) -> Result<(), String> {
+        match self {
+            ShapeKind::Point { p } => check_vec(*p, "p"),
+            ShapeKind::Segment { a, b } => {
+                check_vec(*a, "a")?;
+                check_vec(*b, "b")
+            }
+            ShapeKind::Polyline { points } => check_polyline(points),
+            ShapeKind::Circle { centre, radius } => {
+                check_vec(*centre, "centre")?;
+                check_num(*radius, "radius", 1e-3, 1e6)
+            }
+            ShapeKind::Arc {
+                centre,
+                radius,
+                start,
+                end,
+            } => check_arc(*centre, *radius, *start, *end),
+            ShapeKind::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+            } => check_gate(*a, *b, *normal, *threshold),
+            ShapeKind::Teardrop {
+                centre,
+                radius,
+                tip,
+            } => check_teardrop(*centre, *radius, *tip),
+            ShapeKind::Rect { min, max } => check_rect(*min, *max),
+            ShapeKind::OrientedRect {
+                centre,
+                half_extents,
+                angle,
+            } => check_oriented_rect(*centre, *half_extents, *angle),
+            ShapeKind::Group { shapes, .. } => check_group(shapes),
+        }
+    }
+}
+
+/// A polyline's corners: at least two, each finite.
+fn check_polyline(points: &[Vec2]) -> Result<(), String> {
+    if points.len() < 2 {
+        return Err("field `points`: needs at least two points".into());
+    }
+    points.iter().try_for_each(|p| check_vec(*p, "points"))
+}
+
+/// An arc's centre and radius, and its angles: `end` above `start` by at most a turn.
+fn check_arc(centre: Vec2, radius: f32, start: f32, end: f32) -> Result<(), String> {
+    check_vec(centre, "centre")?;
+    check_num(radius, "radius", 1e-3, 1e6)?;
+    check_num(start, "start", -3600.0, 3600.0)?;
+    check_num(end, "end", -3600.0, 3600.0)?;
+    if !(end > start && end - start <= 360.0) {
+        return Err(format!(
+            "field `end`: must be above `start` by at most 360 degrees (start {start}, end {end})"
+        ));
+    }
+    Ok(())
+}
+
+/// A gate's ends, its normal (a direction) and its threshold speed.
+fn check_gate(a: Vec2, b: Vec2, normal: Vec2, threshold: f32) -> Result<(), String> {
+    check_vec(a, "a")?;
+    check_vec(b, "b")?;
+    check_vec(normal, "normal")?;
+    check_direction(normal, "normal")?;
+    check_num(threshold, "threshold", 0.0, 1e7)
+}
+
+/// A teardrop's round end and its tip, which lies outside it.
+fn check_teardrop(centre: Vec2, radius: f32, tip: Vec2) -> Result<(), String> {
+    check_vec(centre, "centre")?;
+    check_vec(tip, "tip")?;
+    check_num(radius, "radius", 1e-3, 1e6)?;
+    if (tip - centre).length() <= radius * 1.01 {
+        return Err("field `tip`: must lie outside the round end".into());
+    }
+    Ok(())
+}
+
+/// A rectangle's corners, `max` above `min` on both axes.
+fn check_rect(min: Vec2, max: Vec2) -> Result<(), String> {
+    check_vec(min, "min")?;
+    check_vec(max, "max")?;
+    if !(min.x < max.x && min.y < max.y) {
+        return Err(format!(
+            "field `max`: must be above `min` on both axes (min {min}, max {max})"
+        ));
+    }
+    Ok(())
+}
+
+/// A turned rectangle's centre, half extents and angle.
+fn check_oriented_rect(centre: Vec2, half_extents: Vec2, angle: f32) -> Result<(), String> {
+    check_vec(centre, "centre")?;
+    check_num(half_extents.x, "half_extents", 1e-3, 1e6)?;
+    check_num(half_extents.y, "half_extents", 1e-3, 1e6)?;
+    check_num(angle, "angle", -3600.0, 3600.0)
+}
+
+/// A group's members: at least one, each a valid member (the message names it).
+fn check_group(shapes: &[ShapeDesc]) -> Result<(), String> {
+    if shapes.is_empty() {
+        return Err("field `shapes`: a group needs at least one shape".into());
+    }
+    shapes.iter().enumerate().try_for_each(|(k, m)| {
+        m.validate_member()
+            .map_err(|e| format!("member {k} ({}): {e}", m.kind_name()))
+    })
+}
+
+/// Checks a shape's motion as a scene file's is checked; the message names the field.
+pub fn check_motion(m: &MotionDesc) -> Result<(), String> {
+    match *m {
+        MotionDesc::Static => Ok(()),
+        MotionDesc::Kinematic { pivot, speed } => {
+            check_vec(pivot, "motion.pivot")?;
+            check_num(speed, "motion.speed", -100.0, 100.0)
+        }
+        MotionDesc::Flipper {
+            pivot,
+            raised,
+            speed,
+            ..
+        } => {
+            check_vec(pivot, "motion.pivot")?;
+            check_num(raised, "motion.raised", -360.0, 360.0)?;
+            check_num(speed, "motion.speed", 0.01, 100.0)
+        }
+        MotionDesc::Plunger {
+            axis,
+            travel,
+            pull_speed,
+            stiffness,
+            ..
+        } => {
+            check_direction(axis, "motion.axis")?;
+            check_num(travel, "motion.travel", 0.0, 1e5)?;
+            check_num(pull_speed, "motion.pull_speed", 0.0, 1e6)?;
+            check_num(stiffness, "motion.stiffness", 0.0, 1e5)
+        }
+    }
 }
