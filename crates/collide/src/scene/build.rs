@@ -129,3 +129,40 @@ impl MotionDesc {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Geometry;
+    use crate::scene::ShapeKind;
+    use glam::Vec2;
+
+    #[test]
+    fn a_teardrop_is_built_for_a_viewer_as_its_arc_two_tangents_and_tip_without_guard_points() {
+        let tip = Vec2::new(0.0, 70.0);
+        let d = ShapeDesc::new(ShapeKind::Teardrop {
+            centre: Vec2::ZERO,
+            radius: 20.0,
+            tip,
+        });
+        let (shapes, groups) = d.built();
+        let kinds: Vec<_> = shapes.iter().map(|s| s.geom.kind_name()).collect();
+        assert_eq!(kinds, ["arc", "segment", "segment", "point"]);
+        assert_eq!(shapes[3].geom, Geometry::Point { p: tip });
+        assert!(shapes.iter().all(|s| s.guard_of.is_none()) && groups.is_empty());
+    }
+
+    #[test]
+    fn an_oriented_rect_is_built_with_its_angle_turned_from_degrees_by_to_radians() {
+        let d = ShapeDesc::new(ShapeKind::OrientedRect {
+            centre: Vec2::new(560.0, 120.0),
+            half_extents: Vec2::new(110.0, 3.0),
+            angle: 20.0,
+        });
+        let (shapes, _) = d.built();
+        let Geometry::OrientedRect { angle, .. } = shapes[0].geom else {
+            panic!("an oriented rect builds into one")
+        };
+        assert_eq!(angle.to_bits(), 20f32.to_radians().to_bits());
+    }
+}
