@@ -501,3 +501,22 @@ pub fn check_motion(m: &MotionDesc) -> Result<(), String> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_oriented_rect_is_built_with_its_angle_turned_from_degrees_by_to_radians() {
+        let d = ShapeDesc::new(ShapeKind::OrientedRect {
+            centre: Vec2::new(560.0, 120.0),
+            half_extents: Vec2::new(110.0, 3.0),
+            angle: 20.0,
+        });
+        let (shapes, _) = d.built();
+        let Geometry::OrientedRect { angle, .. } = shapes[0].geom else {
+            panic!("an oriented rect builds into one")
+        };
+        assert_eq!(angle.to_bits(), 20f32.to_radians().to_bits());
+    }
+}
