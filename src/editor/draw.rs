@@ -5,10 +5,12 @@ use super::{Drag, Editor, Tool};
 use crate::keymap::{self, Action};
 use crate::render::screen;
 use crate::render::view::View;
+use collide::geom::{Group, Outline};
 use collide::scene::{ShapeDesc, ShapeKind};
-use collide::Vec2;
+use collide::{Shape, Vec2};
 use collide_edit::{self as edit, Handle, Role};
 use macroquad::prelude::*;
+use std::f32::consts::TAU;
 
 /// Half size of a handle square (screen px).
 const HANDLE: f32 = 4.5;
@@ -112,65 +114,46 @@ fn seg(view: &View, a: Vec2, b: Vec2, w: f32, color: Color) {
     draw_line(p.x, p.y, q.x, q.y, w, color);
 }
 
-/// An arc (degrees) as a polyline on screen.
+/// An arc (rad) as a polyline on screen, one piece per 4° or so.
 fn arc_line(view: &View, c: Vec2, r: f32, start: f32, end: f32, w: f32, color: Color) {
-    let n = ((end - start) / 4.0).ceil().clamp(4.0, 90.0) as usize;
-    let at = |k: usize| {
-        let deg = start + (end - start) * k as f32 / n as f32;
-        c + Vec2::from_angle(deg.to_radians()) * r
-    };
+    let n = ((end - start).to_degrees() / 4.0).ceil().clamp(4.0, 90.0) as usize;
+    let at = |k: usize| c + Vec2::from_angle(start + (end - start) * k as f32 / n as f32) * r;
     for k in 0..n {
         seg(view, at(k), at(k + 1), w, color);
     }
 }
 
-/// A shape description's outline (the selection, the shape being dragged out).
+/// A shape description's outline (the selection, the shape being dragged out): the outlines
+/// of the obstacles it builds into, guard points left out.
 fn outline(view: &View, d: &ShapeDesc, color: Color, w: f32) {
-    match &d.kind {
-        ShapeKind::Point { p } => {
-            let q = view.pt(*p);
+    let (shapes, groups) = d.built();
+    for s in &shapes {
+        built_outline(view, s, &groups, color, w);
+    }
+}
+
+/// One built obstacle's outline; a group draws its members.
+fn built_outline(view: &View, s: &Shape, groups: &[Group], color: Color, w: f32) {
+    if s.guard_of.is_some() {
+        return;
+    }
+    match s.geom.outline() {
+        Outline::Dot(p) => {
+            let q = view.pt(p);
             draw_circle_lines(q.x, q.y, 5.0, w, color);
         }
-        ShapeKind::Segment { a, b } | ShapeKind::Gate { a, b, .. } => seg(view, *a, *b, w, color),
-        ShapeKind::Polyline { points } => {
-            for p in points.windows(2) {
-                seg(view, p[0], p[1], w, color);
+        Outline::Line { a, b } | Outline::Gate { a, b, .. } => seg(view, a, b, w, color),
+        Outline::Disc { c, r } => arc_line(view, c, r, 0.0, TAU, w, color),
+        Outline::Arc { c, r, start, end } => arc_line(view, c, r, start, end, w, color),
+        Outline::Polygon(k) => {
+            for i in 0..k.len() {
+                seg(view, k[i], k[(i + 1) % k.len()], w, color);
             }
         }
-        ShapeKind::Circle { centre, radius } => {
-            arc_line(view, *centre, *radius, 0.0, 360.0, w, color)
-        }
-        ShapeKind::Arc {
-            centre,
-            radius,
-            start,
-            end,
-        } => arc_line(view, *centre, *radius, *start, *end, w, color),
-        ShapeKind::Teardrop {
-            centre,
-            radius,
-            tip,
-        } => {
-            arc_line(view, *centre, *radius, 0.0, 360.0, w, color);
-            seg(view, *centre, *tip, w, color);
-        }
-        ShapeKind::Rect { min, max } => {
-            let c = [*min, Vec2::new(max.x, min.y), *max, Vec2::new(min.x, max.y)];
-            for k in 0..4 {
-                seg(view, c[k], c[(k + 1) % 4], w, color);
+        Outline::Group(id) => {
+            for m in groups.get(id as usize).map_or(&[][..], |g| &g.members) {
+                built_outline(view, m, groups, color, w);
             }
         }
-        ShapeKind::OrientedRect {
-            centre,
-            half_extents,
-            angle,
-        } => {
-            let c =
-                collide::geom::oriented_rect_corners(*centre, *half_extents, angle.to_radians());
-            for k in 0..4 {
-                seg(view, c[k], c[(k + 1) % 4], w, color);
-            }
-        }
-        ShapeKind::Group { shapes, .. } => shapes.iter().for_each(|m| outline(view, m, color, w)),
     }
 }

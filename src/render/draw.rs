@@ -4,7 +4,7 @@ use super::fx::{Fx, HitKind, HIT_LIFE, LIGHT_LIFE};
 use super::sprites::Sprites;
 use super::view::View;
 use crate::state::Show;
-use collide::geom::{oriented_rect_corners, Hull};
+use collide::geom::{Hull, Outline};
 use collide::rules::ShapePlay;
 use collide::{Aabb, DebugDraw, Geometry, Motion, Prim, Rgba, Shape, Vec2, World};
 use macroquad::prelude::*;
@@ -156,8 +156,8 @@ fn obstacles(view: &View, world: &World, fx: &Fx, lights: bool) {
 
 /// One obstacle's outline; a group draws its members.
 fn shape(view: &View, world: &World, s: &Shape, w: f32, color: Color) {
-    match s.geom {
-        Geometry::Point { p } => {
+    match s.geom.outline() {
+        Outline::Dot(p) => {
             let q = view.pt(p);
             let r = if s.guard_of.is_some() {
                 w * 0.6
@@ -166,8 +166,8 @@ fn shape(view: &View, world: &World, s: &Shape, w: f32, color: Color) {
             };
             draw_circle(q.x, q.y, r, color);
         }
-        Geometry::Segment { a, b } => line(view, a, b, w, color),
-        Geometry::Circle { c, r } => {
+        Outline::Line { a, b } => line(view, a, b, w, color),
+        Outline::Disc { c, r } => {
             let q = view.pt(c);
             draw_circle(
                 q.x,
@@ -177,20 +177,14 @@ fn shape(view: &View, world: &World, s: &Shape, w: f32, color: Color) {
             );
             draw_circle_lines(q.x, q.y, view.len(r), w, color);
         }
-        Geometry::Arc { c, r, start, end } => {
+        Outline::Arc { c, r, start, end } => {
             for pair in arc_points(c, r, start, end, view).windows(2) {
                 line(view, pair[0], pair[1], w, color);
             }
         }
-        Geometry::Gate { a, b, normal, .. } => gate(view, a, b, normal, w, color),
-        Geometry::Rect { min, max } => {
-            let k = [min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)];
-            polygon(view, &k, w, color);
-        }
-        Geometry::OrientedRect { c, half, angle } => {
-            polygon(view, &oriented_rect_corners(c, half, angle), w, color)
-        }
-        Geometry::Group { id, .. } => {
+        Outline::Gate { a, b, normal } => gate(view, a, b, normal, w, color),
+        Outline::Polygon(corners) => polygon(view, &corners, w, color),
+        Outline::Group(id) => {
             for m in world.group(id).map_or(&[][..], |g| &g.members) {
                 shape(view, world, m, w, color);
             }
@@ -198,14 +192,15 @@ fn shape(view: &View, world: &World, s: &Shape, w: f32, color: Color) {
     }
 }
 
-/// A closed outline, lightly filled.
-fn polygon(view: &View, corners: &[Vec2; 4], w: f32, color: Color) {
-    let q = corners.map(|k| view.pt(k));
+/// A closed convex outline, lightly filled (a fan of triangles from the first corner).
+fn polygon(view: &View, corners: &[Vec2], w: f32, color: Color) {
+    let q: Vec<_> = corners.iter().map(|&k| view.pt(k)).collect();
     let fill = Color::new(color.r, color.g, color.b, 0.25);
-    draw_triangle(q[0], q[1], q[2], fill);
-    draw_triangle(q[0], q[2], q[3], fill);
-    for i in 0..4 {
-        line(view, corners[i], corners[(i + 1) % 4], w, color);
+    for i in 1..q.len().saturating_sub(1) {
+        draw_triangle(q[0], q[i], q[i + 1], fill);
+    }
+    for i in 0..corners.len() {
+        line(view, corners[i], corners[(i + 1) % corners.len()], w, color);
     }
 }
 

@@ -1,6 +1,7 @@
 //! Short-lived visual effects fed by the world's hits: hit points, reticles, tangents, lights,
 //! and ball tracks. Frame-time based; they never touch the simulation.
 
+use collide::geom::Outline;
 use collide::world::{Hit, HitWith};
 use collide::{BallId, Geometry, Vec2, World};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -124,15 +125,16 @@ impl Fx {
     }
 }
 
-/// The reticle style and the tangent at `p` for a hit on geometry `g`.
+/// The reticle style and the tangent at `p` for a hit on geometry `g`: along a line, round an
+/// arc or a disc, none at a point, a group or a polygon's face.
 fn classify(g: Geometry, p: Vec2) -> (HitKind, Option<Vec2>) {
-    match g {
-        Geometry::Segment { a, b } | Geometry::Gate { a, b, .. } => {
+    match g.outline() {
+        Outline::Line { a, b } | Outline::Gate { a, b, .. } => {
             (HitKind::Segment, Some((b - a).normalize_or_zero()))
         }
-        Geometry::Arc { c, .. } => (HitKind::Arc, Some((p - c).perp().normalize_or_zero())),
-        Geometry::Circle { c, .. } => (HitKind::Round, Some((p - c).perp().normalize_or_zero())),
-        Geometry::Point { .. } | Geometry::Group { .. } => (HitKind::Round, None),
-        Geometry::Rect { .. } | Geometry::OrientedRect { .. } => (HitKind::Segment, None),
+        Outline::Arc { c, .. } => (HitKind::Arc, Some((p - c).perp().normalize_or_zero())),
+        Outline::Disc { c, .. } => (HitKind::Round, Some((p - c).perp().normalize_or_zero())),
+        Outline::Dot(_) | Outline::Group(_) => (HitKind::Round, None),
+        Outline::Polygon(_) => (HitKind::Segment, None),
     }
 }

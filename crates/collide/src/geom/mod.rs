@@ -8,6 +8,7 @@ mod control;
 mod group;
 mod guard;
 mod hull;
+mod outline;
 mod rect;
 mod shape;
 
@@ -18,6 +19,7 @@ pub use control::Control;
 pub use group::Group;
 pub(crate) use guard::add_guard_points;
 pub use hull::{Hull, HullKind};
+pub use outline::Outline;
 pub use rect::oriented_rect_corners;
 pub(crate) use rect::{oriented_rect_aabb, unrotated};
 pub(crate) use shape::arc_is_closed;

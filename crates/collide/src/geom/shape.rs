@@ -5,7 +5,7 @@
 //! is always recomputed from `base` and the angle, so no error builds up over time.
 
 use super::Control;
-use super::{oriented_rect_aabb, oriented_rect_corners, Aabb, Hull};
+use super::{oriented_rect_aabb, oriented_rect_corners, Aabb, Hull, Outline};
 use crate::geom::angle;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -288,6 +288,27 @@ impl Geometry {
         }
     }
 
+    /// How this geometry is drawn.
+    pub fn outline(&self) -> Outline {
+        match *self {
+            Geometry::Point { p } => Outline::Dot(p),
+            Geometry::Segment { a, b } => Outline::Line { a, b },
+            Geometry::Circle { c, r } => Outline::Disc { c, r },
+            Geometry::Arc { c, r, start, end } => Outline::Arc { c, r, start, end },
+            Geometry::Gate { a, b, normal, .. } => Outline::Gate { a, b, normal },
+            Geometry::Rect { min, max } => Outline::Polygon(vec![
+                min,
+                Vec2::new(max.x, min.y),
+                max,
+                Vec2::new(min.x, max.y),
+            ]),
+            Geometry::OrientedRect { c, half, angle } => {
+                Outline::Polygon(oriented_rect_corners(c, half, angle).to_vec())
+            }
+            Geometry::Group { id, .. } => Outline::Group(id),
+        }
+    }
+
     /// Short name of the kind, for panels and messages.
     pub fn kind_name(&self) -> &'static str {
         match self {
@@ -440,5 +461,30 @@ mod tests {
         } else {
             unreachable!()
         }
+    }
+
+    #[test]
+    fn a_rect_is_drawn_as_its_four_corners_counter_clockwise_from_min() {
+        let g = Geometry::Rect {
+            min: Vec2::new(1.0, 2.0),
+            max: Vec2::new(4.0, 6.0),
+        };
+        let Outline::Polygon(k) = g.outline() else {
+            panic!("a rect is a polygon")
+        };
+        assert_eq!(
+            k,
+            [(1.0, 2.0), (4.0, 2.0), (4.0, 6.0), (1.0, 6.0)].map(|(x, y)| Vec2::new(x, y))
+        );
+    }
+
+    #[test]
+    fn a_turned_rect_is_drawn_as_the_corners_its_contact_test_uses() {
+        let (c, half, angle) = (Vec2::new(3.0, 4.0), Vec2::new(2.0, 1.0), 0.5);
+        let g = Geometry::OrientedRect { c, half, angle };
+        assert_eq!(
+            g.outline(),
+            Outline::Polygon(oriented_rect_corners(c, half, angle).to_vec())
+        );
     }
 }

@@ -1,13 +1,11 @@
-//! Building a [`World`] from a scene: the shapes (degrees to radians, polylines and teardrops
-//! into segments, arcs and points, groups with their members and their guard points), the
-//! table's rules and the scene's settings, balls and fill.
+//! Building a [`World`] from a scene: the shapes (each kind's own building is beside it in
+//! `desc.rs`; here the scoring and the motions, degrees to radians), the table's rules and
+//! the scene's settings, balls and fill.
 
-use super::{extras, MotionDesc, Scene, ShapeDesc, ShapeKind};
-use crate::geom::angle;
-use crate::geom::{add_guard_points, Geometry, Group, HullKind, Motion, Shape};
+use super::{extras, MotionDesc, Scene, ShapeDesc};
+use crate::geom::{Group, Motion, Shape};
 use crate::rules::{GameRules, ShapePlay};
 use crate::world::{Launcher, World};
-use glam::Vec2;
 
 impl Scene {
     /// Builds the world (brute force broad phase, default settings but the scene's gravity,
@@ -81,67 +79,20 @@ impl ShapeDesc {
         }
     }
 
+    /// The obstacles this description builds into, as a world would hold them but without
+    /// the guard points the world adds at the ends of top-level shapes, and the groups its
+    /// group shapes name (numbered from 0; a group's members carry their guard points). What
+    /// a viewer draws a description with.
+    pub fn built(&self) -> (Vec<Shape>, Vec<Group>) {
+        let (mut shapes, mut groups) = (Vec::new(), Vec::new());
+        self.push_unscored(&mut shapes, &mut groups);
+        (shapes, groups)
+    }
+
     /// The shapes of the kind, with this description's elasticity and motion.
     fn push_unscored(&self, out: &mut Vec<Shape>, groups: &mut Vec<Group>) {
-        let (e, motion) = (self.elasticity, self.motion.built());
-        let mut push = |geom| out.push(Shape::new(geom, e, motion));
-        match &self.kind {
-            ShapeKind::Point { p } => push(Geometry::Point { p: *p }),
-            ShapeKind::Segment { a, b } => push(Geometry::Segment { a: *a, b: *b }),
-            ShapeKind::Polyline { points } => {
-                for w in points.windows(2) {
-                    push(Geometry::Segment { a: w[0], b: w[1] });
-                }
-            }
-            ShapeKind::Circle { centre, radius } => push(Geometry::Circle {
-                c: *centre,
-                r: *radius,
-            }),
-            ShapeKind::Arc {
-                centre,
-                radius,
-                start,
-                end,
-            } => push(Geometry::Arc {
-                c: *centre,
-                r: *radius,
-                start: start.to_radians(),
-                end: end.to_radians(),
-            }),
-            ShapeKind::Gate {
-                a,
-                b,
-                normal,
-                threshold,
-            } => {
-                let geom = Geometry::Gate {
-                    a: *a,
-                    b: *b,
-                    normal: normal.normalize(),
-                    threshold: *threshold,
-                };
-                out.push(Shape::new(geom, e, Motion::Static))
-            }
-            ShapeKind::Teardrop {
-                centre,
-                radius,
-                tip,
-            } => push_teardrop(*centre, *radius, *tip, e, out),
-            ShapeKind::Rect { min, max } => push(Geometry::Rect {
-                min: *min,
-                max: *max,
-            }),
-            ShapeKind::OrientedRect {
-                centre,
-                half_extents,
-                angle,
-            } => push(Geometry::OrientedRect {
-                c: *centre,
-                half: *half_extents,
-                angle: angle.to_radians(),
-            }),
-            ShapeKind::Group { shapes, hull } => push_group(shapes, *hull, motion, out, groups),
-        }
+        self.kind
+            .push_built(self.elasticity, self.motion.built(), out, groups);
     }
 }
 
@@ -179,59 +130,25 @@ impl MotionDesc {
     }
 }
 
-/// Builds the members (with their guard points) moving as the group, the group itself, and
-/// one obstacle standing for it.
-fn push_group(
-    descs: &[ShapeDesc],
-    hull_kind: HullKind,
-    motion: Motion,
-    out: &mut Vec<Shape>,
-    groups: &mut Vec<Group>,
-) {
-    let mut members = Vec::new();
-    for d in descs {
-        // A hit on a group is the group's: what its members are worth is never read.
-        d.push_shapes(&mut members, &mut Vec::new(), groups);
-    }
-    add_guard_points(&mut members);
-    for m in &mut members {
-        m.motion = motion;
-    }
-    let group = Group { members, hull_kind };
-    let geom = Geometry::Group {
-        id: groups.len() as u32,
-        hull: group.hull(),
-    };
-    groups.push(group);
-    out.push(Shape::new(geom, 1.0, motion));
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geom::Geometry;
+    use crate::scene::ShapeKind;
+    use glam::Vec2;
 
-/// Arc round the back plus two segments tangent to it meeting at the tip, plus the tip point.
-fn push_teardrop(c: Vec2, r: f32, tip: Vec2, e: f32, out: &mut Vec<Shape>) {
-    let d = tip - c;
-    let dist = d.length();
-    let toward = angle::atan2(d.y, d.x);
-    // The tangent points sit at ±acos(r / dist) from the direction to the tip.
-    let half = angle::acos(r / dist);
-    let (t1, t2) = (toward + half, toward - half);
-    let p1 = c + angle::from_angle(t1) * r;
-    let p2 = c + angle::from_angle(t2) * r;
-    let arc = Geometry::Arc {
-        c,
-        r,
-        start: t1,
-        end: t2 + std::f32::consts::TAU,
-    };
-    out.push(Shape::new(arc, e, Motion::Static));
-    out.push(Shape::new(
-        Geometry::Segment { a: p1, b: tip },
-        e,
-        Motion::Static,
-    ));
-    out.push(Shape::new(
-        Geometry::Segment { a: tip, b: p2 },
-        e,
-        Motion::Static,
-    ));
-    out.push(Shape::new(Geometry::Point { p: tip }, e, Motion::Static));
+    #[test]
+    fn a_teardrop_is_built_for_a_viewer_as_its_arc_two_tangents_and_tip_without_guard_points() {
+        let tip = Vec2::new(0.0, 70.0);
+        let d = ShapeDesc::new(ShapeKind::Teardrop {
+            centre: Vec2::ZERO,
+            radius: 20.0,
+            tip,
+        });
+        let (shapes, groups) = d.built();
+        let kinds: Vec<_> = shapes.iter().map(|s| s.geom.kind_name()).collect();
+        assert_eq!(kinds, ["arc", "segment", "segment", "point"]);
+        assert_eq!(shapes[3].geom, Geometry::Point { p: tip });
+        assert!(shapes.iter().all(|s| s.guard_of.is_none()) && groups.is_empty());
+    }
 }

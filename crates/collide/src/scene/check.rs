@@ -1,7 +1,6 @@
 //! The checks every number of a scene goes through (finite, in range, a direction non-zero),
 //! each failing with a message that names the field, and where a failure points in the text.
 
-use super::MotionDesc;
 use glam::Vec2;
 
 /// Where a validation error points.
@@ -37,38 +36,5 @@ pub(super) fn check_direction(v: Vec2, field: &str) -> Result<(), String> {
         Err(format!(
             "field `{field}`: must be a non-zero finite direction (length 1e-6..=1e15), got {v}"
         ))
-    }
-}
-
-/// Checks a shape's motion as a scene file's is checked; the message names the field.
-pub fn check_motion(m: &MotionDesc) -> Result<(), String> {
-    match *m {
-        MotionDesc::Static => Ok(()),
-        MotionDesc::Kinematic { pivot, speed } => {
-            check_vec(pivot, "motion.pivot")?;
-            check_num(speed, "motion.speed", -100.0, 100.0)
-        }
-        MotionDesc::Flipper {
-            pivot,
-            raised,
-            speed,
-            ..
-        } => {
-            check_vec(pivot, "motion.pivot")?;
-            check_num(raised, "motion.raised", -360.0, 360.0)?;
-            check_num(speed, "motion.speed", 0.01, 100.0)
-        }
-        MotionDesc::Plunger {
-            axis,
-            travel,
-            pull_speed,
-            stiffness,
-            ..
-        } => {
-            check_direction(axis, "motion.axis")?;
-            check_num(travel, "motion.travel", 0.0, 1e5)?;
-            check_num(pull_speed, "motion.pull_speed", 0.0, 1e6)?;
-            check_num(stiffness, "motion.stiffness", 0.0, 1e5)
-        }
     }
 }

@@ -1,10 +1,14 @@
 //! The obstacles of a scene: [`ShapeDesc`], a [`ShapeKind`] with the fields every kind
-//! shares (elasticity, motion, score), and its [`MotionDesc`]. Angles are in degrees;
-//! `build.rs` turns them into the library's shapes (radians). Files write each shape as one
-//! variant carrying all its fields (`Segment(a: …, b: …, elasticity: 0.9)`, a scoring shape
-//! wrapped in `Scored(…)`); `text.rs` is that written form.
+//! shares (elasticity, motion, score), and its [`MotionDesc`]. Angles are in degrees. Each
+//! kind says here what its fields must be (its checks, the messages naming the field) and
+//! what shapes of the library it builds into (radians); `validate.rs` checks a scene and
+//! `build.rs` builds a world with them. Files write each shape as one variant carrying all its fields
+//! (`Segment(a: …, b: …, elasticity: 0.9)`, a scoring shape wrapped in `Scored(…)`);
+//! `text.rs` is that written form.
 
-use crate::geom::{Control, HullKind};
+use super::check::{check_direction, check_num, check_vec};
+use crate::geom::angle;
+use crate::geom::{add_guard_points, Control, Geometry, Group, HullKind, Motion, Shape};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -216,5 +220,303 @@ impl ShapeKind {
             ShapeKind::OrientedRect { .. } => "OrientedRect",
             ShapeKind::Group { .. } => "Group",
         }
+    }
+}
+
+impl ShapeKind {
+    /// The library's shapes of this kind, each with elasticity `e` and `motion` (a gate and a
+    /// teardrop's parts static), appended to `out`; a group's members go into `groups`.
+    /// Degrees become radians (`f32::to_radians`, the one conversion a scene's angles get),
+    /// a gate's normal is made unit length, polylines and teardrops become segments, arcs and
+    /// points.
+    pub(super) fn push_built(
+        &self,
+        e: f32,
+        motion: Motion,
+        out: &mut Vec<Shape>,
+        groups: &mut Vec<Group>,
+    ) {
+        let mut push = |geom| out.push(Shape::new(geom, e, motion));
+        match self {
+            ShapeKind::Point { p } => push(Geometry::Point { p: *p }),
+            ShapeKind::Segment { a, b } => push(Geometry::Segment { a: *a, b: *b }),
+            ShapeKind::Polyline { points } => {
+                for w in points.windows(2) {
+                    push(Geometry::Segment { a: w[0], b: w[1] });
+                }
+            }
+            ShapeKind::Circle { centre, radius } => push(Geometry::Circle {
+                c: *centre,
+                r: *radius,
+            }),
+            ShapeKind::Arc {
+                centre,
+                radius,
+                start,
+                end,
+            } => push(Geometry::Arc {
+                c: *centre,
+                r: *radius,
+                start: start.to_radians(),
+                end: end.to_radians(),
+            }),
+            ShapeKind::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+            } => {
+                let geom = Geometry::Gate {
+                    a: *a,
+                    b: *b,
+                    normal: normal.normalize(),
+                    threshold: *threshold,
+                };
+                out.push(Shape::new(geom, e, Motion::Static))
+            }
+            ShapeKind::Teardrop {
+                centre,
+                radius,
+                tip,
+            } => push_teardrop(*centre, *radius, *tip, e, out),
+            ShapeKind::Rect { min, max } => push(Geometry::Rect {
+                min: *min,
+                max: *max,
+            }),
+            ShapeKind::OrientedRect {
+                centre,
+                half_extents,
+                angle,
+            } => push(Geometry::OrientedRect {
+                c: *centre,
+                half: *half_extents,
+                angle: angle.to_radians(),
+            }),
+            ShapeKind::Group { shapes, hull } => push_group(shapes, *hull, motion, out, groups),
+        }
+    }
+}
+
+/// Builds the members (with their guard points) moving as the group, the group itself, and
+/// one obstacle standing for it.
+fn push_group(
+    descs: &[ShapeDesc],
+    hull_kind: HullKind,
+    motion: Motion,
+    out: &mut Vec<Shape>,
+    groups: &mut Vec<Group>,
+) {
+    let mut members = Vec::new();
+    for d in descs {
+        // A hit on a group is the group's: what its members are worth is never read.
+        d.push_shapes(&mut members, &mut Vec::new(), groups);
+    }
+    add_guard_points(&mut members);
+    for m in &mut members {
+        m.motion = motion;
+    }
+    let group = Group { members, hull_kind };
+    let geom = Geometry::Group {
+        id: groups.len() as u32,
+        hull: group.hull(),
+    };
+    groups.push(group);
+    out.push(Shape::new(geom, 1.0, motion));
+}
+
+/// Arc round the back plus two segments tangent to it meeting at the tip, plus the tip point.
+fn push_teardrop(c: Vec2, r: f32, tip: Vec2, e: f32, out: &mut Vec<Shape>) {
+    let d = tip - c;
+    let dist = d.length();
+    let toward = angle::atan2(d.y, d.x);
+    // The tangent points sit at ±acos(r / dist) from the direction to the tip.
+    let half = angle::acos(r / dist);
+    let (t1, t2) = (toward + half, toward - half);
+    let p1 = c + angle::from_angle(t1) * r;
+    let p2 = c + angle::from_angle(t2) * r;
+    let arc = Geometry::Arc {
+        c,
+        r,
+        start: t1,
+        end: t2 + std::f32::consts::TAU,
+    };
+    out.push(Shape::new(arc, e, Motion::Static));
+    out.push(Shape::new(
+        Geometry::Segment { a: p1, b: tip },
+        e,
+        Motion::Static,
+    ));
+    out.push(Shape::new(
+        Geometry::Segment { a: tip, b: p2 },
+        e,
+        Motion::Static,
+    ));
+    out.push(Shape::new(Geometry::Point { p: tip }, e, Motion::Static));
+}
+
+impl ShapeKind {
+    /// Checks the kind's own fields.
+    pub(super) fn validate(&self) -> Result<(), String> {
+        match self {
+            ShapeKind::Point { p } => check_vec(*p, "p"),
+            ShapeKind::Segment { a, b } => {
+                check_vec(*a, "a")?;
+                check_vec(*b, "b")
+            }
+            ShapeKind::Polyline { points } => check_polyline(points),
+            ShapeKind::Circle { centre, radius } => {
+                check_vec(*centre, "centre")?;
+                check_num(*radius, "radius", 1e-3, 1e6)
+            }
+            ShapeKind::Arc {
+                centre,
+                radius,
+                start,
+                end,
+            } => check_arc(*centre, *radius, *start, *end),
+            ShapeKind::Gate {
+                a,
+                b,
+                normal,
+                threshold,
+            } => check_gate(*a, *b, *normal, *threshold),
+            ShapeKind::Teardrop {
+                centre,
+                radius,
+                tip,
+            } => check_teardrop(*centre, *radius, *tip),
+            ShapeKind::Rect { min, max } => check_rect(*min, *max),
+            ShapeKind::OrientedRect {
+                centre,
+                half_extents,
+                angle,
+            } => check_oriented_rect(*centre, *half_extents, *angle),
+            ShapeKind::Group { shapes, .. } => check_group(shapes),
+        }
+    }
+}
+
+/// A polyline's corners: at least two, each finite.
+fn check_polyline(points: &[Vec2]) -> Result<(), String> {
+    if points.len() < 2 {
+        return Err("field `points`: needs at least two points".into());
+    }
+    points.iter().try_for_each(|p| check_vec(*p, "points"))
+}
+
+/// An arc's centre and radius, and its angles: `end` above `start` by at most a turn.
+fn check_arc(centre: Vec2, radius: f32, start: f32, end: f32) -> Result<(), String> {
+    check_vec(centre, "centre")?;
+    check_num(radius, "radius", 1e-3, 1e6)?;
+    check_num(start, "start", -3600.0, 3600.0)?;
+    check_num(end, "end", -3600.0, 3600.0)?;
+    if !(end > start && end - start <= 360.0) {
+        return Err(format!(
+            "field `end`: must be above `start` by at most 360 degrees (start {start}, end {end})"
+        ));
+    }
+    Ok(())
+}
+
+/// A gate's ends, its normal (a direction) and its threshold speed.
+fn check_gate(a: Vec2, b: Vec2, normal: Vec2, threshold: f32) -> Result<(), String> {
+    check_vec(a, "a")?;
+    check_vec(b, "b")?;
+    check_vec(normal, "normal")?;
+    check_direction(normal, "normal")?;
+    check_num(threshold, "threshold", 0.0, 1e7)
+}
+
+/// A teardrop's round end and its tip, which lies outside it.
+fn check_teardrop(centre: Vec2, radius: f32, tip: Vec2) -> Result<(), String> {
+    check_vec(centre, "centre")?;
+    check_vec(tip, "tip")?;
+    check_num(radius, "radius", 1e-3, 1e6)?;
+    if (tip - centre).length() <= radius * 1.01 {
+        return Err("field `tip`: must lie outside the round end".into());
+    }
+    Ok(())
+}
+
+/// A rectangle's corners, `max` above `min` on both axes.
+fn check_rect(min: Vec2, max: Vec2) -> Result<(), String> {
+    check_vec(min, "min")?;
+    check_vec(max, "max")?;
+    if !(min.x < max.x && min.y < max.y) {
+        return Err(format!(
+            "field `max`: must be above `min` on both axes (min {min}, max {max})"
+        ));
+    }
+    Ok(())
+}
+
+/// A turned rectangle's centre, half extents and angle.
+fn check_oriented_rect(centre: Vec2, half_extents: Vec2, angle: f32) -> Result<(), String> {
+    check_vec(centre, "centre")?;
+    check_num(half_extents.x, "half_extents", 1e-3, 1e6)?;
+    check_num(half_extents.y, "half_extents", 1e-3, 1e6)?;
+    check_num(angle, "angle", -3600.0, 3600.0)
+}
+
+/// A group's members: at least one, each a valid member (the message names it).
+fn check_group(shapes: &[ShapeDesc]) -> Result<(), String> {
+    if shapes.is_empty() {
+        return Err("field `shapes`: a group needs at least one shape".into());
+    }
+    shapes.iter().enumerate().try_for_each(|(k, m)| {
+        m.validate_member()
+            .map_err(|e| format!("member {k} ({}): {e}", m.kind_name()))
+    })
+}
+
+/// Checks a shape's motion as a scene file's is checked; the message names the field.
+pub fn check_motion(m: &MotionDesc) -> Result<(), String> {
+    match *m {
+        MotionDesc::Static => Ok(()),
+        MotionDesc::Kinematic { pivot, speed } => {
+            check_vec(pivot, "motion.pivot")?;
+            check_num(speed, "motion.speed", -100.0, 100.0)
+        }
+        MotionDesc::Flipper {
+            pivot,
+            raised,
+            speed,
+            ..
+        } => {
+            check_vec(pivot, "motion.pivot")?;
+            check_num(raised, "motion.raised", -360.0, 360.0)?;
+            check_num(speed, "motion.speed", 0.01, 100.0)
+        }
+        MotionDesc::Plunger {
+            axis,
+            travel,
+            pull_speed,
+            stiffness,
+            ..
+        } => {
+            check_direction(axis, "motion.axis")?;
+            check_num(travel, "motion.travel", 0.0, 1e5)?;
+            check_num(pull_speed, "motion.pull_speed", 0.0, 1e6)?;
+            check_num(stiffness, "motion.stiffness", 0.0, 1e5)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_oriented_rect_is_built_with_its_angle_turned_from_degrees_by_to_radians() {
+        let d = ShapeDesc::new(ShapeKind::OrientedRect {
+            centre: Vec2::new(560.0, 120.0),
+            half_extents: Vec2::new(110.0, 3.0),
+            angle: 20.0,
+        });
+        let (shapes, _) = d.built();
+        let Geometry::OrientedRect { angle, .. } = shapes[0].geom else {
+            panic!("an oriented rect builds into one")
+        };
+        assert_eq!(angle.to_bits(), 20f32.to_radians().to_bits());
     }
 }

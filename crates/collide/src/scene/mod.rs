@@ -21,8 +21,7 @@ mod validate;
 mod write;
 
 pub use builtin::{builtin, not_built_in, BUILTIN};
-pub use check::check_motion;
-pub use desc::{MotionDesc, ScoreDesc, ShapeDesc, ShapeKind};
+pub use desc::{check_motion, MotionDesc, ScoreDesc, ShapeDesc, ShapeKind};
 pub use extras::{BallDesc, FillDesc, PocketDesc, RainDesc, SettingsDesc};
 pub(crate) use file::MAX_SHAPES;
 pub use file::{LaunchDesc, PinballDesc, Scene, SceneError};

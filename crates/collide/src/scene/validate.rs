@@ -1,10 +1,10 @@
 //! Checking a scene's numbers before it is built: every value finite and in range, every
-//! direction non-zero, every shape well formed. Messages name the field (and the shape, by
-//! index and kind); `Scene::parse` adds where in the text it is.
+//! direction non-zero, every shape well formed (each kind's own checks are beside it in
+//! `desc.rs`). Messages name the field (and the shape, by index and kind); `Scene::parse`
+//! adds where in the text it is.
 
-use super::check::{check_direction, check_motion, check_num, check_vec, At};
-use super::{extras, MotionDesc, Scene, ShapeDesc, ShapeKind, MAX_SHAPES};
-use glam::Vec2;
+use super::check::{check_direction, check_num, check_vec, At};
+use super::{check_motion, extras, MotionDesc, Scene, ShapeDesc, ShapeKind, MAX_SHAPES};
 
 impl Scene {
     /// Checks every number; on failure returns the shape index (if any) and the message.
@@ -99,7 +99,7 @@ impl ShapeDesc {
 
     /// Checks a group member: a valid shape, not a gate, a group or a scoring shape, and
     /// without its own motion.
-    fn validate_member(&self) -> Result<(), String> {
+    pub(super) fn validate_member(&self) -> Result<(), String> {
         if self.score.is_some() {
             return Err("a group scores as one: wrap the whole group in Scored".into());
         }
@@ -113,119 +113,4 @@ impl ShapeDesc {
         }
         self.validate()
     }
-}
-
-impl ShapeKind {
-    /// Checks the kind's own fields.
-    fn validate(&self) -> Result<(), String> {
-        match self {
-            ShapeKind::Point { p } => check_vec(*p, "p"),
-            ShapeKind::Segment { a, b } => {
-                check_vec(*a, "a")?;
-                check_vec(*b, "b")
-            }
-            ShapeKind::Polyline { points } => check_polyline(points),
-            ShapeKind::Circle { centre, radius } => {
-                check_vec(*centre, "centre")?;
-                check_num(*radius, "radius", 1e-3, 1e6)
-            }
-            ShapeKind::Arc {
-                centre,
-                radius,
-                start,
-                end,
-            } => check_arc(*centre, *radius, *start, *end),
-            ShapeKind::Gate {
-                a,
-                b,
-                normal,
-                threshold,
-            } => check_gate(*a, *b, *normal, *threshold),
-            ShapeKind::Teardrop {
-                centre,
-                radius,
-                tip,
-            } => check_teardrop(*centre, *radius, *tip),
-            ShapeKind::Rect { min, max } => check_rect(*min, *max),
-            ShapeKind::OrientedRect {
-                centre,
-                half_extents,
-                angle,
-            } => check_oriented_rect(*centre, *half_extents, *angle),
-            ShapeKind::Group { shapes, .. } => check_group(shapes),
-        }
-    }
-}
-
-/// A polyline's corners: at least two, each finite.
-fn check_polyline(points: &[Vec2]) -> Result<(), String> {
-    if points.len() < 2 {
-        return Err("field `points`: needs at least two points".into());
-    }
-    points.iter().try_for_each(|p| check_vec(*p, "points"))
-}
-
-/// An arc's centre and radius, and its angles: `end` above `start` by at most a turn.
-fn check_arc(centre: Vec2, radius: f32, start: f32, end: f32) -> Result<(), String> {
-    check_vec(centre, "centre")?;
-    check_num(radius, "radius", 1e-3, 1e6)?;
-    check_num(start, "start", -3600.0, 3600.0)?;
-    check_num(end, "end", -3600.0, 3600.0)?;
-    if !(end > start && end - start <= 360.0) {
-        return Err(format!(
-            "field `end`: must be above `start` by at most 360 degrees (start {start}, end {end})"
-        ));
-    }
-    Ok(())
-}
-
-/// A gate's ends, its normal (a direction) and its threshold speed.
-fn check_gate(a: Vec2, b: Vec2, normal: Vec2, threshold: f32) -> Result<(), String> {
-    check_vec(a, "a")?;
-    check_vec(b, "b")?;
-    check_vec(normal, "normal")?;
-    check_direction(normal, "normal")?;
-    check_num(threshold, "threshold", 0.0, 1e7)
-}
-
-/// A teardrop's round end and its tip, which lies outside it.
-fn check_teardrop(centre: Vec2, radius: f32, tip: Vec2) -> Result<(), String> {
-    check_vec(centre, "centre")?;
-    check_vec(tip, "tip")?;
-    check_num(radius, "radius", 1e-3, 1e6)?;
-    if (tip - centre).length() <= radius * 1.01 {
-        return Err("field `tip`: must lie outside the round end".into());
-    }
-    Ok(())
-}
-
-/// A rectangle's corners, `max` above `min` on both axes.
-fn check_rect(min: Vec2, max: Vec2) -> Result<(), String> {
-    check_vec(min, "min")?;
-    check_vec(max, "max")?;
-    if !(min.x < max.x && min.y < max.y) {
-        return Err(format!(
-            "field `max`: must be above `min` on both axes (min {min}, max {max})"
-        ));
-    }
-    Ok(())
-}
-
-/// A turned rectangle's centre, half extents and angle.
-fn check_oriented_rect(centre: Vec2, half_extents: Vec2, angle: f32) -> Result<(), String> {
-    check_vec(centre, "centre")?;
-    check_num(half_extents.x, "half_extents", 1e-3, 1e6)?;
-    check_num(half_extents.y, "half_extents", 1e-3, 1e6)?;
-    check_num(angle, "angle", -3600.0, 3600.0)
-}
-
-/// A group's members: at least one, each a valid member (the message names it).
-fn check_group(shapes: &[ShapeDesc]) -> Result<(), String> {
-    if shapes.is_empty() {
-        return Err("field `shapes`: a group needs at least one shape".into());
-    }
-    shapes.iter().enumerate().try_for_each(|(k, m)| {
-        m.validate_member()
-            .map_err(|e| format!("member {k} ({}): {e}", m.kind_name()))
-    })
 }
