@@ -53,7 +53,7 @@ mod step;
 mod sweep;
 
 pub(crate) use crate::balls::BallSet;
-pub use crate::balls::{BallId, StaleBall};
+pub use crate::balls::{BallId, SavedIds, StaleBall};
 pub use crate::geom::Ball;
 pub use crate::response::{Hit, HitWith};
 pub use contacts::{ConstraintColour, KeptImpulse, SavedContact, SavedFrame, SolverContact};
