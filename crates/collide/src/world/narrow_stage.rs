@@ -22,7 +22,7 @@ pub(super) use crate::narrow::{Contact, GroupTests, Impact};
 use crate::balls::Removed;
 use crate::geom::{Ball, Geometry, Group, Shape};
 use crate::narrow;
-use crate::response::HitWith;
+use crate::response::ContactWith;
 use crate::tunnel::{self, Tunnelling};
 use glam::Vec2;
 
@@ -34,7 +34,7 @@ pub struct PairContact {
     /// The ball (its index in `World::balls`).
     pub ball: u32,
     /// What it touches.
-    pub with: HitWith,
+    pub with: ContactWith,
     /// The contact point (px).
     pub point: Vec2,
     /// Unit normal from what it touches towards the ball.
@@ -72,7 +72,7 @@ impl NarrowStage {
     }
 
     /// Adds the contact of `ball` with `with` that the solver answered.
-    pub(super) fn add(&mut self, ball: u32, with: HitWith, c: &Contact) {
+    pub(super) fn add(&mut self, ball: u32, with: ContactWith, c: &Contact) {
         self.contacts.push(PairContact {
             iteration: self.iteration,
             ball,
@@ -89,7 +89,7 @@ impl NarrowStage {
         let moved = |b: u32| gone.moved(b as usize).map(|k| k as u32);
         self.contacts.retain_mut(|c| {
             let with = match c.with {
-                HitWith::Ball(o) => moved(o).map(HitWith::Ball),
+                ContactWith::Ball(o) => moved(o).map(ContactWith::Ball),
                 shape => Some(shape),
             };
             match (moved(c.ball), with) {

@@ -10,7 +10,7 @@ use super::narrow_stage::{ball_ball, ball_obstacle, kept_side, Disc, GroupTests,
 use super::Tally;
 use crate::balls::{BallSet, Columns, Rest, Wakes};
 use crate::geom::{clamp_speed, Ball, Geometry, Group, Shape};
-use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
+use crate::response::{answer_ball_ball, answer_ball_obstacle, ContactWith, Struck};
 use glam::Vec2;
 
 /// The push-out's move: gravity, then semi-implicit Euler, for the awake balls.
@@ -142,10 +142,10 @@ impl Answer<'_, '_> {
         }
         let scale = self.cx.settings.elasticity_scale;
         let (speed, e) = answer_ball_obstacle(ball, shape, &c, shape_e, scale, rotate);
-        let with = HitWith::Shape(si.0);
+        let with = ContactWith::Shape(si.0);
         self.narrow.add(bi.0, with, &c);
         let cx = &mut *self.cx;
-        cx.record(Hit::new(c.point, c.normal, speed, e, bi.0, with, cx.step));
+        cx.record(Struck::new(c.point, c.normal, speed, e, bi.0, with));
         true
     }
 
@@ -171,10 +171,10 @@ impl Answer<'_, '_> {
         let (a, b) = (&mut lo[i], &mut hi[0]);
         let e = a.elasticity * b.elasticity * self.cx.settings.elasticity_scale;
         let speed = answer_ball_ball(a, b, &c, e);
-        let with = HitWith::Ball(bj.0);
+        let with = ContactWith::Ball(bj.0);
         self.narrow.add(bi.0, with, &c);
         let cx = &mut *self.cx;
-        cx.record(Hit::new(c.point, c.normal, speed, e, bi.0, with, cx.step));
+        cx.record(Struck::new(c.point, c.normal, speed, e, bi.0, with));
         true
     }
 }

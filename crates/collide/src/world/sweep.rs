@@ -23,7 +23,7 @@ use super::narrow_stage::{
 use super::Ball;
 use crate::balls::Removed;
 use crate::geom::{Aabb, Geometry};
-use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
+use crate::response::{answer_ball_ball, answer_ball_obstacle, ContactWith, Struck};
 use crate::tunnel::Tunnelling;
 use glam::Vec2;
 
@@ -265,16 +265,8 @@ impl Sweep<'_, '_> {
                 let (scale, rotate) = (s.elasticity_scale, s.rotate);
                 let e = best.elasticity;
                 let (speed, e) = answer_ball_obstacle(ball, shape, contact, e, scale, rotate);
-                let with = (b as u32, HitWith::Shape(si.0));
-                let hit = Hit::new(
-                    contact.point,
-                    contact.normal,
-                    speed,
-                    e,
-                    with.0,
-                    with.1,
-                    self.cx.step,
-                );
+                let with = (b as u32, ContactWith::Shape(si.0));
+                let hit = Struck::new(contact.point, contact.normal, speed, e, with.0, with.1);
                 self.cx.record(hit);
                 self.log_impact(b, at, best.impact.contact.point);
                 self.go_on(b, best.left);
@@ -314,16 +306,8 @@ impl Sweep<'_, '_> {
         };
         let e = a.elasticity * b.elasticity * self.cx.settings.elasticity_scale;
         let speed = answer_ball_ball(a, b, &contact, e);
-        let with = (i as u32, HitWith::Ball(j as u32));
-        let hit = Hit::new(
-            contact.point,
-            contact.normal,
-            speed,
-            e,
-            with.0,
-            with.1,
-            self.cx.step,
-        );
+        let with = (i as u32, ContactWith::Ball(j as u32));
+        let hit = Struck::new(contact.point, contact.normal, speed, e, with.0, with.1);
         self.cx.record(hit);
         self.log_impact(i, pi, contact.point);
         self.log_impact(j, pj, contact.point);

@@ -15,7 +15,7 @@
 
 use super::find::Finder;
 use super::lanes::{BodyState, Lanes, NO_BODY, SPECULATIVE_RADII};
-use crate::response::{Hit, HIT_SPEED};
+use crate::response::{Struck, HIT_SPEED};
 use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
 use crate::world::narrow_stage::{impact_geometry, members, Move};
@@ -80,14 +80,13 @@ fn record_hit(c: &SoftContact, cx: &mut StepContext) {
     if -c.approach < HIT_SPEED {
         return;
     }
-    let hit = Hit::new(
+    let hit = Struck::new(
         c.point,
         c.normal,
         -c.approach,
         c.e,
         c.ball.0,
         c.other.into(),
-        cx.step,
     );
     cx.record(hit);
 }
