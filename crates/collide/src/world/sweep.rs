@@ -18,7 +18,7 @@
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
 use super::narrow_stage::{
-    impact_balls, impact_geometry, impact_obstacle, unit_or, Contact, GroupTests, Impact, Move,
+    impact_balls, impact_geometry, impact_obstacle, unit_or, Contact, GroupTests, Impact, SweptBall,
 };
 use super::Ball;
 use crate::balls::Removed;
@@ -157,10 +157,10 @@ impl Sweep<'_, '_> {
         let (from, rest) = (self.st.from[bi], self.st.rest[bi]);
         let u = shape.velocity_at(from, self.cx.settings.rotate);
         // Relative motion: the shape held still, the ball moving by the difference.
-        let path = Move {
-            centre: from,
+        let path = SweptBall {
+            start: from,
             radius: ball.radius,
-            by: ball.pos - from - u * rest,
+            moved: ball.pos - from - u * rest,
             vel: ball.vel - u,
         };
         let (mode, n) = (
@@ -204,10 +204,10 @@ impl Sweep<'_, '_> {
                 c: cj,
                 r: bj.radius,
             };
-            let path = Move {
-                centre: ci,
+            let path = SweptBall {
+                start: ci,
                 radius: bi.radius,
-                by: di - dj,
+                moved: di - dj,
                 vel: bi.vel - bj.vel,
             };
             let n = self.cx.settings.linear_fractions;
