@@ -5,27 +5,15 @@
 //! replays exactly. Nothing here reads input or draws.
 
 use crate::state::Show;
-use collide::{BallId, BroadKind, Input, Vec2};
+use collide::{BroadKind, Input};
 use std::path::PathBuf;
 
 /// What the user asked for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Message {
-    /// Change the world (recorded): a launch, a clear, a place, a control, the settings, a
-    /// broad-phase parameter, a fill.
+    /// Change the world (recorded): a launch, a clear, a place, a grab or a delete (the ball
+    /// by id), a control, the settings, a broad-phase parameter, a fill.
     World(Input),
-    /// Put this ball here (px) with this velocity (px/s): by id, which the world's input names
-    /// by the ball's place in its list when it is applied.
-    MoveBall {
-        /// The ball.
-        ball: BallId,
-        /// Place (px).
-        pos: Vec2,
-        /// Velocity (px/s).
-        vel: Vec2,
-    },
-    /// Delete this ball (by id, as [`Message::MoveBall`]).
-    RemoveBall(BallId),
     /// Use this broad phase, the user's choice: Fill and Restart keep it.
     ChooseBroad(BroadKind),
     /// The user chose the contact solver (the panel's choice is in the settings beside it):

@@ -23,7 +23,8 @@ pub fn ball_sizes(world: &World) -> BallSizes {
     } else {
         (sum_r / n as f32, max_r, sum_v / n as f32)
     };
-    let awake = (0..n).filter(|&i| !world.asleep(i));
+    let asleep = world.asleep_each().take(n);
+    let awake = asleep.enumerate().filter(|&(_, a)| !a).map(|(i, _)| i);
     let (given, max_awake) = awake.fold((0, 0.0f32), |(k, m), i| (k + 1, m.max(balls[i].radius)));
     // The largest box the broad phase was given: swept in the swept modes, grown while
     // the pair cache answers (the grid's own automatic size follows it).

@@ -165,11 +165,12 @@ fn write_saved_files() {
     let mut world = scene.build(7);
     let mut tape = Tape::recording("table (built in)", text, 7, &world);
     tape.input(&mut world, Input::Launch(12)).unwrap();
-    let removals = [(200, 0), (260, 5), (320, 3), (400, 0)];
+    let removals = [(200, 0), (260, 5), (320, 3), (400, 0usize)];
     for step in 0..720u64 {
         for &(at, ball) in &removals {
-            if step == at && (ball as usize) < world.balls().len() {
-                tape.input(&mut world, Input::RemoveBall(ball)).unwrap();
+            match world.ball_id(ball) {
+                Some(id) if step == at => tape.input(&mut world, Input::RemoveBall(id)).unwrap(),
+                _ => {}
             }
         }
         tape.step(&mut world);

@@ -19,10 +19,6 @@ impl App {
     pub(super) fn apply(&mut self, msg: Message) {
         match msg {
             Message::World(input) => self.apply_input(input),
-            Message::MoveBall { ball, pos, vel } => {
-                self.by_id(ball, |ball| Input::MoveBall { ball, pos, vel })
-            }
-            Message::RemoveBall(ball) => self.by_id(ball, Input::RemoveBall),
             Message::ChooseBroad(kind) => {
                 (self.choices.broad_chosen, self.feedback.notes.broad_note) = (true, None);
                 self.apply_input(Input::SetBroad(kind.name().to_string()));
@@ -84,15 +80,6 @@ impl App {
             Input::SetParam { .. } => self.feedback.notes.param_message = self.input(input).err(),
             Input::Fill { n, radius, speed } => self.fill(n, radius, speed),
             _ => self.input_shown(input),
-        }
-    }
-
-    /// An input naming ball `id` by its place in the world's list; a ball no longer there is
-    /// refused and shown, never a panic.
-    fn by_id(&mut self, id: collide::BallId, input: impl FnOnce(u32) -> Input) {
-        match self.sim.world().ball_index(id) {
-            Ok(i) => self.input_shown(input(i as u32)),
-            Err(stale) => self.feedback.notes.message = Some(format!("Refused: {stale}")),
         }
     }
 

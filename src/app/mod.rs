@@ -489,7 +489,7 @@ mod tests {
             app.fx.update(app.sim.world_mut(), 1.0 / 60.0, true);
         }
         let track = app.fx.tracks[&held].clone();
-        app.apply(Message::RemoveBall(first));
+        app.apply(Message::World(Input::RemoveBall(first)));
         assert_eq!(app.feedback.notes.message, None);
         assert_eq!(
             app.sim.world().ball_index(held),
@@ -519,14 +519,14 @@ mod tests {
         assert_eq!(kept, Vec::from(track), "and kept its past");
         // A grab holds its ball by id: the move lands on it, not on whatever is now at 3.
         let to = collide::Vec2::new(400.0, 300.0);
-        app.apply(Message::MoveBall {
+        app.apply(Message::World(Input::MoveBall {
             ball: held,
             pos: to,
             vel: collide::Vec2::ZERO,
-        });
+        }));
         assert_eq!(app.sim.world().ball(held).unwrap().pos, to);
         // The removed ball's id is stale: refused and shown, never a panic.
-        app.apply(Message::RemoveBall(first));
+        app.apply(Message::World(Input::RemoveBall(first)));
         let shown = app.feedback.notes.message.clone().expect("a message");
         assert!(shown.contains("no longer in the world"), "{shown}");
     }

@@ -117,7 +117,7 @@ impl Mouse {
         }
         // A few screen pixels of slop, so small balls can be picked when zoomed out.
         let slop = 3.0 / view.scale();
-        let under = cx.world.ball_at(p, slop).and_then(|i| cx.world.ball_id(i));
+        let under = cx.world.ball_at(p, slop);
         if is_mouse_button_pressed(MouseButton::Left) {
             self.gesture = Some(match under {
                 Some(ball) => Gesture::Grab {
@@ -129,7 +129,7 @@ impl Mouse {
             });
         } else if is_mouse_button_pressed(MouseButton::Right) {
             match under {
-                Some(ball) => cmds.push(Message::RemoveBall(ball)),
+                Some(ball) => cmds.push(Message::World(Input::RemoveBall(ball))),
                 None => self.gesture = Some(Gesture::Pan { last: at }),
             }
         } else if is_mouse_button_pressed(MouseButton::Middle) {
@@ -160,11 +160,11 @@ impl Mouse {
                     trail.pop_front();
                 }
                 let vel = trail_velocity(trail) / cx.time_scale.max(1e-3);
-                cmds.push(Message::MoveBall {
+                cmds.push(Message::World(Input::MoveBall {
                     ball: *ball,
                     pos: p + *grip,
                     vel,
-                });
+                }));
                 if left_up {
                     self.gesture = None;
                 }

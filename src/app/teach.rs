@@ -127,7 +127,10 @@ impl App {
         }
         let p = view.to_world(screen::mouse());
         // The nearest ball within a generous reach: small balls are hard to point at.
-        let under = self.sim.world().ball_at(p, PROBE_REACH / view.scale());
+        let world = self.sim.world();
+        // The probe names its focus by place (as the world's probe asks).
+        let under = world.ball_at(p, PROBE_REACH / view.scale());
+        let under = under.and_then(|id| world.ball_index(id).ok());
         self.teach.hover = under;
         if !is_mouse_button_pressed(MouseButton::Left) {
             return None;

@@ -78,7 +78,8 @@ pub fn world(view: &View, world: &World, looks: Looks, time: f32, sprites: &mut 
         };
         heat.as_ref().map_or(c, |h| h.ball_colour(c))
     };
-    let rings = with_rings(balls, |i| world.asleep(i));
+    let asleep: Vec<bool> = world.asleep_each().collect();
+    let rings = with_rings(balls, |i| asleep.get(i).copied().unwrap_or(false));
     sprites.prepare(view, &rings, colour, field, FIELD, BACKGROUND);
     if show.sectors {
         arc_sectors(view, world);

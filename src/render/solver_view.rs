@@ -9,7 +9,7 @@
 
 use super::view::View;
 use crate::state::Colouring;
-use collide::world::{ConstraintColour, HitWith, Island, SolverContact};
+use collide::world::{ConstraintColour, ContactWith, Island, SolverContact};
 use collide::{Aabb, World};
 use macroquad::prelude::*;
 use std::collections::HashMap;
@@ -87,8 +87,8 @@ pub fn draw(view: &View, world: &World, how: Colouring) {
 /// A contact's colour by what it touches: another ball (white), an obstacle (orange).
 pub fn by_kind(c: &SolverContact) -> Color {
     match c.other {
-        HitWith::Ball(_) => Color::new(0.95, 0.95, 1.0, 0.85),
-        HitWith::Shape(_) => Color::new(1.0, 0.6, 0.2, 0.9),
+        ContactWith::Ball(_) => Color::new(0.95, 0.95, 1.0, 0.85),
+        ContactWith::Shape(_) => Color::new(1.0, 0.6, 0.2, 0.9),
     }
 }
 

@@ -168,7 +168,8 @@ impl Sound {
                 time: self.time - steps.saturating_sub(h.step + 1) as f64 * dt,
                 speed: h.speed,
                 kind: kind_of(world, h),
-                tone: h.ball,
+                // Its place in the list: a ball gone since has the first tone.
+                tone: world.ball_index(h.ball).map_or(0, |i| i as u32),
             })
             .collect();
         if let Some(out) = &self.output {

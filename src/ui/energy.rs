@@ -130,8 +130,8 @@ fn readouts(ui: &mut egui::Ui, e: Energy, hit: Option<&Hit>) {
             match hit {
                 Some(h) => {
                     let what = match h.with {
-                        HitWith::Shape(s) => format!("ball {} on shape {s}", h.ball),
-                        HitWith::Ball(o) => format!("ball {} on ball {o}", h.ball),
+                        HitWith::Shape(s) => format!("{} on shape {s}", h.ball),
+                        HitWith::Ball(o) => format!("{} on {o}", h.ball),
                     };
                     row("Last impact", what);
                     row(

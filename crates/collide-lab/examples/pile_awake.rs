@@ -15,6 +15,11 @@ use collide::{Scene, Solver, World};
 use glam::Vec2;
 use std::collections::BTreeMap;
 
+/// Whether ball `i` (its place in the list) sleeps.
+fn sleeps(w: &World, i: usize) -> bool {
+    w.ball_id(i).is_some_and(|id| w.asleep(id))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let arg = |i: usize, d: u32| args.get(i).map_or(d, |s| s.parse().expect("number"));
@@ -28,7 +33,7 @@ fn main() {
             w.step();
             woken += w.counters().last_step.wakeups;
             for (i, f) in fast_steps.iter_mut().enumerate() {
-                *f += (!w.asleep(i) && is_fast(&w, i)) as u32;
+                *f += (!sleeps(&w, i) && is_fast(&w, i)) as u32;
             }
         }
         summary(&w, s, woken);
@@ -72,7 +77,7 @@ fn is_fast(w: &World, i: usize) -> bool {
 }
 
 fn awake(w: &World) -> Vec<usize> {
-    (0..w.balls().len()).filter(|&i| !w.asleep(i)).collect()
+    (0..w.balls().len()).filter(|&i| !sleeps(w, i)).collect()
 }
 
 /// The second's line: asleep, awake, islands, fast balls, wake-ups.

@@ -143,9 +143,9 @@ fn script(t: f64, dt: f64, world: &World) -> Vec<Input> {
             down: true,
         });
     }
-    if at(1.5) && !world.balls().is_empty() {
+    if let (true, Some(ball)) = (at(1.5), world.ball_id(0)) {
         out.push(Input::MoveBall {
-            ball: 0,
+            ball,
             pos: Vec2::new(400.0, 300.0),
             vel: Vec2::new(-600.0, 200.0),
         });
@@ -172,7 +172,7 @@ fn script(t: f64, dt: f64, world: &World) -> Vec<Input> {
         });
     }
     if at(4.0) {
-        out.push(Input::RemoveBall(2));
+        out.extend(world.ball_id(2).map(Input::RemoveBall));
         let settings = Settings {
             tunnelling: Tunnelling::Exact,
             ..world.settings().clone()
@@ -371,7 +371,8 @@ fn the_end_checkpoint_taken_late_is_the_hash_right_after_the_last_step() {
         .iter()
         .all(|c| c.0 % CHECK_EVERY == 0));
     // An input at the end first takes the end's hash, of the world before the input.
-    tape.input(&mut world, Input::RemoveBall(0)).unwrap();
+    let first = world.ball_id(0).expect("a ball");
+    tape.input(&mut world, Input::RemoveBall(first)).unwrap();
     assert_ne!(world.state_hash(), after_step);
     assert_eq!(tape.recorded_hash(end), Some(after_step));
     // More steps move the end; asking for the recording takes the new end's hash.
@@ -478,4 +479,44 @@ fn a_broken_file_of_the_right_kind_still_gets_its_line_and_column() {
         .map(|_| ())
         .unwrap_err();
     assert!(e.line > 0 && e.col > 0, "{e}");
+}
+
+/// A recording of the table in which four balls are removed by their place in the list,
+/// as recordings were written before inputs named balls by id (a copy of the golden run's).
+const BY_PLACE: &str = include_str!("../../collide/tests/before_ids/removals.ron");
+
+#[test]
+fn a_recording_that_names_balls_by_place_replays_to_its_hashes() {
+    assert!(BY_PLACE.contains("RemoveBall(") && !BY_PLACE.contains("ById"));
+    let (rec, mut world) = Recording::parse(BY_PLACE, "removals.ron").expect("the old form reads");
+    let by_place = rec
+        .inputs
+        .iter()
+        .filter(|(_, i)| matches!(i, Input::RemoveBallAt(_)));
+    assert_eq!(by_place.count(), 4);
+    assert!(rec.checkpoints.len() > 10);
+    assert_eq!(collide_replay::replay(rec, &mut world), None);
+}
+
+#[test]
+fn a_recording_names_balls_by_id_and_replays_from_its_text() {
+    let mut world = build(TABLE, 7);
+    let mut tape = Tape::recording("table", TABLE, 7, &world);
+    tape.input(&mut world, Input::Launch(8)).unwrap();
+    for step in 0..400 {
+        if step % 90 == 89 {
+            let ball = world.ball_id(1).expect("a ball");
+            let (pos, vel) = (Vec2::new(300.0, 300.0), Vec2::new(50.0, 0.0));
+            tape.input(&mut world, Input::MoveBall { ball, pos, vel })
+                .unwrap();
+            let first = world.ball_id(0).unwrap();
+            tape.input(&mut world, Input::RemoveBall(first)).unwrap();
+        }
+        tape.step(&mut world);
+    }
+    let text = ron::to_string(tape.record(&world)).unwrap();
+    assert!(text.contains("RemoveBallById") && text.contains("MoveBallById"));
+    let (rec, mut again) = Recording::parse(&text, "rec.ron").unwrap();
+    assert_eq!(collide_replay::replay(rec, &mut again), None);
+    assert_eq!(again.state_hash(), world.state_hash());
 }

@@ -29,10 +29,13 @@
 
 use crate::geom::Ball;
 use glam::Vec2;
+use serde::{Deserialize, Serialize};
 use std::ops::{Deref, DerefMut};
 
-/// A ball that stays the same ball while others come and go (see the module notes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A ball that stays the same ball while others come and go (see the module notes). Files
+/// write it as `(slot: 3, generation: 1)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BallId {
     slot: u32,
     generation: u32,
@@ -117,7 +120,8 @@ impl BallSet {
         Self::from_resting(balls.into_iter().map(|b| (b, Rest::default())))
     }
 
-    /// A set of the given balls and their rests, in order (a restored world's).
+    /// A set of the given balls and their rests, in order (a restored world's), with fresh
+    /// ids.
     pub(crate) fn from_resting(balls: impl IntoIterator<Item = (Ball, Rest)>) -> Self {
         let mut set = Self::default();
         for (b, rest) in balls {
@@ -125,6 +129,43 @@ impl BallSet {
             set.rest[set.balls.len() - 1] = rest;
         }
         set
+    }
+
+    /// The ids as a saved state writes them: each ball's, and the free slots.
+    pub(crate) fn saved_ids(&self) -> SavedIds {
+        let free = self.free.iter().map(|&slot| BallId {
+            slot,
+            generation: self.slots[slot as usize].generation,
+        });
+        SavedIds {
+            balls: self.ids.clone(),
+            free: free.collect(),
+        }
+    }
+
+    /// Gives the balls the ids `saved` holds and the free slots it lists, so the next ball
+    /// added gets the id it would have got in the world saved; `saved` must have passed
+    /// [`SavedIds::problem`] for this many balls.
+    pub(crate) fn take_ids(&mut self, saved: &SavedIds) {
+        let n = saved.balls.len() + saved.free.len();
+        self.slots = vec![
+            Slot {
+                generation: 0,
+                at: None
+            };
+            n
+        ];
+        for (k, id) in saved.balls.iter().enumerate() {
+            self.slots[id.slot as usize] = Slot {
+                generation: id.generation,
+                at: Some(k as u32),
+            };
+        }
+        for id in &saved.free {
+            self.slots[id.slot as usize].generation = id.generation;
+        }
+        self.ids = saved.balls.clone();
+        self.free = saved.free.iter().map(|id| id.slot).collect();
     }
 
     /// Where each ball began the step (px), in the balls' order.
@@ -277,6 +318,38 @@ impl BallSet {
             }) if *generation == id.generation => Ok(*at as usize),
             _ => Err(StaleBall(id)),
         }
+    }
+}
+
+/// The ball table's ids as a saved state writes them: the id of each saved ball, in the
+/// balls' order, and the free slots, each as the id the next ball given it gets, the next
+/// one taken last. Every slot handed out so far is in one of the two lists once.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedIds {
+    /// Each ball's id, in the balls' order.
+    pub balls: Vec<BallId>,
+    /// The free slots, the next one taken last.
+    pub free: Vec<BallId>,
+}
+
+impl SavedIds {
+    /// What is wrong with these ids for `n` saved balls, if anything: one id a ball, and
+    /// the slots `0..` of both lists each named once.
+    pub(crate) fn problem(&self, n: usize) -> Option<String> {
+        if self.balls.len() != n {
+            return Some(format!("{} ids for {n} balls", self.balls.len()));
+        }
+        let total = self.balls.len() + self.free.len();
+        let mut seen = vec![false; total];
+        for id in self.balls.iter().chain(&self.free) {
+            match seen.get_mut(id.slot as usize) {
+                Some(s) if !*s => *s = true,
+                Some(_) => return Some(format!("slot {} named twice", id.slot)),
+                None => return Some(format!("slot {} of {total} slots", id.slot)),
+            }
+        }
+        None
     }
 }
 
@@ -452,6 +525,48 @@ mod tests {
         set.clear();
         assert!(set.index(b).is_err());
         assert!(set.is_empty());
+    }
+
+    #[test]
+    fn a_table_given_its_saved_ids_names_the_same_balls_and_hands_out_the_same_next_ids() {
+        let mut set = BallSet::default();
+        let ids: Vec<BallId> = (0..6).map(|k| set.push(ball(k as f32))).collect();
+        set.remove(4);
+        set.remove(1);
+        let again = set.push(ball(9.0));
+        set.remove(0);
+        let saved = set.saved_ids();
+        assert_eq!(saved.problem(set.len()), None);
+        let mut restored = BallSet::from_balls(set.iter().copied().collect());
+        restored.take_ids(&saved);
+        for id in ids.iter().chain([&again]) {
+            let here = set.index(*id).map(|i| set[i].pos.x);
+            assert_eq!(restored.index(*id).map(|i| restored[i].pos.x), here, "{id}");
+        }
+        for _ in 0..3 {
+            assert_eq!(restored.push(ball(7.0)), set.push(ball(7.0)));
+        }
+    }
+
+    #[test]
+    fn saved_ids_that_do_not_fit_the_balls_are_named() {
+        let saved = |balls: &[u32], free: &[u32]| SavedIds {
+            balls: balls.iter().map(|&k| BallId::fresh(k)).collect(),
+            free: free.iter().map(|&k| BallId::fresh(k)).collect(),
+        };
+        assert_eq!(saved(&[0, 2], &[1]).problem(2), None);
+        assert!(saved(&[0], &[])
+            .problem(2)
+            .unwrap()
+            .contains("1 ids for 2 balls"));
+        assert!(saved(&[0, 0], &[])
+            .problem(2)
+            .unwrap()
+            .contains("named twice"));
+        assert!(saved(&[0, 3], &[])
+            .problem(2)
+            .unwrap()
+            .contains("slot 3 of 2"));
     }
 
     #[test]

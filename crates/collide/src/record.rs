@@ -13,7 +13,7 @@
 use crate::broad::ParamError;
 use crate::geom::Control;
 use crate::scene::{FileKind, Scene, SceneError};
-use crate::world::{Settings, World, WorldState};
+use crate::world::{BallId, Settings, StaleBall, World, WorldState};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -37,17 +37,35 @@ pub enum Input {
         /// Velocity (px/s).
         vel: Vec2,
     },
-    /// Put ball `ball` at `pos` with `vel` (a grab or a throw).
+    /// Put ball `ball` at `pos` with `vel` (a grab or a throw). Files name it `MoveBallById`.
+    #[serde(rename = "MoveBallById")]
     MoveBall {
-        /// Ball index.
+        /// The ball, by id.
+        ball: BallId,
+        /// Place (px).
+        pos: Vec2,
+        /// Velocity (px/s).
+        vel: Vec2,
+    },
+    /// Delete a ball by id. Files name it `RemoveBallById`.
+    #[serde(rename = "RemoveBallById")]
+    RemoveBall(BallId),
+    /// [`Input::MoveBall`] of the ball at place `ball` in [`World::balls`] when it is
+    /// applied: how recordings written before inputs named balls by id say it (their
+    /// `MoveBall`). Read from those files only, never recorded.
+    #[serde(rename = "MoveBall")]
+    MoveBallAt {
+        /// The ball's place in the list.
         ball: u32,
         /// Place (px).
         pos: Vec2,
         /// Velocity (px/s).
         vel: Vec2,
     },
-    /// Delete a ball by index.
-    RemoveBall(u32),
+    /// [`Input::RemoveBall`] of the ball at this place in [`World::balls`] when it is
+    /// applied: older recordings' `RemoveBall`, read from those files only.
+    #[serde(rename = "RemoveBall")]
+    RemoveBallAt(u32),
     /// Switch the broad phase (by [`crate::BroadKind::name`]).
     SetBroad(String),
     /// Set a parameter of the broad phase.
@@ -88,6 +106,8 @@ pub enum InputError {
     UnknownBroadPhase(String),
     /// A broad-phase parameter the algorithm refused.
     Param(ParamError),
+    /// A ball id that names no ball now.
+    Stale(StaleBall),
 }
 
 impl std::fmt::Display for InputError {
@@ -97,6 +117,7 @@ impl std::fmt::Display for InputError {
             InputError::TooManyBalls(n) => write!(f, "field `n`: {n} balls, at most {MAX_FILL}"),
             InputError::UnknownBroadPhase(name) => write!(f, "unknown broad phase {name:?}"),
             InputError::Param(e) => e.fmt(f),
+            InputError::Stale(e) => e.fmt(f),
         }
     }
 }
@@ -139,7 +160,9 @@ impl Input {
             }
         };
         match self {
-            Input::LaunchAt { pos, vel } | Input::MoveBall { pos, vel, .. } => {
+            Input::LaunchAt { pos, vel }
+            | Input::MoveBall { pos, vel, .. }
+            | Input::MoveBallAt { pos, vel, .. } => {
                 finite(&[pos.x, pos.y, vel.x, vel.y], "pos/vel")
             }
             Input::SetParam { value, .. } => finite(&[*value], "value"),
@@ -167,7 +190,8 @@ impl Input {
 
 impl World {
     /// Applies one input. Refused (world unchanged): non-finite numbers, an unknown broad
-    /// phase or a parameter it rejects, a fill above [`MAX_FILL`].
+    /// phase or a parameter it rejects, a fill above [`MAX_FILL`], a ball id that names no
+    /// ball now.
     pub fn apply_input(&mut self, input: &Input) -> Result<(), InputError> {
         input.check()?;
         match input {
@@ -177,9 +201,19 @@ impl World {
                 self.launch_at(*pos, *vel);
             }
             Input::MoveBall { ball, pos, vel } => {
+                let i = self.ball_index(*ball).map_err(InputError::Stale)?;
+                self.set_ball_motion(i, *pos, *vel);
+            }
+            Input::RemoveBall(ball) => {
+                let i = self.ball_index(*ball).map_err(InputError::Stale)?;
+                self.remove_ball(i);
+            }
+            // Older recordings: the ball at that place, if there is one (nothing otherwise,
+            // as when they were recorded).
+            Input::MoveBallAt { ball, pos, vel } => {
                 self.set_ball_motion(*ball as usize, *pos, *vel);
             }
-            Input::RemoveBall(i) => self.remove_ball(*i as usize),
+            Input::RemoveBallAt(i) => self.remove_ball(*i as usize),
             Input::SetBroad(name) => {
                 let kind = crate::BroadKind::from_name(name)
                     .ok_or_else(|| InputError::UnknownBroadPhase(name.clone()))?;

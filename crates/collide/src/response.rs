@@ -9,6 +9,7 @@
 //! Each response that finds the ball approaching is kept as a [`Hit`] (where, how fast, with
 //! what), for the app's hit points and lights, the measured restitution and the game's score.
 
+use crate::balls::{BallId, BallSet};
 use crate::geom::{clamp_speed, Ball, Shape};
 use crate::narrow::Contact;
 use glam::Vec2;
@@ -126,13 +127,23 @@ pub(crate) const HIT_SPEED: f32 = 30.0;
 /// Most hits kept between two [`crate::World::drain_hits`] calls.
 pub(crate) const MAX_HITS: usize = 4096;
 
+/// What a ball touches, by place: an obstacle or another ball. The step's own form (the
+/// contact list, the soft contacts, the probe); a [`Hit`] names the other ball by id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContactWith {
+    /// An obstacle, by index into [`crate::World::shapes`].
+    Shape(u32),
+    /// Another ball, by index into [`crate::World::balls`].
+    Ball(u32),
+}
+
 /// What a ball hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HitWith {
     /// An obstacle, by index into [`crate::World::shapes`].
     Shape(u32),
-    /// Another ball, by index into [`crate::World::balls`].
-    Ball(u32),
+    /// Another ball, by id (it stays the same ball while others leave).
+    Ball(BallId),
 }
 
 /// One impact, for hit points, reticles, lights and the measured restitution.
@@ -149,8 +160,8 @@ pub struct Hit {
     pub e: f32,
     /// Unit contact normal, from the surface (or the other ball) towards the ball.
     pub normal: Vec2,
-    /// The ball that hit.
-    pub ball: u32,
+    /// The ball that hit, by id.
+    pub ball: BallId,
     /// What it hit.
     pub with: HitWith,
     /// The step it happened in: [`crate::World::steps`] before that step (for timing the
@@ -158,35 +169,67 @@ pub struct Hit {
     pub step: u64,
 }
 
-impl Hit {
+/// An impact as a stage records it during the step, its balls by place; the step names
+/// them by id once the collisions are over ([`Struck::named`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Struck {
+    /// Where (px).
+    pub(crate) point: Vec2,
+    /// Unit contact normal, towards the ball.
+    pub(crate) normal: Vec2,
+    /// Approach speed (px/s).
+    pub(crate) speed: f32,
+    /// The combined elasticity the response used.
+    pub(crate) e: f32,
+    /// The ball that hit, by place.
+    pub(crate) ball: u32,
+    /// What it hit, by place.
+    pub(crate) with: ContactWith,
+}
+
+impl Struck {
     /// A hit of `ball` with `with` at `point` (unit `normal` towards the ball), closing at
-    /// `speed` px/s, answered with elasticity `e` in step `step`; its rebound is measured at
-    /// the end of the step.
-    pub fn new(
+    /// `speed` px/s, answered with elasticity `e`.
+    pub(crate) fn new(
         point: Vec2,
         normal: Vec2,
         speed: f32,
         e: f32,
         ball: u32,
-        with: HitWith,
-        step: u64,
+        with: ContactWith,
     ) -> Self {
         Self {
             point,
-            speed,
-            rebound: 0.0,
-            e,
             normal,
+            speed,
+            e,
             ball,
             with,
-            step,
         }
+    }
+
+    /// The hit with its balls named by their ids in `balls` (where they are now), in step
+    /// `step`, its rebound `rebound` px/s; `None` when the ball is not there.
+    pub(crate) fn named(&self, balls: &BallSet, step: u64, rebound: f32) -> Option<Hit> {
+        let with = match self.with {
+            ContactWith::Shape(s) => HitWith::Shape(s),
+            ContactWith::Ball(o) => HitWith::Ball(balls.id(o as usize)?),
+        };
+        Some(Hit {
+            point: self.point,
+            speed: self.speed,
+            rebound,
+            e: self.e,
+            normal: self.normal,
+            ball: balls.id(self.ball as usize)?,
+            with,
+            step,
+        })
     }
 }
 
-/// Keeps `hit` when it is fast enough to show and the list has room.
-pub fn record(hits: &mut Vec<Hit>, hit: Hit) {
-    if hit.speed >= HIT_SPEED && hits.len() < MAX_HITS {
-        hits.push(hit);
-    }
+/// Whether a hit at `speed` px/s is kept when `held` hits are kept already: fast enough to
+/// show, and the list has room.
+pub(crate) fn kept(speed: f32, held: usize) -> bool {
+    speed >= HIT_SPEED && held < MAX_HITS
 }

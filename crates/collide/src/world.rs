@@ -54,9 +54,9 @@ mod step;
 mod sweep;
 
 pub(crate) use crate::balls::BallSet;
-pub use crate::balls::{BallId, StaleBall};
+pub use crate::balls::{BallId, SavedIds, StaleBall};
 pub use crate::geom::Ball;
-pub use crate::response::{Hit, HitWith};
+pub use crate::response::{ContactWith, Hit, HitWith};
 pub use contacts::{ConstraintColour, KeptImpulse, SavedContact, SavedFrame, SolverContact};
 pub use counters::{Counters, OverlapMeter, StageNanos, Tally};
 pub use filled::{Filled, Shortfall};

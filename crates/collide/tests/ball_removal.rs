@@ -64,7 +64,8 @@ fn pocketing_one_ball_of_a_settled_pile_keeps_every_other_contacts_warm_start() 
     let top = top(&w);
     let before = w.save_state().soft_impulses;
     assert!(before.len() > 200, "{} contacts kept", before.len());
-    w.apply_input(&Input::RemoveBall(top as u32)).unwrap();
+    let id = w.ball_id(top).unwrap();
+    w.apply_input(&Input::RemoveBall(id)).unwrap();
     let n_shapes = w.shapes().len() as u32;
     let expected = without_ball(&before, top as u32, n_shapes);
     assert!(
@@ -78,9 +79,43 @@ fn pocketing_one_ball_of_a_settled_pile_keeps_every_other_contacts_warm_start() 
 fn pocketing_one_ball_of_a_pile_asleep_leaves_the_pile_asleep() {
     let mut w = settled_pile(true);
     let top = top(&w);
-    w.apply_input(&Input::RemoveBall(top as u32)).unwrap();
+    let id = w.ball_id(top).unwrap();
+    w.apply_input(&Input::RemoveBall(id)).unwrap();
     for _ in 0..2 * w.steps_per_second() {
         w.step();
     }
     assert_eq!(w.counters().asleep, 119, "the pile sleeps again");
+}
+
+#[test]
+fn a_hit_kept_across_a_removal_still_names_its_ball() {
+    let floor = Geometry::Segment {
+        a: Vec2::ZERO,
+        b: Vec2::new(400.0, 0.0),
+    };
+    let shapes = vec![Shape::new(floor, 0.5, Motion::Static)];
+    let mut w = World::new_unguarded(shapes, Aabb::new(Vec2::ZERO, Vec2::splat(400.0)), 5);
+    let xs = [100.0, 200.0, 300.0];
+    let ids: Vec<_> = (xs.iter())
+        .map(|&x| w.add_ball(Ball::new(Vec2::new(x, 60.0), Vec2::ZERO, 5.0, 0.5, 0)))
+        .collect();
+    for _ in 0..w.steps_per_second() {
+        w.step();
+    }
+    let first = w.ball_id(0).unwrap();
+    w.apply_input(&Input::RemoveBall(first)).unwrap();
+    let hits: Vec<_> = w.drain_hits().collect();
+    for (id, x) in ids.iter().zip(xs).skip(1) {
+        let hit = hits
+            .iter()
+            .find(|h| h.ball == *id)
+            .expect("each ball hit the floor");
+        assert_eq!(hit.point.x, x, "{id}");
+        assert_eq!(w.ball(*id).unwrap().pos.x, x);
+    }
+    assert!(
+        hits.iter().any(|h| h.ball == ids[0]),
+        "the removed ball's hit keeps its id"
+    );
+    assert!(w.ball(ids[0]).is_err());
 }

@@ -1,7 +1,7 @@
 //! The contact list (`World::contacts`): what the solver answered in the last step, with
 //! either solver, and how a removal renumbers it.
 
-use collide::world::{Ball, HitWith};
+use collide::world::{Ball, ContactWith};
 use collide::{Aabb, Geometry, Input, Motion, Shape, Solver, Vec2, World};
 
 /// Three balls of 5 px resting side by side on a floor (the middle one touching both
@@ -28,7 +28,7 @@ fn three_on_a_floor(solver: Solver) -> World {
 }
 
 /// The list as (ball, what it touches) in its order.
-fn pairs(w: &World) -> Vec<(u32, HitWith)> {
+fn pairs(w: &World) -> Vec<(u32, ContactWith)> {
     w.contacts().iter().map(|c| (c.ball, c.with)).collect()
 }
 
@@ -41,11 +41,15 @@ fn every_ball_resting_on_the_floor_is_in_the_contact_list_with_either_solver() {
         let on_floor: Vec<u32> = w
             .contacts()
             .iter()
-            .filter(|c| c.with == HitWith::Shape(0) && c.iteration == 0)
+            .filter(|c| c.with == ContactWith::Shape(0) && c.iteration == 0)
             .map(|c| c.ball)
             .collect();
         assert_eq!(on_floor, [0, 1, 2], "{solver:?}: {:?}", pairs(&w));
-        for c in w.contacts().iter().filter(|c| c.with == HitWith::Shape(0)) {
+        for c in w
+            .contacts()
+            .iter()
+            .filter(|c| c.with == ContactWith::Shape(0))
+        {
             assert!(c.normal.y > 0.99, "{solver:?}: the floor pushes up: {c:?}");
             assert!(c.depth.is_finite());
         }
@@ -57,13 +61,14 @@ fn removing_a_ball_drops_its_contacts_and_renumbers_the_later_balls() {
     for solver in [Solver::PushOut, Solver::Soft] {
         let mut w = three_on_a_floor(solver);
         let before = pairs(&w);
-        w.apply_input(&Input::RemoveBall(1)).unwrap();
+        let id = w.ball_id(1).unwrap();
+        w.apply_input(&Input::RemoveBall(id)).unwrap();
         let moved = |b: u32| if b > 1 { b - 1 } else { b };
-        let expected: Vec<(u32, HitWith)> = before
+        let expected: Vec<(u32, ContactWith)> = before
             .iter()
-            .filter(|(b, with)| *b != 1 && *with != HitWith::Ball(1))
+            .filter(|(b, with)| *b != 1 && *with != ContactWith::Ball(1))
             .map(|&(b, with)| match with {
-                HitWith::Ball(o) => (moved(b), HitWith::Ball(moved(o))),
+                ContactWith::Ball(o) => (moved(b), ContactWith::Ball(moved(o))),
                 shape => (moved(b), shape),
             })
             .collect();

@@ -156,19 +156,20 @@ fn a_falling_ball_wakes_the_sleeper_it_lands_on() {
 #[test]
 fn grabbing_deleting_and_settings_wake_sleepers() {
     let mut w = asleep_on_the_floor();
+    let id = |w: &World, i: usize| w.ball_id(i).unwrap();
     w.apply_input(&Input::MoveBall {
-        ball: 2,
+        ball: id(&w, 2),
         pos: v(142.0, 50.0),
         vel: Vec2::ZERO,
     })
     .unwrap();
     w.step();
-    assert!(!w.asleep(2), "a grabbed ball wakes");
+    assert!(!w.asleep(id(&w, 2)), "a grabbed ball wakes");
 
     let mut w = asleep_on_the_floor();
-    w.apply_input(&Input::RemoveBall(2)).unwrap();
+    w.apply_input(&Input::RemoveBall(id(&w, 2))).unwrap();
     assert!(
-        !w.asleep(1) && !w.asleep(2),
+        !w.asleep(id(&w, 1)) && !w.asleep(id(&w, 2)),
         "neighbours of a deleted ball wake"
     );
 
@@ -448,7 +449,7 @@ fn soft_contacts_give_the_same_bits_on_any_number_of_threads() {
 
 #[test]
 fn the_solver_view_sees_colours_that_share_no_ball_and_a_pile_as_one_island() {
-    use collide::world::{ConstraintColour, HitWith, Island};
+    use collide::world::{ConstraintColour, ContactWith, Island};
     use std::collections::HashSet;
     let mut w = boxed(Solver::Soft);
     for i in 0..60 {
@@ -462,10 +463,10 @@ fn the_solver_view_sees_colours_that_share_no_ball_and_a_pile_as_one_island() {
     for c in &contacts {
         assert!(c.impulse.is_finite() && c.impulse >= 0.0);
         let others = match (c.colour, c.other) {
-            (ConstraintColour::Balls(k), HitWith::Ball(o)) => {
+            (ConstraintColour::Balls(k), ContactWith::Ball(o)) => {
                 vec![(0, k, c.ball), (0, k, o as usize)]
             }
-            (ConstraintColour::Obstacles(k), HitWith::Shape(_)) => vec![(1, k, c.ball)],
+            (ConstraintColour::Obstacles(k), ContactWith::Shape(_)) => vec![(1, k, c.ball)],
             (ConstraintColour::Overflow, _) => vec![],
             (k, o) => panic!("colour {k:?} on a contact with {o:?}"),
         };

@@ -5,7 +5,7 @@
 mod common;
 
 use collide::broad::brute_force_tests;
-use collide::world::{HitWith, ProbeAsk};
+use collide::world::{ContactWith, ProbeAsk};
 use collide::{BroadKind, Solver, World};
 
 /// A table with rotating shapes and a pile of filled balls, `solver` answering contacts.
@@ -91,7 +91,7 @@ fn the_focus_record_names_its_candidates_and_its_contacts() {
             assert!(f.tests > 0, "{name}: tested");
         }
         assert!(f.contacts as usize <= f.candidates.len(), "{name}");
-        let me = HitWith::Ball(focus as u32);
+        let me = ContactWith::Ball(focus as u32);
         assert!(f
             .candidates
             .iter()

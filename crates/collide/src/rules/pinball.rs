@@ -156,8 +156,8 @@ pub(super) fn finish(
         };
         award(game, play, owner);
         let kick = play.shape(owner).kick;
-        if let Some(ball) = w.balls.get_mut(h.ball as usize) {
-            kick_ball(&mut ball.vel, h.normal, kick);
+        if let Ok(i) = w.balls.index(h.ball) {
+            kick_ball(&mut w.balls[i].vel, h.normal, kick);
         }
     }
     drain_balls(game, play, w, taken);

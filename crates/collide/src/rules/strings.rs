@@ -14,8 +14,9 @@ use serde::{Deserialize, Serialize};
 /// A pendulum string: ball `ball` kept within `length` of `anchor`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Tether {
-    /// The ball held. Saved (in a state) as the ball's place in the saved list, which is the
-    /// id a restored world gives it ([`BallId::fresh`]).
+    /// The ball held. Saved (in a state) as the ball's place in the saved list; read back
+    /// as [`BallId::fresh`] of that place, which the restore turns into the id of the ball
+    /// there.
     #[serde(with = "saved_as_place")]
     pub ball: BallId,
     /// Fixed end of the string (px).
@@ -54,7 +55,8 @@ pub(super) fn ball_removed(tethers: &mut Vec<Tether>, id: BallId) {
 }
 
 /// A tether's ball written as a number: its place among the saved balls (the saver writes
-/// [`BallId::fresh`] ids, see [`crate::World::save_state`]).
+/// [`BallId::fresh`] of the place, see [`crate::World::save_state`]; the restore turns it
+/// into the id of the ball at that place).
 mod saved_as_place {
     use crate::balls::BallId;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};

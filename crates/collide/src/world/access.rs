@@ -285,9 +285,14 @@ impl World {
         self.settings.sleep_on()
     }
 
-    /// Whether ball `i` sleeps now (false for no such ball).
-    pub fn asleep(&self, i: usize) -> bool {
-        self.balls.asleep(i)
+    /// Whether the ball `id` names sleeps now (false for no such ball).
+    pub fn asleep(&self, id: BallId) -> bool {
+        self.balls.index(id).is_ok_and(|i| self.balls.asleep(i))
+    }
+
+    /// Whether each ball sleeps now, in the order of [`World::balls`].
+    pub fn asleep_each(&self) -> impl ExactSizeIterator<Item = bool> + '_ {
+        self.balls.rests().iter().map(|r| r.asleep)
     }
 
     /// Balls asleep now.

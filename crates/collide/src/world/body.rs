@@ -4,7 +4,7 @@
 //! (`pairs.rs`) turns its pairs into these once, and every later stage reads them.
 
 use crate::balls::Removed;
-use crate::response::HitWith;
+use crate::response::ContactWith;
 
 /// An obstacle, by index into the world's shapes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -40,11 +40,11 @@ pub(super) enum Body {
     Ball(BallIx),
 }
 
-impl From<Body> for HitWith {
+impl From<Body> for ContactWith {
     fn from(b: Body) -> Self {
         match b {
-            Body::Shape(s) => HitWith::Shape(s.0),
-            Body::Ball(o) => HitWith::Ball(o.0),
+            Body::Shape(s) => ContactWith::Shape(s.0),
+            Body::Ball(o) => ContactWith::Ball(o.0),
         }
     }
 }

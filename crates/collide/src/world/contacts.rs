@@ -126,7 +126,7 @@ pub struct SolverContact {
     /// The ball (an index into the world's balls).
     pub ball: usize,
     /// What it touches.
-    pub other: crate::response::HitWith,
+    pub other: crate::response::ContactWith,
     /// The contact point on the other (px).
     pub point: Vec2,
     /// The normal, from the other towards the ball.

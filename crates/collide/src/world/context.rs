@@ -6,7 +6,7 @@
 use super::settings::Settings;
 use super::Tally;
 use crate::geom::{Aabb, Group, Shape};
-use crate::response::{record, Hit};
+use crate::response::{kept, Hit, Struck};
 
 /// The inputs and outputs of one step.
 pub(super) struct StepContext {
@@ -18,9 +18,12 @@ pub(super) struct StepContext {
     pub(super) step: u64,
     /// The work of this step.
     pub(super) tally: Tally,
-    /// The hits recorded since the last drain, this step's from `first_hit` on.
+    /// The hits recorded since the last drain, this step's from `first_hit` on (once the
+    /// collisions are over, `World::measure_rebounds`).
     pub(super) hits: Vec<Hit>,
     pub(super) first_hit: usize,
+    /// This step's hits during the collisions, their balls by place.
+    pub(super) struck: Vec<Struck>,
     /// The world's clock (ns), for the profile; `None` leaves it at zero.
     pub(super) clock: Option<fn() -> u64>,
 }
@@ -35,6 +38,7 @@ impl StepContext {
             tally: Tally::default(),
             first_hit: hits.len(),
             hits,
+            struck: Vec::new(),
             clock: None,
         }
     }
@@ -50,9 +54,11 @@ impl StepContext {
         (t.saturating_sub(t0), t)
     }
 
-    /// Keeps `hit` when it is fast enough to show (see [`record`]).
-    pub(super) fn record(&mut self, hit: Hit) {
-        record(&mut self.hits, hit);
+    /// Keeps `hit` when it is fast enough to show and the hits have room (see [`kept`]).
+    pub(super) fn record(&mut self, hit: Struck) {
+        if kept(hit.speed, self.hits.len() + self.struck.len()) {
+            self.struck.push(hit);
+        }
     }
 
     /// Collision iterations to run (1 to 64).

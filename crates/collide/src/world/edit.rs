@@ -2,16 +2,21 @@
 //! it, launching a ball from anywhere. The app turns mouse gestures into these calls, applied
 //! between frames, so a run stays deterministic given the same calls in the same order.
 
-use super::World;
+use super::{BallId, World};
 use crate::geom::{clamp_speed, Ball};
 use glam::Vec2;
 use rand::Rng;
 
 impl World {
-    /// The ball under point `p` (px): the one whose centre is nearest among those within
-    /// `radius + slop` of `p` (slop in px helps pick small balls); on a tie the later one,
-    /// which is drawn on top.
-    pub fn ball_at(&self, p: Vec2, slop: f32) -> Option<usize> {
+    /// The ball under point `p` (px), by id: the one whose centre is nearest among those
+    /// within `radius + slop` of `p` (slop in px helps pick small balls); on a tie the later
+    /// one, which is drawn on top.
+    pub fn ball_at(&self, p: Vec2, slop: f32) -> Option<BallId> {
+        self.place_at(p, slop).and_then(|i| self.balls.id(i))
+    }
+
+    /// [`World::ball_at`] by place in [`World::balls`].
+    fn place_at(&self, p: Vec2, slop: f32) -> Option<usize> {
         let mut best: Option<(usize, f32)> = None;
         for (i, b) in self.balls.iter().enumerate() {
             let reach = b.radius + slop.max(0.0);
@@ -80,12 +85,12 @@ mod tests {
     #[test]
     fn ball_at_picks_the_nearest_ball_within_reach() {
         let mut w = empty();
-        w.add_ball(Ball::new(Vec2::new(100.0, 100.0), Vec2::ZERO, 10.0, 1.0, 0));
-        w.add_ball(Ball::new(Vec2::new(115.0, 100.0), Vec2::ZERO, 10.0, 1.0, 0));
-        assert_eq!(w.ball_at(Vec2::new(104.0, 100.0), 0.0), Some(0));
-        assert_eq!(w.ball_at(Vec2::new(112.0, 100.0), 0.0), Some(1));
+        let a = w.add_ball(Ball::new(Vec2::new(100.0, 100.0), Vec2::ZERO, 10.0, 1.0, 0));
+        let b = w.add_ball(Ball::new(Vec2::new(115.0, 100.0), Vec2::ZERO, 10.0, 1.0, 0));
+        assert_eq!(w.ball_at(Vec2::new(104.0, 100.0), 0.0), Some(a));
+        assert_eq!(w.ball_at(Vec2::new(112.0, 100.0), 0.0), Some(b));
         assert_eq!(w.ball_at(Vec2::new(100.0, 112.0), 0.0), None);
-        assert_eq!(w.ball_at(Vec2::new(100.0, 112.0), 3.0), Some(0));
+        assert_eq!(w.ball_at(Vec2::new(100.0, 112.0), 3.0), Some(a));
     }
 
     #[test]
@@ -93,8 +98,8 @@ mod tests {
         let mut w = empty();
         let p = Vec2::new(50.0, 50.0);
         w.add_ball(Ball::new(p, Vec2::ZERO, 5.0, 1.0, 0));
-        w.add_ball(Ball::new(p, Vec2::ZERO, 5.0, 1.0, 0));
-        assert_eq!(w.ball_at(p, 0.0), Some(1));
+        let later = w.add_ball(Ball::new(p, Vec2::ZERO, 5.0, 1.0, 0));
+        assert_eq!(w.ball_at(p, 0.0), Some(later));
     }
 
     #[test]

@@ -18,11 +18,13 @@
 //! ball's contacts leave it and the later balls are renumbered as the ball table says.
 
 pub(super) use crate::narrow::{Contact, GroupTests, Impact};
+/// A swept move as the impact searches read it (the swept tests' own form).
+pub(super) use crate::tunnel::SweptBall;
 
 use crate::balls::Removed;
 use crate::geom::{Ball, Geometry, Group, Shape};
 use crate::narrow;
-use crate::response::HitWith;
+use crate::response::ContactWith;
 use crate::tunnel::{self, Tunnelling};
 use glam::Vec2;
 
@@ -34,7 +36,7 @@ pub struct PairContact {
     /// The ball (its index in `World::balls`).
     pub ball: u32,
     /// What it touches.
-    pub with: HitWith,
+    pub with: ContactWith,
     /// The contact point (px).
     pub point: Vec2,
     /// Unit normal from what it touches towards the ball.
@@ -72,7 +74,7 @@ impl NarrowStage {
     }
 
     /// Adds the contact of `ball` with `with` that the solver answered.
-    pub(super) fn add(&mut self, ball: u32, with: HitWith, c: &Contact) {
+    pub(super) fn add(&mut self, ball: u32, with: ContactWith, c: &Contact) {
         self.contacts.push(PairContact {
             iteration: self.iteration,
             ball,
@@ -89,7 +91,7 @@ impl NarrowStage {
         let moved = |b: u32| gone.moved(b as usize).map(|k| k as u32);
         self.contacts.retain_mut(|c| {
             let with = match c.with {
-                HitWith::Ball(o) => moved(o).map(HitWith::Ball),
+                ContactWith::Ball(o) => moved(o).map(ContactWith::Ball),
                 shape => Some(shape),
             };
             match (moved(c.ball), with) {
@@ -166,37 +168,16 @@ pub(super) fn disc_touches(p: Vec2, r: f32, geom: &Geometry) -> bool {
     narrow::contact_ball_shape(p, r, Vec2::ZERO, geom).is_some()
 }
 
-/// A swept move as the impact searches read it: a ball at `centre` of `radius` moving by
-/// `by` over the step (px) at velocity `vel` relative to what it meets (px/s).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Move {
-    pub(super) centre: Vec2,
-    pub(super) radius: f32,
-    pub(super) by: Vec2,
-    pub(super) vel: Vec2,
-}
-
-impl Move {
-    fn path(self) -> tunnel::SweptBall {
-        tunnel::SweptBall {
-            start: self.centre,
-            radius: self.radius,
-            moved: self.by,
-            vel: self.vel,
-        }
-    }
-}
-
 /// The mode's search of sweep `s` against one geometry; its member tests are added to
 /// `tests`.
 pub(super) fn impact_geometry(
     mode: Tunnelling,
     fractions: u32,
-    s: Move,
+    s: SweptBall,
     geom: &Geometry,
     tests: &mut u64,
 ) -> Option<Impact> {
-    tunnel::impact_ball_shape(mode, fractions, s.path(), geom, tests)
+    tunnel::impact_ball_shape(mode, fractions, s, geom, tests)
 }
 
 /// The mode's search of sweep `s` against obstacle `shape` (a group by its hull, then its
@@ -205,14 +186,14 @@ pub(super) fn impact_geometry(
 pub(super) fn impact_obstacle(
     mode: Tunnelling,
     fractions: u32,
-    s: Move,
+    s: SweptBall,
     shape: &Shape,
     groups: &[Group],
     tests: &mut GroupTests,
     members: &mut u64,
 ) -> Option<(Impact, f32)> {
     let impact = |g: &Geometry| impact_geometry(mode, fractions, s, g, members);
-    narrow::impact_ball_obstacle(s.centre, s.radius, s.by, shape, groups, tests, impact)
+    narrow::impact_ball_obstacle(s.start, s.radius, s.moved, shape, groups, tests, impact)
 }
 
 /// The exact time of impact of two moving balls: the one at `a` of radius `ra` moving by
@@ -229,8 +210,8 @@ pub(super) fn impact_balls(
 }
 
 /// The exact time of impact of sweep `s` (its `vel` unused: the move itself) with `geom`.
-pub(super) fn impact_shape(s: Move, geom: &Geometry) -> Option<Impact> {
-    narrow::toi_ball_shape(s.centre, s.radius, s.by, s.vel, geom)
+pub(super) fn impact_shape(s: SweptBall, geom: &Geometry) -> Option<Impact> {
+    narrow::toi_ball_shape(s.start, s.radius, s.moved, s.vel, geom)
 }
 
 /// The shapes a test of obstacle `shape` meets: a group's members, else the shape itself.

@@ -13,7 +13,7 @@ use super::Tally;
 use crate::balls::Removed;
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
 use crate::geom::{Aabb, Ball, Shape};
-use crate::response::HitWith;
+use crate::response::ContactWith;
 
 /// The broad phase, its pair cache and what the last call found.
 pub(super) struct PairsStage {
@@ -417,10 +417,10 @@ struct AllAwake {
 }
 
 impl BoxOwner for AllAwake {
-    fn owner(&self, k: u32) -> HitWith {
+    fn owner(&self, k: u32) -> ContactWith {
         match k.checked_sub(self.shapes as u32) {
-            Some(i) => HitWith::Ball(i),
-            None => HitWith::Shape(k),
+            Some(i) => ContactWith::Ball(i),
+            None => ContactWith::Shape(k),
         }
     }
 
@@ -434,11 +434,11 @@ impl BoxOwner for AllAwake {
 }
 
 impl BoxOwner for SleeperOrder<'_> {
-    fn owner(&self, k: u32) -> HitWith {
+    fn owner(&self, k: u32) -> ContactWith {
         let m = self.world_index(k);
         match m.checked_sub(self.shapes as u32) {
-            Some(i) => HitWith::Ball(i),
-            None => HitWith::Shape(m),
+            Some(i) => ContactWith::Ball(i),
+            None => ContactWith::Shape(m),
         }
     }
 

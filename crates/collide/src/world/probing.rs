@@ -16,7 +16,7 @@ use super::context::Frame;
 use super::narrow_stage::{balls_touch, touches_obstacle, Disc};
 use crate::broad::{BroadInput, Heat, Pair, Probe, Visit};
 use crate::geom::{Aabb, Ball};
-use crate::response::HitWith;
+use crate::response::ContactWith;
 
 /// What a viewer asks the broad phase to record.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -41,9 +41,9 @@ pub struct FocusRecord {
     /// The places visited for it, with the tests made for it there.
     pub visited: Vec<Visit>,
     /// What it was tested against, where the algorithm names them, with their boxes.
-    pub against: Vec<(HitWith, Aabb)>,
+    pub against: Vec<(ContactWith, Aabb)>,
     /// Its candidate pairs: what it may touch, with their boxes.
-    pub candidates: Vec<(HitWith, Aabb)>,
+    pub candidates: Vec<(ContactWith, Aabb)>,
     /// For each candidate, whether it touches the focus where the call found them (the
     /// narrow phase's contact test; in a call made again, where the balls are now).
     pub touching: Vec<bool>,
@@ -142,7 +142,7 @@ impl HeatSecond {
 /// How the call's boxes map to the world's: box `k` is this obstacle or ball.
 pub(super) trait BoxOwner {
     /// The world's shape or ball of box `k`.
-    fn owner(&self, k: u32) -> HitWith;
+    fn owner(&self, k: u32) -> ContactWith;
     /// The box of world ball `i`.
     fn box_of_ball(&self, i: usize) -> u32;
     /// The world's ball of each of the call's balls, when they are not the world's in order
@@ -229,8 +229,8 @@ fn focus_record(k: u32, call: &Call, p: &Probe, owners: &dyn BoxOwner, w: &Frame
         .filter_map(|&(a, b)| (a == k).then_some(b).or((b == k).then_some(a)));
     let candidates: Vec<_> = partners.map(with_box).collect();
     let ball = match owners.owner(k) {
-        HitWith::Ball(i) => i as usize,
-        HitWith::Shape(_) => 0,
+        ContactWith::Ball(i) => i as usize,
+        ContactWith::Shape(_) => 0,
     };
     let touching: Vec<bool> = candidates
         .iter()
@@ -251,11 +251,11 @@ fn focus_record(k: u32, call: &Call, p: &Probe, owners: &dyn BoxOwner, w: &Frame
 }
 
 /// Whether ball `i` touches `other` now (the narrow phase's contact test).
-fn touches(w: &Frame, i: usize, other: HitWith) -> bool {
+fn touches(w: &Frame, i: usize, other: ContactWith) -> bool {
     let b: &Ball = &w.balls[i];
     match other {
-        HitWith::Ball(j) => balls_touch(b, &w.balls[j as usize]),
-        HitWith::Shape(s) => {
+        ContactWith::Ball(j) => balls_touch(b, &w.balls[j as usize]),
+        ContactWith::Shape(s) => {
             let disc = Disc {
                 centre: b.pos,
                 radius: b.radius,
@@ -274,7 +274,7 @@ fn add_heat(h: &mut HeatSecond, p: &Probe, owners: &dyn BoxOwner, balls: usize, 
         h.now_balls.resize(balls, 0);
     }
     for (k, &t) in p.tests.iter().enumerate().filter(|(_, &t)| t > 0) {
-        if let HitWith::Ball(i) = owners.owner(k as u32) {
+        if let ContactWith::Ball(i) = owners.owner(k as u32) {
             if let Some(sum) = h.now_balls.get_mut(i as usize) {
                 *sum += t;
             }

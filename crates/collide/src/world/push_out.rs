@@ -10,7 +10,7 @@ use super::narrow_stage::{ball_ball, ball_obstacle, kept_side, Disc, GroupTests,
 use super::Tally;
 use crate::balls::{BallSet, Columns, Rest, Wakes};
 use crate::geom::{clamp_speed, Ball, Geometry, Group, Shape};
-use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
+use crate::response::{answer_ball_ball, answer_ball_obstacle, ContactWith, Struck};
 use glam::Vec2;
 
 /// The push-out's move: gravity, then semi-implicit Euler, for the awake balls.
@@ -33,22 +33,7 @@ pub(super) fn iterate(
     narrow: &mut NarrowStage,
     cx: &mut StepContext,
 ) {
-    let Columns {
-        balls,
-        rests,
-        starts,
-        wakes,
-    } = w.balls.columns_mut();
-    // The rests are read only while someone sleeps (nobody falls asleep here).
-    let mut rests = rests.iter().any(|r| r.asleep).then_some(rests);
-    let mut a = Answer {
-        balls,
-        starts,
-        shapes: w.shapes,
-        groups: w.groups,
-        narrow,
-        cx,
-    };
+    let mut a = Answer::of(w, narrow, cx);
     for p in bodies {
         a.cx.tally.full_tests += 1;
         a.cx.tally.impact_tests += 1;
@@ -59,7 +44,7 @@ pub(super) fn iterate(
                 a.cx.tally.add_group(tests);
                 hit
             }
-            Body::Ball(o) => a.ball_ball(p.ball, o, rests.as_deref_mut(), wakes),
+            Body::Ball(o) => a.ball_ball(p.ball, o),
         };
         a.cx.tally.collisions += hit as u64;
     }
@@ -84,15 +69,7 @@ pub(super) fn walls_last(
     }
     let mut tests = GroupTests::default();
     narrow.begin_iteration(cx.iterations());
-    let Columns { balls, starts, .. } = w.balls.columns_mut();
-    let mut a = Answer {
-        balls,
-        starts,
-        shapes: w.shapes,
-        groups: w.groups,
-        narrow,
-        cx,
-    };
+    let mut a = Answer::of(w, narrow, cx);
     for p in bodies {
         let Some(s) = p.shape() else {
             break;
@@ -109,18 +86,41 @@ pub(super) fn walls_last(
     tally.extra += pass.extra;
 }
 
-/// What answering one pair reads and writes: the balls and where they began the step, the
-/// obstacles, the contact list and the step's context.
+/// What answering one pair reads and writes: the balls, where they began the step and their
+/// rests with the wakes, the obstacles, the contact list and the step's context.
 struct Answer<'a, 'w> {
     balls: &'w mut [Ball],
     starts: &'w [Vec2],
+    /// The rests, given while someone sleeps (nobody falls asleep here).
+    rests: Option<&'w mut [Rest]>,
+    wakes: &'w mut Wakes,
     shapes: &'w [Shape],
     groups: &'w [Group],
     narrow: &'a mut NarrowStage,
     cx: &'a mut StepContext,
 }
 
-impl Answer<'_, '_> {
+impl<'a, 'w> Answer<'a, 'w> {
+    /// Answers pairs of the world `w` into the contact list `narrow` in the step `cx`.
+    fn of(w: &'w mut Frame<'_>, narrow: &'a mut NarrowStage, cx: &'a mut StepContext) -> Self {
+        let Columns {
+            balls,
+            rests,
+            starts,
+            wakes,
+        } = w.balls.columns_mut();
+        Self {
+            balls,
+            starts,
+            rests: rests.iter().any(|r| r.asleep).then_some(rests),
+            wakes,
+            shapes: w.shapes,
+            groups: w.groups,
+            narrow,
+            cx,
+        }
+    }
+
     /// Tests ball `bi` against obstacle `si` and answers a contact; true when they touched.
     fn ball_shape(&mut self, bi: BallIx, si: ShapeIx, tests: &mut GroupTests) -> bool {
         let (shape, ball) = (&self.shapes[si.ix()], &mut self.balls[bi.ix()]);
@@ -142,39 +142,33 @@ impl Answer<'_, '_> {
         }
         let scale = self.cx.settings.elasticity_scale;
         let (speed, e) = answer_ball_obstacle(ball, shape, &c, shape_e, scale, rotate);
-        let with = HitWith::Shape(si.0);
+        let with = ContactWith::Shape(si.0);
         self.narrow.add(bi.0, with, &c);
         let cx = &mut *self.cx;
-        cx.record(Hit::new(c.point, c.normal, speed, e, bi.0, with, cx.step));
+        cx.record(Struck::new(c.point, c.normal, speed, e, bi.0, with));
         true
     }
 
-    /// Tests balls `bi` and `bj` and answers a contact, waking a sleeper touched (`rests`
-    /// given while someone sleeps); true when they touched.
-    fn ball_ball(
-        &mut self,
-        bi: BallIx,
-        bj: BallIx,
-        rests: Option<&mut [Rest]>,
-        wakes: &mut Wakes,
-    ) -> bool {
+    /// Tests balls `bi` and `bj` and answers a contact, waking a sleeper touched; true when
+    /// they touched.
+    fn ball_ball(&mut self, bi: BallIx, bj: BallIx) -> bool {
         let (i, j) = (bi.ix(), bj.ix());
         let (a, b) = (&self.balls[i], &self.balls[j]);
         // Normal from the higher-indexed ball to the lower one.
         let Some(c) = ball_ball(a.pos, a.radius, b.pos, b.radius) else {
             return false;
         };
-        if let Some(rests) = rests {
-            wakes.wake_pair(rests, i, j);
+        if let Some(rests) = self.rests.as_deref_mut() {
+            self.wakes.wake_pair(rests, i, j);
         }
         let (lo, hi) = self.balls.split_at_mut(j);
         let (a, b) = (&mut lo[i], &mut hi[0]);
         let e = a.elasticity * b.elasticity * self.cx.settings.elasticity_scale;
         let speed = answer_ball_ball(a, b, &c, e);
-        let with = HitWith::Ball(bj.0);
+        let with = ContactWith::Ball(bj.0);
         self.narrow.add(bi.0, with, &c);
         let cx = &mut *self.cx;
-        cx.record(Hit::new(c.point, c.normal, speed, e, bi.0, with, cx.step));
+        cx.record(Struck::new(c.point, c.normal, speed, e, bi.0, with));
         true
     }
 }

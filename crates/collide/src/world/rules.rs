@@ -191,6 +191,11 @@ mod tests {
         for (t, k) in fresh.rules().tethers.iter().zip([1.0f32, 2.0]) {
             assert_eq!(fresh.ball(t.ball).unwrap().pos.x, 100.0 * k);
         }
+        assert_eq!(
+            fresh.rules().tethers,
+            w.rules().tethers,
+            "the strings hold the ids they held"
+        );
     }
 
     #[test]

@@ -17,7 +17,7 @@
 
 use super::body::BodyPair;
 use super::context::Frame;
-use super::narrow_stage::{impact_shape, members, unit_or, Impact, Move};
+use super::narrow_stage::{impact_shape, members, unit_or, Impact, SweptBall};
 use super::Tally;
 use crate::geom::angle;
 use crate::geom::{Aabb, Ball};
@@ -138,10 +138,10 @@ impl Settle<'_, '_> {
                 let touch = walls
                     .iter()
                     .filter_map(|&si| {
-                        let path = Move {
-                            centre: at,
+                        let path = SweptBall {
+                            start: at,
                             radius: ball.radius,
-                            by: d,
+                            moved: d,
                             vel: d,
                         };
                         self.first_touch(si as usize, path, tally)
@@ -188,7 +188,7 @@ impl Settle<'_, '_> {
 
     /// When a ball at `c` of radius `r` moved by `d` first touches obstacle `si` (its members,
     /// for a group), as a fraction of the move.
-    fn first_touch(&self, si: usize, sweep: Move, tally: &mut Tally) -> Option<Impact> {
+    fn first_touch(&self, si: usize, sweep: SweptBall, tally: &mut Tally) -> Option<Impact> {
         members(&self.w.shapes[si], self.w.groups)
             .iter()
             .filter_map(|m| {

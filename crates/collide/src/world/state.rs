@@ -13,7 +13,8 @@ use super::context::FrameOf;
 use super::context::WorldRng;
 use super::saved::{SavedBall, SavedShape};
 use super::step::SavedStages;
-use super::{BallId, BallSet, Settings, World};
+use super::{BallSet, Settings, World};
+use crate::balls::{BallId, SavedIds};
 use crate::broad::BroadKind;
 use crate::geom::Group;
 use crate::rules::{GameRules, PlayState, Rules};
@@ -99,6 +100,11 @@ pub struct WorldState {
     pub groups: Vec<Group>,
     /// The balls, each with its rest.
     pub balls: Vec<SavedBall>,
+    /// The balls' ids and the free slots of the ball table, so an id names the same ball
+    /// after a restore and the next ball added gets the same id. States saved before ids
+    /// were kept have none: their balls get fresh ids (slot = place, generation 0).
+    #[serde(default)]
+    pub ball_ids: Option<SavedIds>,
     /// Balls waiting to be launched.
     pub pending_launches: u32,
     /// Balls launched since the last clear.
@@ -147,6 +153,7 @@ impl World {
             balls: (self.balls.iter().zip(self.balls.rests()))
                 .map(|(b, r)| SavedBall::of(b, r))
                 .collect(),
+            ball_ids: Some(self.balls.saved_ids()),
             pending_launches: stages.pending_launches,
             launched: self.counters.launched,
             // Each shape's worth is written with the shape (above).
@@ -223,7 +230,10 @@ impl World {
         let (shapes, plays) = s.shapes.iter().map(SavedShape::parts).unzip();
         self.shapes = shapes;
         self.groups = s.groups.clone();
-        let restored = BallSet::from_resting(s.balls.iter().map(SavedBall::parts));
+        let mut restored = BallSet::from_resting(s.balls.iter().map(SavedBall::parts));
+        if let Some(ids) = &s.ball_ids {
+            restored.take_ids(ids);
+        }
         let old = std::mem::replace(&mut self.balls, restored);
         self.balls.keep_wake_count(&old);
         self.counters = Default::default();
@@ -231,6 +241,11 @@ impl World {
         self.rules.play = s.play.clone();
         self.rules.play.shapes = plays;
         self.rules.scene = s.rules.clone();
+        // A string names its ball by its place in the saved list (`saved_rules`).
+        for t in &mut self.rules.scene.tethers {
+            let place = t.ball.slot() as usize;
+            t.ball = self.balls.id(place).unwrap_or(t.ball);
+        }
         self.rules.game = s.game;
         let stages = SavedStages {
             pending_launches: s.pending_launches,
@@ -241,8 +256,8 @@ impl World {
         self.rng = s.rng.rng();
     }
 
-    /// The scene's rules with each string naming its ball by its place in the saved list,
-    /// the id the restored world gives it.
+    /// The scene's rules with each string naming its ball by its place in the saved list
+    /// (a restore turns the place back into the id of the ball there).
     fn saved_rules(&self) -> Rules {
         let mut rules = self.rules.scene.clone();
         for t in &mut rules.tethers {
@@ -308,6 +323,13 @@ impl World {
             if let Some(problem) = problem {
                 return Err(StateError::new("soft_frame", problem));
             }
+        }
+        if let Some(problem) = s
+            .ball_ids
+            .as_ref()
+            .and_then(|ids| ids.problem(s.balls.len()))
+        {
+            return Err(StateError::new("ball_ids", problem));
         }
         check_balls(&s.balls)
     }

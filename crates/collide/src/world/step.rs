@@ -21,7 +21,7 @@ use crate::balls::{BallId, BallSet};
 use crate::broad::{BroadPhase, Pair};
 use crate::geom::Ball;
 use crate::geom::{Aabb, Group, Shape};
-use crate::response::{Hit, HitWith};
+use crate::response::{ContactWith, Hit};
 use crate::rules::Moment;
 use crate::tunnel::Tunnelling;
 use glam::Vec2;
@@ -300,20 +300,21 @@ impl World {
         self.turn_groups();
     }
 
-    /// Fills in the rebound speed of the hits recorded this step, from the velocities the
-    /// step ended with: `(v_ball - v_surface)·n`, the other ball's velocity standing in for
-    /// the surface's in a ball–ball hit.
+    /// Names this step's hits by their balls' ids and fills in their rebound speed, from the
+    /// velocities the step ended with: `(v_ball - v_surface)·n`, the other ball's velocity
+    /// standing in for the surface's in a ball–ball hit.
     fn measure_rebounds(&self, cx: &mut StepContext) {
         let rotate = cx.settings.rotate;
-        for h in cx.hits.iter_mut().skip(cx.first_hit) {
+        for h in std::mem::take(&mut cx.struck) {
             let Some(ball) = self.balls.get(h.ball as usize) else {
                 continue;
             };
             let surface = match h.with {
-                HitWith::Shape(s) => self.shapes[s as usize].velocity_at(h.point, rotate),
-                HitWith::Ball(o) => self.balls.get(o as usize).map_or(Vec2::ZERO, |b| b.vel),
+                ContactWith::Shape(s) => self.shapes[s as usize].velocity_at(h.point, rotate),
+                ContactWith::Ball(o) => self.balls.get(o as usize).map_or(Vec2::ZERO, |b| b.vel),
             };
-            h.rebound = (ball.vel - surface).dot(h.normal);
+            let rebound = (ball.vel - surface).dot(h.normal);
+            cx.hits.extend(h.named(&self.balls, cx.step, rebound));
         }
     }
 

@@ -18,12 +18,12 @@
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::context::{Frame, StepContext};
 use super::narrow_stage::{
-    impact_balls, impact_geometry, impact_obstacle, unit_or, Contact, GroupTests, Impact, Move,
+    impact_balls, impact_geometry, impact_obstacle, unit_or, Contact, GroupTests, Impact, SweptBall,
 };
 use super::Ball;
 use crate::balls::Removed;
 use crate::geom::{Aabb, Geometry};
-use crate::response::{answer_ball_ball, answer_ball_obstacle, Hit, HitWith};
+use crate::response::{answer_ball_ball, answer_ball_obstacle, ContactWith, Struck};
 use crate::tunnel::Tunnelling;
 use glam::Vec2;
 
@@ -157,10 +157,10 @@ impl Sweep<'_, '_> {
         let (from, rest) = (self.st.from[bi], self.st.rest[bi]);
         let u = shape.velocity_at(from, self.cx.settings.rotate);
         // Relative motion: the shape held still, the ball moving by the difference.
-        let path = Move {
-            centre: from,
+        let path = SweptBall {
+            start: from,
             radius: ball.radius,
-            by: ball.pos - from - u * rest,
+            moved: ball.pos - from - u * rest,
             vel: ball.vel - u,
         };
         let (mode, n) = (
@@ -204,10 +204,10 @@ impl Sweep<'_, '_> {
                 c: cj,
                 r: bj.radius,
             };
-            let path = Move {
-                centre: ci,
+            let path = SweptBall {
+                start: ci,
                 radius: bi.radius,
-                by: di - dj,
+                moved: di - dj,
                 vel: bi.vel - bj.vel,
             };
             let n = self.cx.settings.linear_fractions;
@@ -265,16 +265,8 @@ impl Sweep<'_, '_> {
                 let (scale, rotate) = (s.elasticity_scale, s.rotate);
                 let e = best.elasticity;
                 let (speed, e) = answer_ball_obstacle(ball, shape, contact, e, scale, rotate);
-                let with = (b as u32, HitWith::Shape(si.0));
-                let hit = Hit::new(
-                    contact.point,
-                    contact.normal,
-                    speed,
-                    e,
-                    with.0,
-                    with.1,
-                    self.cx.step,
-                );
+                let with = (b as u32, ContactWith::Shape(si.0));
+                let hit = Struck::new(contact.point, contact.normal, speed, e, with.0, with.1);
                 self.cx.record(hit);
                 self.log_impact(b, at, best.impact.contact.point);
                 self.go_on(b, best.left);
@@ -314,16 +306,8 @@ impl Sweep<'_, '_> {
         };
         let e = a.elasticity * b.elasticity * self.cx.settings.elasticity_scale;
         let speed = answer_ball_ball(a, b, &contact, e);
-        let with = (i as u32, HitWith::Ball(j as u32));
-        let hit = Hit::new(
-            contact.point,
-            contact.normal,
-            speed,
-            e,
-            with.0,
-            with.1,
-            self.cx.step,
-        );
+        let with = (i as u32, ContactWith::Ball(j as u32));
+        let hit = Struck::new(contact.point, contact.normal, speed, e, with.0, with.1);
         self.cx.record(hit);
         self.log_impact(i, pi, contact.point);
         self.log_impact(j, pj, contact.point);

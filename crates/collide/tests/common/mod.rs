@@ -153,14 +153,19 @@ pub mod narrow {
 /// Sets ball `i`'s place (px) and velocity (px/s) as the hand in the app does, through an
 /// input; false when there is no such ball or a number is not finite.
 pub fn move_ball(w: &mut World, i: usize, pos: collide::Vec2, vel: collide::Vec2) -> bool {
-    let ball = i as u32;
-    i < w.balls().len() && w.apply_input(&Input::MoveBall { ball, pos, vel }).is_ok()
+    let Some(ball) = w.ball_id(i) else {
+        return false;
+    };
+    w.apply_input(&Input::MoveBall { ball, pos, vel }).is_ok()
 }
 
-/// Removes ball `i` as the app does, through an input (nothing when there is none).
+/// Removes ball `i` as the app does, through an input naming its id (nothing when there is
+/// none).
 pub fn remove_ball(w: &mut World, i: usize) {
-    w.apply_input(&Input::RemoveBall(i as u32))
-        .expect("a finite input");
+    if let Some(id) = w.ball_id(i) {
+        w.apply_input(&Input::RemoveBall(id))
+            .expect("a ball in the world");
+    }
 }
 
 /// Launches a ball at `pos` (px) with velocity `vel` (px/s) through an input.

@@ -201,18 +201,13 @@ impl Reads<'_> {
         let asleep = (self.rests[bi.ix()].asleep, self.rests[bj.ix()].asleep);
         let hit = (asleep.0 || asleep.1) && approach < -self.wake_speed;
         let still = (asleep.0 && !hit, asleep.1 && !hit);
-        let meeting = Meeting {
-            ball: bi,
-            other: Body::Ball(bj),
-            found: &c,
-            sep: reach - c.depth,
-            approach,
+        let closing = Closing {
             a: Held::new(&a, still.0),
-            b: Some(Held::new(&b, still.1)),
+            approach,
             e,
-            surface: Vec2::ZERO,
         };
-        let contact = new_contact(&meeting, soft);
+        let met = Reached::Ball(bj, Held::new(&b, still.1));
+        let contact = new_contact(&Meeting::reached(bi, met, &c, reach, closing), soft);
         Some((contact, hit))
     }
 
@@ -232,18 +227,16 @@ impl Reads<'_> {
         let surface = shape.velocity_at(c.point, self.rotate);
         let approach = (ball.vel - surface).dot(c.normal);
         let e = ball.elasticity * shape_e * self.elasticity_scale;
-        let meeting = Meeting {
-            ball: bi,
-            other: Body::Shape(si),
-            found: &c,
-            sep: reach - c.depth,
-            approach,
+        let closing = Closing {
             a: Held::new(&ball, false),
-            b: None,
+            approach,
             e,
-            surface,
         };
-        Some(new_contact(&meeting, soft))
+        let met = Reached::Obstacle(si, surface);
+        Some(new_contact(
+            &Meeting::reached(bi, met, &c, reach, closing),
+            soft,
+        ))
     }
 
     /// The contact of `ball`, grown to radius `r`, with obstacle `shape` (a group's deepest
@@ -293,6 +286,50 @@ pub(super) struct Meeting<'a> {
     pub b: Option<Held<'a>>,
     pub e: f32,
     pub surface: Vec2,
+}
+
+impl<'a> Meeting<'a> {
+    /// Ball `ball` reaching `what` with its disc grown by `reach` px, where the narrow phase
+    /// found the contact `found` (so they are `reach − depth` px apart), closing as `closing`
+    /// says: the one constructor of the finder's meetings.
+    fn reached(
+        ball: BallIx,
+        what: Reached<'a>,
+        found: &'a Contact,
+        reach: f32,
+        closing: Closing<'a>,
+    ) -> Self {
+        let (other, b, surface) = match what {
+            Reached::Ball(o, held) => (Body::Ball(o), Some(held), Vec2::ZERO),
+            Reached::Obstacle(s, surface) => (Body::Shape(s), None, surface),
+        };
+        Self {
+            ball,
+            other,
+            found,
+            sep: reach - found.depth,
+            approach: closing.approach,
+            a: closing.a,
+            b,
+            e: closing.e,
+            surface,
+        }
+    }
+}
+
+/// What a ball's grown disc reached: another ball, held as it is, or an obstacle whose
+/// surface moves at the given velocity (px/s) at the contact.
+enum Reached<'a> {
+    Ball(BallIx, Held<'a>),
+    Obstacle(ShapeIx, Vec2),
+}
+
+/// How a meeting closes: the ball that reached, held as it is, the closing speed (px/s,
+/// negative when approaching) and the restitution.
+struct Closing<'a> {
+    a: Held<'a>,
+    approach: f32,
+    e: f32,
 }
 
 /// The soft contact of meeting `m`.

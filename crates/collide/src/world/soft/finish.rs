@@ -15,10 +15,10 @@
 
 use super::find::Finder;
 use super::lanes::{BodyState, Lanes, NO_BODY, SPECULATIVE_RADII};
-use crate::response::{Hit, HIT_SPEED};
+use crate::response::{Struck, HIT_SPEED};
 use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
-use crate::world::narrow_stage::{impact_geometry, members, Move};
+use crate::world::narrow_stage::{impact_geometry, members, SweptBall};
 
 /// Restitution over the lanes `l` and the body states `bodies` (see the module notes):
 /// `threshold` (px/s), `passes`.
@@ -80,14 +80,13 @@ fn record_hit(c: &SoftContact, cx: &mut StepContext) {
     if -c.approach < HIT_SPEED {
         return;
     }
-    let hit = Hit::new(
+    let hit = Struck::new(
         c.point,
         c.normal,
         -c.approach,
         c.e,
         c.ball.0,
         c.other.into(),
-        cx.step,
     );
     cx.record(hit);
 }
@@ -113,10 +112,10 @@ pub(super) fn continuous(f: &mut Finder) {
         let shape = &f.shapes[si.ix()];
         let v = ball.vel - shape.velocity_at(start, f.cx.settings.rotate);
         let tests = &mut f.cx.tally.impact_tests;
-        let sweep = Move {
-            centre: start,
+        let sweep = SweptBall {
+            start,
             radius: ball.radius,
-            by: d,
+            moved: d,
             vel: v,
         };
         let hit = members(shape, f.groups)
