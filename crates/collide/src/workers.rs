@@ -94,7 +94,7 @@ impl std::ops::AddAssign for Spread {
 
 /// Runs `work(k, &mut parts[k])` for every part on up to `threads` threads (the caller and
 /// `threads − 1` of the pool's workers, whichever claim it first), and returns when all are
-/// done, with how they were spread (timed by `clock`, when given).
+/// done; while a step is timed ([`start_timing`]), how they were spread goes to its stage.
 pub(crate) fn each<T: Send>(threads: usize, parts: &mut [T], work: impl Fn(usize, &mut T) + Sync) {
     let clock = TIMING.with(|t| t.get().clock);
     #[cfg(not(target_arch = "wasm32"))]
@@ -114,8 +114,8 @@ pub(crate) fn each<T: Send>(threads: usize, parts: &mut [T], work: impl Fn(usize
     }
 }
 
-/// What a thread's timing keeps: the clock of the step it times ([`start_timing`]) (or of the call
-/// whose part it runs), the spread of the calls made so far, and its time waiting.
+/// What a thread's timing keeps: the clock of the step it times ([`start_timing`], or of
+/// the call whose parts it runs), the spread of the calls made so far, and its time waiting.
 #[derive(Clone, Copy, Default)]
 struct Timing {
     clock: Option<fn() -> u64>,
