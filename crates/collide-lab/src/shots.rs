@@ -10,6 +10,7 @@
 //! and left the play area. Without gravity and with elasticity 1 nothing slows the ball, so a
 //! ball outside the play area at the end tunnelled: the world's own strays counter decides.
 
+use crate::kinds::turned_rect;
 use collide::geom::Aabb;
 use collide::scene::{LaunchDesc, Scene, ShapeDesc, ShapeKind};
 use collide::tunnel::Tunnelling;
@@ -40,7 +41,7 @@ pub enum Target {
     /// A box of four rectangles 2 px thick.
     Rect,
     /// Twelve oriented rectangles 2 px thick.
-    OrientedRect,
+    Oriented,
 }
 
 impl Target {
@@ -52,7 +53,7 @@ impl Target {
         Target::Arc,
         Target::ArcConvex,
         Target::Rect,
-        Target::OrientedRect,
+        Target::Oriented,
     ];
 
     /// Short name for tables.
@@ -64,7 +65,7 @@ impl Target {
             Target::Arc => "arc",
             Target::ArcConvex => "arc convex",
             Target::Rect => "rect",
-            Target::OrientedRect => "oriented rect",
+            Target::Oriented => "oriented rect",
         }
     }
 
@@ -108,12 +109,12 @@ impl Target {
                 .map(|(min, max)| ShapeDesc::new(ShapeKind::Rect { min, max }))
                 .to_vec()
             }
-            Target::OrientedRect => ring(12, |_, a| {
-                ShapeDesc::new(ShapeKind::OrientedRect {
-                    centre: polar(RING + 1.0, a),
-                    half_extents: Vec2::new(RING * (TAU / 24.0).tan() + 3.0, 1.0),
-                    angle: (a + TAU / 4.0).to_degrees(),
-                })
+            Target::Oriented => ring(12, |_, a| {
+                turned_rect(
+                    polar(RING + 1.0, a),
+                    Vec2::new(RING * (TAU / 24.0).tan() + 3.0, 1.0),
+                    (a + TAU / 4.0).to_degrees(),
+                )
             }),
         }
     }

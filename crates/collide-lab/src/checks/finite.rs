@@ -9,6 +9,7 @@
 //! the one world to replay.
 
 use super::{no_panic, row_name, use_solver, CheckReport};
+use crate::kinds::{anchor, wild_obstacle};
 use collide::geom::{Geometry, Motion, Shape};
 use collide::world::{Ball, Launcher, Solver};
 use collide::{Aabb, BroadKind, Tunnelling, World};
@@ -160,64 +161,10 @@ fn add_balls(w: &mut World, shapes: &[Shape], rng: &mut StdRng, h: f32) {
     }
 }
 
-/// A point on or in the shape, where a ball starts in contact with it.
-fn anchor(g: &Geometry) -> Vec2 {
-    match *g {
-        Geometry::Point { p } => p,
-        Geometry::Segment { a, b } | Geometry::Gate { a, b, .. } => (a + b) * 0.5,
-        Geometry::Circle { c, .. } => c,
-        Geometry::Arc { c, r, start, .. } => c + Vec2::from_angle(start) * r,
-        Geometry::Rect { min, max } => (min + max) * 0.5,
-        Geometry::OrientedRect { c, .. } => c,
-        Geometry::Group { hull, .. } => hull.aabb().centre(),
-    }
-}
-
 fn obstacle(rng: &mut StdRng, h: f32) -> Shape {
     let c = point_in(rng, 0.0, 1000.0);
     let r = wild_length(rng, h);
-    let geom = match rng.gen_range(0..7) {
-        0 => Geometry::Point { p: c },
-        1 => {
-            // A zero-length segment now and then.
-            let b = if rng.gen_bool(0.3) {
-                c
-            } else {
-                c + Vec2::from_angle(rng.gen_range(0.0..TAU)) * r
-            };
-            Geometry::Segment { a: c, b }
-        }
-        2 => Geometry::Circle { c, r },
-        3 => {
-            let start = rng.gen_range(-TAU..TAU);
-            let extent = match rng.gen_range(0..3) {
-                0 => 0.0,
-                1 => TAU,
-                _ => rng.gen_range(0.0..TAU),
-            };
-            Geometry::Arc {
-                c,
-                r,
-                start,
-                end: start + extent,
-            }
-        }
-        4 => Geometry::Gate {
-            a: c,
-            b: c + Vec2::from_angle(rng.gen_range(0.0..TAU)) * r,
-            normal: Vec2::from_angle(rng.gen_range(0.0..TAU)),
-            threshold: wild_range(rng, 1e4),
-        },
-        5 => Geometry::Rect {
-            min: c,
-            max: c + Vec2::new(wild_length(rng, h), wild_length(rng, h)),
-        },
-        _ => Geometry::OrientedRect {
-            c,
-            half: Vec2::new(wild_length(rng, h), wild_length(rng, h)),
-            angle: rng.gen_range(0.0..TAU),
-        },
-    };
+    let geom = wild_obstacle(rng, c, r, h, wild_length, wild_range);
     let motion = if rng.gen_bool(0.3) && !matches!(geom, Geometry::Gate { .. }) {
         Motion::Kinematic {
             pivot: point_in(rng, 0.0, 1000.0),

@@ -14,6 +14,7 @@
 //! it was pushed out to when off).
 
 use super::{no_panic, row_name, use_solver, CheckReport};
+use crate::kinds::box_behind;
 use collide::geom::{Geometry, Motion, Shape};
 use collide::world::{Ball, Launcher, SoftSettings, Solver};
 use collide::{Aabb, Tunnelling, World};
@@ -116,11 +117,7 @@ fn flat_targets(n: Vec2) -> [Target; 3] {
         a: o - t * HALF,
         b: o + t * HALF,
     };
-    let rect = Geometry::OrientedRect {
-        c: o - n * 50.0,
-        half: Vec2::new(HALF, 50.0),
-        angle,
-    };
+    let rect = box_behind(o, n, HALF, angle);
     let gate = Geometry::Gate {
         a: o - t * HALF,
         b: o + t * HALF,

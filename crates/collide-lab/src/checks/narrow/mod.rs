@@ -25,7 +25,7 @@ use collide::narrow::{
     contact_ball_ball, contact_ball_shape, toi_ball_ball, toi_ball_shape, Contact, Impact,
 };
 use collide::Geometry;
-use glam::{DVec2, Vec2};
+use glam::DVec2;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use reference::{Near, Shape64, Touch};
@@ -182,33 +182,7 @@ pub fn table(results: &[PairResult]) -> String {
 
 /// The reference shape of a case, or `None` for a gate the ball passes.
 pub fn shape64(case: &Case) -> Option<Shape64> {
-    let v2 = |v: Vec2| v.as_dvec2();
-    Some(match case.geom {
-        Geometry::Point { p } => Shape64::Point(v2(p)),
-        Geometry::Segment { a, b } => Shape64::Segment(v2(a), v2(b)),
-        Geometry::Circle { c, r } => Shape64::Circle(v2(c), r.max(0.0) as f64),
-        Geometry::Arc { c, r, start, end } => {
-            let (s, e) = (start as f64, end as f64);
-            Shape64::Arc(v2(c), r.max(0.0) as f64, s, e, reference::whole_turn(s, e))
-        }
-        Geometry::Gate {
-            a,
-            b,
-            normal,
-            threshold,
-        } => {
-            if -case.v.as_dvec2().dot(v2(normal)) > threshold as f64 {
-                return None;
-            }
-            Shape64::Segment(v2(a), v2(b))
-        }
-        Geometry::Rect { min, max } => Shape64::Rect(v2(min), v2(max)),
-        Geometry::OrientedRect { c, half, angle } => {
-            let a = angle as f64;
-            Shape64::Oriented(v2(c), v2(half), DVec2::new(a.cos(), a.sin()))
-        }
-        Geometry::Group { .. } => return None,
-    })
+    crate::kinds::shape64(case.geom, case.v)
 }
 
 /// The library's contact for a case.

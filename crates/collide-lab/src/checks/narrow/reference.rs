@@ -21,25 +21,9 @@
 //! beside a segment's span or an arc's sweep (marked `side`): grown, the test then says
 //! whether the ball comes near the shape at all.
 
+pub use crate::kinds::{whole_turn, Shape64, TURN_SLACK};
 use glam::DVec2;
 use std::f64::consts::TAU;
-
-/// A shape in f64, as the library's geometry describes it.
-#[derive(Clone, Copy, Debug)]
-pub enum Shape64 {
-    /// A point.
-    Point(DVec2),
-    /// The interior of a segment (its ends are guard points).
-    Segment(DVec2, DVec2),
-    /// A solid circle: centre, radius.
-    Circle(DVec2, f64),
-    /// An arc: centre, radius, start and end angle (rad), and whether it is a whole turn.
-    Arc(DVec2, f64, f64, f64, bool),
-    /// A solid box: min, max.
-    Rect(DVec2, DVec2),
-    /// A solid rectangle: centre, half extents, rotation (cos, sin).
-    Oriented(DVec2, DVec2, DVec2),
-}
 
 /// The feature of a shape nearest a ball's centre.
 #[derive(Clone, Copy, Debug)]
@@ -66,15 +50,6 @@ pub struct Touch {
     /// arc's sweep boundary while already within reach of its line or circle: a touch of the
     /// guard point there, found only by the grown test (`slack > 0`).
     pub side: bool,
-}
-
-/// An arc extent within this of a whole turn (rad) is a whole turn: angles given in degrees
-/// that add up to 360° land within a few f32 roundings of it.
-pub const TURN_SLACK: f64 = 1e-4;
-
-/// Whether an arc from `start` to `end` (rad) is a whole turn.
-pub fn whole_turn(start: f64, end: f64) -> bool {
-    end - start >= TAU - TURN_SLACK
 }
 
 /// The nearest feature of `shape` to `p` within its region (a segment's span, an arc's sweep),
