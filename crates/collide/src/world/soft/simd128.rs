@@ -15,7 +15,9 @@
 //! every operation on both, two chains of work side by side for the engine to overlap, and the
 //! loop's bookkeeping once per eight lanes). A vector's bodies are gathered as four 32-byte
 //! states, the first half of each transposed into velocity x, y and spin (4 × 4 shuffles), the
-//! move (x, y) taken from the second half, and scattered back the same way.
+//! move (x, y) taken from the second half, and scattered back the same way. The pass is one
+//! loop for each kind of lane and each pass (solve, relax) with both fixed, so the loop holds
+//! no branch on them: the engine keeps more of a block in registers.
 
 use super::colour::Kind;
 use super::lanes::{Bodies, LaneView, Pass};
@@ -39,7 +41,16 @@ pub(super) fn pass(
     pass: Pass,
 ) {
     assert!(range.len().is_multiple_of(2 * LANES) && range.end <= l.len());
-    wide::run::<W4x2>(l, bodies, range, kind == Kind::Balls, pass)
+    let run = wide::run::<W4x2>;
+    // The run inlined once for each kind of solve and relax pass, with the kind and the pass
+    // fixed, so that the loop holds no branch on them (the engine keeps more in registers).
+    match (kind == Kind::Balls, pass) {
+        (true, Pass::Solve(push, h)) => run(l, bodies, range, true, Pass::Solve(push, h)),
+        (false, Pass::Solve(push, h)) => run(l, bodies, range, false, Pass::Solve(push, h)),
+        (true, Pass::Relax(h, over)) => run(l, bodies, range, true, Pass::Relax(h, over)),
+        (false, Pass::Relax(h, over)) => run(l, bodies, range, false, Pass::Relax(h, over)),
+        (two, Pass::Warm) => run(l, bodies, range, two, Pass::Warm),
+    }
 }
 
 /// Four lanes in a `v128`. The module is built with `simd128` (the kernel is compiled in only
