@@ -104,6 +104,8 @@ pub(crate) fn each<T: Send>(threads: usize, parts: &mut [T], work: impl Fn(usize
             return TIMING.with(|t| t.set(t.get().with(spread)));
         }
     }
+    #[cfg(target_arch = "wasm32")]
+    let _ = threads;
     for (k, part) in parts.iter_mut().enumerate() {
         work(k, part);
     }
