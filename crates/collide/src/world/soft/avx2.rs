@@ -122,7 +122,7 @@ impl Wide for W8 {
     #[inline(always)]
     fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 5] {
         let rows: [__m256; LANES] = std::array::from_fn(|i| {
-            // `row` checks the slot; a state is 32 bytes aligned to 32 (`BodyState`).
+            // `row` checks the slot; a state's first 32 bytes are its fields, aligned (`BodyState`).
             unsafe { _mm256_load_ps(bodies.row(ids[i])) }
         });
         let c = unsafe { transposed(rows) };

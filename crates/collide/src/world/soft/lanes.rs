@@ -194,9 +194,13 @@ pub(super) enum Pass {
 }
 
 /// A ball's velocity state while the solver runs: velocity (px/s), spin (rad/s) and its move
-/// since the step began (px). 32 bytes, one wide register.
+/// since the step began (px). 32 bytes, one wide register, each on a cache line of its own
+/// (64 bytes apart): on several threads, two balls solved by different threads never share
+/// a line. Packed two to a line, the ten thousand balls of the box pile, whose indices the
+/// fill shuffles, had the two threads writing the same lines all through the passes: two
+/// threads took as long as one (`docs/benchmarks.md`, "Where a frame goes, by thread").
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C, align(32))]
+#[repr(C, align(64))]
 pub(super) struct BodyState {
     pub(super) vx: f32,
     pub(super) vy: f32,
