@@ -36,7 +36,7 @@ for c in "${cases[@]}"; do
       --use-angle=swiftshader --enable-unsafe-swiftshader | awk '/^frames=/ && !n { print; n = 1 }')
     web+=("$(ms <<<"$line")")
     # shellcheck disable=SC2086
-    line=$(target/release/collision-math-toy $flags --headless 2>/dev/null | awk '/^frames=/ && !n { print; n = 1 }')
+    line=$(target/release/collision-math-toy $flags --threads 1 --headless 2>/dev/null | awk '/^frames=/ && !n { print; n = 1 }')
     desk+=("$(ms <<<"$line")")
   done
   w=$(printf '%s\n' "${web[@]}" | median)
