@@ -116,6 +116,36 @@ pub(crate) fn each<T: Send>(threads: usize, parts: &mut [T], work: impl Fn(usize
     }
 }
 
+/// Runs `work(start, chunk)` over `data` cut into chunks (`start`: the chunk's first index
+/// in `data`), on up to `threads` threads where `data` holds at least `from` items, else
+/// as one chunk on the caller. For loops whose items are each computed alone: any cut gives
+/// the same items.
+pub(crate) fn chunks<T: Send>(
+    threads: usize,
+    data: &mut [T],
+    from: usize,
+    work: impl Fn(usize, &mut [T]) + Sync,
+) {
+    let n = data.len();
+    let threads = match n >= from.max(2) {
+        true => usable(threads),
+        false => 1,
+    };
+    if threads == 1 {
+        return work(0, data);
+    }
+    let cuts = parts(threads);
+    let mut rest = data;
+    let mut runs = Vec::with_capacity(cuts);
+    for t in 0..cuts {
+        let len = (t + 1) * n / cuts - t * n / cuts;
+        let (run, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        runs.push((t * n / cuts, run));
+        rest = tail;
+    }
+    each(threads, &mut runs, |_, (start, run)| work(*start, run));
+}
+
 /// What a thread's timing keeps: the clock of the step it times ([`start_timing`], or of
 /// the call whose parts it runs), the spread of the calls made so far, and its time waiting.
 #[derive(Clone, Copy, Default)]
@@ -383,6 +413,23 @@ fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_cover_every_item_once_with_its_own_index_on_any_number_of_threads() {
+        for threads in [1, 2, 3, 7] {
+            for n in [0, 1, 5, 99, 1000] {
+                let mut data = vec![u32::MAX; n];
+                chunks(threads, &mut data, 2, |start, run| {
+                    for (k, v) in run.iter_mut().enumerate() {
+                        assert_eq!(*v, u32::MAX, "an item written twice");
+                        *v = (start + k) as u32;
+                    }
+                });
+                let want: Vec<u32> = (0..n as u32).collect();
+                assert_eq!(data, want, "{threads} threads, {n} items");
+            }
+        }
+    }
 
     #[test]
     fn every_part_runs_once_with_its_number() {

@@ -120,3 +120,27 @@ fn the_profile_by_thread_accounts_for_each_stage_within_its_wall_time() {
         assert!(total.profiled_threads() <= threads, "{threads} threads");
     }
 }
+
+#[test]
+fn the_hits_come_in_the_same_order_on_any_number_of_threads() {
+    // The table's bumpers and walls struck by a fast fill: on several threads each colour's
+    // lanes are ordered by region, yet the hits keep the plan's own order.
+    let run = |threads: usize| {
+        let mut w = busy_table(7, 600, threads);
+        let mut hits = Vec::new();
+        for _ in 0..240 {
+            w.step();
+            hits.extend(w.drain_hits().map(|h| format!("{h:?}")));
+        }
+        (hits, w.state_hash())
+    };
+    let one = run(1);
+    assert!(
+        one.0.len() > 20,
+        "the fill strikes things: {} hits",
+        one.0.len()
+    );
+    for threads in [2, 3] {
+        assert!(run(threads) == one, "{threads} threads");
+    }
+}

@@ -101,6 +101,35 @@ pub struct SavedFrame {
 }
 
 impl SoftContact {
+    /// A contact of `ball` with `other` whose values are plain (unit normal up, unit masses
+    /// and radii), for tests.
+    #[cfg(test)]
+    pub(super) fn plain(ball: BallIx, other: Body) -> Self {
+        SoftContact {
+            ball,
+            other,
+            normal: Vec2::Y,
+            point: Vec2::ZERO,
+            sep: 0.0,
+            mass: 1.0,
+            inv_a: 1.0,
+            inv_b: 1.0,
+            ra: 1.0,
+            rb: 1.0,
+            inv_ia: 1.0,
+            inv_ib: 1.0,
+            tangent_mass: 1.0,
+            rolling_mass: 1.0,
+            mu: 0.6,
+            rolling_reach: 0.0,
+            approach: 0.0,
+            e: 0.0,
+            surface: Vec2::ZERO,
+            speed: 0.0,
+            firm: false,
+        }
+    }
+
     /// The contact's pair.
     pub(super) fn pair(&self) -> BodyPair {
         BodyPair {

@@ -119,6 +119,14 @@ impl Plan {
         }
     }
 
+    /// Where lane `lane`, holding contact `k` (`firm` or not), stood in the order this plan
+    /// was made in: its range, the firm contacts first, then pair order. The same as the
+    /// lane's own place until a colour's lanes are ordered otherwise (`regions.rs`).
+    pub(super) fn planned_rank(&self, lane: usize, firm: bool, k: u32) -> (usize, bool, u32) {
+        let range = self.ranges.partition_point(|r| r.lanes.start <= lane);
+        (range, !firm, k)
+    }
+
     /// Each contact's colour, greedily in pair order.
     fn colour(&mut self, contacts: &[SoftContact], balls: usize) {
         self.used.clear();
@@ -172,32 +180,13 @@ fn solve_order() -> impl Iterator<Item = usize> {
 mod tests {
     use super::*;
     use crate::world::body::{BallIx, ShapeIx};
-    use glam::Vec2;
     use rand::{Rng, SeedableRng};
 
+    /// A contact of `ball` with `other`, its values plain (a third firm).
     fn contact(ball: u32, other: Body) -> SoftContact {
         SoftContact {
-            ball: BallIx(ball),
-            other,
-            normal: Vec2::Y,
-            point: Vec2::ZERO,
-            sep: 0.0,
-            mass: 1.0,
-            inv_a: 1.0,
-            inv_b: 1.0,
-            ra: 1.0,
-            rb: 1.0,
-            inv_ia: 1.0,
-            inv_ib: 1.0,
-            tangent_mass: 1.0,
-            rolling_mass: 1.0,
-            mu: 0.6,
-            rolling_reach: 0.0,
-            approach: 0.0,
-            e: 0.0,
-            surface: Vec2::ZERO,
-            speed: 0.0,
             firm: ball.is_multiple_of(3),
+            ..SoftContact::plain(BallIx(ball), other)
         }
     }
 

@@ -10,8 +10,13 @@
 
 use crate::balls::{BallSet, Rest};
 use crate::geom::{clamp_speed, Ball};
+use crate::workers;
 use crate::world::contacts::{Kept, SoftContact};
 use glam::Vec2;
+
+/// Lanes (or contacts, or balls, for the other loops of the step's preparing and
+/// finishing) below which the fill and those loops keep to one thread.
+pub(super) const PARALLEL_FROM: usize = 8192;
 
 /// Lanes a wide kernel solves at once (AVX2: eight `f32`).
 pub(super) const WIDTH: usize = 8;
@@ -212,21 +217,31 @@ pub(super) struct BodyState {
 }
 
 /// Loads every ball's velocity and spin, its move since the contacts were found (from
-/// `found_at`, the same length as `balls`), and the spare body at the end.
-pub(super) fn load_bodies(states: &mut Vec<BodyState>, balls: &[Ball], found_at: &[Vec2]) {
+/// `found_at`, the same length as `balls`), and the spare body at the end, on up to
+/// `threads` threads.
+pub(super) fn load_bodies(
+    states: &mut Vec<BodyState>,
+    balls: &[Ball],
+    found_at: &[Vec2],
+    threads: usize,
+) {
+    let n = balls.len().min(found_at.len());
     states.clear();
-    states.extend(balls.iter().zip(found_at).map(|(b, at)| {
-        let moved = b.pos - *at;
-        BodyState {
-            vx: b.vel.x,
-            vy: b.vel.y,
-            w: b.spin,
-            dx: moved.x,
-            dy: moved.y,
-            ..BodyState::default()
+    states.resize(n + 1, BodyState::default());
+    workers::chunks(threads, &mut states[..n], PARALLEL_FROM, |start, run| {
+        let from = balls[start..].iter().zip(&found_at[start..]);
+        for (s, (b, at)) in run.iter_mut().zip(from) {
+            let moved = b.pos - *at;
+            *s = BodyState {
+                vx: b.vel.x,
+                vy: b.vel.y,
+                w: b.spin,
+                dx: moved.x,
+                dy: moved.y,
+                ..BodyState::default()
+            };
         }
-    }));
-    states.push(BodyState::default());
+    });
 }
 
 /// Moves the awake balls by their solved velocities over `dt` s and keeps each one's move
@@ -305,11 +320,13 @@ pub(super) fn integrate_run(states: &mut Bodies, run: &mut BallRun, dt: f32) {
 }
 
 /// Writes the velocities and spins back into the balls, each speed capped.
-pub(super) fn store_bodies(states: &[BodyState], balls: &mut [Ball]) {
-    for (b, s) in balls.iter_mut().zip(states) {
-        b.vel = clamp_speed(Vec2::new(s.vx, s.vy));
-        b.spin = s.w;
-    }
+pub(super) fn store_bodies(states: &[BodyState], balls: &mut [Ball], threads: usize) {
+    workers::chunks(threads, balls, PARALLEL_FROM, |start, run| {
+        for (b, s) in run.iter_mut().zip(&states[start..]) {
+            b.vel = clamp_speed(Vec2::new(s.vx, s.vy));
+            b.spin = s.w;
+        }
+    });
 }
 
 /// The step's contacts as arrays, in the plan's order (see the module notes).
@@ -391,9 +408,8 @@ impl Lanes {
             .map(|(_, &l)| self.impulse[l as usize])
     }
 
-    pub(super) fn kept(&self, contacts: &[SoftContact], out: &mut Vec<Kept>) {
-        out.clear();
-        out.extend(contacts.iter().zip(&self.lane_of).map(|(c, &l)| {
+    pub(super) fn kept(&self, contacts: &[SoftContact], out: &mut Vec<Kept>, threads: usize) {
+        let kept = |c: &SoftContact, l: u32| {
             let l = l as usize;
             Kept {
                 pair: c.pair(),
@@ -401,7 +417,18 @@ impl Lanes {
                 friction: self.friction[l],
                 rolling: self.rolling[l],
             }
-        }));
+        };
+        out.clear();
+        let Some(first) = contacts.first() else {
+            return;
+        };
+        out.resize(contacts.len(), kept(first, self.lane_of[0]));
+        workers::chunks(threads, out, PARALLEL_FROM, |start, run| {
+            let from = contacts[start..].iter().zip(&self.lane_of[start..]);
+            for (slot, (c, &l)) in run.iter_mut().zip(from) {
+                *slot = kept(c, l);
+            }
+        });
     }
 }
 

@@ -41,7 +41,8 @@
 //!
 //! The files, one concern each: `find.rs` finds the contacts (narrow phase); `lanes.rs` holds
 //! them as arrays and the balls' velocities as body states, `prepare.rs` fills them;
-//! `colour.rs` plans the order the lanes are solved in (colour by colour); `scalar.rs` is the
+//! `colour.rs` plans the order the lanes are solved in (colour by colour), and on several
+//! threads `regions.rs` orders each colour's lanes by region; `scalar.rs` is the
 //! kernel, `wide.rs` the same several lanes at a time (AVX-512, AVX2 or WebAssembly's SIMD;
 //! `kernel.rs` picks one, `agree.rs` holds each to the scalar kernel's bits); `threads.rs`
 //! runs the passes on several threads, claiming blocks of the lanes `shared.rs` hands out;
@@ -60,6 +61,7 @@ mod frame;
 mod kernel;
 mod lanes;
 mod prepare;
+mod regions;
 pub(super) mod saved;
 mod scalar;
 mod shared;
@@ -87,7 +89,9 @@ use colour::Plan;
 use find::{Finder, NarrowPart};
 use frame::FrameKeep;
 use glam::Vec2;
+use lanes::PARALLEL_FROM;
 use lanes::{Bodies, BodyState, Lanes, Pass, Springs, SPECULATIVE_RADII};
+use regions::Regions;
 use threads::Job;
 
 /// Relax passes per solve pass. A deep pile's velocities converge in the relax passes: with
@@ -109,6 +113,8 @@ pub(super) struct SoftStage {
     /// The narrow phase's runs after the first (a few a thread).
     parts: Vec<NarrowPart>,
     plan: Plan,
+    /// The scratch of ordering each colour's lanes by region.
+    regions: Regions,
     lanes: Lanes,
     states: Vec<BodyState>,
     /// The step's jobs (kept: a settled step allocates nothing).
@@ -226,10 +232,10 @@ impl SoftStage {
         let soft = settings.soft.sanitized();
         let n_shapes = w.n_shapes;
         let pairs = saved::restored_contacts(f, balls, &soft, n_shapes, &mut self.contacts);
-        self.plan.coloured(&self.contacts, balls.len());
-        self.lanes.match_kept(&self.contacts, &self.kept);
-        let spare = balls.len() as u32;
         let threads = settings.threads;
+        self.plan_lanes(balls.len(), threads);
+        self.lanes.match_kept(&self.contacts, &self.kept, threads);
+        let spare = balls.len() as u32;
         // The sub-step that goes on with these contacts rearms them, with its own springs.
         let h = 1.0 / (60.0 * settings.motion_iterations.clamp(1, 64) as f32);
         let springs =
@@ -293,7 +299,8 @@ impl SoftStage {
             self.lanes.rearm(&springs, &self.contacts);
             t0
         };
-        lanes::load_bodies(&mut self.states, f.balls, &self.keep.found_at);
+        let threads = f.cx.settings.threads;
+        lanes::load_bodies(&mut self.states, f.balls, &self.keep.found_at, threads);
         let iterations = f.cx.iterations();
         let jobs = self.jobs_of(&soft, f.cx);
         let (ns, t0) = f.cx.lap(t0);
@@ -313,12 +320,12 @@ impl SoftStage {
         self.jobs = jobs;
         let (l, states) = (&mut self.lanes, &mut self.states[..]);
         let (speed, contacts) = (soft.restitution_speed, &mut self.contacts);
-        finish::restitute(l, states, contacts, speed, iterations, f.cx);
-        lanes::store_bodies(&self.states, f.balls);
+        finish::restitute(l, &self.plan, states, contacts, speed, iterations, f.cx);
+        lanes::store_bodies(&self.states, f.balls, threads);
         if f.cx.settings.tunnelling != Tunnelling::Off {
             finish::continuous(&mut f);
         }
-        self.lanes.kept(&self.contacts, &mut self.kept);
+        self.lanes.kept(&self.contacts, &mut self.kept, threads);
         if find {
             narrow.keep_found(self.found_contacts());
         }
@@ -363,13 +370,16 @@ impl SoftStage {
         f.cx.tally.stages.narrow += ns;
         f.cx.tally.threads.narrow += workers::spread_of(ns);
         let spare = f.balls.len() as u32;
-        self.lanes.match_kept(&self.contacts, &self.kept);
-        for (k, c) in self.contacts.iter_mut().enumerate() {
-            let load = self.lanes.kept_load(k, &self.kept);
-            c.firm = springs.firm(load, c.speed, c.mass, (c.ra, c.rb));
-        }
-        self.plan.coloured(&self.contacts, f.balls.len());
         let threads = f.cx.settings.threads;
+        self.lanes.match_kept(&self.contacts, &self.kept, threads);
+        let (lanes, kept) = (&self.lanes, &self.kept[..]);
+        workers::chunks(threads, &mut self.contacts, PARALLEL_FROM, |start, run| {
+            for (k, c) in (start..).zip(run) {
+                let load = lanes.kept_load(k, kept);
+                c.firm = springs.firm(load, c.speed, c.mass, (c.ra, c.rb));
+            }
+        });
+        self.plan_lanes(f.balls.len(), threads);
         self.lanes.prepare(
             &self.contacts,
             springs,
@@ -381,6 +391,15 @@ impl SoftStage {
         self.keep.found(f.balls, sub_steps, span, &f.cx.settings);
         f.cx.tally.soft_finds += 1;
         t0
+    }
+
+    /// Plans the contacts' lanes among `balls` balls, each colour's by region where the
+    /// passes run on more than one of `threads`.
+    fn plan_lanes(&mut self, balls: usize, threads: usize) {
+        self.plan.coloured(&self.contacts, balls);
+        if workers::usable(threads) > 1 {
+            self.regions.order(&mut self.plan, &self.contacts);
+        }
     }
 
     /// The sub-step's jobs: warm start, the solve passes, the move, the relax passes.

@@ -9,13 +9,10 @@
 //! written once (a padding lane names the spare body and is zero), so any thread count
 //! gives the same arrays. Cost: `O(contacts + lanes)`.
 
-use super::lanes::{Lanes, Springs, NO_BODY};
+use super::lanes::{Lanes, Springs, NO_BODY, PARALLEL_FROM};
 use crate::workers;
 use crate::world::body::Body;
 use crate::world::contacts::{Kept, SoftContact};
-
-/// Lanes below which the fill keeps to one thread.
-const PARALLEL_FROM: usize = 8192;
 
 /// The float fields of a lane, in the order [`Lanes::arrays`] lists them.
 const FLOATS: usize = 24;
@@ -96,9 +93,9 @@ impl Lanes {
     }
 
     /// Matches each of `contacts` (pair order) to the impulses `kept` for its pair, for
-    /// [`Lanes::prepare`] and [`Lanes::kept_load`].
-    pub(super) fn match_kept(&mut self, contacts: &[SoftContact], kept: &[Kept]) {
-        match_kept(contacts, kept, &mut self.kept_of);
+    /// [`Lanes::prepare`] and [`Lanes::kept_load`], on up to `threads` threads.
+    pub(super) fn match_kept(&mut self, contacts: &[SoftContact], kept: &[Kept], threads: usize) {
+        match_kept(contacts, kept, &mut self.kept_of, threads);
     }
 
     /// The normal impulse kept for contact `k` of the list last matched, or zero.
@@ -165,20 +162,27 @@ fn split_off<'a, T>(s: &mut &'a mut [T], len: usize) -> &'a mut [T] {
 }
 
 /// For each contact, the index in `kept` of its pair's impulses, or [`NOT_KEPT`] (both
-/// lists in pair order).
-fn match_kept(contacts: &[SoftContact], kept: &[Kept], out: &mut Vec<u32>) {
+/// lists in pair order), on up to `threads` threads: each run of the contacts starts its
+/// merge where its first pair falls in `kept`.
+fn match_kept(contacts: &[SoftContact], kept: &[Kept], out: &mut Vec<u32>, threads: usize) {
     out.clear();
-    let mut k = 0;
-    out.extend(contacts.iter().map(|c| {
-        let key = c.pair().key();
-        while k < kept.len() && kept[k].pair.key() < key {
-            k += 1;
+    out.resize(contacts.len(), NOT_KEPT);
+    workers::chunks(threads, out, PARALLEL_FROM, |start, run| {
+        let Some(first) = contacts.get(start) else {
+            return;
+        };
+        let first = first.pair().key();
+        let mut k = kept.partition_point(|h| h.pair.key() < first);
+        for (slot, c) in run.iter_mut().zip(&contacts[start..]) {
+            let key = c.pair().key();
+            while k < kept.len() && kept[k].pair.key() < key {
+                k += 1;
+            }
+            if k < kept.len() && kept[k].pair.key() == key {
+                *slot = k as u32;
+            }
         }
-        match k < kept.len() && kept[k].pair.key() == key {
-            true => k as u32,
-            false => NOT_KEPT,
-        }
-    }));
+    });
 }
 
 /// What the lanes are filled from: the contacts (pair order) in the order `order` names them,
@@ -324,7 +328,7 @@ mod tests {
             .collect();
         let springs = Springs::new(240.0, 10.0, 1.0 / 240.0);
         let mut one = Lanes::default();
-        one.match_kept(&contacts, &kept);
+        one.match_kept(&contacts, &kept, 1);
         one.prepare(&contacts, &springs, &order, &kept, n + 1, 1);
         let l = one.lane_of[9] as usize;
         assert_eq!(
@@ -335,7 +339,7 @@ mod tests {
         for threads in [2, 3, 7] {
             let mut many = Lanes::default();
             // Stale values of a longer step before, all overwritten.
-            many.match_kept(&contacts, &[]);
+            many.match_kept(&contacts, &[], threads);
             many.prepare(
                 &contacts,
                 &springs,
@@ -344,7 +348,7 @@ mod tests {
                 n + 1,
                 1,
             );
-            many.match_kept(&contacts, &kept);
+            many.match_kept(&contacts, &kept, threads);
             many.prepare(&contacts, &springs, &order, &kept, n + 1, threads);
             assert!(many == one, "{threads} threads");
         }
