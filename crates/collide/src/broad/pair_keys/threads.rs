@@ -41,7 +41,10 @@ impl PairKeys {
         let spare = &mut self.spare[..n];
         // Pass one: the first index's low digit, keys to spare (canonical order first).
         let first = |k: u64| ((k >> 32) & m0) as usize;
-        let mut counts = vec![0u32; cuts * b0];
+        // The parts' bucket counts, in the one thread's buffer (kept between calls).
+        let mut counts = std::mem::take(&mut self.counts);
+        counts.clear();
+        counts.resize(cuts * b0, 0);
         count(threads, keys, &mut counts, b0, |k: &mut u64| {
             let (a, b) = (*k >> 32, *k & LOW);
             *k = a.min(b) << 32 | a.max(b);
@@ -50,9 +53,11 @@ impl PairKeys {
         scatter(threads, keys, spare, &mut counts, b0, first);
         // Pass two: its high digit, spare back to keys.
         let second = |k: u64| (k >> s1) as usize;
-        let mut counts = vec![0u32; cuts * b1];
+        counts.clear();
+        counts.resize(cuts * b1, 0);
         count(threads, spare, &mut counts, b1, |k: &mut u64| second(*k));
         scatter(threads, spare, keys, &mut counts, b1, second);
+        self.counts = counts;
         let kept = partners_in_order(keys, &mut self.spare);
         pairs.clear();
         pairs.extend(kept.iter().map(|&k| ((k >> 32) as u32, k as u32)));
