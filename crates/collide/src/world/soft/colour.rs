@@ -119,14 +119,6 @@ impl Plan {
         }
     }
 
-    /// Where lane `lane`, holding contact `k` (`firm` or not), stood in the order this plan
-    /// was made in: its range, the firm contacts first, then pair order. The same as the
-    /// lane's own place until a colour's lanes are ordered otherwise (`regions.rs`).
-    pub(super) fn planned_rank(&self, lane: usize, firm: bool, k: u32) -> (usize, bool, u32) {
-        let range = self.ranges.partition_point(|r| r.lanes.start <= lane);
-        (range, !firm, k)
-    }
-
     /// Each contact's colour, greedily in pair order.
     fn colour(&mut self, contacts: &[SoftContact], balls: usize) {
         self.used.clear();

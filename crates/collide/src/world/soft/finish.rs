@@ -13,7 +13,6 @@
 //! obstacle the contacts missed (a corner met at a glancing angle) stops at the time of
 //! impact found by the mode's search (Box2D's continuous step does the same for fast bodies).
 
-use super::colour::Plan;
 use super::find::Finder;
 use super::lanes::{BodyState, Lanes, NO_BODY, SPECULATIVE_RADII};
 use crate::response::{Struck, HIT_SPEED};
@@ -22,10 +21,9 @@ use crate::world::context::StepContext;
 use crate::world::narrow_stage::{impact_geometry, members, SweptBall};
 
 /// Restitution over the lanes `l` and the body states `bodies` (see the module notes):
-/// `threshold` (px/s), `passes`; the lanes in the order of `plan`.
+/// `threshold` (px/s), `passes`.
 pub(super) fn restitute(
     l: &mut Lanes,
-    plan: &Plan,
     bodies: &mut [BodyState],
     contacts: &mut [SoftContact],
     threshold: f32,
@@ -41,18 +39,13 @@ pub(super) fn restitute(
         .map(|(_, &lane)| lane as usize)
         .collect();
     chosen.sort_unstable();
-    // The hits in the plan's own order (a colour's lanes may be ordered by region).
-    let mut hits = chosen.clone();
-    hits.sort_unstable_by_key(|&k| {
-        let src = l.src[k];
-        plan.planned_rank(k, contacts[src as usize].firm, src)
-    });
-    for &k in &hits {
-        record_hit(&contacts[l.src[k] as usize], cx);
-    }
-    for _ in 0..passes {
+    for pass in 0..passes {
         for &k in &chosen {
-            rebound(l, bodies, k, &contacts[l.src[k] as usize]);
+            let c = &contacts[l.src[k] as usize];
+            rebound(l, bodies, k, c);
+            if pass == 0 {
+                record_hit(c, cx);
+            }
         }
     }
     // A contact rebounds once in the frame its contacts serve.

@@ -41,8 +41,7 @@
 //!
 //! The files, one concern each: `find.rs` finds the contacts (narrow phase); `lanes.rs` holds
 //! them as arrays and the balls' velocities as body states, `prepare.rs` fills them;
-//! `colour.rs` plans the order the lanes are solved in (colour by colour), and on several
-//! threads `regions.rs` orders each colour's lanes by region; `scalar.rs` is the
+//! `colour.rs` plans the order the lanes are solved in (colour by colour); `scalar.rs` is the
 //! kernel, `wide.rs` the same several lanes at a time (AVX-512, AVX2 or WebAssembly's SIMD;
 //! `kernel.rs` picks one, `agree.rs` holds each to the scalar kernel's bits); `threads.rs`
 //! runs the passes on several threads, claiming blocks of the lanes `shared.rs` hands out;
@@ -61,7 +60,6 @@ mod frame;
 mod kernel;
 mod lanes;
 mod prepare;
-mod regions;
 pub(super) mod saved;
 mod scalar;
 mod shared;
@@ -89,9 +87,7 @@ use colour::Plan;
 use find::{Finder, NarrowPart};
 use frame::FrameKeep;
 use glam::Vec2;
-use lanes::PARALLEL_FROM;
-use lanes::{Bodies, BodyState, Lanes, Pass, Springs, SPECULATIVE_RADII};
-use regions::Regions;
+use lanes::{Bodies, BodyState, Lanes, Pass, Springs, PARALLEL_FROM, SPECULATIVE_RADII};
 use threads::Job;
 
 /// Relax passes per solve pass. A deep pile's velocities converge in the relax passes: with
@@ -113,8 +109,6 @@ pub(super) struct SoftStage {
     /// The narrow phase's runs after the first (a few a thread).
     parts: Vec<NarrowPart>,
     plan: Plan,
-    /// The scratch of ordering each colour's lanes by region.
-    regions: Regions,
     lanes: Lanes,
     states: Vec<BodyState>,
     /// The step's jobs (kept: a settled step allocates nothing).
@@ -233,7 +227,7 @@ impl SoftStage {
         let n_shapes = w.n_shapes;
         let pairs = saved::restored_contacts(f, balls, &soft, n_shapes, &mut self.contacts);
         let threads = settings.threads;
-        self.plan_lanes(balls.len(), threads);
+        self.plan.coloured(&self.contacts, balls.len());
         self.lanes.match_kept(&self.contacts, &self.kept, threads);
         let spare = balls.len() as u32;
         // The sub-step that goes on with these contacts rearms them, with its own springs.
@@ -320,7 +314,7 @@ impl SoftStage {
         self.jobs = jobs;
         let (l, states) = (&mut self.lanes, &mut self.states[..]);
         let (speed, contacts) = (soft.restitution_speed, &mut self.contacts);
-        finish::restitute(l, &self.plan, states, contacts, speed, iterations, f.cx);
+        finish::restitute(l, states, contacts, speed, iterations, f.cx);
         lanes::store_bodies(&self.states, f.balls, threads);
         if f.cx.settings.tunnelling != Tunnelling::Off {
             finish::continuous(&mut f);
@@ -379,7 +373,7 @@ impl SoftStage {
                 c.firm = springs.firm(load, c.speed, c.mass, (c.ra, c.rb));
             }
         });
-        self.plan_lanes(f.balls.len(), threads);
+        self.plan.coloured(&self.contacts, f.balls.len());
         self.lanes.prepare(
             &self.contacts,
             springs,
@@ -391,15 +385,6 @@ impl SoftStage {
         self.keep.found(f.balls, sub_steps, span, &f.cx.settings);
         f.cx.tally.soft_finds += 1;
         t0
-    }
-
-    /// Plans the contacts' lanes among `balls` balls, each colour's by region where the
-    /// passes run on more than one of `threads`.
-    fn plan_lanes(&mut self, balls: usize, threads: usize) {
-        self.plan.coloured(&self.contacts, balls);
-        if workers::usable(threads) > 1 {
-            self.regions.order(&mut self.plan, &self.contacts);
-        }
     }
 
     /// The sub-step's jobs: warm start, the solve passes, the move, the relax passes.
