@@ -57,28 +57,32 @@ pub(super) struct Plan {
     used: Vec<(u32, u8)>,
     /// Per contact, its colour (or the overflow).
     colour_of: Vec<u8>,
+    /// Per contact, whether it is firm.
+    firm_of: Vec<bool>,
 }
 
 impl Plan {
     /// The coloured plan of `contacts` among `balls` balls (see the module notes).
     pub(super) fn coloured(&mut self, contacts: &[SoftContact], balls: usize) {
+        // One read of the contacts: the colouring notes each one's colour and firmness.
         self.colour(contacts, balls);
         let mut count = [0usize; BALL_COLOURS + OBSTACLE_COLOURS + 1];
         let mut firm = count;
-        for (&c, contact) in self.colour_of.iter().zip(contacts) {
+        for (&c, &f) in self.colour_of.iter().zip(&self.firm_of) {
             count[slot(c)] += 1;
-            firm[slot(c)] += contact.firm as usize;
+            firm[slot(c)] += f as usize;
         }
         self.ranges.clear();
         self.firm.clear();
-        let mut start = [0usize; BALL_COLOURS + OBSTACLE_COLOURS + 1];
+        // Each slot's next lane for a firm contact and for another.
+        let mut start = [(0usize, 0usize); BALL_COLOURS + OBSTACLE_COLOURS + 1];
         let mut at = 0;
         for s in solve_order() {
             let padded = match s {
                 OVERFLOW_SLOT => count[s],
                 _ => count[s].div_ceil(WIDTH) * WIDTH,
             };
-            start[s] = at;
+            start[s] = (at, at + firm[s]);
             if count[s] > 0 {
                 let kind = match s {
                     OVERFLOW_SLOT => Kind::Mixed,
@@ -99,14 +103,14 @@ impl Plan {
         self.order.clear();
         self.order.resize(at, PADDING);
         // The firm contacts of each colour first, then the others, each in pair order.
-        for firm in [true, false] {
-            for (k, &c) in self.colour_of.iter().enumerate() {
-                if contacts[k].firm == firm {
-                    let s = slot(c);
-                    self.order[start[s]] = k as u32;
-                    start[s] += 1;
-                }
-            }
+        for (k, (&c, &f)) in self.colour_of.iter().zip(&self.firm_of).enumerate() {
+            let next = &mut start[slot(c)];
+            let lane = match f {
+                true => &mut next.0,
+                false => &mut next.1,
+            };
+            self.order[*lane] = k as u32;
+            *lane += 1;
         }
     }
 
@@ -124,7 +128,9 @@ impl Plan {
         self.used.clear();
         self.used.resize(balls, (0, 0));
         self.colour_of.clear();
+        self.firm_of.clear();
         for c in contacts {
+            self.firm_of.push(c.firm);
             let a = c.ball.ix();
             let colour = match c.other {
                 Body::Ball(o) => {
