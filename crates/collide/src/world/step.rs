@@ -8,7 +8,7 @@ use super::context::{frame, Frame, FrameOf, StepContext, WorldRng};
 use super::counters::{Counters, Tally};
 use super::launch::{LaunchStage, Launcher};
 use super::meter::{MeterStage, MeterView};
-use super::narrow_stage::{NarrowStage, PairContact};
+use super::narrow_stage::{EndWorld, FrameEndContacts, NarrowStage, PairContact};
 use super::pairs::PairsStage;
 use super::probing::{ProbeAsk, ProbeRecord};
 use super::push_out;
@@ -65,7 +65,7 @@ pub(super) struct Stages {
     pub(super) launch: LaunchStage,
     /// `pairs.rs`: the broad phase, the pair cache, the sleepers' order, the last pairs.
     pub(super) pairs: PairsStage,
-    /// `narrow_stage.rs`: the contact list.
+    /// `narrow_stage.rs`: the contact list and its frame's end.
     pub(super) narrow: NarrowStage,
     /// `sleep.rs`: the search for groups that sleep (the wakes are the ball table's).
     pub(super) sleep: SleepStage,
@@ -263,8 +263,9 @@ impl World {
 
     /// The meter stage: co-located balls at every step, and the overlap meter at the end of
     /// each frame (the last of its `motion_iterations` steps: what the window shows; `woke`:
-    /// a sleeper woke this step). It runs after the step's tally is counted, so its time
-    /// (from `t0`) goes into the counters directly.
+    /// a sleeper woke this step), with the contact list's frame's end: the frame-end pairs
+    /// (pairs stage) and their touching contacts (narrow stage). It runs after the step's
+    /// tally is counted, so its time (from `t0`) goes into the counters directly.
     fn measure(&mut self, cx: &StepContext, woke: bool, t0: u64) {
         let (st, c, w) = (&mut self.stages, &mut self.counters, frame!(self));
         c.co_located = st.meter.co_located(w.balls, st.pairs.bodies());
@@ -277,6 +278,15 @@ impl World {
             .measure(&view, st.pairs.bodies(), push_out, woke, frame_end)
         {
             c.overlap = m;
+        }
+        if let Some(found) = st.pairs.frame_end(&w, push_out, woke, frame_end) {
+            let end = EndWorld {
+                balls: &w.balls[..],
+                shapes: w.shapes,
+                groups: w.groups,
+                rotating: cx.settings.rotate,
+            };
+            st.narrow.write_frame_end(&end, found);
         }
         let meter_ns = cx.lap(t0).0;
         let spread = crate::workers::spread_of(meter_ns);
@@ -495,6 +505,11 @@ impl Stages {
     /// The contact list: the contacts the solver answered in the last step.
     pub(super) fn contacts(&self) -> &[PairContact] {
         self.narrow.contacts()
+    }
+
+    /// The contact list's frame's end: the contacts touching at the end of the last frame.
+    pub(super) fn frame_end_contacts(&self) -> FrameEndContacts<'_> {
+        self.narrow.frame_end()
     }
 
     /// The impacts the swept modes answered in the last step, in order.
