@@ -324,7 +324,9 @@ impl World {
     /// those among the balls asleep then and with the obstacles. Each is numbered
     /// [`PairContact::FRAME_END`](super::PairContact::FRAME_END); the overlap meter
     /// ([`Counters::overlap`](super::Counters::overlap)) is measured from them. Empty
-    /// until a frame's end, and again after [`World::clear`] or a restore until the next.
+    /// until a frame's end; [`World::clear`] and a restore empty it, and its sleepers' part
+    /// is written again when the sleepers change or one wakes (the meter keeps its figure
+    /// of them till then).
     pub fn frame_end_contacts(&self) -> super::FrameEndContacts<'_> {
         self.stages.frame_end_contacts()
     }

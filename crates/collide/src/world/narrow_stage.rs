@@ -27,8 +27,10 @@
 //! search where the balls are now), and those among that call's sleepers and between them
 //! and the obstacles, which the broad phase never pairs. The sleepers do not move, so their
 //! part is tested again only when the pairs stage found it again (the sleepers changed or
-//! one woke) and kept as it was between. A removal renumbers it as the rest; a restored
-//! world or one emptied of balls starts it afresh at its next frame's end.
+//! one woke) and kept as it was between. The overlap meter (`meter.rs`) reads this part
+//! only. A removal renumbers it as the rest; a restore or a world emptied of balls empties
+//! it (no contact names a ball that is not there), and the sleepers' part comes back when
+//! the pairs stage finds it again (the meter keeps its figure of that part till then).
 
 pub(super) use crate::narrow::{Contact, GroupTests, Impact};
 /// A swept move as the impact searches read it (the swept tests' own form).
@@ -109,6 +111,8 @@ pub(super) struct NarrowStage {
     iteration: u32,
     end_awake: Vec<PairContact>,
     end_asleep: Vec<PairContact>,
+    /// How many times the sleepers' part of the frame's end was written afresh.
+    asleep_writes: u64,
 }
 
 impl NarrowStage {
@@ -171,10 +175,12 @@ impl NarrowStage {
             AsleepPairs::Kept => {}
             AsleepPairs::None => {
                 self.end_asleep.clear();
+                self.asleep_writes += 1;
             }
             AsleepPairs::Found(pairs) => {
                 self.end_asleep.clear();
                 self.end_asleep.extend(pairs.iter().filter_map(touching));
+                self.asleep_writes += 1;
             }
         }
         self.end_awake.clear();
@@ -188,6 +194,12 @@ impl NarrowStage {
             awake: &self.end_awake,
             asleep: &self.end_asleep,
         }
+    }
+
+    /// How many times the sleepers' part of the frame's end was written afresh: while it
+    /// stays, the part is as written (a removal may have renumbered it, a restore emptied it).
+    pub(super) fn asleep_writes(&self) -> u64 {
+        self.asleep_writes
     }
 }
 

@@ -7,7 +7,7 @@ use super::contacts::{ConstraintColour, SavedFrame, SoftContact};
 use super::context::{frame, Frame, FrameOf, StepContext, WorldRng};
 use super::counters::{Counters, Tally};
 use super::launch::{LaunchStage, Launcher};
-use super::meter::{MeterStage, MeterView};
+use super::meter::MeterStage;
 use super::narrow_stage::{EndWorld, FrameEndContacts, NarrowStage, PairContact};
 use super::pairs::PairsStage;
 use super::probing::{ProbeAsk, ProbeRecord};
@@ -75,7 +75,7 @@ pub(super) struct Stages {
     pub(super) soft: SoftStage,
     /// `settle.rs`: the swept modes' parting of overlaps.
     pub(super) settle: SettleStage,
-    /// `meter.rs`: the overlap meter's searches.
+    /// `meter.rs`: the co-located balls' marks and the overlap meter's sleepers' figure.
     pub(super) meter: MeterStage,
 }
 
@@ -261,24 +261,17 @@ impl World {
         cx
     }
 
-    /// The meter stage: co-located balls at every step, and the overlap meter at the end of
-    /// each frame (the last of its `motion_iterations` steps: what the window shows; `woke`:
-    /// a sleeper woke this step), with the contact list's frame's end: the frame-end pairs
-    /// (pairs stage) and their touching contacts (narrow stage). It runs after the step's
-    /// tally is counted, so its time (from `t0`) goes into the counters directly.
+    /// The meter stage: co-located balls at every step, and at the end of each frame (the
+    /// last of its `motion_iterations` steps: what the window shows; `woke`: a sleeper woke
+    /// this step) the frame-end pairs (pairs stage), their touching contacts (narrow stage)
+    /// and the overlap meter that reads them. It runs after the step's tally is counted, so
+    /// its time (from `t0`) goes into the counters directly.
     fn measure(&mut self, cx: &StepContext, woke: bool, t0: u64) {
         let (st, c, w) = (&mut self.stages, &mut self.counters, frame!(self));
         c.co_located = st.meter.co_located(w.balls, st.pairs.bodies());
         let per_frame = u64::from(cx.settings.motion_iterations.clamp(1, 64));
         let frame_end = (self.steps + 1).is_multiple_of(per_frame);
-        let view = meter_view(&w, &st.pairs, cx.settings.rotate);
         let push_out = cx.settings.solver == Solver::PushOut;
-        if let Some(m) = st
-            .meter
-            .measure(&view, st.pairs.bodies(), push_out, woke, frame_end)
-        {
-            c.overlap = m;
-        }
         if let Some(found) = st.pairs.frame_end(&w, push_out, woke, frame_end) {
             let end = EndWorld {
                 balls: &w.balls[..],
@@ -287,6 +280,8 @@ impl World {
                 rotating: cx.settings.rotate,
             };
             st.narrow.write_frame_end(&end, found);
+            let writes = st.narrow.asleep_writes();
+            c.overlap = st.meter.measure(w.balls, st.narrow.frame_end(), writes);
         }
         let meter_ns = cx.lap(t0).0;
         let spread = crate::workers::spread_of(meter_ns);
@@ -391,22 +386,6 @@ pub(super) fn statics_order(shapes: &[Shape]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..shapes.len()).collect();
     order.sort_by_key(|&i| shapes[i].is_kinematic());
     order
-}
-
-/// What the overlap meter reads at the end of a step: the frame's balls and obstacles, whether
-/// kinematic shapes turn (`rotating`), and the last broad-phase call's sleepers and obstacles'
-/// version.
-fn meter_view<'a>(w: &'a Frame, pairs: &'a PairsStage, rotating: bool) -> MeterView<'a> {
-    MeterView {
-        balls: w.balls,
-        shapes: w.shapes,
-        groups: w.groups,
-        first_moving: w.first_moving,
-        bounds: w.bounds,
-        rotating,
-        sleepers: pairs.sleepers(),
-        statics_version: pairs.statics_version,
-    }
 }
 
 /// What the world's other files (its accessors, saved states, edits) ask of the stages: each
