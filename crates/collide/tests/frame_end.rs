@@ -1,10 +1,12 @@
 //! The contact list's frame's end (`World::frame_end_contacts`): at the end of each frame it
 //! holds exactly the pairs touching then (a brute-force test of every pair agrees), awake and
-//! asleep, with either solver, and the overlap meter is the reduction of that list.
+//! asleep, with either solver, and the overlap meter is the reduction of that list; after the
+//! push-out it holds the contacts its last moves made, which its last broad-phase call never
+//! paired.
 
 use collide::narrow::{contact_ball_ball, contact_ball_shape};
 use collide::world::{Ball, ContactWith, OverlapMeter, PairContact};
-use collide::{Aabb, Geometry, Input, Motion, Shape, Solver, Vec2, World};
+use collide::{Aabb, Geometry, Input, Motion, Pair, Shape, Solver, Vec2, World};
 
 /// A 400 × 400 px box (floor and walls) with a settled, sleeping pile of 20 balls stacked in
 /// a bin on the left, and 36 balls thrown about on the right, far from it, with `solver`.
@@ -40,6 +42,34 @@ fn two_piles(solver: Solver) -> World {
             ((k * 53) % 7 - 3) as f32 * 80.0,
         );
         w.add_ball(Ball::new(at, vel, 5.0 + 0.25 * col, 0.3, 0));
+    }
+    w
+}
+
+/// A closed 200 × 200 px box crowded with 150 lively balls (elasticity 0.9) flung every way
+/// at 300 px/s, with the push-out and no sleep.
+fn crowded_box() -> World {
+    let v = Vec2::new;
+    let wall = |a: Vec2, b: Vec2| Shape::new(Geometry::Segment { a, b }, 0.3, Motion::Static);
+    let shapes = vec![
+        wall(v(0.0, 0.0), v(200.0, 0.0)),
+        wall(v(0.0, 0.0), v(0.0, 200.0)),
+        wall(v(200.0, 0.0), v(200.0, 200.0)),
+        wall(v(0.0, 200.0), v(200.0, 200.0)),
+    ];
+    let mut w = World::new(shapes, Aabb::new(Vec2::ZERO, v(200.0, 200.0)), 5);
+    w.edit_settings(|st| st.solver = Solver::PushOut);
+    for k in 0..150 {
+        let (col, row) = ((k % 12) as f32, (k / 12) as f32);
+        let turn = k as f32 * 2.4;
+        let vel = v(turn.cos(), turn.sin()) * 300.0;
+        w.add_ball(Ball::new(
+            v(20.0 + 13.0 * col, 20.0 + 13.0 * row),
+            vel,
+            6.0,
+            0.9,
+            0,
+        ));
     }
     w
 }
@@ -148,4 +178,33 @@ fn frame_end_contacts_are_exactly_the_touching_pairs_and_the_meter_reduces_them(
         w.apply_input(&Input::RemoveBall(id)).expect("removed");
         check_frames(&mut w, 20, solver);
     }
+}
+
+#[test]
+fn after_the_push_out_the_frame_end_holds_contacts_its_last_broad_phase_call_never_paired() {
+    let mut w = crowded_box();
+    let n_shapes = w.shapes().len() as u32;
+    let mut unpaired = 0;
+    for frame in 0..60 {
+        for _ in 0..w.settings().motion_iterations {
+            w.step();
+        }
+        let end = w.frame_end_contacts();
+        let mut listed: Vec<Key> = end.awake.iter().chain(end.asleep).map(key).collect();
+        listed.sort_unstable();
+        assert_eq!(listed, brute_force(&w), "frame {frame}");
+        // The same pair in the broad phase's numbering (obstacles, then balls).
+        let raw = |c: &PairContact| -> Pair {
+            match c.with {
+                ContactWith::Shape(s) => (s, n_shapes + c.ball),
+                ContactWith::Ball(o) => (n_shapes + c.ball, n_shapes + o),
+            }
+        };
+        let last = w.last_pairs();
+        unpaired += end.awake.iter().filter(|c| !last.contains(&raw(c))).count();
+    }
+    assert!(
+        unpaired > 0,
+        "the last responses and walls make new contacts"
+    );
 }
