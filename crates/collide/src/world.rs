@@ -15,7 +15,9 @@
 //!
 //! Then the rebound speeds of the step's hits, the scene's rules at their moment
 //! (`crate::rules`, through `rules.rs`, also at fixed moments before), sleep (`sleep.rs`) and
-//! the counters with the overlap meter (`meter.rs`). The step's inputs and outputs travel in a
+//! the counters; at the end of each frame the touching contacts (the contact list's frame's
+//! end, `narrow_stage.rs`, over the pairs `pairs.rs` finds) and the overlap meter that reads
+//! them (`meter.rs`). The step's inputs and outputs travel in a
 //! `StepContext` (`context.rs`). Everything depends only on the scene, the seed and the
 //! settings.
 //!
@@ -62,7 +64,7 @@ pub use counters::{Counters, OverlapMeter, StageNanos, Tally};
 pub use filled::{Filled, Shortfall};
 pub use islands::Island;
 pub use launch::Launcher;
-pub use narrow_stage::PairContact;
+pub use narrow_stage::{FrameEndContacts, PairContact};
 pub use probing::{FocusRecord, ProbeAsk, ProbeRecord};
 pub use profile::{Spread, StageThreads, StageTime, SLOTS};
 pub use saved::{SavedBall, SavedShape};

@@ -318,6 +318,19 @@ impl World {
         self.stages.contacts()
     }
 
+    /// The contact list's frame's end: the contacts touching at the end of the last frame
+    /// (the last of its `motion_iterations` steps), with every solver and mode, where the
+    /// balls ended it: those of the balls awake at the frame's last broad-phase call, and
+    /// those among the balls asleep then and with the obstacles. Each is numbered
+    /// [`PairContact::FRAME_END`](super::PairContact::FRAME_END); the overlap meter
+    /// ([`Counters::overlap`](super::Counters::overlap)) is measured from them. Empty
+    /// until a frame's end; [`World::clear`] and a restore empty it, and its sleepers' part
+    /// is written again when the sleepers change or one wakes (the meter keeps its figure
+    /// of them till then).
+    pub fn frame_end_contacts(&self) -> super::FrameEndContacts<'_> {
+        self.stages.frame_end_contacts()
+    }
+
     /// The impacts answered in the last step, in order (swept modes only).
     pub fn step_impacts(&self) -> &[SweptImpact] {
         self.stages.step_impacts()

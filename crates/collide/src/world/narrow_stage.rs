@@ -16,11 +16,27 @@
 //! search (iteration 0), kept for its sub-steps. The swept modes answer impacts, not
 //! contacts (`World::step_impacts`), and leave it empty. A viewer may draw it; a removed
 //! ball's contacts leave it and the later balls are renumbered as the ball table says.
+//!
+//! The list's second part is the frame's end ([`FrameEndContacts`], read through
+//! `World::frame_end_contacts`, each contact numbered [`PairContact::FRAME_END`]): at the end
+//! of each frame (the last of its `motion_iterations` steps, what the window shows) the
+//! contacts touching then, with every solver and mode, tested where the balls ended. The
+//! pairs stage finds their pairs (`PairsStage::frame_end`): those with a ball awake at the
+//! step's last broad-phase call (with soft contacts that call's own pairs, whose boxes
+//! cover the frame's motion; after the push-out, which moves balls after its last call, a
+//! search where the balls are now), and those among that call's sleepers and between them
+//! and the obstacles, which the broad phase never pairs. The sleepers do not move, so their
+//! part is tested again only when the pairs stage found it again (the sleepers changed or
+//! one woke) and kept as it was between. The overlap meter (`meter.rs`) reads this part
+//! only. A removal renumbers it as the rest; a restore or a world emptied of balls empties
+//! it (no contact names a ball that is not there), and the sleepers' part comes back when
+//! the pairs stage finds it again (the meter keeps its figure of that part till then).
 
 pub(super) use crate::narrow::{Contact, GroupTests, Impact};
 /// A swept move as the impact searches read it (the swept tests' own form).
 pub(super) use crate::tunnel::SweptBall;
 
+use super::body::{Body, BodyPair};
 use crate::balls::Removed;
 use crate::geom::{Ball, Geometry, Group, Shape};
 use crate::narrow;
@@ -45,11 +61,58 @@ pub struct PairContact {
     pub depth: f32,
 }
 
-/// The stage's state: the contact list and the iteration being written.
+impl PairContact {
+    /// The iteration number of every contact of the frame's end ([`FrameEndContacts`]).
+    pub const FRAME_END: u32 = u32::MAX;
+}
+
+/// The contacts touching at the end of the last frame, in two parts (see the module notes).
+#[derive(Clone, Copy, Debug)]
+pub struct FrameEndContacts<'a> {
+    /// The contacts of the balls awake at the frame's last broad-phase call: with the
+    /// obstacles, with each other and with the sleepers, in the order their pairs were found.
+    pub awake: &'a [PairContact],
+    /// The contacts among the balls asleep at that call and between them and the obstacles,
+    /// in the order their pairs were found.
+    pub asleep: &'a [PairContact],
+}
+
+/// The pairs the frame's end is tested over, as the pairs stage found them.
+pub(super) struct FrameEndPairs<'a> {
+    /// The pairs with a ball awake at the step's last broad-phase call.
+    pub(super) awake: &'a [BodyPair],
+    /// What became of the sleepers' part.
+    pub(super) asleep: AsleepPairs<'a>,
+}
+
+/// The sleepers' part of a frame's end, as the pairs stage found it.
+pub(super) enum AsleepPairs<'a> {
+    /// No ball slept at the step's last broad-phase call.
+    None,
+    /// As last found: the sleepers did not change and none woke.
+    Kept,
+    /// Found again: the pairs among the sleepers and between them and the obstacles.
+    Found(&'a [BodyPair]),
+}
+
+/// What the frame's end is tested against: the balls, the obstacles and their groups, and
+/// whether kinematic shapes turn (a gate judges a ball's velocity relative to its own).
+pub(super) struct EndWorld<'a> {
+    pub(super) balls: &'a [Ball],
+    pub(super) shapes: &'a [Shape],
+    pub(super) groups: &'a [Group],
+    pub(super) rotating: bool,
+}
+
+/// The stage's state: the contact list, the iteration being written, and the frame's end.
 #[derive(Clone, Debug, Default)]
 pub(super) struct NarrowStage {
     contacts: Vec<PairContact>,
     iteration: u32,
+    end_awake: Vec<PairContact>,
+    end_asleep: Vec<PairContact>,
+    /// How many times the sleepers' part of the frame's end was written afresh.
+    asleep_writes: u64,
 }
 
 impl NarrowStage {
@@ -88,26 +151,107 @@ impl NarrowStage {
     /// Applies the remap of a removal: the gone ball's contacts go, the later balls move
     /// down one.
     pub(super) fn ball_left(&mut self, gone: &Removed) {
-        let moved = |b: u32| gone.moved(b as usize).map(|k| k as u32);
-        self.contacts.retain_mut(|c| {
-            let with = match c.with {
-                ContactWith::Ball(o) => moved(o).map(ContactWith::Ball),
-                shape => Some(shape),
-            };
-            match (moved(c.ball), with) {
-                (Some(b), Some(with)) => {
-                    (c.ball, c.with) = (b, with);
-                    true
-                }
-                _ => false,
-            }
-        });
+        for list in [
+            &mut self.contacts,
+            &mut self.end_awake,
+            &mut self.end_asleep,
+        ] {
+            renumber(list, gone);
+        }
     }
 
-    /// Forgets the list (every ball left, or a restored world).
+    /// Forgets the list with its frame's end (every ball left, or a restored world).
     pub(super) fn forget(&mut self) {
         self.contacts.clear();
+        self.end_awake.clear();
+        self.end_asleep.clear();
     }
+
+    /// Writes the frame's end: the contacts of `found`'s pairs touching in `w` (the
+    /// sleepers' part only when found again or gone).
+    pub(super) fn write_frame_end(&mut self, w: &EndWorld, found: FrameEndPairs) {
+        let touching = |p: &BodyPair| end_contact(w, p);
+        match found.asleep {
+            AsleepPairs::Kept => {}
+            AsleepPairs::None => {
+                self.end_asleep.clear();
+                self.asleep_writes += 1;
+            }
+            AsleepPairs::Found(pairs) => {
+                self.end_asleep.clear();
+                self.end_asleep.extend(pairs.iter().filter_map(touching));
+                self.asleep_writes += 1;
+            }
+        }
+        self.end_awake.clear();
+        self.end_awake
+            .extend(found.awake.iter().filter_map(touching));
+    }
+
+    /// The frame's end (see the module notes).
+    pub(super) fn frame_end(&self) -> FrameEndContacts<'_> {
+        FrameEndContacts {
+            awake: &self.end_awake,
+            asleep: &self.end_asleep,
+        }
+    }
+
+    /// How many times the sleepers' part of the frame's end was written afresh: while it
+    /// stays, the part is as written (a removal may have renumbered it, a restore emptied it).
+    pub(super) fn asleep_writes(&self) -> u64 {
+        self.asleep_writes
+    }
+}
+
+/// Applies the remap of a removal to `list`: the gone ball's contacts go, the later balls
+/// move down one.
+fn renumber(list: &mut Vec<PairContact>, gone: &Removed) {
+    let moved = |b: u32| gone.moved(b as usize).map(|k| k as u32);
+    list.retain_mut(|c| {
+        let with = match c.with {
+            ContactWith::Ball(o) => moved(o).map(ContactWith::Ball),
+            shape => Some(shape),
+        };
+        match (moved(c.ball), with) {
+            (Some(b), Some(with)) => {
+                (c.ball, c.with) = (b, with);
+                true
+            }
+            _ => false,
+        }
+    });
+}
+
+/// The contact of pair `p` in `w` if its two touch (the narrow phase's tests: ball–ball, and
+/// ball–obstacle with the ball's velocity relative to the obstacle; group tests not counted).
+fn end_contact(w: &EndWorld, p: &BodyPair) -> Option<PairContact> {
+    let b = &w.balls[p.ball.ix()];
+    let (with, c) = match p.other {
+        Body::Ball(o) => {
+            let other = &w.balls[o.ix()];
+            let c = ball_ball(b.pos, b.radius, other.pos, other.radius)?;
+            (ContactWith::Ball(o.0), c)
+        }
+        Body::Shape(s) => {
+            let shape = &w.shapes[s.ix()];
+            let disc = Disc {
+                centre: b.pos,
+                radius: b.radius,
+                vel: b.vel - shape.velocity_at(b.pos, w.rotating),
+            };
+            let mut scratch = GroupTests::default();
+            let (c, _) = ball_obstacle(disc, shape, w.groups, &mut scratch)?;
+            (ContactWith::Shape(s.0), c)
+        }
+    };
+    Some(PairContact {
+        iteration: PairContact::FRAME_END,
+        ball: p.ball.0,
+        with,
+        point: c.point,
+        normal: c.normal,
+        depth: c.depth,
+    })
 }
 
 /// A ball as a test reads it: its centre and radius (px), and its velocity relative to what

@@ -4,10 +4,23 @@
 //! force when asked, times it, and turns the pairs of the broad phase's number space
 //! (obstacles, then balls) into typed [`BodyPair`]s. No other file does arithmetic on that
 //! number space.
+//!
+//! At the end of each frame it finds the pairs the narrow stage tests for the frame's end
+//! (`narrow_stage.rs`; [`PairsStage::frame_end`]). Those with a ball awake at the step's last
+//! broad-phase call: with soft contacts that call's pairs, whose boxes are grown along each
+//! ball's motion over the frame; after the push-out, which moves balls after its last call
+//! (the last responses, the walls' last word), a grid search of its own where the balls
+//! are now, in that call's box order (sleepers as static boxes after the statics). And
+//! those among that call's sleepers and between them and the obstacles (which the broad
+//! phase never pairs): they do not change while the sleepers sleep, so a second grid finds
+//! them again only when that set changed or a ball woke since the last frame's end. The two
+//! parts never share a pair. Their work is the measurement's, not the simulation's, and is
+//! not counted.
 
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
 use super::cache::PairCache;
 use super::context::{Frame, Query};
+use super::narrow_stage::{AsleepPairs, FrameEndPairs};
 use super::probing::{BoxOwner, Call, ProbeAsk, Probing};
 use super::Tally;
 use crate::balls::Removed;
@@ -36,6 +49,31 @@ pub(super) struct PairsStage {
     boxes: Vec<Aabb>,
     /// The per-ball record, while a viewer asks for it (`probing.rs`).
     pub(super) probing: Option<Box<Probing>>,
+    /// The search at the end of a frame.
+    end: EndSearch,
+}
+
+/// The searches at the end of a frame (see the module notes).
+#[derive(Default)]
+struct EndSearch {
+    /// A sleeper woke at a step since the last frame's end.
+    woke: bool,
+    /// After the push-out: a grid, the obstacles' and all boxes in the broad phase's order,
+    /// the awake balls, the pairs, and the statics the grid keeps (the world's statics
+    /// version, the sleepers it saw, the version handed to it).
+    live_grid: Option<Box<dyn BroadPhase>>,
+    live_shapes: Vec<Aabb>,
+    live_boxes: Vec<Aabb>,
+    live_awake: Vec<u32>,
+    live_pairs: Vec<Pair>,
+    live_bodies: Vec<BodyPair>,
+    live_statics: (u64, Vec<u32>, u64),
+    /// The sleepers' part: the sleepers it was found for, the grid, the boxes and pairs.
+    sleepers: Vec<u32>,
+    grid: Option<Box<dyn BroadPhase>>,
+    boxes: Vec<Aabb>,
+    pairs: Vec<Pair>,
+    bodies: Vec<BodyPair>,
 }
 
 impl Default for PairsStage {
@@ -54,6 +92,7 @@ impl Default for PairsStage {
             sleepers_version: 0,
             boxes: Vec::new(),
             probing: None,
+            end: EndSearch::default(),
         }
     }
 }
@@ -282,6 +321,122 @@ impl PairsStage {
 }
 
 impl PairsStage {
+    /// The pairs of the frame's end at the end of a frame (`frame_end`; `None` at the other
+    /// steps): those with a ball awake at the step's last broad-phase call (that call's own
+    /// after soft contacts, a search of the balls where they are now after the push-out), and
+    /// the sleepers' part, found again when that set changed or a ball woke (`woke`: this
+    /// step; the steps between are remembered). See the module notes.
+    pub(super) fn frame_end(
+        &mut self,
+        w: &Frame,
+        push_out: bool,
+        woke: bool,
+        frame_end: bool,
+    ) -> Option<FrameEndPairs<'_>> {
+        let e = &mut self.end;
+        e.woke |= woke;
+        if !frame_end {
+            return None;
+        }
+        let woke = std::mem::take(&mut e.woke);
+        if push_out {
+            e.pairs_at_end(w, &self.sleepers, self.statics_version);
+        }
+        let asleep = if self.sleepers.is_empty() {
+            e.sleepers.clear();
+            AsleepPairs::None
+        } else if e.sleepers_pairs(w, &self.sleepers, woke) {
+            AsleepPairs::Found(&e.bodies)
+        } else {
+            AsleepPairs::Kept
+        };
+        let awake = if push_out {
+            &e.live_bodies
+        } else {
+            &self.bodies
+        };
+        Some(FrameEndPairs { awake, asleep })
+    }
+}
+
+impl EndSearch {
+    /// The pairs of the awake balls now, with the obstacles, each other and the broad
+    /// phase's `sleepers`, in the world's pair space, found with a grid of its own in the
+    /// step's broad-phase order (sleepers as static boxes after the statics), into
+    /// `live_bodies`; `statics_version` is the world's obstacles' version.
+    fn pairs_at_end(&mut self, w: &Frame, sleepers: &[u32], statics_version: u64) {
+        let (balls, n_shapes) = (&w.balls[..], w.shapes.len());
+        self.live_awake.clear();
+        self.live_awake
+            .extend((0..balls.len() as u32).filter(|i| sleepers.binary_search(i).is_err()));
+        self.live_shapes.clear();
+        self.live_shapes.extend(w.shapes.iter().map(|s| s.aabb()));
+        let order = SleeperOrder {
+            first_moving: w.first_moving,
+            shapes: n_shapes,
+            sleepers,
+            awake: &self.live_awake,
+        };
+        let ball_box = |b: u32| balls[b as usize].aabb();
+        order.boxes(&self.live_shapes, ball_box, &mut self.live_boxes);
+        let (world_version, seen, version) = &mut self.live_statics;
+        if *world_version != statics_version || seen[..] != *sleepers || *version == 0 {
+            *world_version = statics_version;
+            seen.clear();
+            seen.extend_from_slice(sleepers);
+            *version = next_statics_version();
+        }
+        let input = BroadInput {
+            aabbs: &self.live_boxes,
+            first_moving: w.first_moving + sleepers.len(),
+            first_dynamic: n_shapes + sleepers.len(),
+            statics_version: self.live_statics.2,
+            world: w.bounds,
+        };
+        let grid = self
+            .live_grid
+            .get_or_insert_with(|| BroadKind::Grid.create());
+        grid.find_pairs(&input, &mut self.live_pairs, &mut BroadCounters::default());
+        order.pairs_to_bodies(&mut self.live_pairs, &mut self.live_bodies);
+    }
+
+    /// The pairs among the broad phase's `sleepers` and between them and the obstacles,
+    /// found again into `bodies` if that set changed or a ball woke (a woken sleeper may have
+    /// moved); false when kept as they were.
+    fn sleepers_pairs(&mut self, w: &Frame, sleepers: &[u32], woke: bool) -> bool {
+        if self.sleepers == sleepers && !woke {
+            return false;
+        }
+        self.sleepers.clear();
+        self.sleepers.extend_from_slice(sleepers);
+        let n_shapes = w.shapes.len();
+        self.boxes.clear();
+        self.boxes.extend(w.shapes.iter().map(|s| s.aabb()));
+        let balls = &w.balls[..];
+        self.boxes
+            .extend(self.sleepers.iter().map(|&b| balls[b as usize].aabb()));
+        let input = BroadInput {
+            aabbs: &self.boxes,
+            first_moving: w.first_moving,
+            first_dynamic: n_shapes,
+            statics_version: next_statics_version(),
+            world: w.bounds,
+        };
+        let grid = self.grid.get_or_insert_with(|| BroadKind::Grid.create());
+        grid.find_pairs(&input, &mut self.pairs, &mut BroadCounters::default());
+        // Every obstacle, then the sleepers: the sleepers' order with no awake ball.
+        let order = SleeperOrder {
+            first_moving: n_shapes,
+            shapes: n_shapes,
+            sleepers: &self.sleepers,
+            awake: &[],
+        };
+        order.pairs_to_bodies(&mut self.pairs, &mut self.bodies);
+        true
+    }
+}
+
+impl PairsStage {
     /// The last call made again over its own boxes, probed as now asked, for a viewer that
     /// points at another ball while the world stands still (`World::probe_again`): the same
     /// boxes, statics and sleepers, so the broad phase's structures end as the call left them
@@ -459,7 +614,7 @@ impl BoxOwner for SleeperOrder<'_> {
 
 /// The broad phase's order of the boxes while some balls sleep: the statics, the sleepers (as
 /// static boxes), the moving shapes, the awake balls. Used by the step's broad phase and by the
-/// overlap meter's own search.
+/// searches at the end of a frame.
 pub(super) struct SleeperOrder<'a> {
     pub first_moving: usize,
     pub shapes: usize,

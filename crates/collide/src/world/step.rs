@@ -7,8 +7,8 @@ use super::contacts::{ConstraintColour, SavedFrame, SoftContact};
 use super::context::{frame, Frame, FrameOf, StepContext, WorldRng};
 use super::counters::{Counters, Tally};
 use super::launch::{LaunchStage, Launcher};
-use super::meter::{MeterStage, MeterView};
-use super::narrow_stage::{NarrowStage, PairContact};
+use super::meter::MeterStage;
+use super::narrow_stage::{EndWorld, FrameEndContacts, NarrowStage, PairContact};
 use super::pairs::PairsStage;
 use super::probing::{ProbeAsk, ProbeRecord};
 use super::push_out;
@@ -65,7 +65,7 @@ pub(super) struct Stages {
     pub(super) launch: LaunchStage,
     /// `pairs.rs`: the broad phase, the pair cache, the sleepers' order, the last pairs.
     pub(super) pairs: PairsStage,
-    /// `narrow_stage.rs`: the contact list.
+    /// `narrow_stage.rs`: the contact list and its frame's end.
     pub(super) narrow: NarrowStage,
     /// `sleep.rs`: the search for groups that sleep (the wakes are the ball table's).
     pub(super) sleep: SleepStage,
@@ -75,7 +75,7 @@ pub(super) struct Stages {
     pub(super) soft: SoftStage,
     /// `settle.rs`: the swept modes' parting of overlaps.
     pub(super) settle: SettleStage,
-    /// `meter.rs`: the overlap meter's searches.
+    /// `meter.rs`: the co-located balls' marks and the overlap meter's sleepers' figure.
     pub(super) meter: MeterStage,
 }
 
@@ -261,22 +261,27 @@ impl World {
         cx
     }
 
-    /// The meter stage: co-located balls at every step, and the overlap meter at the end of
-    /// each frame (the last of its `motion_iterations` steps: what the window shows; `woke`:
-    /// a sleeper woke this step). It runs after the step's tally is counted, so its time
-    /// (from `t0`) goes into the counters directly.
+    /// The meter stage: co-located balls at every step, and at the end of each frame (the
+    /// last of its `motion_iterations` steps: what the window shows; `woke`: a sleeper woke
+    /// this step) the frame-end pairs (pairs stage), their touching contacts (narrow stage)
+    /// and the overlap meter that reads them. It runs after the step's tally is counted, so
+    /// its time (from `t0`) goes into the counters directly.
     fn measure(&mut self, cx: &StepContext, woke: bool, t0: u64) {
         let (st, c, w) = (&mut self.stages, &mut self.counters, frame!(self));
         c.co_located = st.meter.co_located(w.balls, st.pairs.bodies());
         let per_frame = u64::from(cx.settings.motion_iterations.clamp(1, 64));
         let frame_end = (self.steps + 1).is_multiple_of(per_frame);
-        let view = meter_view(&w, &st.pairs, cx.settings.rotate);
         let push_out = cx.settings.solver == Solver::PushOut;
-        if let Some(m) = st
-            .meter
-            .measure(&view, st.pairs.bodies(), push_out, woke, frame_end)
-        {
-            c.overlap = m;
+        if let Some(found) = st.pairs.frame_end(&w, push_out, woke, frame_end) {
+            let end = EndWorld {
+                balls: &w.balls[..],
+                shapes: w.shapes,
+                groups: w.groups,
+                rotating: cx.settings.rotate,
+            };
+            st.narrow.write_frame_end(&end, found);
+            let writes = st.narrow.asleep_writes();
+            c.overlap = st.meter.measure(w.balls, st.narrow.frame_end(), writes);
         }
         let meter_ns = cx.lap(t0).0;
         let spread = crate::workers::spread_of(meter_ns);
@@ -383,22 +388,6 @@ pub(super) fn statics_order(shapes: &[Shape]) -> Vec<usize> {
     order
 }
 
-/// What the overlap meter reads at the end of a step: the frame's balls and obstacles, whether
-/// kinematic shapes turn (`rotating`), and the last broad-phase call's sleepers and obstacles'
-/// version.
-fn meter_view<'a>(w: &'a Frame, pairs: &'a PairsStage, rotating: bool) -> MeterView<'a> {
-    MeterView {
-        balls: w.balls,
-        shapes: w.shapes,
-        groups: w.groups,
-        first_moving: w.first_moving,
-        bounds: w.bounds,
-        rotating,
-        sleepers: pairs.sleepers(),
-        statics_version: pairs.statics_version,
-    }
-}
-
 /// What the world's other files (its accessors, saved states, edits) ask of the stages: each
 /// answer comes from the stage that owns the fact, and only this file names a stage's fields.
 impl Stages {
@@ -495,6 +484,11 @@ impl Stages {
     /// The contact list: the contacts the solver answered in the last step.
     pub(super) fn contacts(&self) -> &[PairContact] {
         self.narrow.contacts()
+    }
+
+    /// The contact list's frame's end: the contacts touching at the end of the last frame.
+    pub(super) fn frame_end_contacts(&self) -> FrameEndContacts<'_> {
+        self.narrow.frame_end()
     }
 
     /// The impacts the swept modes answered in the last step, in order.
