@@ -131,6 +131,9 @@ pub struct Feedback {
     pub toolbar_height: f32,
     /// egui has keyboard focus (keys then go to egui, not the toy).
     pub egui_wants_keys: bool,
+    /// The pinball controls' keys held last frame (flippers, plunger): a control changes when
+    /// its key does.
+    pub controls_held: [bool; 3],
     /// egui has the pointer (over a panel or window, or dragging): the table's gestures and
     /// the wheel's zoom leave it alone. Set after every panel and window of egui's pass.
     pub egui_wants_pointer: bool,
@@ -146,6 +149,7 @@ impl Default for Feedback {
             panel_width: 320.0,
             toolbar_height: 60.0,
             egui_wants_keys: false,
+            controls_held: [false; 3],
             egui_wants_pointer: false,
             renderer_line: String::new(),
             notes: Notes::default(),

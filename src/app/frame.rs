@@ -275,7 +275,11 @@ impl App {
         let mut msgs = self.keys();
         if !self.editor.active {
             let world = self.sim.world();
-            msgs.extend(keys::control_messages(world, self.feedback.egui_wants_keys));
+            let (wants, last) = (
+                self.feedback.egui_wants_keys,
+                &mut self.feedback.controls_held,
+            );
+            msgs.extend(keys::control_messages(world, wants, last));
         }
         msgs
     }

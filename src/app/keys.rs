@@ -3,8 +3,8 @@
 //! the other value of what it toggles); `App::apply` makes the change.
 //!
 //! Pinball's controls are held, not pressed: each frame the held keys are compared with the
-//! controls the world holds, and a difference becomes an [`Input::Control`], so a recording
-//! replays the game. Keys change nothing themselves.
+//! keys held the frame before, and a key pressed or let go becomes an [`Input::Control`], so
+//! a recording replays the game. Keys change nothing themselves.
 
 use super::App;
 use crate::cli;
@@ -77,18 +77,34 @@ fn by_place(action: Action) -> bool {
     matches!(action, Action::Scene | Action::TimeScale)
 }
 
-/// Messages that bring the world's held controls in line with the held keys (none when the
-/// world is not a game; every control let go while egui has the keyboard).
-pub(super) fn control_messages(world: &World, egui_wants_keys: bool) -> Vec<Message> {
+/// Messages for the controls whose key was pressed or let go since the last frame (`last`:
+/// the keys held then, updated here; none when the world is not a game, and every control
+/// let go while egui has the keyboard). Only a key's change is an input: a replay's held
+/// plunger or flipper is the recording's, and a key left alone does not take it back (the
+/// world's controls were once brought in line with the keys every frame, which let go of a
+/// replayed plunger at once and cut the recording there).
+pub(super) fn control_messages(
+    world: &World,
+    egui_wants_keys: bool,
+    last: &mut [bool; 3],
+) -> Vec<Message> {
     if !world.is_game() {
+        *last = [false; 3];
         return Vec::new();
     }
-    let held = world.play().held;
+    let keys = Control::ALL.map(|c| !egui_wants_keys && control_held(c));
+    control_changes(keys, last)
+}
+
+/// The controls whose key is held now (`keys`, in [`Control::ALL`]'s order) and was not
+/// then (`last`, updated), or the other way round.
+pub(super) fn control_changes(keys: [bool; 3], last: &mut [bool; 3]) -> Vec<Message> {
     Control::ALL
         .into_iter()
-        .filter_map(|c| {
-            let down = !egui_wants_keys && control_held(c);
-            (down != held[c.index()]).then_some(Message::World(Input::Control { control: c, down }))
+        .zip(keys)
+        .filter_map(|(c, down)| {
+            let was = std::mem::replace(&mut last[c.index()], down);
+            (down != was).then_some(Message::World(Input::Control { control: c, down }))
         })
         .collect()
 }

@@ -46,7 +46,7 @@ fn soft_sliders(ui: &mut egui::Ui, sim: &mut Settings) {
     ));
     // A page runs on one thread: no slider there.
     #[cfg(not(target_arch = "wasm32"))]
-    ui.add(egui::Slider::new(&mut sim.threads, 1..=8).text("threads"))
+    ui.add(egui::Slider::new(&mut sim.threads, 1..=8).clamping(egui::SliderClamping::Edits).text("threads"))
         .on_hover_text("Threads the step runs on (the grid's pair search from 8,192 balls; the soft contacts' narrow phase, the preparing of the contacts, the passes colour by colour and the move): the same simulation, bit for bit, only faster");
     let s = &mut sim.soft;
     ui.checkbox(&mut s.once_a_frame, "find contacts once a frame")
@@ -57,6 +57,7 @@ fn soft_sliders(ui: &mut egui::Ui, sim: &mut Settings) {
         );
     ui.add(
         egui::Slider::new(&mut s.hertz, 1.0..=1000.0)
+            .clamping(egui::SliderClamping::Edits)
             .logarithmic(true)
             .fixed_decimals(0)
             .text("stiffness (Hz)"),
@@ -69,11 +70,13 @@ fn soft_sliders(ui: &mut egui::Ui, sim: &mut Settings) {
     );
     ui.add(
         egui::Slider::new(&mut s.damping, 0.0..=20.0)
+            .clamping(egui::SliderClamping::Edits)
             .fixed_decimals(1)
             .text("damping ratio"),
     );
     ui.add(
         egui::Slider::new(&mut s.push_speed, 1.0..=1000.0)
+            .clamping(egui::SliderClamping::Edits)
             .logarithmic(true)
             .fixed_decimals(0)
             .text("push-out (px/s)"),
@@ -81,17 +84,20 @@ fn soft_sliders(ui: &mut egui::Ui, sim: &mut Settings) {
     .on_hover_text("Push-out speed: the fastest the soft spring moves overlapping balls apart");
     ui.add(
         egui::Slider::new(&mut s.restitution_speed, 0.0..=200.0)
+            .clamping(egui::SliderClamping::Edits)
             .fixed_decimals(0)
             .text("bounce above (px/s)"),
     )
     .on_hover_text("Contacts closing slower than this do not bounce: they come to rest");
     ui.add(
         egui::Slider::new(&mut s.friction, 0.0..=1.5)
+            .clamping(egui::SliderClamping::Edits)
             .fixed_decimals(2)
             .text("friction"),
     );
     ui.add(
         egui::Slider::new(&mut s.rolling, 0.0..=0.5)
+            .clamping(egui::SliderClamping::Edits)
             .fixed_decimals(2)
             .text("rolling resistance"),
     );
@@ -117,12 +123,14 @@ fn sleep_controls(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
     if on {
         ui.add(
             egui::Slider::new(&mut sim.sleep.speed, 0.1..=50.0)
+                .clamping(egui::SliderClamping::Edits)
                 .logarithmic(true)
                 .fixed_decimals(1)
                 .text("still below (px/s)"),
         );
         ui.add(
             egui::Slider::new(&mut sim.sleep.time, 0.05..=5.0)
+                .clamping(egui::SliderClamping::Edits)
                 .logarithmic(true)
                 .fixed_decimals(2)
                 .text("for (s)"),

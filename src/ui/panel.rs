@@ -103,7 +103,8 @@ impl Panel {
         load_section(ui, seen.load, world, seen.renderer);
         counters_section(ui, world);
         super::share::ui(ui, world);
-        // The widgets edit a copy of the world's settings; a change is a message.
+        // The widgets edit a copy of the world's settings; a change is a message. Their sliders
+        // clamp only what the user edits: a value from a scene or file beyond a slider stays.
         let mut sim = world.settings().clone();
         if super::contacts::ui(ui, &mut sim, world, notes.solver_note.as_deref()) {
             out.push(Message::SolverChosen);
@@ -301,11 +302,13 @@ fn next_ball_section(ui: &mut egui::Ui, sim: &mut Settings) {
     ui.strong("Next ball");
     ui.add(
         egui::Slider::new(&mut sim.ball_radius, 1.0..=40.0)
+            .clamping(egui::SliderClamping::Edits)
             .fixed_decimals(1)
             .text("radius (px)"),
     );
     ui.add(
         egui::Slider::new(&mut sim.launch_speed, 100.0..=60000.0)
+            .clamping(egui::SliderClamping::Edits)
             .logarithmic(true)
             .fixed_decimals(0)
             .text("speed (px/s)"),
@@ -437,8 +440,16 @@ fn stats_grid(ui: &mut egui::Ui, id: &str, world: &World) {
 fn iterations_section(ui: &mut egui::Ui, sim: &mut Settings) {
     ui.separator();
     ui.strong("Iterations");
-    ui.add(egui::Slider::new(&mut sim.motion_iterations, 1..=64).text("motion"));
-    ui.add(egui::Slider::new(&mut sim.collision_iterations, 1..=64).text("collision"));
+    ui.add(
+        egui::Slider::new(&mut sim.motion_iterations, 1..=64)
+            .clamping(egui::SliderClamping::Edits)
+            .text("motion"),
+    );
+    ui.add(
+        egui::Slider::new(&mut sim.collision_iterations, 1..=64)
+            .clamping(egui::SliderClamping::Edits)
+            .text("collision"),
+    );
     ui.small(format!(
         "Physics rate {} Hz; {} collision iterations per frame",
         60 * sim.motion_iterations,
@@ -452,11 +463,13 @@ fn other_section(ui: &mut egui::Ui, choices: &Choices, sim: &mut Settings, out: 
     ui.checkbox(&mut sim.rotate, "Rotate (kinematic shapes turn)");
     ui.add(
         egui::Slider::new(&mut sim.gravity, 0.0..=2000.0)
+            .clamping(egui::SliderClamping::Edits)
             .fixed_decimals(0)
             .text("gravity (px/s²)"),
     );
     ui.add(
         egui::Slider::new(&mut sim.elasticity_scale, 0.0..=1.5)
+            .clamping(egui::SliderClamping::Edits)
             .fixed_decimals(2)
             .text("elasticity ×"),
     );
@@ -626,7 +639,11 @@ fn tunnelling_section(ui: &mut egui::Ui, sim: &mut Settings, world: &World) {
             }
         });
     if sim.tunnelling == Tunnelling::Linear {
-        ui.add(egui::Slider::new(&mut sim.linear_fractions, 1..=64).text("fractions"));
+        ui.add(
+            egui::Slider::new(&mut sim.linear_fractions, 1..=64)
+                .clamping(egui::SliderClamping::Edits)
+                .text("fractions"),
+        );
     }
     grid(ui, "tunnel-counters", |ui| {
         for (label, value) in tunnel_rows(world) {

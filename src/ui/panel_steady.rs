@@ -149,3 +149,61 @@ fn balls_arriving_and_a_second_passing_move_nothing_in_the_panel() {
     let b = texts(&mut panel, &full, Load::default());
     nothing_moved(&a, &b);
 }
+
+/// What the side panel asks for when laid out for `world` of `scene`, untouched.
+fn untouched(world: &World, scene: &Scene) -> Vec<crate::message::Message> {
+    let mut panel = Panel::new(world.broad().kind());
+    let ctx = egui::Context::default();
+    let sound = Sound::new(false, crate::sound::DEFAULT_VOLUME);
+    let (choices, notes) = (Choices::default(), Notes::default());
+    let seen = Seen {
+        world,
+        scene,
+        choices: &choices,
+        notes: &notes,
+        sound: &sound,
+        renderer: "",
+        load: Load::default(),
+    };
+    let mut out = Vec::new();
+    for _ in 0..2 {
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(320.0, 4000.0),
+            )),
+            ..Default::default()
+        };
+        let _ = ctx.run(input, |ctx| {
+            egui::SidePanel::right("controls")
+                .exact_width(310.0)
+                .show(ctx, |ui| panel.side(ui, &seen, &mut out));
+        });
+    }
+    out
+}
+
+/// Pinball's launch speed is 0 (the plunger fires the ball), below the speed slider's
+/// 100 px/s: the slider clamped it on the first frame, so the panel changed the scene's
+/// setting unasked and the change went into the recording as an input; a recording loaded
+/// in the window was cut at its start by it and played on without its inputs.
+#[test]
+fn a_setting_outside_its_sliders_range_is_kept_by_the_panel_untouched() {
+    let scene = Scene::builtin("pinball").expect("pinball");
+    let mut world = scene.build(1);
+    assert_eq!(world.settings().launch_speed, 0.0);
+    world.edit_settings(|s| {
+        s.threads = 32;
+        s.collision_iterations = 100;
+        s.gravity = 5000.0;
+    });
+    let asked = untouched(&world, &scene);
+    let changes: Vec<_> = asked
+        .iter()
+        .filter(|m| matches!(m, crate::message::Message::World(_)))
+        .collect();
+    assert!(
+        changes.is_empty(),
+        "the panel changed the world: {changes:?}"
+    );
+}
