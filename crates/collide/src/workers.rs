@@ -146,6 +146,41 @@ pub(crate) fn chunks<T: Send>(
     each(threads, &mut runs, |_, (start, run)| work(*start, run));
 }
 
+/// Appends to `out`, in the order of `items`, `f(x)` for each item `x` that gives one, on up
+/// to `threads` threads where `items` holds at least `from` (each part's list in `scratch`,
+/// kept between calls, then the lists one after another): the one thread's list.
+pub(crate) fn filter_map_into<A: Sync, B: Send>(
+    threads: usize,
+    items: &[A],
+    from: usize,
+    scratch: &mut Vec<Vec<B>>,
+    out: &mut Vec<B>,
+    f: impl Fn(&A) -> Option<B> + Sync,
+) {
+    let n = items.len();
+    let threads = match n >= from.max(2) {
+        true => usable(threads),
+        false => 1,
+    };
+    if threads == 1 {
+        return out.extend(items.iter().filter_map(f));
+    }
+    let cuts = parts(threads);
+    scratch.resize_with(cuts, Vec::new);
+    let mut runs: Vec<(&[A], &mut Vec<B>)> = scratch
+        .iter_mut()
+        .enumerate()
+        .map(|(t, list)| (&items[t * n / cuts..(t + 1) * n / cuts], list))
+        .collect();
+    each(threads, &mut runs, |_, (run, list)| {
+        list.clear();
+        list.extend(run.iter().filter_map(&f));
+    });
+    for list in scratch.iter_mut() {
+        out.append(list);
+    }
+}
+
 /// What a thread's timing keeps: the clock of the step it times ([`start_timing`], or of
 /// the call whose parts it runs), the spread of the calls made so far, and its time waiting.
 #[derive(Clone, Copy, Default)]
@@ -413,6 +448,20 @@ fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn filter_map_into_gives_the_one_threads_list_on_any_number_of_threads() {
+        let items: Vec<u32> = (0..1000).collect();
+        let keep = |&x: &u32| (x % 7 != 3).then_some(x * 2);
+        let want: Vec<u32> = items.iter().filter_map(keep).collect();
+        let mut scratch = Vec::new();
+        for threads in [1, 2, 3, 7] {
+            let mut out = vec![9];
+            filter_map_into(threads, &items, 2, &mut scratch, &mut out, keep);
+            assert_eq!(out[0], 9, "appended after what was there");
+            assert_eq!(out[1..], want[..], "{threads} threads");
+        }
+    }
 
     #[test]
     fn chunks_cover_every_item_once_with_its_own_index_on_any_number_of_threads() {

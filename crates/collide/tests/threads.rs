@@ -144,3 +144,35 @@ fn the_hits_come_in_the_same_order_on_any_number_of_threads() {
         assert!(run(threads) == one, "{threads} threads");
     }
 }
+
+#[test]
+fn the_frame_end_and_the_overlap_meter_are_the_same_on_any_number_of_threads() {
+    // Enough pairs (4,000 large balls crowding the table: 8,845 pairs at the last frame's
+    // end, 2,842 of them touching) that the frame's end is found on the threads, in parts
+    // joined in order.
+    let run = |threads: usize| {
+        let mut w = common::table(3);
+        w.set_broad_phase(BroadKind::Grid);
+        w.edit_settings(|st| {
+            st.solver = Solver::Soft;
+            st.threads = threads;
+            st.parallel_from = 0;
+        });
+        w.fill_random(4000, (5.0, 6.0), 100.0);
+        for _ in 0..240 {
+            w.step();
+        }
+        let end = w.frame_end_contacts();
+        let list: Vec<String> = end.awake.iter().map(|c| format!("{c:?}")).collect();
+        assert!(
+            list.len() > 2000,
+            "{} contacts at the frame's end",
+            list.len()
+        );
+        (list, format!("{:?}", w.counters().overlap))
+    };
+    let one = run(1);
+    for threads in [2, 3] {
+        assert!(run(threads) == one, "{threads} threads");
+    }
+}

@@ -42,6 +42,7 @@ use crate::geom::{Ball, Geometry, Group, Shape};
 use crate::narrow;
 use crate::response::ContactWith;
 use crate::tunnel::{self, Tunnelling};
+use crate::workers;
 use glam::Vec2;
 
 /// One contact the solver answered in the last step (see the module notes).
@@ -102,7 +103,12 @@ pub(super) struct EndWorld<'a> {
     pub(super) shapes: &'a [Shape],
     pub(super) groups: &'a [Group],
     pub(super) rotating: bool,
+    /// Threads the contacts may be found on.
+    pub(super) threads: usize,
 }
+
+/// Pairs from which the frame's end is found on the step's threads.
+const PARALLEL_END: usize = 8192;
 
 /// The stage's state: the contact list, the iteration being written, and the frame's end.
 #[derive(Clone, Debug, Default)]
@@ -113,6 +119,8 @@ pub(super) struct NarrowStage {
     end_asleep: Vec<PairContact>,
     /// How many times the sleepers' part of the frame's end was written afresh.
     asleep_writes: u64,
+    /// Each thread's part of the frame's end as it is found (kept between frames).
+    end_parts: Vec<Vec<PairContact>>,
 }
 
 impl NarrowStage {
@@ -171,6 +179,7 @@ impl NarrowStage {
     /// sleepers' part only when found again or gone).
     pub(super) fn write_frame_end(&mut self, w: &EndWorld, found: FrameEndPairs) {
         let touching = |p: &BodyPair| end_contact(w, p);
+        let (threads, parts) = (w.threads, &mut self.end_parts);
         match found.asleep {
             AsleepPairs::Kept => {}
             AsleepPairs::None => {
@@ -179,13 +188,14 @@ impl NarrowStage {
             }
             AsleepPairs::Found(pairs) => {
                 self.end_asleep.clear();
-                self.end_asleep.extend(pairs.iter().filter_map(touching));
+                let out = &mut self.end_asleep;
+                workers::filter_map_into(threads, pairs, PARALLEL_END, parts, out, touching);
                 self.asleep_writes += 1;
             }
         }
         self.end_awake.clear();
-        self.end_awake
-            .extend(found.awake.iter().filter_map(touching));
+        let (pairs, out) = (found.awake, &mut self.end_awake);
+        workers::filter_map_into(threads, pairs, PARALLEL_END, parts, out, touching);
     }
 
     /// The frame's end (see the module notes).

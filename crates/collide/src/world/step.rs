@@ -278,6 +278,7 @@ impl World {
                 shapes: w.shapes,
                 groups: w.groups,
                 rotating: cx.settings.rotate,
+                threads: cx.settings.threads,
             };
             st.narrow.write_frame_end(&end, found);
             let writes = st.narrow.asleep_writes();
