@@ -58,6 +58,8 @@ pub(super) struct PairsStage {
 struct EndSearch {
     /// A sleeper woke at a step since the last frame's end.
     woke: bool,
+    /// Threads the searches may run on (the step's).
+    threads: usize,
     /// After the push-out: a grid, the obstacles' and all boxes in the broad phase's order,
     /// the awake balls, the pairs, and the statics the grid keeps (the world's statics
     /// version, the sleepers it saw, the version handed to it).
@@ -325,15 +327,18 @@ impl PairsStage {
     /// steps): those with a ball awake at the step's last broad-phase call (that call's own
     /// after soft contacts, a search of the balls where they are now after the push-out), and
     /// the sleepers' part, found again when that set changed or a ball woke (`woke`: this
-    /// step; the steps between are remembered). See the module notes.
+    /// step; the steps between are remembered); its searches run on up to `threads` threads.
+    /// See the module notes.
     pub(super) fn frame_end(
         &mut self,
         w: &Frame,
         push_out: bool,
         woke: bool,
         frame_end: bool,
+        threads: usize,
     ) -> Option<FrameEndPairs<'_>> {
         let e = &mut self.end;
+        e.threads = threads;
         e.woke |= woke;
         if !frame_end {
             return None;
@@ -396,6 +401,7 @@ impl EndSearch {
         let grid = self
             .live_grid
             .get_or_insert_with(|| BroadKind::Grid.create());
+        grid.set_threads(self.threads);
         grid.find_pairs(&input, &mut self.live_pairs, &mut BroadCounters::default());
         order.pairs_to_bodies(&mut self.live_pairs, &mut self.live_bodies);
     }
@@ -423,6 +429,7 @@ impl EndSearch {
             world: w.bounds,
         };
         let grid = self.grid.get_or_insert_with(|| BroadKind::Grid.create());
+        grid.set_threads(self.threads);
         grid.find_pairs(&input, &mut self.pairs, &mut BroadCounters::default());
         // Every obstacle, then the sleepers: the sleepers' order with no awake ball.
         let order = SleeperOrder {

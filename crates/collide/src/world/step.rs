@@ -272,7 +272,10 @@ impl World {
         let per_frame = u64::from(cx.settings.motion_iterations.clamp(1, 64));
         let frame_end = (self.steps + 1).is_multiple_of(per_frame);
         let push_out = cx.settings.solver == Solver::PushOut;
-        if let Some(found) = st.pairs.frame_end(&w, push_out, woke, frame_end) {
+        if let Some(found) = st
+            .pairs
+            .frame_end(&w, push_out, woke, frame_end, cx.settings.threads)
+        {
             let end = EndWorld {
                 balls: &w.balls[..],
                 shapes: w.shapes,
