@@ -117,3 +117,35 @@ fn control_held(c: Control) -> bool {
         Control::Plunger => keymap::held(Action::Launch, 0),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::control_changes;
+    use crate::message::Message;
+    use collide::{Control, Input};
+
+    /// A replayed plunger is held by the recording, not by a key: the controls once followed
+    /// the keys every frame, let go of it at once and cut the recording there. Now only a
+    /// key's change is an input.
+    #[test]
+    fn a_control_changes_only_when_its_key_does() {
+        // No key held, none held before: nothing, whatever the world holds.
+        let mut last = [false; 3];
+        assert!(control_changes([false; 3], &mut last).is_empty());
+        // A key pressed, held, then let go: each change once.
+        let plunger = Control::Plunger.index();
+        let mut keys = [false; 3];
+        keys[plunger] = true;
+        let down = control_changes(keys, &mut last);
+        assert!(matches!(
+            down[..],
+            [Message::World(Input::Control { down: true, .. })]
+        ));
+        assert!(control_changes(keys, &mut last).is_empty());
+        let up = control_changes([false; 3], &mut last);
+        assert!(matches!(
+            up[..],
+            [Message::World(Input::Control { down: false, .. })]
+        ));
+    }
+}

@@ -436,34 +436,6 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// A replayed plunger is held by the recording, not by a key: the controls once followed
-    /// the keys every frame, let go of it at once and cut the recording there.
-    #[test]
-    fn a_replayed_control_is_not_let_go_by_a_key_left_alone() {
-        use collide::Control;
-        let mut app = app_on(&["--scene", "pinball"]);
-        app.apply(Message::World(Input::Control {
-            control: Control::Plunger,
-            down: true,
-        }));
-        assert!(app.sim.world().play().held[Control::Plunger.index()]);
-        // No key held, none held before: nothing, though the world holds the plunger.
-        let mut last = [false; 3];
-        assert!(super::keys::control_changes([false; 3], &mut last).is_empty());
-        // A key pressed, then let go: each change once.
-        let plunger = Control::Plunger.index();
-        let mut keys = [false; 3];
-        keys[plunger] = true;
-        let down = super::keys::control_changes(keys, &mut last);
-        assert_eq!(down.len(), 1, "{down:?}");
-        assert!(super::keys::control_changes(keys, &mut last).is_empty());
-        let up = super::keys::control_changes([false; 3], &mut last);
-        assert!(matches!(
-            up[..],
-            [Message::World(Input::Control { down: false, .. })]
-        ));
-    }
-
     #[test]
     fn settings_from_the_panel_are_the_worlds_and_a_restart_keeps_them() {
         let mut app = app();
