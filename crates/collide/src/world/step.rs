@@ -264,7 +264,9 @@ impl World {
     /// The meter stage: co-located balls at every step, and the overlap meter at the end of
     /// each frame (the last of its `motion_iterations` steps: what the window shows; `woke`:
     /// a sleeper woke this step). It runs after the step's tally is counted, so its time
-    /// (from `t0`) goes into the counters directly.
+    /// (from `t0`) goes into the counters directly. Never inlined, as the narrow phase
+    /// (`soft/find.rs`).
+    #[inline(never)]
     fn measure(&mut self, cx: &StepContext, woke: bool, t0: u64) {
         let (st, c, w) = (&mut self.stages, &mut self.counters, frame!(self));
         c.co_located = st.meter.co_located(w.balls, st.pairs.bodies());
