@@ -16,8 +16,10 @@
 # binaryen, brotli and python3-fonttools):
 #  - the panels' fonts inside the module are cut to the characters the toy writes
 #    (web/fonts.py);
-#  - binaryen's wasm-opt -O2 optimises it and strips the names (WEB_KEEP_NAMES=1 keeps them,
-#    for a profile with function names);
+#  - binaryen's wasm-opt -O2 optimises it (inlining a function with one caller only when
+#    small) and strips the names (WEB_KEEP_NAMES=1 keeps them,
+#    for a profile with function names: the linker then keeps its name section, which
+#    rebuilds every crate once, and wasm-opt carries it through with -g);
 #  - every file is precompressed beside itself (.gz, .br) for web/serve.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +35,9 @@ export RUSTFLAGS="-C link-arg=--allow-undefined -C target-feature=+simd128"
 export CARGO_PROFILE_RELEASE_DEBUG=0 CARGO_PROFILE_RELEASE_LTO=true
 export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 CARGO_PROFILE_RELEASE_PANIC=abort
 export CARGO_PROFILE_RELEASE_OPT_LEVEL=s
+# The linker strips the names unless told not to (Cargo's default for a profile without
+# debug info); a profile build keeps them.
+[ "${WEB_KEEP_NAMES:-0}" = 1 ] && export CARGO_PROFILE_RELEASE_STRIP=none
 build_args=(build --release --bin collision-math-toy --target "$target"
   --config 'profile.release.package.collide.opt-level=3')
 
@@ -112,10 +117,14 @@ for crate in egui egui_plot; do
 done
 "$python" web/fonts.py "$built" "$out/cut.wasm" Cargo.lock "$registry" "${sources[@]}"
 
-# -O2 keeps the speed; the names section (368 KB) and the producers go unless kept.
+# -O2 keeps the speed; the names section (368 KB) and the producers go unless kept. A
+# function called from one place is inlined there only up to 100 bytes (-ocimfs; binaryen's
+# default inlines any size): the step then stays several functions, which the browser's
+# optimizing compiler takes each alone and sooner (docs/benchmarks.md), and the module is
+# smaller.
 strip=(--strip-debug --strip-producers)
-[ "${WEB_KEEP_NAMES:-0}" = 1 ] && strip=()
-wasm-opt -O2 "${strip[@]}" --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
+[ "${WEB_KEEP_NAMES:-0}" = 1 ] && strip=(-g)
+wasm-opt -O2 -ocimfs 100 "${strip[@]}" --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals "$out/cut.wasm" -o "$wasm"
 rm "$out/cut.wasm"
 cp web/index.html web/page.js "$out/"

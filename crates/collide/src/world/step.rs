@@ -265,7 +265,9 @@ impl World {
     /// last of its `motion_iterations` steps: what the window shows; `woke`: a sleeper woke
     /// this step) the frame-end pairs (pairs stage), their touching contacts (narrow stage)
     /// and the overlap meter that reads them. It runs after the step's tally is counted, so
-    /// its time (from `t0`) goes into the counters directly.
+    /// its time (from `t0`) goes into the counters directly. Never inlined, as the narrow
+    /// phase (`soft/find.rs`).
+    #[inline(never)]
     fn measure(&mut self, cx: &StepContext, woke: bool, t0: u64) {
         let (st, c, w) = (&mut self.stages, &mut self.counters, frame!(self));
         c.co_located = st.meter.co_located(w.balls, st.pairs.bodies());

@@ -61,7 +61,9 @@ impl Finder<'_> {
     /// The contacts of the step's pairs, woken sleepers included, into `contacts`, in pair
     /// order. The pairs are cut into runs (`parts`, a few a thread, `workers::parts`); each run's
     /// contacts follow the one before's, and the sleepers they hit are woken afterwards in
-    /// the same order, so any thread count gives the one thread's list.
+    /// the same order, so any thread count gives the one thread's list. Never inlined: the
+    /// page's engine compiles a smaller step sooner and better (`docs/benchmarks.md`).
+    #[inline(never)]
     pub(super) fn soft_contacts(
         &mut self,
         contacts: &mut Vec<SoftContact>,

@@ -17,7 +17,8 @@
 //! states, the first half of each transposed into velocity x, y and spin (4 × 4 shuffles), the
 //! move (x, y) taken from the second half, and scattered back the same way. The pass is one
 //! loop for each kind of lane and each pass (solve, relax) with both fixed, so the loop holds
-//! no branch on them: the engine keeps more of a block in registers.
+//! no branch on them: the engine keeps more of a block in registers. Each loop is a function
+//! of its own, never inlined, which the engine's optimizing compiler takes alone.
 
 use super::colour::Kind;
 use super::lanes::{Bodies, LaneView, Pass};
@@ -41,16 +42,50 @@ pub(super) fn pass(
     pass: Pass,
 ) {
     assert!(range.len().is_multiple_of(2 * LANES) && range.end <= l.len());
-    let run = wide::run::<W4x2>;
     // The run inlined once for each kind of solve and relax pass, with the kind and the pass
-    // fixed, so that the loop holds no branch on them (the engine keeps more in registers).
+    // fixed, so that the loop holds no branch on them (the engine keeps more in registers);
+    // each its own function, so that the engine's optimizing compiler takes each alone and
+    // the hot ones sooner (V8 in Node on the loaded project machine: 2–28 ms each, where all
+    // five in one function took 111 ms, the first frames running the baseline's slower code).
     match (kind == Kind::Balls, pass) {
-        (true, Pass::Solve(push, h)) => run(l, bodies, range, true, Pass::Solve(push, h)),
-        (false, Pass::Solve(push, h)) => run(l, bodies, range, false, Pass::Solve(push, h)),
-        (true, Pass::Relax(h, over)) => run(l, bodies, range, true, Pass::Relax(h, over)),
-        (false, Pass::Relax(h, over)) => run(l, bodies, range, false, Pass::Relax(h, over)),
-        (two, Pass::Warm) => run(l, bodies, range, two, Pass::Warm),
+        (true, Pass::Solve(push, h)) => solve::<true>(l, bodies, range, push, h),
+        (false, Pass::Solve(push, h)) => solve::<false>(l, bodies, range, push, h),
+        (true, Pass::Relax(h, over)) => relax::<true>(l, bodies, range, h, over),
+        (false, Pass::Relax(h, over)) => relax::<false>(l, bodies, range, h, over),
+        (two, Pass::Warm) => warm(l, bodies, range, two),
     }
+}
+
+/// A solve pass (push-out speed cap `push`, px/s; sub-step `h`, s) over ball–ball lanes
+/// (`TWO`) or ball–obstacle lanes.
+#[inline(never)]
+fn solve<const TWO: bool>(
+    l: &mut LaneView,
+    bodies: &mut Bodies,
+    range: Range<usize>,
+    push: f32,
+    h: f32,
+) {
+    wide::run::<W4x2>(l, bodies, range, TWO, Pass::Solve(push, h));
+}
+
+/// A relax pass (sub-step `h`, s; `over`: the lanes' own over-relaxation) over ball–ball
+/// lanes (`TWO`) or ball–obstacle lanes.
+#[inline(never)]
+fn relax<const TWO: bool>(
+    l: &mut LaneView,
+    bodies: &mut Bodies,
+    range: Range<usize>,
+    h: f32,
+    over: bool,
+) {
+    wide::run::<W4x2>(l, bodies, range, TWO, Pass::Relax(h, over));
+}
+
+/// The warm start over ball–ball lanes (`two`) or ball–obstacle lanes.
+#[inline(never)]
+fn warm(l: &mut LaneView, bodies: &mut Bodies, range: Range<usize>, two: bool) {
+    wide::run::<W4x2>(l, bodies, range, two, Pass::Warm);
 }
 
 /// Four lanes in a `v128`. The module is built with `simd128` (the kernel is compiled in only
