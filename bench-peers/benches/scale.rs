@@ -31,8 +31,8 @@
 //! `cargo bench --manifest-path bench-peers/Cargo.toml --bench scale -- 'scale/100000/'` or `-- grid`.
 
 use bench_peers::{fresh, run_broccoli, run_parry};
-use collide_lab::scenarios::{scale_input, Scenario};
 use collide::broad::{BroadCounters, BroadKind, Pair};
+use collide_lab::scenarios::{scale_input, Scenario};
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use std::cell::OnceCell;
 use std::hint::black_box;

@@ -11,8 +11,8 @@
 //! RDC, and `grid-kept`; the quadtree runs with automatic levels, as in `bench scale`).
 
 use bench_peers::{fresh, run_broccoli, run_parry, thread_cpu};
-use collide_lab::scenarios::{scale_input, Scenario};
 use collide::broad::{BroadCounters, BroadKind, BroadPhase, Pair};
+use collide_lab::scenarios::{scale_input, Scenario};
 
 /// Fresh 10k calls per round, so both sizes take about the same time in a round.
 const SMALL_REPS: usize = 10;

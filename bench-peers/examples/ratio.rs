@@ -9,8 +9,8 @@
 //! `grid`; the quadtree runs with automatic levels). `PEERS=0` leaves the peers out (for profiling ours).
 
 use bench_peers::{fresh, run_broccoli, run_parry, thread_cpu};
-use collide_lab::scenarios::scale_input;
 use collide::broad::{BroadCounters, BroadKind, BroadPhase};
+use collide_lab::scenarios::scale_input;
 use std::time::Instant;
 
 fn main() {

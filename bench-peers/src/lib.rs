@@ -2,8 +2,8 @@
 //! `keep_freed_memory` are `collide_lab::experiments`'.)
 
 use broccoli::aabb::Rect;
-use collide_lab::scenarios::Scenario;
 use collide::broad::{BroadKind, BroadPhase, Pair};
+use collide_lab::scenarios::Scenario;
 use parry2d::bounding_volume::Aabb as ParryAabb;
 use parry2d::math::Vector;
 use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};

@@ -36,4 +36,9 @@ pub trait Engine {
     fn wall_depth(&self) -> f32 {
         0.0
     }
+    /// Where its time went since the last call, stage by stage, where the engine says
+    /// (the toy's profile, with `--trace`).
+    fn profile_since(&mut self) -> Option<String> {
+        None
+    }
 }

@@ -23,7 +23,8 @@
 //! seconds, when 90 % of the balls first were asleep, the overlap at the end (mean and worst
 //! over the touching pairs, as a fraction of the smaller radius) and the most balls out of
 //! the box at the end of any second over all runs. `--trace` prints every contender's
-//! seconds as they run. `--seconds` runs every scene that long (its timed seconds cut to fit).
+//! seconds as they run, and under each of the toy's its stages (ms a frame over that second,
+//! its clock then set). `--seconds` runs every scene that long (its timed seconds cut to fit).
 //! Engine `box2d-builtin` is Box2D on the scheduler it starts itself when given no task
 //! functions, to check the bench's own task system costs it nothing.
 

@@ -22,9 +22,9 @@ pub struct Contender {
 }
 
 impl Contender {
-    fn make(&self, setup: &Setup) -> Box<dyn Engine> {
+    fn make(&self, setup: &Setup, trace: bool) -> Box<dyn Engine> {
         match self.engine.as_str() {
-            "toy" => Box::new(Toy::new(setup, self.threads)),
+            "toy" => Box::new(Toy::new(setup, self.threads, trace)),
             "box2d" => Box::new(Box2d::new(setup, self.threads, true)),
             "box2d-builtin" => Box::new(Box2d::new(setup, self.threads, false)),
             "rapier" => Box::new(Rapier::new(setup, self.threads)),
@@ -63,7 +63,7 @@ pub fn run(plan: &Plan, setup: &Setup, contenders: &[Contender], trace: bool) ->
         .iter()
         .map(|c| Lane {
             name: format!("{} ×{}", c.engine, c.threads),
-            engine: c.make(setup),
+            engine: c.make(setup, trace),
             timed_ms: 0.0,
             timed_frames: 0,
             second_ms: 0.0,
@@ -75,6 +75,9 @@ pub fn run(plan: &Plan, setup: &Setup, contenders: &[Contender], trace: bool) ->
             one_second(lane, plan, setup, second);
             if trace {
                 print_trace(lane, second + 1);
+                if let Some(profile) = lane.engine.profile_since() {
+                    println!("{:>10}        {profile}", "");
+                }
             }
         }
     }
@@ -114,7 +117,7 @@ fn one_second(lane: &mut Lane, plan: &Plan, setup: &Setup, second: u32) {
 }
 
 /// One line of a contender's second: ms a frame over it, overlap, awake, out, speeds.
-fn print_trace(lane: &Lane, second: u32) {
+fn print_trace(lane: &mut Lane, second: u32) {
     let discs = lane.engine.discs();
     let sq = |v: [f32; 2]| f64::from(v[0] * v[0] + v[1] * v[1]);
     let rms = (discs.iter().map(|d| sq(d.vel)).sum::<f64>() / discs.len().max(1) as f64).sqrt();

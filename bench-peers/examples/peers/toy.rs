@@ -9,11 +9,13 @@ use collide::{BroadKind, World};
 pub struct Toy {
     world: World,
     steps: u32,
+    /// The profile's totals at the last `profile_since` (with a clock: `--trace`).
+    profiled: Option<collide::world::Tally>,
 }
 
 impl Toy {
     /// The toy on `threads` threads with `setup`'s balls.
-    pub fn new(setup: &Setup, threads: usize) -> Self {
+    pub fn new(setup: &Setup, threads: usize, trace: bool) -> Self {
         let mut world = setup.toy_world();
         world.set_broad_phase(BroadKind::Grid);
         world.edit_settings(|s| {
@@ -21,7 +23,15 @@ impl Toy {
             s.rotate = true;
         });
         let steps = world.steps_per_second() / 60;
-        Self { world, steps }
+        let profiled = trace.then(|| {
+            world.set_clock(nanos);
+            collide::world::Tally::default()
+        });
+        Self {
+            world,
+            steps,
+            profiled,
+        }
     }
 }
 
@@ -43,4 +53,26 @@ impl Engine for Toy {
     fn turned(&self) -> f32 {
         self.world.shapes().first().map_or(0.0, |s| s.angle)
     }
+
+    fn profile_since(&mut self) -> Option<String> {
+        let before = self.profiled.as_mut()?;
+        let now = self.world.counters().total.profile();
+        let line = now
+            .iter()
+            .zip(before.profile())
+            .map(|(s, b)| format!("{} {:.2}", s.name, (s.nanos - b.nanos) as f64 / 60e6))
+            .collect::<Vec<_>>()
+            .join(", ");
+        *before = self.world.counters().total.clone();
+        Some(format!("ms a frame: {line}"))
+    }
+}
+
+/// The toy's clock with `--trace` (ns since the first call).
+fn nanos() -> u64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_nanos() as u64
 }
