@@ -63,7 +63,7 @@ impl Engine for Toy {
             .map(|(s, b)| format!("{} {:.2}", s.name, (s.nanos - b.nanos) as f64 / 60e6))
             .collect::<Vec<_>>()
             .join(", ");
-        *before = self.world.counters().total.clone();
+        *before = self.world.counters().total;
         Some(format!("ms a frame: {line}"))
     }
 }
