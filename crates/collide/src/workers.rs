@@ -138,9 +138,9 @@ pub(crate) fn chunks<T: Send>(
     let mut rest = data;
     let mut runs = Vec::with_capacity(cuts);
     for t in 0..cuts {
-        let len = (t + 1) * n / cuts - t * n / cuts;
-        let (run, tail) = std::mem::take(&mut rest).split_at_mut(len);
-        runs.push((t * n / cuts, run));
+        let span = span(t, n, cuts);
+        let (run, tail) = std::mem::take(&mut rest).split_at_mut(span.len());
+        runs.push((span.start, run));
         rest = tail;
     }
     each(threads, &mut runs, |_, (start, run)| work(*start, run));
@@ -170,7 +170,7 @@ pub(crate) fn filter_map_into<A: Sync, B: Send>(
     let mut runs: Vec<(&[A], &mut Vec<B>)> = scratch
         .iter_mut()
         .enumerate()
-        .map(|(t, list)| (&items[t * n / cuts..(t + 1) * n / cuts], list))
+        .map(|(t, list)| (&items[span(t, n, cuts)], list))
         .collect();
     each(threads, &mut runs, |_, (run, list)| {
         list.clear();
@@ -179,6 +179,11 @@ pub(crate) fn filter_map_into<A: Sync, B: Send>(
     for list in scratch.iter_mut() {
         out.append(list);
     }
+}
+
+/// Part `t`'s items of `n` cut into `cuts` parts of nearly equal length, in order.
+fn span(t: usize, n: usize, cuts: usize) -> std::ops::Range<usize> {
+    t * n / cuts..(t + 1) * n / cuts
 }
 
 /// What a thread's timing keeps: the clock of the step it times ([`start_timing`], or of
