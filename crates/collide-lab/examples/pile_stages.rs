@@ -72,6 +72,15 @@ fn main() {
         }
         let finds = a.soft_finds - b.soft_finds;
         let strays = a.soft_strays - b.soft_strays;
+        if std::env::var_os("PILE_CACHE").is_some() {
+            eprintln!(
+                "cache: queries {} served {} passed {} pairs {}",
+                a.cache_queries - b.cache_queries,
+                a.cache_served - b.cache_served,
+                a.cache_passed - b.cache_passed,
+                a.broad.pairs - b.broad.pairs
+            );
+        }
         let sq: f64 = w
             .balls()
             .iter()
