@@ -157,24 +157,37 @@ pub(crate) fn filter_map_into<A: Sync, B: Send>(
     out: &mut Vec<B>,
     f: impl Fn(&A) -> Option<B> + Sync,
 ) {
-    let n = items.len();
+    let f = |i: usize| f(&items[i]);
+    filter_map_indices_into(threads, items.len(), from, scratch, out, f);
+}
+
+/// [`filter_map_into`] over the indices `0..n`: appends `f(i)` for each `i` that gives one,
+/// in order, on up to `threads` threads where `n` is at least `from`.
+pub(crate) fn filter_map_indices_into<B: Send>(
+    threads: usize,
+    n: usize,
+    from: usize,
+    scratch: &mut Vec<Vec<B>>,
+    out: &mut Vec<B>,
+    f: impl Fn(usize) -> Option<B> + Sync,
+) {
     let threads = match n >= from.max(2) {
         true => usable(threads),
         false => 1,
     };
     if threads == 1 {
-        return out.extend(items.iter().filter_map(f));
+        return out.extend((0..n).filter_map(f));
     }
     let cuts = parts(threads);
     scratch.resize_with(cuts, Vec::new);
-    let mut runs: Vec<(&[A], &mut Vec<B>)> = scratch
+    let mut runs: Vec<(std::ops::Range<usize>, &mut Vec<B>)> = scratch
         .iter_mut()
         .enumerate()
-        .map(|(t, list)| (&items[span(t, n, cuts)], list))
+        .map(|(t, list)| (span(t, n, cuts), list))
         .collect();
     each(threads, &mut runs, |_, (run, list)| {
         list.clear();
-        list.extend(run.iter().filter_map(&f));
+        list.extend(run.clone().filter_map(&f));
     });
     for list in scratch.iter_mut() {
         out.append(list);

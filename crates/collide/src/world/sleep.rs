@@ -33,7 +33,9 @@ use super::narrow_stage::{touches_obstacle, Disc};
 use super::settings::Solver;
 use crate::balls::{BallSet, Rest};
 use crate::geom::{Ball, Motion, Shape};
+use crate::workers;
 use glam::Vec2;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Two balls closer than their radii plus this fraction of the smaller radius touch.
 pub(crate) const TOUCH_RADII: f32 = 0.1;
@@ -42,6 +44,10 @@ pub(crate) const TOUCH_RADII: f32 = 0.1;
 /// the two apart (the overlap a 10,000-ball pile keeps at rest stays under it,
 /// `docs/benchmarks.md`). Asleep, the pair would keep that overlap.
 pub(crate) const PRESSED: f32 = 0.05;
+/// Balls from which the per-ball loops run on the step's threads.
+const PARALLEL_BALLS: usize = 8192;
+/// Pairs from which the search for groups reads them on the step's threads.
+const PARALLEL_PAIRS: usize = 8192;
 /// Steps between two searches for groups that may sleep.
 pub const CHECK_EVERY: u64 = 4;
 
@@ -61,6 +67,22 @@ pub(super) struct SleepStage {
     /// kept so that a steady step allocates nothing.
     blocked_balls: Vec<u32>,
     ids: Vec<u32>,
+    /// The sleepers something moved this step, and the threads' lists of them.
+    moved: Vec<u32>,
+    parts: Vec<Vec<u32>>,
+    /// What the last pairs do to the groups, and the threads' lists of it.
+    joins: Vec<Join>,
+    join_parts: Vec<Vec<Join>>,
+}
+
+/// What a touching pair does to the groups ([`SleepStage::find_groups`]): a ball touching a
+/// moving shape blocks its group, two balls join one, a settled ball touching one not
+/// settled is fringe. [`SleepStage::mark_pressed`] lists the pressed pairs as `Union`s.
+#[derive(Clone, Copy, Debug)]
+enum Join {
+    Block(u32),
+    Union(u32, u32),
+    Fringe(u32),
 }
 
 /// How [`SleepStage::find_groups`] joins balls: whether kinematic shapes turn, the time a
@@ -70,6 +92,8 @@ struct Grouping {
     rotating: bool,
     time: f32,
     split: bool,
+    /// The threads the pairs are read on.
+    threads: usize,
 }
 
 impl SleepStage {
@@ -113,32 +137,30 @@ impl SleepStage {
     /// began the step), then each awake ball's still time, and every so often the groups of
     /// the last pairs (`bodies`) that sleep.
     pub(super) fn after_step(&mut self, w: &mut Frame, bodies: &[BodyPair], cx: &StepContext) {
-        // A sleeper that something moved (a push-out, the settling pass) wakes.
-        for i in 0..w.balls.len() {
-            let b = &w.balls[i];
-            let start = w.balls.starts().get(i).copied().unwrap_or(b.pos);
-            let moved = b.vel != Vec2::ZERO || b.spin != 0.0 || b.pos != start;
-            if w.balls.asleep(i) && moved {
-                w.balls.wake_ball(i);
-            }
-        }
-        w.balls.flush_wakes();
+        let threads = cx.settings.threads;
+        self.wake_moved(w.balls, threads);
         if !cx.settings.sleep_on() {
             return;
         }
         let (speed, time) = (cx.settings.sleep.speed, cx.settings.sleep.time);
-        let mut ready = false;
+        let ready = AtomicBool::new(false);
         let (balls, rests) = w.balls.with_rests();
-        for (b, r) in balls.iter().zip(rests).filter(|(_, r)| !r.asleep) {
-            let rim = b.spin * b.radius;
-            if b.vel.length_squared() + rim * rim < speed * speed {
-                r.slow_for += cx.dt;
-                ready |= r.slow_for >= time;
-            } else {
-                r.slow_for = 0.0;
+        workers::chunks(threads, rests, PARALLEL_BALLS, |start, run| {
+            let mut slow_enough = false;
+            for (b, r) in balls[start..].iter().zip(run).filter(|(_, r)| !r.asleep) {
+                let rim = b.spin * b.radius;
+                if b.vel.length_squared() + rim * rim < speed * speed {
+                    r.slow_for += cx.dt;
+                    slow_enough |= r.slow_for >= time;
+                } else {
+                    r.slow_for = 0.0;
+                }
             }
-        }
-        if ready && (cx.step + 1).is_multiple_of(CHECK_EVERY) {
+            if slow_enough {
+                ready.store(true, Ordering::Relaxed);
+            }
+        });
+        if ready.into_inner() && (cx.step + 1).is_multiple_of(CHECK_EVERY) {
             let mut blocked = std::mem::take(&mut self.blocked_balls);
             // Only soft contacts hold an awake ball on a sleeper: with the push-out, a
             // touch wakes it, so a group sleeps whole (any ball not settled blocks it).
@@ -147,11 +169,39 @@ impl SleepStage {
                 rotating: cx.settings.rotate,
                 time,
                 split,
+                threads,
             };
             self.find_groups(w, bodies, how, &mut blocked);
             self.put_groups_to_sleep(w.balls, &blocked, time);
             self.blocked_balls = blocked;
         }
+    }
+
+    /// Wakes the sleepers something moved this step (a push-out, the settling pass), found
+    /// on up to `threads` threads and woken in the balls' order.
+    fn wake_moved(&mut self, balls: &mut BallSet, threads: usize) {
+        let mut moved = std::mem::take(&mut self.moved);
+        moved.clear();
+        let (all, starts, rests) = (&balls[..], balls.starts(), balls.rests());
+        let n = all.len();
+        workers::filter_map_indices_into(
+            threads,
+            n,
+            PARALLEL_BALLS,
+            &mut self.parts,
+            &mut moved,
+            |i| {
+                let b = &all[i];
+                let start = starts.get(i).copied().unwrap_or(b.pos);
+                let moved = b.vel != Vec2::ZERO || b.spin != 0.0 || b.pos != start;
+                (rests[i].asleep && moved).then_some(i as u32)
+            },
+        );
+        for &i in &moved {
+            balls.wake_ball(i as usize);
+        }
+        balls.flush_wakes();
+        self.moved = moved;
     }
 
     /// Joins the touching settled balls of `bodies` (awake and still for `time` s) into
@@ -169,46 +219,56 @@ impl SleepStage {
             rotating,
             time,
             split,
+            ..
         } = how;
         let n = w.balls.len();
         self.parent.clear();
         self.parent.extend(0..n as u32);
         blocked_balls.clear();
-        self.mark_pressed(w, bodies, split);
+        self.mark_pressed(w, bodies, split, how.threads);
         let pressed = std::mem::take(&mut self.pressed);
         // A pressed ball stays awake, as the fringe does.
         self.fringe.clone_from(&pressed);
         let settled = |i: usize, r: &Rest| r.slow_for >= time && !pressed[i];
-        for p in bodies {
+        // Each pair's part, found on the threads; then applied in the pairs' order.
+        let mut joins = std::mem::take(&mut self.joins);
+        joins.clear();
+        let rests = w.balls.rests();
+        let m = bodies.len();
+        let parts = &mut self.join_parts;
+        workers::filter_map_indices_into(how.threads, m, PARALLEL_PAIRS, parts, &mut joins, |k| {
+            let p = bodies[k];
             let o = match p.other {
                 Body::Shape(s) => {
-                    if moving(&w.shapes[s.ix()], rotating) && touching_shape(w, p.ball, s, rotating)
-                    {
-                        blocked_balls.push(p.ball.0);
-                    }
-                    continue;
+                    let blocks = moving(&w.shapes[s.ix()], rotating)
+                        && touching_shape(w, p.ball, s, rotating);
+                    return blocks.then_some(Join::Block(p.ball.0));
                 }
                 Body::Ball(o) => o,
             };
             // `a < b`, as the broad phase paired them.
             let (a, b) = (p.ball.ix(), o.ix());
-            if !touching(&w.balls[a], &w.balls[b]) {
-                continue;
-            }
-            let (ra, rb) = (w.balls.rests()[a], w.balls.rests()[b]);
+            let (ra, rb) = (&rests[a], &rests[b]);
             // A sleeper is a support, as an obstacle is: it joins no group.
-            if ra.asleep || rb.asleep {
-                continue;
+            if ra.asleep || rb.asleep || !touching(&w.balls[a], &w.balls[b]) {
+                return None;
             }
-            match (settled(a, &ra), settled(b, &rb), split) {
-                (true, true, _) | (_, _, false) => union(&mut self.parent, a as u32, b as u32),
-                (true, false, true) => self.fringe[a] = true,
-                (false, true, true) => self.fringe[b] = true,
-                (false, false, true) => {}
+            match (settled(a, ra), settled(b, rb), split) {
+                (true, true, _) | (_, _, false) => Some(Join::Union(a as u32, b as u32)),
+                (true, false, true) => Some(Join::Fringe(a as u32)),
+                (false, true, true) => Some(Join::Fringe(b as u32)),
+                (false, false, true) => None,
+            }
+        });
+        for &j in &joins {
+            match j {
+                Join::Block(b) => blocked_balls.push(b),
+                Join::Union(a, b) => union(&mut self.parent, a, b),
+                Join::Fringe(a) => self.fringe[a as usize] = true,
             }
         }
+        self.joins = joins;
         if !split {
-            let rests = w.balls.rests();
             let moving = (0..n).filter(|&i| !rests[i].asleep && !settled(i, &rests[i]));
             blocked_balls.extend(moving.map(|i| i as u32));
         }
@@ -217,24 +277,41 @@ impl SleepStage {
 
     /// Marks the balls pressed into another (awake or asleep) deeper than [`PRESSED`] of the
     /// smaller radius: the contacts are still pushing them apart, so they have not settled.
-    /// Marks nothing unless `split` (the push-out never sleeps a group part by part).
-    fn mark_pressed(&mut self, w: &Frame, bodies: &[BodyPair], split: bool) {
+    /// Marks nothing unless `split` (the push-out never sleeps a group part by part). The
+    /// pairs are tested on up to `threads` threads.
+    fn mark_pressed(&mut self, w: &Frame, bodies: &[BodyPair], split: bool, threads: usize) {
         self.pressed.clear();
         self.pressed.resize(w.balls.len(), false);
         if !split {
             return;
         }
-        for p in bodies {
-            let Body::Ball(o) = p.other else { continue };
-            let (a, b) = (p.ball.ix(), o.ix());
-            let (ba, bb) = (&w.balls[a], &w.balls[b]);
-            // Pressed deeper than PRESSED·r: distance < ra + rb − PRESSED·min(ra, rb).
-            let d = ba.radius + bb.radius - PRESSED * ba.radius.min(bb.radius);
-            if (ba.pos - bb.pos).length_squared() < d * d {
-                self.pressed[a] = true;
-                self.pressed[b] = true;
+        let mut joins = std::mem::take(&mut self.joins);
+        joins.clear();
+        let parts = &mut self.join_parts;
+        workers::filter_map_indices_into(
+            threads,
+            bodies.len(),
+            PARALLEL_PAIRS,
+            parts,
+            &mut joins,
+            |k| {
+                let p = bodies[k];
+                let Body::Ball(o) = p.other else { return None };
+                let (a, b) = (p.ball.ix(), o.ix());
+                let (ba, bb) = (&w.balls[a], &w.balls[b]);
+                // Pressed deeper than PRESSED·r: distance < ra + rb − PRESSED·min(ra, rb).
+                let d = ba.radius + bb.radius - PRESSED * ba.radius.min(bb.radius);
+                let pressed = (ba.pos - bb.pos).length_squared() < d * d;
+                pressed.then_some(Join::Union(a as u32, b as u32))
+            },
+        );
+        for &j in &joins {
+            if let Join::Union(a, b) = j {
+                self.pressed[a as usize] = true;
+                self.pressed[b as usize] = true;
             }
         }
+        self.joins = joins;
     }
 
     /// Puts to sleep the settled balls of the groups that touch no moving shape (no ball of
