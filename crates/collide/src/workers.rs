@@ -171,12 +171,28 @@ pub(crate) fn filter_map_indices_into<B: Send>(
     out: &mut Vec<B>,
     f: impl Fn(usize) -> Option<B> + Sync,
 ) {
+    let fill = |run: std::ops::Range<usize>, list: &mut Vec<B>| list.extend(run.filter_map(&f));
+    lists_into(threads, n, from, scratch, out, fill);
+}
+
+/// Appends to `out` what `fill(run, list)` appends to `list` for the indices `0..n` cut into
+/// runs in order, on up to `threads` threads where `n` is at least `from` (each run's list
+/// in `scratch`, kept between calls, then the lists one after another): as one call of
+/// `fill(0..n, out)` gives, for any `fill` whose list for a run is its items' lists joined.
+pub(crate) fn lists_into<B: Send>(
+    threads: usize,
+    n: usize,
+    from: usize,
+    scratch: &mut Vec<Vec<B>>,
+    out: &mut Vec<B>,
+    fill: impl Fn(std::ops::Range<usize>, &mut Vec<B>) + Sync,
+) {
     let threads = match n >= from.max(2) {
         true => usable(threads),
         false => 1,
     };
     if threads == 1 {
-        return out.extend((0..n).filter_map(f));
+        return fill(0..n, out);
     }
     let cuts = parts(threads);
     scratch.resize_with(cuts, Vec::new);
@@ -187,7 +203,7 @@ pub(crate) fn filter_map_indices_into<B: Send>(
         .collect();
     each(threads, &mut runs, |_, (run, list)| {
         list.clear();
-        list.extend(run.clone().filter_map(&f));
+        fill(run.clone(), list);
     });
     for list in scratch.iter_mut() {
         out.append(list);

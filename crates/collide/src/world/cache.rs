@@ -38,6 +38,7 @@
 use super::Tally;
 use crate::broad::{BroadCounters, BroadInput, BroadPhase, Pair};
 use crate::geom::Aabb;
+use crate::workers;
 
 /// A ball's margin: this fraction of its radius, plus its speed times [`LOOKAHEAD_STEPS`]
 /// steps, at most [`MAX_MARGIN_RADII`] of its radius.
@@ -48,6 +49,8 @@ pub(crate) const LOOKAHEAD_STEPS: f32 = 2.0;
 /// every broad phase slower (the grid's cells follow the largest box).
 pub(crate) const MAX_MARGIN_RADII: f32 = 1.0;
 
+/// Pairs (or boxes) from which the cache's filter and checks run on several threads.
+const PARALLEL_PAIRS: usize = 8192;
 /// Calls per window of the standing-aside rule (see the module notes).
 pub(crate) const WINDOW: u32 = 32;
 /// A window with more queries than this makes the cache stand aside: past about a third of
@@ -77,6 +80,10 @@ pub(super) struct PairCache {
     marked: Vec<bool>,
     fresh: Vec<Pair>,
     merged: Vec<Pair>,
+    /// Threads the checks and the filter run on (the step's), and their lists.
+    threads: usize,
+    parts: Vec<Vec<Pair>>,
+    escaped_parts: Vec<Vec<u32>>,
     /// Calls and queries in the window so far.
     calls: u32,
     queries: u32,
@@ -111,6 +118,12 @@ impl PairCache {
         side.reduce(f32::max)
     }
 
+    /// Runs the cache's checks and filter on up to `threads` threads from now on (the same
+    /// pairs on any number).
+    pub(super) fn set_threads(&mut self, threads: usize) {
+        self.threads = threads;
+    }
+
     pub(super) fn invalidate(&mut self) {
         self.valid = false;
     }
@@ -130,11 +143,18 @@ impl PairCache {
         // Static boxes (sleepers among them) change only with the statics version, checked
         // above, so only the moving ones are tested.
         let fm = input.first_moving;
-        for (i, (c, b)) in self.boxes.iter().zip(input.aabbs).enumerate().skip(fm) {
-            if !c.encloses(b) {
-                self.escaped.push(i as u32);
-            }
-        }
+        let (cached, now) = (&self.boxes[fm..], &input.aabbs[fm..]);
+        let out = |k: usize| (!cached[k].encloses(&now[k])).then_some((fm + k) as u32);
+        let parts = &mut self.escaped_parts;
+        let m = cached.len();
+        workers::filter_map_indices_into(
+            self.threads,
+            m,
+            PARALLEL_PAIRS,
+            parts,
+            &mut self.escaped,
+            out,
+        );
         tally.cache_tests += (self.boxes.len() - fm) as u64;
         let n = self.boxes.len() as u64;
         match self.escaped.first() {
@@ -180,7 +200,12 @@ impl PairCache {
             }
             Plan::Query => self.query(broad, input, &margin, tally),
         }
-        filter(&self.pairs, input.aabbs, pairs);
+        pairs.clear();
+        let (kept, boxes) = (&self.pairs[..], input.aabbs);
+        let fill =
+            |run: std::ops::Range<usize>, out: &mut Vec<Pair>| filter(&kept[run], boxes, out);
+        let parts = &mut self.parts;
+        workers::lists_into(self.threads, kept.len(), PARALLEL_PAIRS, parts, pairs, fill);
         tally.cache_tests += self.pairs.len() as u64;
         tally.broad.pairs += pairs.len() as u64;
     }
@@ -283,13 +308,13 @@ impl PairCache {
     }
 }
 
-/// The pairs of `kept` whose boxes overlap, in order, into `out`. Without a branch on the
+/// The pairs of `kept` whose boxes overlap, in order, appended to `out`. Without a branch on the
 /// outcome (about half the kept pairs overlap, which no predictor guesses): each pair is
 /// written, and the write position moves on only when the boxes overlap.
 fn filter(kept: &[Pair], boxes: &[Aabb], out: &mut Vec<Pair>) {
-    out.clear();
-    out.resize(kept.len(), (0, 0));
-    let mut n = 0;
+    let at = out.len();
+    out.resize(at + kept.len(), (0, 0));
+    let mut n = at;
     for &(i, j) in kept {
         out[n] = (i, j);
         n += overlap(&boxes[i as usize], &boxes[j as usize]) as usize;
@@ -346,6 +371,63 @@ mod tests {
     fn window(c: &mut PairCache, queries: u32) {
         for k in 0..WINDOW {
             c.count_call(k < queries);
+        }
+    }
+
+    /// `n` balls' boxes (side 4–6 px) at random in a square (obstacles none), each moved
+    /// by up to `jitter` px.
+    fn boxes(n: usize, jitter: f32, seed: u64) -> Vec<Aabb> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut jiggle = rand_chacha::ChaCha8Rng::seed_from_u64(seed + 1);
+        (0..n)
+            .map(|_| {
+                let p = glam::Vec2::new(rng.gen_range(0.0..600.0), rng.gen_range(0.0..600.0));
+                let d = glam::Vec2::new(jiggle.gen_range(-1.0..1.0), jiggle.gen_range(-1.0..1.0));
+                let r = rng.gen_range(2.0..3.0);
+                let q = p + d * jitter;
+                Aabb::new(q, q).expanded(r)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_cache_serves_the_broad_phases_pairs_on_any_number_of_threads() {
+        let world = Aabb::new(glam::Vec2::ZERO, glam::Vec2::splat(600.0));
+        let input = |aabbs| BroadInput {
+            aabbs,
+            first_moving: 0,
+            first_dynamic: 0,
+            statics_version: 1,
+            world,
+        };
+        let first = boxes(12_000, 0.0, 7);
+        let moved = boxes(12_000, 0.8, 7);
+        let mut wanted = Vec::new();
+        let mut broad = crate::BroadKind::Grid.create();
+        broad.find_pairs(&input(&moved), &mut wanted, &mut BroadCounters::default());
+        assert!(wanted.len() > PARALLEL_PAIRS, "the parts path runs");
+        for threads in [1, 2, 3] {
+            let mut cache = PairCache::default();
+            cache.set_threads(threads);
+            let (mut pairs, mut tally) = (Vec::new(), Tally::default());
+            let margin = |_| 1.0;
+            cache.find_pairs(
+                broad.as_mut(),
+                &input(&first),
+                margin,
+                &mut pairs,
+                &mut tally,
+            );
+            cache.find_pairs(
+                broad.as_mut(),
+                &input(&moved),
+                margin,
+                &mut pairs,
+                &mut tally,
+            );
+            assert_eq!((tally.cache_queries, tally.cache_served), (1, 1));
+            assert_eq!(pairs, wanted, "{threads} threads");
         }
     }
 

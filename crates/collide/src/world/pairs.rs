@@ -284,6 +284,7 @@ impl PairsStage {
     ) {
         let t0 = query.clock.map(|c| c());
         self.broad.set_threads(query.threads);
+        self.cache.set_threads(query.threads);
         if let Some(mut probing) = self.probing.take() {
             let before = tally.broad.aabb_tests;
             let probe = probing.probe_for(owners, w.balls.len());
