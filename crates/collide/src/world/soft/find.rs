@@ -109,10 +109,10 @@ impl Finder<'_> {
                 reads.contacts_of(pairs, at, (out, wakes, tests));
             });
         }
-        for (k, p) in parts.iter().enumerate() {
-            if k > 0 {
-                contacts.extend_from_slice(&p.contacts);
-            }
+        if threads > 1 {
+            join_parts(contacts, &parts[1..], threads);
+        }
+        for p in parts.iter() {
             self.cx.tally.add_group(p.tests);
         }
         let Columns { rests, wakes, .. } = self.balls.columns_mut();
@@ -150,6 +150,29 @@ impl Finder<'_> {
             }
         }
     }
+}
+
+/// Appends the contacts of `parts` to `contacts`, in order, each part copied on one of up
+/// to `threads` threads (the list of 100-byte contacts is a megabyte or two in a pile).
+fn join_parts(contacts: &mut Vec<SoftContact>, parts: &[NarrowPart], threads: usize) {
+    let at = contacts.len();
+    let more: usize = parts.iter().map(|p| p.contacts.len()).sum();
+    contacts.reserve(more);
+    let mut rest = &mut contacts.spare_capacity_mut()[..more];
+    let mut copies = Vec::with_capacity(parts.len());
+    for p in parts {
+        let (to, tail) = std::mem::take(&mut rest).split_at_mut(p.contacts.len());
+        copies.push((to, &p.contacts[..]));
+        rest = tail;
+    }
+    workers::each(threads, &mut copies, |_, (to, from)| {
+        for (t, c) in to.iter_mut().zip(from.iter()) {
+            t.write(*c);
+        }
+    });
+    // SAFETY: the `more` slots past `at` were each written above (the parts' lengths sum to
+    // `more`, and every part's slots were written by the one job that copied it).
+    unsafe { contacts.set_len(at + more) }
 }
 
 /// The speculative reach of a pair: what the two can close this step, plus a margin.
