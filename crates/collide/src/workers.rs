@@ -24,6 +24,12 @@
 //! with them, by the clock it is given.
 
 #[cfg(not(target_arch = "wasm32"))]
+mod hold;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) use hold::hold;
+
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::{Arc, Mutex};
@@ -99,8 +105,12 @@ pub(crate) fn each<T: Send>(threads: usize, parts: &mut [T], work: impl Fn(usize
     let clock = TIMING.with(|t| t.get().clock);
     #[cfg(not(target_arch = "wasm32"))]
     if threads > 1 && parts.len() > 1 {
-        if let Some(pool) = pool(threads) {
-            let spread = on_pool(&pool, threads, parts, clock, &work);
+        let workers = match hold::held(threads) {
+            Some(hold) => Some(Workers::Held(hold)),
+            None => pool(threads).map(Workers::Pool),
+        };
+        if let Some(workers) = workers {
+            let spread = on_pool(&workers, threads, parts, clock, &work);
             return TIMING.with(|t| t.set(t.get().with(spread)));
         }
     }
@@ -406,10 +416,17 @@ impl Call {
     }
 }
 
-/// [`each`] on `pool`'s workers and the caller.
+/// Where a call's workers come from: the pool, each asked in turn, or the step's hold.
+#[cfg(not(target_arch = "wasm32"))]
+enum Workers {
+    Pool(Arc<rayon::ThreadPool>),
+    Held(Arc<hold::Hold>),
+}
+
+/// [`each`] on the `workers` and the caller.
 #[cfg(not(target_arch = "wasm32"))]
 fn on_pool<T: Send>(
-    pool: &rayon::ThreadPool,
+    workers: &Workers,
     threads: usize,
     parts: &mut [T],
     clock: Option<fn() -> u64>,
@@ -436,12 +453,17 @@ fn on_pool<T: Send>(
         ran: Default::default(),
         run: Erased(run),
     });
-    for _ in 1..threads.min(n) {
-        let call = Arc::clone(&call);
-        pool.spawn(move || {
-            let slot = rayon::current_thread_index().map_or(SLOTS - 1, |i| i + 1);
-            call.work(slot);
-        });
+    match workers {
+        Workers::Held(hold) => hold.publish(&call),
+        Workers::Pool(pool) => {
+            for _ in 1..threads.min(n) {
+                let call = Arc::clone(&call);
+                pool.spawn(move || {
+                    let slot = rayon::current_thread_index().map_or(SLOTS - 1, |i| i + 1);
+                    call.work(slot);
+                });
+            }
+        }
     }
     call.claim(0);
     call.close();

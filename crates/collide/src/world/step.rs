@@ -172,6 +172,8 @@ impl World {
     /// ```
     pub fn step(&mut self) {
         let mut cx = self.step_context();
+        #[cfg(not(target_arch = "wasm32"))]
+        let _held = crate::workers::hold(cx.settings.threads);
         let dt = cx.dt;
         let mode = cx.settings.tunnelling;
         self.rules_at(Moment::Start, &mut cx);
