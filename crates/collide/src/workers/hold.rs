@@ -1,9 +1,13 @@
 //! Holding the pool's workers for a step: between two calls of a step (each stage's parts,
 //! [`super::each`]) a worker that went back to the pool falls asleep, and waking it costs
 //! more than a small stage's parts; the caller then runs every part alone. While a step
-//! holds them ([`hold`]), the workers wait for its calls instead, spinning a while and then
-//! yielding their core to whatever else wants it, as Box2D v3's workers wait between its
-//! solver's stages; each call is published to them rather than handed to the pool.
+//! holds them ([`hold`]), the workers wait for its calls instead, as Box2D v3's workers
+//! wait between its solver's stages; each call is published to them rather than handed to
+//! the pool. A waiting worker spins for about a tenth of a millisecond (the gaps between a
+//! step's calls are mostly shorter), then sleeps until the next call or the step's end
+//! wakes it: a worker spinning on through the step's longer serial parts would take a core
+//! from the window's thread or another program, and the step's own calling thread with it
+//! when they outnumber the cores.
 //!
 //! Nothing waits for a held worker: the caller claims every part a worker has not (as
 //! without a hold), a worker that has not yet come (busy with another world's step, or not
@@ -12,11 +16,15 @@
 
 use super::Call;
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::thread::Thread;
+use std::time::Duration;
 
-/// Checks a waiting worker spins through before it starts yielding its core between checks.
+/// Checks a waiting worker spins through before it sleeps (about 0.1 ms).
 const SPINS: u32 = 1 << 12;
+/// Longest sleep before a waiting worker looks again without being woken.
+const NAP: Duration = Duration::from_millis(2);
 
 /// What a held pool's workers watch: the call published last and its number, and whether
 /// the step let them go.
@@ -25,6 +33,9 @@ pub(super) struct Hold {
     call: Mutex<Option<Arc<Call>>>,
     published: AtomicU64,
     released: AtomicBool,
+    /// The workers asleep, to wake for the next call or the release, and their count.
+    sleepers: Mutex<Vec<Thread>>,
+    asleep: AtomicUsize,
 }
 
 thread_local! {
@@ -61,6 +72,8 @@ pub(crate) fn hold(threads: usize) -> Held {
         call: Mutex::new(None),
         published: AtomicU64::new(0),
         released: AtomicBool::new(false),
+        sleepers: Mutex::new(Vec::new()),
+        asleep: AtomicUsize::new(0),
     });
     for _ in 1..threads {
         let hold = Arc::clone(&hold);
@@ -79,7 +92,8 @@ impl Drop for Held {
             return;
         }
         if let Some(hold) = HELD.with(|h| h.replace(self.before.take())) {
-            hold.released.store(true, Ordering::Release);
+            hold.released.store(true, Ordering::SeqCst);
+            hold.wake();
         }
     }
 }
@@ -94,7 +108,45 @@ impl Hold {
     /// Hands `call` to the held workers.
     pub(super) fn publish(&self, call: &Arc<Call>) {
         *self.call.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::clone(call));
-        self.published.fetch_add(1, Ordering::Release);
+        self.published.fetch_add(1, Ordering::SeqCst);
+        self.wake();
+    }
+
+    /// Wakes the workers asleep. A worker counts itself asleep before it looks a last time
+    /// for a call or the release and sleeps (both sequentially consistent), so either it
+    /// sees what was published or it is counted here and woken (a wake before its sleep
+    /// ends that sleep at once).
+    fn wake(&self) {
+        if self.asleep.load(Ordering::SeqCst) > 0 {
+            for t in self
+                .sleepers
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .iter()
+            {
+                t.unpark();
+            }
+        }
+    }
+
+    /// Sleeps until woken, unless a call was published since `seen` or the step ended.
+    fn sleep(&self, seen: u64) {
+        let me = std::thread::current();
+        let id = me.id();
+        self.sleepers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(me);
+        self.asleep.fetch_add(1, Ordering::SeqCst);
+        let quiet = self.published.load(Ordering::SeqCst) == seen;
+        if quiet && !self.released.load(Ordering::SeqCst) {
+            std::thread::park_timeout(NAP);
+        }
+        self.asleep.fetch_sub(1, Ordering::SeqCst);
+        self.sleepers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|t| t.id() != id);
     }
 
     /// A held worker (`slot` for the timing): takes part in each call published, until
@@ -115,11 +167,12 @@ impl Hold {
             if self.released.load(Ordering::Acquire) {
                 return;
             }
-            spins = spins.saturating_add(1);
+            spins += 1;
             if spins < SPINS {
                 std::hint::spin_loop();
             } else {
-                std::thread::yield_now();
+                self.sleep(seen);
+                spins = 0;
             }
         }
     }
@@ -128,7 +181,7 @@ impl Hold {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
 
     /// Sums `0..n` in `n` parts on `threads` threads.
     fn sum(threads: usize, n: u64) -> u64 {
