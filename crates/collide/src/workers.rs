@@ -220,6 +220,30 @@ pub(crate) fn lists_into<B: Send>(
     }
 }
 
+/// The sum of `f(run)` over the indices `0..n` cut into runs, on up to `threads` threads
+/// where `n` is at least `from` (any cut gives the same sum of counts).
+pub(crate) fn sum(
+    threads: usize,
+    n: usize,
+    from: usize,
+    f: impl Fn(std::ops::Range<usize>) -> u64 + Sync,
+) -> u64 {
+    let threads = match n >= from.max(2) {
+        true => usable(threads),
+        false => 1,
+    };
+    if threads == 1 {
+        return f(0..n);
+    }
+    let cuts = parts(threads);
+    let mut runs: Vec<(std::ops::Range<usize>, u64)> =
+        (0..cuts).map(|t| (span(t, n, cuts), 0)).collect();
+    each(threads, &mut runs, |_, (run, total)| {
+        *total = f(run.clone())
+    });
+    runs.iter().map(|r| r.1).sum()
+}
+
 /// Part `t`'s items of `n` cut into `cuts` parts of nearly equal length, in order.
 fn span(t: usize, n: usize, cuts: usize) -> std::ops::Range<usize> {
     t * n / cuts..(t + 1) * n / cuts

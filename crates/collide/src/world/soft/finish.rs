@@ -14,8 +14,9 @@
 //! impact found by the mode's search (Box2D's continuous step does the same for fast bodies).
 
 use super::find::Finder;
-use super::lanes::{BodyState, Lanes, NO_BODY, SPECULATIVE_RADII};
+use super::lanes::{BodyState, Lanes, NO_BODY, PARALLEL_FROM, SPECULATIVE_RADII};
 use crate::response::{Struck, HIT_SPEED};
+use crate::workers;
 use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
 use crate::world::narrow_stage::{impact_geometry, members, SweptBall};
@@ -30,14 +31,18 @@ pub(super) fn restitute(
     passes: u32,
     cx: &mut StepContext,
 ) {
-    // The contacts read in their own order (one pass through the list), each's lane only
-    // when it approached fast enough; then the lanes in the solver's order.
-    let mut chosen: Vec<usize> = contacts
-        .iter()
-        .zip(&l.lane_of)
-        .filter(|(c, &lane)| c.approach <= -threshold && l.max_push[lane as usize] > 0.0)
-        .map(|(_, &lane)| lane as usize)
-        .collect();
+    // The contacts read in their own order (one pass through the list, on the step's
+    // threads), each's lane only when it approached fast enough; then the lanes in the
+    // solver's order.
+    let mut chosen = Vec::new();
+    let (threads, n) = (cx.settings.threads, contacts.len().min(l.lane_of.len()));
+    let read = &*contacts;
+    let fast = |k: usize| {
+        let lane = l.lane_of[k] as usize;
+        (read[k].approach <= -threshold && l.max_push[lane] > 0.0).then_some(lane)
+    };
+    let mut parts = Vec::new();
+    workers::filter_map_indices_into(threads, n, PARALLEL_FROM, &mut parts, &mut chosen, fast);
     chosen.sort_unstable();
     for pass in 0..passes {
         for &k in &chosen {

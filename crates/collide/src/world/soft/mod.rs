@@ -330,8 +330,11 @@ impl SoftStage {
         // them counts them (once a frame, the others reuse them): candidates that touched
         // never exceed the candidates tested.
         if find {
-            let pushed = self.lanes.max_push.iter().filter(|&&p| p > 0.0).count();
-            f.cx.tally.collisions += pushed as u64;
+            let pushed = &self.lanes.max_push;
+            let count = |run: std::ops::Range<usize>| {
+                pushed[run].iter().filter(|&&p| p > 0.0).count() as u64
+            };
+            f.cx.tally.collisions += workers::sum(threads, pushed.len(), PARALLEL_FROM, count);
         }
         let ns = f.cx.lap(t0).0;
         f.cx.tally.stages.restitution += ns;
