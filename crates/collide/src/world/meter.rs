@@ -15,12 +15,18 @@ use super::narrow_stage::FrameEndContacts;
 use super::{OverlapMeter, PairContact};
 use crate::geom::Ball;
 use crate::response::ContactWith;
+use crate::workers;
+
+/// Pairs from which the search for co-located balls reads them on the step's threads.
+const PARALLEL_PAIRS: usize = 8192;
 
 /// The meter's own state: the co-located balls' marks, and the sleepers' part as last reduced.
 #[derive(Default)]
 pub(super) struct MeterStage {
-    /// Balls marked as co-located, kept so a step allocates nothing.
+    /// Balls marked as co-located, and the threads' lists of them, kept so a step
+    /// allocates nothing.
     marked: Vec<u32>,
+    parts: Vec<Vec<u32>>,
     /// The narrow stage's count of the sleepers' part's writings when it was reduced, and
     /// what it gave.
     asleep: (u64, OverlapMeter),
@@ -29,21 +35,30 @@ pub(super) struct MeterStage {
 impl MeterStage {
     /// Balls whose centre is within half the smaller radius of another ball's centre, found
     /// among the last candidate pairs `bodies` (co-located balls always have overlapping
-    /// boxes).
-    pub(super) fn co_located(&mut self, balls: &[Ball], bodies: &[BodyPair]) -> u32 {
+    /// boxes), read on up to `threads` threads.
+    pub(super) fn co_located(
+        &mut self,
+        balls: &[Ball],
+        bodies: &[BodyPair],
+        threads: usize,
+    ) -> u32 {
         let marked = &mut self.marked;
         marked.clear();
-        for p in bodies {
-            let Some(o) = p.other_ball() else {
-                continue;
-            };
-            let (a, b) = (&balls[p.ball.ix()], &balls[o.ix()]);
-            let close = 0.5 * a.radius.min(b.radius);
-            if (a.pos - b.pos).length_squared() < close * close || a.pos == b.pos {
-                marked.push(p.ball.0);
-                marked.push(o.0);
+        let mark = |run: std::ops::Range<usize>, out: &mut Vec<u32>| {
+            for p in &bodies[run] {
+                let Some(o) = p.other_ball() else {
+                    continue;
+                };
+                let (a, b) = (&balls[p.ball.ix()], &balls[o.ix()]);
+                let close = 0.5 * a.radius.min(b.radius);
+                if (a.pos - b.pos).length_squared() < close * close || a.pos == b.pos {
+                    out.push(p.ball.0);
+                    out.push(o.0);
+                }
             }
-        }
+        };
+        let n = bodies.len();
+        workers::lists_into(threads, n, PARALLEL_PAIRS, &mut self.parts, marked, mark);
         marked.sort_unstable();
         marked.dedup();
         marked.len() as u32
@@ -85,5 +100,44 @@ fn overlap(balls: &[Ball], c: &PairContact) -> f32 {
         c.depth / size
     } else {
         0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::body::{BallIx, Body};
+    use glam::Vec2;
+
+    #[test]
+    fn the_co_located_balls_are_counted_alike_on_any_number_of_threads() {
+        // A row of balls 4 px apart, every seventh placed on its neighbour (co-located),
+        // each paired with the next three: enough pairs for the threads.
+        let balls: Vec<Ball> = (0..12_000)
+            .map(|i| {
+                let x = if i % 7 == 6 {
+                    4.0 * (i - 1) as f32
+                } else {
+                    4.0 * i as f32
+                };
+                Ball::new(Vec2::new(x, 0.0), Vec2::ZERO, 2.5, 0.0, 0)
+            })
+            .collect();
+        let bodies: Vec<BodyPair> = (0..balls.len() as u32 - 3)
+            .flat_map(|i| {
+                (1..=3).map(move |d| BodyPair {
+                    ball: BallIx(i),
+                    other: Body::Ball(BallIx(i + d)),
+                })
+            })
+            .collect();
+        assert!(bodies.len() > PARALLEL_PAIRS);
+        let counts: Vec<u32> = [1, 2, 3]
+            .map(|t| MeterStage::default().co_located(&balls, &bodies, t))
+            .to_vec();
+        assert_eq!(
+            counts, [3428; 3],
+            "each seventh ball and the one it sits on"
+        );
     }
 }

@@ -272,7 +272,8 @@ impl World {
     #[inline(never)]
     fn measure(&mut self, cx: &StepContext, woke: bool, t0: u64) {
         let (st, c, w) = (&mut self.stages, &mut self.counters, frame!(self));
-        c.co_located = st.meter.co_located(w.balls, st.pairs.bodies());
+        let threads = cx.settings.threads;
+        c.co_located = st.meter.co_located(w.balls, st.pairs.bodies(), threads);
         let per_frame = u64::from(cx.settings.motion_iterations.clamp(1, 64));
         let frame_end = (self.steps + 1).is_multiple_of(per_frame);
         let push_out = cx.settings.solver == Solver::PushOut;
