@@ -26,8 +26,24 @@
 #[cfg(not(target_arch = "wasm32"))]
 mod hold;
 
+/// Holds the pool's workers for the calling thread's step on `threads` threads until the
+/// value returned is dropped (`hold.rs`; nothing is held on one thread, or where no pool can
+/// start).
 #[cfg(not(target_arch = "wasm32"))]
-pub(crate) use hold::hold;
+pub(crate) fn hold(threads: usize) -> hold::Held {
+    let threads = usable(threads);
+    match threads > 1 {
+        true => pool(threads).map(|pool| hold::start(&pool, threads, slot_of)),
+        false => None,
+    }
+    .unwrap_or_else(hold::Held::none)
+}
+
+/// The timing slot of the pool's worker `index` (none: the last slot).
+#[cfg(not(target_arch = "wasm32"))]
+fn slot_of(index: Option<usize>) -> usize {
+    index.map_or(SLOTS - 1, |i| (i + 1).min(SLOTS - 1))
+}
 
 #[cfg(not(target_arch = "wasm32"))]
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -447,6 +463,13 @@ enum Workers {
     Held(Arc<hold::Hold>),
 }
 
+#[cfg(not(target_arch = "wasm32"))]
+impl hold::Servable for Call {
+    fn serve(&self, slot: usize) {
+        self.work(slot);
+    }
+}
+
 /// [`each`] on the `workers` and the caller.
 #[cfg(not(target_arch = "wasm32"))]
 fn on_pool<T: Send>(
@@ -478,14 +501,11 @@ fn on_pool<T: Send>(
         run: Erased(run),
     });
     match workers {
-        Workers::Held(hold) => hold.publish(&call),
+        Workers::Held(hold) => hold.publish(call.clone()),
         Workers::Pool(pool) => {
             for _ in 1..threads.min(n) {
                 let call = Arc::clone(&call);
-                pool.spawn(move || {
-                    let slot = rayon::current_thread_index().map_or(SLOTS - 1, |i| i + 1);
-                    call.work(slot);
-                });
+                pool.spawn(move || call.work(slot_of(rayon::current_thread_index())));
             }
         }
     }
@@ -528,6 +548,7 @@ fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::{Duration, Instant};
 
     #[test]
     fn filter_map_into_gives_the_one_threads_list_on_any_number_of_threads() {
@@ -598,5 +619,55 @@ mod tests {
         assert_eq!(parts, (1..=12).collect::<Vec<u32>>());
         assert_eq!(spread.parts[0], 12, "the caller ran every part");
         release.wait();
+    }
+
+    /// Sums `0..n` in `n` parts on `threads` threads.
+    fn sum(threads: usize, n: u64) -> u64 {
+        let mut parts: Vec<u64> = (0..n).collect();
+        each(threads, &mut parts, |k, v| *v += k as u64);
+        parts.iter().sum()
+    }
+
+    #[test]
+    fn a_held_steps_calls_are_all_done_and_the_hold_ends_with_it() {
+        assert!(hold::held(2).is_none());
+        {
+            let _outer = hold(2);
+            assert!(hold::held(2).is_some() && hold::held(3).is_none());
+            for n in [2, 7, 100] {
+                assert_eq!(sum(2, n), n * (n - 1), "{n} parts");
+            }
+            {
+                let _inner = hold(3);
+                assert!(hold::held(3).is_some() && hold::held(2).is_none());
+                assert_eq!(sum(3, 50), 50 * 49);
+            }
+            assert!(hold::held(2).is_some(), "the outer hold is back");
+        }
+        assert!(hold::held(2).is_none(), "released");
+        let _none = hold(1);
+        assert!(hold::held(1).is_none(), "one thread holds nothing");
+    }
+
+    #[test]
+    fn steps_holding_one_pool_from_several_threads_all_finish() {
+        let start = Instant::now();
+        let runs: Vec<_> = (0..4)
+            .map(|_| {
+                std::thread::spawn(|| {
+                    for _ in 0..200 {
+                        let _held = hold(2);
+                        assert_eq!(sum(2, 16), 16 * 15);
+                    }
+                })
+            })
+            .collect();
+        for r in runs {
+            r.join().expect("a step finished");
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no step waited for long"
+        );
     }
 }

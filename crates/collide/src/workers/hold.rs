@@ -14,7 +14,6 @@
 //! scheduled) costs its share of the speed only, and the step's end releases the workers
 //! whatever they are doing. A call a worker finds already closed is left untouched.
 
-use super::Call;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -30,7 +29,7 @@ const NAP: Duration = Duration::from_millis(2);
 /// the step let them go.
 pub(super) struct Hold {
     pub(super) threads: usize,
-    call: Mutex<Option<Arc<Call>>>,
+    call: Mutex<Option<Arc<dyn Servable>>>,
     published: AtomicU64,
     released: AtomicBool,
     /// The workers asleep, to wake for the next call or the release, and their count.
@@ -52,21 +51,20 @@ pub(crate) struct Held {
     made: bool,
 }
 
-/// Holds the `threads − 1` workers of the pool for `threads` threads for the calling
-/// thread's calls, until the value returned is dropped (nothing held on one thread, or
-/// where no pool can start).
-pub(crate) fn hold(threads: usize) -> Held {
-    let threads = super::usable(threads);
-    let pool = match threads > 1 {
-        true => super::pool(threads),
-        false => None,
-    };
-    let Some(pool) = pool else {
-        return Held {
-            before: None,
-            made: false,
-        };
-    };
+/// A call the held workers take part in: [`Servable::serve`] runs on a worker, in slot
+/// `slot` of the call's timing, whatever the call's state (a closed call is left at once).
+pub(super) trait Servable: Send + Sync {
+    fn serve(&self, slot: usize);
+}
+
+/// Holds the `threads − 1` workers of `pool` for the calling thread's calls on `threads`
+/// threads, until the value returned is dropped; a worker takes part in calls as slot
+/// `slot_of(its index in the pool)`.
+pub(super) fn start(
+    pool: &rayon::ThreadPool,
+    threads: usize,
+    slot_of: fn(Option<usize>) -> usize,
+) -> Held {
     let hold = Arc::new(Hold {
         threads,
         call: Mutex::new(None),
@@ -77,13 +75,20 @@ pub(crate) fn hold(threads: usize) -> Held {
     });
     for _ in 1..threads {
         let hold = Arc::clone(&hold);
-        pool.spawn(move || {
-            let slot = rayon::current_thread_index().map_or(super::SLOTS - 1, |i| i + 1);
-            hold.serve(slot);
-        });
+        pool.spawn(move || hold.serve(slot_of(rayon::current_thread_index())));
     }
     let before = HELD.with(|h| h.replace(Some(hold)));
     Held { before, made: true }
+}
+
+impl Held {
+    /// Nothing held.
+    pub(super) fn none() -> Self {
+        Held {
+            before: None,
+            made: false,
+        }
+    }
 }
 
 impl Drop for Held {
@@ -106,8 +111,8 @@ pub(super) fn held(threads: usize) -> Option<Arc<Hold>> {
 
 impl Hold {
     /// Hands `call` to the held workers.
-    pub(super) fn publish(&self, call: &Arc<Call>) {
-        *self.call.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::clone(call));
+    pub(super) fn publish(&self, call: Arc<dyn Servable>) {
+        *self.call.lock().unwrap_or_else(|e| e.into_inner()) = Some(call);
         self.published.fetch_add(1, Ordering::SeqCst);
         self.wake();
     }
@@ -160,7 +165,7 @@ impl Hold {
                 spins = 0;
                 let call = self.call.lock().unwrap_or_else(|e| e.into_inner()).clone();
                 if let Some(call) = call {
-                    call.work(slot);
+                    call.serve(slot);
                 }
                 continue;
             }
@@ -175,61 +180,5 @@ impl Hold {
                 spins = 0;
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Instant;
-
-    /// Sums `0..n` in `n` parts on `threads` threads.
-    fn sum(threads: usize, n: u64) -> u64 {
-        let mut parts: Vec<u64> = (0..n).collect();
-        super::super::each(threads, &mut parts, |k, v| *v += k as u64);
-        parts.iter().sum()
-    }
-
-    #[test]
-    fn a_held_steps_calls_are_all_done_and_the_hold_ends_with_it() {
-        assert!(held(2).is_none());
-        {
-            let _outer = hold(2);
-            assert!(held(2).is_some() && held(3).is_none());
-            for n in [2, 7, 100] {
-                assert_eq!(sum(2, n), n * (n - 1), "{n} parts");
-            }
-            {
-                let _inner = hold(3);
-                assert!(held(3).is_some() && held(2).is_none());
-                assert_eq!(sum(3, 50), 50 * 49);
-            }
-            assert!(held(2).is_some(), "the outer hold is back");
-        }
-        assert!(held(2).is_none(), "released");
-        let _none = hold(1);
-        assert!(held(1).is_none(), "one thread holds nothing");
-    }
-
-    #[test]
-    fn steps_holding_one_pool_from_several_threads_all_finish() {
-        let start = Instant::now();
-        let runs: Vec<_> = (0..4)
-            .map(|_| {
-                std::thread::spawn(|| {
-                    for _ in 0..200 {
-                        let _held = hold(2);
-                        assert_eq!(sum(2, 16), 16 * 15);
-                    }
-                })
-            })
-            .collect();
-        for r in runs {
-            r.join().expect("a step finished");
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no step waited for long"
-        );
     }
 }
