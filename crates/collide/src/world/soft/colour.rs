@@ -14,6 +14,17 @@
 //! firm contacts rounded up to whole blocks, get extra relax passes; the order within a
 //! colour changes nothing else, as no two of its contacts share a ball. Greedy and
 //! deterministic: the same contacts, the same plan.
+//!
+//! **Regions, on two threads.** The contacts of a colour come in pair order, and the balls'
+//! numbers say nothing of where they are, so two threads cutting a colour in halves would
+//! each touch balls all over the pile and pass their states to and fro between their caches
+//! from colour to colour. On two threads the plan therefore splits each colour by height at
+//! the contacts' mean height (of the plan before): the lanes of the lower region and of the
+//! upper one each form one thread's run, in every colour and in the firm ranges alike, so a
+//! ball's state mostly stays with one thread. The order within a colour changes nothing, as
+//! no two of its contacts share a ball, and the firm ranges hold the same contacts on any
+//! number of threads (the soft contacts filling their last block are the colour's first in
+//! pair order, whatever the region), so the result is the same bits.
 //! Cost: `O(contacts + balls)` a step.
 
 use super::lanes::WIDTH;
@@ -44,6 +55,11 @@ pub(super) enum Kind {
 pub(super) struct LaneRange {
     pub(super) kind: Kind,
     pub(super) lanes: Range<usize>,
+    /// On two threads, where each thread's run of blocks starts (blocks of [`WIDTH`] lanes
+    /// counted from the range's start; a run goes on to where the other starts, round the
+    /// end of the range): each run holds the contacts of one region (see [`Plan::coloured`]).
+    /// `None`: the runs are cut evenly.
+    pub(super) runs: Option<[usize; 2]>,
 }
 
 /// The contacts in solve order (`u32::MAX` for a padding lane) and the ranges they form.
@@ -59,14 +75,24 @@ pub(super) struct Plan {
     colour_of: Vec<u8>,
     /// Per contact, whether it is firm.
     firm_of: Vec<bool>,
+    /// Per contact, whether it lies in the upper region (two threads).
+    upper_of: Vec<bool>,
+    /// The height splitting the regions, from the contacts of the plan before (px).
+    split: f32,
+    /// Per contact, its segment of its colour's lanes (two threads, `in_regions`).
+    segment_of: Vec<u8>,
 }
 
 impl Plan {
-    /// The coloured plan of `contacts` among `balls` balls (see the module notes).
-    pub(super) fn coloured(&mut self, contacts: &[SoftContact], balls: usize) {
+    /// The coloured plan of `contacts` among `balls` balls, for `threads` threads (see the
+    /// module notes).
+    pub(super) fn coloured(&mut self, contacts: &[SoftContact], balls: usize, threads: usize) {
         // One read of the contacts: the colouring notes each one's colour and firmness.
         self.colour(contacts, balls);
-        let mut count = [0usize; BALL_COLOURS + OBSTACLE_COLOURS + 1];
+        if threads == 2 {
+            return self.in_regions();
+        }
+        let mut count = [0usize; SLOTS];
         let mut firm = count;
         for (&c, &f) in self.colour_of.iter().zip(&self.firm_of) {
             count[slot(c)] += 1;
@@ -75,7 +101,7 @@ impl Plan {
         self.ranges.clear();
         self.firm.clear();
         // Each slot's next lane for a firm contact and for another.
-        let mut start = [(0usize, 0usize); BALL_COLOURS + OBSTACLE_COLOURS + 1];
+        let mut start = [(0usize, 0usize); SLOTS];
         let mut at = 0;
         for s in solve_order() {
             let padded = match s {
@@ -84,18 +110,19 @@ impl Plan {
             };
             start[s] = (at, at + firm[s]);
             if count[s] > 0 {
-                let kind = match s {
-                    OVERFLOW_SLOT => Kind::Mixed,
-                    s if s < BALL_COLOURS => Kind::Balls,
-                    _ => Kind::Obstacles,
-                };
+                let kind = kind_of(s);
                 self.ranges.push(LaneRange {
                     kind,
                     lanes: at..at + padded,
+                    runs: None,
                 });
                 if kind != Kind::Mixed && firm[s] > 0 {
                     let lanes = at..at + firm[s].div_ceil(WIDTH) * WIDTH;
-                    self.firm.push(LaneRange { kind, lanes });
+                    self.firm.push(LaneRange {
+                        kind,
+                        lanes,
+                        runs: None,
+                    });
                 }
             }
             at += padded;
@@ -114,6 +141,97 @@ impl Plan {
         }
     }
 
+    /// The plan's order and ranges on two threads (see the module notes): each colour's
+    /// lanes in four segments, the firm range's contacts (the firm ones and the soft ones
+    /// filling its last block) of the lower region, then of the upper, the other contacts
+    /// of the upper region, then of the lower; the lower region's lanes are then one run
+    /// round the end of the range, the upper region's one run in its middle.
+    fn in_regions(&mut self) {
+        let mut count = [0usize; SLOTS];
+        let mut firm = count;
+        for (&c, &f) in self.colour_of.iter().zip(&self.firm_of) {
+            count[slot(c)] += 1;
+            firm[slot(c)] += f as usize;
+        }
+        // The soft contacts filling a firm range's last block: the colour's first in pair
+        // order, as on one thread.
+        let fill: [usize; SLOTS] = std::array::from_fn(|s| match s {
+            OVERFLOW_SLOT => 0,
+            _ => (firm[s].div_ceil(WIDTH) * WIDTH - firm[s]).min(count[s] - firm[s]),
+        });
+        let mut segment = [[0usize; 4]; SLOTS];
+        let mut soft_seen = [0usize; SLOTS];
+        self.segment_of.clear();
+        for (k, &c) in self.colour_of.iter().enumerate() {
+            let s = slot(c);
+            let in_firm_range = self.firm_of[k] || {
+                soft_seen[s] += 1;
+                soft_seen[s] <= fill[s]
+            };
+            let g = match (s == OVERFLOW_SLOT, in_firm_range, self.upper_of[k]) {
+                (true, ..) => 0,
+                (_, true, false) => 0,
+                (_, true, true) => 1,
+                (_, false, true) => 2,
+                (_, false, false) => 3,
+            };
+            segment[s][g] += 1;
+            self.segment_of.push(g as u8);
+        }
+        self.ranges.clear();
+        self.firm.clear();
+        let mut next = [[0usize; 4]; SLOTS];
+        let mut at = 0;
+        for s in solve_order() {
+            let padded = match s {
+                OVERFLOW_SLOT => count[s],
+                _ => count[s].div_ceil(WIDTH) * WIDTH,
+            };
+            let mut lane = at;
+            for (g, n) in segment[s].iter().enumerate() {
+                next[s][g] = lane;
+                lane += n;
+            }
+            if count[s] > 0 {
+                let kind = kind_of(s);
+                // Run 1 (the upper region) from `cut`, run 0 from `wrap` round to `cut`.
+                let cut = segment[s][0] / WIDTH;
+                let wrap = (segment[s][0] + segment[s][1] + segment[s][2]) / WIDTH;
+                let runs = (kind != Kind::Mixed).then_some([wrap, cut]);
+                self.ranges.push(LaneRange {
+                    kind,
+                    lanes: at..at + padded,
+                    runs,
+                });
+                if kind != Kind::Mixed && firm[s] > 0 {
+                    let lanes = at..at + firm[s].div_ceil(WIDTH) * WIDTH;
+                    let runs = Some([0, cut]);
+                    self.firm.push(LaneRange { kind, lanes, runs });
+                }
+            }
+            at += padded;
+        }
+        self.order.clear();
+        self.order.resize(at, PADDING);
+        for (k, (&c, &g)) in self.colour_of.iter().zip(&self.segment_of).enumerate() {
+            let lane = &mut next[slot(c)][g as usize];
+            self.order[*lane] = k as u32;
+            *lane += 1;
+        }
+    }
+
+    /// Where lane `lane` comes in the one-thread plan's order, as a key that sorts so: its
+    /// range's place in the solve order, its contact's firmness (firm first), the contact's
+    /// number. On two threads the lanes of a colour are ordered by region instead, which
+    /// changes no bit of the solve but would change the order of what is recorded lane by
+    /// lane (the hits).
+    pub(super) fn one_thread_rank(&self, lane: usize) -> (usize, bool, u32) {
+        let range = self.ranges.partition_point(|r| r.lanes.end <= lane);
+        let k = self.order.get(lane).copied().unwrap_or(PADDING);
+        let firm = self.firm_of.get(k as usize).copied().unwrap_or(false);
+        (range, !firm, k)
+    }
+
     /// The colour contact `k` (in the order they were planned) took.
     pub(super) fn colour_of(&self, k: usize) -> ConstraintColour {
         match self.colour_of.get(k).copied().unwrap_or(OVERFLOW) {
@@ -123,14 +241,19 @@ impl Plan {
         }
     }
 
-    /// Each contact's colour, greedily in pair order.
+    /// Each contact's colour, greedily in pair order; each one's firmness and region too,
+    /// and the height splitting the regions of the next plan.
     fn colour(&mut self, contacts: &[SoftContact], balls: usize) {
         self.used.clear();
         self.used.resize(balls, (0, 0));
         self.colour_of.clear();
         self.firm_of.clear();
+        self.upper_of.clear();
+        let mut height = 0.0f64;
         for c in contacts {
             self.firm_of.push(c.firm);
+            self.upper_of.push(c.point.y > self.split);
+            height += f64::from(c.point.y);
             let a = c.ball.ix();
             let colour = match c.other {
                 Body::Ball(o) => {
@@ -152,11 +275,24 @@ impl Plan {
             };
             self.colour_of.push(colour.unwrap_or(OVERFLOW));
         }
+        let mean = (height / contacts.len().max(1) as f64) as f32;
+        self.split = if mean.is_finite() { mean } else { 0.0 };
     }
 }
 
 /// The overflow's slot in the per-colour tables.
 const OVERFLOW_SLOT: usize = BALL_COLOURS + OBSTACLE_COLOURS;
+/// Entries of the per-colour tables: every colour and the overflow.
+const SLOTS: usize = BALL_COLOURS + OBSTACLE_COLOURS + 1;
+
+/// What the lanes of slot `s` hold.
+fn kind_of(s: usize) -> Kind {
+    match s {
+        OVERFLOW_SLOT => Kind::Mixed,
+        s if s < BALL_COLOURS => Kind::Balls,
+        _ => Kind::Obstacles,
+    }
+}
 
 /// The slot of colour `c` in the per-colour tables.
 fn slot(c: u8) -> usize {
@@ -184,6 +320,7 @@ mod tests {
     fn contact(ball: u32, other: Body) -> SoftContact {
         SoftContact {
             firm: ball.is_multiple_of(3),
+            point: glam::Vec2::new(0.0, (ball * 37 % 101) as f32),
             ..SoftContact::plain(BallIx(ball), other)
         }
     }
@@ -218,7 +355,7 @@ mod tests {
         for seed in 0..10 {
             let contacts = random_contacts(seed, 400);
             let mut plan = Plan::default();
-            plan.coloured(&contacts, 400);
+            plan.coloured(&contacts, 400, 1);
             let mut seen = vec![0; contacts.len()];
             for r in &plan.ranges {
                 let mut balls = std::collections::HashSet::new();
@@ -253,11 +390,63 @@ mod tests {
         }
     }
 
+    /// The contacts of each range of `ranges` in `order`, as sorted sets.
+    fn sets(order: &[u32], ranges: &[LaneRange]) -> Vec<Vec<u32>> {
+        let set = |r: &LaneRange| {
+            let mut v: Vec<u32> = order[r.lanes.clone()].to_vec();
+            v.sort_unstable();
+            v
+        };
+        ranges.iter().map(set).collect()
+    }
+
+    #[test]
+    fn on_two_threads_each_range_holds_the_same_contacts_in_two_regions() {
+        let contacts = random_contacts(5, 2000);
+        let (mut one, mut two) = (Plan::default(), Plan::default());
+        one.coloured(&contacts, 2000, 1);
+        // The split comes from the plan before: twice, as a step's sub-steps do.
+        two.coloured(&contacts, 2000, 2);
+        two.coloured(&contacts, 2000, 2);
+        assert!(two.split > 0.0);
+        assert_eq!(sets(&one.order, &one.ranges), sets(&two.order, &two.ranges));
+        assert_eq!(sets(&one.order, &one.firm), sets(&two.order, &two.firm));
+        let upper = |k: u32| k != PADDING && contacts[k as usize].point.y > two.split;
+        let (mut all, mut upper_blocks) = (0, 0);
+        for r in two.ranges.iter().chain(&two.firm) {
+            let Some([start0, start1]) = r.runs else {
+                assert_eq!(r.kind, Kind::Mixed);
+                continue;
+            };
+            let blocks = r.lanes.len() / WIDTH;
+            assert!(start0 <= blocks && start1 <= blocks);
+            // Run 1, the upper region, goes from its start round to run 0's; but for the
+            // blocks it shares with run 0 at its two ends it holds no lower contact, and
+            // run 0 no upper one.
+            let len1 = (start0 % blocks + blocks - start1 % blocks) % blocks;
+            (all, upper_blocks) = (all + blocks, upper_blocks + len1);
+            for (run, from, len) in [(1, start1, len1), (0, start0, blocks - len1)] {
+                for j in 1..len.saturating_sub(1) {
+                    let block = (from + j) % blocks;
+                    for lane in r.lanes.start + block * WIDTH..r.lanes.start + (block + 1) * WIDTH {
+                        let k = two.order[lane];
+                        let ok = k == PADDING || upper(k) == (run == 1);
+                        assert!(ok, "run {run}, lane {lane} of {:?}", r.lanes);
+                    }
+                }
+            }
+        }
+        assert!(
+            upper_blocks * 3 > all && upper_blocks * 3 < 2 * all,
+            "the regions share the blocks: {upper_blocks} of {all} upper"
+        );
+    }
+
     #[test]
     fn each_colours_firm_contacts_come_first_and_the_firm_ranges_cover_them() {
         let contacts = random_contacts(3, 400);
         let mut plan = Plan::default();
-        plan.coloured(&contacts, 400);
+        plan.coloured(&contacts, 400, 1);
         let firm_lanes: usize = plan.firm.iter().map(|r| r.lanes.len()).sum();
         assert!(firm_lanes > 0);
         for r in &plan.ranges {

@@ -13,6 +13,7 @@
 //! obstacle the contacts missed (a corner met at a glancing angle) stops at the time of
 //! impact found by the mode's search (Box2D's continuous step does the same for fast bodies).
 
+use super::colour::Plan;
 use super::find::Finder;
 use super::lanes::{BodyState, Lanes, NO_BODY, PARALLEL_FROM, SPECULATIVE_RADII};
 use crate::response::{Struck, HIT_SPEED};
@@ -22,13 +23,14 @@ use crate::world::context::StepContext;
 use crate::world::narrow_stage::{impact_geometry, members, SweptBall};
 
 /// Restitution over the lanes `l` and the body states `bodies` (see the module notes):
-/// `threshold` (px/s), `passes`.
+/// `threshold` (px/s), `passes`; the lanes taken in the one-thread plan's order (`plan`).
 pub(super) fn restitute(
     l: &mut Lanes,
     bodies: &mut [BodyState],
     contacts: &mut [SoftContact],
     threshold: f32,
     passes: u32,
+    plan: &Plan,
     cx: &mut StepContext,
 ) {
     // The contacts read in their own order (one pass through the list, on the step's
@@ -43,7 +45,7 @@ pub(super) fn restitute(
     };
     let mut parts = Vec::new();
     workers::filter_map_indices_into(threads, n, PARALLEL_FROM, &mut parts, &mut chosen, fast);
-    chosen.sort_unstable();
+    chosen.sort_unstable_by_key(|&lane| plan.one_thread_rank(lane));
     for pass in 0..passes {
         for &k in &chosen {
             let c = &contacts[l.src[k] as usize];

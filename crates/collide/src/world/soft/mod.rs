@@ -227,7 +227,8 @@ impl SoftStage {
         let n_shapes = w.n_shapes;
         let pairs = saved::restored_contacts(f, balls, &soft, n_shapes, &mut self.contacts);
         let threads = settings.threads;
-        self.plan.coloured(&self.contacts, balls.len());
+        self.plan
+            .coloured(&self.contacts, balls.len(), workers::usable(threads));
         self.lanes.match_kept(&self.contacts, &self.kept, threads);
         let spare = balls.len() as u32;
         // The sub-step that goes on with these contacts rearms them, with its own springs.
@@ -314,7 +315,8 @@ impl SoftStage {
         self.jobs = jobs;
         let (l, states) = (&mut self.lanes, &mut self.states[..]);
         let (speed, contacts) = (soft.restitution_speed, &mut self.contacts);
-        finish::restitute(l, states, contacts, speed, iterations, f.cx);
+        let plan = &self.plan;
+        finish::restitute(l, states, contacts, speed, iterations, plan, f.cx);
         lanes::store_bodies(&self.states, f.balls, threads);
         if f.cx.settings.tunnelling != Tunnelling::Off {
             finish::continuous(&mut f);
@@ -376,7 +378,8 @@ impl SoftStage {
                 c.firm = springs.firm(load, c.speed, c.mass, (c.ra, c.rb));
             }
         });
-        self.plan.coloured(&self.contacts, f.balls.len());
+        self.plan
+            .coloured(&self.contacts, f.balls.len(), workers::usable(threads));
         self.lanes.prepare(
             &self.contacts,
             springs,

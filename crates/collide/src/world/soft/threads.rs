@@ -1,8 +1,9 @@
 //! The passes on several threads, as Box2D v3's `solver.c` runs its stages: the jobs become a
 //! schedule of stages (each job's colours in order, and the move), each stage cut into blocks
-//! of lanes. Thread `t` owns the `t`-th run of each colour's blocks (the contacts of a colour
-//! are in pair order, so a thread keeps to nearly the same balls from colour to colour and
-//! their states stay in its cache) and claims them a few at a time from its run's counter;
+//! of lanes. Thread `t` owns the `t`-th run of each colour's blocks (on two threads the
+//! plan's regions, `colour.rs`: the lower part of the pile is one thread's run in every
+//! colour, the upper part the other's, so a ball's state mostly stays in one thread's
+//! cache; on more, an even cut) and claims them a few at a time from its run's counter;
 //! a thread done with its own run claims what is left of the others'. A thread moves to the
 //! next stage once every block of this one is done.
 //!
@@ -28,6 +29,7 @@ use super::shared::SharedLanes;
 use crate::balls::BallSet;
 use crate::workers;
 use glam::Vec2;
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -143,6 +145,19 @@ fn schedule(jobs: &[Job], ranges: (&[LaneRange], &[LaneRange])) -> Vec<Stage> {
     stages
 }
 
+/// The two runs of a range of `blocks` blocks whose runs start at `starts` (see
+/// [`LaneRange::runs`]), each as its first block and its length: run 0 goes from its start
+/// round to run 1's, run 1 from its start round to run 0's (all of it to run 0 when they
+/// start together).
+fn two_runs(starts: [usize; 2], blocks: usize) -> [(usize, usize); 2] {
+    if blocks == 0 {
+        return [(0, 0); 2];
+    }
+    let (s0, s1) = (starts[0] % blocks, starts[1] % blocks);
+    let second = (s0 + blocks - s1) % blocks;
+    [(s0, blocks - second), (s1, second)]
+}
+
 /// What every thread of one call shares.
 struct Plan<'a> {
     stages: &'a [Stage],
@@ -204,34 +219,56 @@ impl Plan<'_> {
             (k, true) => &self.ranges.1[k],
         };
         let runs = c.next.len();
-        // The run's blocks: the overflow is one block, the first run's.
-        let (start, end) = match r.kind {
-            Kind::Mixed if run > 0 => return,
-            Kind::Mixed => (0, 1),
-            _ => (run * blocks / runs, (run + 1) * blocks / runs),
+        // The run's blocks, `len` of them from `from` (round the end of the range): the
+        // plan's regions on two threads, else an even cut; the overflow is one block, the
+        // first run's.
+        let (from, len) = match (r.kind, r.runs) {
+            (Kind::Mixed, _) if run > 0 => return,
+            (Kind::Mixed, _) => (0, 1),
+            (_, Some(starts)) if runs == 2 => two_runs(starts, blocks)[run],
+            _ => (
+                run * blocks / runs,
+                (run + 1) * blocks / runs - run * blocks / runs,
+            ),
         };
         loop {
-            let first = start + c.next[run].0.fetch_add(CLAIM, Ordering::Relaxed);
-            if first >= end {
+            let first = c.next[run].0.fetch_add(CLAIM, Ordering::Relaxed);
+            if first >= len {
                 return;
             }
-            let last = (first + CLAIM).min(end);
-            let lanes = match r.kind {
-                Kind::Mixed => r.lanes.clone(),
-                _ => {
-                    let to = (r.lanes.start + last * WIDTH).min(r.lanes.end);
-                    r.lanes.start + first * WIDTH..to
+            let last = (first + CLAIM).min(len);
+            // The claimed blocks, in at most two pieces where the run goes round the end.
+            let start = from + first;
+            let pieces = match start >= blocks {
+                true => [(start - blocks, last - first), (0, 0)],
+                false => {
+                    let n = (last - first).min(blocks - start);
+                    [(start, n), (0, last - first - n)]
                 }
             };
-            // SAFETY: these blocks are this thread's alone (claimed once, see `shared.rs`).
-            let mut view = unsafe { self.lanes.view(lanes.clone()) };
-            let at = kernel::At {
-                range: 0..lanes.len(),
-                kind: r.kind,
-                width: self.wide,
-            };
-            kernel::pass(&mut view, bodies, at, pass);
+            for (b, n) in pieces.into_iter().filter(|&(_, n)| n > 0) {
+                self.solve(bodies, r, b..b + n, pass);
+            }
             c.done.0.fetch_add(last - first, Ordering::Release);
         }
+    }
+
+    /// Solves the blocks `blocks` of range `r` in pass `pass`.
+    fn solve(&self, bodies: &mut Bodies, r: &LaneRange, blocks: Range<usize>, pass: Pass) {
+        let lanes = match r.kind {
+            Kind::Mixed => r.lanes.clone(),
+            _ => {
+                let to = (r.lanes.start + blocks.end * WIDTH).min(r.lanes.end);
+                r.lanes.start + blocks.start * WIDTH..to
+            }
+        };
+        // SAFETY: these blocks are this thread's alone (claimed once, see `shared.rs`).
+        let mut view = unsafe { self.lanes.view(lanes.clone()) };
+        let at = kernel::At {
+            range: 0..lanes.len(),
+            kind: r.kind,
+            width: self.wide,
+        };
+        kernel::pass(&mut view, bodies, at, pass);
     }
 }
