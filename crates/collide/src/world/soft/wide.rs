@@ -71,7 +71,7 @@ pub(super) fn run<V: Wide>(
         } else {
             Side::surface(l, k)
         };
-        let mut c = Block::load(&*l, k);
+        let mut c = Block::load(l, k);
         match pass {
             Pass::Warm => {
                 let on = V::load(l.warm, k).ne(V::splat(0.0));
@@ -131,7 +131,7 @@ pub(super) fn run<V: Wide>(
                 );
             }
         }
-        Solved::of(&c).store(l, k);
+        c.store(l, k);
         a.scatter(bodies, &l.a[k..k + n]);
         if two {
             b.scatter(bodies, &l.b[k..k + n]);
@@ -175,77 +175,50 @@ impl<V: Wide> Side<V> {
     }
 }
 
-/// A vector of lanes' fields: the four the passes solve, held, and the ones they only read,
-/// each loaded where it is used (loaded all at the block's start, they were some 36 vectors
-/// live across the block on the web, where the engine spilled most of them).
-struct Block<'v, 'a, V> {
-    l: &'v LaneView<'a>,
-    k: usize,
+/// A vector of lanes' fields.
+struct Block<V> {
+    nx: V,
+    ny: V,
+    sep: V,
+    mass: V,
+    inv_a: V,
+    inv_b: V,
+    ra: V,
+    rb: V,
+    inv_ia: V,
+    inv_ib: V,
+    tangent_mass: V,
+    rolling_mass: V,
+    mu: V,
+    rolling_reach: V,
     impulse: V,
     max_push: V,
     friction: V,
     rolling: V,
 }
 
-/// The getters of the read-only fields: lanes `k..` of the view's field of the same name.
-macro_rules! read_only {
-    ($($field:ident),*) => {
-        $(
-            #[inline(always)]
-            fn $field(&self) -> V {
-                V::load(self.l.$field, self.k)
-            }
-        )*
-    };
-}
-
-impl<'v, 'a, V: Wide> Block<'v, 'a, V> {
+impl<V: Wide> Block<V> {
     #[inline(always)]
-    fn load(l: &'v LaneView<'a>, k: usize) -> Self {
+    fn load(l: &LaneView, k: usize) -> Self {
         Block {
-            l,
-            k,
+            nx: V::load(l.nx, k),
+            ny: V::load(l.ny, k),
+            sep: V::load(l.sep, k),
+            mass: V::load(l.mass, k),
+            inv_a: V::load(l.inv_a, k),
+            inv_b: V::load(l.inv_b, k),
+            ra: V::load(l.ra, k),
+            rb: V::load(l.rb, k),
+            inv_ia: V::load(l.inv_ia, k),
+            inv_ib: V::load(l.inv_ib, k),
+            tangent_mass: V::load(l.tangent_mass, k),
+            rolling_mass: V::load(l.rolling_mass, k),
+            mu: V::load(l.mu, k),
+            rolling_reach: V::load(l.rolling_reach, k),
             impulse: V::load(l.impulse, k),
             max_push: V::load(l.max_push, k),
             friction: V::load(l.friction, k),
             rolling: V::load(l.rolling, k),
-        }
-    }
-
-    read_only!(
-        nx,
-        ny,
-        sep,
-        mass,
-        inv_a,
-        inv_b,
-        ra,
-        rb,
-        inv_ia,
-        inv_ib,
-        tangent_mass,
-        rolling_mass,
-        mu,
-        rolling_reach
-    );
-}
-
-/// A vector of lanes' solved fields.
-struct Solved<V> {
-    impulse: V,
-    max_push: V,
-    friction: V,
-    rolling: V,
-}
-
-impl<V: Wide> Solved<V> {
-    #[inline(always)]
-    fn of(c: &Block<V>) -> Self {
-        Solved {
-            impulse: c.impulse,
-            max_push: c.max_push,
-            friction: c.friction,
-            rolling: c.rolling,
         }
     }
 
@@ -282,7 +255,7 @@ struct Sides<'s, V: Wide> {
 #[inline(always)]
 fn warm<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, on: V::Mask) {
     let (a0, b0) = (*sides.a, *sides.b);
-    let p = (c.nx().mul(c.impulse), c.ny().mul(c.impulse));
+    let p = (c.nx.mul(c.impulse), c.ny.mul(c.impulse));
     push_normal(c, sides, p);
     push_tangent(c, sides, c.friction);
     push_rolling(c, sides, c.rolling);
@@ -303,32 +276,32 @@ fn blend_side<V: Wide>(off: &Side<V>, on: &Side<V>, mask: V::Mask) -> Side<V> {
 
 #[inline(always)]
 fn push_normal<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, p: (V, V)) {
-    sides.a.vx = sides.a.vx.add(p.0.mul(c.inv_a()));
-    sides.a.vy = sides.a.vy.add(p.1.mul(c.inv_a()));
+    sides.a.vx = sides.a.vx.add(p.0.mul(c.inv_a));
+    sides.a.vy = sides.a.vy.add(p.1.mul(c.inv_a));
     if sides.two {
-        sides.b.vx = sides.b.vx.sub(p.0.mul(c.inv_b()));
-        sides.b.vy = sides.b.vy.sub(p.1.mul(c.inv_b()));
+        sides.b.vx = sides.b.vx.sub(p.0.mul(c.inv_b));
+        sides.b.vy = sides.b.vy.sub(p.1.mul(c.inv_b));
     }
 }
 
 #[inline(always)]
 fn push_tangent<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, dl: V) {
-    let (px, py) = (c.ny().neg().mul(dl), c.nx().mul(dl));
-    sides.a.vx = sides.a.vx.add(px.mul(c.inv_a()));
-    sides.a.vy = sides.a.vy.add(py.mul(c.inv_a()));
-    sides.a.w = sides.a.w.sub(c.ra().mul(dl).mul(c.inv_ia()));
+    let (px, py) = (c.ny.neg().mul(dl), c.nx.mul(dl));
+    sides.a.vx = sides.a.vx.add(px.mul(c.inv_a));
+    sides.a.vy = sides.a.vy.add(py.mul(c.inv_a));
+    sides.a.w = sides.a.w.sub(c.ra.mul(dl).mul(c.inv_ia));
     if sides.two {
-        sides.b.vx = sides.b.vx.sub(px.mul(c.inv_b()));
-        sides.b.vy = sides.b.vy.sub(py.mul(c.inv_b()));
-        sides.b.w = sides.b.w.sub(c.rb().mul(dl).mul(c.inv_ib()));
+        sides.b.vx = sides.b.vx.sub(px.mul(c.inv_b));
+        sides.b.vy = sides.b.vy.sub(py.mul(c.inv_b));
+        sides.b.w = sides.b.w.sub(c.rb.mul(dl).mul(c.inv_ib));
     }
 }
 
 #[inline(always)]
 fn push_rolling<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, dl: V) {
-    sides.a.w = sides.a.w.add(dl.mul(c.inv_ia()));
+    sides.a.w = sides.a.w.add(dl.mul(c.inv_ia));
     if sides.two {
-        sides.b.w = sides.b.w.sub(dl.mul(c.inv_ib()));
+        sides.b.w = sides.b.w.sub(dl.mul(c.inv_ib));
     }
 }
 
@@ -341,7 +314,7 @@ fn solve<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>, bias: &Bias<V>) {
     } else {
         (sides.a.dx, sides.a.dy)
     };
-    let s = c.sep().add(dx.mul(c.nx()).add(dy.mul(c.ny())));
+    let s = c.sep.add(dx.mul(c.nx).add(dy.mul(c.ny)));
     let gap = s.gt(zero);
     let soft = if bias.on {
         bias.push.neg().max(bias.rate.mul(s))
@@ -355,10 +328,10 @@ fn solve<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>, bias: &Bias<V>) {
         .a
         .vx
         .sub(sides.b.vx)
-        .mul(c.nx())
-        .add(sides.a.vy.sub(sides.b.vy).mul(c.ny()));
+        .mul(c.nx)
+        .add(sides.a.vy.sub(sides.b.vy).mul(c.ny));
     let d = c
-        .mass()
+        .mass
         .neg()
         .mul(mass_scale)
         .mul(vn.add(b_n))
@@ -367,7 +340,7 @@ fn solve<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>, bias: &Bias<V>) {
     let applied = new.sub(c.impulse);
     c.impulse = new;
     c.max_push = applied.max(c.max_push);
-    let p = (c.nx().mul(applied), c.ny().mul(applied));
+    let p = (c.nx.mul(applied), c.ny.mul(applied));
     push_normal(c, sides, p);
     friction(c, sides);
 }
@@ -376,24 +349,23 @@ fn solve<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>, bias: &Bias<V>) {
 #[inline(always)]
 fn friction<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>) {
     let zero = V::splat(0.0);
-    let limit = c.mu().mul(c.impulse);
-    let (tx, ty) = (c.ny().neg(), c.nx());
+    let limit = c.mu.mul(c.impulse);
+    let (tx, ty) = (c.ny.neg(), c.nx);
     let dot = sides
         .a
         .vx
         .sub(sides.b.vx)
         .mul(tx)
         .add(sides.a.vy.sub(sides.b.vy).mul(ty));
-    let vt = dot.sub(sides.a.w.mul(c.ra())).sub(sides.b.w.mul(c.rb()));
-    let new = clamp(c.friction.sub(c.tangent_mass().mul(vt)), limit);
+    let vt = dot.sub(sides.a.w.mul(c.ra)).sub(sides.b.w.mul(c.rb));
+    let new = clamp(c.friction.sub(c.tangent_mass.mul(vt)), limit);
     let dl = new.sub(c.friction);
     c.friction = new;
     push_tangent(c, sides, dl);
-    let rolls = c.rolling_reach().gt(zero);
-    let limit = c.rolling_reach().mul(c.impulse);
+    let rolls = c.rolling_reach.gt(zero);
+    let limit = c.rolling_reach.mul(c.impulse);
     let new = clamp(
-        c.rolling
-            .sub(c.rolling_mass().mul(sides.a.w.sub(sides.b.w))),
+        c.rolling.sub(c.rolling_mass.mul(sides.a.w.sub(sides.b.w))),
         limit,
     );
     let dl = new.sub(c.rolling);
