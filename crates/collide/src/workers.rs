@@ -201,6 +201,27 @@ pub(crate) fn filter_map_indices_into<B: Send>(
     lists_into(threads, n, from, scratch, out, fill);
 }
 
+/// Calls `apply(f(i))` for each `i` of `0..n` that gives one, in order: `f` on up to
+/// `threads` threads where `n` is at least `from` (the results gathered in `scratch` and
+/// `found`, kept by the caller), `apply` on the calling thread; on one thread each result is
+/// applied as it is found, with no list between.
+pub(crate) fn each_found<B: Send>(
+    threads: usize,
+    n: usize,
+    from: usize,
+    lists: (&mut Vec<Vec<B>>, &mut Vec<B>),
+    f: impl Fn(usize) -> Option<B> + Sync,
+    mut apply: impl FnMut(B),
+) {
+    if n < from.max(2) || usable(threads) == 1 {
+        return (0..n).filter_map(f).for_each(apply);
+    }
+    let (scratch, found) = lists;
+    found.clear();
+    filter_map_indices_into(threads, n, from, scratch, found, f);
+    found.drain(..).for_each(&mut apply);
+}
+
 /// Appends to `out` what `fill(run, list)` appends to `list` for the indices `0..n` cut into
 /// runs in order, on up to `threads` threads where `n` is at least `from` (each run's list
 /// in `scratch`, kept between calls, then the lists one after another): as one call of
@@ -561,6 +582,19 @@ mod tests {
             filter_map_into(threads, &items, 2, &mut scratch, &mut out, keep);
             assert_eq!(out[0], 9, "appended after what was there");
             assert_eq!(out[1..], want[..], "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn each_found_applies_what_is_found_in_order_on_any_number_of_threads() {
+        let find = |i: usize| (i % 5 != 2).then_some(i * 3);
+        let want: Vec<usize> = (0..5000).filter_map(find).collect();
+        let (mut scratch, mut found) = (Vec::new(), Vec::new());
+        for threads in [1, 2, 3, 7] {
+            let mut got = Vec::new();
+            let lists = (&mut scratch, &mut found);
+            each_found(threads, 5000, 2, lists, find, |x| got.push(x));
+            assert_eq!(got, want, "{threads} threads");
         }
     }
 

@@ -70,6 +70,7 @@ pub(super) struct SleepStage {
     /// The sleepers something moved this step, and the threads' lists of them.
     moved: Vec<u32>,
     parts: Vec<Vec<u32>>,
+    found: Vec<u32>,
     /// What the last pairs do to the groups, and the threads' lists of it.
     joins: Vec<Join>,
     join_parts: Vec<Vec<Join>>,
@@ -183,20 +184,16 @@ impl SleepStage {
         let mut moved = std::mem::take(&mut self.moved);
         moved.clear();
         let (all, starts, rests) = (&balls[..], balls.starts(), balls.rests());
-        let n = all.len();
-        workers::filter_map_indices_into(
-            threads,
-            n,
-            PARALLEL_BALLS,
-            &mut self.parts,
-            &mut moved,
-            |i| {
-                let b = &all[i];
-                let start = starts.get(i).copied().unwrap_or(b.pos);
-                let moved = b.vel != Vec2::ZERO || b.spin != 0.0 || b.pos != start;
-                (rests[i].asleep && moved).then_some(i as u32)
-            },
-        );
+        let is_moved = |i: usize| {
+            let b = &all[i];
+            let start = starts.get(i).copied().unwrap_or(b.pos);
+            let moved = b.vel != Vec2::ZERO || b.spin != 0.0 || b.pos != start;
+            (rests[i].asleep && moved).then_some(i as u32)
+        };
+        let (n, lists) = (all.len(), (&mut self.parts, &mut self.found));
+        workers::each_found(threads, n, PARALLEL_BALLS, lists, is_moved, |i| {
+            moved.push(i)
+        });
         for &i in &moved {
             balls.wake_ball(i as usize);
         }
@@ -219,24 +216,20 @@ impl SleepStage {
             rotating,
             time,
             split,
-            ..
+            threads,
         } = how;
         let n = w.balls.len();
         self.parent.clear();
         self.parent.extend(0..n as u32);
         blocked_balls.clear();
-        self.mark_pressed(w, bodies, split, how.threads);
+        self.mark_pressed(w, bodies, split, threads);
         let pressed = std::mem::take(&mut self.pressed);
         // A pressed ball stays awake, as the fringe does.
         self.fringe.clone_from(&pressed);
         let settled = |i: usize, r: &Rest| r.slow_for >= time && !pressed[i];
-        // Each pair's part, found on the threads; then applied in the pairs' order.
-        let mut joins = std::mem::take(&mut self.joins);
-        joins.clear();
         let rests = w.balls.rests();
-        let m = bodies.len();
-        let parts = &mut self.join_parts;
-        workers::filter_map_indices_into(how.threads, m, PARALLEL_PAIRS, parts, &mut joins, |k| {
+        // Each pair's part, found on the threads; then applied in the pairs' order.
+        let join_of = |k: usize| {
             let p = bodies[k];
             let o = match p.other {
                 Body::Shape(s) => {
@@ -259,15 +252,15 @@ impl SleepStage {
                 (false, true, true) => Some(Join::Fringe(b as u32)),
                 (false, false, true) => None,
             }
-        });
-        for &j in &joins {
-            match j {
-                Join::Block(b) => blocked_balls.push(b),
-                Join::Union(a, b) => union(&mut self.parent, a, b),
-                Join::Fringe(a) => self.fringe[a as usize] = true,
-            }
-        }
-        self.joins = joins;
+        };
+        let (parent, fringe) = (&mut self.parent, &mut self.fringe);
+        let apply = |j: Join| match j {
+            Join::Block(b) => blocked_balls.push(b),
+            Join::Union(a, b) => union(parent, a, b),
+            Join::Fringe(a) => fringe[a as usize] = true,
+        };
+        let (m, lists) = (bodies.len(), (&mut self.join_parts, &mut self.joins));
+        workers::each_found(threads, m, PARALLEL_PAIRS, lists, join_of, apply);
         if !split {
             let moving = (0..n).filter(|&i| !rests[i].asleep && !settled(i, &rests[i]));
             blocked_balls.extend(moving.map(|i| i as u32));
@@ -285,33 +278,25 @@ impl SleepStage {
         if !split {
             return;
         }
-        let mut joins = std::mem::take(&mut self.joins);
-        joins.clear();
-        let parts = &mut self.join_parts;
-        workers::filter_map_indices_into(
-            threads,
-            bodies.len(),
-            PARALLEL_PAIRS,
-            parts,
-            &mut joins,
-            |k| {
-                let p = bodies[k];
-                let Body::Ball(o) = p.other else { return None };
-                let (a, b) = (p.ball.ix(), o.ix());
-                let (ba, bb) = (&w.balls[a], &w.balls[b]);
-                // Pressed deeper than PRESSED·r: distance < ra + rb − PRESSED·min(ra, rb).
-                let d = ba.radius + bb.radius - PRESSED * ba.radius.min(bb.radius);
-                let pressed = (ba.pos - bb.pos).length_squared() < d * d;
-                pressed.then_some(Join::Union(a as u32, b as u32))
-            },
-        );
-        for &j in &joins {
+        let pressed_pair = |k: usize| {
+            let p = bodies[k];
+            let Body::Ball(o) = p.other else { return None };
+            let (a, b) = (p.ball.ix(), o.ix());
+            let (ba, bb) = (&w.balls[a], &w.balls[b]);
+            // Pressed deeper than PRESSED·r: distance < ra + rb − PRESSED·min(ra, rb).
+            let d = ba.radius + bb.radius - PRESSED * ba.radius.min(bb.radius);
+            let pressed = (ba.pos - bb.pos).length_squared() < d * d;
+            pressed.then_some(Join::Union(a as u32, b as u32))
+        };
+        let pressed = &mut self.pressed;
+        let mark = |j: Join| {
             if let Join::Union(a, b) = j {
-                self.pressed[a as usize] = true;
-                self.pressed[b as usize] = true;
+                pressed[a as usize] = true;
+                pressed[b as usize] = true;
             }
-        }
-        self.joins = joins;
+        };
+        let (n, lists) = (bodies.len(), (&mut self.join_parts, &mut self.joins));
+        workers::each_found(threads, n, PARALLEL_PAIRS, lists, pressed_pair, mark);
     }
 
     /// Puts to sleep the settled balls of the groups that touch no moving shape (no ball of
