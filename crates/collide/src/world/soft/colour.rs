@@ -87,9 +87,11 @@ impl Plan {
     /// The coloured plan of `contacts` among `balls` balls, for `threads` threads (see the
     /// module notes).
     pub(super) fn coloured(&mut self, contacts: &[SoftContact], balls: usize, threads: usize) {
-        // One read of the contacts: the colouring notes each one's colour and firmness.
-        self.colour(contacts, balls);
-        if threads == 2 {
+        // One read of the contacts: the colouring notes each one's colour and firmness (and
+        // region, on two threads).
+        let regions = threads == 2;
+        self.colour(contacts, balls, regions);
+        if regions {
             return self.in_regions();
         }
         let mut count = [0usize; SLOTS];
@@ -241,9 +243,9 @@ impl Plan {
         }
     }
 
-    /// Each contact's colour, greedily in pair order; each one's firmness and region too,
-    /// and the height splitting the regions of the next plan.
-    fn colour(&mut self, contacts: &[SoftContact], balls: usize) {
+    /// Each contact's colour, greedily in pair order, and its firmness; with `regions` its
+    /// region too, and the height splitting the regions of the next plan.
+    fn colour(&mut self, contacts: &[SoftContact], balls: usize, regions: bool) {
         self.used.clear();
         self.used.resize(balls, (0, 0));
         self.colour_of.clear();
@@ -252,8 +254,10 @@ impl Plan {
         let mut height = 0.0f64;
         for c in contacts {
             self.firm_of.push(c.firm);
-            self.upper_of.push(c.point.y > self.split);
-            height += f64::from(c.point.y);
+            if regions {
+                self.upper_of.push(c.point.y > self.split);
+                height += f64::from(c.point.y);
+            }
             let a = c.ball.ix();
             let colour = match c.other {
                 Body::Ball(o) => {
@@ -275,8 +279,10 @@ impl Plan {
             };
             self.colour_of.push(colour.unwrap_or(OVERFLOW));
         }
-        let mean = (height / contacts.len().max(1) as f64) as f32;
-        self.split = if mean.is_finite() { mean } else { 0.0 };
+        if regions {
+            let mean = (height / contacts.len().max(1) as f64) as f32;
+            self.split = if mean.is_finite() { mean } else { 0.0 };
+        }
     }
 }
 
