@@ -153,10 +153,7 @@ pub(crate) fn chunks<T: Send>(
     work: impl Fn(usize, &mut [T]) + Sync,
 ) {
     let n = data.len();
-    let threads = match n >= from.max(2) {
-        true => usable(threads),
-        false => 1,
-    };
+    let threads = threads_for(threads, n, from);
     if threads == 1 {
         return work(0, data);
     }
@@ -213,7 +210,7 @@ pub(crate) fn each_found<B: Send>(
     f: impl Fn(usize) -> Option<B> + Sync,
     mut apply: impl FnMut(B),
 ) {
-    if n < from.max(2) || usable(threads) == 1 {
+    if threads_for(threads, n, from) == 1 {
         return (0..n).filter_map(f).for_each(apply);
     }
     let (scratch, found) = lists;
@@ -234,10 +231,7 @@ pub(crate) fn lists_into<B: Send>(
     out: &mut Vec<B>,
     fill: impl Fn(std::ops::Range<usize>, &mut Vec<B>) + Sync,
 ) {
-    let threads = match n >= from.max(2) {
-        true => usable(threads),
-        false => 1,
-    };
+    let threads = threads_for(threads, n, from);
     if threads == 1 {
         return fill(0..n, out);
     }
@@ -265,10 +259,7 @@ pub(crate) fn sum(
     from: usize,
     f: impl Fn(std::ops::Range<usize>) -> u64 + Sync,
 ) -> u64 {
-    let threads = match n >= from.max(2) {
-        true => usable(threads),
-        false => 1,
-    };
+    let threads = threads_for(threads, n, from);
     if threads == 1 {
         return f(0..n);
     }
@@ -279,6 +270,15 @@ pub(crate) fn sum(
         *total = f(run.clone())
     });
     runs.iter().map(|r| r.1).sum()
+}
+
+/// The threads a loop over `n` items runs on when `threads` are asked and it goes to the
+/// threads from `from` items: one below, else the usable count.
+fn threads_for(threads: usize, n: usize, from: usize) -> usize {
+    match n >= from.max(2) {
+        true => usable(threads),
+        false => 1,
+    }
 }
 
 /// Part `t`'s items of `n` cut into `cuts` parts of nearly equal length, in order.
