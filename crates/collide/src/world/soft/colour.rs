@@ -79,7 +79,7 @@ pub(super) struct Plan {
     upper_of: Vec<bool>,
     /// The height splitting the regions, from the contacts of the plan before (px).
     split: f32,
-    /// Per contact, its segment of its colour's lanes (two threads, `in_regions`).
+    /// Per contact, its segment of its colour's lanes (`order_lanes`).
     segment_of: Vec<u8>,
 }
 
@@ -91,64 +91,17 @@ impl Plan {
         // region, on two threads).
         let regions = threads == 2;
         self.colour(contacts, balls, regions);
-        if regions {
-            return self.in_regions();
-        }
-        let mut count = [0usize; SLOTS];
-        let mut firm = count;
-        for (&c, &f) in self.colour_of.iter().zip(&self.firm_of) {
-            count[slot(c)] += 1;
-            firm[slot(c)] += f as usize;
-        }
-        self.ranges.clear();
-        self.firm.clear();
-        // Each slot's next lane for a firm contact and for another.
-        let mut start = [(0usize, 0usize); SLOTS];
-        let mut at = 0;
-        for s in solve_order() {
-            let padded = match s {
-                OVERFLOW_SLOT => count[s],
-                _ => count[s].div_ceil(WIDTH) * WIDTH,
-            };
-            start[s] = (at, at + firm[s]);
-            if count[s] > 0 {
-                let kind = kind_of(s);
-                self.ranges.push(LaneRange {
-                    kind,
-                    lanes: at..at + padded,
-                    runs: None,
-                });
-                if kind != Kind::Mixed && firm[s] > 0 {
-                    let lanes = at..at + firm[s].div_ceil(WIDTH) * WIDTH;
-                    self.firm.push(LaneRange {
-                        kind,
-                        lanes,
-                        runs: None,
-                    });
-                }
-            }
-            at += padded;
-        }
-        self.order.clear();
-        self.order.resize(at, PADDING);
-        // The firm contacts of each colour first, then the others, each in pair order.
-        for (k, (&c, &f)) in self.colour_of.iter().zip(&self.firm_of).enumerate() {
-            let next = &mut start[slot(c)];
-            let lane = match f {
-                true => &mut next.0,
-                false => &mut next.1,
-            };
-            self.order[*lane] = k as u32;
-            *lane += 1;
-        }
+        self.order_lanes(regions);
     }
 
-    /// The plan's order and ranges on two threads (see the module notes): each colour's
-    /// lanes in four segments, the firm range's contacts (the firm ones and the soft ones
-    /// filling its last block) of the lower region, then of the upper, the other contacts
-    /// of the upper region, then of the lower; the lower region's lanes are then one run
-    /// round the end of the range, the upper region's one run in its middle.
-    fn in_regions(&mut self) {
+    /// The plan's order and ranges from the colours: each colour's lanes in six segments,
+    /// the firm range's contacts of the lower region (the firm ones, then the soft ones
+    /// filling its last block), those of the upper region (the same), the other contacts of
+    /// the upper region, then of the lower, each segment in pair order. Without `regions`
+    /// every contact is of the lower one: a colour's firm contacts, then the others, in pair
+    /// order. With them the lower region's lanes are one run round the end of each range,
+    /// the upper region's one run in its middle (see the module notes).
+    fn order_lanes(&mut self, regions: bool) {
         let mut count = [0usize; SLOTS];
         let mut firm = count;
         for (&c, &f) in self.colour_of.iter().zip(&self.firm_of) {
@@ -161,28 +114,31 @@ impl Plan {
             OVERFLOW_SLOT => 0,
             _ => (firm[s].div_ceil(WIDTH) * WIDTH - firm[s]).min(count[s] - firm[s]),
         });
-        let mut segment = [[0usize; 4]; SLOTS];
+        let mut segment = [[0usize; 6]; SLOTS];
         let mut soft_seen = [0usize; SLOTS];
         self.segment_of.clear();
         for (k, &c) in self.colour_of.iter().enumerate() {
-            let s = slot(c);
-            let in_firm_range = self.firm_of[k] || {
+            let (s, firm) = (slot(c), self.firm_of[k]);
+            let filling = !firm && {
                 soft_seen[s] += 1;
                 soft_seen[s] <= fill[s]
             };
-            let g = match (s == OVERFLOW_SLOT, in_firm_range, self.upper_of[k]) {
+            let upper = regions && self.upper_of[k];
+            let g = match (s == OVERFLOW_SLOT, firm, filling, upper) {
                 (true, ..) => 0,
-                (_, true, false) => 0,
-                (_, true, true) => 1,
-                (_, false, true) => 2,
-                (_, false, false) => 3,
+                (_, true, _, false) => 0,
+                (_, _, true, false) => 1,
+                (_, true, _, true) => 2,
+                (_, _, true, true) => 3,
+                (_, false, false, true) => 4,
+                (_, false, false, false) => 5,
             };
             segment[s][g] += 1;
             self.segment_of.push(g as u8);
         }
         self.ranges.clear();
         self.firm.clear();
-        let mut next = [[0usize; 4]; SLOTS];
+        let mut next = [[0usize; 6]; SLOTS];
         let mut at = 0;
         for s in solve_order() {
             let padded = match s {
@@ -197,9 +153,10 @@ impl Plan {
             if count[s] > 0 {
                 let kind = kind_of(s);
                 // Run 1 (the upper region) from `cut`, run 0 from `wrap` round to `cut`.
-                let cut = segment[s][0] / WIDTH;
-                let wrap = (segment[s][0] + segment[s][1] + segment[s][2]) / WIDTH;
-                let runs = (kind != Kind::Mixed).then_some([wrap, cut]);
+                let g = &segment[s];
+                let cut = (g[0] + g[1]) / WIDTH;
+                let wrap = (g[0] + g[1] + g[2] + g[3] + g[4]) / WIDTH;
+                let runs = (regions && kind != Kind::Mixed).then_some([wrap, cut]);
                 self.ranges.push(LaneRange {
                     kind,
                     lanes: at..at + padded,
@@ -207,7 +164,7 @@ impl Plan {
                 });
                 if kind != Kind::Mixed && firm[s] > 0 {
                     let lanes = at..at + firm[s].div_ceil(WIDTH) * WIDTH;
-                    let runs = Some([0, cut]);
+                    let runs = regions.then_some([0, cut]);
                     self.firm.push(LaneRange { kind, lanes, runs });
                 }
             }
