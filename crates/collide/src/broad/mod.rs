@@ -14,7 +14,7 @@ mod adjacent;
 mod brute;
 mod grid;
 mod info;
-mod packed;
+pub(crate) mod packed;
 mod pair_keys;
 mod phase;
 mod probe;

@@ -6,8 +6,10 @@
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-/// An axis-aligned box, `min <= max` on both axes (pixels).
+/// An axis-aligned box, `min <= max` on both axes (pixels). Laid out as
+/// `[min x, min y, max x, max y]` (`repr(C)`), so one 4-wide load reads a box.
 #[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[repr(C)]
 pub struct Aabb {
     /// Lower corner.
     pub min: Vec2,

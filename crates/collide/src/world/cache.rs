@@ -36,6 +36,7 @@
 //! the cache's.
 
 use super::Tally;
+use crate::broad::packed;
 use crate::broad::{BroadCounters, BroadInput, BroadPhase, Pair};
 use crate::geom::Aabb;
 use crate::workers;
@@ -310,23 +311,30 @@ impl PairCache {
 
 /// The pairs of `kept` whose boxes overlap, in order, appended to `out`. Without a branch on the
 /// outcome (about half the kept pairs overlap, which no predictor guesses): each pair is
-/// written, and the write position moves on only when the boxes overlap.
+/// written, and the write position moves on only when the boxes overlap. One bounds check a
+/// pair (its larger index against the boxes) and none on the write (the `k`-th pair is
+/// written at most at slot `k`): the browser's engine runs each check as a compare and a
+/// branch, and this loop is most of the pair cache's work.
 fn filter(kept: &[Pair], boxes: &[Aabb], out: &mut Vec<Pair>) {
     let at = out.len();
     out.resize(at + kept.len(), (0, 0));
-    let mut n = at;
-    for &(i, j) in kept {
-        out[n] = (i, j);
-        n += overlap(&boxes[i as usize], &boxes[j as usize]) as usize;
+    let dst = &mut out[at..];
+    let mut n = 0;
+    for (k, &(i, j)) in kept.iter().enumerate() {
+        let (i, j) = (i as usize, j as usize);
+        assert!(
+            i.max(j) < boxes.len(),
+            "a kept pair names a box that is not there"
+        );
+        debug_assert!(n <= k && k < dst.len());
+        // SAFETY: `n ≤ k < kept.len() = dst.len()` (`n` moves on at most once a pair), and
+        // both indices are below `boxes.len()` (asserted).
+        unsafe {
+            *dst.get_unchecked_mut(n) = (i as u32, j as u32);
+            n += packed::overlap(boxes.get_unchecked(i), boxes.get_unchecked(j)) as usize;
+        }
     }
-    out.truncate(n);
-}
-
-/// [`Aabb::overlaps`] without its short-circuit: the same four closed comparisons (false for
-/// a NaN as there), all evaluated, so no branch.
-#[inline(always)]
-fn overlap(a: &Aabb, b: &Aabb) -> bool {
-    (a.min.x <= b.max.x) & (b.min.x <= a.max.x) & (a.min.y <= b.max.y) & (b.min.y <= a.max.y)
+    out.truncate(at + n);
 }
 
 /// `b` grown by `m`, or `b` itself when that would not hold it (a margin that is not a
