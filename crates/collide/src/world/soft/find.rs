@@ -189,22 +189,64 @@ type Found<'a> = (
 );
 
 impl Reads<'_> {
-    /// The contacts of `pairs`, in their order.
+    /// The contacts of `pairs`, in their order: each run of obstacle pairs, then of ball
+    /// pairs (the broad phase gives every obstacle pair first, so one run of each), by a loop
+    /// of its own. The browser's engine allocates registers for a loop as a whole, and one
+    /// loop holding both kinds (the obstacles' groups and f64 faces beside the balls' few
+    /// floats) spilled the balls' values to the stack at every pair.
     fn contacts_of(&self, pairs: &[BodyPair], at: (f32, &SoftSettings), found: Found) {
         let (out, wakes, tests) = found;
+        let mut rest = pairs;
+        while let Some(first) = rest.first() {
+            let of_shape = matches!(first.other, Body::Shape(_));
+            let run = rest
+                .iter()
+                .position(|p| matches!(p.other, Body::Shape(_)) != of_shape)
+                .unwrap_or(rest.len());
+            let (this, after) = rest.split_at(run);
+            match of_shape {
+                true => self.shape_contacts(this, at, out, tests),
+                false => self.ball_contacts(this, at, out, wakes),
+            }
+            rest = after;
+        }
+    }
+
+    /// The contacts of `pairs`, all of a ball with an obstacle, in their order.
+    #[inline(never)]
+    fn shape_contacts(
+        &self,
+        pairs: &[BodyPair],
+        at: (f32, &SoftSettings),
+        out: &mut Vec<SoftContact>,
+        tests: &mut GroupTests,
+    ) {
         for p in pairs {
-            let c = match p.other {
-                Body::Shape(s) => self.contact_shape(p.ball, s, at, tests),
-                Body::Ball(o) => {
-                    let found = self.contact_balls(p.ball, o, at);
-                    // A hit wakes a sleeper; resting on it, rolling over it does not.
-                    if found.is_some_and(|(_, hit)| hit) {
+            if let Body::Shape(s) = p.other {
+                out.extend(self.contact_shape(p.ball, s, at, tests));
+            }
+        }
+    }
+
+    /// The contacts of `pairs`, all of two balls, in their order; a pair that hits a sleeper
+    /// goes to `wakes` (resting on it, rolling over it does not).
+    #[inline(never)]
+    fn ball_contacts(
+        &self,
+        pairs: &[BodyPair],
+        at: (f32, &SoftSettings),
+        out: &mut Vec<SoftContact>,
+        wakes: &mut Vec<(BallIx, BallIx)>,
+    ) {
+        for p in pairs {
+            if let Body::Ball(o) = p.other {
+                if let Some((c, hit)) = self.contact_balls(p.ball, o, at) {
+                    out.push(c);
+                    if hit {
                         wakes.push((p.ball, o));
                     }
-                    found.map(|(c, _)| c)
                 }
-            };
-            out.extend(c);
+            }
         }
     }
 
