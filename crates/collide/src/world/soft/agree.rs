@@ -267,4 +267,104 @@ mod tests {
         assert!(first_difference(&bits(&l, &b), &bits(&l, &other)).is_some());
         assert_eq!(first_difference(&bits(&l, &b), &bits(&l, &b)), None);
     }
+
+    /// AVX2's eight lanes with a block's read-only fields loaded at their uses, as the web's
+    /// kernel loads them ([`Wide::READ_AT_USE`]), so the desktop tests that way too.
+    #[cfg(target_arch = "x86_64")]
+    mod read_at_use {
+        use super::super::super::avx2::{avx2, W8};
+        use super::super::super::wide::{self, Wide};
+        use super::*;
+
+        #[derive(Clone, Copy)]
+        struct AtUse(W8);
+
+        impl Wide for AtUse {
+            const LANES: usize = W8::LANES;
+            const READ_AT_USE: bool = true;
+            type Mask = <W8 as Wide>::Mask;
+            fn splat(x: f32) -> Self {
+                AtUse(W8::splat(x))
+            }
+            fn add(self, b: Self) -> Self {
+                AtUse(self.0.add(b.0))
+            }
+            fn sub(self, b: Self) -> Self {
+                AtUse(self.0.sub(b.0))
+            }
+            fn mul(self, b: Self) -> Self {
+                AtUse(self.0.mul(b.0))
+            }
+            fn div(self, b: Self) -> Self {
+                AtUse(self.0.div(b.0))
+            }
+            fn max(self, b: Self) -> Self {
+                AtUse(self.0.max(b.0))
+            }
+            fn min(self, b: Self) -> Self {
+                AtUse(self.0.min(b.0))
+            }
+            fn neg(self) -> Self {
+                AtUse(self.0.neg())
+            }
+            fn gt(self, b: Self) -> Self::Mask {
+                self.0.gt(b.0)
+            }
+            fn ne(self, b: Self) -> Self::Mask {
+                self.0.ne(b.0)
+            }
+            fn blend(off: Self, on: Self, mask: Self::Mask) -> Self {
+                AtUse(W8::blend(off.0, on.0, mask))
+            }
+            fn load(v: &[f32], k: usize) -> Self {
+                AtUse(W8::load(v, k))
+            }
+            fn store(self, v: &mut [f32], k: usize) {
+                self.0.store(v, k)
+            }
+            fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 5] {
+                W8::gather(bodies, ids).map(AtUse)
+            }
+            fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 5]) {
+                W8::scatter(bodies, ids, s.map(|v| v.0))
+            }
+        }
+
+        fn pass(l: &mut LaneView, b: &mut Bodies, range: Range<usize>, kind: Kind, p: Pass) {
+            assert!(avx2());
+            // SAFETY: AVX2 is present (asserted), so `W8`'s methods may run.
+            unsafe { pass_avx2(l, b, range, kind == Kind::Balls, p) }
+        }
+
+        #[target_feature(enable = "avx2")]
+        unsafe fn pass_avx2(
+            l: &mut LaneView,
+            b: &mut Bodies,
+            range: Range<usize>,
+            two: bool,
+            p: Pass,
+        ) {
+            wide::run::<AtUse>(l, b, range, two, p)
+        }
+
+        #[test]
+        fn the_kernel_reading_its_fields_at_their_uses_gives_the_scalar_kernels_bits() {
+            if !avx2() {
+                eprintln!("no AVX2 on this CPU: not compared");
+                return;
+            }
+            let mut check = KernelCheck {
+                name: "AVX2, read at use",
+                lanes: 8,
+                present: true,
+                passes: 0,
+                differing: 0,
+                first: None,
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(7);
+            (0..20).for_each(|round| compare(&mut check, pass, &mut rng, round));
+            assert_eq!(check.passes, 100);
+            assert_eq!(check.differing, 0, "{:?}", check.first);
+        }
+    }
 }

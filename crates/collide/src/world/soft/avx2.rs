@@ -61,6 +61,7 @@ pub(super) struct W8(pub(super) __m256);
 // SAFETY (every method): a `W8` exists only where AVX2 is present (see the type).
 impl Wide for W8 {
     const LANES: usize = LANES;
+    const READ_AT_USE: bool = false;
     type Mask = __m256;
 
     #[inline(always)]

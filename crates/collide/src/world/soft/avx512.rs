@@ -89,6 +89,7 @@ fn joined(lo: __m256, hi: __m256) -> __m512 {
 // SAFETY (every method): a `W16` exists only where AVX-512 F and AVX2 are present.
 impl Wide for W16 {
     const LANES: usize = LANES;
+    const READ_AT_USE: bool = false;
     type Mask = __mmask16;
 
     #[inline(always)]

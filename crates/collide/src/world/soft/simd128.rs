@@ -95,6 +95,7 @@ struct W4(v128);
 
 impl Wide for W4 {
     const LANES: usize = LANES;
+    const READ_AT_USE: bool = true;
     type Mask = v128;
 
     #[inline(always)]
@@ -224,6 +225,7 @@ impl W4x2 {
 
 impl Wide for W4x2 {
     const LANES: usize = 2 * LANES;
+    const READ_AT_USE: bool = true;
     type Mask = (v128, v128);
 
     #[inline(always)]

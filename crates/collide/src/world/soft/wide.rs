@@ -25,6 +25,14 @@ pub(super) trait Wide: Copy {
     const LANES: usize;
     /// One bit (or one lane of set bits) per lane.
     type Mask: Copy;
+    /// Whether a block's fourteen read-only fields are loaded where each is used rather
+    /// than all at its start. The same operations in the same order either way (the same
+    /// bits); what differs is how many vectors stay live across a block. On the web the
+    /// engine spilled most of the 36 held ones (four lanes a vector, two vectors a block):
+    /// loaded at their uses, Node's relax passes took 1.38–1.42 ms against 1.45–1.51 (table
+    /// Fill 3,000). With AVX2 the held fields stay in registers and loading at each use was
+    /// slower (relax 5.59–6.78 ms against 5.03–5.54, the 10,000-ball pile on one core).
+    const READ_AT_USE: bool;
     fn splat(x: f32) -> Self;
     fn add(self, b: Self) -> Self;
     fn sub(self, b: Self) -> Self;
@@ -71,7 +79,7 @@ pub(super) fn run<V: Wide>(
         } else {
             Side::surface(l, k)
         };
-        let mut c = Block::load(l, k);
+        let mut c = Block::load(&*l, k);
         match pass {
             Pass::Warm => {
                 let on = V::load(l.warm, k).ne(V::splat(0.0));
@@ -131,7 +139,7 @@ pub(super) fn run<V: Wide>(
                 );
             }
         }
-        c.store(l, k);
+        Solved::of(&c).store(l, k);
         a.scatter(bodies, &l.a[k..k + n]);
         if two {
             b.scatter(bodies, &l.b[k..k + n]);
@@ -175,8 +183,9 @@ impl<V: Wide> Side<V> {
     }
 }
 
-/// A vector of lanes' fields.
-struct Block<V> {
+/// The read-only fields of a vector of lanes, loaded at a block's start where the width
+/// keeps them ([`Wide::READ_AT_USE`] false), else left unread (zeros, never used).
+struct Held<V> {
     nx: V,
     ny: V,
     sep: V,
@@ -191,34 +200,97 @@ struct Block<V> {
     rolling_mass: V,
     mu: V,
     rolling_reach: V,
+}
+
+/// A vector of lanes' fields: the four the passes solve, held, and the fourteen they only
+/// read, held too ([`Held`]) or loaded at each use, as the width says ([`Wide::READ_AT_USE`]).
+struct Block<'v, 'a, V> {
+    l: &'v LaneView<'a>,
+    k: usize,
+    held: Held<V>,
     impulse: V,
     max_push: V,
     friction: V,
     rolling: V,
 }
 
-impl<V: Wide> Block<V> {
+/// The read-only fields: each loaded at the block's start ([`Block::load`]) or at its use
+/// (the getter of the same name), one or the other by the width.
+macro_rules! read_only {
+    ($($field:ident),*) => {
+        impl<V: Wide> Held<V> {
+            #[inline(always)]
+            fn load(l: &LaneView, k: usize) -> Self {
+                let get = |f: &[f32]| match V::READ_AT_USE {
+                    true => V::splat(0.0),
+                    false => V::load(f, k),
+                };
+                Held { $($field: get(l.$field)),* }
+            }
+        }
+
+        impl<V: Wide> Block<'_, '_, V> {
+            $(
+                #[inline(always)]
+                fn $field(&self) -> V {
+                    match V::READ_AT_USE {
+                        true => V::load(self.l.$field, self.k),
+                        false => self.held.$field,
+                    }
+                }
+            )*
+        }
+    };
+}
+
+read_only!(
+    nx,
+    ny,
+    sep,
+    mass,
+    inv_a,
+    inv_b,
+    ra,
+    rb,
+    inv_ia,
+    inv_ib,
+    tangent_mass,
+    rolling_mass,
+    mu,
+    rolling_reach
+);
+
+impl<'v, 'a, V: Wide> Block<'v, 'a, V> {
     #[inline(always)]
-    fn load(l: &LaneView, k: usize) -> Self {
+    fn load(l: &'v LaneView<'a>, k: usize) -> Self {
         Block {
-            nx: V::load(l.nx, k),
-            ny: V::load(l.ny, k),
-            sep: V::load(l.sep, k),
-            mass: V::load(l.mass, k),
-            inv_a: V::load(l.inv_a, k),
-            inv_b: V::load(l.inv_b, k),
-            ra: V::load(l.ra, k),
-            rb: V::load(l.rb, k),
-            inv_ia: V::load(l.inv_ia, k),
-            inv_ib: V::load(l.inv_ib, k),
-            tangent_mass: V::load(l.tangent_mass, k),
-            rolling_mass: V::load(l.rolling_mass, k),
-            mu: V::load(l.mu, k),
-            rolling_reach: V::load(l.rolling_reach, k),
+            l,
+            k,
+            held: Held::load(l, k),
             impulse: V::load(l.impulse, k),
             max_push: V::load(l.max_push, k),
             friction: V::load(l.friction, k),
             rolling: V::load(l.rolling, k),
+        }
+    }
+}
+
+/// A vector of lanes' solved fields.
+struct Solved<V> {
+    impulse: V,
+    max_push: V,
+    friction: V,
+    rolling: V,
+}
+
+impl<V: Wide> Solved<V> {
+    #[inline(always)]
+    fn of(c: &Block<V>) -> Self {
+        Solved {
+            impulse: c.impulse,
+            max_push: c.max_push,
+            friction: c.friction,
+            rolling: c.rolling,
         }
     }
 
@@ -255,7 +327,7 @@ struct Sides<'s, V: Wide> {
 #[inline(always)]
 fn warm<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, on: V::Mask) {
     let (a0, b0) = (*sides.a, *sides.b);
-    let p = (c.nx.mul(c.impulse), c.ny.mul(c.impulse));
+    let p = (c.nx().mul(c.impulse), c.ny().mul(c.impulse));
     push_normal(c, sides, p);
     push_tangent(c, sides, c.friction);
     push_rolling(c, sides, c.rolling);
@@ -276,32 +348,32 @@ fn blend_side<V: Wide>(off: &Side<V>, on: &Side<V>, mask: V::Mask) -> Side<V> {
 
 #[inline(always)]
 fn push_normal<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, p: (V, V)) {
-    sides.a.vx = sides.a.vx.add(p.0.mul(c.inv_a));
-    sides.a.vy = sides.a.vy.add(p.1.mul(c.inv_a));
+    sides.a.vx = sides.a.vx.add(p.0.mul(c.inv_a()));
+    sides.a.vy = sides.a.vy.add(p.1.mul(c.inv_a()));
     if sides.two {
-        sides.b.vx = sides.b.vx.sub(p.0.mul(c.inv_b));
-        sides.b.vy = sides.b.vy.sub(p.1.mul(c.inv_b));
+        sides.b.vx = sides.b.vx.sub(p.0.mul(c.inv_b()));
+        sides.b.vy = sides.b.vy.sub(p.1.mul(c.inv_b()));
     }
 }
 
 #[inline(always)]
 fn push_tangent<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, dl: V) {
-    let (px, py) = (c.ny.neg().mul(dl), c.nx.mul(dl));
-    sides.a.vx = sides.a.vx.add(px.mul(c.inv_a));
-    sides.a.vy = sides.a.vy.add(py.mul(c.inv_a));
-    sides.a.w = sides.a.w.sub(c.ra.mul(dl).mul(c.inv_ia));
+    let (px, py) = (c.ny().neg().mul(dl), c.nx().mul(dl));
+    sides.a.vx = sides.a.vx.add(px.mul(c.inv_a()));
+    sides.a.vy = sides.a.vy.add(py.mul(c.inv_a()));
+    sides.a.w = sides.a.w.sub(c.ra().mul(dl).mul(c.inv_ia()));
     if sides.two {
-        sides.b.vx = sides.b.vx.sub(px.mul(c.inv_b));
-        sides.b.vy = sides.b.vy.sub(py.mul(c.inv_b));
-        sides.b.w = sides.b.w.sub(c.rb.mul(dl).mul(c.inv_ib));
+        sides.b.vx = sides.b.vx.sub(px.mul(c.inv_b()));
+        sides.b.vy = sides.b.vy.sub(py.mul(c.inv_b()));
+        sides.b.w = sides.b.w.sub(c.rb().mul(dl).mul(c.inv_ib()));
     }
 }
 
 #[inline(always)]
 fn push_rolling<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, dl: V) {
-    sides.a.w = sides.a.w.add(dl.mul(c.inv_ia));
+    sides.a.w = sides.a.w.add(dl.mul(c.inv_ia()));
     if sides.two {
-        sides.b.w = sides.b.w.sub(dl.mul(c.inv_ib));
+        sides.b.w = sides.b.w.sub(dl.mul(c.inv_ib()));
     }
 }
 
@@ -314,7 +386,7 @@ fn solve<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>, bias: &Bias<V>) {
     } else {
         (sides.a.dx, sides.a.dy)
     };
-    let s = c.sep.add(dx.mul(c.nx).add(dy.mul(c.ny)));
+    let s = c.sep().add(dx.mul(c.nx()).add(dy.mul(c.ny())));
     let gap = s.gt(zero);
     let soft = if bias.on {
         bias.push.neg().max(bias.rate.mul(s))
@@ -328,10 +400,10 @@ fn solve<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>, bias: &Bias<V>) {
         .a
         .vx
         .sub(sides.b.vx)
-        .mul(c.nx)
-        .add(sides.a.vy.sub(sides.b.vy).mul(c.ny));
+        .mul(c.nx())
+        .add(sides.a.vy.sub(sides.b.vy).mul(c.ny()));
     let d = c
-        .mass
+        .mass()
         .neg()
         .mul(mass_scale)
         .mul(vn.add(b_n))
@@ -340,7 +412,7 @@ fn solve<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>, bias: &Bias<V>) {
     let applied = new.sub(c.impulse);
     c.impulse = new;
     c.max_push = applied.max(c.max_push);
-    let p = (c.nx.mul(applied), c.ny.mul(applied));
+    let p = (c.nx().mul(applied), c.ny().mul(applied));
     push_normal(c, sides, p);
     friction(c, sides);
 }
@@ -349,23 +421,24 @@ fn solve<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>, bias: &Bias<V>) {
 #[inline(always)]
 fn friction<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>) {
     let zero = V::splat(0.0);
-    let limit = c.mu.mul(c.impulse);
-    let (tx, ty) = (c.ny.neg(), c.nx);
+    let limit = c.mu().mul(c.impulse);
+    let (tx, ty) = (c.ny().neg(), c.nx());
     let dot = sides
         .a
         .vx
         .sub(sides.b.vx)
         .mul(tx)
         .add(sides.a.vy.sub(sides.b.vy).mul(ty));
-    let vt = dot.sub(sides.a.w.mul(c.ra)).sub(sides.b.w.mul(c.rb));
-    let new = clamp(c.friction.sub(c.tangent_mass.mul(vt)), limit);
+    let vt = dot.sub(sides.a.w.mul(c.ra())).sub(sides.b.w.mul(c.rb()));
+    let new = clamp(c.friction.sub(c.tangent_mass().mul(vt)), limit);
     let dl = new.sub(c.friction);
     c.friction = new;
     push_tangent(c, sides, dl);
-    let rolls = c.rolling_reach.gt(zero);
-    let limit = c.rolling_reach.mul(c.impulse);
+    let rolls = c.rolling_reach().gt(zero);
+    let limit = c.rolling_reach().mul(c.impulse);
     let new = clamp(
-        c.rolling.sub(c.rolling_mass.mul(sides.a.w.sub(sides.b.w))),
+        c.rolling
+            .sub(c.rolling_mass().mul(sides.a.w.sub(sides.b.w))),
         limit,
     );
     let dl = new.sub(c.rolling);
