@@ -313,12 +313,13 @@ impl PairCache {
 /// outcome (about half the kept pairs overlap, which no predictor guesses): each pair is
 /// written, and the write position moves on only when the boxes overlap. One bounds check a
 /// pair (its larger index against the boxes) and none on the write (the `k`-th pair is
-/// written at most at slot `k`): the browser's engine runs each check as a compare and a
-/// branch, and this loop is most of the pair cache's work.
+/// written at most at slot `k`), into the list's spare room, not cleared first: the browser's
+/// engine runs each check as a compare and a branch, and this loop is most of the pair
+/// cache's work.
 fn filter(kept: &[Pair], boxes: &[Aabb], out: &mut Vec<Pair>) {
     let at = out.len();
-    out.resize(at + kept.len(), (0, 0));
-    let dst = &mut out[at..];
+    out.reserve(kept.len());
+    let dst = &mut out.spare_capacity_mut()[..kept.len()];
     let mut n = 0;
     for (k, &(i, j)) in kept.iter().enumerate() {
         let (i, j) = (i as usize, j as usize);
@@ -330,11 +331,12 @@ fn filter(kept: &[Pair], boxes: &[Aabb], out: &mut Vec<Pair>) {
         // SAFETY: `n ≤ k < kept.len() = dst.len()` (`n` moves on at most once a pair), and
         // both indices are below `boxes.len()` (asserted).
         unsafe {
-            *dst.get_unchecked_mut(n) = (i as u32, j as u32);
+            dst.get_unchecked_mut(n).write((i as u32, j as u32));
             n += packed::overlap(boxes.get_unchecked(i), boxes.get_unchecked(j)) as usize;
         }
     }
-    out.truncate(at + n);
+    // SAFETY: every slot below `n` was written (slot `m` when `n` was `m`, before it moved on).
+    unsafe { out.set_len(at + n) }
 }
 
 /// `b` grown by `m`, or `b` itself when that would not hold it (a margin that is not a
