@@ -178,8 +178,7 @@ impl NarrowStage {
     /// Writes the frame's end: the contacts of `found`'s pairs touching in `w` (the
     /// sleepers' part only when found again or gone).
     pub(super) fn write_frame_end(&mut self, w: &EndWorld, found: FrameEndPairs) {
-        let touching = |p: &BodyPair| end_contact(w, p);
-        let (threads, parts) = (w.threads, &mut self.end_parts);
+        let parts = &mut self.end_parts;
         match found.asleep {
             AsleepPairs::Kept => {}
             AsleepPairs::None => {
@@ -188,14 +187,12 @@ impl NarrowStage {
             }
             AsleepPairs::Found(pairs) => {
                 self.end_asleep.clear();
-                let out = &mut self.end_asleep;
-                workers::filter_map_into(threads, pairs, PARALLEL_END, parts, out, touching);
+                end_contacts_into(w, pairs, parts, &mut self.end_asleep);
                 self.asleep_writes += 1;
             }
         }
         self.end_awake.clear();
-        let (pairs, out) = (found.awake, &mut self.end_awake);
-        workers::filter_map_into(threads, pairs, PARALLEL_END, parts, out, touching);
+        end_contacts_into(w, found.awake, parts, &mut self.end_awake);
     }
 
     /// The frame's end (see the module notes).
@@ -232,36 +229,73 @@ fn renumber(list: &mut Vec<PairContact>, gone: &Removed) {
     });
 }
 
-/// The contact of pair `p` in `w` if its two touch (the narrow phase's tests: ball–ball, and
-/// ball–obstacle with the ball's velocity relative to the obstacle; group tests not counted).
-fn end_contact(w: &EndWorld, p: &BodyPair) -> Option<PairContact> {
-    let b = &w.balls[p.ball.ix()];
-    let (with, c) = match p.other {
-        Body::Ball(o) => {
-            let other = &w.balls[o.ix()];
-            let c = ball_ball(b.pos, b.radius, other.pos, other.radius)?;
-            (ContactWith::Ball(o.0), c)
+/// Appends to `out` the contacts of `pairs` touching in `w`, in order: each run of obstacle
+/// pairs, then of ball pairs (one of each, the broad phase giving every obstacle pair
+/// first), by a loop of its own. The browser's engine allocates registers for a loop as a
+/// whole, and one loop holding both kinds spilled the balls' few values at every pair.
+fn end_contacts_into(
+    w: &EndWorld,
+    pairs: &[BodyPair],
+    parts: &mut Vec<Vec<PairContact>>,
+    out: &mut Vec<PairContact>,
+) {
+    let of_shape = |p: &BodyPair| matches!(p.other, Body::Shape(_));
+    let mut rest = pairs;
+    while let Some(first) = rest.first() {
+        let shapes = of_shape(first);
+        let run = rest.iter().position(|p| of_shape(p) != shapes);
+        let (this, after) = rest.split_at(run.unwrap_or(rest.len()));
+        match shapes {
+            true => workers::filter_map_into(w.threads, this, PARALLEL_END, parts, out, |p| {
+                end_shape_contact(w, p)
+            }),
+            false => workers::filter_map_into(w.threads, this, PARALLEL_END, parts, out, |p| {
+                end_ball_contact(w, p)
+            }),
         }
-        Body::Shape(s) => {
-            let shape = &w.shapes[s.ix()];
-            let disc = Disc {
-                centre: b.pos,
-                radius: b.radius,
-                vel: b.vel - shape.velocity_at(b.pos, w.rotating),
-            };
-            let mut scratch = GroupTests::default();
-            let (c, _) = ball_obstacle(disc, shape, w.groups, &mut scratch)?;
-            (ContactWith::Shape(s.0), c)
-        }
+        rest = after;
+    }
+}
+
+/// The contact of ball pair `p` in `w` if its two touch (`None` for an obstacle pair).
+#[inline(always)]
+fn end_ball_contact(w: &EndWorld, p: &BodyPair) -> Option<PairContact> {
+    let Body::Ball(o) = p.other else {
+        return None;
     };
-    Some(PairContact {
+    let (b, other) = (&w.balls[p.ball.ix()], &w.balls[o.ix()]);
+    let c = ball_ball(b.pos, b.radius, other.pos, other.radius)?;
+    Some(end_of(p, ContactWith::Ball(o.0), c))
+}
+
+/// The contact of obstacle pair `p` in `w` if its two touch, with the ball's velocity
+/// relative to the obstacle (group tests not counted; `None` for a ball pair).
+fn end_shape_contact(w: &EndWorld, p: &BodyPair) -> Option<PairContact> {
+    let Body::Shape(s) = p.other else {
+        return None;
+    };
+    let (b, shape) = (&w.balls[p.ball.ix()], &w.shapes[s.ix()]);
+    let disc = Disc {
+        centre: b.pos,
+        radius: b.radius,
+        vel: b.vel - shape.velocity_at(b.pos, w.rotating),
+    };
+    let mut scratch = GroupTests::default();
+    let (c, _) = ball_obstacle(disc, shape, w.groups, &mut scratch)?;
+    Some(end_of(p, ContactWith::Shape(s.0), c))
+}
+
+/// Pair `p`'s contact `c` with `with` as the frame's end lists it.
+#[inline(always)]
+fn end_of(p: &BodyPair, with: ContactWith, c: Contact) -> PairContact {
+    PairContact {
         iteration: PairContact::FRAME_END,
         ball: p.ball.0,
         with,
         point: c.point,
         normal: c.normal,
         depth: c.depth,
-    })
+    }
 }
 
 /// A ball as a test reads it: its centre and radius (px), and its velocity relative to what
