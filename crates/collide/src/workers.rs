@@ -194,8 +194,31 @@ pub(crate) fn filter_map_indices_into<B: Send>(
     out: &mut Vec<B>,
     f: impl Fn(usize) -> Option<B> + Sync,
 ) {
-    let fill = |run: std::ops::Range<usize>, list: &mut Vec<B>| list.extend(run.filter_map(&f));
+    let fill = |run: std::ops::Range<usize>, list: &mut Vec<B>| extend_filtered(list, run, &f);
     lists_into(threads, n, from, scratch, out, fill);
+}
+
+/// Appends `f(i)` for each `i` of `run` that gives one, in order, into room reserved first,
+/// so the loop holds no call (a `Vec::push` that may grow the list is one): the browser's
+/// engine keeps a loop's values in registers only where the loop makes no call, and spilled
+/// them at every item around the rare growth.
+pub(crate) fn extend_filtered<B>(
+    list: &mut Vec<B>,
+    run: std::ops::Range<usize>,
+    f: impl Fn(usize) -> Option<B>,
+) {
+    list.reserve(run.len());
+    let (at, mut n) = (list.len(), 0);
+    let room = &mut list.spare_capacity_mut()[..run.len()];
+    for i in run {
+        if let Some(b) = f(i) {
+            // SAFETY: at most one item an index, so `n` is below `room.len()`.
+            unsafe { room.get_unchecked_mut(n).write(b) };
+            n += 1;
+        }
+    }
+    // SAFETY: the first `n` slots of the room were written above.
+    unsafe { list.set_len(at + n) }
 }
 
 /// Calls `apply(f(i))` for each `i` of `0..n` that gives one, in order: `f` on up to

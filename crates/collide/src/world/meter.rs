@@ -44,18 +44,32 @@ impl MeterStage {
     ) -> u32 {
         let marked = &mut self.marked;
         marked.clear();
+        // Both balls of every pair are written, and the end moves past them only when they
+        // are close, into room reserved first: the loop holds no branch on the outcome and no
+        // call (the browser's engine spilled the loop's values around a push that may grow).
         let mark = |run: std::ops::Range<usize>, out: &mut Vec<u32>| {
-            for p in &bodies[run] {
+            let pairs = &bodies[run];
+            out.reserve(2 * pairs.len());
+            let (at, mut n) = (out.len(), 0);
+            let room = &mut out.spare_capacity_mut()[..2 * pairs.len()];
+            for (k, p) in pairs.iter().enumerate() {
                 let Some(o) = p.other_ball() else {
                     continue;
                 };
                 let (a, b) = (&balls[p.ball.ix()], &balls[o.ix()]);
                 let close = 0.5 * a.radius.min(b.radius);
-                if (a.pos - b.pos).length_squared() < close * close || a.pos == b.pos {
-                    out.push(p.ball.0);
-                    out.push(o.0);
+                let hit = (a.pos - b.pos).length_squared() < close * close || a.pos == b.pos;
+                debug_assert!(n <= 2 * k);
+                // SAFETY: `n ≤ 2k` (it moves on by two at most once a pair), so slots `n`
+                // and `n + 1` are below `2 · pairs.len()`.
+                unsafe {
+                    room.get_unchecked_mut(n).write(p.ball.0);
+                    room.get_unchecked_mut(n + 1).write(o.0);
                 }
+                n += 2 * hit as usize;
             }
+            // SAFETY: every slot below `n` was written (each pair's two before `n` passed them).
+            unsafe { out.set_len(at + n) }
         };
         let n = bodies.len();
         workers::lists_into(threads, n, PARALLEL_PAIRS, &mut self.parts, marked, mark);

@@ -175,6 +175,18 @@ fn join_parts(contacts: &mut Vec<SoftContact>, parts: &[NarrowPart], threads: us
     unsafe { contacts.set_len(at + more) }
 }
 
+/// Pushes `x` onto `list`, which has room for it (reserved by the caller), with no call.
+#[inline(always)]
+fn push_within<T>(list: &mut Vec<T>, x: T) {
+    let n = list.len();
+    assert!(n < list.capacity());
+    // SAFETY: slot `n` is within the capacity (asserted) and is the first past the length.
+    unsafe {
+        list.as_mut_ptr().add(n).write(x);
+        list.set_len(n + 1);
+    }
+}
+
 /// The speculative reach of a pair: what the two can close this step, plus a margin.
 fn reach(closing: f32, r: f32, dt: f32) -> f32 {
     closing * dt + r * SPECULATIVE_RADII
@@ -238,12 +250,17 @@ impl Reads<'_> {
         out: &mut Vec<SoftContact>,
         wakes: &mut Vec<(BallIx, BallIx)>,
     ) {
+        // Room for every pair's contact and wake first, so the loop holds no call (a push
+        // that may grow the list is one): the browser's engine spilled the loop's values
+        // around it at every pair.
+        out.reserve(pairs.len());
+        wakes.reserve(pairs.len());
         for p in pairs {
             if let Body::Ball(o) = p.other {
                 if let Some((c, hit)) = self.contact_balls(p.ball, o, at) {
-                    out.push(c);
+                    push_within(out, c);
                     if hit {
-                        wakes.push((p.ball, o));
+                        push_within(wakes, (p.ball, o));
                     }
                 }
             }
