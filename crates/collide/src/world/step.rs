@@ -175,6 +175,7 @@ impl World {
         #[cfg(not(target_arch = "wasm32"))]
         let _held = crate::workers::hold(cx.settings.threads);
         let dt = cx.dt;
+        let mode = cx.settings.tunnelling;
         self.rules_at(Moment::Start, &mut cx);
         let st = &mut self.stages;
         st.launch
@@ -188,9 +189,49 @@ impl World {
         self.balls.mark_starts();
         st.sweep.begin(self.balls.starts(), dt);
         st.sleep.before_step(&mut frame!(self), &mut cx);
-        match cx.settings.solver {
-            Solver::Soft => self.step_soft(&mut cx),
-            Solver::PushOut => self.step_push_out(&mut cx),
+        if cx.settings.solver == Solver::Soft {
+            let find = st.soft.must_find(&frame!(self), &cx);
+            SoftStage::accelerate(&mut self.balls, &cx);
+            let mut w = frame!(self);
+            if find {
+                let sub_steps = cx.settings.contact_sub_steps();
+                let boxes = |_, b: &Ball| SoftStage::ball_box(b, sub_steps, dt);
+                st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
+            }
+            cx.tally.iterations += 1;
+            st.soft
+                .solve(&mut w, st.pairs.bodies(), find, &mut st.narrow, &mut cx);
+            self.rules_at(Moment::Moved, &mut cx);
+        } else {
+            push_out::move_balls(&mut self.balls, &cx);
+            self.rules_at(Moment::Moved, &mut cx);
+            let (st, mut w) = (&mut self.stages, frame!(self));
+            for k in 0..cx.iterations() {
+                let boxes = |i, b: &Ball| st.sweep.ball_box(mode, i, b);
+                st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
+                cx.tally.iterations += 1;
+                st.narrow.begin_iteration(k);
+                if mode == Tunnelling::Off {
+                    let (pairs, narrow) = (st.pairs.bodies(), &mut st.narrow);
+                    push_out::iterate(&mut w, pairs, narrow, &mut cx);
+                } else if !st.sweep.iterate(&mut w, st.pairs.bodies(), &mut cx) {
+                    break; // no path changed
+                }
+            }
+            st.sweep.end(w.balls, mode);
+            if mode == Tunnelling::Off {
+                // The walls' last word, its broad-phase work counted apart.
+                let mut pass = Tally::default();
+                st.pairs
+                    .find(&w, |_, b| b.aabb(), cx.query(true), &mut pass);
+                let (pairs, narrow) = (st.pairs.bodies(), &mut st.narrow);
+                push_out::walls_last(&mut w, pairs, narrow, pass, &mut cx);
+            } else if w.balls.len() >= 2 {
+                let boxes = |_, b: &Ball| SettleStage::ball_box(b);
+                st.pairs.find(&w, boxes, cx.query(false), &mut cx.tally);
+                cx.tally.iterations += 1;
+                st.settle.run(&mut w, st.pairs.bodies(), &mut cx.tally);
+            }
         }
         self.measure_rebounds(&mut cx);
         let first_hit = cx.first_hit;
@@ -206,63 +247,6 @@ impl World {
         self.measure(&cx, woke, t0);
         self.hits = cx.hits;
         self.steps += 1;
-    }
-
-    /// The soft contacts' part of the step: gravity, the frame's search when its contacts
-    /// are found, the sub-step's solve. Never inlined, as the push-out's part: the page's
-    /// engine compiles the step's parts apart, each sooner than the whole.
-    #[inline(never)]
-    fn step_soft(&mut self, cx: &mut StepContext) {
-        let dt = cx.dt;
-        let st = &mut self.stages;
-        let find = st.soft.must_find(&frame!(self), cx);
-        SoftStage::accelerate(&mut self.balls, cx);
-        let mut w = frame!(self);
-        if find {
-            let sub_steps = cx.settings.contact_sub_steps();
-            let boxes = |_, b: &Ball| SoftStage::ball_box(b, sub_steps, dt);
-            st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
-        }
-        cx.tally.iterations += 1;
-        st.soft
-            .solve(&mut w, st.pairs.bodies(), find, &mut st.narrow, cx);
-        self.rules_at(Moment::Moved, cx);
-    }
-
-    /// The push-out's part of the step: the move, the collision iterations (or the swept
-    /// modes' searches) and the walls' last word (see [`World::step_soft`]).
-    #[inline(never)]
-    fn step_push_out(&mut self, cx: &mut StepContext) {
-        let mode = cx.settings.tunnelling;
-        push_out::move_balls(&mut self.balls, cx);
-        self.rules_at(Moment::Moved, cx);
-        let (st, mut w) = (&mut self.stages, frame!(self));
-        for k in 0..cx.iterations() {
-            let boxes = |i, b: &Ball| st.sweep.ball_box(mode, i, b);
-            st.pairs.find(&w, boxes, cx.query(true), &mut cx.tally);
-            cx.tally.iterations += 1;
-            st.narrow.begin_iteration(k);
-            if mode == Tunnelling::Off {
-                let (pairs, narrow) = (st.pairs.bodies(), &mut st.narrow);
-                push_out::iterate(&mut w, pairs, narrow, cx);
-            } else if !st.sweep.iterate(&mut w, st.pairs.bodies(), cx) {
-                break; // no path changed
-            }
-        }
-        st.sweep.end(w.balls, mode);
-        if mode == Tunnelling::Off {
-            // The walls' last word, its broad-phase work counted apart.
-            let mut pass = Tally::default();
-            st.pairs
-                .find(&w, |_, b| b.aabb(), cx.query(true), &mut pass);
-            let (pairs, narrow) = (st.pairs.bodies(), &mut st.narrow);
-            push_out::walls_last(&mut w, pairs, narrow, pass, cx);
-        } else if w.balls.len() >= 2 {
-            let boxes = |_, b: &Ball| SettleStage::ball_box(b);
-            st.pairs.find(&w, boxes, cx.query(false), &mut cx.tally);
-            cx.tally.iterations += 1;
-            st.settle.run(&mut w, st.pairs.bodies(), &mut cx.tally);
-        }
     }
 
     /// The step's context: its settings (on one thread below `parallel_from` balls), the
