@@ -10,7 +10,7 @@
 
 use super::lanes::SPECULATIVE_RADII;
 use crate::balls::{BallSet, Columns, Rest};
-use crate::geom::{at_least, larger, smaller, Ball, Group, Shape};
+use crate::geom::{Ball, Group, Shape};
 use crate::workers;
 use crate::world::body::{BallIx, Body, BodyPair, ShapeIx};
 use crate::world::contacts::SoftContact;
@@ -278,7 +278,7 @@ impl Reads<'_> {
     ) -> Option<(SoftContact, bool)> {
         let (dt, soft) = at;
         let (a, b) = (self.balls[bi.ix()], self.balls[bj.ix()]);
-        let reach = reach((a.vel - b.vel).length(), smaller(a.radius, b.radius), dt);
+        let reach = reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
         let c = ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
         let e = a.elasticity * b.elasticity * self.elasticity_scale;
         let approach = (a.vel - b.vel).dot(c.normal);
@@ -440,7 +440,11 @@ pub(super) fn new_contact(m: &Meeting, soft: &SoftSettings) -> SoftContact {
         approach,
         e,
         surface,
-        speed: larger(a.ball.vel.length(), b.map_or(0.0, |b| b.ball.vel.length())),
+        speed: a
+            .ball
+            .vel
+            .length()
+            .max(b.map_or(0.0, |b| b.ball.vel.length())),
         firm: false,
     };
     set_masses(&mut contact, a, b, soft);
@@ -455,7 +459,7 @@ fn set_masses(c: &mut SoftContact, a: Held, b: Option<Held>, soft: &SoftSettings
         false => {
             let b = h.ball;
             let inertia = 0.5 * b.mass * b.radius * b.radius;
-            (1.0 / b.mass, b.radius, 1.0 / at_least(inertia, 1e-12))
+            (1.0 / b.mass, b.radius, 1.0 / inertia.max(1e-12))
         }
     };
     let (inv_a, ra, inv_ia) = inverses(a);
@@ -465,7 +469,7 @@ fn set_masses(c: &mut SoftContact, a: Held, b: Option<Held>, soft: &SoftSettings
     c.mass = 1.0 / (inv_a + inv_b);
     c.tangent_mass = 1.0 / k_t;
     c.rolling_mass = 1.0 / (inv_ia + inv_ib);
-    c.rolling_reach = soft.rolling * if rb > 0.0 { smaller(ra, rb) } else { ra };
+    c.rolling_reach = soft.rolling * if rb > 0.0 { ra.min(rb) } else { ra };
 }
 
 /// After a hit woke sleepers, gives them their masses back in the other contacts found
