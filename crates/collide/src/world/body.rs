@@ -96,3 +96,49 @@ impl BodyPair {
         }
     }
 }
+
+/// `pairs` cut into runs of one kind, in order: `(true, run)` for a run of obstacle pairs,
+/// `(false, run)` for one of ball pairs (the broad phase gives every obstacle pair first, so
+/// one run of each). A stage that tests each kind by a loop of its own reads them so: the
+/// browser's engine allocates registers for a loop as a whole, and one loop holding both
+/// kinds spilled the ball pairs' few values at every pair.
+pub(super) fn runs_by_kind(pairs: &[BodyPair]) -> impl Iterator<Item = (bool, &[BodyPair])> {
+    let of_shape = |p: &BodyPair| p.other_ball().is_none();
+    let mut rest = pairs;
+    std::iter::from_fn(move || {
+        let shapes = of_shape(rest.first()?);
+        let n = rest.iter().position(|p| of_shape(p) != shapes);
+        let (run, after) = rest.split_at(n.unwrap_or(rest.len()));
+        rest = after;
+        Some((shapes, run))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_runs_by_kind_cover_the_pairs_in_order_each_of_one_kind() {
+        let shape = |s, b| BodyPair {
+            ball: BallIx(b),
+            other: Body::Shape(ShapeIx(s)),
+        };
+        let ball = |a, b| BodyPair {
+            ball: BallIx(a),
+            other: Body::Ball(BallIx(b)),
+        };
+        let pairs = [
+            shape(0, 1),
+            shape(1, 0),
+            ball(0, 1),
+            ball(1, 2),
+            shape(2, 2),
+        ];
+        let runs: Vec<(bool, usize)> = runs_by_kind(&pairs).map(|(s, r)| (s, r.len())).collect();
+        assert_eq!(runs, [(true, 2), (false, 2), (true, 1)]);
+        let joined: Vec<BodyPair> = runs_by_kind(&pairs).flat_map(|(_, r)| r.to_vec()).collect();
+        assert_eq!(joined, pairs);
+        assert_eq!(runs_by_kind(&[]).count(), 0);
+    }
+}

@@ -36,7 +36,7 @@ pub(super) use crate::narrow::{Contact, GroupTests, Impact};
 /// A swept move as the impact searches read it (the swept tests' own form).
 pub(super) use crate::tunnel::SweptBall;
 
-use super::body::{Body, BodyPair};
+use super::body::{runs_by_kind, Body, BodyPair};
 use crate::balls::Removed;
 use crate::geom::{Ball, Geometry, Group, Shape};
 use crate::narrow;
@@ -229,31 +229,23 @@ fn renumber(list: &mut Vec<PairContact>, gone: &Removed) {
     });
 }
 
-/// Appends to `out` the contacts of `pairs` touching in `w`, in order: each run of obstacle
-/// pairs, then of ball pairs (one of each, the broad phase giving every obstacle pair
-/// first), by a loop of its own. The browser's engine allocates registers for a loop as a
-/// whole, and one loop holding both kinds spilled the balls' few values at every pair.
+/// Appends to `out` the contacts of `pairs` touching in `w`, in order, each run of one kind
+/// by a loop of its own ([`runs_by_kind`]).
 fn end_contacts_into(
     w: &EndWorld,
     pairs: &[BodyPair],
     parts: &mut Vec<Vec<PairContact>>,
     out: &mut Vec<PairContact>,
 ) {
-    let of_shape = |p: &BodyPair| matches!(p.other, Body::Shape(_));
-    let mut rest = pairs;
-    while let Some(first) = rest.first() {
-        let shapes = of_shape(first);
-        let run = rest.iter().position(|p| of_shape(p) != shapes);
-        let (this, after) = rest.split_at(run.unwrap_or(rest.len()));
+    for (shapes, run) in runs_by_kind(pairs) {
         match shapes {
-            true => workers::filter_map_into(w.threads, this, PARALLEL_END, parts, out, |p| {
+            true => workers::filter_map_into(w.threads, run, PARALLEL_END, parts, out, |p| {
                 end_shape_contact(w, p)
             }),
-            false => workers::filter_map_into(w.threads, this, PARALLEL_END, parts, out, |p| {
+            false => workers::filter_map_into(w.threads, run, PARALLEL_END, parts, out, |p| {
                 end_ball_contact(w, p)
             }),
         }
-        rest = after;
     }
 }
 

@@ -12,7 +12,7 @@ use super::lanes::SPECULATIVE_RADII;
 use crate::balls::{BallSet, Columns, Rest};
 use crate::geom::{Ball, Group, Shape};
 use crate::workers;
-use crate::world::body::{BallIx, Body, BodyPair, ShapeIx};
+use crate::world::body::{runs_by_kind, BallIx, Body, BodyPair, ShapeIx};
 use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
 use crate::world::narrow_stage::{ball_ball, ball_obstacle_fine, Contact, Disc, GroupTests};
@@ -201,26 +201,15 @@ type Found<'a> = (
 );
 
 impl Reads<'_> {
-    /// The contacts of `pairs`, in their order: each run of obstacle pairs, then of ball
-    /// pairs (the broad phase gives every obstacle pair first, so one run of each), by a loop
-    /// of its own. The browser's engine allocates registers for a loop as a whole, and one
-    /// loop holding both kinds (the obstacles' groups and f64 faces beside the balls' few
-    /// floats) spilled the balls' values to the stack at every pair.
+    /// The contacts of `pairs`, in their order, each run of one kind by a loop of its own
+    /// ([`runs_by_kind`]).
     fn contacts_of(&self, pairs: &[BodyPair], at: (f32, &SoftSettings), found: Found) {
         let (out, wakes, tests) = found;
-        let mut rest = pairs;
-        while let Some(first) = rest.first() {
-            let of_shape = matches!(first.other, Body::Shape(_));
-            let run = rest
-                .iter()
-                .position(|p| matches!(p.other, Body::Shape(_)) != of_shape)
-                .unwrap_or(rest.len());
-            let (this, after) = rest.split_at(run);
-            match of_shape {
-                true => self.shape_contacts(this, at, out, tests),
-                false => self.ball_contacts(this, at, out, wakes),
+        for (shapes, run) in runs_by_kind(pairs) {
+            match shapes {
+                true => self.shape_contacts(run, at, out, tests),
+                false => self.ball_contacts(run, at, out, wakes),
             }
-            rest = after;
         }
     }
 
