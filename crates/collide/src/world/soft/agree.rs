@@ -272,8 +272,8 @@ mod tests {
     /// kernel loads them ([`Wide::READ_AT_USE`]), so the desktop tests that way too.
     #[cfg(target_arch = "x86_64")]
     mod read_at_use {
-        use super::super::super::avx2::{avx2, W8};
-        use super::super::super::wide::{self, Wide};
+        use super::super::super::avx2::{avx2, pass_as, W8};
+        use super::super::super::wide::Wide;
         use super::*;
 
         #[derive(Clone, Copy)]
@@ -330,23 +330,6 @@ mod tests {
             }
         }
 
-        fn pass(l: &mut LaneView, b: &mut Bodies, range: Range<usize>, kind: Kind, p: Pass) {
-            assert!(avx2());
-            // SAFETY: AVX2 is present (asserted), so `W8`'s methods may run.
-            unsafe { pass_avx2(l, b, range, kind == Kind::Balls, p) }
-        }
-
-        #[target_feature(enable = "avx2")]
-        unsafe fn pass_avx2(
-            l: &mut LaneView,
-            b: &mut Bodies,
-            range: Range<usize>,
-            two: bool,
-            p: Pass,
-        ) {
-            wide::run::<AtUse>(l, b, range, two, p)
-        }
-
         #[test]
         fn the_kernel_reading_its_fields_at_their_uses_gives_the_scalar_kernels_bits() {
             if !avx2() {
@@ -362,7 +345,7 @@ mod tests {
                 first: None,
             };
             let mut rng = ChaCha8Rng::seed_from_u64(7);
-            (0..20).for_each(|round| compare(&mut check, pass, &mut rng, round));
+            (0..20).for_each(|round| compare(&mut check, pass_as::<AtUse>, &mut rng, round));
             assert_eq!(check.passes, 100);
             assert_eq!(check.differing, 0, "{:?}", check.first);
         }

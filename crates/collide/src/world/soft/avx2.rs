@@ -36,21 +36,37 @@ pub(super) fn pass(
     kind: Kind,
     pass: Pass,
 ) {
+    pass_as::<W8>(l, bodies, range, kind, pass)
+}
+
+/// [`pass`] with the lanes as `V`, [`W8`] or a width made of it (the tests read the lanes'
+/// fields at their uses through one, `agree.rs`).
+///
+/// # Panics
+/// As [`pass`], and when `V` is not eight lanes.
+pub(super) fn pass_as<V: Wide>(
+    l: &mut LaneView,
+    bodies: &mut Bodies,
+    range: Range<usize>,
+    kind: Kind,
+    pass: Pass,
+) {
+    assert!(V::LANES == LANES);
     assert!(avx2() && range.len().is_multiple_of(LANES) && range.end <= l.len());
     // SAFETY: AVX2 is present (asserted); every lane of the range exists (asserted) and
     // names a body slot in `bodies` (the lanes' promise).
-    unsafe { pass_avx2(l, bodies, range, kind == Kind::Balls, pass) }
+    unsafe { pass_avx2::<V>(l, bodies, range, kind == Kind::Balls, pass) }
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn pass_avx2(
+unsafe fn pass_avx2<V: Wide>(
     l: &mut LaneView,
     bodies: &mut Bodies,
     range: Range<usize>,
     two: bool,
     pass: Pass,
 ) {
-    wide::run::<W8>(l, bodies, range, two, pass)
+    wide::run::<V>(l, bodies, range, two, pass)
 }
 
 /// Eight lanes in an AVX2 register. Made only inside [`pass_avx2`] and the AVX-512 kernel,
