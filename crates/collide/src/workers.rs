@@ -202,7 +202,7 @@ pub(crate) fn filter_map_indices_into<B: Send>(
 /// so the loop holds no call (a `Vec::push` that may grow the list is one): the browser's
 /// engine keeps a loop's values in registers only where the loop makes no call, and spilled
 /// them at every item around the rare growth.
-pub(crate) fn extend_filtered<B>(
+fn extend_filtered<B>(
     list: &mut Vec<B>,
     run: std::ops::Range<usize>,
     f: impl Fn(usize) -> Option<B>,
