@@ -46,6 +46,7 @@ impl LaunchStage {
 
     /// Launches the next waiting ball if the launch point is clear: radius, speed and
     /// elasticity from the step's settings, a little spread and the colour from `rng`.
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `World::step`
     pub(super) fn run(
         &mut self,
         balls: &mut BallSet,

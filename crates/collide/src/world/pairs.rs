@@ -190,6 +190,7 @@ impl PairsStage {
 
     /// One broad-phase call over the obstacles' boxes and `ball_box` of each ball, as `query`
     /// says; the pairs are kept sorted and typed, its work counted in `tally`.
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `World::step`
     pub(super) fn find(
         &mut self,
         w: &Frame,

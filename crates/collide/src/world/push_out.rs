@@ -14,6 +14,7 @@ use crate::response::{answer_ball_ball, answer_ball_obstacle, ContactWith, Struc
 use glam::Vec2;
 
 /// The push-out's move: gravity, then semi-implicit Euler, for the awake balls.
+#[cfg_attr(target_arch = "wasm32", inline(never))] // see `World::step`
 pub(super) fn move_balls(balls: &mut BallSet, cx: &StepContext) {
     let g = Vec2::new(0.0, -cx.settings.gravity);
     let (balls, rests) = balls.with_rests();
@@ -27,6 +28,7 @@ pub(super) fn move_balls(balls: &mut BallSet, cx: &StepContext) {
 /// each contact answered added to the contact list (`narrow`, as this iteration's); a wall keeps a ball on the
 /// side it began the step on (the ball table's start), sleepers touched wake through the
 /// ball table.
+#[cfg_attr(target_arch = "wasm32", inline(never))] // see `World::step`
 pub(super) fn iterate(
     w: &mut Frame,
     bodies: &[BodyPair],
@@ -57,6 +59,7 @@ pub(super) fn iterate(
 /// it started the step on, see [`kept_side`]); their contacts follow the iterations' in the
 /// contact list, numbered after the last. Its broad-phase work and tests are counted like an iteration's,
 /// apart; with no ball there is nothing to count.
+#[cfg_attr(target_arch = "wasm32", inline(never))] // see `World::step`
 pub(super) fn walls_last(
     w: &mut Frame,
     bodies: &[BodyPair],

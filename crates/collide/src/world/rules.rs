@@ -84,6 +84,7 @@ impl World {
     }
 
     /// Lets the rules act at `moment` of the step `cx` (whose hits they read).
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `World::step`
     pub(super) fn rules_at(&mut self, moment: Moment, cx: &mut StepContext) {
         // The launcher's count is the view's while the stages take the balls that leave, as
         // World::remove_ball does.

@@ -56,6 +56,7 @@ impl SettleStage {
     /// Parts the balls that still overlap after the swept iterations, over the pairs
     /// `bodies` of a broad-phase call with [`SettleStage::ball_box`]; counts its tests in
     /// `tally`.
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `World::step`
     pub(super) fn run(&mut self, w: &mut Frame, bodies: &[BodyPair], tally: &mut Tally) {
         let n = w.balls.len();
         let st = self;

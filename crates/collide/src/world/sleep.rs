@@ -109,6 +109,7 @@ impl SleepStage {
 
     /// Before a step: wakes everyone when sleep is off, and the sleepers a moving kinematic
     /// shape reaches (one box test per pair, counted).
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `World::step`
     pub(super) fn before_step(&mut self, w: &mut Frame, cx: &mut StepContext) {
         if !cx.settings.sleep_on() {
             if w.balls.any_asleep() {
@@ -137,6 +138,7 @@ impl SleepStage {
     /// After a step: wakes the sleepers something moved (from `starts`, where the balls
     /// began the step), then each awake ball's still time, and every so often the groups of
     /// the last pairs (`bodies`) that sleep.
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `World::step`
     pub(super) fn after_step(&mut self, w: &mut Frame, bodies: &[BodyPair], cx: &StepContext) {
         let threads = cx.settings.threads;
         self.wake_moved(w.balls, threads);

@@ -79,6 +79,7 @@ impl SweepStage {
     }
 
     /// Starts the step's paths where the ball table says each ball `starts` it.
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `World::step`
     pub(super) fn begin(&mut self, starts: &[Vec2], dt: f32) {
         let n = starts.len();
         self.impacts.clear();
@@ -100,6 +101,7 @@ impl SweepStage {
     }
 
     /// Leaves a ball whose last path went unchecked at its last impact.
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `World::step`
     pub(super) fn end(&mut self, balls: &mut [Ball], mode: Tunnelling) {
         if mode == Tunnelling::Off {
             return;
@@ -112,6 +114,7 @@ impl SweepStage {
     }
 
     /// One swept collision iteration over the pairs `bodies`: see [`Sweep::pairs`].
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `World::step`
     pub(super) fn iterate(
         &mut self,
         w: &mut Frame,

@@ -266,6 +266,7 @@ impl SoftStage {
     /// notes), after [`SoftStage::accelerate`] and, when `find`, the broad phase (whose
     /// contacts then become the contact list, `narrow`); sleepers touched wake through the
     /// ball table.
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `World::step`
     pub(super) fn solve(
         &mut self,
         w: &mut Frame,
@@ -346,6 +347,7 @@ impl SoftStage {
     /// Finds the contacts of the step's pairs (the narrow phase), plans their order and
     /// prepares the lanes, to serve the sub-steps of a frame (or one); the clock from `t0`
     /// goes to the narrow phase, and the time it ends is returned.
+    #[cfg_attr(target_arch = "wasm32", inline(never))] // see `World::step`
     fn find(&mut self, f: &mut Finder, soft: &SoftSettings, springs: &Springs, t0: u64) -> u64 {
         let sub_steps = f.cx.settings.contact_sub_steps();
         let span = f.cx.dt * sub_steps as f32;
