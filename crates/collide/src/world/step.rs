@@ -171,8 +171,11 @@ impl World {
     /// assert_eq!(run().state_hash(), world.state_hash());
     /// ```
     ///
-    /// In a WebAssembly build every stage it calls is a function of its own (marked
-    /// `cfg_attr(target_arch = "wasm32", inline(never))`). A browser runs each function in
+    /// In a WebAssembly build the stages it calls are functions of their own: the pairs
+    /// search, the soft sub-step and its search, sleep, the rules, the launch, the turning,
+    /// the push-out's and the sweep's parts, settle and the counting are marked
+    /// `cfg_attr(target_arch = "wasm32", inline(never))`, and the soft narrow phase and the
+    /// meter are never inlined on any target. A browser runs each function in
     /// its baseline compiler until the function is hot, then optimizes it in the background
     /// and uses the optimized code from the next call. With the stages inlined, the step was
     /// one function of 38 KB whose optimizing took 150–220 ms: the first frames of every

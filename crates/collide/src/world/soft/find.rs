@@ -62,7 +62,7 @@ impl Finder<'_> {
     /// order. The pairs are cut into runs (`parts`, a few a thread, `workers::parts`); each run's
     /// contacts follow the one before's, and the sleepers they hit are woken afterwards in
     /// the same order, so any thread count gives the one thread's list. Never inlined: the
-    /// page's engine compiles a smaller step sooner and better (`docs/benchmarks.md`).
+    /// page's engine optimizes a step in pieces sooner (see `World::step`).
     #[inline(never)]
     pub(super) fn soft_contacts(
         &mut self,
