@@ -140,9 +140,9 @@ pub fn help_text() -> String {
     }
     let refused: Vec<&str> = DESKTOP_ONLY.iter().map(|(k, _)| *k).collect();
     out.push_str(
-        "\ncheck=kernels\n    Holds the physics' SIMD kernel to the scalar kernel's bits, as \
-         this browser runs them, and prints the check's table (the desktop's check command \
-         runs the others).\n",
+        "\ncheck=kernels\n    Holds the physics' SIMD kernels (the solver's, the narrow phase's) \
+         to the scalar ones' bits, as this browser runs them, and prints the check's table \
+         (the desktop's check command runs the others).\n",
     );
     out.push_str(&format!(
         "\nOnly on the desktop: {} (a page has no files: the record bar's Save and Load \

@@ -1,7 +1,8 @@
 //! Every kernel width gives the same bits: the soft contacts' wide kernels this machine runs
 //! (AVX-512 and AVX2 on x86-64, WebAssembly's SIMD in a browser) against the scalar kernel on
-//! seeded runs of random lanes (`collide::world::soft_kernels_agree`), so the hashes of a run
-//! are the same on every machine and in the page.
+//! seeded runs of random lanes, and the narrow phase's ball pairs eight at a time against the
+//! scalar test on seeded runs of random pairs (`collide::world::soft_kernels_agree`), so the
+//! hashes of a run are the same on every machine and in the page.
 
 use super::CheckReport;
 use collide::world::{soft_kernel, soft_kernels_agree};

@@ -11,9 +11,11 @@ pub(crate) const MAX_SPEED: f32 = 1.0e6;
 /// A dynamic ball: a circle with a velocity; mass is proportional to its area.
 ///
 /// Aligned to 16 bytes (48 in all), so a ball's place and velocity never straddle two cache
-/// lines: the push-out's pair loop reads and writes them at random.
+/// lines: the push-out's pair loop reads and writes them at random. Laid out as written
+/// (`repr(C)`): the soft narrow phase's vectors read a ball's first eight fields as one
+/// 32-byte row of floats (`world/soft/find/blocks.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[repr(align(16))]
+#[repr(C, align(16))]
 pub struct Ball {
     /// Centre (px).
     pub pos: Vec2,

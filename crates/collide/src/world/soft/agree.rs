@@ -8,8 +8,16 @@
 //! the browser compiled both.
 
 use super::colour::Kind;
+use super::find::ball_pairs_with;
+use super::kernel::Width;
 use super::lanes::{Bodies, BodyState, LaneView, Lanes, Pass, Springs, WIDTH};
 use super::scalar;
+use crate::balls::Rest;
+use crate::geom::Ball;
+use crate::world::body::{BallIx, Body, BodyPair};
+use crate::world::contacts::SoftContact;
+use crate::world::settings::SoftSettings;
+use glam::{vec2, Vec2};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::ops::Range;
@@ -30,6 +38,19 @@ pub struct KernelCheck {
     pub differing: u64,
     /// The first difference, in words.
     pub first: Option<String>,
+}
+
+/// The soft narrow phase's widths compiled in for this target: name, lanes a block,
+/// whether this machine runs it, the width that picks it.
+#[allow(clippy::vec_init_then_push)]
+fn narrow_widths() -> Vec<(&'static str, usize, bool, Width)> {
+    #[allow(unused_mut)]
+    let mut list = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    list.push(("AVX2 narrow phase", 8, super::avx2::avx2(), Width::Eight));
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    list.push(("simd128 narrow phase", 8, true, Width::Four));
+    list
 }
 
 /// A wide kernel's pass: the lanes `range`, all of one kind.
@@ -61,10 +82,34 @@ pub fn soft_kernel() -> &'static str {
 }
 
 /// Every wide kernel compiled in, compared with the scalar kernel over `rounds` runs of random
-/// lanes from `seed` (five passes each: warm start, two solves, two relaxes): the same inputs
-/// must give the same bits. A kernel this machine cannot run is listed, not compared.
+/// lanes from `seed` (five passes each: warm start, two solves, two relaxes), then every
+/// width of the narrow phase's ball pairs with the scalar test over `rounds` times five runs
+/// of random pairs (a "pass" each): the same inputs must give the same bits. A kernel this
+/// machine cannot run is listed, not compared.
 pub fn soft_kernels_agree(seed: u64, rounds: u32) -> Vec<KernelCheck> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut checks = solver_kernels_agree(&mut rng, rounds);
+    for (name, lanes, present, width) in narrow_widths() {
+        let mut check = KernelCheck {
+            name,
+            lanes,
+            present,
+            passes: 0,
+            differing: 0,
+            first: None,
+        };
+        if present {
+            for run in 0..5 * rounds {
+                compare_narrow(&mut check, width, &mut rng, run);
+            }
+        }
+        checks.push(check);
+    }
+    checks
+}
+
+/// The solver's wide kernels against the scalar kernel ([`soft_kernels_agree`]).
+fn solver_kernels_agree(rng: &mut ChaCha8Rng, rounds: u32) -> Vec<KernelCheck> {
     kernels()
         .into_iter()
         .map(|(name, lanes, present, kernel)| {
@@ -77,7 +122,7 @@ pub fn soft_kernels_agree(seed: u64, rounds: u32) -> Vec<KernelCheck> {
                 first: None,
             };
             if present {
-                (0..rounds).for_each(|round| compare(&mut check, kernel, &mut rng, round));
+                (0..rounds).for_each(|round| compare(&mut check, kernel, rng, round));
             }
             check
         })
@@ -239,6 +284,110 @@ fn bits(l: &Lanes, b: &[BodyState]) -> Vec<u32> {
         .collect()
 }
 
+/// One run of random ball pairs through the scalar test and width `width`'s blocks: the
+/// contacts and wakes compared bit for bit.
+fn compare_narrow(check: &mut KernelCheck, width: Width, rng: &mut ChaCha8Rng, run: u32) {
+    let (balls, rests, pairs) = random_pairs(rng, run);
+    let soft = SoftSettings {
+        rolling: if run.is_multiple_of(3) { 0.0 } else { 0.05 },
+        ..SoftSettings::default()
+    };
+    let at = (1.0 / 60.0, &soft);
+    let (scale, wake) = (if run.is_multiple_of(2) { 1.0 } else { 0.9 }, 30.0);
+    let scalar = ball_pairs_with(Width::Scalar, (&balls, &rests), &pairs, at, (scale, wake));
+    let wide = ball_pairs_with(width, (&balls, &rests), &pairs, at, (scale, wake));
+    check.passes += 1;
+    let bits = |(c, w): &(Vec<SoftContact>, Vec<(BallIx, BallIx)>)| {
+        let mut v: Vec<u32> = c.iter().flat_map(contact_bits).collect();
+        v.push(u32::MAX);
+        v.extend(w.iter().flat_map(|(i, j)| [i.0, j.0]));
+        v
+    };
+    if let Some(at) = first_difference(&bits(&scalar), &bits(&wide)) {
+        check.differing += 1;
+        check.first.get_or_insert_with(|| {
+            format!(
+                "run {run} of pairs: value {at} differs ({} contacts against {})",
+                wide.0.len(),
+                scalar.0.len()
+            )
+        });
+    }
+}
+
+/// Forty balls close together (radii of 0 to 9.5 px, some equal; some still; every ninth on
+/// the centre of the one before; every fifth asleep) and a run of random pairs of them, whole
+/// blocks of eight and a few more.
+fn random_pairs(rng: &mut ChaCha8Rng, run: u32) -> (Vec<Ball>, Vec<Rest>, Vec<BodyPair>) {
+    let n = 40;
+    let mut balls: Vec<Ball> = (0..n)
+        .map(|i| {
+            let r = [0.0, 3.0, 6.0, 6.0, 9.5][rng.gen_range(0..5)];
+            let pos = vec2(rng.gen_range(0.0..36.0), rng.gen_range(0.0..36.0));
+            let vel = match i % 6 {
+                0 => Vec2::ZERO,
+                _ => vec2(rng.gen_range(-400.0..400.0), rng.gen_range(-400.0..400.0)),
+            };
+            Ball::new(pos, vel, r, rng.gen_range(0.0..1.3), 0)
+        })
+        .collect();
+    for i in (9..n).step_by(9) {
+        balls[i].pos = balls[i - 1].pos;
+    }
+    let rests = (0..n)
+        .map(|i| Rest {
+            asleep: i % 5 == 2,
+            ..Rest::default()
+        })
+        .collect();
+    let count = 8 * rng.gen_range(2..12) + (run % 8) as usize;
+    let pairs = (0..count)
+        .map(|_| {
+            let i = rng.gen_range(0..n as u32);
+            let j = (i + rng.gen_range(1..n as u32)) % n as u32;
+            BodyPair {
+                ball: BallIx(i),
+                other: Body::Ball(BallIx(j)),
+            }
+        })
+        .collect();
+    (balls, rests, pairs)
+}
+
+/// Every field of contact `c` as bits.
+fn contact_bits(c: &SoftContact) -> Vec<u32> {
+    let other = match c.other {
+        Body::Ball(o) => o.0,
+        Body::Shape(s) => u32::MAX - s.0,
+    };
+    let floats = [
+        c.normal.x,
+        c.normal.y,
+        c.point.x,
+        c.point.y,
+        c.sep,
+        c.mass,
+        c.inv_a,
+        c.inv_b,
+        c.ra,
+        c.rb,
+        c.inv_ia,
+        c.inv_ib,
+        c.tangent_mass,
+        c.rolling_mass,
+        c.mu,
+        c.rolling_reach,
+        c.approach,
+        c.e,
+        c.surface.x,
+        c.surface.y,
+        c.speed,
+    ];
+    let mut v = vec![c.ball.0, other, u32::from(c.firm)];
+    v.extend(floats.iter().map(|f| f.to_bits()));
+    v
+}
+
 fn first_difference(a: &[u32], b: &[u32]) -> Option<usize> {
     a.iter().zip(b).position(|(x, y)| x != y)
 }
@@ -257,6 +406,31 @@ mod tests {
             assert_eq!(check.passes, 100, "{}", check.name);
             assert_eq!(check.differing, 0, "{}: {:?}", check.name, check.first);
         }
+    }
+
+    #[test]
+    fn the_random_pairs_touch_or_not_about_evenly_and_include_sleepers_and_shared_centres() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let soft = SoftSettings::default();
+        let (mut pairs, mut contacts, mut wakes, mut shared) = (0, 0, 0, 0);
+        for run in 0..40 {
+            let (balls, rests, p) = random_pairs(&mut rng, run);
+            let at = (1.0 / 60.0, &soft);
+            let (c, w) = ball_pairs_with(Width::Scalar, (&balls, &rests), &p, at, (1.0, 30.0));
+            pairs += p.len();
+            contacts += c.len();
+            wakes += w.len();
+            shared += p
+                .iter()
+                .filter(|q| {
+                    let Body::Ball(o) = q.other else { return false };
+                    balls[q.ball.ix()].pos == balls[o.ix()].pos
+                })
+                .count();
+        }
+        let touching = contacts as f64 / pairs as f64;
+        assert!((0.3..0.8).contains(&touching), "{touching}");
+        assert!(wakes > 0 && shared > 0, "{wakes} {shared}");
     }
 
     #[test]

@@ -3,8 +3,10 @@
 //! one register a field, as Box2D v3's `b2GatherBodies` does, and scattered back the same way.
 
 use super::colour::Kind;
+use super::find::FindWide;
 use super::lanes::{Bodies, LaneView, Pass};
 use super::wide::{self, Wide};
+use crate::geom::Ball;
 use std::arch::x86_64::*;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -154,6 +156,29 @@ impl Wide for W8 {
             // As in `gather`; no other thread touches the state (`Bodies`).
             unsafe { _mm256_store_ps(bodies.row(ids[i]), row) }
         }
+    }
+}
+
+// SAFETY (every method): as for `Wide`.
+impl FindWide for W8 {
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        W8(unsafe { _mm256_sqrt_ps(self.0) })
+    }
+    #[inline(always)]
+    fn ge_bits(self, b: Self) -> u32 {
+        unsafe { _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_GE_OQ>(self.0, b.0)) as u32 }
+    }
+    #[inline(always)]
+    fn balls(balls: &[Ball], ids: &[u32]) -> [Self; 7] {
+        // A ball's first 32 bytes are its first eight fields as floats (`Ball`); the index
+        // is checked.
+        let rows: [__m256; LANES] = std::array::from_fn(|i| {
+            let ball: *const Ball = &balls[ids[i] as usize];
+            unsafe { _mm256_loadu_ps(ball.cast()) }
+        });
+        let c = unsafe { transposed(rows) };
+        std::array::from_fn(|i| W8(c[i]))
     }
 }
 

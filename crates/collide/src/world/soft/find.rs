@@ -8,6 +8,7 @@
 //! friction, elasticity, approach speed. Cost: one narrow test per pair, the pairs shared by
 //! the step's threads.
 
+use super::kernel::Width;
 use super::lanes::SPECULATIVE_RADII;
 use crate::balls::{BallSet, Columns, Rest};
 use crate::geom::{Ball, Group, Shape};
@@ -18,6 +19,11 @@ use crate::world::context::StepContext;
 use crate::world::narrow_stage::{ball_ball, ball_obstacle_fine, Contact, Disc, GroupTests};
 use crate::world::settings::SoftSettings;
 use glam::Vec2;
+
+mod blocks;
+mod width;
+use blocks::{push_within, Blocks};
+pub(super) use width::FindWide;
 
 /// One sub-step's view of the world: the balls and obstacles, the step's pairs, where the
 /// balls began the step, and the step's context.
@@ -175,18 +181,6 @@ fn join_parts(contacts: &mut Vec<SoftContact>, parts: &[NarrowPart], threads: us
     unsafe { contacts.set_len(at + more) }
 }
 
-/// Pushes `x` onto `list`, which has room for it (reserved by the caller), with no call.
-#[inline(always)]
-fn push_within<T>(list: &mut Vec<T>, x: T) {
-    let n = list.len();
-    assert!(n < list.capacity());
-    // SAFETY: slot `n` is within the capacity (asserted) and is the first past the length.
-    unsafe {
-        list.as_mut_ptr().add(n).write(x);
-        list.set_len(n + 1);
-    }
-}
-
 /// The speculative reach of a pair: what the two can close this step, plus a margin.
 fn reach(closing: f32, r: f32, dt: f32) -> f32 {
     closing * dt + r * SPECULATIVE_RADII
@@ -239,12 +233,36 @@ impl Reads<'_> {
         out: &mut Vec<SoftContact>,
         wakes: &mut Vec<(BallIx, BallIx)>,
     ) {
+        self.ball_contacts_with(super::kernel::wide(), pairs, at, out, wakes);
+    }
+
+    /// [`Self::ball_contacts`] with the blocks of width `width`.
+    #[inline(always)]
+    fn ball_contacts_with(
+        &self,
+        width: Width,
+        pairs: &[BodyPair],
+        at: (f32, &SoftSettings),
+        out: &mut Vec<SoftContact>,
+        wakes: &mut Vec<(BallIx, BallIx)>,
+    ) {
         // Room for every pair's contact and wake first, so the loop holds no call (a push
         // that may grow the list is one): the browser's engine spilled the loop's values
         // around it at every pair.
         out.reserve(pairs.len());
         wakes.reserve(pairs.len());
-        for p in pairs {
+        // Whole blocks of eight with the machine's vectors (`find/blocks.rs`), the rest here.
+        let done = Blocks {
+            balls: self.balls,
+            rests: self.rests,
+            elasticity_scale: self.elasticity_scale,
+            at,
+            out: &mut *out,
+            wakes: &mut *wakes,
+            scalar: &mut |i, j| self.contact_balls(i, j, at),
+        }
+        .widest_blocks(width, pairs);
+        for p in &pairs[done..] {
             if let Body::Ball(o) = p.other {
                 if let Some((c, hit)) = self.contact_balls(p.ball, o, at) {
                     push_within(out, c);
@@ -474,4 +492,29 @@ fn woken_masses(contacts: &mut [SoftContact], balls: &BallSet, soft: &SoftSettin
             set_masses(c, held.0, Some(held.1), soft);
         }
     }
+}
+
+/// The contacts and wakes of `pairs` (all of two balls of `balls`, resting as `rests` say)
+/// as the soft narrow phase finds them, with width `width`'s blocks and the scalar test for
+/// the rest (`Width::Scalar`: all scalar): the check that every width gives the scalar bits
+/// (`agree.rs`). `scale` is the elasticity scale, `wake_speed` the sleep speed (px/s).
+pub(super) fn ball_pairs_with(
+    width: Width,
+    (balls, rests): (&[Ball], &[Rest]),
+    pairs: &[BodyPair],
+    at: (f32, &SoftSettings),
+    (scale, wake_speed): (f32, f32),
+) -> (Vec<SoftContact>, Vec<(BallIx, BallIx)>) {
+    let reads = Reads {
+        balls,
+        rests,
+        shapes: &[],
+        groups: &[],
+        rotate: false,
+        elasticity_scale: scale,
+        wake_speed,
+    };
+    let (mut out, mut wakes) = (Vec::new(), Vec::new());
+    reads.ball_contacts_with(width, pairs, at, &mut out, &mut wakes);
+    (out, wakes)
 }

@@ -39,7 +39,8 @@
 //! `O(contacts)` per pass. A contact with an obstacle is never softer than a quarter of the
 //! sub-step rate (`Springs`), so no stiffness pushes a ball through a wall.
 //!
-//! The files, one concern each: `find.rs` finds the contacts (narrow phase); `lanes.rs` holds
+//! The files, one concern each: `find.rs` finds the contacts (narrow phase; its ball pairs
+//! eight at a time with the machine's vectors in `find/blocks.rs`); `lanes.rs` holds
 //! them as arrays and the balls' velocities as body states, `prepare.rs` fills them;
 //! `colour.rs` plans the order the lanes are solved in (colour by colour); `scalar.rs` is the
 //! kernel, `wide.rs` the same several lanes at a time (AVX-512, AVX2 or WebAssembly's SIMD;

@@ -21,8 +21,10 @@
 //! of its own, never inlined, which the engine's optimizing compiler takes alone.
 
 use super::colour::Kind;
+use super::find::FindWide;
 use super::lanes::{Bodies, LaneView, Pass};
 use super::wide::{self, Wide};
+use crate::geom::Ball;
 use core::arch::wasm32::*;
 use std::ops::Range;
 
@@ -214,7 +216,7 @@ fn transposed(r: [v128; LANES]) -> [v128; LANES] {
 
 /// Eight lanes as two [`W4`]s, lanes 0–3 and 4–7: each operation on both.
 #[derive(Clone, Copy)]
-struct W4x2(W4, W4);
+pub(super) struct W4x2(W4, W4);
 
 impl W4x2 {
     #[inline(always)]
@@ -297,5 +299,58 @@ impl Wide for W4x2 {
         // Lanes 0–3 first, then 4–7: in lane order, as the padding's spare body needs.
         W4::scatter(bodies, &ids[..LANES], s.map(|w| w.0));
         W4::scatter(bodies, &ids[LANES..], s.map(|w| w.1));
+    }
+}
+
+impl FindWide for W4 {
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        W4(f32x4_sqrt(self.0))
+    }
+    #[inline(always)]
+    fn ge_bits(self, b: Self) -> u32 {
+        u32::from(i32x4_bitmask(f32x4_ge(self.0, b.0)))
+    }
+    #[inline(always)]
+    fn balls(balls: &[Ball], ids: &[u32]) -> [Self; 7] {
+        // A ball's first 32 bytes are its first eight fields as floats (`Ball`), aligned to
+        // 16; the index is checked.
+        let ptrs: [*const f32; LANES] =
+            std::array::from_fn(|i| (&balls[ids[i] as usize] as *const Ball).cast());
+        // SAFETY: each ball holds 32 bytes from its start.
+        let front = transposed(std::array::from_fn(|i| unsafe {
+            v128_load(ptrs[i].cast())
+        }));
+        let back = transposed(std::array::from_fn(|i| unsafe {
+            v128_load(ptrs[i].add(4).cast())
+        }));
+        [
+            W4(front[0]),
+            W4(front[1]),
+            W4(front[2]),
+            W4(front[3]),
+            W4(back[0]),
+            W4(back[1]),
+            W4(back[2]),
+        ]
+    }
+}
+
+impl FindWide for W4x2 {
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        W4x2(self.0.sqrt(), self.1.sqrt())
+    }
+    #[inline(always)]
+    fn ge_bits(self, b: Self) -> u32 {
+        self.0.ge_bits(b.0) | self.1.ge_bits(b.1) << LANES
+    }
+    #[inline(always)]
+    fn balls(balls: &[Ball], ids: &[u32]) -> [Self; 7] {
+        let (lo, hi) = (
+            W4::balls(balls, &ids[..LANES]),
+            W4::balls(balls, &ids[LANES..]),
+        );
+        std::array::from_fn(|i| W4x2(lo[i], hi[i]))
     }
 }
