@@ -203,9 +203,12 @@ pub(super) enum Pass {
 /// (64 bytes apart): on several threads, two balls solved by different threads never share
 /// a line. Packed two to a line, the ten thousand balls of the box pile, whose indices the
 /// fill shuffles, had the two threads writing the same lines all through the passes: two
-/// threads took as long as one (`docs/benchmarks.md`, "Where a frame goes, by thread").
+/// threads took as long as one (`docs/benchmarks.md`, "Where a frame goes, by thread"). The
+/// page runs on one thread, so there they are packed, two to a line: half the memory the
+/// passes gather from.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C, align(64))]
+#[cfg_attr(not(target_arch = "wasm32"), repr(C, align(64)))]
+#[cfg_attr(target_arch = "wasm32", repr(C, align(32)))]
 pub(super) struct BodyState {
     pub(super) vx: f32,
     pub(super) vy: f32,
