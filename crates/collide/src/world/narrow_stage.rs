@@ -105,7 +105,15 @@ pub(super) struct EndWorld<'a> {
     pub(super) rotating: bool,
     /// Threads the contacts may be found on.
     pub(super) threads: usize,
+    /// The ball pairs' test several at a time, where the machine has the vectors for it.
+    pub(super) ball_blocks: Option<EndBlocks>,
 }
+
+/// The frame's end's test of the whole blocks of ball pairs at the start of `pairs` among
+/// `balls`, their contacts appended to `out` in order (the scalar test's bits); returns how
+/// many pairs it took, the rest left to the scalar test. The soft solver's widths give it
+/// (`soft/find/blocks.rs`).
+pub(super) type EndBlocks = fn(&[Ball], &[BodyPair], &mut Vec<PairContact>) -> usize;
 
 /// Pairs from which the frame's end is found on the step's threads.
 const PARALLEL_END: usize = 8192;
@@ -242,9 +250,20 @@ fn end_contacts_into(
             true => workers::filter_map_into(w.threads, run, PARALLEL_END, parts, out, |p| {
                 end_shape_contact(w, p)
             }),
-            false => workers::filter_map_into(w.threads, run, PARALLEL_END, parts, out, |p| {
-                end_ball_contact(w, p)
-            }),
+            false => workers::lists_into(
+                w.threads,
+                run.len(),
+                PARALLEL_END,
+                parts,
+                out,
+                |at, list| {
+                    let pairs = &run[at];
+                    let done = w
+                        .ball_blocks
+                        .map_or(0, |blocks| blocks(w.balls, pairs, list));
+                    list.extend(pairs[done..].iter().filter_map(|p| end_ball_contact(w, p)));
+                },
+            ),
         }
     }
 }

@@ -297,6 +297,7 @@ impl World {
                 groups: w.groups,
                 rotating: cx.settings.rotate,
                 threads: cx.settings.threads,
+                ball_blocks: SoftStage::end_ball_blocks(),
             };
             st.narrow.write_frame_end(&end, found);
             let writes = st.narrow.asleep_writes();

@@ -8,14 +8,16 @@
 //! the browser compiled both.
 
 use super::colour::Kind;
-use super::find::ball_pairs_with;
+use super::find::{ball_pairs_with, end_blocks_for};
 use super::kernel::Width;
 use super::lanes::{Bodies, BodyState, LaneView, Lanes, Pass, Springs, WIDTH};
 use super::scalar;
 use crate::balls::Rest;
 use crate::geom::Ball;
+use crate::response::ContactWith;
 use crate::world::body::{BallIx, Body, BodyPair};
 use crate::world::contacts::SoftContact;
+use crate::world::narrow_stage::{ball_ball, EndBlocks, PairContact};
 use crate::world::settings::SoftSettings;
 use glam::{vec2, Vec2};
 use rand::{Rng, SeedableRng};
@@ -297,13 +299,19 @@ fn compare_narrow(check: &mut KernelCheck, width: Width, rng: &mut ChaCha8Rng, r
     let scalar = ball_pairs_with(Width::Scalar, (&balls, &rests), &pairs, at, (scale, wake));
     let wide = ball_pairs_with(width, (&balls, &rests), &pairs, at, (scale, wake));
     check.passes += 1;
-    let bits = |(c, w): &(Vec<SoftContact>, Vec<(BallIx, BallIx)>)| {
+    let bits = |(c, w): &(Vec<SoftContact>, Vec<(BallIx, BallIx)>), end: &[u32]| {
         let mut v: Vec<u32> = c.iter().flat_map(contact_bits).collect();
         v.push(u32::MAX);
         v.extend(w.iter().flat_map(|(i, j)| [i.0, j.0]));
+        v.push(u32::MAX);
+        v.extend_from_slice(end);
         v
     };
-    if let Some(at) = first_difference(&bits(&scalar), &bits(&wide)) {
+    let (scalar_end, wide_end) = (frame_end_bits(None, &balls, &pairs), {
+        frame_end_bits(end_blocks_for(width), &balls, &pairs)
+    });
+    let (scalar_bits, wide_bits) = (bits(&scalar, &scalar_end), bits(&wide, &wide_end));
+    if let Some(at) = first_difference(&scalar_bits, &wide_bits) {
         check.differing += 1;
         check.first.get_or_insert_with(|| {
             format!(
@@ -313,6 +321,39 @@ fn compare_narrow(check: &mut KernelCheck, width: Width, rng: &mut ChaCha8Rng, r
             )
         });
     }
+}
+
+/// The frame's end's contacts of ball pairs `pairs` among `balls` as bits: by `blocks` for
+/// the whole blocks it takes and the scalar test (`ball_ball`) for the rest, or all scalar.
+fn frame_end_bits(blocks: Option<EndBlocks>, balls: &[Ball], pairs: &[BodyPair]) -> Vec<u32> {
+    let mut out = Vec::new();
+    let done = blocks.map_or(0, |f| f(balls, pairs, &mut out));
+    for p in &pairs[done..] {
+        let Body::Ball(o) = p.other else { continue };
+        let (a, b) = (&balls[p.ball.ix()], &balls[o.ix()]);
+        if let Some(c) = ball_ball(a.pos, a.radius, b.pos, b.radius) {
+            out.push(PairContact {
+                iteration: PairContact::FRAME_END,
+                ball: p.ball.0,
+                with: ContactWith::Ball(o.0),
+                point: c.point,
+                normal: c.normal,
+                depth: c.depth,
+            });
+        }
+    }
+    out.iter()
+        .flat_map(|c| {
+            let with = match c.with {
+                ContactWith::Ball(o) => o,
+                _ => u32::MAX,
+            };
+            let f = [c.point.x, c.point.y, c.normal.x, c.normal.y, c.depth];
+            [c.iteration, c.ball, with]
+                .into_iter()
+                .chain(f.map(f32::to_bits))
+        })
+        .collect()
 }
 
 /// Forty balls close together (radii of 0 to 9.5 px, some equal; some still; every ninth on

@@ -22,6 +22,7 @@ use glam::Vec2;
 
 mod blocks;
 mod width;
+pub(super) use blocks::end_blocks_for;
 use blocks::{push_within, Blocks};
 pub(super) use width::FindWide;
 

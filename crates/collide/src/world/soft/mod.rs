@@ -121,6 +121,12 @@ pub(super) struct SoftStage {
 }
 
 impl SoftStage {
+    /// The frame's end's test of ball pairs eight at a time with this machine's vectors
+    /// (`find/blocks.rs`), if it has them: the widths live here, with the solver's kernels.
+    pub(super) fn end_ball_blocks() -> Option<super::narrow_stage::EndBlocks> {
+        find::end_blocks_for(kernel::wide())
+    }
+
     /// The kept impulses in their saved form, for a world of `n_shapes` obstacles.
     pub(super) fn saved_impulses(&self, n_shapes: usize) -> Vec<super::KeptImpulse> {
         saved::saved_impulses(&self.kept, n_shapes)

@@ -14,8 +14,10 @@
 use super::width::FindWide;
 use crate::balls::Rest;
 use crate::geom::Ball;
+use crate::response::ContactWith;
 use crate::world::body::{BallIx, Body, BodyPair};
 use crate::world::contacts::SoftContact;
+use crate::world::narrow_stage::{ball_ball, EndBlocks, PairContact};
 use crate::world::settings::SoftSettings;
 use crate::world::soft::kernel::Width;
 use crate::world::soft::lanes::SPECULATIVE_RADII;
@@ -246,4 +248,104 @@ impl Blocks<'_, '_> {
             },
         );
     }
+}
+
+/// The frame's end's blocks of ball pairs with the width's vectors (as [`Blocks`] picks
+/// them), or none for the scalar solver's width.
+pub(in crate::world::soft) fn end_blocks_for(width: Width) -> Option<EndBlocks> {
+    match width {
+        #[cfg(target_arch = "x86_64")]
+        Width::Eight | Width::Sixteen if crate::world::soft::avx2::avx2() => Some(end_avx2),
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Width::Four => Some(end_blocks::<crate::world::soft::simd128::W4x2>),
+        _ => None,
+    }
+}
+
+/// [`end_blocks`] with AVX2's eight lanes.
+///
+/// # Panics
+/// When the CPU lacks AVX2.
+#[cfg(target_arch = "x86_64")]
+fn end_avx2(balls: &[Ball], pairs: &[BodyPair], out: &mut Vec<PairContact>) -> usize {
+    assert!(crate::world::soft::avx2::avx2());
+    #[target_feature(enable = "avx2")]
+    unsafe fn run(balls: &[Ball], pairs: &[BodyPair], out: &mut Vec<PairContact>) -> usize {
+        end_blocks::<crate::world::soft::avx2::W8>(balls, pairs, out)
+    }
+    // SAFETY: the CPU has AVX2 (asserted).
+    unsafe { run(balls, pairs, out) }
+}
+
+/// The frame's end's contacts of the whole blocks at the start of `pairs` (all of two
+/// balls), in pair order, as `ball_ball` finds them with each ball's own radius: the same
+/// operations lane by lane, a lane whose centres meet left to the scalar test. Returns how
+/// many pairs it took.
+#[inline(always)]
+fn end_blocks<V: FindWide>(
+    balls: &[Ball],
+    pairs: &[BodyPair],
+    out: &mut Vec<PairContact>,
+) -> usize {
+    assert!(V::LANES == BLOCK);
+    let whole = pairs.len() / BLOCK * BLOCK;
+    out.reserve(whole);
+    let all = (1u32 << BLOCK) - 1;
+    let zero = V::splat(0.0);
+    for block in pairs[..whole].chunks_exact(BLOCK) {
+        let ia: [u32; BLOCK] = std::array::from_fn(|l| block[l].ball.0);
+        let ib: [u32; BLOCK] = std::array::from_fn(|l| match block[l].other {
+            Body::Ball(o) => o.0,
+            Body::Shape(_) => block[l].ball.0,
+        });
+        let [ax, ay, _, _, ar, _, _] = V::balls(balls, &ia);
+        let [bx, by, _, _, br, _, _] = V::balls(balls, &ib);
+        // `contact_ball_ball(a.pos, a.radius, b.pos, b.radius)`.
+        let rb0 = zero.max(br);
+        let reach = zero.max(ar).add(rb0);
+        let (dx, dy) = (ax.sub(bx), ay.sub(by));
+        let dist_sq = dx.mul(dx).add(dy.mul(dy));
+        let far = dist_sq.ge_bits(reach.mul(reach));
+        let dist = dist_sq.sqrt();
+        let (nx, ny) = (dx.div(dist), dy.div(dist));
+        let mut f = [[0.0f32; BLOCK]; 6];
+        dist_sq.store(&mut f[0], 0);
+        nx.store(&mut f[1], 0);
+        ny.store(&mut f[2], 0);
+        bx.add(nx.mul(rb0)).store(&mut f[3], 0);
+        by.add(ny.mul(rb0)).store(&mut f[4], 0);
+        reach.sub(dist).store(&mut f[5], 0);
+        let mut near = !far & all;
+        while near != 0 {
+            let l = near.trailing_zeros() as usize;
+            near &= near - 1;
+            let p = block[l];
+            let Body::Ball(o) = p.other else { continue };
+            let len_sq = f[0][l];
+            let found = if len_sq > f32::MIN_POSITIVE && len_sq.is_finite() {
+                Some((
+                    Vec2::new(f[3][l], f[4][l]),
+                    Vec2::new(f[1][l], f[2][l]),
+                    f[5][l],
+                ))
+            } else {
+                let (a, b) = (&balls[p.ball.ix()], &balls[o.ix()]);
+                ball_ball(a.pos, a.radius, b.pos, b.radius).map(|c| (c.point, c.normal, c.depth))
+            };
+            if let Some((point, normal, depth)) = found {
+                push_within(
+                    out,
+                    PairContact {
+                        iteration: PairContact::FRAME_END,
+                        ball: p.ball.0,
+                        with: ContactWith::Ball(o.0),
+                        point,
+                        normal,
+                        depth,
+                    },
+                );
+            }
+        }
+    }
+    whole
 }
