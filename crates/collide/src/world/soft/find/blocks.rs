@@ -252,7 +252,7 @@ impl Blocks<'_, '_> {
 
 /// The frame's end's blocks of ball pairs with the width's vectors (as [`Blocks`] picks
 /// them), or none for the scalar solver's width.
-pub(in crate::world::soft) fn end_blocks_for(width: Width) -> Option<EndBlocks> {
+pub(crate) fn end_blocks_for(width: Width) -> Option<EndBlocks> {
     match width {
         #[cfg(target_arch = "x86_64")]
         Width::Eight | Width::Sixteen if crate::world::soft::avx2::avx2() => Some(end_avx2),
