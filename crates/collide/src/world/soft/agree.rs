@@ -55,6 +55,20 @@ fn narrow_widths() -> Vec<(&'static str, usize, bool, Width)> {
     list
 }
 
+impl KernelCheck {
+    /// Kernel `name` of `lanes` lanes, run here where `present`, nothing compared yet.
+    fn new(name: &'static str, lanes: usize, present: bool) -> Self {
+        KernelCheck {
+            name,
+            lanes,
+            present,
+            passes: 0,
+            differing: 0,
+            first: None,
+        }
+    }
+}
+
 /// A wide kernel's pass: the lanes `range`, all of one kind.
 type KernelPass = fn(&mut LaneView, &mut Bodies, Range<usize>, Kind, Pass);
 
@@ -92,14 +106,7 @@ pub fn soft_kernels_agree(seed: u64, rounds: u32) -> Vec<KernelCheck> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut checks = solver_kernels_agree(&mut rng, rounds);
     for (name, lanes, present, width) in narrow_widths() {
-        let mut check = KernelCheck {
-            name,
-            lanes,
-            present,
-            passes: 0,
-            differing: 0,
-            first: None,
-        };
+        let mut check = KernelCheck::new(name, lanes, present);
         if present {
             for run in 0..5 * rounds {
                 compare_narrow(&mut check, width, &mut rng, run);
@@ -115,14 +122,7 @@ fn solver_kernels_agree(rng: &mut ChaCha8Rng, rounds: u32) -> Vec<KernelCheck> {
     kernels()
         .into_iter()
         .map(|(name, lanes, present, kernel)| {
-            let mut check = KernelCheck {
-                name,
-                lanes,
-                present,
-                passes: 0,
-                differing: 0,
-                first: None,
-            };
+            let mut check = KernelCheck::new(name, lanes, present);
             if present {
                 (0..rounds).for_each(|round| compare(&mut check, kernel, rng, round));
             }
@@ -551,14 +551,7 @@ mod tests {
                 eprintln!("no AVX2 on this CPU: not compared");
                 return;
             }
-            let mut check = KernelCheck {
-                name: "AVX2, read at use",
-                lanes: 8,
-                present: true,
-                passes: 0,
-                differing: 0,
-                first: None,
-            };
+            let mut check = KernelCheck::new("AVX2, read at use", 8, true);
             let mut rng = ChaCha8Rng::seed_from_u64(7);
             (0..20).for_each(|round| compare(&mut check, pass_as::<AtUse>, &mut rng, round));
             assert_eq!(check.passes, 100);
