@@ -62,6 +62,18 @@ pub(super) fn push_within<T>(list: &mut Vec<T>, x: T) {
     }
 }
 
+/// The balls of a block's pairs: the first ones, the others. A ball run holds no obstacle
+/// pair (`runs_by_kind`); were there one, its own ball would keep the lane valid.
+#[inline(always)]
+fn ids(block: &[BodyPair]) -> ([u32; BLOCK], [u32; BLOCK]) {
+    let ia = std::array::from_fn(|l| block[l].ball.0);
+    let ib = std::array::from_fn(|l| match block[l].other {
+        Body::Ball(o) => o.0,
+        Body::Shape(_) => block[l].ball.0,
+    });
+    (ia, ib)
+}
+
 /// A block's results, one array a field, lane `i` at `[i]`.
 #[derive(Default)]
 struct Found {
@@ -121,12 +133,7 @@ impl Blocks<'_, '_> {
         let whole = pairs.len() / BLOCK * BLOCK;
         let all = (1u32 << BLOCK) - 1;
         for block in pairs[..whole].chunks_exact(BLOCK) {
-            let ia: [u32; BLOCK] = std::array::from_fn(|l| block[l].ball.0);
-            let ib: [u32; BLOCK] = std::array::from_fn(|l| match block[l].other {
-                Body::Ball(o) => o.0,
-                // A ball run holds none (`runs_by_kind`); its own ball keeps the lane valid.
-                Body::Shape(_) => block[l].ball.0,
-            });
+            let (ia, ib) = ids(block);
             let (far, f) = self.block::<V>(&ia, &ib);
             let mut near = !far & all;
             while near != 0 {
@@ -293,11 +300,7 @@ fn end_blocks<V: FindWide>(
     let all = (1u32 << BLOCK) - 1;
     let zero = V::splat(0.0);
     for block in pairs[..whole].chunks_exact(BLOCK) {
-        let ia: [u32; BLOCK] = std::array::from_fn(|l| block[l].ball.0);
-        let ib: [u32; BLOCK] = std::array::from_fn(|l| match block[l].other {
-            Body::Ball(o) => o.0,
-            Body::Shape(_) => block[l].ball.0,
-        });
+        let (ia, ib) = ids(block);
         let [ax, ay, _, _, ar, _, _] = V::balls(balls, &ia);
         let [bx, by, _, _, br, _, _] = V::balls(balls, &ib);
         // `contact_ball_ball(a.pos, a.radius, b.pos, b.radius)`.
