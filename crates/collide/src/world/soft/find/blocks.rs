@@ -74,6 +74,51 @@ fn ids(block: &[BodyPair]) -> ([u32; BLOCK], [u32; BLOCK]) {
     (ia, ib)
 }
 
+/// Two discs of each lane as `narrow::contact_ball_ball` meets them (centre and radius of
+/// `a`, then of `b`): bit `i` of `far` set where lane `i`'s are apart, and the contact's
+/// values where they touch (the normal from `b` to `a`, the point on `b`, the depth), the
+/// same operations in the same order. A lane whose centres meet (`dist_sq` not above the
+/// smallest normal float) gets no usable normal: the scalar test's fallback is its.
+struct Discs<V> {
+    far: u32,
+    dist_sq: V,
+    nx: V,
+    ny: V,
+    px: V,
+    py: V,
+    depth: V,
+}
+
+impl<V: FindWide> Discs<V> {
+    #[inline(always)]
+    fn meet((ax, ay, ar): (V, V, V), (bx, by, br): (V, V, V)) -> Self {
+        let zero = V::splat(0.0);
+        let rb0 = zero.max(br);
+        let reach = zero.max(ar).add(rb0);
+        let (dx, dy) = (ax.sub(bx), ay.sub(by));
+        let dist_sq = dx.mul(dx).add(dy.mul(dy));
+        let far = dist_sq.ge_bits(reach.mul(reach));
+        let dist = dist_sq.sqrt();
+        let (nx, ny) = (dx.div(dist), dy.div(dist));
+        Discs {
+            far,
+            dist_sq,
+            nx,
+            ny,
+            px: bx.add(nx.mul(rb0)),
+            py: by.add(ny.mul(rb0)),
+            depth: reach.sub(dist),
+        }
+    }
+}
+
+/// Whether a lane whose centres are `dist_sq` px² apart has the normal its block computed
+/// (`normalized_or`'s test); else the scalar test decides it.
+#[inline(always)]
+fn regular(dist_sq: f32) -> bool {
+    dist_sq > f32::MIN_POSITIVE && dist_sq.is_finite()
+}
+
 /// A block's results, one array a field, lane `i` at `[i]`.
 #[derive(Default)]
 struct Found {
@@ -161,21 +206,14 @@ impl Blocks<'_, '_> {
         let reach = closing
             .mul(V::splat(dt))
             .add(r_min.mul(V::splat(SPECULATIVE_RADII)));
-        // `contact_ball_ball(a.pos, a.radius + reach, b.pos, b.radius)`.
-        let rb0 = zero.max(br);
-        let reach2 = zero.max(ar.add(reach)).add(rb0);
-        let (dx, dy) = (ax.sub(bx), ay.sub(by));
-        let dist_sq = dx.mul(dx).add(dy.mul(dy));
-        let far = dist_sq.ge_bits(reach2.mul(reach2));
-        let dist = dist_sq.sqrt();
-        let (nx, ny) = (dx.div(dist), dy.div(dist));
-        let depth = reach2.sub(dist);
-        dist_sq.store(&mut f.dist_sq, 0);
+        let d = Discs::meet((ax, ay, ar.add(reach)), (bx, by, br));
+        let (nx, ny) = (d.nx, d.ny);
+        d.dist_sq.store(&mut f.dist_sq, 0);
         nx.store(&mut f.nx, 0);
         ny.store(&mut f.ny, 0);
-        bx.add(nx.mul(rb0)).store(&mut f.px, 0);
-        by.add(ny.mul(rb0)).store(&mut f.py, 0);
-        reach.sub(depth).store(&mut f.sep, 0);
+        d.px.store(&mut f.px, 0);
+        d.py.store(&mut f.py, 0);
+        reach.sub(d.depth).store(&mut f.sep, 0);
         dvx.mul(nx).add(dvy.mul(ny)).store(&mut f.approach, 0);
         ae.mul(be)
             .mul(V::splat(self.elasticity_scale))
@@ -207,7 +245,7 @@ impl Blocks<'_, '_> {
         V::splat(soft.rolling)
             .mul(arm)
             .store(&mut f.rolling_reach, 0);
-        (far, f)
+        (d.far, f)
     }
 
     /// Lane `l`'s contact (pair `p`, its balls within reach) into `out`: from the block's
@@ -217,9 +255,7 @@ impl Blocks<'_, '_> {
     fn emit(&mut self, f: &Found, l: usize, p: BodyPair) {
         let Body::Ball(o) = p.other else { return };
         let soft = self.at.1;
-        let len_sq = f.dist_sq[l];
-        let regular = len_sq > f32::MIN_POSITIVE && len_sq.is_finite();
-        if !regular || self.rests[p.ball.ix()].asleep || self.rests[o.ix()].asleep {
+        if !regular(f.dist_sq[l]) || self.rests[p.ball.ix()].asleep || self.rests[o.ix()].asleep {
             if let Some((c, hit)) = (self.scalar)(p.ball, o) {
                 push_within(self.out, c);
                 if hit {
@@ -298,34 +334,25 @@ fn end_blocks<V: FindWide>(
     let whole = pairs.len() / BLOCK * BLOCK;
     out.reserve(whole);
     let all = (1u32 << BLOCK) - 1;
-    let zero = V::splat(0.0);
     for block in pairs[..whole].chunks_exact(BLOCK) {
         let (ia, ib) = ids(block);
         let [ax, ay, _, _, ar, _, _] = V::balls(balls, &ia);
         let [bx, by, _, _, br, _, _] = V::balls(balls, &ib);
-        // `contact_ball_ball(a.pos, a.radius, b.pos, b.radius)`.
-        let rb0 = zero.max(br);
-        let reach = zero.max(ar).add(rb0);
-        let (dx, dy) = (ax.sub(bx), ay.sub(by));
-        let dist_sq = dx.mul(dx).add(dy.mul(dy));
-        let far = dist_sq.ge_bits(reach.mul(reach));
-        let dist = dist_sq.sqrt();
-        let (nx, ny) = (dx.div(dist), dy.div(dist));
+        let d = Discs::meet((ax, ay, ar), (bx, by, br));
         let mut f = [[0.0f32; BLOCK]; 6];
-        dist_sq.store(&mut f[0], 0);
-        nx.store(&mut f[1], 0);
-        ny.store(&mut f[2], 0);
-        bx.add(nx.mul(rb0)).store(&mut f[3], 0);
-        by.add(ny.mul(rb0)).store(&mut f[4], 0);
-        reach.sub(dist).store(&mut f[5], 0);
-        let mut near = !far & all;
+        for (v, to) in [d.dist_sq, d.nx, d.ny, d.px, d.py, d.depth]
+            .into_iter()
+            .zip(&mut f)
+        {
+            v.store(to, 0);
+        }
+        let mut near = !d.far & all;
         while near != 0 {
             let l = near.trailing_zeros() as usize;
             near &= near - 1;
             let p = block[l];
             let Body::Ball(o) = p.other else { continue };
-            let len_sq = f[0][l];
-            let found = if len_sq > f32::MIN_POSITIVE && len_sq.is_finite() {
+            let found = if regular(f[0][l]) {
                 Some((
                     Vec2::new(f[3][l], f[4][l]),
                     Vec2::new(f[1][l], f[2][l]),
