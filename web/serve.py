@@ -8,7 +8,12 @@ that accepts that encoding (its Accept-Encoding, brotli first), gets the copy's 
 `Content-Encoding` saying which, the original's type (`application/wasm` for the module, which
 `WebAssembly.compileStreaming` needs) and `Vary: Accept-Encoding`; any other request gets the
 file as it is. Every answer says `Cache-Control: no-cache` (a browser asks again whether a
-file changed, so a rebuilt page is never stale). Logs each request on standard error."""
+file changed, so a rebuilt page is never stale), and a precompressed copy carries its
+`Last-Modified` and an `ETag` (its size and time): a browser asking again with either gets
+`304 Not Modified` while the copy is unchanged, so a returning visit keeps the module it has,
+and with it the browser's compiled code for it (Chromium keeps that code beside the cached
+response). Logs each request on standard error."""
+import email.utils
 import http.server
 import os
 import sys
@@ -52,14 +57,36 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def send_encoded(self, path, encoded, encoding):
         f = open(encoded, "rb")
         stat = os.fstat(f.fileno())
-        self.send_response(200)
+        tag = f'"{stat.st_size:x}-{stat.st_mtime_ns:x}-{encoding}"'
+        unchanged = self.unchanged(tag, int(stat.st_mtime))
+        self.send_response(304 if unchanged else 200)
+        self.send_header("ETag", tag)
+        self.send_header("Last-Modified", self.date_time_string(int(stat.st_mtime)))
+        self.send_header("Vary", "Accept-Encoding")
+        if unchanged:
+            f.close()
+            self.end_headers()
+            return None
         self.send_header("Content-Type", self.guess_type(path))
         self.send_header("Content-Encoding", encoding)
         self.send_header("Content-Length", str(stat.st_size))
-        self.send_header("Vary", "Accept-Encoding")
-        self.send_header("Last-Modified", self.date_time_string(int(stat.st_mtime)))
         self.end_headers()
         return f
+
+    def unchanged(self, tag, mtime):
+        """Whether the request's validators say its copy is this one: `If-None-Match`
+        naming `tag` (or `*`), else `If-Modified-Since` at or after `mtime` (s)."""
+        match = self.headers.get("If-None-Match")
+        if match is not None:
+            return any(t.strip() in (tag, "*", "W/" + tag) for t in match.split(","))
+        since = self.headers.get("If-Modified-Since")
+        if since is None:
+            return False
+        try:
+            when = email.utils.parsedate_to_datetime(since)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return False
+        return when is not None and when.timestamp() >= mtime
 
 
 def main():

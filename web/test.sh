@@ -165,6 +165,25 @@ for enc in br gzip identity; do
   echo "served for Accept-Encoding $enc: $got"
   [ "$got" = "$enc application/wasm" ] || fail "the module was served as '$got' for Accept-Encoding $enc"
 done
+# A returning visit: asked again with the copy's ETag or its time, the server says 304 and
+# sends nothing (the browser keeps its module and its compiled code); another tag gets it.
+got=$(python3 - "${url}collision-math-toy.wasm" <<'PY'
+import sys, urllib.error, urllib.request as u
+def ask(extra):
+    h = {"Accept-Encoding": "gzip", **extra}
+    try:
+        r = u.urlopen(u.Request(sys.argv[1], headers=h))
+        return r.status, r.headers, len(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, len(e.read())
+status, headers, _ = ask({})
+tag, time = headers["ETag"], headers["Last-Modified"]
+print(ask({"If-None-Match": tag})[::2], ask({"If-Modified-Since": time})[::2],
+      ask({"If-None-Match": '"other"'})[0])
+PY
+)
+echo "asked again (by tag, by time, another tag): $got"
+[ "$got" = "(304, 0) (304, 0) 200" ] || fail "the module asked again gave '$got', not 304 twice then 200"
 
 echo "+ the headless example in the browser"
 load headless '?launch=50&frames=600&headless'

@@ -126,16 +126,6 @@ impl CellRange {
         self.index(self.col(p.x), self.row(p.y))
     }
 
-    /// Columns and rows `(c0, c1, r0, r1)` (inclusive) that box `b` overlaps, clamped.
-    pub(crate) fn box_cells(&self, b: &Aabb) -> (usize, usize, usize, usize) {
-        (
-            self.col(b.min.x),
-            self.col(b.max.x),
-            self.row(b.min.y),
-            self.row(b.max.y),
-        )
-    }
-
     /// The box of cell `(c, r)` in world pixels (the unclamped lattice cell).
     pub(crate) fn cell_box(&self, c: usize, r: usize) -> Aabb {
         // col(x) = k  ⇔  k ≤ x / size + shift < k + 1  ⇔  x ∈ [(k − shift)·size, (k + 1 − shift)·size).

@@ -19,7 +19,12 @@
 //!
 //! Lattice: unshifted, the caller's cell size, covering the world box and every static box (at
 //! most `MAX_DIM` cells per axis; kinematic shapes and balls outside are clamped onto the
-//! border, which loses nothing, see [`super::cells`]).
+//! border, which loses nothing, see [`super::cells`]). Its cell function ([`Flat`]) is single
+//! precision and clamps before it converts: `(v − low edge) × cells per px`, clamped to the
+//! range, truncated. Like the shared one it is monotone, which is all the once-only argument
+//! above needs, and it costs a subtraction, a multiplication, two compares and a conversion
+//! where the shared one (the balls' lattices') divides in double precision, floors and clamps
+//! in 64-bit integers; every ball looks up its box's four edges in it at every call.
 //!
 //! Cost per call: kinematic entries (cells covered) + per ball, the obstacles listed in the ≤ 4
 //! cells its box overlaps (when its side is at most the cell size). Statics cost their entries
@@ -35,6 +40,8 @@ use crate::workers;
 pub(crate) struct ObstacleCells {
     /// The lattice of both lists.
     range: CellRange,
+    /// Its cell function.
+    flat: Flat,
     /// Static shapes, kept between calls.
     statics: Buckets,
     /// Kinematic shapes, rebuilt every call.
@@ -53,6 +60,7 @@ impl ObstacleCells {
         if input.first_dynamic.min(n) == 0 {
             // No obstacles at all: no lattice either (a fresh one is built when they come).
             (self.range, self.built_for) = (CellRange::default(), None);
+            self.flat = Flat::of(&self.range);
             for list in [&mut self.statics, &mut self.kinematic] {
                 list.clear();
                 list.sort(0);
@@ -66,12 +74,13 @@ impl ObstacleCells {
                 size,
                 (0.0, 0.0),
             );
-            enter_all(&self.range, &mut self.statics, input.aabbs, 0..statics);
+            self.flat = Flat::of(&self.range);
+            enter_all(&self.flat, &mut self.statics, input.aabbs, 0..statics);
             self.built_for = Some(key);
             self.rebuilds += 1;
         }
         let moving = statics..input.first_dynamic.clamp(statics, n);
-        enter_all(&self.range, &mut self.kinematic, input.aabbs, moving);
+        enter_all(&self.flat, &mut self.kinematic, input.aabbs, moving);
     }
 
     /// Appends every overlapping (obstacle, ball) pair, each once; counts the tests.
@@ -135,10 +144,10 @@ impl ObstacleCells {
         mut probe: Option<&mut Probe>,
     ) {
         let b = &aabbs[ball];
-        let (c0, c1, r0, r1) = self.range.box_cells(b);
+        let (c0, c1, r0, r1) = self.flat.box_cells(b);
         for row in r0..=r1 {
             for col in c0..=c1 {
-                let cell = self.range.index(col, row);
+                let cell = self.flat.index(col, row);
                 if let Some(p) = probe.as_deref_mut() {
                     self.probe_cell(p, ball as u32, cell, col, row);
                 }
@@ -150,7 +159,7 @@ impl ObstacleCells {
                             continue;
                         }
                         // Report only from the cell of the intersection's min corner.
-                        if self.range.index_of(a.min.max(b.min)) == cell {
+                        if self.flat.index_of(a.min.max(b.min)) == cell {
                             pairs.push((o, ball as u32));
                         } else {
                             c.repeats_dropped += 1;
@@ -211,23 +220,91 @@ impl ObstacleCells {
     }
 }
 
-/// Enters each box of `ids` in every cell of `range` it overlaps, then sorts the buckets.
-fn enter_all(
-    range: &CellRange,
-    buckets: &mut Buckets,
-    aabbs: &[Aabb],
-    ids: std::ops::Range<usize>,
-) {
+/// Enters each box of `ids` in every cell of `lattice` it overlaps, then sorts the buckets.
+fn enter_all(lattice: &Flat, buckets: &mut Buckets, aabbs: &[Aabb], ids: std::ops::Range<usize>) {
     buckets.clear();
     for id in ids {
-        let (c0, c1, r0, r1) = range.box_cells(&aabbs[id]);
+        let (c0, c1, r0, r1) = lattice.box_cells(&aabbs[id]);
         for row in r0..=r1 {
             for col in c0..=c1 {
-                buckets.push(range.index(col, row), id);
+                buckets.push(lattice.index(col, row), id);
             }
         }
     }
-    buckets.sort(range.cells());
+    buckets.sort(lattice.cells());
+}
+
+/// The obstacle lattice's cell function (see the module notes): a coordinate's column is
+/// `(x − x0) · inv` clamped to `0 ..= last.0` and truncated, its row likewise.
+#[derive(Clone, Copy, Debug, Default)]
+struct Flat {
+    /// The low edges of the first column and row (px).
+    x0: f32,
+    y0: f32,
+    /// Cells per px.
+    inv: f32,
+    /// The last column and row.
+    last: (f32, f32),
+    /// Columns.
+    cols: usize,
+    /// Columns × rows.
+    cells: usize,
+}
+
+impl Flat {
+    /// The cell function of unshifted lattice `range`.
+    fn of(range: &CellRange) -> Self {
+        let (cols, rows) = range.dims;
+        let edge = |origin: i64| (origin as f64 * range.size) as f32;
+        let inv = (1.0 / range.size) as f32;
+        Self {
+            x0: edge(range.origin.0),
+            y0: edge(range.origin.1),
+            inv: if inv.is_finite() && inv > 0.0 { inv } else { 0.0 },
+            last: (cols.saturating_sub(1) as f32, rows.saturating_sub(1) as f32),
+            cols,
+            cells: cols * rows,
+        }
+    }
+
+    /// Cell coordinate of `v` on an axis starting at `low`, at most `last`.
+    #[inline(always)]
+    fn coord(&self, v: f32, low: f32, last: f32) -> usize {
+        // `max` takes a NaN to 0; infinities clamp to the ends.
+        let k = ((v - low) * self.inv).max(0.0).min(last);
+        // SAFETY: `k` lies in `0 ..= last`, and `last` (a count of cells) is far below
+        // `i32::MAX`, so the truncation is in range.
+        (unsafe { k.to_int_unchecked::<i32>() }) as usize
+    }
+
+    /// Columns and rows `(c0, c1, r0, r1)` (inclusive) that box `b` overlaps.
+    #[inline(always)]
+    fn box_cells(&self, b: &Aabb) -> (usize, usize, usize, usize) {
+        (
+            self.coord(b.min.x, self.x0, self.last.0),
+            self.coord(b.max.x, self.x0, self.last.0),
+            self.coord(b.min.y, self.y0, self.last.1),
+            self.coord(b.max.y, self.y0, self.last.1),
+        )
+    }
+
+    /// Flat index of column `c`, row `r`.
+    #[inline(always)]
+    fn index(&self, c: usize, r: usize) -> usize {
+        r * self.cols + c
+    }
+
+    /// Flat index of the cell holding point `p`.
+    #[inline(always)]
+    fn index_of(&self, p: glam::Vec2) -> usize {
+        let c = self.coord(p.x, self.x0, self.last.0);
+        self.index(c, self.coord(p.y, self.y0, self.last.1))
+    }
+
+    /// Columns × rows.
+    fn cells(&self) -> usize {
+        self.cells
+    }
 }
 
 #[cfg(test)]
@@ -258,6 +335,63 @@ mod tests {
         assert_eq!(pairs, vec![(0, 1)]);
         assert_eq!(c.repeats_dropped, 3, "met in 4 cells, reported from one");
         oc.validate().unwrap();
+    }
+
+    #[test]
+    fn the_cell_function_is_monotone_and_clamped_whatever_the_coordinate() {
+        let range = CellRange::covering(
+            &Aabb::new(Vec2::new(-37.5, 10.25), Vec2::new(900.0, 700.0)),
+            10.3,
+            (0.0, 0.0),
+        );
+        let flat = Flat::of(&range);
+        let mut xs: Vec<f32> = (-2000..12000).map(|k| k as f32 * 0.0973).collect();
+        xs.extend([f32::MIN, -1e30, 1e30, f32::MAX, f32::INFINITY, f32::NEG_INFINITY]);
+        xs.sort_by(f32::total_cmp);
+        let cols: Vec<usize> = xs.iter().map(|&x| flat.coord(x, flat.x0, flat.last.0)).collect();
+        assert!(cols.windows(2).all(|w| w[0] <= w[1]), "monotone");
+        assert_eq!(cols[0], 0);
+        assert_eq!(*cols.last().unwrap(), range.dims.0 - 1);
+        assert_eq!(flat.coord(f32::NAN, flat.x0, flat.last.0), 0, "NaN clamps to 0");
+    }
+
+    #[test]
+    fn every_overlapping_pair_is_met_once_even_on_cell_edges() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        // Corners on the lattice's edges (multiples of the cell size) and between them.
+        let mut corner = |rng: &mut rand_chacha::ChaCha8Rng| {
+            let v = |rng: &mut rand_chacha::ChaCha8Rng| match rng.gen_range(0..3) {
+                0 => rng.gen_range(-3..40) as f32 * 7.7,
+                _ => rng.gen_range(-30.0..300.0),
+            };
+            Vec2::new(v(rng), v(rng))
+        };
+        let mut boxes = Vec::new();
+        for k in 0..400 {
+            let a = corner(&mut rng);
+            let side = if k < 40 { 60.0 } else { 9.0 };
+            let b = a + Vec2::new(rng.gen_range(0.0..side), rng.gen_range(0.0..side));
+            boxes.push(Aabb::new(a, b));
+        }
+        let (statics, shapes) = (30, 40);
+        let inp = input(&boxes, statics, shapes, 1);
+        let mut oc = ObstacleCells::default();
+        oc.update(&inp, 7.7);
+        let (mut pairs, mut c) = (Vec::new(), BroadCounters::default());
+        oc.query(&inp, &mut pairs, &mut c, None);
+        let mut want = Vec::new();
+        for ball in shapes..boxes.len() {
+            for o in 0..shapes {
+                if boxes[o].overlaps(&boxes[ball]) {
+                    want.push((o as u32, ball as u32));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        want.sort_unstable();
+        assert!(want.len() > 100);
+        assert_eq!(pairs, want);
     }
 
     #[test]
