@@ -146,6 +146,14 @@ impl ObstacleCells {
         let b = &aabbs[ball];
         let (c0, c1, r0, r1) = self.flat.box_cells(b);
         for row in r0..=r1 {
+            // A row's cells are one run of each list: most balls fly where no obstacle is,
+            // and two reads a list tell that for the whole row.
+            let (first, last) = (self.flat.index(c0, row), self.flat.index(c1, row));
+            let empty = self.statics.run_span(first, last).is_empty()
+                && self.kinematic.run_span(first, last).is_empty();
+            if empty && probe.is_none() {
+                continue;
+            }
             for col in c0..=c1 {
                 let cell = self.flat.index(col, row);
                 if let Some(p) = probe.as_deref_mut() {
