@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Serves target/web/ (built by web/build.sh) on http://127.0.0.1:PORT/ (default 8034), each
 # file as its precompressed copy (.br, else .gz) with its Content-Encoding where the browser
-# accepts it (web/serve.py).
+# accepts it, and 304 Not Modified to a browser asking again for an unchanged one (web/serve.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port=${1:-8034}
