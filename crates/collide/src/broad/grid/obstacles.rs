@@ -268,7 +268,11 @@ impl Flat {
         Self {
             x0: edge(range.origin.0),
             y0: edge(range.origin.1),
-            inv: if inv.is_finite() && inv > 0.0 { inv } else { 0.0 },
+            inv: if inv.is_finite() && inv > 0.0 {
+                inv
+            } else {
+                0.0
+            },
             last: (cols.saturating_sub(1) as f32, rows.saturating_sub(1) as f32),
             cols,
             cells: cols * rows,
@@ -354,13 +358,27 @@ mod tests {
         );
         let flat = Flat::of(&range);
         let mut xs: Vec<f32> = (-2000..12000).map(|k| k as f32 * 0.0973).collect();
-        xs.extend([f32::MIN, -1e30, 1e30, f32::MAX, f32::INFINITY, f32::NEG_INFINITY]);
+        xs.extend([
+            f32::MIN,
+            -1e30,
+            1e30,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ]);
         xs.sort_by(f32::total_cmp);
-        let cols: Vec<usize> = xs.iter().map(|&x| flat.coord(x, flat.x0, flat.last.0)).collect();
+        let cols: Vec<usize> = xs
+            .iter()
+            .map(|&x| flat.coord(x, flat.x0, flat.last.0))
+            .collect();
         assert!(cols.windows(2).all(|w| w[0] <= w[1]), "monotone");
         assert_eq!(cols[0], 0);
         assert_eq!(*cols.last().unwrap(), range.dims.0 - 1);
-        assert_eq!(flat.coord(f32::NAN, flat.x0, flat.last.0), 0, "NaN clamps to 0");
+        assert_eq!(
+            flat.coord(f32::NAN, flat.x0, flat.last.0),
+            0,
+            "NaN clamps to 0"
+        );
     }
 
     #[test]
@@ -368,7 +386,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         // Corners on the lattice's edges (multiples of the cell size) and between them.
-        let mut corner = |rng: &mut rand_chacha::ChaCha8Rng| {
+        let corner = |rng: &mut rand_chacha::ChaCha8Rng| {
             let v = |rng: &mut rand_chacha::ChaCha8Rng| match rng.gen_range(0..3) {
                 0 => rng.gen_range(-3..40) as f32 * 7.7,
                 _ => rng.gen_range(-30.0..300.0),
