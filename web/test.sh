@@ -37,7 +37,7 @@
 # 12. the first frame's time cold over a line throttled to 10 Mbit/s (reported, not held to a
 #     limit: a test asserts no time).
 # The desktop's windows need a display: $DISPLAY, else an Xvfb started here. Installs chromium
-# when missing. WEB_NO_BUILD=1 skips the build (target/web/ as last built). Exits 1 on the
+# and Xvfb when missing. WEB_NO_BUILD=1 skips the build (target/web/ as last built). Exits 1 on the
 # first failure, saying what differed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,6 +59,12 @@ fi
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
 if [ -z "${DISPLAY:-}" ]; then
+  if ! command -v Xvfb >/dev/null; then
+    echo "+ apt-get install xvfb"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq xvfb >/dev/null
+  fi
   xnum=$(mktemp)
   Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$xnum" >/dev/null 2>&1 &
   pids+=($!)
