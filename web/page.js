@@ -1,6 +1,6 @@
 // The page's side of Collision Math Toy (the Rust side is src/web/page.rs): it loads the
-// module itself (after checking for WebGL and WebAssembly SIMD, saying in words what is
-// missing) and gives it the query string; lines out, to the console and into the page's HTML
+// module itself (its download begun at once, its compiling after checking for WebGL and
+// WebAssembly SIMD, saying in words what is missing) and gives it the query string; lines out, to the console and into the page's HTML
 // outside the canvas (so `chromium --headless --dump-dom` shows them); text that answers the
 // address (?help, ?tour=list, a refusal) as a readable page; the browser's storage and the
 // offer to keep an address's settings; downloads and the file chooser; Web Audio after the
@@ -9,6 +9,11 @@
 // frame took.
 "use strict";
 (function () {
+  // The module's download starts first, while the page checks the browser and sets up (it
+  // is most of the first frame's wait on a slow line); dropped if the browser cannot run it.
+  const download_abort = new AbortController();
+  const module_response = fetch("collision-math-toy.wasm", { signal: download_abort.signal });
+  module_response.catch(() => {});
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const bytes = (ptr, len) => new Uint8Array(wasm_memory.buffer, ptr, len);
@@ -274,7 +279,7 @@
   // downloads, the plugins started quietly, then `main`, whose end of a run is the page's.
   const start = async () => {
     register_plugins(plugins);
-    const module = await WebAssembly.compileStreaming(fetch("collision-math-toy.wasm"));
+    const module = await WebAssembly.compileStreaming(module_response);
     add_missing_functions_stabs(module);
     const instance = await WebAssembly.instantiate(module, importObject);
     wasm_memory = instance.exports.memory;
@@ -292,6 +297,7 @@
 
   const why = missing();
   if (why) {
+    download_abort.abort();
     console.error(why);
     page("The toy cannot run in this browser", why, true);
   } else {
