@@ -59,8 +59,8 @@ impl ObstacleCells {
         let statics = input.first_moving.min(n);
         if input.first_dynamic.min(n) == 0 {
             // No obstacles at all: no lattice either (a fresh one is built when they come).
-            (self.range, self.built_for) = (CellRange::default(), None);
-            self.flat = Flat::of(&self.range);
+            self.set_lattice(CellRange::default());
+            self.built_for = None;
             for list in [&mut self.statics, &mut self.kinematic] {
                 list.clear();
                 list.sort(0);
@@ -69,18 +69,23 @@ impl ObstacleCells {
         }
         let key = (input.statics_version, size.to_bits(), statics);
         if self.built_for != Some(key) {
-            self.range = CellRange::covering(
+            self.set_lattice(CellRange::covering(
                 &region_of(&input.world, &input.aabbs[..statics]),
                 size,
                 (0.0, 0.0),
-            );
-            self.flat = Flat::of(&self.range);
+            ));
             enter_all(&self.flat, &mut self.statics, input.aabbs, 0..statics);
             self.built_for = Some(key);
             self.rebuilds += 1;
         }
         let moving = statics..input.first_dynamic.clamp(statics, n);
         enter_all(&self.flat, &mut self.kinematic, input.aabbs, moving);
+    }
+
+    /// Makes `range` the lattice, with its cell function.
+    fn set_lattice(&mut self, range: CellRange) {
+        self.flat = Flat::of(&range);
+        self.range = range;
     }
 
     /// Appends every overlapping (obstacle, ball) pair, each once; counts the tests.
