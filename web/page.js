@@ -1,12 +1,12 @@
 // The page's side of Collision Math Toy (the Rust side is src/web/page.rs): it loads the
 // module itself (its download begun at once, its compiling after checking for WebGL and
-// WebAssembly SIMD, saying in words what is missing) and gives it the query string; lines out, to the console and into the page's HTML
-// outside the canvas (so `chromium --headless --dump-dom` shows them); text that answers the
-// address (?help, ?tour=list, a refusal) as a readable page; the browser's storage and the
-// offer to keep an address's settings; downloads and the file chooser; Web Audio after the
-// first click or key; the clocks; the keys the browser keeps (F5, F11, F12) and the wheel in
-// notches; the end of a run (after which nothing reaches the module); and the time the first
-// frame took.
+// WebAssembly SIMD, saying in words what is missing) and gives it the query string; lines
+// out, to the console and into the page's HTML outside the canvas (so `chromium --headless
+// --dump-dom` shows them); text that answers the address (?help, ?tour=list, a refusal) as a
+// readable page; the browser's storage and the offer to keep an address's settings;
+// downloads and the file chooser; Web Audio after the first click or key; the clocks; the
+// keys the browser keeps (F5, F11, F12) and the wheel in notches; the end of a run (after
+// which nothing reaches the module); and the time the first frame took.
 "use strict";
 (function () {
   // The module's download starts first, while the page checks the browser and sets up (it

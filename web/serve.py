@@ -10,9 +10,8 @@ that accepts that encoding (its Accept-Encoding, brotli first), gets the copy's 
 file as it is. Every answer says `Cache-Control: no-cache` (a browser asks again whether a
 file changed, so a rebuilt page is never stale), and a precompressed copy carries its
 `Last-Modified` and an `ETag` (its size and time): a browser asking again with either gets
-`304 Not Modified` while the copy is unchanged, so a returning visit keeps the module it has,
-and with it the browser's compiled code for it (Chromium keeps that code beside the cached
-response). Logs each request on standard error."""
+`304 Not Modified` while the copy is unchanged, so a returning visit downloads nothing. Logs
+each request on standard error."""
 import email.utils
 import http.server
 import os

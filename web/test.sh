@@ -37,21 +37,26 @@
 # 12. the first frame's time cold over a line throttled to 10 Mbit/s (reported, not held to a
 #     limit: a test asserts no time).
 # The desktop's windows need a display: $DISPLAY, else an Xvfb started here. Installs chromium
-# and Xvfb when missing. WEB_NO_BUILD=1 skips the build (target/web/ as last built). Exits 1 on the
-# first failure, saying what differed.
+# and Xvfb when missing. WEB_NO_BUILD=1 skips the build (target/web/ as last built). Exits 1
+# on the first failure, saying what differed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shots=target/web-test
 rm -rf "$shots"
 mkdir -p "$shots"
 
-status=$(dpkg-query -W -f='${Status}' chromium 2>/dev/null || true)
-if [ "$status" != "install ok installed" ]; then
-  echo "+ apt-get install chromium"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq chromium >/dev/null
-fi
+# Installs Debian's package $1 unless dpkg says it is installed.
+need() {
+  local status
+  status=$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)
+  if [ "$status" != "install ok installed" ]; then
+    echo "+ apt-get install $1"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "$1" >/dev/null
+  fi
+}
+need chromium
 
 # WEB_NO_BUILD=1 tests target/web/ as it was last built.
 [ "${WEB_NO_BUILD:-0}" = 1 ] || web/build.sh
@@ -59,12 +64,7 @@ fi
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
 if [ -z "${DISPLAY:-}" ]; then
-  if ! command -v Xvfb >/dev/null; then
-    echo "+ apt-get install xvfb"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq xvfb >/dev/null
-  fi
+  need xvfb
   xnum=$(mktemp)
   Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$xnum" >/dev/null 2>&1 &
   pids+=($!)
@@ -172,7 +172,7 @@ for enc in br gzip identity; do
   [ "$got" = "$enc application/wasm" ] || fail "the module was served as '$got' for Accept-Encoding $enc"
 done
 # A returning visit: asked again with the copy's ETag or its time, the server says 304 and
-# sends nothing (the browser keeps its module and its compiled code); another tag gets it.
+# sends nothing (the browser keeps the module it has); another tag gets it.
 got=$(python3 - "${url}collision-math-toy.wasm" <<'PY'
 import sys, urllib.error, urllib.request as u
 def ask(extra):
