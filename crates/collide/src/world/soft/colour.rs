@@ -18,13 +18,17 @@
 //! **Regions, on two threads.** The contacts of a colour come in pair order, and the balls'
 //! numbers say nothing of where they are, so two threads cutting a colour in halves would
 //! each touch balls all over the pile and pass their states to and fro between their caches
-//! from colour to colour. On two threads the plan therefore splits each colour by height at
-//! the contacts' mean height (of the plan before): the lanes of the lower region and of the
-//! upper one each form one thread's run, in every colour and in the firm ranges alike, so a
-//! ball's state mostly stays with one thread. The order within a colour changes nothing, as
-//! no two of its contacts share a ball, and the firm ranges hold the same contacts on any
-//! number of threads (the soft contacts filling their last block are the colour's first in
-//! pair order, whatever the region), so the result is the same bits.
+//! from colour to colour. On two threads the plan therefore splits each colour in two
+//! regions by a line across the contacts' longer extent, at their median there (both from
+//! the plan before, [`Split`]): the lanes of the lower region and of the upper one each form
+//! one thread's run, in every colour and in the firm ranges alike, so a ball's state mostly
+//! stays with one thread. Only the balls along the line change thread from colour to
+//! colour, so the line is drawn where it is shortest (across a wide pile, upright); at the
+//! median the two runs are even, and a thread seldom has to take the other's blocks. The
+//! order within a colour changes nothing, as no two of its contacts share a ball, and the
+//! firm ranges hold the same contacts on any number of threads (the soft contacts filling
+//! their last block are the colour's first in pair order, whatever the region), so the
+//! result is the same bits.
 //! Cost: `O(contacts + balls)` a step.
 
 use super::lanes::WIDTH;
@@ -77,8 +81,8 @@ pub(super) struct Plan {
     firm_of: Vec<bool>,
     /// Per contact, whether it lies in the upper region (two threads).
     upper_of: Vec<bool>,
-    /// The height splitting the regions, from the contacts of the plan before (px).
-    split: f32,
+    /// The line splitting the regions, from the contacts of the plan before.
+    split: Split,
     /// Per contact, its segment of its colour's lanes (`order_lanes`).
     segment_of: Vec<u8>,
 }
@@ -208,12 +212,12 @@ impl Plan {
         self.colour_of.clear();
         self.firm_of.clear();
         self.upper_of.clear();
-        let mut height = 0.0f64;
+        let mut next = self.split.next();
         for c in contacts {
             self.firm_of.push(c.firm);
             if regions {
-                self.upper_of.push(c.point.y > self.split);
-                height += f64::from(c.point.y);
+                self.upper_of.push(self.split.upper(c.point));
+                next.count(c.point);
             }
             let a = c.ball.ix();
             let colour = match c.other {
@@ -237,8 +241,99 @@ impl Plan {
             self.colour_of.push(colour.unwrap_or(OVERFLOW));
         }
         if regions {
-            let mean = (height / contacts.len().max(1) as f64) as f32;
-            self.split = if mean.is_finite() { mean } else { 0.0 };
+            self.split = next.split();
+        }
+    }
+}
+
+/// Bins of a [`Split`]'s histograms.
+const BINS: usize = 128;
+
+/// The line splitting the regions: across x (upright) or across y (level), at `at` (px);
+/// a contact whose point lies beyond it is in the upper region. With the extent of the
+/// contacts that drew it, over which the next plan's histograms count.
+#[derive(Clone, Debug, Default)]
+struct Split {
+    across_x: bool,
+    at: f32,
+    lo: glam::Vec2,
+    hi: glam::Vec2,
+}
+
+impl Split {
+    /// Whether a contact at `p` lies in the upper region.
+    #[inline]
+    fn upper(&self, p: glam::Vec2) -> bool {
+        match self.across_x {
+            true => p.x > self.at,
+            false => p.y > self.at,
+        }
+    }
+
+    /// The count of a plan's contacts that draws the next line: their extent, and their
+    /// points in bins of this line's extent along each axis.
+    fn next(&self) -> NextSplit {
+        let per = |lo: f32, hi: f32| match hi > lo {
+            true => BINS as f32 / (hi - lo),
+            false => 0.0,
+        };
+        NextSplit {
+            lo: glam::Vec2::splat(f32::INFINITY),
+            hi: glam::Vec2::splat(f32::NEG_INFINITY),
+            from: self.lo,
+            per: glam::Vec2::new(per(self.lo.x, self.hi.x), per(self.lo.y, self.hi.y)),
+            bins: [[0; BINS]; 2],
+            n: 0,
+        }
+    }
+}
+
+/// A plan's contacts counted for the next [`Split`].
+struct NextSplit {
+    lo: glam::Vec2,
+    hi: glam::Vec2,
+    /// The bins' start along each axis and bins per px (the line before's extent).
+    from: glam::Vec2,
+    per: glam::Vec2,
+    bins: [[u32; BINS]; 2],
+    n: u32,
+}
+
+impl NextSplit {
+    #[inline]
+    fn count(&mut self, p: glam::Vec2) {
+        self.lo = self.lo.min(p);
+        self.hi = self.hi.max(p);
+        // A float's conversion saturates (NaN to 0), so every point finds a bin.
+        let bin = |v: f32, from: f32, per: f32| (((v - from) * per) as usize).min(BINS - 1);
+        self.bins[0][bin(p.x, self.from.x, self.per.x)] += 1;
+        self.bins[1][bin(p.y, self.from.y, self.per.y)] += 1;
+        self.n += 1;
+    }
+
+    /// The line across the longer side of the contacts' extent, at their median along it
+    /// (a bin's far edge; the middle of the extent where the bins say nothing).
+    fn split(&self) -> Split {
+        let size = self.hi - self.lo;
+        let across_x = size.x > size.y;
+        let k = usize::from(!across_x);
+        let (from, per) = (self.from[k], self.per[k]);
+        let half = self.n.div_ceil(2);
+        let mut seen = 0;
+        let bin = self.bins[k].iter().position(|&c| {
+            seen += c;
+            seen >= half
+        });
+        let at = match (bin, per > 0.0) {
+            (Some(b), true) => from + (b + 1) as f32 / per,
+            _ => (self.lo[k] + self.hi[k]) * 0.5,
+        };
+        let finite = |v: glam::Vec2| if v.is_finite() { v } else { glam::Vec2::ZERO };
+        Split {
+            across_x,
+            at: if at.is_finite() { at } else { 0.0 },
+            lo: finite(self.lo),
+            hi: finite(self.hi),
         }
     }
 }
@@ -370,11 +465,12 @@ mod tests {
         one.coloured(&contacts, 2000, 1);
         // The split comes from the plan before: twice, as a step's sub-steps do.
         two.coloured(&contacts, 2000, 2);
+        let used = two.split.clone();
         two.coloured(&contacts, 2000, 2);
-        assert!(two.split > 0.0);
+        assert!(used.at > 0.0);
         assert_eq!(sets(&one.order, &one.ranges), sets(&two.order, &two.ranges));
         assert_eq!(sets(&one.order, &one.firm), sets(&two.order, &two.firm));
-        let upper = |k: u32| k != PADDING && contacts[k as usize].point.y > two.split;
+        let upper = |k: u32| k != PADDING && used.upper(contacts[k as usize].point);
         let (mut all, mut upper_blocks) = (0, 0);
         for r in two.ranges.iter().chain(&two.firm) {
             let Some([start0, start1]) = r.runs else {
@@ -403,6 +499,49 @@ mod tests {
             upper_blocks * 3 > all && upper_blocks * 3 < 2 * all,
             "the regions share the blocks: {upper_blocks} of {all} upper"
         );
+    }
+
+    #[test]
+    fn the_regions_split_a_wide_pile_upright_at_its_median() {
+        // A pile four times as wide as it is tall, its contacts crowded to the left
+        // (x = 400·u², u even), where the mean lies far right of the median.
+        let mut contacts = random_contacts(7, 2000);
+        let n = contacts.len() as f32;
+        for (k, c) in contacts.iter_mut().enumerate() {
+            let u = (k as f32 * 0.618_034).fract();
+            c.point = glam::Vec2::new(400.0 * u * u, (k as f32 / n) * 100.0);
+        }
+        // The first plan gives the extent, the second the median within it, the third
+        // (with the same contacts) uses that line and draws it again.
+        let mut plan = Plan::default();
+        for _ in 0..3 {
+            plan.coloured(&contacts, 2000, 2);
+        }
+        assert!(plan.split.across_x);
+        let upper = contacts
+            .iter()
+            .filter(|c| plan.split.upper(c.point))
+            .count();
+        let in_upper = plan.upper_of.iter().filter(|&&u| u).count();
+        assert_eq!(
+            in_upper, upper,
+            "the third plan used the line the second drew"
+        );
+        let share = upper as f32 / n;
+        assert!((0.47..=0.5).contains(&share), "upper share {share}");
+    }
+
+    #[test]
+    fn a_split_of_no_contacts_or_of_one_point_is_finite() {
+        let mut plan = Plan::default();
+        plan.coloured(&[], 10, 2);
+        plan.coloured(&[], 10, 2);
+        assert!(plan.split.at.is_finite());
+        let one = [contact(0, Body::Ball(BallIx(1)))];
+        plan.coloured(&one, 10, 2);
+        plan.coloured(&one, 10, 2);
+        assert!(plan.split.at.is_finite());
+        assert_eq!(plan.order.iter().filter(|&&k| k != PADDING).count(), 1);
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! The passes on several threads, as Box2D v3's `solver.c` runs its stages: the jobs become a
 //! schedule of stages (each job's colours in order, and the move), each stage cut into blocks
 //! of lanes. Thread `t` owns the `t`-th run of each colour's blocks (on two threads the
-//! plan's regions, `colour.rs`: the lower part of the pile is one thread's run in every
-//! colour, the upper part the other's, so a ball's state mostly stays in one thread's
-//! cache; on more, an even cut) and claims them a few at a time from its run's counter;
-//! a thread done with its own run claims what is left of the others'. A thread moves to the
-//! next stage once every block of this one is done.
+//! plan's regions, `colour.rs`: the pile's part on one side of a line is one thread's run
+//! in every colour, the part beyond it the other's, so a ball's state mostly stays in one thread's
+//! cache; on more, an even cut) and claims them a few at a time from the front of its run;
+//! a thread done with its own run takes what is left of the others' from their back, a
+//! block or two at a time, so it takes only what their owner would not reach soon (each
+//! block it takes moves its balls' states to its own cache, and back at the next colour).
+//! A thread moves to the next stage once every block of this one is done.
 //!
 //! The result is the one thread's, bit for bit: within a colour no two lanes share a ball, so
 //! the order its blocks are solved in, and by which thread, changes nothing, and the stages
@@ -20,7 +22,8 @@
 //! must (as Box2D v3's worker 0 can). Several worlds may share the pool and step at once on
 //! any number of threads each. The workers are the pool's (`workers.rs`), kept between
 //! calls.
-//! Cost: a counter a thread and one of blocks done a stage, one claim every [`CLAIM`] blocks.
+//! Cost: a counter a thread and one of blocks done a stage, one claim every [`CLAIM`] blocks
+//! (every [`TAKE`] blocks a thread takes from another's run).
 
 use super::colour::{Kind, LaneRange};
 use super::kernel;
@@ -30,11 +33,13 @@ use crate::balls::BallSet;
 use crate::workers;
 use glam::Vec2;
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Blocks of [`WIDTH`] lanes a thread claims at once.
-const CLAIM: usize = 32;
+/// Blocks of [`WIDTH`] lanes a thread claims at once from its own run.
+const CLAIM: u64 = 32;
+/// Blocks a thread takes at once from the back of another's run.
+const TAKE: u64 = 2;
 
 /// What the threads do in turn: a pass over every colour, or over their firm lanes only, or
 /// the move of the positions.
@@ -68,11 +73,45 @@ enum Stage {
 #[repr(align(64))]
 struct Counter(AtomicUsize);
 
-/// A stage's counters: the blocks done, and for each thread's run, the next block of it to
-/// claim (counted from the run's start).
+/// A run's blocks claimed from its front (the low half) and from its back (the high half),
+/// on a cache line of its own: one word, so that the two ends never claim a block twice.
+#[derive(Default)]
+#[repr(align(64))]
+struct Ends(AtomicU64);
+
+impl Ends {
+    /// Claims up to `most` blocks of a run of `len` from its front (`back` false) or its
+    /// back: the claimed blocks, counted from the run's start; `None` when none are left.
+    fn claim(&self, len: usize, most: u64, back: bool) -> Option<Range<usize>> {
+        let len = len as u64;
+        let mut now = self.0.load(Ordering::Relaxed);
+        loop {
+            let (front, from_back) = (now & u64::from(u32::MAX), now >> 32);
+            let left = len.saturating_sub(front + from_back);
+            if left == 0 {
+                return None;
+            }
+            let n = left.min(most);
+            let (add, first) = match back {
+                true => (n << 32, len - from_back - n),
+                false => (n, front),
+            };
+            match self
+                .0
+                .compare_exchange_weak(now, now + add, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                Ok(_) => return Some(first as usize..(first + n) as usize),
+                Err(seen) => now = seen,
+            }
+        }
+    }
+}
+
+/// A stage's counters: the blocks done, and for each thread's run, the blocks claimed from
+/// its two ends (for the move, the runs of the balls claimed: the first's front).
 struct Counters {
     done: Counter,
-    next: Vec<Counter>,
+    ends: Vec<Ends>,
 }
 
 /// Runs `jobs` over `lanes` in the order of `ranges` (every colour's, and their firm lanes')
@@ -91,7 +130,7 @@ pub(super) fn run(
         .iter()
         .map(|_| Counters {
             done: Counter::default(),
-            next: (0..threads).map(|_| Counter::default()).collect(),
+            ends: (0..threads).map(|_| Ends::default()).collect(),
         })
         .collect();
     let shared = SharedLanes::new(lanes);
@@ -178,10 +217,10 @@ impl Plan<'_> {
         for (stage, c) in self.stages.iter().zip(self.counters) {
             match *stage {
                 Stage::Range(at) => {
-                    let runs = c.next.len();
+                    let runs = c.ends.len();
                     for k in 0..runs {
                         let run = (me + k) % runs;
-                        self.claim(&mut bodies, at, c, run);
+                        self.claim(&mut bodies, at, c, run, k > 0);
                     }
                     workers::wait_until(|| c.done.0.load(Ordering::Acquire) >= at.blocks);
                 }
@@ -196,19 +235,17 @@ impl Plan<'_> {
     /// Moves the runs of the balls while any are left to claim (the stage's first counter
     /// numbers them).
     fn integrate(&self, bodies: &mut Bodies, c: &Counters, dt: f32) {
-        loop {
-            let k = c.next[0].0.fetch_add(1, Ordering::Relaxed);
-            let Some(run) = self.runs.get(k) else {
-                return;
-            };
+        while let Some(k) = c.ends[0].claim(self.runs.len(), 1, false) {
+            let run = &self.runs[k.start];
             let mut run = run.lock().unwrap_or_else(|e| e.into_inner());
             integrate_run(bodies, &mut run, dt);
             c.done.0.fetch_add(1, Ordering::Release);
         }
     }
 
-    /// Solves blocks of run `run` of range `range` while any are left to claim.
-    fn claim(&self, bodies: &mut Bodies, at: RangeStage, c: &Counters, run: usize) {
+    /// Solves blocks of run `run` of range `range` while any are left to claim: from its
+    /// front, or from its back where the run is another thread's (`taking`).
+    fn claim(&self, bodies: &mut Bodies, at: RangeStage, c: &Counters, run: usize, taking: bool) {
         let RangeStage {
             pass,
             range,
@@ -218,7 +255,7 @@ impl Plan<'_> {
             (k, false) => &self.ranges.0[k],
             (k, true) => &self.ranges.1[k],
         };
-        let runs = c.next.len();
+        let runs = c.ends.len();
         // The run's blocks, `len` of them from `from` (round the end of the range): the
         // plan's regions on two threads, else an even cut; the overflow is one block, the
         // first run's.
@@ -231,12 +268,9 @@ impl Plan<'_> {
                 (run + 1) * blocks / runs - run * blocks / runs,
             ),
         };
-        loop {
-            let first = c.next[run].0.fetch_add(CLAIM, Ordering::Relaxed);
-            if first >= len {
-                return;
-            }
-            let last = (first + CLAIM).min(len);
+        let most = if taking { TAKE } else { CLAIM };
+        while let Some(claimed) = c.ends[run].claim(len, most, taking) {
+            let (first, last) = (claimed.start, claimed.end);
             // The claimed blocks, in at most two pieces where the run goes round the end.
             let start = from + first;
             let pieces = match start >= blocks {
@@ -270,5 +304,42 @@ impl Plan<'_> {
             width: self.wide,
         };
         kernel::pass(&mut view, bodies, at, pass);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_runs_two_ends_meet_and_never_claim_a_block_twice() {
+        let ends = Ends::default();
+        assert_eq!(ends.claim(10, 4, false), Some(0..4));
+        assert_eq!(ends.claim(10, 2, true), Some(8..10));
+        assert_eq!(ends.claim(10, 4, false), Some(4..8));
+        assert_eq!(ends.claim(10, 2, true), None);
+        assert_eq!(ends.claim(10, 4, false), None);
+        assert_eq!(Ends::default().claim(0, 4, false), None);
+    }
+
+    #[test]
+    fn an_owner_and_a_taker_at_once_claim_every_block_once() {
+        for len in [0, 1, 7, 100, 1000] {
+            let ends = Ends::default();
+            let claim = |most: u64, back: bool| {
+                let mut got = Vec::new();
+                while let Some(r) = ends.claim(len, most, back) {
+                    got.extend(r);
+                }
+                got
+            };
+            let (mut front, back) = std::thread::scope(|s| {
+                let taker = s.spawn(|| claim(TAKE, true));
+                (claim(CLAIM, false), taker.join().unwrap())
+            });
+            front.extend(back);
+            front.sort_unstable();
+            assert_eq!(front, (0..len).collect::<Vec<_>>(), "{len} blocks");
+        }
     }
 }
