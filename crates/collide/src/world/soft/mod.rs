@@ -365,7 +365,10 @@ impl SoftStage {
         // They are then those a sub-step's reach finds, as when found at every sub-step.
         let frame = sub_steps > 1;
         let fleeting = |c: &SoftContact| {
-            frame::arriving(c, span) || frame && frame::sliding(c, f.relative_speed(c).0, span)
+            frame::arriving(c, span)
+                || frame
+                    && frame::may_slide(c, span)
+                    && frame::sliding(c, f.relative_speed(c).0, span)
         };
         let sub_steps = if self.contacts.iter().any(fleeting) {
             let dt = f.cx.dt;
