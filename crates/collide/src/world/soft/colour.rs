@@ -241,7 +241,7 @@ impl Plan {
             self.colour_of.push(colour.unwrap_or(OVERFLOW));
         }
         if regions {
-            self.split = next.split();
+            self.split = next.split(&self.split);
         }
     }
 }
@@ -311,11 +311,16 @@ impl NextSplit {
         self.n += 1;
     }
 
-    /// The line across the longer side of the contacts' extent, at their median along it
-    /// (a bin's far edge; the middle of the extent where the bins say nothing).
-    fn split(&self) -> Split {
+    /// The line across the longer side of the contacts' extent (the line before's way
+    /// unless the other side is longer by a quarter: a square heap, as in a turning drum,
+    /// would flip it from plan to plan, and every ball change thread), at their median
+    /// along it (a bin's far edge; the middle of the extent where the bins say nothing).
+    fn split(&self, before: &Split) -> Split {
         let size = self.hi - self.lo;
-        let across_x = size.x > size.y;
+        let across_x = match before.across_x {
+            true => size.y <= size.x * 1.25,
+            false => size.x > size.y * 1.25,
+        };
         let k = usize::from(!across_x);
         let (from, per) = (self.from[k], self.per[k]);
         let half = self.n.div_ceil(2);
@@ -529,6 +534,24 @@ mod tests {
         );
         let share = upper as f32 / n;
         assert!((0.47..=0.5).contains(&share), "upper share {share}");
+    }
+
+    #[test]
+    fn a_nearly_square_heap_keeps_the_way_its_line_runs() {
+        let count = |w: f32, h: f32, before: &Split| {
+            let mut next = before.next();
+            for k in 0..100 {
+                let u = k as f32 / 99.0;
+                next.count(glam::Vec2::new(u * w, (1.0 - u) * h));
+            }
+            next.split(before)
+        };
+        let level = Split::default();
+        assert!(!count(110.0, 100.0, &level).across_x);
+        assert!(count(130.0, 100.0, &level).across_x);
+        let upright = count(130.0, 100.0, &level);
+        assert!(count(100.0, 110.0, &upright).across_x);
+        assert!(!count(100.0, 130.0, &upright).across_x);
     }
 
     #[test]
