@@ -303,7 +303,10 @@ impl SoftStage {
             t0
         };
         let threads = f.cx.settings.threads;
-        lanes::load_bodies(&mut self.states, f.balls, &self.keep.found_at, threads);
+        if !find {
+            // A search loads them beside its colouring (`SoftStage::find`).
+            lanes::load_bodies(&mut self.states, f.balls, &self.keep.found_at, threads);
+        }
         let iterations = f.cx.iterations();
         let jobs = self.jobs_of(&soft, f.cx);
         let (ns, t0) = f.cx.lap(t0);
@@ -390,8 +393,7 @@ impl SoftStage {
                 c.firm = springs.firm(load, c.speed, c.mass, (c.ra, c.rb));
             }
         });
-        self.plan
-            .coloured(&self.contacts, f.balls.len(), workers::usable(threads));
+        self.plan_and_load(f, sub_steps, span);
         self.lanes.prepare(
             &self.contacts,
             springs,
@@ -400,9 +402,37 @@ impl SoftStage {
             spare,
             threads,
         );
-        self.keep.found(f.balls, sub_steps, span, &f.cx.settings);
         f.cx.tally.soft_finds += 1;
         t0
+    }
+
+    /// The plan of the contacts just found and, beside it, where the balls are now (the
+    /// start of the moves the contacts serve) and the solver's body states: the colouring
+    /// runs on one thread (each contact's colour waits on those before it), and the rest,
+    /// which reads only the balls, on another where there are two, so the second thread
+    /// does not wait through it. Either order gives the same plan and states.
+    fn plan_and_load(&mut self, f: &Finder, sub_steps: u32, span: f32) {
+        enum Part<'p> {
+            Colour(&'p mut Plan),
+            Bodies(&'p mut FrameKeep, &'p mut Vec<BodyState>),
+        }
+        let (balls, settings, contacts) = (&f.balls[..], &f.cx.settings, &self.contacts);
+        let (usable, n) = (workers::usable(settings.threads), balls.len());
+        let mut parts = [
+            Part::Colour(&mut self.plan),
+            Part::Bodies(&mut self.keep, &mut self.states),
+        ];
+        let run = |_: usize, part: &mut Part| match part {
+            Part::Colour(plan) => plan.coloured(contacts, n, usable),
+            Part::Bodies(keep, states) => {
+                keep.found(balls, sub_steps, span, settings);
+                lanes::load_bodies(states, balls, &keep.found_at, 1);
+            }
+        };
+        match usable > 1 && contacts.len() >= PARALLEL_FROM {
+            true => workers::each(usable, &mut parts, run),
+            false => parts.iter_mut().for_each(|p| run(0, p)),
+        }
     }
 
     /// The sub-step's jobs: warm start, the solve passes, the move, the relax passes.
