@@ -169,6 +169,29 @@ pub(crate) fn chunks<T: Send>(
     each(threads, &mut runs, |_, (start, run)| work(*start, run));
 }
 
+/// Sets `out` to `f(0), f(1), …, f(n − 1)`, on up to `threads` threads where `n` is at
+/// least `from`: each thread writes its run of the list's room in place, with no list
+/// filled first and written again (the one thread's list, whatever the cut).
+pub(crate) fn map_indices_into<B: Send>(
+    threads: usize,
+    n: usize,
+    from: usize,
+    out: &mut Vec<B>,
+    f: impl Fn(usize) -> B + Sync,
+) {
+    out.clear();
+    out.reserve(n);
+    let room = &mut out.spare_capacity_mut()[..n];
+    chunks(threads, room, from, |start, run| {
+        for (k, slot) in (start..).zip(run.iter_mut()) {
+            slot.write(f(k));
+        }
+    });
+    // SAFETY: every one of the first `n` slots was written above (the chunks cover the
+    // room once, and a panic in `f` propagates before this line).
+    unsafe { out.set_len(n) }
+}
+
 /// Appends to `out`, in the order of `items`, `f(x)` for each item `x` that gives one, on up
 /// to `threads` threads where `items` holds at least `from` (each part's list in `scratch`,
 /// kept between calls, then the lists one after another): the one thread's list.
@@ -605,6 +628,18 @@ mod tests {
             filter_map_into(threads, &items, 2, &mut scratch, &mut out, keep);
             assert_eq!(out[0], 9, "appended after what was there");
             assert_eq!(out[1..], want[..], "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn map_indices_into_sets_the_list_to_each_index_mapped_on_any_number_of_threads() {
+        for threads in [1, 2, 3, 7] {
+            for n in [0, 1, 5, 99, 5000] {
+                let mut out = vec![String::from("before"); 3];
+                map_indices_into(threads, n, 2, &mut out, |k| format!("{k}"));
+                let want: Vec<String> = (0..n).map(|k| format!("{k}")).collect();
+                assert_eq!(out, want, "{threads} threads, {n} items");
+            }
         }
     }
 

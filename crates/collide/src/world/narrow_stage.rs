@@ -33,6 +33,9 @@
 //! the pairs stage finds it again (the meter keeps its figure of that part till then).
 
 pub(super) use crate::narrow::{Contact, GroupTests, Impact};
+
+/// Contacts from which a search's list is written on the step's threads.
+const KEEP_PARALLEL_FROM: usize = 4096;
 /// A swept move as the impact searches read it (the swept tests' own form).
 pub(super) use crate::tunnel::SweptBall;
 
@@ -146,10 +149,15 @@ impl NarrowStage {
         self.iteration = k;
     }
 
-    /// The list becomes `found`: the soft contacts of a frame's search.
-    pub(super) fn keep_found(&mut self, found: impl Iterator<Item = PairContact>) {
-        self.contacts.clear();
-        self.contacts.extend(found);
+    /// The list becomes `found(0..n)`: the soft contacts of a frame's search, written on up
+    /// to `threads` threads.
+    pub(super) fn keep_found(
+        &mut self,
+        n: usize,
+        threads: usize,
+        found: impl Fn(usize) -> PairContact + Sync,
+    ) {
+        crate::workers::map_indices_into(threads, n, KEEP_PARALLEL_FROM, &mut self.contacts, found);
     }
 
     /// Adds the contact of `ball` with `with` that the solver answered.

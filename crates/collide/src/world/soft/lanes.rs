@@ -421,16 +421,9 @@ impl Lanes {
                 rolling: self.rolling[l],
             }
         };
-        out.clear();
-        let Some(first) = contacts.first() else {
-            return;
-        };
-        out.resize(contacts.len(), kept(first, self.lane_of[0]));
-        workers::chunks(threads, out, PARALLEL_FROM, |start, run| {
-            let from = contacts[start..].iter().zip(&self.lane_of[start..]);
-            for (slot, (c, &l)) in run.iter_mut().zip(from) {
-                *slot = kept(c, l);
-            }
+        let n = contacts.len().min(self.lane_of.len());
+        workers::map_indices_into(threads, n, PARALLEL_FROM, out, |k| {
+            kept(&contacts[k], self.lane_of[k])
         });
     }
 }

@@ -155,17 +155,18 @@ impl SoftStage {
         });
     }
 
-    /// The contacts of the frame's search as the contact list shows them (iteration 0, the
-    /// depth the negated separation).
-    pub(super) fn found_contacts(&self) -> impl Iterator<Item = PairContact> + '_ {
-        self.contacts.iter().map(|c| PairContact {
+    /// Contact `k` of the frame's search as the contact list shows it (iteration 0, the depth
+    /// the negated separation).
+    pub(super) fn found_contact(&self, k: usize) -> PairContact {
+        let c = &self.contacts[k];
+        PairContact {
             iteration: 0,
             ball: c.ball.0,
             with: c.other.into(),
             point: c.point,
             normal: c.normal,
             depth: -c.sep,
-        })
+        }
     }
 
     /// The last step's contacts, each with the normal impulse it was solved to.
@@ -334,7 +335,8 @@ impl SoftStage {
         }
         self.lanes.kept(&self.contacts, &mut self.kept, threads);
         if find {
-            narrow.keep_found(self.found_contacts());
+            let n = self.contacts.len();
+            narrow.keep_found(n, threads, |k| self.found_contact(k));
         }
         if self.keep.sub_step_done(f.balls, moving) {
             f.cx.tally.soft_strays += 1;
