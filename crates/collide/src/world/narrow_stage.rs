@@ -33,9 +33,6 @@
 //! the pairs stage finds it again (the meter keeps its figure of that part till then).
 
 pub(super) use crate::narrow::{Contact, GroupTests, Impact};
-
-/// Contacts from which a search's list is written on the step's threads.
-const KEEP_PARALLEL_FROM: usize = 4096;
 /// A swept move as the impact searches read it (the swept tests' own form).
 pub(super) use crate::tunnel::SweptBall;
 
@@ -47,6 +44,9 @@ use crate::response::ContactWith;
 use crate::tunnel::{self, Tunnelling};
 use crate::workers;
 use glam::Vec2;
+
+/// Contacts from which a search's list is written on the step's threads.
+const KEEP_PARALLEL_FROM: usize = 4096;
 
 /// One contact the solver answered in the last step (see the module notes).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -157,7 +157,7 @@ impl NarrowStage {
         threads: usize,
         found: impl Fn(usize) -> PairContact + Sync,
     ) {
-        crate::workers::map_indices_into(threads, n, KEEP_PARALLEL_FROM, &mut self.contacts, found);
+        workers::map_indices_into(threads, n, KEEP_PARALLEL_FROM, &mut self.contacts, found);
     }
 
     /// Adds the contact of `ball` with `with` that the solver answered.
