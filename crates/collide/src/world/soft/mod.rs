@@ -424,14 +424,17 @@ impl SoftStage {
             Part::Colour(&mut self.plan),
             Part::Bodies(&mut self.keep, &mut self.states),
         ];
+        // Beside the colouring the states load on one thread; else on the step's.
+        let beside = usable > 1 && contacts.len() >= PARALLEL_FROM;
+        let load_threads = if beside { 1 } else { usable };
         let run = |_: usize, part: &mut Part| match part {
             Part::Colour(plan) => plan.coloured(contacts, n, usable),
             Part::Bodies(keep, states) => {
                 keep.found(balls, sub_steps, span, settings);
-                lanes::load_bodies(states, balls, &keep.found_at, 1);
+                lanes::load_bodies(states, balls, &keep.found_at, load_threads);
             }
         };
-        match usable > 1 && contacts.len() >= PARALLEL_FROM {
+        match beside {
             true => workers::each(usable, &mut parts, run),
             false => parts.iter_mut().for_each(|p| run(0, p)),
         }
