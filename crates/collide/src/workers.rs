@@ -320,7 +320,7 @@ pub(crate) fn sum(
 
 /// The threads a loop over `n` items runs on when `threads` are asked and it goes to the
 /// threads from `from` items: one below, else the usable count.
-fn threads_for(threads: usize, n: usize, from: usize) -> usize {
+pub(crate) fn threads_for(threads: usize, n: usize, from: usize) -> usize {
     match n >= from.max(2) {
         true => usable(threads),
         false => 1,
@@ -328,7 +328,7 @@ fn threads_for(threads: usize, n: usize, from: usize) -> usize {
 }
 
 /// Part `t`'s items of `n` cut into `cuts` parts of nearly equal length, in order.
-fn span(t: usize, n: usize, cuts: usize) -> std::ops::Range<usize> {
+pub(crate) fn span(t: usize, n: usize, cuts: usize) -> std::ops::Range<usize> {
     t * n / cuts..(t + 1) * n / cuts
 }
 

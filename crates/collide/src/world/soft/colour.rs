@@ -31,7 +31,8 @@
 //! result is the same bits.
 //! Cost: `O(contacts + balls)` a step.
 
-use super::lanes::WIDTH;
+use super::lanes::{PARALLEL_FROM, WIDTH};
+use crate::workers;
 use crate::world::body::Body;
 use crate::world::contacts::{ConstraintColour, SoftContact};
 use std::ops::Range;
@@ -73,61 +74,116 @@ pub(super) struct Plan {
     pub(super) ranges: Vec<LaneRange>,
     /// The firm contacts' lanes of each colour but the overflow, in whole blocks.
     pub(super) firm: Vec<LaneRange>,
+    colours: Colours,
+    regions: Regions,
+    /// Per cut of the contacts (pair order), its contacts in each segment of each colour,
+    /// then where its first one of each goes (`order_lanes`).
+    cuts: Vec<Segments>,
+}
+
+/// Per slot (every colour and the overflow), a number for each of its lanes' segments.
+type Segments = [[u32; SEGMENTS]; SLOTS];
+
+/// The parts of a colour's lanes (see [`Plan::order_lanes`]).
+const SEGMENTS: usize = 6;
+
+/// Each contact's colour and firmness, and what the lanes' order needs of them.
+#[derive(Clone, Debug)]
+pub(super) struct Colours {
     /// Per ball, the colours its contacts took (ball colours, obstacle colours).
     used: Vec<(u32, u8)>,
     /// Per contact, its colour (or the overflow).
     colour_of: Vec<u8>,
     /// Per contact, whether it is firm.
     firm_of: Vec<bool>,
-    /// Per contact, whether it lies in the upper region (two threads).
+    /// Per slot, its contacts and its firm ones.
+    count: [u32; SLOTS],
+    firm: [u32; SLOTS],
+    /// Per slot, its first `WIDTH − 1` soft contacts (their numbers, in pair order): those
+    /// that may fill the last block of its firm range.
+    first_soft: [[u32; WIDTH - 1]; SLOTS],
+}
+
+impl Default for Colours {
+    fn default() -> Self {
+        Self {
+            used: Vec::new(),
+            colour_of: Vec::new(),
+            firm_of: Vec::new(),
+            count: [0; SLOTS],
+            firm: [0; SLOTS],
+            first_soft: [[0; WIDTH - 1]; SLOTS],
+        }
+    }
+}
+
+/// Each contact's region, on two threads, and the line splitting them.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Regions {
+    /// Per contact, whether it lies in the upper region.
     upper_of: Vec<bool>,
     /// The line splitting the regions, from the contacts of the plan before.
     split: Split,
-    /// Per contact, its segment of its colour's lanes (`order_lanes`).
-    segment_of: Vec<u8>,
+}
+
+/// Whether a plan for `threads` threads splits its colours in regions (see the module notes).
+pub(super) fn in_regions(threads: usize) -> bool {
+    threads == 2
 }
 
 impl Plan {
     /// The coloured plan of `contacts` among `balls` balls, for `threads` threads (see the
     /// module notes).
     pub(super) fn coloured(&mut self, contacts: &[SoftContact], balls: usize, threads: usize) {
-        // One read of the contacts: the colouring notes each one's colour and firmness (and
-        // region, on two threads).
-        let regions = threads == 2;
-        self.colour(contacts, balls, regions);
-        self.order_lanes(regions);
+        self.colours.colour(contacts, balls);
+        if in_regions(threads) {
+            self.regions.find(contacts);
+        }
+        self.order_lanes(threads);
     }
 
-    /// The plan's order and ranges from the colours: each colour's lanes in six segments,
-    /// the firm range's contacts of the lower region (the firm ones, then the soft ones
-    /// filling its last block), those of the upper region (the same), the other contacts of
-    /// the upper region, then of the lower, each segment in pair order. Without `regions`
-    /// every contact is of the lower one: a colour's firm contacts, then the others, in pair
-    /// order. With them the lower region's lanes are one run round the end of each range,
-    /// the upper region's one run in its middle (see the module notes).
-    fn order_lanes(&mut self, regions: bool) {
-        let mut count = [0usize; SLOTS];
-        let mut firm = count;
-        for (&c, &f) in self.colour_of.iter().zip(&self.firm_of) {
-            count[slot(c)] += 1;
-            firm[slot(c)] += f as usize;
-        }
+    /// The two parts of [`Plan::coloured`] before [`Plan::order_lanes`]: the colouring and,
+    /// on two threads, the regions. Each reads only the contacts, so they may run side by
+    /// side.
+    pub(super) fn parts(&mut self) -> (&mut Colours, &mut Regions) {
+        (&mut self.colours, &mut self.regions)
+    }
+
+    /// The plan's order and ranges from the colours (and the regions, on two threads), on
+    /// up to `threads` threads: each colour's lanes in six segments, the firm range's
+    /// contacts of the lower region (the firm ones, then the soft ones filling its last
+    /// block), those of the upper region (the same), the other contacts of the upper
+    /// region, then of the lower, each segment in pair order. Without regions every contact
+    /// is of the lower one: a colour's firm contacts, then the others, in pair order. With
+    /// them the lower region's lanes are one run round the end of each range, the upper
+    /// region's one run in its middle (see the module notes).
+    ///
+    /// A counting sort: the contacts cut in runs (pair order), each run's segments counted,
+    /// then each run's first lane in each segment, then each run writes its contacts there;
+    /// the runs side by side on several threads, the same order on any number.
+    pub(super) fn order_lanes(&mut self, threads: usize) {
+        let (c, regions) = (&self.colours, in_regions(threads));
+        let n = c.colour_of.len();
         // The soft contacts filling a firm range's last block: the colour's first in pair
-        // order, as on one thread.
-        let fill: [usize; SLOTS] = std::array::from_fn(|s| match s {
-            OVERFLOW_SLOT => 0,
-            _ => (firm[s].div_ceil(WIDTH) * WIDTH - firm[s]).min(count[s] - firm[s]),
-        });
-        let mut segment = [[0usize; 6]; SLOTS];
-        let mut soft_seen = [0usize; SLOTS];
-        self.segment_of.clear();
-        for (k, &c) in self.colour_of.iter().enumerate() {
-            let (s, firm) = (slot(c), self.firm_of[k]);
-            let filling = !firm && {
-                soft_seen[s] += 1;
-                soft_seen[s] <= fill[s]
+        // order, as on one thread; those numbered below `filling_end`.
+        let filling_end: [u32; SLOTS] = std::array::from_fn(|s| {
+            let firm = c.firm[s] as usize;
+            let fill = match s {
+                OVERFLOW_SLOT => 0,
+                _ => (firm.div_ceil(WIDTH) * WIDTH - firm).min(c.count[s] as usize - firm),
             };
-            let upper = regions && self.upper_of[k];
+            match fill {
+                0 => 0,
+                f => c.first_soft[s][f - 1] + 1,
+            }
+        });
+        let upper_of = regions.then(|| &self.regions.upper_of[..n]);
+        let (colour_of, firm_of) = (&c.colour_of[..], &c.firm_of[..]);
+        let segment = |k: usize| -> (usize, usize) {
+            let s = slot(colour_of[k]);
+            let firm = firm_of[k];
+            let filling = !firm && (k as u32) < filling_end[s];
+            let upper = upper_of.is_some_and(|u| u[k]);
             let g = match (s == OVERFLOW_SLOT, firm, filling, upper) {
                 (true, ..) => 0,
                 (_, true, _, false) => 0,
@@ -137,27 +193,41 @@ impl Plan {
                 (_, false, false, true) => 4,
                 (_, false, false, false) => 5,
             };
-            segment[s][g] += 1;
-            self.segment_of.push(g as u8);
-        }
+            (s, g)
+        };
+        let threads = workers::threads_for(threads, n, PARALLEL_FROM);
+        let cuts = workers::parts(threads);
+        self.cuts.clear();
+        self.cuts.resize(cuts, [[0; SEGMENTS]; SLOTS]);
+        let mut runs: Vec<(usize, &mut Segments)> = self.cuts.iter_mut().enumerate().collect();
+        workers::each(threads, &mut runs, |_, (t, counts)| {
+            for k in workers::span(*t, n, cuts) {
+                let (s, g) = segment(k);
+                counts[s][g] += 1;
+            }
+        });
+        // Each cut's counts become where its first contact of each segment goes.
         self.ranges.clear();
         self.firm.clear();
-        let mut next = [[0usize; 6]; SLOTS];
         let mut at = 0;
         for s in solve_order() {
+            let count = c.count[s] as usize;
             let padded = match s {
-                OVERFLOW_SLOT => count[s],
-                _ => count[s].div_ceil(WIDTH) * WIDTH,
+                OVERFLOW_SLOT => count,
+                _ => count.div_ceil(WIDTH) * WIDTH,
             };
             let mut lane = at;
-            for (g, n) in segment[s].iter().enumerate() {
-                next[s][g] = lane;
-                lane += n;
+            let mut g = [0usize; SEGMENTS];
+            for (j, g) in g.iter_mut().enumerate() {
+                for cut in self.cuts.iter_mut() {
+                    let n = cut[s][j] as usize;
+                    cut[s][j] = lane as u32;
+                    (lane, *g) = (lane + n, *g + n);
+                }
             }
-            if count[s] > 0 {
+            if count > 0 {
                 let kind = kind_of(s);
                 // Run 1 (the upper region) from `cut`, run 0 from `wrap` round to `cut`.
-                let g = &segment[s];
                 let cut = (g[0] + g[1]) / WIDTH;
                 let wrap = (g[0] + g[1] + g[2] + g[3] + g[4]) / WIDTH;
                 let runs = (regions && kind != Kind::Mixed).then_some([wrap, cut]);
@@ -166,8 +236,9 @@ impl Plan {
                     lanes: at..at + padded,
                     runs,
                 });
-                if kind != Kind::Mixed && firm[s] > 0 {
-                    let lanes = at..at + firm[s].div_ceil(WIDTH) * WIDTH;
+                let firm = c.firm[s] as usize;
+                if kind != Kind::Mixed && firm > 0 {
+                    let lanes = at..at + firm.div_ceil(WIDTH) * WIDTH;
                     let runs = regions.then_some([0, cut]);
                     self.firm.push(LaneRange { kind, lanes, runs });
                 }
@@ -176,11 +247,20 @@ impl Plan {
         }
         self.order.clear();
         self.order.resize(at, PADDING);
-        for (k, (&c, &g)) in self.colour_of.iter().zip(&self.segment_of).enumerate() {
-            let lane = &mut next[slot(c)][g as usize];
-            self.order[*lane] = k as u32;
-            *lane += 1;
-        }
+        let order = Room(self.order.as_mut_ptr());
+        let mut runs: Vec<(usize, &mut Segments)> = self.cuts.iter_mut().enumerate().collect();
+        workers::each(threads, &mut runs, |_, (t, next)| {
+            for k in workers::span(*t, n, cuts) {
+                let (s, g) = segment(k);
+                let lane = &mut next[s][g];
+                // SAFETY: each cut's lanes of each segment are a range of their own within
+                // the order (counted above, `at` lanes in all), and each of its contacts
+                // takes the next of them: no lane is written twice, and none by two
+                // threads.
+                unsafe { order.write(*lane as usize, k as u32) };
+                *lane += 1;
+            }
+        });
     }
 
     /// Where lane `lane` comes in the one-thread plan's order, as a key that sorts so: its
@@ -191,34 +271,52 @@ impl Plan {
     pub(super) fn one_thread_rank(&self, lane: usize) -> (usize, bool, u32) {
         let range = self.ranges.partition_point(|r| r.lanes.end <= lane);
         let k = self.order.get(lane).copied().unwrap_or(PADDING);
-        let firm = self.firm_of.get(k as usize).copied().unwrap_or(false);
+        let firm = self
+            .colours
+            .firm_of
+            .get(k as usize)
+            .copied()
+            .unwrap_or(false);
         (range, !firm, k)
     }
 
     /// The colour contact `k` (in the order they were planned) took.
     pub(super) fn colour_of(&self, k: usize) -> ConstraintColour {
-        match self.colour_of.get(k).copied().unwrap_or(OVERFLOW) {
+        match self.colours.colour_of.get(k).copied().unwrap_or(OVERFLOW) {
             OVERFLOW => ConstraintColour::Overflow,
             c if (c as usize) < BALL_COLOURS => ConstraintColour::Balls(c),
             c => ConstraintColour::Obstacles(c - BALL_COLOURS as u8),
         }
     }
+}
 
-    /// Each contact's colour, greedily in pair order, and its firmness; with `regions` its
-    /// region too, and the height splitting the regions of the next plan.
-    fn colour(&mut self, contacts: &[SoftContact], balls: usize, regions: bool) {
+/// The plan's order, written by several threads at once, each at lanes of its own.
+struct Room(*mut u32);
+
+// SAFETY: the threads sharing a `Room` write disjoint lanes of it (`Plan::order_lanes`).
+unsafe impl Sync for Room {}
+
+impl Room {
+    /// Writes `k` at lane `lane`.
+    ///
+    /// # Safety
+    /// `lane` lies within the order, and no other thread reads or writes it meanwhile.
+    unsafe fn write(&self, lane: usize, k: u32) {
+        // SAFETY: as the caller promises.
+        unsafe { self.0.add(lane).write(k) }
+    }
+}
+
+impl Colours {
+    /// Each contact's colour, greedily in pair order, and its firmness, with each slot's
+    /// counts and first soft contacts.
+    pub(super) fn colour(&mut self, contacts: &[SoftContact], balls: usize) {
         self.used.clear();
         self.used.resize(balls, (0, 0));
         self.colour_of.clear();
         self.firm_of.clear();
-        self.upper_of.clear();
-        let mut next = self.split.next();
-        for c in contacts {
-            self.firm_of.push(c.firm);
-            if regions {
-                self.upper_of.push(self.split.upper(c.point));
-                next.count(c.point);
-            }
+        let (mut count, mut firm) = ([0u32; SLOTS], [0u32; SLOTS]);
+        for (k, c) in contacts.iter().enumerate() {
             let a = c.ball.ix();
             let colour = match c.other {
                 Body::Ball(o) => {
@@ -238,11 +336,31 @@ impl Plan {
                     })
                 }
             };
-            self.colour_of.push(colour.unwrap_or(OVERFLOW));
+            let colour = colour.unwrap_or(OVERFLOW);
+            let s = slot(colour);
+            if c.firm {
+                firm[s] += 1;
+            } else if let Some(first) = self.first_soft[s].get_mut((count[s] - firm[s]) as usize) {
+                *first = k as u32;
+            }
+            count[s] += 1;
+            self.colour_of.push(colour);
+            self.firm_of.push(c.firm);
         }
-        if regions {
-            self.split = next.split(&self.split);
+        (self.count, self.firm) = (count, firm);
+    }
+}
+
+impl Regions {
+    /// Each contact's region by the line in effect, and the line of the next plan.
+    pub(super) fn find(&mut self, contacts: &[SoftContact]) {
+        self.upper_of.clear();
+        let mut next = self.split.next();
+        for c in contacts {
+            self.upper_of.push(self.split.upper(c.point));
+            next.count(c.point);
         }
+        self.split = next.split(&self.split);
     }
 }
 
@@ -453,6 +571,21 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_order_is_the_same_on_any_number_of_threads() {
+        // More contacts than the threads' threshold, so the lanes' order is written in cuts.
+        let contacts = random_contacts(11, 4000);
+        assert!(contacts.len() >= PARALLEL_FROM);
+        let mut one = Plan::default();
+        one.coloured(&contacts, 4000, 1);
+        for threads in [3, 4, 7] {
+            let mut many = Plan::default();
+            many.coloured(&contacts, 4000, threads);
+            assert_eq!(many.order, one.order, "{threads} threads");
+            assert_eq!((&many.ranges, &many.firm), (&one.ranges, &one.firm));
+        }
+    }
+
     /// The contacts of each range of `ranges` in `order`, as sorted sets.
     fn sets(order: &[u32], ranges: &[LaneRange]) -> Vec<Vec<u32>> {
         let set = |r: &LaneRange| {
@@ -470,7 +603,7 @@ mod tests {
         one.coloured(&contacts, 2000, 1);
         // The split comes from the plan before: twice, as a step's sub-steps do.
         two.coloured(&contacts, 2000, 2);
-        let used = two.split.clone();
+        let used = two.regions.split.clone();
         two.coloured(&contacts, 2000, 2);
         assert!(used.at > 0.0);
         assert_eq!(sets(&one.order, &one.ranges), sets(&two.order, &two.ranges));
@@ -522,12 +655,12 @@ mod tests {
         for _ in 0..3 {
             plan.coloured(&contacts, 2000, 2);
         }
-        assert!(plan.split.across_x);
+        assert!(plan.regions.split.across_x);
         let upper = contacts
             .iter()
-            .filter(|c| plan.split.upper(c.point))
+            .filter(|c| plan.regions.split.upper(c.point))
             .count();
-        let in_upper = plan.upper_of.iter().filter(|&&u| u).count();
+        let in_upper = plan.regions.upper_of.iter().filter(|&&u| u).count();
         assert_eq!(
             in_upper, upper,
             "the third plan used the line the second drew"
@@ -559,11 +692,11 @@ mod tests {
         let mut plan = Plan::default();
         plan.coloured(&[], 10, 2);
         plan.coloured(&[], 10, 2);
-        assert!(plan.split.at.is_finite());
+        assert!(plan.regions.split.at.is_finite());
         let one = [contact(0, Body::Ball(BallIx(1)))];
         plan.coloured(&one, 10, 2);
         plan.coloured(&one, 10, 2);
-        assert!(plan.split.at.is_finite());
+        assert!(plan.regions.split.at.is_finite());
         assert_eq!(plan.order.iter().filter(|&&k| k != PADDING).count(), 1);
     }
 

@@ -411,24 +411,32 @@ impl SoftStage {
     /// The plan of the contacts just found and, beside it, where the balls are now (the
     /// start of the moves the contacts serve) and the solver's body states: the colouring
     /// runs on one thread (each contact's colour waits on those before it), and the rest,
-    /// which reads only the balls, on another where there are two, so the second thread
-    /// does not wait through it. Either order gives the same plan and states.
+    /// the contacts' regions (two threads) and what reads only the balls, on another where
+    /// there are two, so the second thread does not wait through it; then the lanes' order
+    /// on the step's threads. Any order gives the same plan and states.
     fn plan_and_load(&mut self, f: &Finder, sub_steps: u32, span: f32) {
         enum Part<'p> {
-            Colour(&'p mut Plan),
+            Colour(&'p mut colour::Colours),
+            Regions(&'p mut colour::Regions),
             Bodies(&'p mut FrameKeep, &'p mut Vec<BodyState>),
         }
         let (balls, settings, contacts) = (&f.balls[..], &f.cx.settings, &self.contacts);
         let (usable, n) = (workers::usable(settings.threads), balls.len());
+        let regions = colour::in_regions(usable);
+        let (colours, regions_of) = self.plan.parts();
+        // The colouring first: the thread that claims it has the most to do.
         let mut parts = [
-            Part::Colour(&mut self.plan),
+            Part::Colour(colours),
+            Part::Regions(regions_of),
             Part::Bodies(&mut self.keep, &mut self.states),
         ];
         // Beside the colouring the states load on one thread; else on the step's.
         let beside = usable > 1 && contacts.len() >= PARALLEL_FROM;
         let load_threads = if beside { 1 } else { usable };
         let run = |_: usize, part: &mut Part| match part {
-            Part::Colour(plan) => plan.coloured(contacts, n, usable),
+            Part::Colour(colours) => colours.colour(contacts, n),
+            Part::Regions(r) if regions => r.find(contacts),
+            Part::Regions(_) => {}
             Part::Bodies(keep, states) => {
                 keep.found(balls, sub_steps, span, settings);
                 lanes::load_bodies(states, balls, &keep.found_at, load_threads);
@@ -438,6 +446,7 @@ impl SoftStage {
             true => workers::each(usable, &mut parts, run),
             false => parts.iter_mut().for_each(|p| run(0, p)),
         }
+        self.plan.order_lanes(usable);
     }
 
     /// The sub-step's jobs: warm start, the solve passes, the move, the relax passes.
