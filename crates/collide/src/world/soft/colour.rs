@@ -199,13 +199,13 @@ impl Plan {
         let cuts = workers::parts(threads);
         self.cuts.clear();
         self.cuts.resize(cuts, [[0; SEGMENTS]; SLOTS]);
-        let mut runs: Vec<(usize, &mut Segments)> = self.cuts.iter_mut().enumerate().collect();
-        workers::each(threads, &mut runs, |_, (t, counts)| {
-            for k in workers::span(*t, n, cuts) {
+        let count = |t: usize, counts: &mut Segments| {
+            for k in workers::span(t, n, cuts) {
                 let (s, g) = segment(k);
                 counts[s][g] += 1;
             }
-        });
+        };
+        in_cuts(threads, &mut self.cuts, count);
         // Each cut's counts become where its first contact of each segment goes.
         self.ranges.clear();
         self.firm.clear();
@@ -248,9 +248,8 @@ impl Plan {
         self.order.clear();
         self.order.resize(at, PADDING);
         let order = Room(self.order.as_mut_ptr());
-        let mut runs: Vec<(usize, &mut Segments)> = self.cuts.iter_mut().enumerate().collect();
-        workers::each(threads, &mut runs, |_, (t, next)| {
-            for k in workers::span(*t, n, cuts) {
+        let write = |t: usize, next: &mut Segments| {
+            for k in workers::span(t, n, cuts) {
                 let (s, g) = segment(k);
                 let lane = &mut next[s][g];
                 // SAFETY: each cut's lanes of each segment are a range of their own within
@@ -260,7 +259,8 @@ impl Plan {
                 unsafe { order.write(*lane as usize, k as u32) };
                 *lane += 1;
             }
-        });
+        };
+        in_cuts(threads, &mut self.cuts, write);
     }
 
     /// Where lane `lane` comes in the one-thread plan's order, as a key that sorts so: its
@@ -288,6 +288,16 @@ impl Plan {
             c => ConstraintColour::Obstacles(c - BALL_COLOURS as u8),
         }
     }
+}
+
+/// `work(t, &mut cuts[t])` for every cut, on up to `threads` threads (on one, as a plain
+/// loop: no parts for the profile to count).
+fn in_cuts(threads: usize, cuts: &mut [Segments], work: impl Fn(usize, &mut Segments) + Sync) {
+    if threads == 1 {
+        return cuts.iter_mut().enumerate().for_each(|(t, c)| work(t, c));
+    }
+    let mut runs: Vec<(usize, &mut Segments)> = cuts.iter_mut().enumerate().collect();
+    workers::each(threads, &mut runs, |_, (t, c)| work(*t, c));
 }
 
 /// The plan's order, written by several threads at once, each at lanes of its own.
