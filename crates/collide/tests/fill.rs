@@ -159,3 +159,27 @@ fn fill_of_a_play_area_covered_by_a_block_places_nothing_and_says_why() {
     assert!(why.starts_with("obstacles"), "{why}");
     assert_eq!(w.last_fill(), Some(done));
 }
+
+/// The peers' drum: four walls turning about the drum's centre sweep only the ring between
+/// their nearest and farthest points from it, so the fill lies inside the drum, within the
+/// circle their nearest points draw (the whole inside of the swept disc was kept clear before,
+/// and the balls went outside the walls).
+#[test]
+fn fill_lies_inside_a_drum_of_turning_walls() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../bench-peers/scenes/drum.ron"
+    );
+    let scene = Scene::load(std::path::Path::new(path)).expect("the drum loads");
+    let w = scene.with_fill_count(2000).build(1);
+    assert_eq!(w.balls().len(), 2000);
+    let centre = Vec2::new(500.0, 500.0);
+    for b in w.balls() {
+        let d = (b.pos - centre).length();
+        assert!(
+            d + b.radius <= 350.0,
+            "ball at {} outside the walls' ring",
+            b.pos
+        );
+    }
+}

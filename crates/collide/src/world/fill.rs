@@ -2,7 +2,8 @@
 //!
 //! Algorithm: lay a grid of square cells of side `c = 2.1 · r_max` over the play area, keep
 //! the cells whose covering disc (radius `c/√2`) touches no obstacle (narrow-phase test with
-//! a zero velocity, after a box early-out), no kinematic shape's swept disc and no existing
+//! a zero velocity, after a box early-out), nothing a kinematic shape sweeps (the ring about
+//! its pivot it turns through; a disc but for segments and points) and no existing
 //! ball's box, keep the largest 4-connected region of them (the field, not a pocket sealed
 //! by walls), shuffle them with the world's seeded generator and put one ball in each of the
 //! first `n`, jittered inside its cell. Balls so placed never overlap each other or an
@@ -19,7 +20,8 @@ use super::filled::{Filled, Shortfall};
 use super::narrow_stage::disc_touches;
 use super::{Ball, World};
 use crate::geom::angle;
-use crate::geom::{Aabb, Motion, Shape};
+use crate::geom::{Aabb, Geometry, Motion, Shape};
+use crate::narrow::closest_on_segment;
 use glam::Vec2;
 use rand::Rng;
 use std::f32::consts::TAU;
@@ -110,10 +112,12 @@ impl Cells {
 }
 
 /// True when a disc at `p` of radius `r` touches the shape now or, for a kinematic shape,
-/// anywhere it can turn to.
+/// anywhere it can turn to: the ring about its pivot between the nearest and the farthest
+/// the shape comes (for a segment or a point, with its guard points; for other shapes the
+/// ring's hole is not worked out, and the whole disc is kept clear).
 fn blocks(s: &Shape, p: Vec2, r: f32) -> bool {
     if let Motion::Kinematic { pivot, .. } = s.motion {
-        // The swept disc: the farthest corner of the shape's box from the pivot bounds its reach.
+        // The farthest corner of the shape's box from the pivot bounds its reach.
         let b = s.aabb();
         let reach = [
             b.min,
@@ -125,7 +129,16 @@ fn blocks(s: &Shape, p: Vec2, r: f32) -> bool {
         .map(|c| (*c - pivot).length_squared())
         .fold(0.0, f32::max)
         .sqrt();
-        return (p - pivot).length_squared() < (reach + r) * (reach + r);
+        let d2 = (p - pivot).length_squared();
+        let nearest = match s.geom {
+            Geometry::Segment { a, b } => closest_on_segment(pivot, a, b),
+            Geometry::Point { p } => p,
+            _ => pivot,
+        };
+        let hole = (nearest - pivot).length() - r;
+        // A turning wall that keeps clear of its pivot (a drum's side) sweeps a ring, and
+        // what lies inside the ring stays inside the walls.
+        return d2 < (reach + r) * (reach + r) && !(hole > 0.0 && d2 < hole * hole);
     }
     // Early-out on the box grown by r, then the exact test.
     s.aabb().expanded(r).contains(p) && disc_touches(p, r, &s.geom)
