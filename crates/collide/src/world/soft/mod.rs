@@ -367,15 +367,14 @@ impl SoftStage {
         // A gap about to close, or a ball sliding fast along a surface, meets it at a point
         // the contact only foresaw (a curve's normal turns along the way): such contacts
         // serve one sub-step.
-        // They are then those a sub-step's reach finds, as when found at every sub-step.
+        // They are then those a sub-step's reach finds, as when found at every sub-step
+        // (and so, when contacts serve one sub-step anyway, no contact is fleeting).
         let frame = sub_steps > 1;
         let fleeting = |c: &SoftContact| {
             frame::arriving(c, span)
-                || frame
-                    && frame::may_slide(c, span)
-                    && frame::sliding(c, f.relative_speed(c).0, span)
+                || frame::may_slide(c, span) && frame::sliding(c, f.relative_speed(c).0, span)
         };
-        let sub_steps = if self.contacts.iter().any(fleeting) {
+        let sub_steps = if frame && self.contacts.iter().any(fleeting) {
             let dt = f.cx.dt;
             self.contacts.retain(|c| f.within_reach(c, dt));
             1
