@@ -3,7 +3,9 @@
 mod common;
 
 use collide::world::{Ball, Launcher};
-use collide::{Aabb, BroadKind, Geometry, Input, Motion, Shape, Solver, Tunnelling, Vec2, World};
+use collide::{
+    Aabb, BroadKind, Control, Geometry, Input, Motion, Shape, Solver, Tunnelling, Vec2, World,
+};
 use common::table;
 
 fn v(x: f32, y: f32) -> Vec2 {
@@ -195,19 +197,59 @@ fn a_turning_shape_wakes_the_sleepers_it_reaches() {
             speed: 0.5,
         },
     );
-    let mut shapes: Vec<Shape> = w.shapes().to_vec();
-    shapes.push(paddle);
-    let balls = w.balls().to_vec();
-    let mut w2 = World::new_unguarded(shapes, w.bounds(), 3).with_launcher(w.launcher());
-    w2.set_settings(w.settings().clone());
-    for b in balls {
-        w2.add_ball(b);
-    }
+    let mut w2 = with_turning(&w, &[paddle]);
     w2.edit_settings(|st| st.rotate = true);
     steps(&mut w2, 240);
     assert!(w2.counters().total.wakeups > 0);
     w = w2;
     assert!(w.all_finite());
+}
+
+/// `w`'s balls (awake) and shapes with `turning` added (kinematic ones still until Rotate is
+/// set).
+fn with_turning(w: &World, turning: &[Shape]) -> World {
+    let mut shapes: Vec<Shape> = w.shapes().to_vec();
+    shapes.extend_from_slice(turning);
+    let mut w2 = World::new_unguarded(shapes, w.bounds(), 3).with_launcher(w.launcher());
+    w2.set_settings(w.settings().clone());
+    for b in w.balls() {
+        w2.add_ball(*b);
+    }
+    w2
+}
+
+/// A left flipper from `a` to `b`, raised a little about `a` while its key is held.
+fn flipper(a: Vec2, b: Vec2) -> Shape {
+    let motion = Motion::Flipper {
+        pivot: a,
+        raised: 0.05,
+        speed: 0.1,
+        control: Control::LeftFlipper,
+    };
+    Shape::new(Geometry::Segment { a, b }, 0.5, motion)
+}
+
+#[test]
+fn each_sleeper_is_tested_against_the_moving_shapes_in_order_until_one_wakes_it() {
+    let w = asleep_on_the_floor();
+    // Two flippers that touch no ball: one far off, one across the row whose box holds
+    // every sleeper's box.
+    let far = flipper(v(300.0, 300.0), v(330.0, 300.0));
+    let across = flipper(v(60.0, 19.0), v(220.0, 200.0));
+    for (shapes, tests, woken) in [
+        ([far, far], 10, 0),
+        ([across, far], 5, 5),
+        ([far, across], 10, 5),
+    ] {
+        let mut w2 = with_turning(&w, &shapes);
+        steps(&mut w2, 240 * 3);
+        assert_eq!(w2.asleep_count(), 5, "asleep beside the flippers at rest");
+        common::hold(&mut w2, Control::LeftFlipper, true);
+        w2.step();
+        let last = &w2.counters().last_step;
+        assert_eq!(last.sleep_tests, tests, "box tests");
+        assert_eq!(last.wakeups, woken, "balls woken");
+    }
 }
 
 #[test]

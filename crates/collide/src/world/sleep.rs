@@ -32,7 +32,7 @@ use super::context::{Frame, StepContext};
 use super::narrow_stage::{touches_obstacle, Disc};
 use super::settings::Solver;
 use crate::balls::{BallSet, Rest};
-use crate::geom::{Ball, Motion, Shape};
+use crate::geom::{Aabb, Ball, Motion, Shape};
 use crate::workers;
 use glam::Vec2;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -70,6 +70,8 @@ pub(super) struct SleepStage {
     /// The sleepers something moved this step, and the threads' lists of them.
     moved: Vec<u32>,
     parts: Vec<Vec<u32>>,
+    /// The boxes of the kinematic shapes moving this step (`before_step`).
+    reaches: Vec<Aabb>,
     found: Vec<u32>,
     /// What the last pairs do to the groups, and the threads' lists of it.
     joins: Vec<Join>,
@@ -118,16 +120,25 @@ impl SleepStage {
             return;
         }
         let rotating = cx.settings.rotate;
-        for s in &w.shapes[w.first_moving..] {
-            if !moving(s, rotating) {
-                continue;
-            }
-            let reach = s.aabb();
+        let moving = w.shapes[w.first_moving..]
+            .iter()
+            .filter(|s| moving(s, rotating));
+        let reaches = &mut self.reaches;
+        reaches.clear();
+        reaches.extend(moving.map(|s| s.aabb()));
+        if !reaches.is_empty() {
+            // Each sleeper against the moving shapes in order, until one wakes it: the tests
+            // and the wakes of a pass over the balls for each shape in turn, in one pass.
             for i in 0..w.balls.len() {
-                if w.balls.asleep(i) {
+                if !w.balls.asleep(i) {
+                    continue;
+                }
+                let b = w.balls[i].aabb();
+                for reach in reaches.iter() {
                     cx.tally.sleep_tests += 1;
-                    if reach.overlaps(&w.balls[i].aabb()) {
+                    if reach.overlaps(&b) {
                         w.balls.wake_ball(i);
+                        break;
                     }
                 }
             }
