@@ -263,12 +263,16 @@ impl PairsStage {
             world: w.bounds,
         };
         self.run_broad(&input, w, &order, query, tally);
-        order.pairs_to_world(&mut self.pairs);
-        // Mapped back, the broad phase's sorted pairs are a few sorted runs (those of the
-        // statics, of the sleepers, of the awake balls): the stable sort merges runs in about
-        // one pass where the unstable one sorts from scratch (the pairs are distinct, so both
-        // give the same order).
-        self.pairs.sort();
+        // With no sleeper the order is the world's own, and the broad phase's pairs (sorted,
+        // each once) are already the world's.
+        if z > 0 {
+            order.pairs_to_world(&mut self.pairs);
+            // Mapped back, the broad phase's sorted pairs are a few sorted runs (those of the
+            // statics, of the sleepers, of the awake balls): the stable sort merges runs in
+            // about one pass where the unstable one sorts from scratch (the pairs are
+            // distinct, so both give the same order).
+            self.pairs.sort();
+        }
         (self.sleepers, self.awake, self.boxes) = (sleepers, awake, boxes);
         self.previous_sleepers = before;
     }
