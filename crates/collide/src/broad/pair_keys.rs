@@ -38,6 +38,8 @@ pub(crate) struct PairKeys {
     spare: Vec<u64>,
     /// Bucket counts of both passes.
     counts: Vec<u32>,
+    /// On several threads, each part's pairs of the last pass (`threads.rs`).
+    lists: Vec<Vec<Pair>>,
 }
 
 /// Appends keys to a [`PairKeys`]. It holds the key buffer itself while it lives, so the
@@ -188,10 +190,15 @@ impl PairKeys {
 /// two partners found in either order costs no branch. Only when the key belongs before the
 /// last two kept, or repeats one of them, does [`reinsert`] walk back.
 fn partners_in_order<'a>(keys: &[u64], out: &'a mut Vec<u64>) -> &'a [u64] {
+    out.resize(keys.len() + 2, 0);
+    partners_into(keys, out)
+}
+
+/// [`partners_in_order`] into `out`, which holds at least two more keys than `keys`.
+fn partners_into<'a>(keys: &[u64], out: &'a mut [u64]) -> &'a [u64] {
     let Some((&first, rest)) = keys.split_first() else {
         return &[];
     };
-    out.resize(keys.len() + 2, 0);
     // The kept keys are `out[1..len]`, strictly ascending; `out[0]` is 0, at most any key,
     // so that the key before the last two always exists.
     out[0] = 0;

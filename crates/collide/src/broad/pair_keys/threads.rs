@@ -4,9 +4,10 @@
 //! by part in order, so equal digits keep their order as one thread keeps them), and each
 //! part scatters its keys to its own slots. The result is the one thread's, key for key:
 //! a sort has one answer, and the passes stay stable. The last pass (partners in order,
-//! repeats dropped) stays on the calling thread.
+//! repeats dropped) is cut where the first index changes, so each first index's keys are one
+//! part's, and the parts' pairs are joined in order.
 
-use super::{partners_in_order, prefetch, PairKeys, LOW};
+use super::{partners_into, prefetch, PairKeys, LOW};
 use crate::broad::Pair;
 use crate::workers;
 
@@ -60,11 +61,50 @@ impl PairKeys {
         count(threads, spare, &mut counts, b1, |k: &mut u64| second(*k));
         scatter(threads, spare, keys, &mut counts, b1, second);
         self.counts = counts;
-        let kept = partners_in_order(keys, &mut self.spare);
+        // The last pass: each part's keys into its stretch of `spare` (two more slots a
+        // part), then into its list of pairs.
+        if self.spare.len() < n + 2 * cuts {
+            self.spare.resize(n + 2 * cuts, 0);
+        }
+        let ends = group_ends(&self.keys[..n], cuts);
+        self.lists.resize_with(cuts, Vec::new);
+        let (mut keys, mut spare) = (&self.keys[..n], &mut self.spare[..]);
+        let mut parts = Vec::with_capacity(cuts);
+        let mut start = 0;
+        for (end, list) in ends.into_iter().zip(self.lists.iter_mut()) {
+            let (run, rest) = keys.split_at(end - start);
+            let (out, tail) = std::mem::take(&mut spare).split_at_mut(run.len() + 2);
+            parts.push((run, out, list));
+            (keys, spare, start) = (rest, tail, end);
+        }
+        workers::each(threads, &mut parts, |_, (run, out, list)| {
+            let kept = partners_into(run, out);
+            list.clear();
+            list.extend(kept.iter().map(|&k| ((k >> 32) as u32, k as u32)));
+        });
         pairs.clear();
-        pairs.extend(kept.iter().map(|&k| ((k >> 32) as u32, k as u32)));
-        (n - kept.len()) as u64
+        for list in &self.lists {
+            pairs.extend_from_slice(list);
+        }
+        (n - pairs.len()) as u64
     }
+}
+
+/// Where each of `cuts` parts of the sorted `keys` ends: near equal lengths, each moved on
+/// to where the first index changes (so a first index's keys are all one part's; a part
+/// may be empty).
+fn group_ends(keys: &[u64], cuts: usize) -> Vec<usize> {
+    let n = keys.len();
+    let mut ends = Vec::with_capacity(cuts);
+    let mut end = 0;
+    for p in 1..=cuts {
+        end = end.max(p * n / cuts);
+        while end > 0 && end < n && keys[end] >> 32 == keys[end - 1] >> 32 {
+            end += 1;
+        }
+        ends.push(end);
+    }
+    ends
 }
 
 /// Counts each part's digits (`digit` may rewrite the key first) into its `buckets` counts,
@@ -144,6 +184,21 @@ mod tests {
     use super::*;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn the_last_pass_is_cut_where_the_first_index_changes() {
+        let keys: Vec<u64> = [1u64, 1, 1, 2, 2, 3, 4, 4, 4, 4]
+            .iter()
+            .zip(0..)
+            .map(|(&a, b)| a << 32 | b)
+            .collect();
+        assert_eq!(group_ends(&keys, 3), [3, 6, 10]);
+        assert_eq!(group_ends(&keys, 4), [3, 5, 10, 10]);
+        // One first index for every key: the first part takes them all.
+        let same: Vec<u64> = (0..10).map(|b| 7 << 32 | b).collect();
+        assert_eq!(group_ends(&same, 4), [10, 10, 10, 10]);
+        assert_eq!(group_ends(&[], 2), [0, 0]);
+    }
 
     #[test]
     fn the_sort_on_threads_gives_the_one_threads_pairs() {
