@@ -162,22 +162,22 @@ impl Plan {
     /// then each run's first lane in each segment, then each run writes its contacts there;
     /// the runs side by side on several threads, the same order on any number.
     pub(super) fn order_lanes(&mut self, threads: usize) {
-        let (c, regions) = (&self.colours, in_regions(threads));
-        let n = c.colour_of.len();
-        // The soft contacts filling a firm range's last block: the colour's first in pair
-        // order, as on one thread; those numbered below `filling_end`.
-        let filling_end: [u32; SLOTS] = std::array::from_fn(|s| {
-            let firm = c.firm[s] as usize;
-            let fill = match s {
-                OVERFLOW_SLOT => 0,
-                _ => (firm.div_ceil(WIDTH) * WIDTH - firm).min(c.count[s] as usize - firm),
-            };
-            match fill {
-                0 => 0,
-                f => c.first_soft[s][f - 1] + 1,
-            }
-        });
-        let upper_of = regions.then(|| &self.regions.upper_of[..n]);
+        let regions = in_regions(threads);
+        let n = self.colours.colour_of.len();
+        let threads = workers::threads_for(threads, n, PARALLEL_FROM);
+        let cuts = workers::parts(threads);
+        self.cuts.clear();
+        self.cuts.resize(cuts, [[0; SEGMENTS]; SLOTS]);
+        let Plan {
+            order,
+            ranges,
+            firm,
+            colours: c,
+            regions: r,
+            cuts: cut_counts,
+        } = self;
+        let filling_end = c.filling_end();
+        let upper_of = regions.then(|| &r.upper_of[..n]);
         let (colour_of, firm_of) = (&c.colour_of[..], &c.firm_of[..]);
         let segment = |k: usize| -> (usize, usize) {
             let s = slot(colour_of[k]);
@@ -195,59 +195,17 @@ impl Plan {
             };
             (s, g)
         };
-        let threads = workers::threads_for(threads, n, PARALLEL_FROM);
-        let cuts = workers::parts(threads);
-        self.cuts.clear();
-        self.cuts.resize(cuts, [[0; SEGMENTS]; SLOTS]);
         let count = |t: usize, counts: &mut Segments| {
             for k in workers::span(t, n, cuts) {
                 let (s, g) = segment(k);
                 counts[s][g] += 1;
             }
         };
-        in_cuts(threads, &mut self.cuts, count);
-        // Each cut's counts become where its first contact of each segment goes.
-        self.ranges.clear();
-        self.firm.clear();
-        let mut at = 0;
-        for s in solve_order() {
-            let count = c.count[s] as usize;
-            let padded = match s {
-                OVERFLOW_SLOT => count,
-                _ => count.div_ceil(WIDTH) * WIDTH,
-            };
-            let mut lane = at;
-            let mut g = [0usize; SEGMENTS];
-            for (j, g) in g.iter_mut().enumerate() {
-                for cut in self.cuts.iter_mut() {
-                    let n = cut[s][j] as usize;
-                    cut[s][j] = lane as u32;
-                    (lane, *g) = (lane + n, *g + n);
-                }
-            }
-            if count > 0 {
-                let kind = kind_of(s);
-                // Run 1 (the upper region) from `cut`, run 0 from `wrap` round to `cut`.
-                let cut = (g[0] + g[1]) / WIDTH;
-                let wrap = (g[0] + g[1] + g[2] + g[3] + g[4]) / WIDTH;
-                let runs = (regions && kind != Kind::Mixed).then_some([wrap, cut]);
-                self.ranges.push(LaneRange {
-                    kind,
-                    lanes: at..at + padded,
-                    runs,
-                });
-                let firm = c.firm[s] as usize;
-                if kind != Kind::Mixed && firm > 0 {
-                    let lanes = at..at + firm.div_ceil(WIDTH) * WIDTH;
-                    let runs = regions.then_some([0, cut]);
-                    self.firm.push(LaneRange { kind, lanes, runs });
-                }
-            }
-            at += padded;
-        }
-        self.order.clear();
-        self.order.resize(at, PADDING);
-        let order = Room(self.order.as_mut_ptr());
+        in_cuts(threads, cut_counts, count);
+        let at = Self::lay_out(c, cut_counts, (ranges, firm), regions);
+        order.clear();
+        order.resize(at, PADDING);
+        let order = Room(order.as_mut_ptr());
         let write = |t: usize, next: &mut Segments| {
             for k in workers::span(t, n, cuts) {
                 let (s, g) = segment(k);
@@ -260,7 +218,57 @@ impl Plan {
                 *lane += 1;
             }
         };
-        in_cuts(threads, &mut self.cuts, write);
+        in_cuts(threads, cut_counts, write);
+    }
+
+    /// The ranges of the lanes and their firm parts, slot by slot in solve order, from the
+    /// cuts' counts, which become where each cut's first contact of each segment goes;
+    /// returns the lanes in all.
+    fn lay_out(
+        c: &Colours,
+        cuts: &mut [Segments],
+        (ranges, firms): (&mut Vec<LaneRange>, &mut Vec<LaneRange>),
+        regions: bool,
+    ) -> usize {
+        ranges.clear();
+        firms.clear();
+        let mut at = 0;
+        for s in solve_order() {
+            let count = c.count[s] as usize;
+            let padded = match s {
+                OVERFLOW_SLOT => count,
+                _ => count.div_ceil(WIDTH) * WIDTH,
+            };
+            let mut lane = at;
+            let mut g = [0usize; SEGMENTS];
+            for (j, g) in g.iter_mut().enumerate() {
+                for cut in cuts.iter_mut() {
+                    let n = cut[s][j] as usize;
+                    cut[s][j] = lane as u32;
+                    (lane, *g) = (lane + n, *g + n);
+                }
+            }
+            if count > 0 {
+                let kind = kind_of(s);
+                // Run 1 (the upper region) from `cut`, run 0 from `wrap` round to `cut`.
+                let cut = (g[0] + g[1]) / WIDTH;
+                let wrap = (g[0] + g[1] + g[2] + g[3] + g[4]) / WIDTH;
+                let runs = (regions && kind != Kind::Mixed).then_some([wrap, cut]);
+                ranges.push(LaneRange {
+                    kind,
+                    lanes: at..at + padded,
+                    runs,
+                });
+                let firm = c.firm[s] as usize;
+                if kind != Kind::Mixed && firm > 0 {
+                    let lanes = at..at + firm.div_ceil(WIDTH) * WIDTH;
+                    let runs = regions.then_some([0, cut]);
+                    firms.push(LaneRange { kind, lanes, runs });
+                }
+            }
+            at += padded;
+        }
+        at
     }
 
     /// Where lane `lane` comes in the one-thread plan's order, as a key that sorts so: its
@@ -318,6 +326,22 @@ impl Room {
 }
 
 impl Colours {
+    /// Per slot, the soft contacts filling its firm range's last block: the colour's first
+    /// in pair order, as on one thread; those numbered below the value.
+    fn filling_end(&self) -> [u32; SLOTS] {
+        std::array::from_fn(|s| {
+            let firm = self.firm[s] as usize;
+            let fill = match s {
+                OVERFLOW_SLOT => 0,
+                _ => (firm.div_ceil(WIDTH) * WIDTH - firm).min(self.count[s] as usize - firm),
+            };
+            match fill {
+                0 => 0,
+                f => self.first_soft[s][f - 1] + 1,
+            }
+        })
+    }
+
     /// Each contact's colour, greedily in pair order, and its firmness, with each slot's
     /// counts and first soft contacts.
     pub(super) fn colour(&mut self, contacts: &[SoftContact], balls: usize) {
