@@ -120,12 +120,12 @@ impl SleepStage {
             return;
         }
         let rotating = cx.settings.rotate;
-        let moving = w.shapes[w.first_moving..]
+        let turning = w.shapes[w.first_moving..]
             .iter()
             .filter(|s| moving(s, rotating));
         let reaches = &mut self.reaches;
         reaches.clear();
-        reaches.extend(moving.map(|s| s.aabb()));
+        reaches.extend(turning.map(|s| s.aabb()));
         if !reaches.is_empty() {
             // Each sleeper against the moving shapes in order, until one wakes it: the tests
             // and the wakes of a pass over the balls for each shape in turn, in one pass.
