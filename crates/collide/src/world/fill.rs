@@ -132,7 +132,7 @@ fn blocks(s: &Shape, p: Vec2, r: f32) -> bool {
         let d2 = (p - pivot).length_squared();
         let nearest = match s.geom {
             Geometry::Segment { a, b } => closest_on_segment(pivot, a, b),
-            Geometry::Point { p } => p,
+            Geometry::Point { p: at } => at,
             _ => pivot,
         };
         let hole = (nearest - pivot).length() - r;
