@@ -540,7 +540,7 @@ mod tests {
             fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 5] {
                 W8::gather(bodies, ids).map(AtUse)
             }
-            fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 5]) {
+            fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 3]) {
                 W8::scatter(bodies, ids, s.map(|v| v.0))
             }
         }

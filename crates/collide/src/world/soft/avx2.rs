@@ -148,13 +148,28 @@ impl Wide for W8 {
         [W8(c[0]), W8(c[1]), W8(c[2]), W8(c[4]), W8(c[5])]
     }
     #[inline(always)]
-    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 5]) {
-        let zero = unsafe { _mm256_setzero_ps() };
-        let [W8(vx), W8(vy), W8(w), W8(dx), W8(dy)] = s;
-        let rows = unsafe { transposed([vx, vy, w, zero, dx, dy, zero, zero]) };
-        for (i, row) in rows.into_iter().enumerate() {
-            // As in `gather`; no other thread touches the state (`Bodies`).
-            unsafe { _mm256_store_ps(bodies.row(ids[i]), row) }
+    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 3]) {
+        let [W8(vx), W8(vy), W8(w)] = s;
+        // The first four floats of each state (`vx vy w ·`): lanes `i` and `i + 4` side by
+        // side in the two halves of row `i`, four shuffles to interleave, four to join.
+        unsafe {
+            let zero = _mm256_setzero_ps();
+            let (t0, t1) = (_mm256_unpacklo_ps(vx, vy), _mm256_unpackhi_ps(vx, vy));
+            let (t2, t3) = (_mm256_unpacklo_ps(w, zero), _mm256_unpackhi_ps(w, zero));
+            let rows = [
+                _mm256_shuffle_ps::<0x44>(t0, t2),
+                _mm256_shuffle_ps::<0xEE>(t0, t2),
+                _mm256_shuffle_ps::<0x44>(t1, t3),
+                _mm256_shuffle_ps::<0xEE>(t1, t3),
+            ];
+            // As in `gather`; no other thread touches the state (`Bodies`). In lane order,
+            // as the padding's spare body needs.
+            for (i, &row) in rows.iter().enumerate() {
+                _mm_store_ps(bodies.row(ids[i]), _mm256_castps256_ps128(row));
+            }
+            for (i, &row) in rows.iter().enumerate() {
+                _mm_store_ps(bodies.row(ids[i + 4]), _mm256_extractf128_ps::<1>(row));
+            }
         }
     }
 }

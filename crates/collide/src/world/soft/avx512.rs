@@ -168,10 +168,10 @@ impl Wide for W16 {
         out
     }
     #[inline(always)]
-    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 5]) {
+    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 3]) {
         let zero = W8(unsafe { _mm256_setzero_ps() });
-        let (mut lo, mut hi) = ([zero; 5], [zero; 5]);
-        for f in 0..5 {
+        let (mut lo, mut hi) = ([zero; 3], [zero; 3]);
+        for f in 0..3 {
             let (l, h) = halves(s[f].0);
             (lo[f], hi[f]) = (W8(l), W8(h));
         }

@@ -15,7 +15,8 @@
 //! every operation on both, two chains of work side by side for the engine to overlap, and the
 //! loop's bookkeeping once per eight lanes). A vector's bodies are gathered as four 32-byte
 //! states, the first half of each transposed into velocity x, y and spin (4 × 4 shuffles), the
-//! move (x, y) taken from the second half, and scattered back the same way. The pass is one
+//! move (x, y) taken from the second half; the velocities and spins are scattered back the
+//! same way (the passes only read the moves). The pass is one
 //! loop for each kind of lane and each pass (solve, relax) with both fixed, so the loop holds
 //! no branch on them: the engine keeps more of a block in registers. Each loop is a function
 //! of its own, never inlined, which the engine's optimizing compiler takes alone.
@@ -175,25 +176,13 @@ impl Wide for W4 {
         [W4(vx), W4(vy), W4(w), W4(dx), W4(dy)]
     }
     #[inline(always)]
-    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 5]) {
-        let [W4(vx), W4(vy), W4(w), W4(dx), W4(dy)] = s;
+    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 3]) {
+        let [W4(vx), W4(vy), W4(w)] = s;
         let front = transposed([vx, vy, w, f32x4_splat(0.0)]);
-        // `(dx, dy)` of lanes 0 and 1, then of lanes 2 and 3.
-        let lo = i32x4_shuffle::<0, 4, 1, 5>(dx, dy);
-        let hi = i32x4_shuffle::<2, 6, 3, 7>(dx, dy);
-        let moves = [lo, lo, hi, hi];
         for (i, row) in front.into_iter().enumerate() {
             // As in `gather`; no other thread touches the state (`Bodies`). Lanes naming the
             // same (spare) body are written in lane order.
-            let p = bodies.row(ids[i]);
-            unsafe {
-                v128_store(p.cast(), row);
-                if i % 2 == 0 {
-                    v128_store64_lane::<0>(moves[i], p.add(4).cast());
-                } else {
-                    v128_store64_lane::<1>(moves[i], p.add(4).cast());
-                }
-            }
+            unsafe { v128_store(bodies.row(ids[i]).cast(), row) }
         }
     }
 }
@@ -295,7 +284,7 @@ impl Wide for W4x2 {
         std::array::from_fn(|i| W4x2(lo[i], hi[i]))
     }
     #[inline(always)]
-    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 5]) {
+    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 3]) {
         // Lanes 0–3 first, then 4–7: in lane order, as the padding's spare body needs.
         W4::scatter(bodies, &ids[..LANES], s.map(|w| w.0));
         W4::scatter(bodies, &ids[LANES..], s.map(|w| w.1));

@@ -56,9 +56,10 @@ pub(super) trait Wide: Copy {
     fn store(self, v: &mut [f32], k: usize);
     /// The bodies named by `ids` (`LANES` of them): velocity x, y, spin, move x, y.
     fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 5];
-    /// Writes the bodies back (the same fields); `ids` name distinct bodies, or the spare
-    /// body, which no mass moves, written in lane order.
-    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 5]);
+    /// Writes the bodies' velocity x, y and spin back (the passes only read the moves, so
+    /// they are not written); `ids` name distinct bodies, or the spare body, which no mass
+    /// moves, written in lane order.
+    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 3]);
 }
 
 /// One pass over `range` (whole vectors of `V::LANES` lanes) of ball–ball lanes (`two`) or
@@ -166,7 +167,7 @@ impl<V: Wide> Side<V> {
 
     #[inline(always)]
     fn scatter(&self, bodies: &mut Bodies, ids: &[u32]) {
-        V::scatter(bodies, ids, [self.vx, self.vy, self.w, self.dx, self.dy]);
+        V::scatter(bodies, ids, [self.vx, self.vy, self.w]);
     }
 
     /// The obstacles' side of lanes from `k`: their surface velocities, no spin, no move.
