@@ -8,7 +8,7 @@
 //! axis (the first pass over the boxes does both).
 
 use crate::geom::Aabb;
-use glam::{Vec2, Vec4, Vec4Swizzles};
+use glam::{Vec2, Vec4};
 
 /// The f32 cell function of one axis: `trunc(clamp((v − origin) · inv, 0, last))`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -224,17 +224,17 @@ pub(super) fn cell_code(k: [i32; 4], stride: usize) -> u32 {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Extent {
     /// Min corner and negated max corner.
-    lo: Vec4,
+    lo: [f32; 4],
     /// Lanes x and y: the least of `min x − max x` and of `min y − max y` (the negated
     /// largest width and height), each rounded to f32 as the subtraction gives it.
-    sides: Vec4,
+    sides: [f32; 4],
 }
 
 impl Default for Extent {
     fn default() -> Self {
         Self {
-            lo: Vec4::splat(f32::INFINITY),
-            sides: Vec4::ZERO,
+            lo: [f32::INFINITY; 4],
+            sides: [0.0; 4],
         }
     }
 }
@@ -243,22 +243,65 @@ impl Extent {
     /// Adds `b`. Min corners and negated max corners in one 4-lane min, the new box first, so
     /// a NaN coordinate leaves the running value (as `f32::min` does); from +∞, so a NaN never
     /// enters it. The box's negated sides (`min + (−max)`, which rounds exactly as `max − min`
-    /// does, negated) in one 4-lane add and min, the same way.
+    /// does, negated) in one 4-lane add and min, the same way. With SSE2 (all of x86-64) or
+    /// WebAssembly's SIMD, one instruction each: glam's `Vec4` may be four separate floats
+    /// (see [`crate::broad::packed::hits4`]), and each lane's `f32::min` then took a compare
+    /// and a select (the page's first pass over the boxes ran three times the desktop's).
     #[inline(always)]
     pub fn add(&mut self, b: &Aabb) {
-        let v = Vec4::new(b.min.x, b.min.y, -b.max.x, -b.max.y);
-        self.lo = v.min(self.lo);
-        self.sides = (v + v.zwxy()).min(self.sides);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::*;
+            // SAFETY: SSE2 is part of x86-64; a box is four floats (`repr(C)`), as are `lo`
+            // and `sides`.
+            unsafe {
+                let sign = _mm_set_ps(-0.0, -0.0, 0.0, 0.0);
+                let v = _mm_xor_ps(_mm_loadu_ps((b as *const Aabb).cast()), sign);
+                // `minps(a, b)` is `a < b ? a : b`: `b` on a tie or a NaN.
+                let lo = _mm_min_ps(v, _mm_loadu_ps(self.lo.as_ptr()));
+                let s = _mm_add_ps(v, _mm_shuffle_ps::<0b01_00_11_10>(v, v));
+                let sides = _mm_min_ps(s, _mm_loadu_ps(self.sides.as_ptr()));
+                _mm_storeu_ps(self.lo.as_mut_ptr(), lo);
+                _mm_storeu_ps(self.sides.as_mut_ptr(), sides);
+            }
+        }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        {
+            use core::arch::wasm32::*;
+            let [x0, y0, x1, y1] = [b.min.x, b.min.y, -b.max.x, -b.max.y];
+            let v = f32x4(x0, y0, x1, y1);
+            let at = |a: [f32; 4]| f32x4(a[0], a[1], a[2], a[3]);
+            // `pmin(a, b)` is `b < a ? b : a`: `a` on a tie or a NaN.
+            let lo = f32x4_pmin(at(self.lo), v);
+            let s = f32x4_add(v, i32x4_shuffle::<2, 3, 0, 1>(v, v));
+            let sides = f32x4_pmin(at(self.sides), s);
+            let out = |v: v128| {
+                [
+                    f32x4_extract_lane::<0>(v),
+                    f32x4_extract_lane::<1>(v),
+                    f32x4_extract_lane::<2>(v),
+                    f32x4_extract_lane::<3>(v),
+                ]
+            };
+            (self.lo, self.sides) = (out(lo), out(sides));
+        }
+        #[cfg(not(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        )))]
+        {
+            use glam::Vec4Swizzles;
+            let v = Vec4::new(b.min.x, b.min.y, -b.max.x, -b.max.y);
+            self.lo = v.min(Vec4::from_array(self.lo)).to_array();
+            self.sides = (v + v.zwxy()).min(Vec4::from_array(self.sides)).to_array();
+        }
     }
 
     /// The box and the largest side (px, the f32 difference `max − min`), of at least one box
     /// added.
     pub(crate) fn get(&self) -> (Aabb, f64) {
-        let lo = self.lo;
-        let largest = (-self.sides.x).max(-self.sides.y) as f64;
-        (
-            Aabb::new(Vec2::new(lo.x, lo.y), Vec2::new(-lo.z, -lo.w)),
-            largest,
-        )
+        let [x0, y0, x1, y1] = self.lo;
+        let largest = (-self.sides[0]).max(-self.sides[1]) as f64;
+        (Aabb::new(Vec2::new(x0, y0), Vec2::new(-x1, -y1)), largest)
     }
 }
