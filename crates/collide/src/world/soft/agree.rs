@@ -182,12 +182,12 @@ fn random_lanes(rng: &mut ChaCha8Rng, two: bool) -> (Lanes, Vec<BodyState>) {
             (false, false) => super::lanes::NO_BODY,
         });
         let mut vals = if pad {
-            [0.0; 20]
+            [0.0; 14]
         } else {
             random_values(rng, k)
         };
         if k % 9 == 4 {
-            vals[16] = -0.0;
+            vals[10] = -0.0;
         }
         push_values(&mut l, vals, k % 5 != 0 && !pad);
     }
@@ -199,14 +199,16 @@ fn random_body(rng: &mut ChaCha8Rng) -> BodyState {
         vx: rng.gen_range(-50.0..50.0),
         vy: rng.gen_range(-50.0..50.0),
         w: rng.gen_range(-5.0..5.0),
+        inv_m: rng.gen_range(0.1..2.0),
         dx: rng.gen_range(-0.1..0.1),
         dy: rng.gen_range(-0.1..0.1),
-        ..BodyState::default()
+        inv_i: rng.gen_range(0.1..1.0),
+        r: rng.gen_range(1.0..3.0),
     }
 }
 
-/// A lane's twenty fields, in [`push_values`]'s order.
-fn random_values(rng: &mut ChaCha8Rng, k: usize) -> [f32; 20] {
+/// A lane's fourteen fields, in [`push_values`]'s order.
+fn random_values(rng: &mut ChaCha8Rng, k: usize) -> [f32; 14] {
     let (sin, cos) = crate::geom::angle::sin_cos(rng.gen_range(0.0..std::f32::consts::TAU));
     let mut f = |lo: f32, hi: f32| rng.gen_range(lo..hi);
     [
@@ -214,12 +216,6 @@ fn random_values(rng: &mut ChaCha8Rng, k: usize) -> [f32; 20] {
         sin,
         f(-0.5, 0.5),
         f(0.1, 2.0),
-        f(0.1, 2.0),
-        f(0.1, 2.0),
-        f(1.0, 3.0),
-        f(1.0, 3.0),
-        f(0.1, 1.0),
-        f(0.1, 1.0),
         f(0.1, 1.0),
         f(0.1, 1.0),
         0.6,
@@ -237,19 +233,13 @@ fn random_values(rng: &mut ChaCha8Rng, k: usize) -> [f32; 20] {
     ]
 }
 
-/// Appends one lane: its twenty fields, whether it is warm, and its spring from its load.
-fn push_values(l: &mut Lanes, v: [f32; 20], warm: bool) {
+/// Appends one lane: its fourteen fields, whether it is warm, and its spring from its load.
+fn push_values(l: &mut Lanes, v: [f32; 14], warm: bool) {
     let fields = [
         &mut l.nx,
         &mut l.ny,
         &mut l.sep,
         &mut l.mass,
-        &mut l.inv_a,
-        &mut l.inv_b,
-        &mut l.ra,
-        &mut l.rb,
-        &mut l.inv_ia,
-        &mut l.inv_ib,
         &mut l.tangent_mass,
         &mut l.rolling_mass,
         &mut l.mu,
@@ -267,16 +257,19 @@ fn push_values(l: &mut Lanes, v: [f32; 20], warm: bool) {
     l.warm.push(if warm { 1.0 } else { 0.0 });
     // Each lane's spring by its load, some of them made stiffer.
     let springs = Springs::new(30.0, 1.0, 1.0 / 240.0).resting_below(30.0);
-    let (soft, _) = springs.of((v[16] * 40.0, 0.0), v[3], (v[6], v[7]));
+    let (soft, _) = springs.of((v[10] * 40.0, 0.0), v[3], (v[5] * 3.0, v[4] * 3.0));
     l.rate.push(soft.bias_rate);
     l.give.push(soft.impulse_scale);
-    l.over.push(if v[6] > 0.5 { 1.8 } else { 1.0 });
+    l.over.push(if v[5] > 0.5 { 1.8 } else { 1.0 });
 }
 
-/// The solved values as bits: the lanes' impulses, then every body's velocity and spin.
+/// The solved values as bits: the lanes' impulses, then every body's state (the masses and
+/// moves too, which the passes must leave as they were).
 fn bits(l: &Lanes, b: &[BodyState]) -> Vec<u32> {
     let lanes = [&l.impulse, &l.max_push, &l.friction, &l.rolling];
-    let states = b.iter().flat_map(|s| [s.vx, s.vy, s.w, s.dx, s.dy]);
+    let states = b
+        .iter()
+        .flat_map(|s| [s.vx, s.vy, s.w, s.inv_m, s.dx, s.dy, s.inv_i, s.r]);
     lanes
         .into_iter()
         .flatten()
@@ -537,10 +530,10 @@ mod tests {
             fn store(self, v: &mut [f32], k: usize) {
                 self.0.store(v, k)
             }
-            fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 5] {
+            fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 8] {
                 W8::gather(bodies, ids).map(AtUse)
             }
-            fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 3]) {
+            fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 4]) {
                 W8::scatter(bodies, ids, s.map(|v| v.0))
             }
         }

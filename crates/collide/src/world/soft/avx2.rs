@@ -139,23 +139,21 @@ impl Wide for W8 {
         unsafe { _mm256_storeu_ps(s.as_mut_ptr(), self.0) }
     }
     #[inline(always)]
-    fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 5] {
+    fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 8] {
         let rows: [__m256; LANES] = std::array::from_fn(|i| {
             // `row` checks the slot; a state's first 32 bytes are its fields, aligned (`BodyState`).
             unsafe { _mm256_load_ps(bodies.row(ids[i])) }
         });
-        let c = unsafe { transposed(rows) };
-        [W8(c[0]), W8(c[1]), W8(c[2]), W8(c[4]), W8(c[5])]
+        unsafe { transposed(rows) }.map(W8)
     }
     #[inline(always)]
-    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 3]) {
-        let [W8(vx), W8(vy), W8(w)] = s;
-        // The first four floats of each state (`vx vy w ·`): lanes `i` and `i + 4` side by
-        // side in the two halves of row `i`, four shuffles to interleave, four to join.
+    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 4]) {
+        let [W8(vx), W8(vy), W8(w), W8(inv_m)] = s;
+        // The first four floats of each state (`vx vy w inv_m`): lanes `i` and `i + 4` side
+        // by side in the two halves of row `i`, four shuffles to interleave, four to join.
         unsafe {
-            let zero = _mm256_setzero_ps();
             let (t0, t1) = (_mm256_unpacklo_ps(vx, vy), _mm256_unpackhi_ps(vx, vy));
-            let (t2, t3) = (_mm256_unpacklo_ps(w, zero), _mm256_unpackhi_ps(w, zero));
+            let (t2, t3) = (_mm256_unpacklo_ps(w, inv_m), _mm256_unpackhi_ps(w, inv_m));
             let rows = [
                 _mm256_shuffle_ps::<0x44>(t0, t2),
                 _mm256_shuffle_ps::<0xEE>(t0, t2),

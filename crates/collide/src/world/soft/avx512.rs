@@ -158,20 +158,20 @@ impl Wide for W16 {
     // No closures here: a closure is compiled without the caller's instruction sets, and
     // the intrinsics inside it would become calls.
     #[inline(always)]
-    fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 5] {
+    fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 8] {
         let lo = W8::gather(bodies, &ids[..8]);
         let hi = W8::gather(bodies, &ids[8..16]);
-        let mut out = [W16(unsafe { _mm512_setzero_ps() }); 5];
-        for f in 0..5 {
+        let mut out = [W16(unsafe { _mm512_setzero_ps() }); 8];
+        for f in 0..8 {
             out[f] = W16(joined(lo[f].0, hi[f].0));
         }
         out
     }
     #[inline(always)]
-    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 3]) {
+    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 4]) {
         let zero = W8(unsafe { _mm256_setzero_ps() });
-        let (mut lo, mut hi) = ([zero; 3], [zero; 3]);
-        for f in 0..3 {
+        let (mut lo, mut hi) = ([zero; 4], [zero; 4]);
+        for f in 0..4 {
             let (l, h) = halves(s[f].0);
             (lo[f], hi[f]) = (W8(l), W8(h));
         }

@@ -75,11 +75,11 @@ fn rebound(l: &mut Lanes, bodies: &mut [BodyState], k: usize, c: &SoftContact) {
     let applied = new - l.impulse[k];
     l.impulse[k] = new;
     let (px, py) = (nx * applied, ny * applied);
-    bodies[a].vx += px * l.inv_a[k];
-    bodies[a].vy += py * l.inv_a[k];
+    bodies[a].vx += px * c.inv_a;
+    bodies[a].vy += py * c.inv_a;
     if b != NO_BODY {
-        bodies[b as usize].vx -= px * l.inv_b[k];
-        bodies[b as usize].vy -= py * l.inv_b[k];
+        bodies[b as usize].vx -= px * c.inv_b;
+        bodies[b as usize].vy -= py * c.inv_b;
     }
 }
 

@@ -198,8 +198,12 @@ pub(super) enum Pass {
     Relax(f32, bool),
 }
 
-/// A ball's velocity state while the solver runs: velocity (px/s), spin (rad/s) and its move
-/// since the step began (px). 32 bytes, one wide register, each on a cache line of its own
+/// A ball's state while the solver runs: velocity (px/s), spin (rad/s) and its move since
+/// the step began (px), which the passes solve and read, and its inverse mass, inverse
+/// inertia and radius as the step's contacts see it (zero inverses for a sleeper), which they
+/// only read. The contacts' lanes name their balls and read these here, where each gather
+/// brings them with the velocities, rather than carrying six more arrays a lane. 32 bytes,
+/// one wide register, each on a cache line of its own
 /// (64 bytes apart): on several threads, two balls solved by different threads never share
 /// a line. Packed two to a line, the ten thousand balls of the box pile, whose indices the
 /// fill shuffles, had the two threads writing the same lines all through the passes: two
@@ -213,35 +217,61 @@ pub(super) struct BodyState {
     pub(super) vx: f32,
     pub(super) vy: f32,
     pub(super) w: f32,
-    pub(super) _pad0: f32,
+    pub(super) inv_m: f32,
     pub(super) dx: f32,
     pub(super) dy: f32,
-    pub(super) _pad1: [f32; 2],
+    pub(super) inv_i: f32,
+    pub(super) r: f32,
 }
 
-/// Loads every ball's velocity and spin, its move since the contacts were found (from
-/// `found_at`, the same length as `balls`), and the spare body at the end, on up to
-/// `threads` threads.
+impl BodyState {
+    /// Ball `b`'s inverse mass, inverse inertia and radius as a contact sees it (as
+    /// `find.rs`'s `set_masses` gives them): zero inverses when it sleeps.
+    fn masses(b: &Ball, asleep: bool) -> (f32, f32, f32) {
+        if asleep {
+            return (0.0, 0.0, b.radius);
+        }
+        let inertia = 0.5 * b.mass * b.radius * b.radius;
+        (1.0 / b.mass, 1.0 / inertia.max(1e-12), b.radius)
+    }
+}
+
+/// Loads every ball's velocity and spin and its move since the contacts were found (from
+/// `found_at`, the same length as `balls`), and the spare body at the end, on up to `threads`
+/// threads. With `masses` (a sub-step that found its contacts), each ball's masses and radius
+/// too, from `rests` (a sleeper's inverses are zero); without, they stay as the sub-step that
+/// found the contacts left them, as the contacts saw them (a ball that fell asleep since is
+/// still solved as they saw it).
 pub(super) fn load_bodies(
     states: &mut Vec<BodyState>,
-    balls: &[Ball],
+    (balls, rests): (&[Ball], &[Rest]),
     found_at: &[Vec2],
+    masses: bool,
     threads: usize,
 ) {
-    let n = balls.len().min(found_at.len());
-    states.clear();
-    states.resize(n + 1, BodyState::default());
+    let n = balls.len().min(found_at.len()).min(rests.len());
+    let masses = masses || states.len() != n + 1;
+    if masses {
+        states.clear();
+        states.resize(n + 1, BodyState::default());
+    }
     workers::chunks(threads, &mut states[..n], PARALLEL_FROM, |start, run| {
         let from = balls[start..].iter().zip(&found_at[start..]);
-        for (s, (b, at)) in run.iter_mut().zip(from) {
+        for ((s, (b, at)), rest) in run.iter_mut().zip(from).zip(&rests[start..]) {
             let moved = b.pos - *at;
+            let (inv_m, inv_i, r) = match masses {
+                true => BodyState::masses(b, rest.asleep),
+                false => (s.inv_m, s.inv_i, s.r),
+            };
             *s = BodyState {
                 vx: b.vel.x,
                 vy: b.vel.y,
                 w: b.spin,
+                inv_m,
                 dx: moved.x,
                 dy: moved.y,
-                ..BodyState::default()
+                inv_i,
+                r,
             };
         }
     });
@@ -345,12 +375,6 @@ pub(super) struct Lanes {
     /// Separation when found (px).
     pub(super) sep: Vec<f32>,
     pub(super) mass: Vec<f32>,
-    pub(super) inv_a: Vec<f32>,
-    pub(super) inv_b: Vec<f32>,
-    pub(super) ra: Vec<f32>,
-    pub(super) rb: Vec<f32>,
-    pub(super) inv_ia: Vec<f32>,
-    pub(super) inv_ib: Vec<f32>,
     pub(super) tangent_mass: Vec<f32>,
     pub(super) rolling_mass: Vec<f32>,
     pub(super) mu: Vec<f32>,
@@ -385,9 +409,10 @@ impl Lanes {
             *w = if src == NO_BODY { 0.0 } else { 1.0 };
         }
         for k in 0..self.len() {
-            let speed = contacts.get(self.src[k] as usize).map_or(0.0, |c| c.speed);
-            let load = (self.impulse[k], speed);
-            let (soft, firm) = springs.of(load, self.mass[k], (self.ra[k], self.rb[k]));
+            let contact = contacts.get(self.src[k] as usize);
+            let load = (self.impulse[k], contact.map_or(0.0, |c| c.speed));
+            let radii = contact.map_or((0.0, 0.0), |c| (c.ra, c.rb));
+            let (soft, firm) = springs.of(load, self.mass[k], radii);
             (self.rate[k], self.give[k]) = (soft.bias_rate, soft.impulse_scale);
             self.over[k] = Springs::over(firm, self.b[k] != NO_BODY);
         }
@@ -438,12 +463,6 @@ pub(super) struct LaneView<'a> {
     pub(super) ny: &'a [f32],
     pub(super) sep: &'a [f32],
     pub(super) mass: &'a [f32],
-    pub(super) inv_a: &'a [f32],
-    pub(super) inv_b: &'a [f32],
-    pub(super) ra: &'a [f32],
-    pub(super) rb: &'a [f32],
-    pub(super) inv_ia: &'a [f32],
-    pub(super) inv_ib: &'a [f32],
     pub(super) tangent_mass: &'a [f32],
     pub(super) rolling_mass: &'a [f32],
     pub(super) mu: &'a [f32],
@@ -481,12 +500,6 @@ impl Lanes {
             ny: &self.ny,
             sep: &self.sep,
             mass: &self.mass,
-            inv_a: &self.inv_a,
-            inv_b: &self.inv_b,
-            ra: &self.ra,
-            rb: &self.rb,
-            inv_ia: &self.inv_ia,
-            inv_ib: &self.inv_ib,
             tangent_mass: &self.tangent_mass,
             rolling_mass: &self.rolling_mass,
             mu: &self.mu,
@@ -547,8 +560,8 @@ impl<'a> Bodies<'a> {
         unsafe { *self.ptr.add(i as usize) }
     }
 
-    /// State `i` as eight floats (`vx vy w · dx dy · ·`), 32-byte aligned (for the wide
-    /// kernel).
+    /// State `i` as eight floats (`vx vy w inv_m dx dy inv_i r`), 32-byte aligned (for the
+    /// wide kernel).
     #[cfg(any(
         target_arch = "x86_64",
         all(target_arch = "wasm32", target_feature = "simd128")

@@ -255,6 +255,9 @@ impl SoftStage {
         let left = f.left;
         self.keep
             .restore(left, found_at, paths, balls, moving, settings);
+        // The masses as the restored contacts see them, from the balls now.
+        let (all, rests) = (&balls[..], balls.rests());
+        lanes::load_bodies(&mut self.states, (all, rests), found_at, true, threads);
         pairs
     }
 
@@ -306,7 +309,9 @@ impl SoftStage {
         let threads = f.cx.settings.threads;
         if !find {
             // A search loads them beside its colouring (`SoftStage::find`).
-            lanes::load_bodies(&mut self.states, f.balls, &self.keep.found_at, threads);
+            let (balls, rests) = (&f.balls[..], f.balls.rests());
+            let found_at = &self.keep.found_at;
+            lanes::load_bodies(&mut self.states, (balls, rests), found_at, false, threads);
         }
         let iterations = f.cx.iterations();
         let jobs = self.jobs_of(&soft, f.cx);
@@ -420,6 +425,7 @@ impl SoftStage {
             Bodies(&'p mut FrameKeep, &'p mut Vec<BodyState>),
         }
         let (balls, settings, contacts) = (&f.balls[..], &f.cx.settings, &self.contacts);
+        let rests = f.balls.rests();
         let (usable, n) = (workers::usable(settings.threads), balls.len());
         let regions = colour::in_regions(usable);
         let (colours, regions_of) = self.plan.parts();
@@ -438,7 +444,8 @@ impl SoftStage {
             Part::Regions(_) => {}
             Part::Bodies(keep, states) => {
                 keep.found(balls, sub_steps, span, settings);
-                lanes::load_bodies(states, balls, &keep.found_at, load_threads);
+                let found_at = &keep.found_at;
+                lanes::load_bodies(states, (balls, rests), found_at, true, load_threads);
             }
         };
         match beside {

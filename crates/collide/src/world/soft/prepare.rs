@@ -15,7 +15,7 @@ use crate::world::body::Body;
 use crate::world::contacts::{Kept, SoftContact};
 
 /// The float fields of a lane, in the order [`Lanes::arrays`] lists them.
-const FLOATS: usize = 24;
+const FLOATS: usize = 18;
 
 /// "No kept impulse" in the match of contacts to kept pairs.
 const NOT_KEPT: u32 = u32::MAX;
@@ -129,12 +129,6 @@ impl Lanes {
             &mut self.ny,
             &mut self.sep,
             &mut self.mass,
-            &mut self.inv_a,
-            &mut self.inv_b,
-            &mut self.ra,
-            &mut self.rb,
-            &mut self.inv_ia,
-            &mut self.inv_ib,
             &mut self.tangent_mass,
             &mut self.rolling_mass,
             &mut self.mu,
@@ -273,12 +267,6 @@ fn lane_values(c: &SoftContact, held: Option<&Kept>, springs: &Springs) -> [f32;
         c.normal.y,
         c.sep,
         c.mass,
-        c.inv_a,
-        c.inv_b,
-        c.ra,
-        c.rb,
-        c.inv_ia,
-        c.inv_ib,
         c.tangent_mass,
         c.rolling_mass,
         c.mu,

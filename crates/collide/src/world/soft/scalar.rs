@@ -47,7 +47,7 @@ pub(super) fn pass(l: &mut LaneView, bodies: &mut Bodies, range: Range<usize>, p
 }
 
 /// A lane's two bodies: the ball `a`, and `b`, another ball's state (`ball`) or the
-/// obstacle's surface.
+/// obstacle's surface (no inverse mass or inertia, no radius).
 struct Sides {
     a: BodyState,
     b: BodyState,
@@ -103,40 +103,40 @@ fn warm_lane(l: &mut LaneView, bodies: &mut Bodies, k: usize) {
     }
     let mut ab = sides(l, bodies, k);
     let (nx, ny) = (l.nx[k], l.ny[k]);
-    push_normal(l, k, &mut ab, (nx * l.impulse[k], ny * l.impulse[k]));
+    push_normal(&mut ab, (nx * l.impulse[k], ny * l.impulse[k]));
     push_tangent(l, k, &mut ab, l.friction[k]);
-    push_rolling(l, k, &mut ab, l.rolling[k]);
+    push_rolling(&mut ab, l.rolling[k]);
     put(bodies, l, k, &ab);
 }
 
 /// Adds impulse `p` (along the normal, onto the ball) to both sides of lane `k`.
-fn push_normal(l: &LaneView, k: usize, ab: &mut Sides, p: (f32, f32)) {
-    ab.a.vx += p.0 * l.inv_a[k];
-    ab.a.vy += p.1 * l.inv_a[k];
+fn push_normal(ab: &mut Sides, p: (f32, f32)) {
+    ab.a.vx += p.0 * ab.a.inv_m;
+    ab.a.vy += p.1 * ab.a.inv_m;
     if ab.ball {
-        ab.b.vx -= p.0 * l.inv_b[k];
-        ab.b.vy -= p.1 * l.inv_b[k];
+        ab.b.vx -= p.0 * ab.b.inv_m;
+        ab.b.vy -= p.1 * ab.b.inv_m;
     }
 }
 
 /// Adds tangent impulse `dl` (along `perp(n)`, onto the ball at its contact point).
 fn push_tangent(l: &LaneView, k: usize, ab: &mut Sides, dl: f32) {
     let (px, py) = (-l.ny[k] * dl, l.nx[k] * dl);
-    ab.a.vx += px * l.inv_a[k];
-    ab.a.vy += py * l.inv_a[k];
-    ab.a.w -= l.ra[k] * dl * l.inv_ia[k];
+    ab.a.vx += px * ab.a.inv_m;
+    ab.a.vy += py * ab.a.inv_m;
+    ab.a.w -= ab.a.r * dl * ab.a.inv_i;
     if ab.ball {
-        ab.b.vx -= px * l.inv_b[k];
-        ab.b.vy -= py * l.inv_b[k];
-        ab.b.w -= l.rb[k] * dl * l.inv_ib[k];
+        ab.b.vx -= px * ab.b.inv_m;
+        ab.b.vy -= py * ab.b.inv_m;
+        ab.b.w -= ab.b.r * dl * ab.b.inv_i;
     }
 }
 
 /// Adds angular impulse `dl` against the ball's roll (the other ball gets the opposite).
-fn push_rolling(l: &LaneView, k: usize, ab: &mut Sides, dl: f32) {
-    ab.a.w += dl * l.inv_ia[k];
+fn push_rolling(ab: &mut Sides, dl: f32) {
+    ab.a.w += dl * ab.a.inv_i;
     if ab.ball {
-        ab.b.w -= dl * l.inv_ib[k];
+        ab.b.w -= dl * ab.b.inv_i;
     }
 }
 
@@ -163,7 +163,7 @@ fn solve_lane(l: &mut LaneView, bodies: &mut Bodies, k: usize, how: Solving) {
     let applied = new - l.impulse[k];
     l.impulse[k] = new;
     l.max_push[k] = l.max_push[k].max(applied);
-    push_normal(l, k, &mut ab, (nx * applied, ny * applied));
+    push_normal(&mut ab, (nx * applied, ny * applied));
     solve_friction(l, k, &mut ab);
     put(bodies, l, k, &ab);
 }
@@ -173,7 +173,7 @@ fn solve_friction(l: &mut LaneView, k: usize, ab: &mut Sides) {
     let limit = l.mu[k] * l.impulse[k];
     let (tx, ty) = (-l.ny[k], l.nx[k]);
     let vt =
-        ((ab.a.vx - ab.b.vx) * tx + (ab.a.vy - ab.b.vy) * ty) - ab.a.w * l.ra[k] - ab.b.w * l.rb[k];
+        ((ab.a.vx - ab.b.vx) * tx + (ab.a.vy - ab.b.vy) * ty) - ab.a.w * ab.a.r - ab.b.w * ab.b.r;
     let new = (l.friction[k] - l.tangent_mass[k] * vt).clamp(-limit, limit);
     let dl = new - l.friction[k];
     l.friction[k] = new;
@@ -185,5 +185,5 @@ fn solve_friction(l: &mut LaneView, k: usize, ab: &mut Sides) {
     let new = (l.rolling[k] - l.rolling_mass[k] * (ab.a.w - ab.b.w)).clamp(-limit, limit);
     let dl = new - l.rolling[k];
     l.rolling[k] = new;
-    push_rolling(l, k, ab, dl);
+    push_rolling(ab, dl);
 }

@@ -14,12 +14,12 @@
 //! A colour's lanes come in blocks of eight, solved as one block of two vectors ([`W4x2`]:
 //! every operation on both, two chains of work side by side for the engine to overlap, and the
 //! loop's bookkeeping once per eight lanes). A vector's bodies are gathered as four 32-byte
-//! states, the first half of each transposed into velocity x, y and spin (4 × 4 shuffles), the
-//! move (x, y) taken from the second half; the velocities and spins are scattered back the
-//! same way (the passes only read the moves). The pass is one
-//! loop for each kind of lane and each pass (solve, relax) with both fixed, so the loop holds
-//! no branch on them: the engine keeps more of a block in registers. Each loop is a function
-//! of its own, never inlined, which the engine's optimizing compiler takes alone.
+//! states, each half transposed (4 × 4 shuffles): velocity x, y, spin and inverse mass, then
+//! move x, y, inverse inertia and radius; the first half is scattered back the same way (the
+//! passes only read the second). The pass is one loop for each kind of lane and each pass
+//! (solve, relax) with both fixed, so the loop holds no branch on them: the engine keeps more
+//! of a block in registers. Each loop is a function of its own, never inlined, which the
+//! engine's optimizing compiler takes alone.
 
 use super::colour::Kind;
 use super::find::FindWide;
@@ -160,25 +160,21 @@ impl Wide for W4 {
         unsafe { v128_store(s.as_mut_ptr().cast(), self.0) }
     }
     #[inline(always)]
-    fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 5] {
-        // `row` checks the slot; a state is eight floats: `vx vy w · dx dy · ·`.
+    fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 8] {
+        // `row` checks the slot; a state is eight floats: `vx vy w inv_m dx dy inv_i r`.
         let rows: [*mut f32; LANES] = std::array::from_fn(|i| bodies.row(ids[i]));
         // SAFETY: each row holds eight floats.
-        let front: [v128; LANES] = std::array::from_fn(|i| unsafe { v128_load(rows[i].cast()) });
-        let moves: [v128; LANES] =
-            std::array::from_fn(|i| unsafe { v128_load64_zero(rows[i].add(4).cast()) });
-        let [vx, vy, w, _] = transposed(front);
-        // Pairs `(dx, dy)` side by side, then the x's and the y's picked out.
-        let lo = i64x2_shuffle::<0, 2>(moves[0], moves[1]);
-        let hi = i64x2_shuffle::<0, 2>(moves[2], moves[3]);
-        let dx = i32x4_shuffle::<0, 2, 4, 6>(lo, hi);
-        let dy = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
-        [W4(vx), W4(vy), W4(w), W4(dx), W4(dy)]
+        let half = |at: usize| -> [v128; LANES] {
+            std::array::from_fn(|i| unsafe { v128_load(rows[i].add(at).cast()) })
+        };
+        let [vx, vy, w, inv_m] = transposed(half(0));
+        let [dx, dy, inv_i, r] = transposed(half(4));
+        [vx, vy, w, inv_m, dx, dy, inv_i, r].map(W4)
     }
     #[inline(always)]
-    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 3]) {
-        let [W4(vx), W4(vy), W4(w)] = s;
-        let front = transposed([vx, vy, w, f32x4_splat(0.0)]);
+    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 4]) {
+        let [W4(vx), W4(vy), W4(w), W4(inv_m)] = s;
+        let front = transposed([vx, vy, w, inv_m]);
         for (i, row) in front.into_iter().enumerate() {
             // As in `gather`; no other thread touches the state (`Bodies`). Lanes naming the
             // same (spare) body are written in lane order.
@@ -276,7 +272,7 @@ impl Wide for W4x2 {
         self.1.store(v, k + LANES);
     }
     #[inline(always)]
-    fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 5] {
+    fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 8] {
         let (lo, hi) = (
             W4::gather(bodies, &ids[..LANES]),
             W4::gather(bodies, &ids[LANES..]),
@@ -284,7 +280,7 @@ impl Wide for W4x2 {
         std::array::from_fn(|i| W4x2(lo[i], hi[i]))
     }
     #[inline(always)]
-    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 3]) {
+    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 4]) {
         // Lanes 0–3 first, then 4–7: in lane order, as the padding's spare body needs.
         W4::scatter(bodies, &ids[..LANES], s.map(|w| w.0));
         W4::scatter(bodies, &ids[LANES..], s.map(|w| w.1));

@@ -25,8 +25,9 @@ pub(super) trait Wide: Copy {
     const LANES: usize;
     /// One bit (or one lane of set bits) per lane.
     type Mask: Copy;
-    /// Whether a block's fourteen read-only fields are loaded where each is used rather
-    /// than all at its start. The same operations in the same order either way (the same
+    /// Whether a block's read-only fields (eight; once fourteen, when the masses and radii
+    /// were lane fields, as in the figures below) are loaded where each is used rather than
+    /// all at its start. The same operations in the same order either way (the same
     /// bits); what differs is how many vectors stay live across a block. On the web the
     /// engine spilled most of the 36 held ones (four lanes a vector, two vectors a block):
     /// loaded at their uses, Node's relax passes took 1.38–1.42 ms against 1.45–1.51 (table
@@ -54,12 +55,13 @@ pub(super) trait Wide: Copy {
     fn load(v: &[f32], k: usize) -> Self;
     /// Stores into lanes `k..k + LANES` of `v`.
     fn store(self, v: &mut [f32], k: usize);
-    /// The bodies named by `ids` (`LANES` of them): velocity x, y, spin, move x, y.
-    fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 5];
-    /// Writes the bodies' velocity x, y and spin back (the passes only read the moves, so
-    /// they are not written); `ids` name distinct bodies, or the spare body, which no mass
-    /// moves, written in lane order.
-    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 3]);
+    /// The bodies named by `ids` (`LANES` of them), each state's eight floats: velocity x,
+    /// y, spin, inverse mass, move x, y, inverse inertia, radius.
+    fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 8];
+    /// Writes each state's first four floats back, velocity x, y, spin and inverse mass (the
+    /// passes only read the rest, so it is not written); `ids` name distinct bodies, or the
+    /// spare body, which no mass moves, written in lane order.
+    fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 4]);
 }
 
 /// One pass over `range` (whole vectors of `V::LANES` lanes) of ball–ball lanes (`two`) or
@@ -148,29 +150,43 @@ pub(super) fn run<V: Wide>(
     }
 }
 
-/// One side of a vector of lanes: velocity, spin and move since the contacts were found.
+/// One side of a vector of lanes: velocity, spin and move since the contacts were found, and
+/// the inverse mass, inverse inertia and radius the contacts see.
 #[derive(Clone, Copy)]
 struct Side<V> {
     vx: V,
     vy: V,
     w: V,
+    inv_m: V,
     dx: V,
     dy: V,
+    inv_i: V,
+    r: V,
 }
 
 impl<V: Wide> Side<V> {
     #[inline(always)]
     fn gather(bodies: &Bodies, ids: &[u32]) -> Self {
-        let [vx, vy, w, dx, dy] = V::gather(bodies, ids);
-        Side { vx, vy, w, dx, dy }
+        let [vx, vy, w, inv_m, dx, dy, inv_i, r] = V::gather(bodies, ids);
+        Side {
+            vx,
+            vy,
+            w,
+            inv_m,
+            dx,
+            dy,
+            inv_i,
+            r,
+        }
     }
 
     #[inline(always)]
     fn scatter(&self, bodies: &mut Bodies, ids: &[u32]) {
-        V::scatter(bodies, ids, [self.vx, self.vy, self.w]);
+        V::scatter(bodies, ids, [self.vx, self.vy, self.w, self.inv_m]);
     }
 
-    /// The obstacles' side of lanes from `k`: their surface velocities, no spin, no move.
+    /// The obstacles' side of lanes from `k`: their surface velocities, no spin, no move, no
+    /// inverse mass or inertia, no radius.
     #[inline(always)]
     fn surface(l: &LaneView, k: usize) -> Self {
         let zero = V::splat(0.0);
@@ -178,8 +194,11 @@ impl<V: Wide> Side<V> {
             vx: V::load(l.sx, k),
             vy: V::load(l.sy, k),
             w: zero,
+            inv_m: zero,
             dx: zero,
             dy: zero,
+            inv_i: zero,
+            r: zero,
         }
     }
 }
@@ -191,19 +210,13 @@ struct Held<V> {
     ny: V,
     sep: V,
     mass: V,
-    inv_a: V,
-    inv_b: V,
-    ra: V,
-    rb: V,
-    inv_ia: V,
-    inv_ib: V,
     tangent_mass: V,
     rolling_mass: V,
     mu: V,
     rolling_reach: V,
 }
 
-/// A vector of lanes' fields: the four the passes solve, held, and the fourteen they only
+/// A vector of lanes' fields: the four the passes solve, held, and the eight they only
 /// read, held too ([`Held`]) or loaded at each use, as the width says ([`Wide::READ_AT_USE`]).
 struct Block<'v, 'a, V> {
     l: &'v LaneView<'a>,
@@ -249,12 +262,6 @@ read_only!(
     ny,
     sep,
     mass,
-    inv_a,
-    inv_b,
-    ra,
-    rb,
-    inv_ia,
-    inv_ib,
     tangent_mass,
     rolling_mass,
     mu,
@@ -329,9 +336,9 @@ struct Sides<'s, V: Wide> {
 fn warm<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, on: V::Mask) {
     let (a0, b0) = (*sides.a, *sides.b);
     let p = (c.nx().mul(c.impulse), c.ny().mul(c.impulse));
-    push_normal(c, sides, p);
+    push_normal(sides, p);
     push_tangent(c, sides, c.friction);
-    push_rolling(c, sides, c.rolling);
+    push_rolling(sides, c.rolling);
     *sides.a = blend_side(&a0, sides.a, on);
     *sides.b = blend_side(&b0, sides.b, on);
 }
@@ -348,33 +355,33 @@ fn blend_side<V: Wide>(off: &Side<V>, on: &Side<V>, mask: V::Mask) -> Side<V> {
 }
 
 #[inline(always)]
-fn push_normal<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, p: (V, V)) {
-    sides.a.vx = sides.a.vx.add(p.0.mul(c.inv_a()));
-    sides.a.vy = sides.a.vy.add(p.1.mul(c.inv_a()));
+fn push_normal<V: Wide>(sides: &mut Sides<V>, p: (V, V)) {
+    sides.a.vx = sides.a.vx.add(p.0.mul(sides.a.inv_m));
+    sides.a.vy = sides.a.vy.add(p.1.mul(sides.a.inv_m));
     if sides.two {
-        sides.b.vx = sides.b.vx.sub(p.0.mul(c.inv_b()));
-        sides.b.vy = sides.b.vy.sub(p.1.mul(c.inv_b()));
+        sides.b.vx = sides.b.vx.sub(p.0.mul(sides.b.inv_m));
+        sides.b.vy = sides.b.vy.sub(p.1.mul(sides.b.inv_m));
     }
 }
 
 #[inline(always)]
 fn push_tangent<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, dl: V) {
     let (px, py) = (c.ny().neg().mul(dl), c.nx().mul(dl));
-    sides.a.vx = sides.a.vx.add(px.mul(c.inv_a()));
-    sides.a.vy = sides.a.vy.add(py.mul(c.inv_a()));
-    sides.a.w = sides.a.w.sub(c.ra().mul(dl).mul(c.inv_ia()));
+    sides.a.vx = sides.a.vx.add(px.mul(sides.a.inv_m));
+    sides.a.vy = sides.a.vy.add(py.mul(sides.a.inv_m));
+    sides.a.w = sides.a.w.sub(sides.a.r.mul(dl).mul(sides.a.inv_i));
     if sides.two {
-        sides.b.vx = sides.b.vx.sub(px.mul(c.inv_b()));
-        sides.b.vy = sides.b.vy.sub(py.mul(c.inv_b()));
-        sides.b.w = sides.b.w.sub(c.rb().mul(dl).mul(c.inv_ib()));
+        sides.b.vx = sides.b.vx.sub(px.mul(sides.b.inv_m));
+        sides.b.vy = sides.b.vy.sub(py.mul(sides.b.inv_m));
+        sides.b.w = sides.b.w.sub(sides.b.r.mul(dl).mul(sides.b.inv_i));
     }
 }
 
 #[inline(always)]
-fn push_rolling<V: Wide>(c: &Block<V>, sides: &mut Sides<V>, dl: V) {
-    sides.a.w = sides.a.w.add(dl.mul(c.inv_ia()));
+fn push_rolling<V: Wide>(sides: &mut Sides<V>, dl: V) {
+    sides.a.w = sides.a.w.add(dl.mul(sides.a.inv_i));
     if sides.two {
-        sides.b.w = sides.b.w.sub(dl.mul(c.inv_ib()));
+        sides.b.w = sides.b.w.sub(dl.mul(sides.b.inv_i));
     }
 }
 
@@ -414,7 +421,7 @@ fn solve<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>, bias: &Bias<V>) {
     c.impulse = new;
     c.max_push = applied.max(c.max_push);
     let p = (c.nx().mul(applied), c.ny().mul(applied));
-    push_normal(c, sides, p);
+    push_normal(sides, p);
     friction(c, sides);
 }
 
@@ -430,7 +437,9 @@ fn friction<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>) {
         .sub(sides.b.vx)
         .mul(tx)
         .add(sides.a.vy.sub(sides.b.vy).mul(ty));
-    let vt = dot.sub(sides.a.w.mul(c.ra())).sub(sides.b.w.mul(c.rb()));
+    let vt = dot
+        .sub(sides.a.w.mul(sides.a.r))
+        .sub(sides.b.w.mul(sides.b.r));
     let new = clamp(c.friction.sub(c.tangent_mass().mul(vt)), limit);
     let dl = new.sub(c.friction);
     c.friction = new;
@@ -445,7 +454,7 @@ fn friction<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>) {
     let dl = new.sub(c.rolling);
     c.rolling = V::blend(c.rolling, new, rolls);
     let (wa, wb) = (sides.a.w, sides.b.w);
-    push_rolling(c, sides, dl);
+    push_rolling(sides, dl);
     sides.a.w = V::blend(wa, sides.a.w, rolls);
     sides.b.w = V::blend(wb, sides.b.w, rolls);
 }
