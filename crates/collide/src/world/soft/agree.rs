@@ -164,12 +164,17 @@ fn compare(check: &mut KernelCheck, kernel: KernelPass, rng: &mut ChaCha8Rng, ro
 }
 
 /// Eight blocks of random lanes over distinct bodies per block (the colouring's promise):
-/// between balls (`two`) or with obstacles, warm and cold, rolling on and off, every
-/// seventh lane padding (the spare body, no mass) and every ninth with an impulse of −0.
+/// between balls (`two`) or with obstacles, warm and cold, rolling on and off (a quarter of
+/// the bodies have no radius, so no rolling reach), every seventh lane padding (the spare
+/// body, no mass) and every ninth with an impulse of −0.
 fn random_lanes(rng: &mut ChaCha8Rng, two: bool) -> (Lanes, Vec<BodyState>) {
     let n = 8 * WIDTH;
     let spare = 2 * n as u32;
-    let mut l = Lanes::default();
+    let mut l = Lanes {
+        mu: 0.6,
+        reach_per_radius: 0.05,
+        ..Lanes::default()
+    };
     let mut bodies: Vec<BodyState> = (0..2 * n).map(|_| random_body(rng)).collect();
     bodies.push(BodyState::default());
     for k in 0..n {
@@ -182,12 +187,12 @@ fn random_lanes(rng: &mut ChaCha8Rng, two: bool) -> (Lanes, Vec<BodyState>) {
             (false, false) => super::lanes::NO_BODY,
         });
         let mut vals = if pad {
-            [0.0; 14]
+            [0.0; 12]
         } else {
             random_values(rng, k)
         };
         if k % 9 == 4 {
-            vals[10] = -0.0;
+            vals[8] = -0.0;
         }
         push_values(&mut l, vals, k % 5 != 0 && !pad);
     }
@@ -203,12 +208,16 @@ fn random_body(rng: &mut ChaCha8Rng) -> BodyState {
         dx: rng.gen_range(-0.1..0.1),
         dy: rng.gen_range(-0.1..0.1),
         inv_i: rng.gen_range(0.1..1.0),
-        r: rng.gen_range(1.0..3.0),
+        r: if rng.gen_bool(0.25) {
+            0.0
+        } else {
+            rng.gen_range(1.0..3.0)
+        },
     }
 }
 
-/// A lane's fourteen fields, in [`push_values`]'s order.
-fn random_values(rng: &mut ChaCha8Rng, k: usize) -> [f32; 14] {
+/// A lane's twelve fields, in [`push_values`]'s order.
+fn random_values(rng: &mut ChaCha8Rng, k: usize) -> [f32; 12] {
     let (sin, cos) = crate::geom::angle::sin_cos(rng.gen_range(0.0..std::f32::consts::TAU));
     let mut f = |lo: f32, hi: f32| rng.gen_range(lo..hi);
     [
@@ -218,8 +227,6 @@ fn random_values(rng: &mut ChaCha8Rng, k: usize) -> [f32; 14] {
         f(0.1, 2.0),
         f(0.1, 1.0),
         f(0.1, 1.0),
-        0.6,
-        if k.is_multiple_of(3) { 0.0 } else { 0.15 },
         f(-5.0, 5.0),
         f(-5.0, 5.0),
         if k.is_multiple_of(2) {
@@ -233,8 +240,8 @@ fn random_values(rng: &mut ChaCha8Rng, k: usize) -> [f32; 14] {
     ]
 }
 
-/// Appends one lane: its fourteen fields, whether it is warm, and its spring from its load.
-fn push_values(l: &mut Lanes, v: [f32; 14], warm: bool) {
+/// Appends one lane: its twelve fields, whether it is warm, and its spring from its load.
+fn push_values(l: &mut Lanes, v: [f32; 12], warm: bool) {
     let fields = [
         &mut l.nx,
         &mut l.ny,
@@ -242,8 +249,6 @@ fn push_values(l: &mut Lanes, v: [f32; 14], warm: bool) {
         &mut l.mass,
         &mut l.tangent_mass,
         &mut l.rolling_mass,
-        &mut l.mu,
-        &mut l.rolling_reach,
         &mut l.sx,
         &mut l.sy,
         &mut l.impulse,
@@ -257,7 +262,7 @@ fn push_values(l: &mut Lanes, v: [f32; 14], warm: bool) {
     l.warm.push(if warm { 1.0 } else { 0.0 });
     // Each lane's spring by its load, some of them made stiffer.
     let springs = Springs::new(30.0, 1.0, 1.0 / 240.0).resting_below(30.0);
-    let (soft, _) = springs.of((v[10] * 40.0, 0.0), v[3], (v[5] * 3.0, v[4] * 3.0));
+    let (soft, _) = springs.of((v[8] * 40.0, 0.0), v[3], (v[5] * 3.0, v[4] * 3.0));
     l.rate.push(soft.bias_rate);
     l.give.push(soft.impulse_scale);
     l.over.push(if v[5] > 0.5 { 1.8 } else { 1.0 });

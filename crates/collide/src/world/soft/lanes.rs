@@ -377,8 +377,11 @@ pub(super) struct Lanes {
     pub(super) mass: Vec<f32>,
     pub(super) tangent_mass: Vec<f32>,
     pub(super) rolling_mass: Vec<f32>,
-    pub(super) mu: Vec<f32>,
-    pub(super) rolling_reach: Vec<f32>,
+    /// Every lane's friction coefficient, and its rolling reach as a fraction of its smaller
+    /// ball's radius (its ball's, with an obstacle): the settings' when the contacts were
+    /// found, the same for every contact (`find.rs`'s `set_masses`), so no lane carries them.
+    pub(super) mu: f32,
+    pub(super) reach_per_radius: f32,
     /// An obstacle's surface velocity (px/s); zero for a ball.
     pub(super) sx: Vec<f32>,
     pub(super) sy: Vec<f32>,
@@ -465,8 +468,8 @@ pub(super) struct LaneView<'a> {
     pub(super) mass: &'a [f32],
     pub(super) tangent_mass: &'a [f32],
     pub(super) rolling_mass: &'a [f32],
-    pub(super) mu: &'a [f32],
-    pub(super) rolling_reach: &'a [f32],
+    pub(super) mu: f32,
+    pub(super) reach_per_radius: f32,
     pub(super) sx: &'a [f32],
     pub(super) sy: &'a [f32],
     pub(super) warm: &'a [f32],
@@ -502,8 +505,8 @@ impl Lanes {
             mass: &self.mass,
             tangent_mass: &self.tangent_mass,
             rolling_mass: &self.rolling_mass,
-            mu: &self.mu,
-            rolling_reach: &self.rolling_reach,
+            mu: self.mu,
+            reach_per_radius: self.reach_per_radius,
             sx: &self.sx,
             sy: &self.sy,
             warm: &self.warm,

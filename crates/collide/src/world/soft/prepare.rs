@@ -15,7 +15,7 @@ use crate::world::body::Body;
 use crate::world::contacts::{Kept, SoftContact};
 
 /// The float fields of a lane, in the order [`Lanes::arrays`] lists them.
-const FLOATS: usize = 18;
+const FLOATS: usize = 16;
 
 /// "No kept impulse" in the match of contacts to kept pairs.
 const NOT_KEPT: u32 = u32::MAX;
@@ -131,8 +131,6 @@ impl Lanes {
             &mut self.mass,
             &mut self.tangent_mass,
             &mut self.rolling_mass,
-            &mut self.mu,
-            &mut self.rolling_reach,
             &mut self.sx,
             &mut self.sy,
             &mut self.impulse,
@@ -269,8 +267,6 @@ fn lane_values(c: &SoftContact, held: Option<&Kept>, springs: &Springs) -> [f32;
         c.mass,
         c.tangent_mass,
         c.rolling_mass,
-        c.mu,
-        c.rolling_reach,
         c.surface.x,
         c.surface.y,
         impulse,

@@ -170,7 +170,7 @@ fn solve_lane(l: &mut LaneView, bodies: &mut Bodies, k: usize, how: Solving) {
 
 /// Friction and rolling resistance of lane `k`, bounded by its normal impulse.
 fn solve_friction(l: &mut LaneView, k: usize, ab: &mut Sides) {
-    let limit = l.mu[k] * l.impulse[k];
+    let limit = l.mu * l.impulse[k];
     let (tx, ty) = (-l.ny[k], l.nx[k]);
     let vt =
         ((ab.a.vx - ab.b.vx) * tx + (ab.a.vy - ab.b.vy) * ty) - ab.a.w * ab.a.r - ab.b.w * ab.b.r;
@@ -178,10 +178,13 @@ fn solve_friction(l: &mut LaneView, k: usize, ab: &mut Sides) {
     let dl = new - l.friction[k];
     l.friction[k] = new;
     push_tangent(l, k, ab, dl);
-    if l.rolling_reach[k] <= 0.0 {
+    // The rolling reach, as the contact's (`find.rs`'s `set_masses`).
+    let (ra, rb) = (ab.a.r, ab.b.r);
+    let reach = l.reach_per_radius * if rb > 0.0 { ra.min(rb) } else { ra };
+    if reach <= 0.0 {
         return;
     }
-    let limit = l.rolling_reach[k] * l.impulse[k];
+    let limit = reach * l.impulse[k];
     let new = (l.rolling[k] - l.rolling_mass[k] * (ab.a.w - ab.b.w)).clamp(-limit, limit);
     let dl = new - l.rolling[k];
     l.rolling[k] = new;

@@ -25,8 +25,8 @@ pub(super) trait Wide: Copy {
     const LANES: usize;
     /// One bit (or one lane of set bits) per lane.
     type Mask: Copy;
-    /// Whether a block's read-only fields (eight; once fourteen, when the masses and radii
-    /// were lane fields, as in the figures below) are loaded where each is used rather than
+    /// Whether a block's read-only fields (six; once fourteen, when the masses, radii
+    /// and coefficients were lane fields, as in the figures below) are loaded where each is used rather than
     /// all at its start. The same operations in the same order either way (the same
     /// bits); what differs is how many vectors stay live across a block. On the web the
     /// engine spilled most of the 36 held ones (four lanes a vector, two vectors a block):
@@ -212,11 +212,9 @@ struct Held<V> {
     mass: V,
     tangent_mass: V,
     rolling_mass: V,
-    mu: V,
-    rolling_reach: V,
 }
 
-/// A vector of lanes' fields: the four the passes solve, held, and the eight they only
+/// A vector of lanes' fields: the four the passes solve, held, and the six they only
 /// read, held too ([`Held`]) or loaded at each use, as the width says ([`Wide::READ_AT_USE`]).
 struct Block<'v, 'a, V> {
     l: &'v LaneView<'a>,
@@ -257,16 +255,7 @@ macro_rules! read_only {
     };
 }
 
-read_only!(
-    nx,
-    ny,
-    sep,
-    mass,
-    tangent_mass,
-    rolling_mass,
-    mu,
-    rolling_reach
-);
+read_only!(nx, ny, sep, mass, tangent_mass, rolling_mass);
 
 impl<'v, 'a, V: Wide> Block<'v, 'a, V> {
     #[inline(always)]
@@ -429,7 +418,7 @@ fn solve<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>, bias: &Bias<V>) {
 #[inline(always)]
 fn friction<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>) {
     let zero = V::splat(0.0);
-    let limit = c.mu().mul(c.impulse);
+    let limit = V::splat(c.l.mu).mul(c.impulse);
     let (tx, ty) = (c.ny().neg(), c.nx());
     let dot = sides
         .a
@@ -444,8 +433,13 @@ fn friction<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>) {
     let dl = new.sub(c.friction);
     c.friction = new;
     push_tangent(c, sides, dl);
-    let rolls = c.rolling_reach().gt(zero);
-    let limit = c.rolling_reach().mul(c.impulse);
+    // The rolling reach, as the contact's (`find.rs`'s `set_masses`): of the smaller ball,
+    // or of the ball with an obstacle (no radius).
+    let (ra, rb) = (sides.a.r, sides.b.r);
+    let arm = V::blend(ra, ra.min(rb), rb.gt(zero));
+    let reach = V::splat(c.l.reach_per_radius).mul(arm);
+    let rolls = reach.gt(zero);
+    let limit = reach.mul(c.impulse);
     let new = clamp(
         c.rolling
             .sub(c.rolling_mass().mul(sides.a.w.sub(sides.b.w))),
