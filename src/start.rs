@@ -51,7 +51,8 @@ pub fn new_world(args: &Args, scene: &Scene) -> World {
     };
     world.set_broad_phase(crate::advice::broad_for(balls, args.broad_phase));
     world.set_clock(crate::clock::nanos);
-    world.edit_settings(|st| st.rotate = args.rotate);
+    // `--rotate` turns the kinematic shapes, as does a scene that says so.
+    world.edit_settings(|st| st.rotate |= args.rotate);
     world.edit_settings(|st| st.tunnelling = args.tunnelling);
     world.edit_settings(|st| st.pair_cache = !args.no_pair_cache);
     if let Some(solver) = args.solver {

@@ -85,7 +85,7 @@ impl App {
 
     /// Loads built-in scene `k` (number keys, the Scene list) with the settings it starts
     /// with, keeping the broad phase and the user's tunnelling, verification, pair cache and
-    /// rotation.
+    /// rotation (on if the scene turns its shapes or the user had it on).
     fn load_scene(&mut self, k: usize) {
         let Some((name, text)) = cli::BUILT_IN.get(k) else {
             return;
@@ -96,7 +96,7 @@ impl App {
                 let mut sim = self.built().settings().clone();
                 let old = self.sim.world().settings();
                 (sim.tunnelling, sim.linear_fractions) = (old.tunnelling, old.linear_fractions);
-                (sim.verify, sim.rotate) = (old.verify, old.rotate);
+                (sim.verify, sim.rotate) = (old.verify, old.rotate || sim.rotate);
                 sim.pair_cache = old.pair_cache;
                 self.source = Source {
                     origin: format!("{name} (built in)"),

@@ -132,7 +132,7 @@ impl App {
     }
 
     /// A scene file's `(origin, text)` (from a file, or a page's upload), parsed, becomes the
-    /// scene played.
+    /// scene played, with the user's settings (and Rotate on if the scene turns its shapes).
     pub(super) fn take_scene(
         &mut self,
         read: Result<(String, String), collide::SceneError>,
@@ -144,6 +144,9 @@ impl App {
             })
             .map_err(|e| e.to_string());
         Some(loaded.map(|(origin, text, scene)| {
+            if scene.settings.rotate == Some(true) {
+                self.sim.world_mut().edit_settings(|s| s.rotate = true);
+            }
             self.scene = scene;
             self.source = Source {
                 origin: origin.clone(),

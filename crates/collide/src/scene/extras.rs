@@ -36,6 +36,10 @@ pub struct SettingsDesc {
     /// Balls fall asleep (default: on with soft contacts, off with push-out).
     #[serde(default)]
     pub sleep: Option<bool>,
+    /// Kinematic shapes turn at their speeds from the start (default off: the Rotate
+    /// setting, which the app's `--rotate` and its Rotate box also turn on).
+    #[serde(default)]
+    pub rotate: Option<bool>,
 }
 
 /// A ball the scene places.
@@ -130,6 +134,9 @@ impl SettingsDesc {
         }
         if let Some(on) = self.sleep {
             w.edit_settings(|st| st.sleep.enabled = Some(on));
+        }
+        if let Some(on) = self.rotate {
+            w.edit_settings(|st| st.rotate = on);
         }
     }
 }
