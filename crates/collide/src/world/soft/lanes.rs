@@ -1,7 +1,11 @@
 //! Contacts as data: the step's soft contacts prepared once into arrays, one array a field
-//! (normal, separation, masses, lever arms, friction, accumulated impulses), in the order the
+//! (normal, separation, effective masses, spring, accumulated impulses), in the order the
 //! solver visits them, and the balls' velocities in arrays of their own ([`BodyState`], as
-//! Box2D's `b2BodyState`), solved there and written back once (Catto, "Solver2D", 2024).
+//! Box2D's `b2BodyState`), solved there and written back once (Catto, "Solver2D", 2024). What
+//! belongs to a ball rather than to a contact (its inverse mass and inertia, its radius: the
+//! lever arm) is read from its body state, and what is the same for every contact (the
+//! friction coefficient, the rolling reach per radius) is one value, so a lane carries
+//! twelve floats and its two bodies' numbers.
 //!
 //! The order is the plan's (`colour.rs`): colour by colour, each colour padded to a multiple
 //! of [`WIDTH`] lanes with lanes that name the spare body (slot `n`, all zero) and carry no
