@@ -29,9 +29,6 @@ pub(super) struct SoftContact {
     /// Effective masses along the tangent (with the spins) and for rolling.
     pub(super) tangent_mass: f32,
     pub(super) rolling_mass: f32,
-    pub(super) mu: f32,
-    /// Largest rolling impulse per unit of normal impulse (px).
-    pub(super) rolling_reach: f32,
     /// Normal velocity before the solve (px/s, negative when closing).
     pub(super) approach: f32,
     pub(super) e: f32,
@@ -120,8 +117,6 @@ impl SoftContact {
             inv_ib: 1.0,
             tangent_mass: 1.0,
             rolling_mass: 1.0,
-            mu: 0.6,
-            rolling_reach: 0.0,
             approach: 0.0,
             e: 0.0,
             surface: Vec2::ZERO,

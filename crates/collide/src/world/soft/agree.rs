@@ -18,7 +18,6 @@ use crate::response::ContactWith;
 use crate::world::body::{BallIx, Body, BodyPair};
 use crate::world::contacts::SoftContact;
 use crate::world::narrow_stage::{ball_ball, EndBlocks, PairContact};
-use crate::world::settings::SoftSettings;
 use glam::{vec2, Vec2};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -288,14 +287,10 @@ fn bits(l: &Lanes, b: &[BodyState]) -> Vec<u32> {
 /// contacts and wakes compared bit for bit.
 fn compare_narrow(check: &mut KernelCheck, width: Width, rng: &mut ChaCha8Rng, run: u32) {
     let (balls, rests, pairs) = random_pairs(rng, run);
-    let soft = SoftSettings {
-        rolling: if run.is_multiple_of(3) { 0.0 } else { 0.05 },
-        ..SoftSettings::default()
-    };
-    let at = (1.0 / 60.0, &soft);
+    let span = 1.0 / 60.0;
     let (scale, wake) = (if run.is_multiple_of(2) { 1.0 } else { 0.9 }, 30.0);
-    let scalar = ball_pairs_with(Width::Scalar, (&balls, &rests), &pairs, at, (scale, wake));
-    let wide = ball_pairs_with(width, (&balls, &rests), &pairs, at, (scale, wake));
+    let scalar = ball_pairs_with(Width::Scalar, (&balls, &rests), &pairs, span, (scale, wake));
+    let wide = ball_pairs_with(width, (&balls, &rests), &pairs, span, (scale, wake));
     check.passes += 1;
     let bits = |(c, w): &(Vec<SoftContact>, Vec<(BallIx, BallIx)>), end: &[u32]| {
         let mut v: Vec<u32> = c.iter().flat_map(contact_bits).collect();
@@ -414,8 +409,6 @@ fn contact_bits(c: &SoftContact) -> Vec<u32> {
         c.inv_ib,
         c.tangent_mass,
         c.rolling_mass,
-        c.mu,
-        c.rolling_reach,
         c.approach,
         c.e,
         c.surface.x,
@@ -450,12 +443,11 @@ mod tests {
     #[test]
     fn the_random_pairs_touch_or_not_about_evenly_and_include_sleepers_and_shared_centres() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
-        let soft = SoftSettings::default();
         let (mut pairs, mut contacts, mut wakes, mut shared) = (0, 0, 0, 0);
         for run in 0..40 {
             let (balls, rests, p) = random_pairs(&mut rng, run);
-            let at = (1.0 / 60.0, &soft);
-            let (c, w) = ball_pairs_with(Width::Scalar, (&balls, &rests), &p, at, (1.0, 30.0));
+            let span = 1.0 / 60.0;
+            let (c, w) = ball_pairs_with(Width::Scalar, (&balls, &rests), &p, span, (1.0, 30.0));
             pairs += p.len();
             contacts += c.len();
             wakes += w.len();

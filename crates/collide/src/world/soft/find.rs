@@ -17,7 +17,6 @@ use crate::world::body::{runs_by_kind, BallIx, Body, BodyPair, ShapeIx};
 use crate::world::contacts::SoftContact;
 use crate::world::context::StepContext;
 use crate::world::narrow_stage::{ball_ball, ball_obstacle_fine, Contact, Disc, GroupTests};
-use crate::world::settings::SoftSettings;
 use glam::Vec2;
 
 mod blocks;
@@ -75,7 +74,7 @@ impl Finder<'_> {
         &mut self,
         contacts: &mut Vec<SoftContact>,
         parts: &mut Vec<NarrowPart>,
-        at: (f32, &SoftSettings),
+        span: f32,
     ) {
         contacts.clear();
         let n = self.bodies.len();
@@ -104,7 +103,7 @@ impl Finder<'_> {
         if threads == 1 {
             // Nothing to cut, nothing to allocate.
             let found = (&mut *contacts, &mut first.wakes, &mut first.tests);
-            reads.contacts_of(self.bodies, at, found);
+            reads.contacts_of(self.bodies, span, found);
         } else {
             let run = |t: usize| &self.bodies[t * n / cuts..(t + 1) * n / cuts];
             let mut jobs = Vec::with_capacity(cuts);
@@ -113,7 +112,7 @@ impl Finder<'_> {
                 jobs.push((&mut p.contacts, &mut p.wakes, &mut p.tests, run(t + 1)));
             }
             workers::each(threads, &mut jobs, |_, (out, wakes, tests, pairs)| {
-                reads.contacts_of(pairs, at, (out, wakes, tests));
+                reads.contacts_of(pairs, span, (out, wakes, tests));
             });
         }
         if threads > 1 {
@@ -129,7 +128,7 @@ impl Finder<'_> {
             woke = true;
         }
         if woke {
-            woken_masses(contacts, self.balls, at.1);
+            woken_masses(contacts, self.balls);
         }
         self.cx.tally.full_tests += n as u64;
         self.cx.tally.impact_tests += n as u64;
@@ -198,12 +197,12 @@ type Found<'a> = (
 impl Reads<'_> {
     /// The contacts of `pairs`, in their order, each run of one kind by a loop of its own
     /// ([`runs_by_kind`]).
-    fn contacts_of(&self, pairs: &[BodyPair], at: (f32, &SoftSettings), found: Found) {
+    fn contacts_of(&self, pairs: &[BodyPair], span: f32, found: Found) {
         let (out, wakes, tests) = found;
         for (shapes, run) in runs_by_kind(pairs) {
             match shapes {
-                true => self.shape_contacts(run, at, out, tests),
-                false => self.ball_contacts(run, at, out, wakes),
+                true => self.shape_contacts(run, span, out, tests),
+                false => self.ball_contacts(run, span, out, wakes),
             }
         }
     }
@@ -213,13 +212,13 @@ impl Reads<'_> {
     fn shape_contacts(
         &self,
         pairs: &[BodyPair],
-        at: (f32, &SoftSettings),
+        span: f32,
         out: &mut Vec<SoftContact>,
         tests: &mut GroupTests,
     ) {
         for p in pairs {
             if let Body::Shape(s) = p.other {
-                out.extend(self.contact_shape(p.ball, s, at, tests));
+                out.extend(self.contact_shape(p.ball, s, span, tests));
             }
         }
     }
@@ -230,11 +229,11 @@ impl Reads<'_> {
     fn ball_contacts(
         &self,
         pairs: &[BodyPair],
-        at: (f32, &SoftSettings),
+        span: f32,
         out: &mut Vec<SoftContact>,
         wakes: &mut Vec<(BallIx, BallIx)>,
     ) {
-        self.ball_contacts_with(super::kernel::wide(), pairs, at, out, wakes);
+        self.ball_contacts_with(super::kernel::wide(), pairs, span, out, wakes);
     }
 
     /// [`Self::ball_contacts`] with the blocks of width `width`.
@@ -243,7 +242,7 @@ impl Reads<'_> {
         &self,
         width: Width,
         pairs: &[BodyPair],
-        at: (f32, &SoftSettings),
+        span: f32,
         out: &mut Vec<SoftContact>,
         wakes: &mut Vec<(BallIx, BallIx)>,
     ) {
@@ -257,15 +256,15 @@ impl Reads<'_> {
             balls: self.balls,
             rests: self.rests,
             elasticity_scale: self.elasticity_scale,
-            at,
+            span,
             out: &mut *out,
             wakes: &mut *wakes,
-            scalar: &mut |i, j| self.contact_balls(i, j, at),
+            scalar: &mut |i, j| self.contact_balls(i, j, span),
         }
         .widest_blocks(width, pairs);
         for p in &pairs[done..] {
             if let Body::Ball(o) = p.other {
-                if let Some((c, hit)) = self.contact_balls(p.ball, o, at) {
+                if let Some((c, hit)) = self.contact_balls(p.ball, o, span) {
                     push_within(out, c);
                     if hit {
                         push_within(wakes, (p.ball, o));
@@ -278,13 +277,8 @@ impl Reads<'_> {
     /// The contact of balls `bi` and `bj`, if any, and whether it hits a sleeper (one of the
     /// two sleeps and it closes faster than the wake speed); a sleeper it does not hit keeps
     /// no inverse mass in it.
-    fn contact_balls(
-        &self,
-        bi: BallIx,
-        bj: BallIx,
-        at: (f32, &SoftSettings),
-    ) -> Option<(SoftContact, bool)> {
-        let (dt, soft) = at;
+    fn contact_balls(&self, bi: BallIx, bj: BallIx, span: f32) -> Option<(SoftContact, bool)> {
+        let dt = span;
         let (a, b) = (self.balls[bi.ix()], self.balls[bj.ix()]);
         let reach = reach((a.vel - b.vel).length(), a.radius.min(b.radius), dt);
         let c = ball_ball(a.pos, a.radius + reach, b.pos, b.radius)?;
@@ -299,7 +293,7 @@ impl Reads<'_> {
             e,
         };
         let met = Reached::Ball(bj, Held::new(&b, still.1));
-        let contact = new_contact(&Meeting::reached(bi, met, &c, reach, closing), soft);
+        let contact = new_contact(&Meeting::reached(bi, met, &c, reach, closing));
         Some((contact, hit))
     }
 
@@ -307,10 +301,10 @@ impl Reads<'_> {
         &self,
         bi: BallIx,
         si: ShapeIx,
-        at: (f32, &SoftSettings),
+        span: f32,
         tests: &mut GroupTests,
     ) -> Option<SoftContact> {
-        let (dt, soft) = at;
+        let dt = span;
         let ball = self.balls[bi.ix()];
         let shape = &self.shapes[si.ix()];
         let surface_at_ball = shape.velocity_at(ball.pos, self.rotate);
@@ -325,10 +319,7 @@ impl Reads<'_> {
             e,
         };
         let met = Reached::Obstacle(si, surface);
-        Some(new_contact(
-            &Meeting::reached(bi, met, &c, reach, closing),
-            soft,
-        ))
+        Some(new_contact(&Meeting::reached(bi, met, &c, reach, closing)))
     }
 
     /// The contact of `ball`, grown to radius `r`, with obstacle `shape` (a group's deepest
@@ -425,7 +416,7 @@ struct Closing<'a> {
 }
 
 /// The soft contact of meeting `m`.
-pub(super) fn new_contact(m: &Meeting, soft: &SoftSettings) -> SoftContact {
+pub(super) fn new_contact(m: &Meeting) -> SoftContact {
     let (c, sep, approach, e, surface) = (m.found, m.sep, m.approach, m.e, m.surface);
     let (a, b) = (m.a, m.b);
     let mut contact = SoftContact {
@@ -443,8 +434,6 @@ pub(super) fn new_contact(m: &Meeting, soft: &SoftSettings) -> SoftContact {
         inv_ib: 0.0,
         tangent_mass: 0.0,
         rolling_mass: 0.0,
-        mu: soft.friction,
-        rolling_reach: 0.0,
         approach,
         e,
         surface,
@@ -455,13 +444,13 @@ pub(super) fn new_contact(m: &Meeting, soft: &SoftSettings) -> SoftContact {
             .max(b.map_or(0.0, |b| b.ball.vel.length())),
         firm: false,
     };
-    set_masses(&mut contact, a, b, soft);
+    set_masses(&mut contact, a, b);
     contact
 }
 
 /// Sets contact `c`'s masses, lever arms and rolling reach from its balls (`b` `None` for
 /// an obstacle), each with whether it sleeps.
-fn set_masses(c: &mut SoftContact, a: Held, b: Option<Held>, soft: &SoftSettings) {
+fn set_masses(c: &mut SoftContact, a: Held, b: Option<Held>) {
     let inverses = |h: Held| match h.asleep {
         true => (0.0, h.ball.radius, 0.0),
         false => {
@@ -477,20 +466,19 @@ fn set_masses(c: &mut SoftContact, a: Held, b: Option<Held>, soft: &SoftSettings
     c.mass = 1.0 / (inv_a + inv_b);
     c.tangent_mass = 1.0 / k_t;
     c.rolling_mass = 1.0 / (inv_ia + inv_ib);
-    c.rolling_reach = soft.rolling * if rb > 0.0 { ra.min(rb) } else { ra };
 }
 
 /// After a hit woke sleepers, gives them their masses back in the other contacts found
 /// while they slept (a ball another rests on, say), so every contact of this step sees the
 /// balls awake or asleep as the solver will.
-fn woken_masses(contacts: &mut [SoftContact], balls: &BallSet, soft: &SoftSettings) {
+fn woken_masses(contacts: &mut [SoftContact], balls: &BallSet) {
     for c in contacts.iter_mut() {
         let Body::Ball(o) = c.other else { continue };
         let (i, j) = (c.ball.ix(), o.ix());
         let (a, b) = (balls.asleep(i), balls.asleep(j));
         if (c.inv_a == 0.0 && !a) || (c.inv_b == 0.0 && !b) {
             let held = (Held::new(&balls[i], a), Held::new(&balls[j], b));
-            set_masses(c, held.0, Some(held.1), soft);
+            set_masses(c, held.0, Some(held.1));
         }
     }
 }
@@ -503,7 +491,7 @@ pub(super) fn ball_pairs_with(
     width: Width,
     (balls, rests): (&[Ball], &[Rest]),
     pairs: &[BodyPair],
-    at: (f32, &SoftSettings),
+    span: f32,
     (scale, wake_speed): (f32, f32),
 ) -> (Vec<SoftContact>, Vec<(BallIx, BallIx)>) {
     let reads = Reads {
@@ -516,6 +504,6 @@ pub(super) fn ball_pairs_with(
         wake_speed,
     };
     let (mut out, mut wakes) = (Vec::new(), Vec::new());
-    reads.ball_contacts_with(width, pairs, at, &mut out, &mut wakes);
+    reads.ball_contacts_with(width, pairs, span, &mut out, &mut wakes);
     (out, wakes)
 }

@@ -383,7 +383,8 @@ pub(super) struct Lanes {
     pub(super) rolling_mass: Vec<f32>,
     /// Every lane's friction coefficient, and its rolling reach as a fraction of its smaller
     /// ball's radius (its ball's, with an obstacle): the settings' when the contacts were
-    /// found, the same for every contact (`find.rs`'s `set_masses`), so no lane carries them.
+    /// found, the same for every contact, so no lane carries them (the kernels work each
+    /// lane's reach out from its bodies' radii).
     pub(super) mu: f32,
     pub(super) reach_per_radius: f32,
     /// An obstacle's surface velocity (px/s); zero for a ball.

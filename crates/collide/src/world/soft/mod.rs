@@ -233,7 +233,7 @@ impl SoftStage {
         let (balls, moving) = (w.balls, w.moving);
         let soft = settings.soft.sanitized();
         let n_shapes = w.n_shapes;
-        let pairs = saved::restored_contacts(f, balls, &soft, n_shapes, &mut self.contacts);
+        let pairs = saved::restored_contacts(f, balls, n_shapes, &mut self.contacts);
         let threads = settings.threads;
         self.plan
             .coloured(&self.contacts, balls.len(), workers::usable(threads));
@@ -369,7 +369,7 @@ impl SoftStage {
     fn find(&mut self, f: &mut Finder, soft: &SoftSettings, springs: &Springs, t0: u64) -> u64 {
         let sub_steps = f.cx.settings.contact_sub_steps();
         let span = f.cx.dt * sub_steps as f32;
-        f.soft_contacts(&mut self.contacts, &mut self.parts, (span, soft));
+        f.soft_contacts(&mut self.contacts, &mut self.parts, span);
         // A gap about to close, or a ball sliding fast along a surface, meets it at a point
         // the contact only foresaw (a curve's normal turns along the way): such contacts
         // serve one sub-step.

@@ -304,8 +304,6 @@ mod tests {
             inv_ib: f + 7.0,
             tangent_mass: f + 8.0,
             rolling_mass: f + 9.0,
-            mu: f + 10.0,
-            rolling_reach: f + 11.0,
             approach: 0.0,
             e: 0.0,
             surface: Vec2::new(f + 12.0, f + 13.0),

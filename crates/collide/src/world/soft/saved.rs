@@ -12,7 +12,6 @@ use crate::world::body::{Body, BodyPair};
 use crate::world::contacts::{Kept, KeptImpulse, SavedContact, SavedFrame, SoftContact};
 use crate::world::narrow_stage::Contact;
 use crate::world::pairs::{decode, encode};
-use crate::world::settings::SoftSettings;
 
 /// The frame in progress as saved: its `contacts`, what `keep` knows of where the balls
 /// were, and `pairs`, the broad phase's of its search, in a world of `n_shapes` obstacles.
@@ -44,11 +43,10 @@ pub(super) fn saved_frame(
 }
 
 /// The contacts of frame `f` (checked by [`frame_problem`]) among `balls`, into `out`, with
-/// the masses from the balls and the friction from `soft`; returns the broad phase's pairs.
+/// the masses from the balls; returns the broad phase's pairs.
 pub(super) fn restored_contacts(
     f: &SavedFrame,
     balls: &BallSet,
-    soft: &SoftSettings,
     n_shapes: usize,
     out: &mut Vec<SoftContact>,
 ) -> Vec<BodyPair> {
@@ -77,7 +75,7 @@ pub(super) fn restored_contacts(
             e: c.e,
             surface: c.surface,
         };
-        let mut contact = new_contact(&meeting, soft);
+        let mut contact = new_contact(&meeting);
         contact.firm = c.firm;
         out.push(contact);
     }

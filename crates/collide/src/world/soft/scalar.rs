@@ -178,7 +178,8 @@ fn solve_friction(l: &mut LaneView, k: usize, ab: &mut Sides) {
     let dl = new - l.friction[k];
     l.friction[k] = new;
     push_tangent(l, k, ab, dl);
-    // The rolling reach, as the contact's (`find.rs`'s `set_masses`).
+    // The rolling reach: the reach per radius times the smaller ball's radius (the ball's,
+    // with an obstacle, which has none).
     let (ra, rb) = (ab.a.r, ab.b.r);
     let reach = l.reach_per_radius * if rb > 0.0 { ra.min(rb) } else { ra };
     if reach <= 0.0 {

@@ -433,8 +433,8 @@ fn friction<V: Wide>(c: &mut Block<V>, sides: &mut Sides<V>) {
     let dl = new.sub(c.friction);
     c.friction = new;
     push_tangent(c, sides, dl);
-    // The rolling reach, as the contact's (`find.rs`'s `set_masses`): of the smaller ball,
-    // or of the ball with an obstacle (no radius).
+    // The rolling reach (as `scalar.rs`): the reach per radius times the smaller ball's
+    // radius, or the ball's with an obstacle (no radius).
     let (ra, rb) = (sides.a.r, sides.b.r);
     let arm = V::blend(ra, ra.min(rb), rb.gt(zero));
     let reach = V::splat(c.l.reach_per_radius).mul(arm);

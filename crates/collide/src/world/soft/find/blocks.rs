@@ -18,7 +18,6 @@ use crate::response::ContactWith;
 use crate::world::body::{BallIx, Body, BodyPair};
 use crate::world::contacts::SoftContact;
 use crate::world::narrow_stage::{ball_ball, EndBlocks, PairContact};
-use crate::world::settings::SoftSettings;
 use crate::world::soft::kernel::Width;
 use crate::world::soft::lanes::SPECULATIVE_RADII;
 use glam::Vec2;
@@ -38,13 +37,13 @@ const _: () = {
 pub(super) type Scalar<'s> = &'s mut dyn FnMut(BallIx, BallIx) -> Option<(SoftContact, bool)>;
 
 /// The narrow phase's blocks: what they read (the balls, their rest, the elasticity scale, the
-/// sub-step and settings), where their contacts and wakes go (with room for one a pair), and
+/// span the contacts serve), where their contacts and wakes go (with room for one a pair), and
 /// the scalar test for the lanes left to it.
 pub(super) struct Blocks<'a, 'o> {
     pub(super) balls: &'a [Ball],
     pub(super) rests: &'a [Rest],
     pub(super) elasticity_scale: f32,
-    pub(super) at: (f32, &'a SoftSettings),
+    pub(super) span: f32,
     pub(super) out: &'o mut Vec<SoftContact>,
     pub(super) wakes: &'o mut Vec<(BallIx, BallIx)>,
     pub(super) scalar: Scalar<'o>,
@@ -140,7 +139,6 @@ struct Found {
     mass: [f32; BLOCK],
     tangent_mass: [f32; BLOCK],
     rolling_mass: [f32; BLOCK],
-    rolling_reach: [f32; BLOCK],
 }
 
 impl Blocks<'_, '_> {
@@ -194,10 +192,9 @@ impl Blocks<'_, '_> {
     /// mask set where lane `i`'s balls are too far apart for a contact.
     #[inline(always)]
     fn block<V: FindWide>(&self, ia: &[u32; BLOCK], ib: &[u32; BLOCK]) -> (u32, Found) {
-        let (dt, soft) = self.at;
+        let dt = self.span;
         let [ax, ay, avx, avy, ar, am, ae] = V::balls(self.balls, ia);
         let [bx, by, bvx, bvy, br, bm, be] = V::balls(self.balls, ib);
-        let zero = V::splat(0.0);
         let mut f = Found::default();
         // The speculative reach: `(a.vel − b.vel).length()·dt + a.radius.min(b.radius)·k`.
         let (dvx, dvy) = (avx.sub(bvx), avy.sub(bvy));
@@ -241,10 +238,6 @@ impl Blocks<'_, '_> {
         one.div(inv_a.add(inv_b)).store(&mut f.mass, 0);
         one.div(k_t).store(&mut f.tangent_mass, 0);
         one.div(inv_ia.add(inv_ib)).store(&mut f.rolling_mass, 0);
-        let arm = V::blend(ar, r_min, br.gt(zero));
-        V::splat(soft.rolling)
-            .mul(arm)
-            .store(&mut f.rolling_reach, 0);
         (d.far, f)
     }
 
@@ -254,7 +247,6 @@ impl Blocks<'_, '_> {
     #[inline(always)]
     fn emit(&mut self, f: &Found, l: usize, p: BodyPair) {
         let Body::Ball(o) = p.other else { return };
-        let soft = self.at.1;
         if !regular(f.dist_sq[l]) || self.rests[p.ball.ix()].asleep || self.rests[o.ix()].asleep {
             if let Some((c, hit)) = (self.scalar)(p.ball, o) {
                 push_within(self.out, c);
@@ -281,8 +273,6 @@ impl Blocks<'_, '_> {
                 inv_ib: f.inv_ib[l],
                 tangent_mass: f.tangent_mass[l],
                 rolling_mass: f.rolling_mass[l],
-                mu: soft.friction,
-                rolling_reach: f.rolling_reach[l],
                 approach: f.approach[l],
                 e: f.e[l],
                 surface: Vec2::ZERO,
