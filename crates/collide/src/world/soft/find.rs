@@ -9,7 +9,7 @@
 //! the step's threads.
 
 use super::kernel::Width;
-use super::lanes::SPECULATIVE_RADII;
+use super::lanes::{BodyState, SPECULATIVE_RADII};
 use crate::balls::{BallSet, Columns, Rest};
 use crate::geom::{Ball, Group, Shape};
 use crate::workers;
@@ -448,16 +448,13 @@ pub(super) fn new_contact(m: &Meeting) -> SoftContact {
     contact
 }
 
-/// Sets contact `c`'s masses, lever arms and rolling reach from its balls (`b` `None` for
-/// an obstacle), each with whether it sleeps.
+/// Sets contact `c`'s masses and lever arms from its balls (`b` `None` for an obstacle), each
+/// with whether it sleeps, by the rule the solver's body states take theirs by
+/// ([`BodyState::masses`]).
 fn set_masses(c: &mut SoftContact, a: Held, b: Option<Held>) {
-    let inverses = |h: Held| match h.asleep {
-        true => (0.0, h.ball.radius, 0.0),
-        false => {
-            let b = h.ball;
-            let inertia = 0.5 * b.mass * b.radius * b.radius;
-            (1.0 / b.mass, b.radius, 1.0 / inertia.max(1e-12))
-        }
+    let inverses = |h: Held| {
+        let (inv_m, inv_i, r) = BodyState::masses(h.ball, h.asleep);
+        (inv_m, r, inv_i)
     };
     let (inv_a, ra, inv_ia) = inverses(a);
     let (inv_b, rb, inv_ib) = b.map_or((0.0, 0.0, 0.0), inverses);

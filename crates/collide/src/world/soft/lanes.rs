@@ -229,9 +229,9 @@ pub(super) struct BodyState {
 }
 
 impl BodyState {
-    /// Ball `b`'s inverse mass, inverse inertia and radius as a contact sees it (as
-    /// `find.rs`'s `set_masses` gives them): zero inverses when it sleeps.
-    fn masses(b: &Ball, asleep: bool) -> (f32, f32, f32) {
+    /// Ball `b`'s inverse mass, inverse inertia and radius as its contacts see it (`find.rs`'s
+    /// `set_masses` takes them from here): zero inverses when it sleeps.
+    pub(super) fn masses(b: &Ball, asleep: bool) -> (f32, f32, f32) {
         if asleep {
             return (0.0, 0.0, b.radius);
         }
