@@ -16,6 +16,7 @@ use crate::balls::{BallSet, Rest};
 use crate::geom::{clamp_speed, Ball};
 use crate::workers;
 use crate::world::contacts::{Kept, SoftContact};
+use crate::world::settings::SoftSettings;
 use glam::Vec2;
 
 /// Lanes (or contacts, or balls, for the other loops of the step's preparing and
@@ -409,6 +410,12 @@ pub(super) struct Lanes {
 }
 
 impl Lanes {
+    /// Takes the friction coefficient and the rolling reach per radius of `soft`, the
+    /// settings the contacts about to be prepared were found with.
+    pub(super) fn take_coefficients(&mut self, soft: &SoftSettings) {
+        (self.mu, self.reach_per_radius) = (soft.friction, soft.rolling);
+    }
+
     /// The lanes again for the next sub-step of their frame: every contact warm-starts from
     /// the impulses it was solved to, with the spring its load calls for (`springs`), and no
     /// push is counted yet.

@@ -243,7 +243,7 @@ impl SoftStage {
         let h = 1.0 / (60.0 * settings.motion_iterations.clamp(1, 64) as f32);
         let springs =
             Springs::new(soft.hertz, soft.damping, h).resting_below(soft.restitution_speed);
-        (self.lanes.mu, self.lanes.reach_per_radius) = (soft.friction, soft.rolling);
+        self.lanes.take_coefficients(&soft);
         self.lanes.prepare(
             &self.contacts,
             &springs,
@@ -401,7 +401,7 @@ impl SoftStage {
             }
         });
         self.plan_and_load(f, sub_steps, span);
-        (self.lanes.mu, self.lanes.reach_per_radius) = (soft.friction, soft.rolling);
+        self.lanes.take_coefficients(soft);
         self.lanes.prepare(
             &self.contacts,
             springs,

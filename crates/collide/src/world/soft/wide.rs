@@ -25,9 +25,9 @@ pub(super) trait Wide: Copy {
     const LANES: usize;
     /// One bit (or one lane of set bits) per lane.
     type Mask: Copy;
-    /// Whether a block's read-only fields (six; once fourteen, when the masses, radii
-    /// and coefficients were lane fields, as in the figures below) are loaded where each is used rather than
-    /// all at its start. The same operations in the same order either way (the same
+    /// Whether a block's read-only fields (six; fourteen when the masses, radii and
+    /// coefficients were lane fields, as in the figures below) are loaded where each is used
+    /// rather than all at its start. The same operations in the same order either way (the same
     /// bits); what differs is how many vectors stay live across a block. On the web the
     /// engine spilled most of the 36 held ones (four lanes a vector, two vectors a block):
     /// loaded at their uses, Node's relax passes took 1.38–1.42 ms against 1.45–1.51 (table
