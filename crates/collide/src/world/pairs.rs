@@ -27,6 +27,11 @@ use crate::balls::Removed;
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
 use crate::geom::{Aabb, Ball, Shape};
 use crate::response::ContactWith;
+use crate::workers;
+
+/// Pairs from which typing them, mapping them back from the sleepers' order and sorting them
+/// run on the step's threads.
+const PARALLEL_PAIRS: usize = 8192;
 
 /// The broad phase, its pair cache and what the last call found.
 pub(super) struct PairsStage {
@@ -39,6 +44,8 @@ pub(super) struct PairsStage {
     /// The last call's pairs in the broad phase's number space, sorted, and typed.
     pairs: Vec<Pair>,
     bodies: Vec<BodyPair>,
+    /// The threads' lists of typed pairs and of pairs being sorted, kept between calls.
+    scratch: Scratch,
     verify_scratch: Vec<Pair>,
     /// Sleepers (ball indices) as the last call saw them, the awake balls, the version the
     /// broad phase knows that set of static boxes by, and the permuted boxes.
@@ -87,6 +94,7 @@ impl Default for PairsStage {
             aabbs: Vec::new(),
             pairs: Vec::new(),
             bodies: Vec::new(),
+            scratch: Scratch::default(),
             verify_scratch: Vec::new(),
             sleepers: Vec::new(),
             previous_sleepers: Vec::new(),
@@ -135,7 +143,7 @@ impl PairsStage {
             }
             _ => false,
         });
-        decode_all(&self.pairs, n_shapes, &mut self.bodies);
+        decode_all(&self.pairs, n_shapes, &mut self.bodies, (1, &mut self.scratch));
     }
 
     /// Asks the broad phase to record its work per ball from the next call on (`None`:
@@ -203,7 +211,8 @@ impl PairsStage {
         let boxes = w.balls.iter().enumerate().map(|(i, b)| ball_box(i, b));
         self.aabbs.extend(boxes);
         self.find_pairs_of_boxes(w, query, tally);
-        decode_all(&self.pairs, n_shapes, &mut self.bodies);
+        let threads = (query.threads, &mut self.scratch);
+        decode_all(&self.pairs, n_shapes, &mut self.bodies, threads);
     }
 
     /// The broad phase over `self.aabbs` (obstacles, then every ball); the pairs go to
@@ -266,12 +275,8 @@ impl PairsStage {
         // With no sleeper the order is the world's own, and the broad phase's pairs (sorted,
         // each once) are already the world's.
         if z > 0 {
-            order.pairs_to_world(&mut self.pairs);
-            // Mapped back, the broad phase's sorted pairs are a few sorted runs (those of the
-            // statics, of the sleepers, of the awake balls): the stable sort merges runs in
-            // about one pass where the unstable one sorts from scratch (the pairs are
-            // distinct, so both give the same order).
-            self.pairs.sort();
+            order.pairs_to_world(&mut self.pairs, query.threads);
+            sort_pairs(&mut self.pairs, query.threads, &mut self.scratch.sorting);
         }
         (self.sleepers, self.awake, self.boxes) = (sleepers, awake, boxes);
         self.previous_sleepers = before;
@@ -550,10 +555,61 @@ pub(super) fn encode(p: &BodyPair, n_shapes: u32) -> Pair {
     }
 }
 
-/// The pairs of `raw` as typed into `out`.
-pub(super) fn decode_all(raw: &[Pair], n_shapes: usize, out: &mut Vec<BodyPair>) {
+/// The threads' lists: of typed pairs, and of the pairs each sorts.
+#[derive(Default)]
+struct Scratch {
+    typed: Vec<Vec<BodyPair>>,
+    sorting: Vec<Vec<Pair>>,
+}
+
+/// The pairs of `raw` as typed into `out`, on up to `threads` threads (their lists in
+/// `scratch`): the one thread's list.
+fn decode_all(
+    raw: &[Pair],
+    n_shapes: usize,
+    out: &mut Vec<BodyPair>,
+    (threads, scratch): (usize, &mut Scratch),
+) {
     out.clear();
-    out.extend(raw.iter().filter_map(|&p| decode(p, n_shapes as u32)));
+    let (n, typed) = (n_shapes as u32, &mut scratch.typed);
+    workers::filter_map_into(threads, raw, PARALLEL_PAIRS, typed, out, |&p| decode(p, n));
+}
+
+/// Sorts `pairs` (distinct, so any sort gives one order), on up to `threads` threads (their
+/// lists in `lists`, kept between calls). Mapped back from the sleepers' order, the broad
+/// phase's sorted pairs are a few sorted runs (those of the statics, of the sleepers, of the
+/// awake balls): the stable sort merges runs in about one pass where the unstable one sorts
+/// from scratch. On several threads each takes the pairs whose first number lies in its
+/// part of the range (cut at the quantiles of every 64th pair's), in order, and sorts them
+/// so; the parts one after another are the sorted pairs.
+fn sort_pairs(pairs: &mut [Pair], threads: usize, lists: &mut Vec<Vec<Pair>>) {
+    let threads = workers::threads_for(threads, pairs.len(), PARALLEL_PAIRS);
+    if threads == 1 {
+        return pairs.sort();
+    }
+    let mut sample: Vec<u32> = pairs.iter().step_by(64).map(|p| p.0).collect();
+    sample.sort_unstable();
+    // Part `t` takes first numbers from `cuts[t]` up to `cuts[t + 1]`.
+    let mut cuts: Vec<u32> = (0..threads)
+        .map(|t| sample[t * sample.len() / threads])
+        .collect();
+    cuts[0] = 0;
+    cuts.push(u32::MAX);
+    lists.resize_with(threads, Vec::new);
+    let mut parts: Vec<(usize, &mut Vec<Pair>)> = lists.iter_mut().enumerate().collect();
+    let all = &*pairs;
+    workers::each(threads, &mut parts, |_, (t, list)| {
+        let (lo, hi) = (cuts[*t], cuts[*t + 1]);
+        list.clear();
+        list.extend(all.iter().filter(|p| p.0 >= lo && (p.0 < hi || hi == u32::MAX)));
+        list.sort();
+    });
+    let mut at = 0;
+    for list in lists.iter().take(threads) {
+        pairs[at..at + list.len()].copy_from_slice(list);
+        at += list.len();
+    }
+    debug_assert_eq!(at, pairs.len());
 }
 
 /// Compares `pairs` with brute force's pairs for the same input (both sorted): returns
@@ -653,17 +709,20 @@ impl SleeperOrder<'_> {
 
     /// Pairs of this order's indices typed, in their order, into `out`.
     pub(crate) fn pairs_to_bodies(&self, pairs: &mut [Pair], out: &mut Vec<BodyPair>) {
-        self.pairs_to_world(pairs);
+        self.pairs_to_world(pairs, 1);
         out.clear();
         out.extend(pairs.iter().filter_map(|&p| decode(p, self.shapes as u32)));
     }
 
-    /// Pairs of this order's indices turned into the world's pair space, each `(min, max)`.
-    pub(crate) fn pairs_to_world(&self, pairs: &mut [crate::broad::Pair]) {
-        for p in pairs.iter_mut() {
-            let (a, b) = (self.world_index(p.0), self.world_index(p.1));
-            *p = (a.min(b), a.max(b));
-        }
+    /// Pairs of this order's indices turned into the world's pair space, each `(min, max)`,
+    /// on up to `threads` threads.
+    pub(crate) fn pairs_to_world(&self, pairs: &mut [crate::broad::Pair], threads: usize) {
+        workers::chunks(threads, pairs, PARALLEL_PAIRS, |_, run| {
+            for p in run.iter_mut() {
+                let (a, b) = (self.world_index(p.0), self.world_index(p.1));
+                *p = (a.min(b), a.max(b));
+            }
+        });
     }
 
     /// Box `k` of this order in the world's pair space (obstacles, then balls).
@@ -687,6 +746,24 @@ impl SleeperOrder<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pairs_sorted_on_several_threads_are_the_one_threads() {
+        // Three sorted runs of distinct pairs, as mapped back from the sleepers' order, with
+        // many pairs sharing a first number.
+        let run = |from: u32, step: u32| (0..7_000u32).map(move |k| (from + k / 3 * step, k));
+        let mixed: Vec<Pair> = run(0, 5).chain(run(2, 7)).chain(run(40_000, 1)).collect();
+        let mut want = mixed.clone();
+        want.sort();
+        want.dedup();
+        assert_eq!(want.len(), mixed.len(), "distinct pairs");
+        let mut lists = Vec::new();
+        for threads in [1, 2, 3, 4] {
+            let mut got = mixed.clone();
+            sort_pairs(&mut got, threads, &mut lists);
+            assert_eq!(got, want, "{threads} threads");
+        }
+    }
 
     #[test]
     fn pairs_of_the_broad_phase_type_and_untype_unchanged() {

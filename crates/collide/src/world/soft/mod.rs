@@ -112,8 +112,10 @@ pub(super) struct SoftStage {
     plan: Plan,
     lanes: Lanes,
     states: Vec<BodyState>,
-    /// The step's jobs (kept: a settled step allocates nothing).
+    /// The step's jobs (kept: a settled step allocates nothing), and their schedule on
+    /// several threads.
     jobs: Vec<Job>,
+    schedule: threads::Schedule,
     /// When the contacts were found, and whether they still serve (`frame.rs`).
     keep: FrameKeep,
     /// Last step's impulses, in the order of their pairs ([`BodyPair::key`]).
@@ -481,7 +483,8 @@ impl SoftStage {
         if threads > 1 {
             let ranges = (&self.plan.ranges[..], &self.plan.firm[..]);
             let (lanes, states) = (&mut self.lanes, &mut self.states[..]);
-            return threads::run(lanes, states, ranges, balls, found_at, jobs, threads);
+            let schedule = &mut self.schedule;
+            return threads::run(lanes, states, ranges, balls, found_at, jobs, threads, schedule);
         }
         for job in jobs {
             match *job {

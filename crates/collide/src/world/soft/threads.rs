@@ -109,13 +109,57 @@ impl Ends {
 
 /// A stage's counters: the blocks done, and for each thread's run, the blocks claimed from
 /// its two ends (for the move, the runs of the balls claimed: the first's front).
-struct Counters {
-    done: Counter,
+#[derive(Clone, Copy)]
+struct Counters<'a> {
+    done: &'a Counter,
+    ends: &'a [Ends],
+}
+
+/// The schedule and its counters, kept between calls (each call sets them afresh), so that
+/// a step allocates nothing for them: some 300 stages a call, each with a counter a thread.
+#[derive(Default)]
+pub(super) struct Schedule {
+    stages: Vec<Stage>,
+    done: Vec<Counter>,
     ends: Vec<Ends>,
 }
 
+impl Clone for Schedule {
+    /// An empty schedule: nothing in one outlives its call.
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl std::fmt::Debug for Schedule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Schedule({} stages)", self.stages.len())
+    }
+}
+
+impl Schedule {
+    /// The stages of `jobs` over `ranges` on `threads` threads, every counter at zero.
+    fn set(&mut self, jobs: &[Job], ranges: (&[LaneRange], &[LaneRange]), threads: usize) {
+        schedule(jobs, ranges, &mut self.stages);
+        let n = self.stages.len();
+        self.done.clear();
+        self.done.resize_with(n, Counter::default);
+        self.ends.clear();
+        self.ends.resize_with(n * threads, Ends::default);
+    }
+
+    /// Stage `k`'s counters on `threads` threads.
+    fn counters(&self, k: usize, threads: usize) -> Counters<'_> {
+        Counters {
+            done: &self.done[k],
+            ends: &self.ends[k * threads..(k + 1) * threads],
+        }
+    }
+}
+
 /// Runs `jobs` over `lanes` in the order of `ranges` (every colour's, and their firm lanes')
-/// on `threads` threads (at least 2).
+/// on `threads` threads (at least 2), with `schedule`'s storage.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn run(
     lanes: &mut Lanes,
     states: &mut [BodyState],
@@ -124,15 +168,10 @@ pub(super) fn run(
     found_at: &[Vec2],
     jobs: &[Job],
     threads: usize,
+    schedule: &mut Schedule,
 ) {
-    let stages = schedule(jobs, ranges);
-    let counters: Vec<Counters> = stages
-        .iter()
-        .map(|_| Counters {
-            done: Counter::default(),
-            ends: (0..threads).map(|_| Ends::default()).collect(),
-        })
-        .collect();
+    schedule.set(jobs, ranges, threads);
+    let schedule = &*schedule;
     let shared = SharedLanes::new(lanes);
     let bodies = Bodies::new(states);
     let (all, rests) = balls.with_rests();
@@ -142,8 +181,8 @@ pub(super) fn run(
         .map(Mutex::new)
         .collect();
     let plan = Plan {
-        stages: &stages,
-        counters: &counters,
+        schedule,
+        threads,
         ranges,
         lanes: &shared,
         runs: &runs,
@@ -155,10 +194,11 @@ pub(super) fn run(
     workers::each(threads, &mut parts, |t, b| plan.work(t, *b));
 }
 
-/// The stages of `jobs` over `ranges` (every colour's, and their firm lanes'), in order.
-fn schedule(jobs: &[Job], ranges: (&[LaneRange], &[LaneRange])) -> Vec<Stage> {
+/// The stages of `jobs` over `ranges` (every colour's, and their firm lanes'), in order,
+/// into `stages`.
+fn schedule(jobs: &[Job], ranges: (&[LaneRange], &[LaneRange]), stages: &mut Vec<Stage>) {
     let (all, firm) = ranges;
-    let mut stages = Vec::with_capacity(jobs.len() * all.len());
+    stages.clear();
     for job in jobs {
         match *job {
             Job::Pass(pass) | Job::Firm(pass) => {
@@ -181,7 +221,6 @@ fn schedule(jobs: &[Job], ranges: (&[LaneRange], &[LaneRange])) -> Vec<Stage> {
             Job::Integrate(dt) => stages.push(Stage::Integrate(dt)),
         }
     }
-    stages
 }
 
 /// The two runs of a range of `blocks` blocks whose runs start at `starts` (see
@@ -199,8 +238,8 @@ fn two_runs(starts: [usize; 2], blocks: usize) -> [(usize, usize); 2] {
 
 /// What every thread of one call shares.
 struct Plan<'a> {
-    stages: &'a [Stage],
-    counters: &'a [Counters],
+    schedule: &'a Schedule,
+    threads: usize,
     ranges: (&'a [LaneRange], &'a [LaneRange]),
     lanes: &'a SharedLanes<'a>,
     /// The balls cut into runs, one a thread; any thread may claim any run (each once a
@@ -214,7 +253,8 @@ impl Plan<'_> {
     /// others', while there are any, then waiting for the blocks the others claimed to be
     /// done. It never waits for a thread that has not started.
     fn work(&self, me: usize, mut bodies: Bodies) {
-        for (stage, c) in self.stages.iter().zip(self.counters) {
+        for (s, stage) in self.schedule.stages.iter().enumerate() {
+            let c = self.schedule.counters(s, self.threads);
             match *stage {
                 Stage::Range(at) => {
                     let runs = c.ends.len();
@@ -234,7 +274,7 @@ impl Plan<'_> {
 
     /// Moves the runs of the balls while any are left to claim (the stage's first counter
     /// numbers them).
-    fn integrate(&self, bodies: &mut Bodies, c: &Counters, dt: f32) {
+    fn integrate(&self, bodies: &mut Bodies, c: Counters, dt: f32) {
         while let Some(k) = c.ends[0].claim(self.runs.len(), 1, false) {
             let run = &self.runs[k.start];
             let mut run = run.lock().unwrap_or_else(|e| e.into_inner());
@@ -245,7 +285,7 @@ impl Plan<'_> {
 
     /// Solves blocks of run `run` of range `range` while any are left to claim: from its
     /// front, or from its back where the run is another thread's (`taking`).
-    fn claim(&self, bodies: &mut Bodies, at: RangeStage, c: &Counters, run: usize, taking: bool) {
+    fn claim(&self, bodies: &mut Bodies, at: RangeStage, c: Counters, run: usize, taking: bool) {
         let RangeStage {
             pass,
             range,
