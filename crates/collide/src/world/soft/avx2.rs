@@ -140,11 +140,10 @@ impl Wide for W8 {
     }
     #[inline(always)]
     fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 8] {
-        let rows: [__m256; LANES] = std::array::from_fn(|i| {
-            // `row` checks the slot; a state's first 32 bytes are its fields, aligned (`BodyState`).
-            unsafe { _mm256_load_ps(bodies.row(ids[i])) }
-        });
-        unsafe { transposed(rows) }.map(W8)
+        // `row` checks the slot; a state's first 32 bytes are its fields, aligned (`BodyState`).
+        let rows: [*const f32; LANES] = std::array::from_fn(|i| bodies.row(ids[i]).cast_const());
+        // SAFETY: each row holds eight floats, 32-byte aligned.
+        wide(unsafe { transposed(loaded::<true>(rows)) })
     }
     #[inline(always)]
     fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 4]) {
@@ -186,12 +185,66 @@ impl FindWide for W8 {
     fn balls(balls: &[Ball], ids: &[u32]) -> [Self; 7] {
         // A ball's first 32 bytes are its first eight fields as floats (`Ball`); the index
         // is checked.
-        let rows: [__m256; LANES] = std::array::from_fn(|i| {
+        let rows: [*const f32; LANES] = std::array::from_fn(|i| {
             let ball: *const Ball = &balls[ids[i] as usize];
-            unsafe { _mm256_loadu_ps(ball.cast()) }
+            ball.cast()
         });
-        let c = unsafe { transposed(rows) };
-        std::array::from_fn(|i| W8(c[i]))
+        // SAFETY: each ball holds 32 bytes from its start.
+        let [a, b, c, d, e, f, g, _] = wide(unsafe { transposed(loaded::<false>(rows)) });
+        [a, b, c, d, e, f, g]
+    }
+}
+
+// The helpers below call the intrinsics directly, with no closure between (such as
+// `std::array::from_fn`'s): a closure is compiled without the caller's AVX, so the
+// intrinsics in it are calls unless the compiler happens to inline the closure first, and in
+// one build it did not (the passes then took twice as long).
+
+/// The vectors of `rows` as they are.
+#[inline(always)]
+fn wide(r: [__m256; LANES]) -> [W8; LANES] {
+    [
+        W8(r[0]),
+        W8(r[1]),
+        W8(r[2]),
+        W8(r[3]),
+        W8(r[4]),
+        W8(r[5]),
+        W8(r[6]),
+        W8(r[7]),
+    ]
+}
+
+/// Eight floats from each of `rows` (32-byte aligned when `ALIGNED`).
+///
+/// # Safety
+/// Each row holds eight floats (aligned as said).
+#[inline(always)]
+unsafe fn loaded<const ALIGNED: bool>(r: [*const f32; LANES]) -> [__m256; LANES] {
+    // SAFETY: as the caller promises.
+    unsafe {
+        match ALIGNED {
+            true => [
+                _mm256_load_ps(r[0]),
+                _mm256_load_ps(r[1]),
+                _mm256_load_ps(r[2]),
+                _mm256_load_ps(r[3]),
+                _mm256_load_ps(r[4]),
+                _mm256_load_ps(r[5]),
+                _mm256_load_ps(r[6]),
+                _mm256_load_ps(r[7]),
+            ],
+            false => [
+                _mm256_loadu_ps(r[0]),
+                _mm256_loadu_ps(r[1]),
+                _mm256_loadu_ps(r[2]),
+                _mm256_loadu_ps(r[3]),
+                _mm256_loadu_ps(r[4]),
+                _mm256_loadu_ps(r[5]),
+                _mm256_loadu_ps(r[6]),
+                _mm256_loadu_ps(r[7]),
+            ],
+        }
     }
 }
 
@@ -199,29 +252,49 @@ impl FindWide for W8 {
 #[inline(always)]
 unsafe fn transposed(r: [__m256; LANES]) -> [__m256; LANES] {
     // Pairs of rows interleaved, then pairs of pairs, then the 128-bit halves swapped.
-    let t: [__m256; LANES] = std::array::from_fn(|i| {
-        let (a, b) = (r[i & !1], r[i | 1]);
-        if i % 2 == 0 {
-            unsafe { _mm256_unpacklo_ps(a, b) }
-        } else {
-            unsafe { _mm256_unpackhi_ps(a, b) }
-        }
-    });
-    let u: [__m256; LANES] = std::array::from_fn(|i| {
-        let base = (i / 4) * 4;
-        let (a, b) = (t[base + (i % 4) / 2], t[base + 2 + (i % 4) / 2]);
-        if i % 2 == 0 {
-            unsafe { _mm256_shuffle_ps::<0x44>(a, b) }
-        } else {
-            unsafe { _mm256_shuffle_ps::<0xEE>(a, b) }
-        }
-    });
-    std::array::from_fn(|i| {
-        let (a, b) = (u[i % 4], u[4 + i % 4]);
-        if i < 4 {
-            unsafe { _mm256_permute2f128_ps::<0x20>(a, b) }
-        } else {
-            unsafe { _mm256_permute2f128_ps::<0x31>(a, b) }
-        }
-    })
+    // SAFETY: AVX is present where a `W8` exists (the type's notes).
+    unsafe {
+        let (t0, t1) = (
+            _mm256_unpacklo_ps(r[0], r[1]),
+            _mm256_unpackhi_ps(r[0], r[1]),
+        );
+        let (t2, t3) = (
+            _mm256_unpacklo_ps(r[2], r[3]),
+            _mm256_unpackhi_ps(r[2], r[3]),
+        );
+        let (t4, t5) = (
+            _mm256_unpacklo_ps(r[4], r[5]),
+            _mm256_unpackhi_ps(r[4], r[5]),
+        );
+        let (t6, t7) = (
+            _mm256_unpacklo_ps(r[6], r[7]),
+            _mm256_unpackhi_ps(r[6], r[7]),
+        );
+        let (u0, u1) = (
+            _mm256_shuffle_ps::<0x44>(t0, t2),
+            _mm256_shuffle_ps::<0xEE>(t0, t2),
+        );
+        let (u2, u3) = (
+            _mm256_shuffle_ps::<0x44>(t1, t3),
+            _mm256_shuffle_ps::<0xEE>(t1, t3),
+        );
+        let (u4, u5) = (
+            _mm256_shuffle_ps::<0x44>(t4, t6),
+            _mm256_shuffle_ps::<0xEE>(t4, t6),
+        );
+        let (u6, u7) = (
+            _mm256_shuffle_ps::<0x44>(t5, t7),
+            _mm256_shuffle_ps::<0xEE>(t5, t7),
+        );
+        [
+            _mm256_permute2f128_ps::<0x20>(u0, u4),
+            _mm256_permute2f128_ps::<0x20>(u1, u5),
+            _mm256_permute2f128_ps::<0x20>(u2, u6),
+            _mm256_permute2f128_ps::<0x20>(u3, u7),
+            _mm256_permute2f128_ps::<0x31>(u0, u4),
+            _mm256_permute2f128_ps::<0x31>(u1, u5),
+            _mm256_permute2f128_ps::<0x31>(u2, u6),
+            _mm256_permute2f128_ps::<0x31>(u3, u7),
+        ]
+    }
 }
