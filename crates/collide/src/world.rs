@@ -50,6 +50,7 @@ mod saved;
 mod settings;
 mod settle;
 mod sleep;
+mod sleeper_pairs;
 mod soft;
 mod state;
 mod step;

@@ -12,9 +12,11 @@
 //! (the last responses, the walls' last word), a grid search of its own where the balls
 //! are now, in that call's box order (sleepers as static boxes after the statics). And
 //! those among that call's sleepers and between them and the obstacles (which the broad
-//! phase never pairs): they do not change while the sleepers sleep, so a second grid finds
-//! them again only when that set changed or a ball woke since the last frame's end. The two
-//! parts never share a pair. Their work is the measurement's, not the simulation's, and is
+//! phase never pairs): they do not change while the sleepers sleep, so they are found again
+//! only when that set changed or a ball woke since the last frame's end, and then from the
+//! last search's (`sleeper_pairs.rs`: only the new sleepers, and those back with another box,
+//! are searched) or, where that cannot answer, by a second grid. The two parts never share a
+//! pair. Their work is the measurement's, not the simulation's, and is
 //! not counted.
 
 use super::body::{BallIx, Body, BodyPair, ShapeIx};
@@ -22,6 +24,7 @@ use super::cache::PairCache;
 use super::context::{Frame, Query};
 use super::narrow_stage::{AsleepPairs, FrameEndPairs};
 use super::probing::{BoxOwner, Call, ProbeAsk, Probing};
+use super::sleeper_pairs::SleeperPairs;
 use super::Tally;
 use crate::balls::Removed;
 use crate::broad::{BroadCounters, BroadInput, BroadKind, BroadPhase, Pair};
@@ -83,6 +86,8 @@ struct EndSearch {
     boxes: Vec<Aabb>,
     pairs: Vec<Pair>,
     bodies: Vec<BodyPair>,
+    /// The sleepers' part kept from one search to the next (`sleeper_pairs.rs`).
+    kept: SleeperPairs,
 }
 
 impl Default for PairsStage {
@@ -143,7 +148,12 @@ impl PairsStage {
             }
             _ => false,
         });
-        decode_all(&self.pairs, n_shapes, &mut self.bodies, (1, &mut self.scratch));
+        decode_all(
+            &self.pairs,
+            n_shapes,
+            &mut self.bodies,
+            (1, &mut self.scratch),
+        );
     }
 
     /// Asks the broad phase to record its work per ball from the next call on (`None`:
@@ -430,8 +440,15 @@ impl EndSearch {
         self.boxes.clear();
         self.boxes.extend(w.shapes.iter().map(|s| s.aabb()));
         let balls = &w.balls[..];
-        self.boxes
-            .extend(self.sleepers.iter().map(|&b| balls[b as usize].aabb()));
+        let box_of = |b: u32| balls[b as usize].aabb();
+        if let Some(pairs) = self.kept.update(&self.boxes, &self.sleepers, box_of) {
+            let n = n_shapes as u32;
+            self.bodies.clear();
+            self.bodies
+                .extend(pairs.iter().filter_map(|&p| decode(p, n)));
+            return true;
+        }
+        self.boxes.extend(self.sleepers.iter().map(|&b| box_of(b)));
         let input = BroadInput {
             aabbs: &self.boxes,
             first_moving: w.first_moving,
@@ -450,6 +467,8 @@ impl EndSearch {
             awake: &[],
         };
         order.pairs_to_bodies(&mut self.pairs, &mut self.bodies);
+        let shapes = &self.boxes[..n_shapes];
+        self.kept.keep(shapes, &self.sleepers, box_of, &self.pairs);
         true
     }
 }
@@ -601,7 +620,10 @@ fn sort_pairs(pairs: &mut [Pair], threads: usize, lists: &mut Vec<Vec<Pair>>) {
     workers::each(threads, &mut parts, |_, (t, list)| {
         let (lo, hi) = (cuts[*t], cuts[*t + 1]);
         list.clear();
-        list.extend(all.iter().filter(|p| p.0 >= lo && (p.0 < hi || hi == u32::MAX)));
+        list.extend(
+            all.iter()
+                .filter(|p| p.0 >= lo && (p.0 < hi || hi == u32::MAX)),
+        );
         list.sort();
     });
     let mut at = 0;
