@@ -587,6 +587,21 @@ impl<'a> Bodies<'a> {
         unsafe { self.ptr.add(i as usize).cast::<f32>() }
     }
 
+    /// The rows ([`Bodies::row`]) of states `ids`, all of them tested at once by `within`
+    /// (given the ids and how many states there are) where `row` tests each.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    pub(super) fn rows<const N: usize>(
+        &self,
+        ids: &[u32; N],
+        within: impl Fn(&[u32; N], usize) -> bool,
+    ) -> [*mut f32; N] {
+        assert!(within(ids, self.len));
+        // SAFETY: every id is in bounds (just tested); the caller keeps the type's rule on
+        // who touches each state.
+        ids.map(|i| unsafe { self.ptr.add(i as usize).cast::<f32>() })
+    }
+
     /// Sets state `i`.
     pub(super) fn set(&mut self, i: u32, s: BodyState) {
         assert!((i as usize) < self.len);

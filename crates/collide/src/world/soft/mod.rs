@@ -484,7 +484,9 @@ impl SoftStage {
             let ranges = (&self.plan.ranges[..], &self.plan.firm[..]);
             let (lanes, states) = (&mut self.lanes, &mut self.states[..]);
             let schedule = &mut self.schedule;
-            return threads::run(lanes, states, ranges, balls, found_at, jobs, threads, schedule);
+            return threads::run(
+                lanes, states, ranges, balls, found_at, jobs, threads, schedule,
+            );
         }
         for job in jobs {
             match *job {

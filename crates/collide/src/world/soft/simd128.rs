@@ -161,8 +161,8 @@ impl Wide for W4 {
     }
     #[inline(always)]
     fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 8] {
-        // `row` checks the slot; a state is eight floats: `vx vy w inv_m dx dy inv_i r`.
-        let rows: [*mut f32; LANES] = std::array::from_fn(|i| bodies.row(ids[i]));
+        // `rows` checks the slots; a state is eight floats: `vx vy w inv_m dx dy inv_i r`.
+        let rows = bodies.rows(first_four(ids), all_below);
         // SAFETY: each row holds eight floats.
         let half = |at: usize| -> [v128; LANES] {
             std::array::from_fn(|i| unsafe { v128_load(rows[i].add(at).cast()) })
@@ -175,12 +175,29 @@ impl Wide for W4 {
     fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 4]) {
         let [W4(vx), W4(vy), W4(w), W4(inv_m)] = s;
         let front = transposed([vx, vy, w, inv_m]);
-        for (i, row) in front.into_iter().enumerate() {
+        let rows = bodies.rows(first_four(ids), all_below);
+        for (row, to) in front.into_iter().zip(rows) {
             // As in `gather`; no other thread touches the state (`Bodies`). Lanes naming the
             // same (spare) body are written in lane order.
-            unsafe { v128_store(bodies.row(ids[i]).cast(), row) }
+            unsafe { v128_store(to.cast(), row) }
         }
     }
+}
+
+/// Whether every one of `ids` is below `len`: one vector comparison, where four tests
+/// would each be a compare and a branch.
+#[inline(always)]
+fn all_below(ids: &[u32; LANES], len: usize) -> bool {
+    let len = u32::try_from(len).unwrap_or(u32::MAX);
+    // SAFETY: `ids` holds four `u32`s; `v128_load` needs no alignment.
+    let ids = unsafe { v128_load(ids.as_ptr().cast()) };
+    i32x4_all_true(u32x4_lt(ids, u32x4_splat(len)))
+}
+
+/// The first four of `ids` (a vector's bodies).
+#[inline(always)]
+fn first_four(ids: &[u32]) -> &[u32; LANES] {
+    ids[..LANES].try_into().expect("four ids")
 }
 
 /// The 4 × 4 transpose of `r` (row `i` becomes column `i`).
