@@ -20,7 +20,6 @@
 
 use crate::broad::Pair;
 use crate::geom::Aabb;
-use std::collections::HashMap;
 
 /// Most box tests of new sleepers against the obstacles a search makes before it leaves the
 /// work to a search from scratch.
@@ -46,35 +45,51 @@ pub(super) struct SleeperPairs {
 }
 
 /// Sleepers by square cell of side `size` (at least any of their boxes' sides, so a box
-/// meets at most two cells a side).
+/// meets at most two cells a side), each cell's in the bucket its coordinates hash to (a
+/// bucket may hold several cells' sleepers: a search tests each box it finds there).
 struct Cells {
     size: f32,
-    of: HashMap<(i32, i32), Vec<u32>>,
+    buckets: Vec<Vec<u32>>,
 }
 
 impl Cells {
-    /// The cells box `b` (finite, no side wider than the cells) meets.
-    fn span(&self, b: &Aabb) -> (std::ops::RangeInclusive<i32>, std::ops::RangeInclusive<i32>) {
+    /// Cells of side `size` for about `n` sleepers.
+    fn new(size: f32, n: usize) -> Self {
+        let buckets = (2 * n).max(64).next_power_of_two();
+        Cells {
+            size,
+            buckets: vec![Vec::new(); buckets],
+        }
+    }
+
+    /// Whether the cells hold many more sleepers than they were made for.
+    fn crowded(&self, n: usize) -> bool {
+        n > 2 * self.buckets.len()
+    }
+
+    /// The buckets of the cells box `b` (finite, no side wider than the cells) meets.
+    fn buckets_of(&self, b: &Aabb) -> impl Iterator<Item = usize> + use<> {
         let cell = |x: f32| (x / self.size).floor() as i32;
-        (cell(b.min.x)..=cell(b.max.x), cell(b.min.y)..=cell(b.max.y))
+        let (x0, x1, y0, y1) = (cell(b.min.x), cell(b.max.x), cell(b.min.y), cell(b.max.y));
+        let mask = self.buckets.len() - 1;
+        (x0..=x1).flat_map(move |x| {
+            (y0..=y1).map(move |y| {
+                let h = (x as u32).wrapping_mul(0x9E37_79B1) ^ (y as u32).wrapping_mul(0x85EB_CA77);
+                (h ^ h >> 15) as usize & mask
+            })
+        })
     }
 
     fn insert(&mut self, ball: u32, b: &Aabb) {
-        let (xs, ys) = self.span(b);
-        for x in xs {
-            for y in ys.clone() {
-                self.of.entry((x, y)).or_default().push(ball);
-            }
+        for k in self.buckets_of(b) {
+            self.buckets[k].push(ball);
         }
     }
 
     fn remove(&mut self, ball: u32, b: &Aabb) {
-        let (xs, ys) = self.span(b);
-        for x in xs {
-            for y in ys.clone() {
-                if let Some(list) = self.of.get_mut(&(x, y)) {
-                    list.retain(|&k| k != ball);
-                }
+        for k in self.buckets_of(b) {
+            if let Some(at) = self.buckets[k].iter().position(|&o| o == ball) {
+                self.buckets[k].swap_remove(at);
             }
         }
     }
@@ -163,17 +178,18 @@ impl SleeperPairs {
             if !self.seen.iter().all(|(_, b)| fits(b, size)) {
                 return None;
             }
-            let mut cells = Cells {
-                size,
-                of: HashMap::new(),
-            };
+            let mut cells = Cells::new(size, self.seen.len() + boxes.len());
             for (b, aabb) in &self.seen {
                 cells.insert(*b, aabb);
             }
             self.cells = Some(cells);
         }
         let size = self.cells.as_ref().map_or(0.0, |c| c.size);
-        if !boxes.iter().all(|b| fits(b, size)) {
+        let crowded = self
+            .cells
+            .as_ref()
+            .is_some_and(|c| c.crowded(self.seen.len() + boxes.len()));
+        if crowded || !boxes.iter().all(|b| fits(b, size)) {
             self.cells = None;
             return None;
         }
@@ -228,21 +244,15 @@ impl SleeperPairs {
                     self.found.push((o as u32, n + a));
                 }
             }
-            let (xs, ys) = cells.span(aabb);
-            for x in xs {
-                for y in ys.clone() {
-                    let Some(list) = cells.of.get(&(x, y)) else {
-                        continue;
-                    };
-                    for &b in list.iter().filter(|&&b| b != a) {
-                        if box_of(b).overlaps(aabb) {
-                            self.found.push((n + a.min(b), n + a.max(b)));
-                        }
+            for k in cells.buckets_of(aabb) {
+                for &b in cells.buckets[k].iter().filter(|&&b| b != a) {
+                    if box_of(b).overlaps(aabb) {
+                        self.found.push((n + a.min(b), n + a.max(b)));
                     }
                 }
             }
         }
-        // A pair of two new sleepers, or of two sharing more than one cell, came more than
+        // A pair of two new sleepers, or of two sharing more than one bucket, came more than
         // once.
         self.found.sort_unstable();
         self.found.dedup();

@@ -577,18 +577,16 @@ impl<'a> Bodies<'a> {
 
     /// State `i` as eight floats (`vx vy w inv_m dx dy inv_i r`), 32-byte aligned (for the
     /// wide kernel).
-    #[cfg(any(
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ))]
+    #[cfg(target_arch = "x86_64")]
     pub(super) fn row(&self, i: u32) -> *mut f32 {
         assert!((i as usize) < self.len);
         // SAFETY: in bounds; the caller keeps the type's rule on who touches state `i`.
         unsafe { self.ptr.add(i as usize).cast::<f32>() }
     }
 
-    /// The rows ([`Bodies::row`]) of states `ids`, all of them tested at once by `within`
-    /// (given the ids and how many states there are) where `row` tests each.
+    /// States `ids` as eight floats each (`vx vy w inv_m dx dy inv_i r`), 32-byte aligned,
+    /// all of them tested at once by `within` (given the ids and how many states there are)
+    /// where testing each would be a compare and a branch.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     #[inline(always)]
     pub(super) fn rows<const N: usize>(
