@@ -163,17 +163,26 @@ impl PairKeys {
         }
         exclusive_sums(c0);
         exclusive_sums(c1);
+        // The two scatters index the counters with the keys the count above indexed them
+        // with (checked there), and each counter's place runs from its exclusive sum up to
+        // the next one's, within the `n` keys: no index below needs a check of its own.
         for &k in keys.iter() {
-            let at = &mut c0[((k >> 32) & m0) as usize];
-            prefetch(spare.as_ptr().wrapping_add(*at as usize + 16));
-            spare[*at as usize] = k;
-            *at += 1;
+            // SAFETY: as said above.
+            unsafe {
+                let at = c0.get_unchecked_mut(((k >> 32) & m0) as usize);
+                prefetch(spare.as_ptr().wrapping_add(*at as usize + 16));
+                *spare.get_unchecked_mut(*at as usize) = k;
+                *at += 1;
+            }
         }
         for &k in spare.iter() {
-            let at = &mut c1[(k >> s1) as usize];
-            prefetch(keys.as_ptr().wrapping_add(*at as usize + 16));
-            keys[*at as usize] = k;
-            *at += 1;
+            // SAFETY: as said above.
+            unsafe {
+                let at = c1.get_unchecked_mut((k >> s1) as usize);
+                prefetch(keys.as_ptr().wrapping_add(*at as usize + 16));
+                *keys.get_unchecked_mut(*at as usize) = k;
+                *at += 1;
+            }
         }
         let kept = partners_in_order(keys, &mut self.spare);
         pairs.clear();

@@ -575,29 +575,26 @@ impl<'a> Bodies<'a> {
         unsafe { *self.ptr.add(i as usize) }
     }
 
-    /// State `i` as eight floats (`vx vy w inv_m dx dy inv_i r`), 32-byte aligned (for the
-    /// wide kernel).
-    #[cfg(target_arch = "x86_64")]
-    pub(super) fn row(&self, i: u32) -> *mut f32 {
-        assert!((i as usize) < self.len);
-        // SAFETY: in bounds; the caller keeps the type's rule on who touches state `i`.
-        unsafe { self.ptr.add(i as usize).cast::<f32>() }
+    /// How many states there are.
+    pub(super) fn len(&self) -> usize {
+        self.len
     }
 
-    /// States `ids` as eight floats each (`vx vy w inv_m dx dy inv_i r`), 32-byte aligned,
-    /// all of them tested at once by `within` (given the ids and how many states there are)
-    /// where testing each would be a compare and a branch.
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    /// State `i` as eight floats (`vx vy w inv_m dx dy inv_i r`), 32-byte aligned, for the
+    /// wide kernels, which test a vector's ids against [`Bodies::len`] at once.
+    ///
+    /// # Safety
+    /// `i` is below [`Bodies::len`]; the caller keeps the type's rule on who touches state
+    /// `i`.
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     #[inline(always)]
-    pub(super) fn rows<const N: usize>(
-        &self,
-        ids: &[u32; N],
-        within: impl Fn(&[u32; N], usize) -> bool,
-    ) -> [*mut f32; N] {
-        assert!(within(ids, self.len));
-        // SAFETY: every id is in bounds (just tested); the caller keeps the type's rule on
-        // who touches each state.
-        ids.map(|i| unsafe { self.ptr.add(i as usize).cast::<f32>() })
+    pub(super) unsafe fn row_unchecked(&self, i: u32) -> *mut f32 {
+        debug_assert!((i as usize) < self.len);
+        // SAFETY: as the caller promises.
+        unsafe { self.ptr.add(i as usize).cast::<f32>() }
     }
 
     /// Sets state `i`.

@@ -161,8 +161,8 @@ impl Wide for W4 {
     }
     #[inline(always)]
     fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 8] {
-        // `rows` checks the slots; a state is eight floats: `vx vy w inv_m dx dy inv_i r`.
-        let rows = bodies.rows(first_four(ids), all_below);
+        // A state is eight floats: `vx vy w inv_m dx dy inv_i r`.
+        let rows = rows(bodies, ids);
         // SAFETY: each row holds eight floats.
         let half = |at: usize| -> [v128; LANES] {
             std::array::from_fn(|i| unsafe { v128_load(rows[i].add(at).cast()) })
@@ -175,7 +175,7 @@ impl Wide for W4 {
     fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 4]) {
         let [W4(vx), W4(vy), W4(w), W4(inv_m)] = s;
         let front = transposed([vx, vy, w, inv_m]);
-        let rows = bodies.rows(first_four(ids), all_below);
+        let rows = rows(bodies, ids);
         for (row, to) in front.into_iter().zip(rows) {
             // As in `gather`; no other thread touches the state (`Bodies`). Lanes naming the
             // same (spare) body are written in lane order.
@@ -184,20 +184,18 @@ impl Wide for W4 {
     }
 }
 
-/// Whether every one of `ids` is below `len`: one vector comparison, where four tests
-/// would each be a compare and a branch.
+/// The states of the first four of `ids` ([`Bodies::row_unchecked`]), the four ids tested
+/// against the states' count by one vector comparison, where four tests would each be a
+/// compare and a branch.
 #[inline(always)]
-fn all_below(ids: &[u32; LANES], len: usize) -> bool {
-    let len = u32::try_from(len).unwrap_or(u32::MAX);
+fn rows(bodies: &Bodies, ids: &[u32]) -> [*mut f32; LANES] {
+    let ids: &[u32; LANES] = ids[..LANES].try_into().expect("four ids");
+    let len = u32::try_from(bodies.len()).unwrap_or(u32::MAX);
     // SAFETY: `ids` holds four `u32`s; `v128_load` needs no alignment.
-    let ids = unsafe { v128_load(ids.as_ptr().cast()) };
-    i32x4_all_true(u32x4_lt(ids, u32x4_splat(len)))
-}
-
-/// The first four of `ids` (a vector's bodies).
-#[inline(always)]
-fn first_four(ids: &[u32]) -> &[u32; LANES] {
-    ids[..LANES].try_into().expect("four ids")
+    let v = unsafe { v128_load(ids.as_ptr().cast()) };
+    assert!(i32x4_all_true(u32x4_lt(v, u32x4_splat(len))));
+    // SAFETY: every id is below the count (just tested).
+    ids.map(|i| unsafe { bodies.row_unchecked(i) })
 }
 
 /// The 4 × 4 transpose of `r` (row `i` becomes column `i`).
