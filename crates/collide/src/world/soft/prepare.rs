@@ -223,7 +223,11 @@ fn fill(run: &mut Run, from: &Filling) {
         spare,
         springs,
     } = *from;
-    for i in 0..run.ids[0].len() {
+    let n = run.ids[0].len();
+    // Every array of the run holds `n` lanes (a run is cut from all of them alike), so the
+    // writes below need no check of their own.
+    assert!(run.ids.iter().all(|v| v.len() == n) && run.floats.iter().all(|v| v.len() == n));
+    for i in 0..n {
         let k = order[run.start + i];
         prefetch_contact(contacts, order.get(run.start + i + PREFETCH_AHEAD));
         let contact = contacts.get(k as usize);
@@ -241,11 +245,14 @@ fn fill(run: &mut Run, from: &Filling) {
             },
             None => (spare, spare),
         };
-        run.ids[0][i] = k;
-        run.ids[1][i] = a;
-        run.ids[2][i] = b;
-        for (field, v) in run.floats.iter_mut().zip(values) {
-            field[i] = v;
+        // SAFETY: `i < n`, the length of every array (asserted above).
+        unsafe {
+            for (ids, id) in run.ids.iter_mut().zip([k, a, b]) {
+                *ids.get_unchecked_mut(i) = id;
+            }
+            for (field, v) in run.floats.iter_mut().zip(values) {
+                *field.get_unchecked_mut(i) = v;
+            }
         }
     }
 }
