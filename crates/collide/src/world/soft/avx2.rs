@@ -140,8 +140,8 @@ impl Wide for W8 {
     }
     #[inline(always)]
     fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 8] {
-        // A state's first 32 bytes are its fields, aligned (`BodyState`).
-        let rows = rows(bodies, ids).map(<*mut f32>::cast_const);
+        // `row` checks the slot; a state's first 32 bytes are its fields, aligned (`BodyState`).
+        let rows: [*const f32; LANES] = std::array::from_fn(|i| bodies.row(ids[i]).cast_const());
         // SAFETY: each row holds eight floats, 32-byte aligned.
         wide(unsafe { transposed(loaded::<true>(rows)) })
     }
@@ -153,7 +153,7 @@ impl Wide for W8 {
         unsafe {
             let (t0, t1) = (_mm256_unpacklo_ps(vx, vy), _mm256_unpackhi_ps(vx, vy));
             let (t2, t3) = (_mm256_unpacklo_ps(w, inv_m), _mm256_unpackhi_ps(w, inv_m));
-            let packed = [
+            let rows = [
                 _mm256_shuffle_ps::<0x44>(t0, t2),
                 _mm256_shuffle_ps::<0xEE>(t0, t2),
                 _mm256_shuffle_ps::<0x44>(t1, t3),
@@ -161,12 +161,11 @@ impl Wide for W8 {
             ];
             // As in `gather`; no other thread touches the state (`Bodies`). In lane order,
             // as the padding's spare body needs.
-            let to = rows(bodies, ids);
-            for (i, &row) in packed.iter().enumerate() {
-                _mm_store_ps(to[i], _mm256_castps256_ps128(row));
+            for (i, &row) in rows.iter().enumerate() {
+                _mm_store_ps(bodies.row(ids[i]), _mm256_castps256_ps128(row));
             }
-            for (i, &row) in packed.iter().enumerate() {
-                _mm_store_ps(to[i + 4], _mm256_extractf128_ps::<1>(row));
+            for (i, &row) in rows.iter().enumerate() {
+                _mm_store_ps(bodies.row(ids[i + 4]), _mm256_extractf128_ps::<1>(row));
             }
         }
     }
@@ -193,37 +192,6 @@ impl FindWide for W8 {
         // SAFETY: each ball holds 32 bytes from its start.
         let [a, b, c, d, e, f, g, _] = wide(unsafe { transposed(loaded::<false>(rows)) });
         [a, b, c, d, e, f, g]
-    }
-}
-
-/// The states of the first eight of `ids` ([`Bodies::row_unchecked`]), the eight ids tested
-/// against the states' count at once (an unsigned maximum and a comparison, where eight
-/// tests were each a compare and a branch: 5.5 % of the pile's instructions).
-#[inline(always)]
-fn rows(bodies: &Bodies, ids: &[u32]) -> [*mut f32; LANES] {
-    let ids: &[u32; LANES] = ids[..LANES].try_into().expect("eight ids");
-    // SAFETY: AVX2 is present where a `W8` exists (the type's notes).
-    assert!(unsafe { all_below(ids, bodies.len()) });
-    // SAFETY: every id is below the count (just tested).
-    ids.map(|i| unsafe { bodies.row_unchecked(i) })
-}
-
-/// Whether every one of `ids` is below `len`.
-///
-/// # Safety
-/// AVX2 is present.
-#[inline(always)]
-unsafe fn all_below(ids: &[u32; LANES], len: usize) -> bool {
-    let Some(last) = len.checked_sub(1) else {
-        return false;
-    };
-    let last = u32::try_from(last).unwrap_or(u32::MAX) as i32;
-    // SAFETY: `ids` holds eight `u32`s; the load needs no alignment; AVX2 as promised.
-    unsafe {
-        let last = _mm256_set1_epi32(last);
-        let v = _mm256_loadu_si256(ids.as_ptr().cast());
-        let at_most = _mm256_cmpeq_epi32(_mm256_max_epu32(v, last), last);
-        _mm256_movemask_epi8(at_most) == -1
     }
 }
 
@@ -328,38 +296,5 @@ unsafe fn transposed(r: [__m256; LANES]) -> [__m256; LANES] {
             _mm256_permute2f128_ps::<0x31>(u2, u6),
             _mm256_permute2f128_ps::<0x31>(u3, u7),
         ]
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::world::soft::lanes::BodyState;
-
-    #[test]
-    fn a_vectors_ids_are_all_tested_against_the_states() {
-        if !avx2() {
-            eprintln!("no AVX2 on this machine: the kernel is never run");
-            return;
-        }
-        let mut states = vec![BodyState::default(); 5];
-        let bodies = Bodies::new(&mut states);
-        let first = rows(&bodies, &[0, 1, 2, 3, 4, 4, 0, 1])[0];
-        assert_eq!(rows(&bodies, &[4, 3, 2, 1, 0, 0, 0, 0])[4], first);
-        for past in 0..8 {
-            let mut ids = [0u32; 8];
-            ids[past] = 5 + past as u32 * 1000;
-            let caught = std::panic::catch_unwind(|| rows(&bodies, &ids));
-            assert!(
-                caught.is_err(),
-                "id {} in lane {past} let through",
-                ids[past]
-            );
-        }
-        let ids = [u32::MAX, 0, 0, 0, 0, 0, 0, 0];
-        assert!(std::panic::catch_unwind(|| rows(&bodies, &ids)).is_err());
-        let mut none: Vec<BodyState> = Vec::new();
-        let empty = Bodies::new(&mut none);
-        assert!(std::panic::catch_unwind(|| rows(&empty, &[0; 8])).is_err());
     }
 }

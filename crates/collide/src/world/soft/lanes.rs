@@ -575,25 +575,15 @@ impl<'a> Bodies<'a> {
         unsafe { *self.ptr.add(i as usize) }
     }
 
-    /// How many states there are.
-    pub(super) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// State `i` as eight floats (`vx vy w inv_m dx dy inv_i r`), 32-byte aligned, for the
-    /// wide kernels, which test a vector's ids against [`Bodies::len`] at once.
-    ///
-    /// # Safety
-    /// `i` is below [`Bodies::len`]; the caller keeps the type's rule on who touches state
-    /// `i`.
+    /// State `i` as eight floats (`vx vy w inv_m dx dy inv_i r`), 32-byte aligned (for the
+    /// wide kernel).
     #[cfg(any(
         target_arch = "x86_64",
         all(target_arch = "wasm32", target_feature = "simd128")
     ))]
-    #[inline(always)]
-    pub(super) unsafe fn row_unchecked(&self, i: u32) -> *mut f32 {
-        debug_assert!((i as usize) < self.len);
-        // SAFETY: as the caller promises.
+    pub(super) fn row(&self, i: u32) -> *mut f32 {
+        assert!((i as usize) < self.len);
+        // SAFETY: in bounds; the caller keeps the type's rule on who touches state `i`.
         unsafe { self.ptr.add(i as usize).cast::<f32>() }
     }
 

@@ -161,8 +161,8 @@ impl Wide for W4 {
     }
     #[inline(always)]
     fn gather(bodies: &Bodies, ids: &[u32]) -> [Self; 8] {
-        // A state is eight floats: `vx vy w inv_m dx dy inv_i r`.
-        let rows = rows(bodies, ids);
+        // `row` checks the slot; a state is eight floats: `vx vy w inv_m dx dy inv_i r`.
+        let rows: [*mut f32; LANES] = std::array::from_fn(|i| bodies.row(ids[i]));
         // SAFETY: each row holds eight floats.
         let half = |at: usize| -> [v128; LANES] {
             std::array::from_fn(|i| unsafe { v128_load(rows[i].add(at).cast()) })
@@ -175,27 +175,12 @@ impl Wide for W4 {
     fn scatter(bodies: &mut Bodies, ids: &[u32], s: [Self; 4]) {
         let [W4(vx), W4(vy), W4(w), W4(inv_m)] = s;
         let front = transposed([vx, vy, w, inv_m]);
-        let rows = rows(bodies, ids);
-        for (row, to) in front.into_iter().zip(rows) {
+        for (i, row) in front.into_iter().enumerate() {
             // As in `gather`; no other thread touches the state (`Bodies`). Lanes naming the
             // same (spare) body are written in lane order.
-            unsafe { v128_store(to.cast(), row) }
+            unsafe { v128_store(bodies.row(ids[i]).cast(), row) }
         }
     }
-}
-
-/// The states of the first four of `ids` ([`Bodies::row_unchecked`]), the four ids tested
-/// against the states' count by one vector comparison, where four tests would each be a
-/// compare and a branch.
-#[inline(always)]
-fn rows(bodies: &Bodies, ids: &[u32]) -> [*mut f32; LANES] {
-    let ids: &[u32; LANES] = ids[..LANES].try_into().expect("four ids");
-    let len = u32::try_from(bodies.len()).unwrap_or(u32::MAX);
-    // SAFETY: `ids` holds four `u32`s; `v128_load` needs no alignment.
-    let v = unsafe { v128_load(ids.as_ptr().cast()) };
-    assert!(i32x4_all_true(u32x4_lt(v, u32x4_splat(len))));
-    // SAFETY: every id is below the count (just tested).
-    ids.map(|i| unsafe { bodies.row_unchecked(i) })
 }
 
 /// The 4 × 4 transpose of `r` (row `i` becomes column `i`).
