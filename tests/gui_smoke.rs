@@ -518,6 +518,24 @@ fn the_window_writes_the_same_sound_as_the_headless_run() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Waits until `app`'s window shows on `display`: fails if the app ends first or no window
+/// shows within a minute (`xdotool search --sync` alone would wait for ever on an app that
+/// ended before its window showed, as one did once on a loaded machine).
+fn wait_for_window(display: &str, app: &mut Child) {
+    let found = ["search", "--onlyvisible", "--name", "Collision Math Toy"];
+    let start = Instant::now();
+    while !xdotool(display, &found) {
+        if let Ok(Some(status)) = app.try_wait() {
+            panic!("the app ended ({status}) before its window showed");
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no window within a minute"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// Runs `xdotool` on `display` with `args`; false when it is missing or failed.
 fn xdotool(display: &str, args: &[&str]) -> bool {
     Command::new("xdotool")
@@ -542,7 +560,7 @@ fn tab_tab_space_launches_a_ball_and_does_not_rewind() {
     let dir = scratch_dir("tab");
     let png = dir.join("tab.png");
     let args = ["--launch", "5", "--frames", "4000", "--screenshot"];
-    let app = Command::new(EXE)
+    let mut app = Command::new(EXE)
         .env("DISPLAY", &display)
         .args(args)
         .arg(&png)
@@ -550,14 +568,7 @@ fn tab_tab_space_launches_a_ball_and_does_not_rewind() {
         .stderr(Stdio::null())
         .spawn()
         .expect("the app starts");
-    let found = [
-        "search",
-        "--sync",
-        "--onlyvisible",
-        "--name",
-        "Collision Math Toy",
-    ];
-    assert!(xdotool(&display, &found), "no window");
+    wait_for_window(&display, &mut app);
     std::thread::sleep(Duration::from_millis(500));
     for key in ["Tab", "Tab", "space"] {
         assert!(xdotool(&display, &["key", key]));
@@ -586,7 +597,7 @@ struct Driven {
 
 impl Driven {
     fn start(display: &str, dir: &Path, args: &[&str]) -> Driven {
-        let app = Command::new(EXE)
+        let mut app = Command::new(EXE)
             .env("DISPLAY", display)
             .env("XDG_CONFIG_HOME", dir)
             .current_dir(dir)
@@ -595,11 +606,7 @@ impl Driven {
             .stderr(Stdio::null())
             .spawn()
             .expect("the app starts");
-        let found = ["search", "--sync", "--onlyvisible", "--name"];
-        assert!(
-            xdotool(display, &[&found[..], &["Collision Math Toy"]].concat()),
-            "no window"
-        );
+        wait_for_window(display, &mut app);
         std::thread::sleep(Duration::from_millis(800));
         let (display, dir) = (display.to_string(), dir.to_path_buf());
         Driven { app, display, dir }
